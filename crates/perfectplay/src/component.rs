@@ -1,0 +1,334 @@
+//! Solving one strongly connected component that contains a cycle.
+//!
+//! The component arrives with dense local indices; every edge that leaves it carries the final
+//! value of its target folded into a constant. Nothing here knows the user's state type.
+//!
+//! # Semantics
+//! The value of a state is the optimal expected total over strategies under which the game ends
+//! with probability one ("proper" strategies, as in stochastic shortest path problems and in
+//! PRISM's minimum expected reward):
+//! - With one player (or none), a component is first checked to have a proper strategy from
+//!   every state (almost-sure reachability of an exit, computed as a nested fixed point). If not,
+//!   the value is undefined there: [`CycleError::NoTermination`].
+//! - Policy iteration then starts from that proper strategy and switches a move only on a clear
+//!   improvement. If an improvement step yields a strategy that no longer ends the game, the
+//!   player has found a cycle of positive gain, the value is infinite:
+//!   [`CycleError::Divergent`]. (Sketch: if the new strategy has a closed class `C` and
+//!   `v ≥ r + P v` holds on it with strict inequality somewhere, summing against the stationary
+//!   distribution of `C` gives a negative mean cost, i.e. a gain, per step.) When no move
+//!   improves, the values satisfy the optimality equations and `v ≤ T_μ^k v → v_μ` for every
+//!   proper `μ`, so they are optimal among proper strategies.
+//! - With two players, the component must be *stopping*: no pair of strategies may keep the play
+//!   inside it forever ([`CycleError::NonStopping`] otherwise). Then the value exists and is
+//!   unique, and Hoffman–Karp strategy iteration finds it: Max's strategy is fixed, Min's best
+//!   response is found by policy iteration, Max improves, until Max cannot improve.
+//!
+//! Every policy is evaluated exactly (up to float rounding) by [`crate::linear`].
+
+use crate::linear::System;
+use crate::{Number, Player};
+
+/// Marks an edge that leaves the component.
+pub(crate) const EXIT: u32 = u32::MAX;
+
+/// The kind of a non-terminal state inside the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Decision(Player),
+    Chance,
+}
+
+/// An edge inside a component: for a chance node the contribution is `prob * (konst + v[to])`,
+/// for a decision `konst + v[to]` (`prob` is one); `v[EXIT]` is zero.
+#[derive(Clone, Debug)]
+pub(crate) struct LocalEdge<N> {
+    pub to: u32,
+    pub prob: N,
+    pub konst: N,
+}
+
+/// A component with local indices `0..n`.
+pub(crate) struct Component<N> {
+    pub kind: Vec<Kind>,
+    /// Edges of state `x` are `edges[start[x]..start[x + 1]]`.
+    pub start: Vec<usize>,
+    pub edges: Vec<LocalEdge<N>>,
+}
+
+/// Why a component has no value; the index is a local state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum CycleError {
+    NoTermination(usize),
+    Divergent(usize, Player),
+    NonStopping(usize),
+    NoConvergence(usize),
+}
+
+/// A safeguard against a policy iteration that does not stop (exact policy iteration always
+/// stops; this would signal a bug, and is reported rather than hung on).
+const MAX_ITERATIONS: usize = 1_000_000;
+
+impl<N: Number> Component<N> {
+    fn n(&self) -> usize {
+        self.kind.len()
+    }
+
+    fn out(&self, x: usize) -> &[LocalEdge<N>] {
+        &self.edges[self.start[x]..self.start[x + 1]]
+    }
+
+    /// Solves the component: values and, for each decision, the index of the chosen edge.
+    pub fn solve(&self) -> Result<(Vec<N>, Vec<u32>), CycleError> {
+        let has = |p: Player| self.kind.iter().any(|k| *k == Kind::Decision(p));
+        if has(Player::Max) && has(Player::Min) {
+            if let Some(x) = self.cooperative_trap() {
+                return Err(CycleError::NonStopping(x));
+            }
+            return self.hoffman_karp();
+        }
+        let controller = [Player::Max, Player::Min].into_iter().find(|p| has(*p));
+        let mut policy = self.proper_policy()?;
+        let v = self.policy_iteration(&mut policy, controller)?;
+        Ok((v, policy))
+    }
+
+    /// A state from which the players together can keep the play inside the component forever
+    /// with probability one, if any: the greatest set in which every chance node has all its
+    /// outcomes inside and every decision has a move inside.
+    fn cooperative_trap(&self) -> Option<usize> {
+        let n = self.n();
+        let mut inside = vec![true; n];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for x in 0..n {
+                if !inside[x] {
+                    continue;
+                }
+                let stays = |e: &LocalEdge<N>| e.to != EXIT && inside[e.to as usize];
+                let keep = match self.kind[x] {
+                    Kind::Chance => self.out(x).iter().all(stays),
+                    Kind::Decision(_) => self.out(x).iter().any(stays),
+                };
+                if !keep {
+                    inside[x] = false;
+                    changed = true;
+                }
+            }
+        }
+        inside.iter().position(|&b| b)
+    }
+
+    /// A policy under which every state leaves the component with probability one, computed as
+    /// almost-sure reachability of an exit: repeatedly keep the states that can reach an exit
+    /// while staying in the current set, where a chance node qualifies only if all its outcomes
+    /// stay in the set. Each decision picks a move one layer closer to an exit.
+    fn proper_policy(&self) -> Result<Vec<u32>, CycleError> {
+        let n = self.n();
+        let mut preds: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        for x in 0..n {
+            for (i, e) in self.out(x).iter().enumerate() {
+                if e.to != EXIT {
+                    preds[e.to as usize].push((x as u32, i as u32));
+                }
+            }
+        }
+        let mut alive = vec![true; n];
+        let mut policy = vec![u32::MAX; n];
+        loop {
+            let mut reached = vec![false; n];
+            let mut queue = Vec::new();
+            let allowed = |x: usize, alive: &[bool]| match self.kind[x] {
+                Kind::Chance => self
+                    .out(x)
+                    .iter()
+                    .all(|e| e.to == EXIT || alive[e.to as usize]),
+                Kind::Decision(_) => true,
+            };
+            for x in 0..n {
+                if !alive[x] || !allowed(x, &alive) {
+                    continue;
+                }
+                if let Some(i) = self.out(x).iter().position(|e| e.to == EXIT) {
+                    reached[x] = true;
+                    policy[x] = i as u32;
+                    queue.push(x);
+                }
+            }
+            let mut head = 0;
+            while head < queue.len() {
+                let y = queue[head];
+                head += 1;
+                for &(x, i) in &preds[y] {
+                    let x = x as usize;
+                    if reached[x] || !alive[x] || !allowed(x, &alive) {
+                        continue;
+                    }
+                    reached[x] = true;
+                    policy[x] = i;
+                    queue.push(x);
+                }
+            }
+            if reached == alive {
+                break;
+            }
+            alive = reached;
+        }
+        if let Some(x) = alive.iter().position(|a| !a) {
+            return Err(CycleError::NoTermination(x));
+        }
+        for x in 0..n {
+            if self.kind[x] == Kind::Chance {
+                policy[x] = u32::MAX;
+            }
+        }
+        Ok(policy)
+    }
+
+    /// The value of following `policy` (an edge index per decision).
+    fn evaluate(&self, policy: &[u32]) -> Result<Vec<N>, usize> {
+        let n = self.n();
+        let mut sys = System::new(n);
+        for x in 0..n {
+            let out = self.out(x);
+            match self.kind[x] {
+                Kind::Decision(_) => {
+                    let e = &out[policy[x] as usize];
+                    sys.c[x] = e.konst.clone();
+                    if e.to != EXIT {
+                        sys.add(x, e.to, N::one());
+                    }
+                }
+                Kind::Chance => {
+                    let mut c = N::zero();
+                    for e in out {
+                        c.add_mul(&e.prob, &e.konst);
+                        if e.to != EXIT {
+                            sys.add(x, e.to, e.prob.clone());
+                        }
+                    }
+                    sys.c[x] = c;
+                }
+            }
+        }
+        sys.solve()
+    }
+
+    fn q(e: &LocalEdge<N>, v: &[N]) -> N {
+        if e.to == EXIT {
+            e.konst.clone()
+        } else {
+            e.konst.add(&v[e.to as usize])
+        }
+    }
+
+    /// Switches the moves of `player` that clearly improve on the current one against `v`;
+    /// returns whether anything changed. Among clearly better moves the best one wins, the
+    /// first in model order on ties.
+    fn improve(&self, v: &[N], policy: &mut [u32], player: Player) -> bool {
+        let mut changed = false;
+        for x in 0..self.n() {
+            if self.kind[x] != Kind::Decision(player) {
+                continue;
+            }
+            let out = self.out(x);
+            let current = Self::q(&out[policy[x] as usize], v);
+            let mut best: Option<(u32, N)> = None;
+            for (i, e) in out.iter().enumerate() {
+                let q = Self::q(e, v);
+                let better_than_current = match player {
+                    Player::Max => N::clearly_better(&q, &current),
+                    Player::Min => N::clearly_better(&current, &q),
+                };
+                if better_than_current
+                    && best.as_ref().is_none_or(|(_, b)| player.prefers(&q, b))
+                {
+                    best = Some((i as u32, q));
+                }
+            }
+            if let Some((i, _)) = best {
+                policy[x] = i;
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// A state that does not leave the component under `policy`, if any.
+    fn trapped(&self, policy: &[u32]) -> Option<usize> {
+        let n = self.n();
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut queue = Vec::new();
+        let mut leaves = vec![false; n];
+        for x in 0..n {
+            let out = self.out(x);
+            let used: &[LocalEdge<N>] = match self.kind[x] {
+                Kind::Decision(_) => std::slice::from_ref(&out[policy[x] as usize]),
+                Kind::Chance => out,
+            };
+            for e in used {
+                if e.to == EXIT {
+                    if !leaves[x] {
+                        leaves[x] = true;
+                        queue.push(x);
+                    }
+                } else {
+                    preds[e.to as usize].push(x as u32);
+                }
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let y = queue[head];
+            head += 1;
+            for &x in &preds[y] {
+                if !leaves[x as usize] {
+                    leaves[x as usize] = true;
+                    queue.push(x as usize);
+                }
+            }
+        }
+        leaves.iter().position(|l| !l)
+    }
+
+    /// Policy iteration for `player` from a proper `policy`; decisions of the other player (if
+    /// any) stay as they are.
+    fn policy_iteration(
+        &self,
+        policy: &mut [u32],
+        player: Option<Player>,
+    ) -> Result<Vec<N>, CycleError> {
+        for _ in 0..MAX_ITERATIONS {
+            let v = self.evaluate(policy).map_err(CycleError::NoTermination)?;
+            let Some(player) = player else {
+                return Ok(v);
+            };
+            if !self.improve(&v, policy, player) {
+                return Ok(v);
+            }
+            if let Some(x) = self.trapped(policy) {
+                return Err(CycleError::Divergent(x, player));
+            }
+        }
+        Err(CycleError::NoConvergence(0))
+    }
+
+    /// Hoffman–Karp strategy iteration for a stopping two-player component.
+    fn hoffman_karp(&self) -> Result<(Vec<N>, Vec<u32>), CycleError> {
+        let mut policy: Vec<u32> = self
+            .kind
+            .iter()
+            .map(|k| match k {
+                Kind::Decision(_) => 0,
+                Kind::Chance => u32::MAX,
+            })
+            .collect();
+        for _ in 0..MAX_ITERATIONS {
+            let v = self.policy_iteration(&mut policy, Some(Player::Min))?;
+            if !self.improve(&v, &mut policy, Player::Max) {
+                return Ok((v, policy));
+            }
+        }
+        Err(CycleError::NoConvergence(0))
+    }
+}

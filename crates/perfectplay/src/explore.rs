@@ -1,0 +1,426 @@
+//! The engine: explores a model from its start state, interns states to dense ids, finds
+//! strongly connected components on the fly and solves each one as soon as it is complete.
+//!
+//! # Design
+//! Exploration is Tarjan's algorithm, made iterative with an explicit stack of frames so that a
+//! chain of ten million states needs no recursion. A state is expanded (the model is asked for
+//! its node) when it is first reached; its successors are interned at once, so the solver sees
+//! only `u32` ids and never the user's state type.
+//!
+//! When Tarjan closes a component, every state it can reach outside the component is already
+//! final, so the component is solved right away: one backup for a state that is not on a cycle,
+//! [`crate::component`] for a cyclic component. A terminal state is final the moment it is
+//! discovered and never enters the stack.
+//!
+//! Edges live in an arena that behaves as a stack: the Tarjan stack holds its states in
+//! discovery order, a closed component is always a suffix of it, and the edges of those states
+//! are the matching suffix of the arena (every state discovered after a component's root is in
+//! that component or in one closed earlier). Both are truncated when the component is solved, so
+//! memory for edges is proportional to the deepest open path, not to the whole game. What stays
+//! for the whole solve is the interned states, one value and one chosen move per state.
+
+use std::hash::BuildHasherDefault;
+use std::time::Instant;
+
+use indexmap::IndexSet;
+use rustc_hash::FxHasher;
+
+use crate::component::{Component, CycleError, Kind, LocalEdge, EXIT};
+use crate::model::{Model, Node, NodeKind};
+use crate::solution::{Solution, Stats};
+use crate::{Number, Player, SolveError};
+
+pub(crate) type StateSet<S> = IndexSet<S, BuildHasherDefault<FxHasher>>;
+
+/// Status of an id: not expanded yet, final, or its position on the Tarjan stack.
+const UNSEEN: u32 = u32::MAX;
+const DONE: u32 = u32::MAX - 1;
+/// The chosen-move entry of a state that is not a decision.
+pub(crate) const NO_CHOICE: u32 = u32::MAX;
+
+/// How far a solve has got, passed to the progress callback.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// States interned so far.
+    pub states: usize,
+    /// Strongly connected components solved so far.
+    pub components: usize,
+    /// Seconds since the solve started.
+    pub seconds: f64,
+}
+
+/// Configures and runs a solve. The engine is deterministic: the same model gives the same
+/// exploration order, the same values and the same chosen moves on every run.
+///
+/// ```
+/// # use perfectplay::{Model, Node, Player, Rat, Solver};
+/// # struct Coin;
+/// # impl Model for Coin {
+/// #     type State = u8;
+/// #     type Move = &'static str;
+/// #     fn start(&self) -> u8 { 0 }
+/// #     fn expand(&self, s: &u8, node: &mut Node<u8, &'static str>) {
+/// #         if *s == 1 { return node.terminal(1) }
+/// #         node.chance();
+/// #         node.add_outcome("heads", Rat::new(1, 2), 0, 1);
+/// #         node.add_outcome("tails", Rat::new(1, 2), 1, 0);
+/// #     }
+/// # }
+/// let mut seen = 0;
+/// let mut progress = |p: &perfectplay::Progress| seen = p.states;
+/// let solution = Solver::new(&Coin)
+///     .max_states(1_000)
+///     .on_progress(&mut progress)
+///     .solve::<f64>()
+///     .unwrap();
+/// // One toss scores 1 with probability 1/2 and is repeated until heads: 1 expected tail.
+/// assert_eq!(*solution.start_value(), 2.0);
+/// ```
+pub struct Solver<'a, M: Model> {
+    model: &'a M,
+    max_states: Option<usize>,
+    progress: Option<&'a mut dyn FnMut(&Progress)>,
+}
+
+/// How many states between progress reports.
+const PROGRESS_EVERY: usize = 1 << 16;
+
+impl<'a, M: Model> Solver<'a, M> {
+    /// A solver for `model` with no state limit and no progress reports.
+    pub fn new(model: &'a M) -> Self {
+        Solver {
+            model,
+            max_states: None,
+            progress: None,
+        }
+    }
+
+    /// Stops with [`SolveError::StateLimit`] once more than `limit` states are found.
+    pub fn max_states(mut self, limit: usize) -> Self {
+        self.max_states = Some(limit);
+        self
+    }
+
+    /// Calls `f` every 65,536 new states with the counts so far.
+    pub fn on_progress(mut self, f: &'a mut dyn FnMut(&Progress)) -> Self {
+        self.progress = Some(f);
+        self
+    }
+
+    /// Explores and solves, computing in `N` (`f64` or [`Exact`](crate::Exact)).
+    pub fn solve<N: Number>(self) -> Result<Solution<M::State, N>, SolveError> {
+        Engine::<M, N>::new(self).run()
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    id: u32,
+    low: u32,
+    kind: Kind,
+    /// Index of the first edge of this state in the arena.
+    edges: u32,
+}
+
+#[derive(Clone)]
+struct Edge<N> {
+    target: u32,
+    prob: N,
+    reward: N,
+}
+
+struct Frame {
+    pos: u32,
+    next: u32,
+}
+
+struct Engine<'a, M: Model, N> {
+    model: &'a M,
+    max_states: usize,
+    progress: Option<&'a mut dyn FnMut(&Progress)>,
+    next_report: usize,
+    started: Instant,
+    states: StateSet<M::State>,
+    status: Vec<u32>,
+    values: Vec<N>,
+    choices: Vec<u32>,
+    component: Vec<u32>,
+    tstack: Vec<Entry>,
+    arena: Vec<Edge<N>>,
+    frames: Vec<Frame>,
+    node: Node<M::State, M::Move>,
+    stats: Stats,
+}
+
+impl<'a, M: Model, N: Number> Engine<'a, M, N> {
+    fn new(s: Solver<'a, M>) -> Self {
+        Engine {
+            model: s.model,
+            max_states: s.max_states.unwrap_or(usize::MAX),
+            progress: s.progress,
+            next_report: PROGRESS_EVERY,
+            started: Instant::now(),
+            states: StateSet::default(),
+            status: Vec::new(),
+            values: Vec::new(),
+            choices: Vec::new(),
+            component: Vec::new(),
+            tstack: Vec::new(),
+            arena: Vec::new(),
+            frames: Vec::new(),
+            node: Node::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    fn show(&self, id: u32) -> String {
+        self.model.show_state(&self.states[id as usize])
+    }
+
+    /// Interns a state, returning its id.
+    fn intern(&mut self, s: M::State) -> Result<u32, SolveError> {
+        let (id, new) = self.states.insert_full(s);
+        if new {
+            if id >= DONE as usize {
+                return Err(SolveError::TooManyStates(DONE as usize));
+            }
+            if id >= self.max_states {
+                return Err(SolveError::StateLimit {
+                    explored: id + 1,
+                    limit: self.max_states,
+                    components: self.stats.components,
+                });
+            }
+            self.status.push(UNSEEN);
+            self.values.push(N::zero());
+            self.choices.push(NO_CHOICE);
+            self.component.push(NO_CHOICE);
+            if id + 1 >= self.next_report {
+                self.next_report += PROGRESS_EVERY;
+                self.report();
+            }
+        }
+        Ok(id as u32)
+    }
+
+    fn report(&mut self) {
+        if let Some(f) = self.progress.as_mut() {
+            f(&Progress {
+                states: self.states.len(),
+                components: self.stats.components,
+                seconds: self.started.elapsed().as_secs_f64(),
+            });
+        }
+    }
+
+    /// Expands a state: a terminal becomes final at once, anything else is pushed on the
+    /// Tarjan stack with its edges and gets a DFS frame.
+    fn discover(&mut self, id: u32) -> Result<(), SolveError> {
+        self.node.clear();
+        self.model
+            .expand(&self.states[id as usize], &mut self.node);
+        if let Err(reason) = self.node.validate() {
+            return Err(SolveError::InvalidModel {
+                state: self.show(id),
+                reason,
+            });
+        }
+        let kind = match self.node.kind() {
+            NodeKind::Terminal => {
+                self.values[id as usize] = N::from_rat(self.node.payoff());
+                self.status[id as usize] = DONE;
+                return Ok(());
+            }
+            NodeKind::Decision(p) => Kind::Decision(p),
+            NodeKind::Chance => Kind::Chance,
+            NodeKind::Unset => unreachable!("validate rejects unset nodes"),
+        };
+        let start = self.arena.len() as u32;
+        let mut node = std::mem::take(&mut self.node);
+        for b in node.drain_branches() {
+            let target = self.intern(b.next)?;
+            self.arena.push(Edge {
+                target,
+                prob: N::from_rat(b.probability),
+                reward: N::from_rat(b.reward),
+            });
+        }
+        self.node = node;
+        let pos = self.tstack.len() as u32;
+        self.status[id as usize] = pos;
+        self.tstack.push(Entry {
+            id,
+            low: pos,
+            kind,
+            edges: start,
+        });
+        self.frames.push(Frame { pos, next: start });
+        Ok(())
+    }
+
+    fn edge_end(&self, pos: usize) -> usize {
+        match self.tstack.get(pos + 1) {
+            Some(e) => e.edges as usize,
+            None => self.arena.len(),
+        }
+    }
+
+    fn run(mut self) -> Result<Solution<M::State, N>, SolveError> {
+        let start = self.model.start();
+        let root = self.intern(start)?;
+        self.discover(root)?;
+        while let Some(top) = self.frames.last() {
+            let pos = top.pos as usize;
+            let next = top.next as usize;
+            if next < self.edge_end(pos) {
+                self.frames.last_mut().expect("non-empty").next += 1;
+                let w = self.arena[next].target;
+                match self.status[w as usize] {
+                    UNSEEN => self.discover(w)?,
+                    DONE => {}
+                    p => self.tstack[pos].low = self.tstack[pos].low.min(p),
+                }
+            } else {
+                self.frames.pop();
+                let low = self.tstack[pos].low;
+                if low as usize == pos {
+                    self.close(pos)?;
+                }
+                if let Some(parent) = self.frames.last() {
+                    let pp = parent.pos as usize;
+                    self.tstack[pp].low = self.tstack[pp].low.min(low);
+                }
+            }
+        }
+        self.stats.states = self.states.len();
+        self.stats.seconds = self.started.elapsed().as_secs_f64();
+        self.report();
+        Ok(Solution::new(
+            self.states,
+            self.values,
+            self.choices,
+            self.component,
+            self.stats,
+        ))
+    }
+
+    /// Solves the component whose root is at Tarjan position `root` and pops it.
+    fn close(&mut self, root: usize) -> Result<(), SolveError> {
+        let size = self.tstack.len() - root;
+        let first_edge = self.tstack[root].edges as usize;
+        let entry = self.tstack[root];
+        let self_loop = self.arena[first_edge..]
+            .iter()
+            .any(|e| e.target == entry.id);
+        self.stats.components += 1;
+        if size == 1 && !self_loop {
+            self.backup(entry, first_edge);
+        } else {
+            self.stats.cyclic_components += 1;
+            self.stats.largest_component = self.stats.largest_component.max(size);
+            self.solve_cyclic(root)?;
+        }
+        let number = self.stats.components as u32 - 1;
+        for e in &self.tstack[root..] {
+            self.status[e.id as usize] = DONE;
+            self.component[e.id as usize] = number;
+        }
+        self.tstack.truncate(root);
+        self.arena.truncate(first_edge);
+        Ok(())
+    }
+
+    /// One Bellman backup for a state that is not on a cycle.
+    fn backup(&mut self, entry: Entry, first_edge: usize) {
+        let edges = &self.arena[first_edge..];
+        let values = &self.values;
+        let q = |e: &Edge<N>| e.reward.add(&values[e.target as usize]);
+        let value = match entry.kind {
+            Kind::Chance => {
+                let mut v = N::zero();
+                for e in edges {
+                    v.add_mul(&e.prob, &q(e));
+                }
+                v
+            }
+            Kind::Decision(player) => {
+                let mut best = q(&edges[0]);
+                let mut choice = 0;
+                for (i, e) in edges.iter().enumerate().skip(1) {
+                    let v = q(e);
+                    if player.prefers(&v, &best) {
+                        best = v;
+                        choice = i;
+                    }
+                }
+                self.choices[entry.id as usize] = choice as u32;
+                best
+            }
+        };
+        self.values[entry.id as usize] = value;
+    }
+
+    /// Builds the local view of a cyclic component, solves it and stores the results.
+    fn solve_cyclic(&mut self, root: usize) -> Result<(), SolveError> {
+        let members = &self.tstack[root..];
+        let mut comp = Component {
+            kind: Vec::with_capacity(members.len()),
+            start: Vec::with_capacity(members.len() + 1),
+            edges: Vec::new(),
+        };
+        for (i, m) in members.iter().enumerate() {
+            comp.kind.push(m.kind);
+            comp.start.push(comp.edges.len());
+            for e in &self.arena[m.edges as usize..self.edge_end(root + i)] {
+                let status = self.status[e.target as usize];
+                let edge = if status == DONE {
+                    LocalEdge {
+                        to: EXIT,
+                        prob: e.prob.clone(),
+                        konst: e.reward.add(&self.values[e.target as usize]),
+                    }
+                } else {
+                    LocalEdge {
+                        to: status - root as u32,
+                        prob: e.prob.clone(),
+                        konst: e.reward.clone(),
+                    }
+                };
+                comp.edges.push(edge);
+            }
+        }
+        comp.start.push(comp.edges.len());
+        let (values, choices) = comp.solve().map_err(|err| {
+            let name = |x: usize| self.show(self.tstack[root + x].id);
+            let who = |p: Player| match p {
+                Player::Max => "Max".to_string(),
+                Player::Min => "Min".to_string(),
+            };
+            match err {
+                CycleError::NoTermination(x) => SolveError::NoTermination {
+                    state: name(x),
+                    controller: comp
+                        .kind
+                        .iter()
+                        .find_map(|k| match k {
+                            Kind::Decision(p) => Some(who(*p)),
+                            Kind::Chance => None,
+                        })
+                        .unwrap_or_else(|| "chance".to_string()),
+                },
+                CycleError::Divergent(x, p) => SolveError::Divergent {
+                    state: name(x),
+                    player: who(p),
+                },
+                CycleError::NonStopping(x) => SolveError::NonStopping { state: name(x) },
+                CycleError::NoConvergence(x) => SolveError::NoConvergence { state: name(x) },
+            }
+        })?;
+        for (i, (v, c)) in values.into_iter().zip(choices).enumerate() {
+            let id = self.tstack[root + i].id as usize;
+            self.values[id] = v;
+            self.choices[id] = c;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,120 @@
+//! perfectplay solves finite games of chance and strategy exactly.
+//!
+//! You describe a game as a [`Model`]: a start state and, for every state, whether it is
+//! terminal (with a payoff), a decision of [`Player::Max`] or [`Player::Min`], or a chance node
+//! with exact probabilities; every move or outcome may carry a step reward. The [`Solver`]
+//! explores the states reachable from the start, finds the strongly connected components as it
+//! goes, and solves each one as soon as everything it leads to is final. The [`Solution`] holds
+//! the value of every explored state (the optimal expected total), the strategy that attains
+//! it, and explanations of every move.
+//!
+//! Games may have cycles (re-rolls, repeated positions) and two players; see
+//! [`component`](crate#cycles) below for what the value means then. Numbers are `f64` by
+//! default and [`Exact`] rationals on request; the model itself always speaks exact rationals
+//! ([`Rat`]), and the engine checks that the outcomes of each chance node sum to exactly one.
+//!
+//! This crate knows no specific game, and its solvers see only dense state numbers, never your
+//! state type.
+//!
+//! # Example
+//! A player races to reach exactly 4 with a die of faces 1–3: each roll costs 1, and
+//! overshooting sends her back to 0 (a cycle). At 2 or more she may instead pay 2 to finish at
+//! once. What is the least expected cost?
+//!
+//! ```
+//! use perfectplay::{verify, Exact, Model, Node, Player, Rat, Solver};
+//!
+//! struct Race;
+//!
+//! #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+//! enum State {
+//!     At(u32),
+//!     Rolling(u32),
+//!     Done,
+//! }
+//!
+//! impl Model for Race {
+//!     type State = State;
+//!     type Move = &'static str;
+//!
+//!     fn start(&self) -> State {
+//!         State::At(0)
+//!     }
+//!
+//!     fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
+//!         match *state {
+//!             State::Done => node.terminal(0),
+//!             State::At(4) => node.terminal(0),
+//!             State::At(n) => {
+//!                 node.decision(Player::Min);
+//!                 node.add_move("roll", 1, State::Rolling(n));
+//!                 if n >= 2 {
+//!                     node.add_move("pay", 2, State::Done);
+//!                 }
+//!             }
+//!             State::Rolling(n) => {
+//!                 node.chance();
+//!                 for face in 1..=3 {
+//!                     let next = if n + face > 4 { 0 } else { n + face };
+//!                     node.add_outcome("face", Rat::new(1, 3), 0, State::At(next));
+//!                 }
+//!             }
+//!         }
+//!     }
+//! }
+//!
+//! let exact = Solver::new(&Race).solve::<Exact>().unwrap();
+//! assert_eq!(exact.start_value().to_string(), "28/9");
+//! // Float and exact agree, and the independent checker certifies the exact result.
+//! let float = Solver::new(&Race).solve::<f64>().unwrap();
+//! assert!((float.start_value() - 28.0 / 9.0).abs() < 1e-12);
+//! verify::verify_solution(&Race, &exact).unwrap();
+//! // At 3 paying 2 beats rolling (1 + 2/3 of a restart worth 28/9).
+//! assert_eq!(exact.chosen(&State::At(3)), Some(1));
+//! assert_eq!(exact.stats().cyclic_components, 1);
+//! ```
+//!
+//! # Cycles
+//! A value is the optimal expected total over strategies under which the game ends with
+//! probability one. The engine reports, naming a state, when that is not well defined: no
+//! strategy ends the game ([`SolveError::NoTermination`]), a player can gain without bound
+//! around a cycle ([`SolveError::Divergent`]), or two players can keep a cycle going forever
+//! together ([`SolveError::NonStopping`]). It never loops, returns NaN or invents a number.
+//!
+//! # Numbers
+//! Every component is solved by an exact method: a single backup for a state on no cycle,
+//! policy (or, for two players, Hoffman–Karp strategy) iteration with direct sparse linear
+//! solves for a cyclic component. With [`Exact`] the result is exact. With `f64` the only error
+//! is floating-point rounding in those computations; moves are switched during policy iteration
+//! only on improvements above `1e-12` relative, so two moves whose values differ by less may be
+//! taken for each other, which changes the value by at most that much per decision.
+
+#![deny(missing_docs)]
+
+mod component;
+pub mod dynamic;
+mod error;
+mod explore;
+mod linear;
+mod model;
+mod number;
+mod rat;
+mod solution;
+pub mod verify;
+
+pub use error::SolveError;
+pub use explore::{Progress, Solver};
+pub use model::{Branch, Model, Node, NodeKind, Player};
+pub use number::{Exact, Number};
+pub use rat::Rat;
+pub use solution::{BranchValue, Solution, StateExplanation, Stats};
+
+/// Solves `model` in `f64` with default settings.
+pub fn solve<M: Model>(model: &M) -> Result<Solution<M::State, f64>, SolveError> {
+    Solver::new(model).solve()
+}
+
+/// Solves `model` in exact rationals with default settings.
+pub fn solve_exact<M: Model>(model: &M) -> Result<Solution<M::State, Exact>, SolveError> {
+    Solver::new(model).solve()
+}

@@ -1,0 +1,259 @@
+//! The model API: what a user implements to describe a game.
+//!
+//! A game is a [`Model`]: a start state and, for every state, a [`Node`] that says what happens
+//! there. A node is one of
+//! - **terminal**, with a payoff;
+//! - a **decision** of [`Player::Max`] or [`Player::Min`] among labelled moves;
+//! - **chance** over labelled outcomes with exact probabilities.
+//!
+//! Every move and outcome may carry a step reward that adds to the total. The value of a state is
+//! the optimal expected total from it: Max maximises, Min minimises, chance averages.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::Rat;
+
+/// The two players. A one-player game uses only one of them; a zero-sum two-player game uses
+/// both; a cooperative game gives every decision to the same player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// Chooses moves that maximise the expected total.
+    Max,
+    /// Chooses moves that minimise the expected total.
+    Min,
+}
+
+impl Player {
+    /// Whether `a` is strictly better than `b` for this player.
+    pub fn prefers<T: PartialOrd>(self, a: &T, b: &T) -> bool {
+        match self {
+            Player::Max => a > b,
+            Player::Min => a < b,
+        }
+    }
+}
+
+/// A game described state by state. See the crate documentation for a complete example.
+///
+/// # Contract
+/// - `expand` is a pure function of the state: the same state always gives the same node, with
+///   its branches in the same order. The engine may call it more than once for a state (to
+///   explain a solved position, for instance).
+/// - States are compared with `Eq` and `Hash`; two equal states must have equal futures.
+/// - **Symmetry reduction.** A model may return *canonical* successors (for example, a sorted
+///   multiset instead of a sequence) so that symmetric positions become one state. This is sound
+///   when every state it maps together has the same value and the same moves up to relabelling;
+///   the engine then solves the quotient game, which has the same value at the start.
+/// - The set of states reachable from the start must be finite. Use
+///   [`Solver::max_states`](crate::Solver::max_states) to guard against mistakes.
+pub trait Model {
+    /// A position of the game. It is cloned when interned and kept for the whole solve, so keep
+    /// it small.
+    type State: Clone + Eq + Hash + Debug;
+    /// The label of a move or of a chance outcome (for example a die face or `"re-roll"`).
+    type Move: Clone + Debug;
+
+    /// The start state.
+    fn start(&self) -> Self::State;
+
+    /// Describes `state` by filling `node`, which arrives empty.
+    ///
+    /// Call exactly one of [`Node::terminal`], [`Node::decision`] or [`Node::chance`], then add
+    /// moves or outcomes. A decision must have at least one move; the probabilities of a chance
+    /// node must lie in (0, 1] and sum to exactly one. The engine rejects anything else with an
+    /// error that names the state, and never normalises.
+    fn expand(&self, state: &Self::State, node: &mut Node<Self::State, Self::Move>);
+
+    /// A readable description of `state`, used in errors, explanations and exports. The
+    /// default is the `Debug` form.
+    fn show_state(&self, state: &Self::State) -> String {
+        format!("{state:?}")
+    }
+
+    /// A readable description of a move or outcome label. The default is the `Debug` form.
+    fn show_move(&self, mv: &Self::Move) -> String {
+        format!("{mv:?}")
+    }
+
+    /// Parses a state written in the game's own notation (the inverse of
+    /// [`show_state`](Model::show_state) where the game supports it). The default says the
+    /// game has no notation.
+    fn parse_state(&self, text: &str) -> Result<Self::State, String> {
+        let _ = text;
+        Err("this game has no state notation".to_string())
+    }
+}
+
+/// One branch of a node: a move of a decision or an outcome of chance.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Branch<S, M> {
+    /// The move or outcome label.
+    pub label: M,
+    /// The probability of an outcome; one for a move.
+    pub probability: Rat,
+    /// The step reward collected on this branch.
+    pub reward: Rat,
+    /// The state this branch leads to.
+    pub next: S,
+}
+
+/// What kind of node a state is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// Not set yet (a model that sets no kind is rejected).
+    Unset,
+    /// The game is over; the payoff is in [`Node::payoff`].
+    Terminal,
+    /// A player chooses one of the moves.
+    Decision(Player),
+    /// Chance picks an outcome with its probability.
+    Chance,
+}
+
+/// The description of one state, filled in by [`Model::expand`].
+///
+/// The engine reuses one `Node` for every state, so filling it allocates nothing once its
+/// buffer has grown.
+#[derive(Clone, Debug)]
+pub struct Node<S, M> {
+    kind: NodeKind,
+    payoff: Rat,
+    branches: Vec<Branch<S, M>>,
+    misuse: Option<&'static str>,
+}
+
+impl<S, M> Default for Node<S, M> {
+    fn default() -> Self {
+        Node {
+            kind: NodeKind::Unset,
+            payoff: Rat::ZERO,
+            branches: Vec::new(),
+            misuse: None,
+        }
+    }
+}
+
+impl<S, M> Node<S, M> {
+    /// An empty node.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn set_kind(&mut self, kind: NodeKind) {
+        if self.kind != NodeKind::Unset {
+            self.misuse = Some("the node kind was set twice");
+        }
+        self.kind = kind;
+    }
+
+    /// Makes this a terminal state with the given payoff.
+    pub fn terminal(&mut self, payoff: impl Into<Rat>) {
+        self.set_kind(NodeKind::Terminal);
+        self.payoff = payoff.into();
+    }
+
+    /// Makes this a decision of `player`; add the moves with [`Node::add_move`].
+    pub fn decision(&mut self, player: Player) {
+        self.set_kind(NodeKind::Decision(player));
+    }
+
+    /// Makes this a chance node; add the outcomes with [`Node::add_outcome`].
+    pub fn chance(&mut self) {
+        self.set_kind(NodeKind::Chance);
+    }
+
+    /// Adds a move of a decision, collecting `reward` on the way to `next`.
+    pub fn add_move(&mut self, mv: M, reward: impl Into<Rat>, next: S) {
+        if !matches!(self.kind, NodeKind::Decision(_)) {
+            self.misuse = Some("a move was added to a node that is not a decision");
+        }
+        self.branches.push(Branch {
+            label: mv,
+            probability: Rat::ONE,
+            reward: reward.into(),
+            next,
+        });
+    }
+
+    /// Adds an outcome of a chance node with its exact probability, collecting `reward` on the
+    /// way to `next`.
+    pub fn add_outcome(&mut self, label: M, probability: Rat, reward: impl Into<Rat>, next: S) {
+        if self.kind != NodeKind::Chance {
+            self.misuse = Some("an outcome was added to a node that is not a chance node");
+        }
+        self.branches.push(Branch {
+            label,
+            probability,
+            reward: reward.into(),
+            next,
+        });
+    }
+
+    /// The kind of node.
+    pub fn kind(&self) -> NodeKind {
+        self.kind
+    }
+
+    /// The payoff of a terminal node (zero otherwise).
+    pub fn payoff(&self) -> Rat {
+        self.payoff
+    }
+
+    /// The moves or outcomes, in the order the model added them.
+    pub fn branches(&self) -> &[Branch<S, M>] {
+        &self.branches
+    }
+
+    /// Empties the node for reuse.
+    pub fn clear(&mut self) {
+        self.kind = NodeKind::Unset;
+        self.payoff = Rat::ZERO;
+        self.branches.clear();
+        self.misuse = None;
+    }
+
+    /// Takes the branches out, leaving the buffer empty but allocated.
+    pub(crate) fn drain_branches(&mut self) -> std::vec::Drain<'_, Branch<S, M>> {
+        self.branches.drain(..)
+    }
+
+    /// Checks the node against the contract of [`Model::expand`]; the error is a sentence
+    /// without the state, which the caller adds.
+    pub fn validate(&self) -> Result<(), String> {
+        if let Some(m) = self.misuse {
+            return Err(m.to_string());
+        }
+        match self.kind {
+            NodeKind::Unset => Err("the model set no node kind".to_string()),
+            NodeKind::Terminal if !self.branches.is_empty() => {
+                Err("a terminal node has moves or outcomes".to_string())
+            }
+            NodeKind::Terminal => Ok(()),
+            NodeKind::Decision(_) if self.branches.is_empty() => {
+                Err("a decision has no moves".to_string())
+            }
+            NodeKind::Decision(_) => Ok(()),
+            NodeKind::Chance => {
+                if self.branches.is_empty() {
+                    return Err("a chance node has no outcomes".to_string());
+                }
+                for (i, b) in self.branches.iter().enumerate() {
+                    let p = b.probability;
+                    if !p.is_positive() || p > Rat::ONE {
+                        return Err(format!(
+                            "outcome {i} has probability {p}, which is not in (0, 1]"
+                        ));
+                    }
+                }
+                let sum = crate::number::exact_sum(self.branches.iter().map(|b| b.probability));
+                if sum != <crate::Exact as crate::Number>::one() {
+                    return Err(format!(
+                        "the outcome probabilities sum to {sum}, not exactly 1"
+                    ));
+                }
+                Ok(())
+            }
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! [`Rat`], the small exact rational in which models state probabilities, rewards and payoffs.
+//!
+//! Models never hand the engine a floating-point number: every probability, step reward and
+//! terminal payoff is a fraction of machine integers, so that the engine can check exactly that
+//! the outcomes of a chance node sum to one and can compute in exact arithmetic on request.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// An exact rational number `num / den` with `den > 0`, always in lowest terms.
+///
+/// ```
+/// use perfectplay::Rat;
+/// let p = Rat::new(2, 6);
+/// assert_eq!(p, Rat::new(1, 3));
+/// assert_eq!(p.to_string(), "1/3");
+/// assert_eq!(Rat::from(5).to_string(), "5");
+/// assert!(Rat::new(1, 3) < Rat::new(1, 2));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Rat {
+    num: i64,
+    den: u64,
+}
+
+fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+impl Rat {
+    /// Zero.
+    pub const ZERO: Rat = Rat { num: 0, den: 1 };
+    /// One.
+    pub const ONE: Rat = Rat { num: 1, den: 1 };
+
+    /// The fraction `num / den`, reduced to lowest terms.
+    ///
+    /// # Panics
+    /// If `den` is zero, or the reduced fraction does not fit (`num` of `i64::MIN` with a
+    /// negative denominator). Use [`Rat::checked_new`] for numbers that come from user input.
+    pub fn new(num: i64, den: i64) -> Rat {
+        Rat::checked_new(num, den).expect("Rat::new: zero denominator or overflow")
+    }
+
+    /// The fraction `num / den` in lowest terms, or `None` if `den` is zero or it overflows.
+    pub fn checked_new(num: i64, den: i64) -> Option<Rat> {
+        if den == 0 {
+            return None;
+        }
+        let negative = (num < 0) != (den < 0);
+        let n = num.unsigned_abs() as u128;
+        let d = den.unsigned_abs() as u128;
+        Rat::from_parts(negative, n, d)
+    }
+
+    /// Builds a reduced fraction from a sign and magnitudes, if it fits.
+    fn from_parts(negative: bool, n: u128, d: u128) -> Option<Rat> {
+        debug_assert!(d != 0);
+        let g = gcd_u128(n, d).max(1);
+        let (n, d) = (n / g, d / g);
+        let den = u64::try_from(d).ok()?;
+        let num = if negative {
+            if n > i64::MAX as u128 + 1 {
+                return None;
+            }
+            (n as i128).wrapping_neg() as i64
+        } else {
+            i64::try_from(n).ok()?
+        };
+        Some(Rat { num, den })
+    }
+
+    /// The integer `n`.
+    pub const fn integer(n: i64) -> Rat {
+        Rat { num: n, den: 1 }
+    }
+
+    /// The numerator (carries the sign).
+    pub fn numer(self) -> i64 {
+        self.num
+    }
+
+    /// The denominator (always positive).
+    pub fn denom(self) -> u64 {
+        self.den
+    }
+
+    /// Whether this is zero.
+    pub fn is_zero(self) -> bool {
+        self.num == 0
+    }
+
+    /// Whether this is strictly positive.
+    pub fn is_positive(self) -> bool {
+        self.num > 0
+    }
+
+    /// The nearest `f64` (exact when numerator and denominator are below 2^53).
+    pub fn to_f64(self) -> f64 {
+        if self.num.unsigned_abs() < (1 << 53) && self.den < (1 << 53) {
+            self.num as f64 / self.den as f64
+        } else {
+            // Both conversions round; the quotient is then within two ulps, which the
+            // documentation of the float path allows for.
+            (self.num as f64) / (self.den as f64)
+        }
+    }
+
+    /// `self + other`, or `None` on overflow.
+    pub fn checked_add(self, other: Rat) -> Option<Rat> {
+        let a = self.num as i128 * other.den as i128;
+        let b = other.num as i128 * self.den as i128;
+        let n = a.checked_add(b)?;
+        let d = self.den as u128 * other.den as u128;
+        Rat::from_parts(n < 0, n.unsigned_abs(), d)
+    }
+
+    /// `self * other`, or `None` on overflow.
+    pub fn checked_mul(self, other: Rat) -> Option<Rat> {
+        let n = self.num as i128 * other.num as i128;
+        let d = self.den as u128 * other.den as u128;
+        Rat::from_parts(n < 0, n.unsigned_abs(), d)
+    }
+}
+
+impl Ord for Rat {
+    fn cmp(&self, other: &Rat) -> Ordering {
+        let a = self.num as i128 * other.den as i128;
+        let b = other.num as i128 * self.den as i128;
+        a.cmp(&b)
+    }
+}
+
+impl PartialOrd for Rat {
+    fn partial_cmp(&self, other: &Rat) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Default for Rat {
+    fn default() -> Rat {
+        Rat::ZERO
+    }
+}
+
+macro_rules! rat_from_int {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Rat {
+            fn from(n: $t) -> Rat {
+                Rat::integer(n as i64)
+            }
+        }
+    )*};
+}
+rat_from_int!(i8, i16, i32, i64, u8, u16, u32);
+
+impl fmt::Display for Rat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
+    }
+}
+
+impl fmt::Debug for Rat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduces_and_normalises_sign() {
+        assert_eq!(Rat::new(4, -6), Rat::new(-2, 3));
+        assert_eq!(Rat::new(-4, -6).to_string(), "2/3");
+        assert_eq!(Rat::new(0, 5), Rat::ZERO);
+        assert_eq!(Rat::checked_new(1, 0), None);
+        assert_eq!(Rat::checked_new(i64::MIN, -1), None);
+        assert_eq!(Rat::checked_new(i64::MIN, 2), Some(Rat::integer(i64::MIN / 2)));
+    }
+
+    #[test]
+    fn arithmetic_and_order() {
+        let third = Rat::new(1, 3);
+        let half = Rat::new(1, 2);
+        assert_eq!(third.checked_add(half), Some(Rat::new(5, 6)));
+        assert_eq!(third.checked_mul(half), Some(Rat::new(1, 6)));
+        assert!(third < half && Rat::new(-1, 2) < third);
+        assert_eq!(Rat::integer(i64::MAX).checked_add(Rat::ONE), None);
+        assert_eq!(Rat::new(1, 3).to_f64(), 1.0 / 3.0);
+    }
+}

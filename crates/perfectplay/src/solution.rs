@@ -1,0 +1,206 @@
+//! The result of a solve: values of every explored state, the chosen strategy, statistics, and
+//! per-state explanations (every move with its value and its loss against the best).
+
+use crate::explore::{StateSet, NO_CHOICE};
+use crate::model::{Model, Node, NodeKind};
+use crate::{Number, Player, Rat, SolveError};
+
+/// Counts and time of a solve.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// States explored (interned), terminal states included.
+    pub states: usize,
+    /// Strongly connected components solved (terminal states are not counted).
+    pub components: usize,
+    /// Components that contain a cycle.
+    pub cyclic_components: usize,
+    /// Number of states in the largest cyclic component (0 if the game is acyclic).
+    pub largest_component: usize,
+    /// Wall-clock seconds of exploration and solving.
+    pub seconds: f64,
+}
+
+/// The solved game: a value for every explored state and a strategy that attains them.
+///
+/// States are numbered densely in the order the engine found them; the start state is number
+/// zero. The strategy ([`Solution::chosen`]) ends the game with probability one wherever the
+/// game has cycles, which a merely value-optimal move does not always do.
+pub struct Solution<S, N> {
+    states: StateSet<S>,
+    values: Vec<N>,
+    choices: Vec<u32>,
+    component: Vec<u32>,
+    stats: Stats,
+}
+
+/// One move or outcome of a state with its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BranchValue<N> {
+    /// The label, as the model shows it.
+    pub label: String,
+    /// The probability of an outcome (one for a move).
+    pub probability: Rat,
+    /// The step reward on the branch.
+    pub reward: Rat,
+    /// The state it leads to, as the model shows it.
+    pub next: String,
+    /// The reward plus the value of the next state.
+    pub value: N,
+    /// For a move: how much worse than the best move it is (zero for an optimal move). For an
+    /// outcome: zero.
+    pub loss: N,
+    /// For a move: whether it is optimal (within the tie tolerance of [`Number::tie`]).
+    pub optimal: bool,
+    /// For a move: whether it is the one the computed strategy plays.
+    pub chosen: bool,
+}
+
+/// A state with the value of every move or outcome, as [`Solution::explain`] returns it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateExplanation<N> {
+    /// The state, as the model shows it.
+    pub state: String,
+    /// What kind of node it is.
+    pub kind: NodeKind,
+    /// Its value.
+    pub value: N,
+    /// Its moves or outcomes in the model's order.
+    pub branches: Vec<BranchValue<N>>,
+}
+
+impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
+    pub(crate) fn new(
+        states: StateSet<S>,
+        values: Vec<N>,
+        choices: Vec<u32>,
+        component: Vec<u32>,
+        stats: Stats,
+    ) -> Self {
+        Solution {
+            states,
+            values,
+            choices,
+            component,
+            stats,
+        }
+    }
+
+    /// The strongly connected component of a non-terminal state: components are numbered
+    /// `0, 1, …` in the order they were solved, which is a reverse topological order (a
+    /// component's successors have smaller numbers). `None` for terminal and unexplored states.
+    pub fn component(&self, state: &S) -> Option<usize> {
+        let i = self.states.get_index_of(state)?;
+        match self.component[i] {
+            NO_CHOICE => None,
+            c => Some(c as usize),
+        }
+    }
+
+    /// The value of the start state.
+    pub fn start_value(&self) -> &N {
+        &self.values[0]
+    }
+
+    /// The value of an explored state, or `None` if the solve never reached it.
+    pub fn value(&self, state: &S) -> Option<&N> {
+        self.states.get_index_of(state).map(|i| &self.values[i])
+    }
+
+    /// Statistics of the solve.
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    /// Number of explored states.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether no state was explored (never true for a finished solve).
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// The explored states with their values, in exploration order.
+    pub fn iter(&self) -> impl Iterator<Item = (&S, &N)> {
+        self.states.iter().zip(&self.values)
+    }
+
+    /// The index of the move the strategy plays at a decision state (in the model's order), or
+    /// `None` for other states and unexplored ones.
+    pub fn chosen(&self, state: &S) -> Option<usize> {
+        let i = self.states.get_index_of(state)?;
+        match self.choices[i] {
+            NO_CHOICE => None,
+            c => Some(c as usize),
+        }
+    }
+
+    /// Every move or outcome of `state` with its value; for moves also the loss against the
+    /// best move and whether it is optimal. Re-expands the state with `model`, which must be
+    /// the model that was solved.
+    pub fn explain<M: Model<State = S>>(
+        &self,
+        model: &M,
+        state: &S,
+    ) -> Result<StateExplanation<N>, SolveError> {
+        let unknown = || SolveError::UnknownState {
+            state: model.show_state(state),
+        };
+        let value = self.value(state).ok_or_else(unknown)?.clone();
+        let mut node = Node::new();
+        model.expand(state, &mut node);
+        let mut branches = Vec::with_capacity(node.branches().len());
+        for b in node.branches() {
+            let next = self.value(&b.next).ok_or_else(unknown)?;
+            branches.push(BranchValue {
+                label: model.show_move(&b.label),
+                probability: b.probability,
+                reward: b.reward,
+                next: model.show_state(&b.next),
+                value: N::from_rat(b.reward).add(next),
+                loss: N::zero(),
+                optimal: false,
+                chosen: false,
+            });
+        }
+        if let NodeKind::Decision(player) = node.kind() {
+            let best = branches
+                .iter()
+                .map(|b| b.value.clone())
+                .reduce(|a, b| if player.prefers(&b, &a) { b } else { a })
+                .unwrap_or_else(N::zero);
+            let chosen = self.chosen(state);
+            for (i, b) in branches.iter_mut().enumerate() {
+                b.loss = match player {
+                    Player::Max => best.sub(&b.value),
+                    Player::Min => b.value.sub(&best),
+                };
+                b.optimal = N::tie(&b.value, &best);
+                b.chosen = chosen == Some(i);
+            }
+        }
+        Ok(StateExplanation {
+            state: model.show_state(state),
+            kind: node.kind(),
+            value,
+            branches,
+        })
+    }
+
+    /// The indices of all optimal moves at a decision state, in the model's order (empty for
+    /// other states).
+    pub fn optimal_moves<M: Model<State = S>>(
+        &self,
+        model: &M,
+        state: &S,
+    ) -> Result<Vec<usize>, SolveError> {
+        let e = self.explain(model, state)?;
+        Ok(e.branches
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.optimal)
+            .map(|(i, _)| i)
+            .collect())
+    }
+}
