@@ -240,9 +240,7 @@ impl<N: Number> Component<N> {
                     Player::Max => N::clearly_better(&q, &current),
                     Player::Min => N::clearly_better(&current, &q),
                 };
-                if better_than_current
-                    && best.as_ref().is_none_or(|(_, b)| player.prefers(&q, b))
-                {
+                if better_than_current && best.as_ref().is_none_or(|(_, b)| player.prefers(&q, b)) {
                     best = Some((i as u32, q));
                 }
             }

@@ -186,7 +186,10 @@ mod tests {
         assert_eq!(Rat::new(0, 5), Rat::ZERO);
         assert_eq!(Rat::checked_new(1, 0), None);
         assert_eq!(Rat::checked_new(i64::MIN, -1), None);
-        assert_eq!(Rat::checked_new(i64::MIN, 2), Some(Rat::integer(i64::MIN / 2)));
+        assert_eq!(
+            Rat::checked_new(i64::MIN, 2),
+            Some(Rat::integer(i64::MIN / 2))
+        );
     }
 
     #[test]

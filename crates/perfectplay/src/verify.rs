@@ -108,7 +108,9 @@ pub fn verify<M: Model>(
                     .get(c)
                     .ok_or_else(|| format!("state {name}: chosen move {c} does not exist"))?;
                 if *qc != v {
-                    return Err(format!("state {name}: chosen move {c} is worth {qc}, not {v}"));
+                    return Err(format!(
+                        "state {name}: chosen move {c} is worth {qc}, not {v}"
+                    ));
                 }
                 used = vec![next[c]];
             }
@@ -156,5 +158,9 @@ pub fn verify_solution<M: Model>(
 where
     M::State: Hash + Eq,
 {
-    verify(model, |s| solution.value(s).cloned(), |s| solution.chosen(s))
+    verify(
+        model,
+        |s| solution.value(s).cloned(),
+        |s| solution.chosen(s),
+    )
 }

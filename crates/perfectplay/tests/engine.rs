@@ -1,0 +1,394 @@
+//! The engine's contracts: rejected models, undefined values, the SCC finder, deep chains,
+//! limits and determinism.
+
+mod common;
+
+use common::{GNode, Rng, Table};
+use perfectplay::{solve, solve_exact, Model, Node, Player, Rat, SolveError, Solver};
+
+fn t(p: i64) -> GNode {
+    GNode::Terminal(Rat::from(p))
+}
+
+fn err(game: &Table) -> String {
+    solve(game).err().expect("the solve must fail").to_string()
+}
+
+#[test]
+fn probabilities_must_sum_to_exactly_one() {
+    let g = Table(vec![
+        GNode::Chance(vec![
+            (Rat::new(1, 3), Rat::ZERO, 1),
+            (Rat::new(1, 3), Rat::ZERO, 1),
+            (Rat::new(1, 3), Rat::ZERO, 1),
+            (Rat::new(1, 1_000_000_007), Rat::ZERO, 1),
+        ]),
+        t(0),
+    ]);
+    let e = err(&g);
+    assert!(e.starts_with("invalid model at state 0:"), "{e}");
+    assert!(
+        e.contains("sum to 1000000008/1000000007, not exactly 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn probabilities_must_be_in_range() {
+    for p in [Rat::ZERO, Rat::new(-1, 2), Rat::new(3, 2)] {
+        let g = Table(vec![t(0), GNode::Chance(vec![(p, Rat::ZERO, 0)])]);
+        let g = Table(vec![
+            GNode::Decision(Player::Max, vec![(Rat::ZERO, 1)]),
+            g.0[1].clone(),
+        ]);
+        let e = err(&g);
+        assert!(e.contains("invalid model at state 1"), "{e}");
+        assert!(
+            e.contains(&format!("probability {p}, which is not in (0, 1]")),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn a_decision_needs_moves() {
+    let g = Table(vec![GNode::Decision(Player::Min, vec![])]);
+    assert_eq!(err(&g), "invalid model at state 0: a decision has no moves");
+}
+
+struct Sloppy;
+impl Model for Sloppy {
+    type State = u8;
+    type Move = ();
+    fn start(&self) -> u8 {
+        0
+    }
+    fn expand(&self, s: &u8, node: &mut Node<u8, ()>) {
+        match s {
+            0 => {
+                node.decision(Player::Max);
+                node.add_move((), 0, 1);
+            }
+            1 => {
+                node.decision(Player::Max);
+                node.add_outcome((), Rat::ONE, 0, 2);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn misuse_of_the_node_builder_is_reported() {
+    let e = solve(&Sloppy).err().unwrap().to_string();
+    assert_eq!(
+        e,
+        "invalid model at state 1: an outcome was added to a node that is not a chance node"
+    );
+}
+
+#[test]
+fn no_way_out_is_undefined_not_a_hang() {
+    // 0 -> 1 -> 0 forever.
+    let g = Table(vec![
+        GNode::Decision(Player::Min, vec![(Rat::ONE, 1)]),
+        GNode::Chance(vec![(Rat::ONE, Rat::ZERO, 0)]),
+    ]);
+    let e = err(&g);
+    assert!(e.starts_with("the value is undefined at state"), "{e}");
+}
+
+#[test]
+fn a_trap_chance_cannot_avoid_is_undefined() {
+    // From 1, chance may go to the closed loop 2 <-> 2; Max can never be sure to end.
+    let g = Table(vec![
+        GNode::Decision(Player::Max, vec![(Rat::ZERO, 1), (Rat::ZERO, 3)]),
+        GNode::Chance(vec![
+            (Rat::new(1, 2), Rat::ZERO, 2),
+            (Rat::new(1, 2), Rat::ZERO, 3),
+        ]),
+        GNode::Decision(Player::Max, vec![(Rat::ONE, 2)]),
+        t(1),
+    ]);
+    let e = err(&g);
+    assert!(e.contains("undefined at state 2"), "{e}");
+}
+
+#[test]
+fn a_profitable_loop_diverges() {
+    // Max can loop at 0 gaining 1 each time, or leave.
+    let g = Table(vec![
+        GNode::Decision(Player::Max, vec![(Rat::ZERO, 1), (Rat::ONE, 0)]),
+        t(5),
+    ]);
+    assert_eq!(
+        err(&g),
+        "the value diverges at state 0: Max can repeat a cycle through it that gains without bound"
+    );
+    // The same loop at a cost is fine for Min and for Max alike when it does not pay.
+    let g = Table(vec![
+        GNode::Decision(Player::Max, vec![(Rat::ZERO, 1), (Rat::from(-1), 0)]),
+        t(5),
+    ]);
+    assert_eq!(*solve_exact(&g).unwrap().start_value().0.to_string(), *"5");
+}
+
+#[test]
+fn a_zero_cost_loop_is_not_taken_over_ending() {
+    // Min may loop for free at 0 or end with 3; the value is 3 over strategies that end.
+    let g = Table(vec![
+        GNode::Decision(Player::Min, vec![(Rat::ZERO, 0), (Rat::ZERO, 1)]),
+        t(3),
+    ]);
+    let s = solve_exact(&g).unwrap();
+    assert_eq!(s.start_value().to_string(), "3");
+    assert_eq!(s.chosen(&0), Some(1));
+}
+
+#[test]
+fn two_players_who_can_cycle_forever_are_rejected() {
+    let g = Table(vec![
+        GNode::Decision(Player::Max, vec![(Rat::ZERO, 1), (Rat::ZERO, 2)]),
+        GNode::Decision(Player::Min, vec![(Rat::ZERO, 0), (Rat::ZERO, 2)]),
+        t(1),
+    ]);
+    let e = err(&g);
+    assert!(
+        e.starts_with("two-player cycle that can repeat forever through state"),
+        "{e}"
+    );
+}
+
+#[test]
+fn state_limit_stops_cleanly() {
+    let chain = Chain { n: 1000 };
+    let e = Solver::new(&chain)
+        .max_states(100)
+        .solve::<f64>()
+        .err()
+        .unwrap();
+    assert_eq!(
+        e,
+        SolveError::StateLimit {
+            explored: 101,
+            limit: 100,
+            components: 0
+        }
+    );
+}
+
+/// `0 -> 1 -> … -> n`, one Min move per step with reward 1.
+struct Chain {
+    n: u64,
+}
+impl Model for Chain {
+    type State = u64;
+    type Move = ();
+    fn start(&self) -> u64 {
+        0
+    }
+    fn expand(&self, s: &u64, node: &mut Node<u64, ()>) {
+        if *s == self.n {
+            return node.terminal(0);
+        }
+        node.decision(Player::Min);
+        node.add_move((), 1, s + 1);
+    }
+}
+
+#[test]
+fn a_long_chain_does_not_overflow_the_stack() {
+    // Scaled down from the 10-million-state benchmark; recursion would overflow far earlier.
+    let n = 1_000_000;
+    let s = solve(&Chain { n }).unwrap();
+    assert_eq!(*s.start_value(), n as f64);
+    assert_eq!(s.stats().states, n as usize + 1);
+}
+
+/// A ring of `n` chance states: each goes on to the next with probability 1/2 (reward 1) or
+/// ends; the last returns to the first. One big cyclic component.
+struct Ring {
+    n: u32,
+}
+impl Model for Ring {
+    type State = u32;
+    type Move = ();
+    fn start(&self) -> u32 {
+        0
+    }
+    fn expand(&self, s: &u32, node: &mut Node<u32, ()>) {
+        if *s == u32::MAX {
+            return node.terminal(0);
+        }
+        node.chance();
+        node.add_outcome((), Rat::new(1, 2), 1, (s + 1) % self.n);
+        node.add_outcome((), Rat::new(1, 2), 0, u32::MAX);
+    }
+}
+
+#[test]
+fn a_large_ring_is_one_component_solved_in_linear_time() {
+    let s = solve(&Ring { n: 200_000 }).unwrap();
+    assert!((s.start_value() - 1.0).abs() < 1e-12);
+    assert_eq!(s.stats().largest_component, 200_000);
+    let e = solve_exact(&Ring { n: 40 }).unwrap();
+    // v = (1 + v') / 2 around the ring: v = 1 - 2^-40 / (1 - 2^-40) ... exactly 1.
+    assert_eq!(e.start_value().to_string(), "1");
+}
+
+/// Random directed graphs: every node is a Max decision with random moves and a move to the
+/// end, so the value exists (zero) whatever the graph.
+fn random_graph(rng: &mut Rng, n: usize) -> Table {
+    let mut nodes: Vec<GNode> = (0..n)
+        .map(|_| {
+            let k = rng.below(4);
+            let mut moves: Vec<(Rat, usize)> = (0..k).map(|_| (Rat::ZERO, rng.below(n))).collect();
+            moves.push((Rat::ZERO, n));
+            GNode::Decision(Player::Max, moves)
+        })
+        .collect();
+    nodes.push(t(0));
+    Table(nodes)
+}
+
+/// Kosaraju's algorithm on the non-terminal part: component labels by reachability.
+fn kosaraju(game: &Table) -> Vec<Option<usize>> {
+    let n = game.0.len();
+    let succ = |x: usize| -> Vec<usize> {
+        match &game.0[x] {
+            GNode::Decision(_, m) => m.iter().map(|(_, t)| *t).collect(),
+            GNode::Chance(o) => o.iter().map(|(_, _, t)| *t).collect(),
+            GNode::Terminal(_) => vec![],
+        }
+    };
+    let mut order = Vec::new();
+    let mut seen = vec![false; n];
+    for s in 0..n {
+        if seen[s] {
+            continue;
+        }
+        let mut stack = vec![(s, 0usize)];
+        seen[s] = true;
+        while let Some((x, i)) = stack.pop() {
+            let next = succ(x);
+            if i < next.len() {
+                stack.push((x, i + 1));
+                let y = next[i];
+                if !seen[y] {
+                    seen[y] = true;
+                    stack.push((y, 0));
+                }
+            } else {
+                order.push(x);
+            }
+        }
+    }
+    let mut pred = vec![Vec::new(); n];
+    for x in 0..n {
+        for y in succ(x) {
+            pred[y].push(x);
+        }
+    }
+    let mut label = vec![None; n];
+    let mut c = 0;
+    for &s in order.iter().rev() {
+        if label[s].is_some() {
+            continue;
+        }
+        let mut stack = vec![s];
+        label[s] = Some(c);
+        while let Some(x) = stack.pop() {
+            for &y in &pred[x] {
+                if label[y].is_none() {
+                    label[y] = Some(c);
+                    stack.push(y);
+                }
+            }
+        }
+        c += 1;
+    }
+    label
+}
+
+#[test]
+fn scc_finder_agrees_with_kosaraju() {
+    let mut rng = Rng(11);
+    for round in 0..300 {
+        let n = 1 + rng.below(40);
+        let g = random_graph(&mut rng, n);
+        let s = solve(&g).unwrap();
+        let expect = kosaraju(&g);
+        // Compare partitions of the explored, non-terminal states.
+        let explored: Vec<usize> = (0..n).filter(|x| s.value(x).is_some()).collect();
+        for &a in &explored {
+            for &b in &explored {
+                assert_eq!(
+                    s.component(&a) == s.component(&b),
+                    expect[a] == expect[b],
+                    "round {round}: states {a} and {b}\n{g:?}"
+                );
+            }
+            // Components are numbered in reverse topological order.
+            if let GNode::Decision(_, m) = &g.0[a] {
+                for (_, t) in m {
+                    if let (Some(ca), Some(ct)) = (s.component(&a), s.component(t)) {
+                        assert!(ct <= ca);
+                    }
+                }
+            }
+        }
+        assert_eq!(s.component(&n), None, "the terminal has no component");
+    }
+}
+
+#[test]
+fn solving_is_deterministic() {
+    let mut rng = Rng(99);
+    for _ in 0..20 {
+        let g = common::random_game(
+            &mut rng,
+            10,
+            common::Shape::Stopping,
+            &[Player::Max, Player::Min],
+        );
+        let a = solve(&g).unwrap();
+        let b = solve(&g).unwrap();
+        let va: Vec<(usize, f64, Option<usize>)> =
+            a.iter().map(|(s, v)| (*s, *v, a.chosen(s))).collect();
+        let vb: Vec<(usize, f64, Option<usize>)> =
+            b.iter().map(|(s, v)| (*s, *v, b.chosen(s))).collect();
+        assert_eq!(va, vb);
+    }
+}
+
+#[test]
+fn explain_lists_moves_with_losses() {
+    let g = Table(vec![
+        GNode::Decision(
+            Player::Min,
+            vec![(Rat::from(2), 1), (Rat::ONE, 1), (Rat::ONE, 2)],
+        ),
+        t(0),
+        t(0),
+    ]);
+    let s = solve_exact(&g).unwrap();
+    let e = s.explain(&g, &0).unwrap();
+    let summary: Vec<(String, bool, bool)> = e
+        .branches
+        .iter()
+        .map(|b| (b.loss.to_string(), b.optimal, b.chosen))
+        .collect();
+    assert_eq!(
+        summary,
+        vec![
+            ("1".to_string(), false, false),
+            ("0".to_string(), true, true),
+            ("0".to_string(), true, false)
+        ]
+    );
+    assert_eq!(s.optimal_moves(&g, &0).unwrap(), vec![1, 2]);
+    assert!(matches!(
+        s.explain(&g, &7),
+        Err(SolveError::UnknownState { .. })
+    ));
+}
