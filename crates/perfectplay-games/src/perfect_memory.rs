@@ -1,0 +1,322 @@
+//! PerfectMemory (TopCoder SRM 513): a memory game played alone with perfect recall; the value
+//! is the least expected number of moves to uncover an `rows × cols` board.
+//!
+//! # Model
+//! Cells and symbols are exchangeable, so the player's belief reduces to `(u, k)`: `u` cells
+//! never seen and `k` symbols of which exactly one cell has been seen ("known singles"; their
+//! partners are among the unseen cells). A move turns two cells one after the other, the second
+//! chosen after seeing the first. The model offers every choice the player really has and lets
+//! the engine find the best ones:
+//! - first flip: an unseen cell, or a known single (then the second flip is an unseen cell);
+//! - after a first unseen card whose partner is known: flip the partner, flip another unseen
+//!   cell, or flip another known single;
+//! - after a first unseen card with a new symbol: flip an unseen cell, or a known single.
+//!
+//! When both cells of a symbol have been seen but not turned together, the pair is matched by a
+//! later move that costs exactly one and reveals nothing; when it is played does not matter, so
+//! the model charges it at once (the `+2` and `+3` branches).
+//!
+//! Left out, with proof that it is never optimal: a move that turns two known cells that do not
+//! match. It costs one move and leaves the belief `(u, k)` unchanged, so deleting every such
+//! move from any strategy gives a strategy with the same future and a strictly smaller cost.
+//! (Turning a known single then another known single is this move too.)
+//!
+//! The value depends only on `rows · cols`.
+
+use perfectplay::dynamic::DynModel;
+use perfectplay::{Model, Node, Player, Rat};
+
+use crate::{GameError, GameSpec, ParamSpec, Params};
+
+/// The command-line entry.
+pub const SPEC: GameSpec = GameSpec {
+    name: "perfect-memory",
+    summary: "memory game with perfect recall; value = least expected number of moves",
+    params: &[
+        ParamSpec {
+            name: "rows",
+            value: "N",
+            help: "rows of the board, 1..=50 (rows × cols must be even)",
+            default: None,
+        },
+        ParamSpec {
+            name: "cols",
+            value: "M",
+            help: "columns of the board, 1..=50",
+            default: None,
+        },
+    ],
+    example: "solve perfect-memory --rows 4 --cols 4",
+    build: |p| Ok(Box::new(PerfectMemory::from_params(p)?) as Box<dyn DynModel>),
+};
+
+/// The game on a board of `cells` cells.
+#[derive(Clone, Debug)]
+pub struct PerfectMemory {
+    cells: u32,
+}
+
+/// A belief state of the player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    /// The start of a move: `u` unseen cells, `k` known singles.
+    Turn {
+        /// Unseen cells.
+        u: u32,
+        /// Known singles.
+        k: u32,
+    },
+    /// An unseen cell is being turned first.
+    FirstUnseen {
+        /// Unseen cells before the flip.
+        u: u32,
+        /// Known singles before the flip.
+        k: u32,
+    },
+    /// The first card's partner is a known single.
+    MatchesKnown {
+        /// Unseen cells before the flip.
+        u: u32,
+        /// Known singles before the flip.
+        k: u32,
+    },
+    /// The first card shows a new symbol.
+    NewSymbol {
+        /// Unseen cells before the flip.
+        u: u32,
+        /// Known singles before the flip.
+        k: u32,
+    },
+    /// After a new first symbol, an unseen cell is turned second.
+    SecondUnseen {
+        /// Unseen cells before the move.
+        u: u32,
+        /// Known singles before the move.
+        k: u32,
+    },
+    /// After a first card whose partner is known, another unseen cell is turned.
+    MatchedThenUnseen {
+        /// Unseen cells before the move.
+        u: u32,
+        /// Known singles before the move.
+        k: u32,
+    },
+    /// A known single was turned first and an unseen cell is turned second.
+    KnownThenUnseen {
+        /// Unseen cells before the move.
+        u: u32,
+        /// Known singles before the move.
+        k: u32,
+    },
+}
+
+impl PerfectMemory {
+    /// The game on a `rows × cols` board; `rows · cols` must be even.
+    pub fn new(rows: u32, cols: u32) -> Result<Self, GameError> {
+        if !(1..=50).contains(&rows) {
+            return Err(GameError::param(
+                "rows",
+                format!("{rows} is out of range 1..=50"),
+            ));
+        }
+        if !(1..=50).contains(&cols) {
+            return Err(GameError::param(
+                "cols",
+                format!("{cols} is out of range 1..=50"),
+            ));
+        }
+        if rows * cols % 2 == 1 {
+            return Err(GameError::param(
+                "cols",
+                format!("the board {rows}x{cols} has an odd number of cells"),
+            ));
+        }
+        Ok(PerfectMemory { cells: rows * cols })
+    }
+
+    /// Builds from `--rows` and `--cols`.
+    pub fn from_params(p: &Params) -> Result<Self, GameError> {
+        PerfectMemory::new(p.int("rows", 1, 50)?, p.int("cols", 1, 50)?)
+    }
+}
+
+fn q(n: u32, d: u32) -> Rat {
+    Rat::new(n as i64, d as i64)
+}
+
+impl Model for PerfectMemory {
+    type State = State;
+    type Move = &'static str;
+
+    fn start(&self) -> State {
+        State::Turn {
+            u: self.cells,
+            k: 0,
+        }
+    }
+
+    fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
+        use State::*;
+        match *state {
+            Turn { u: 0, .. } => node.terminal(0),
+            Turn { u, k } => {
+                node.decision(Player::Min);
+                node.add_move("flip an unseen cell", 0, FirstUnseen { u, k });
+                if k > 0 {
+                    node.add_move(
+                        "flip a known cell, then an unseen one",
+                        0,
+                        KnownThenUnseen { u, k },
+                    );
+                }
+            }
+            FirstUnseen { u, k } => {
+                node.chance();
+                if k > 0 {
+                    node.add_outcome("its partner is known", q(k, u), 0, MatchesKnown { u, k });
+                }
+                if u > k {
+                    node.add_outcome("a new symbol", q(u - k, u), 0, NewSymbol { u, k });
+                }
+            }
+            MatchesKnown { u, k } => {
+                node.decision(Player::Min);
+                node.add_move("flip its known partner", 1, Turn { u: u - 1, k: k - 1 });
+                if u >= 2 {
+                    node.add_move("flip another unseen cell", 0, MatchedThenUnseen { u, k });
+                }
+                if k >= 2 {
+                    node.add_move("flip another known cell", 2, Turn { u: u - 1, k: k - 1 });
+                }
+            }
+            NewSymbol { u, k } => {
+                node.decision(Player::Min);
+                node.add_move("flip an unseen cell", 0, SecondUnseen { u, k });
+                if k > 0 {
+                    node.add_move("flip a known cell", 1, Turn { u: u - 1, k: k + 1 });
+                }
+            }
+            SecondUnseen { u, k } => {
+                node.chance();
+                node.add_outcome("the partner", q(1, u - 1), 1, Turn { u: u - 2, k });
+                if k > 0 {
+                    node.add_outcome(
+                        "a known symbol's partner",
+                        q(k, u - 1),
+                        2,
+                        Turn { u: u - 2, k },
+                    );
+                }
+                if u - 2 > k {
+                    node.add_outcome(
+                        "another new symbol",
+                        q(u - 2 - k, u - 1),
+                        1,
+                        Turn { u: u - 2, k: k + 2 },
+                    );
+                }
+            }
+            MatchedThenUnseen { u, k } => {
+                node.chance();
+                if k >= 2 {
+                    node.add_outcome(
+                        "another known symbol's partner",
+                        q(k - 1, u - 1),
+                        3,
+                        Turn { u: u - 2, k: k - 2 },
+                    );
+                }
+                if u > k {
+                    node.add_outcome("a new symbol", q(u - k, u - 1), 2, Turn { u: u - 2, k });
+                }
+            }
+            KnownThenUnseen { u, k } => {
+                node.chance();
+                node.add_outcome("the partner", q(1, u), 1, Turn { u: u - 1, k: k - 1 });
+                if k >= 2 {
+                    node.add_outcome(
+                        "a known symbol's partner",
+                        q(k - 1, u),
+                        2,
+                        Turn { u: u - 1, k: k - 1 },
+                    );
+                }
+                if u > k {
+                    node.add_outcome("a new symbol", q(u - k, u), 1, Turn { u: u - 1, k: k + 1 });
+                }
+            }
+        }
+    }
+
+    fn show_state(&self, s: &State) -> String {
+        use State::*;
+        let (name, u, k) = match *s {
+            Turn { u, k } => ("turn", u, k),
+            FirstUnseen { u, k } => ("first-unseen", u, k),
+            MatchesKnown { u, k } => ("matches-known", u, k),
+            NewSymbol { u, k } => ("new-symbol", u, k),
+            SecondUnseen { u, k } => ("second-unseen", u, k),
+            MatchedThenUnseen { u, k } => ("matched-then-unseen", u, k),
+            KnownThenUnseen { u, k } => ("known-then-unseen", u, k),
+        };
+        format!("{name} unseen={u} known={k}")
+    }
+
+    fn show_move(&self, mv: &&'static str) -> String {
+        mv.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfectplay::{solve, solve_exact, verify::verify_solution};
+
+    fn exact(rows: u32, cols: u32) -> String {
+        solve_exact(&PerfectMemory::new(rows, cols).unwrap())
+            .unwrap()
+            .start_value()
+            .to_string()
+    }
+
+    #[test]
+    fn official_examples() {
+        assert_eq!(exact(1, 2), "1");
+        assert_eq!(exact(2, 2), "8/3");
+        assert_eq!(exact(2, 3), "13/3");
+        assert_eq!(exact(4, 4), "558242/45045");
+        let v = *solve(&PerfectMemory::new(4, 4).unwrap())
+            .unwrap()
+            .start_value();
+        assert!((v - 12.392984792984793).abs() < 1e-12);
+    }
+
+    #[test]
+    fn larger_known_answers() {
+        let f = |r, c| {
+            *solve(&PerfectMemory::new(r, c).unwrap())
+                .unwrap()
+                .start_value()
+        };
+        assert!((f(10, 10) - 80.17319926793148).abs() < 1e-9);
+        assert!((f(1, 50) - 39.8297557246341).abs() < 1e-9);
+    }
+
+    #[test]
+    fn certified_by_the_checker() {
+        let g = PerfectMemory::new(3, 4).unwrap();
+        verify_solution(&g, &solve_exact(&g).unwrap()).unwrap();
+    }
+
+    #[test]
+    fn bad_boards_name_the_option() {
+        assert_eq!(
+            PerfectMemory::new(3, 3).unwrap_err().to_string(),
+            "--cols: the board 3x3 has an odd number of cells"
+        );
+        assert_eq!(
+            PerfectMemory::new(0, 2).unwrap_err().to_string(),
+            "--rows: 0 is out of range 1..=50"
+        );
+    }
+}
