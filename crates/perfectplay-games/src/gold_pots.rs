@@ -1,1 +1,254 @@
-//! todo
+//! Gold pots: two players alternately take the leftmost or rightmost pot of a line; the value is
+//! the first player's total. Four variants choose the players' objectives and knowledge:
+//!
+//! | variant | play |
+//! |---|---|
+//! | `competitive-known` | zero-sum: the first player (Max) against the second (Min) |
+//! | `cooperative-known` | both players maximise the first player's total |
+//! | `competitive-unknown` | each player takes the larger end pot (ties: the right one) |
+//! | `cooperative-unknown` | the first takes the larger end (ties: right), the second the smaller (ties: left) |
+//!
+//! Every pot is taken; with an odd count the first player takes the last one. An empty line is
+//! worth 0.
+//!
+//! # Model
+//! A state is the remaining interval `[i, j)`; whose turn it is follows from its length. The
+//! first player's moves carry the pot as reward. The unknown variants are fixed policies: each
+//! state offers its player the one move the rule prescribes. No game logic lives in the
+//! engine: the variants differ only in who is `Max` or `Min` and which moves are offered.
+
+use perfectplay::dynamic::DynModel;
+use perfectplay::{Model, Node, Player};
+
+use crate::{GameError, GameSpec, ParamSpec, Params};
+
+/// The command-line entry.
+pub const SPEC: GameSpec = GameSpec {
+    name: "gold-pots",
+    summary: "take pots from either end of a line in turn; value = the first player's gold",
+    params: &[
+        ParamSpec {
+            name: "pots",
+            value: "LIST",
+            help: "pot values in 0..=1000000, comma-separated (may be empty: --pots '')",
+            default: None,
+            required: true,
+        },
+        ParamSpec {
+            name: "variant",
+            value: "V",
+            help:
+                "competitive-known | cooperative-known | competitive-unknown | cooperative-unknown",
+            default: Some("competitive-known"),
+            required: false,
+        },
+    ],
+    example: "solve gold-pots --pots 4,1,2,10,3 --variant competitive-known",
+    build: |p| Ok(Box::new(GoldPots::from_params(p)?) as Box<dyn DynModel>),
+};
+
+/// Who plays how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// Zero-sum with full information.
+    CompetitiveKnown,
+    /// Both maximise the first player's total.
+    CooperativeKnown,
+    /// Both greedily take the larger end pot.
+    CompetitiveUnknown,
+    /// The first takes the larger end pot, the second the smaller one.
+    CooperativeUnknown,
+}
+
+impl Variant {
+    /// Parses a variant name (`-` or `_` between words).
+    pub fn parse(text: &str) -> Result<Variant, GameError> {
+        match text.replace('_', "-").as_str() {
+            "competitive-known" => Ok(Variant::CompetitiveKnown),
+            "cooperative-known" => Ok(Variant::CooperativeKnown),
+            "competitive-unknown" => Ok(Variant::CompetitiveUnknown),
+            "cooperative-unknown" => Ok(Variant::CooperativeUnknown),
+            _ => Err(GameError::param(
+                "variant",
+                format!(
+                    "unknown variant '{text}'; expected competitive-known, cooperative-known, \
+                     competitive-unknown or cooperative-unknown"
+                ),
+            )),
+        }
+    }
+}
+
+/// The game on a line of pots.
+#[derive(Clone, Debug)]
+pub struct GoldPots {
+    pots: Vec<u32>,
+    variant: Variant,
+}
+
+/// The remaining pots `[i, j)`.
+pub type State = (u32, u32);
+
+/// Largest number of pots (the known variants explore about n²/2 intervals).
+pub const MAX_POTS: usize = 100_000;
+
+impl GoldPots {
+    /// The game on `pots` with a variant.
+    pub fn new(pots: &[u32], variant: Variant) -> Result<Self, GameError> {
+        if pots.len() > MAX_POTS {
+            return Err(GameError::param(
+                "pots",
+                format!("{} pots; at most {MAX_POTS} are supported", pots.len()),
+            ));
+        }
+        Ok(GoldPots {
+            pots: pots.to_vec(),
+            variant,
+        })
+    }
+
+    /// Builds from `--pots` and `--variant`.
+    pub fn from_params(p: &Params) -> Result<Self, GameError> {
+        let pots = p.int_list("pots", 0, 1_000_000, (0, MAX_POTS))?;
+        let variant = Variant::parse(p.required("variant")?)?;
+        GoldPots::new(&pots, variant)
+    }
+
+    fn first_to_move(&self, (i, j): State) -> bool {
+        (self.pots.len() as u32 - (j - i)) % 2 == 0
+    }
+}
+
+impl Model for GoldPots {
+    type State = State;
+    type Move = &'static str;
+
+    fn start(&self) -> State {
+        (0, self.pots.len() as u32)
+    }
+
+    fn expand(&self, &(i, j): &State, node: &mut Node<State, &'static str>) {
+        if i == j {
+            return node.terminal(0);
+        }
+        let first = self.first_to_move((i, j));
+        let (left, right) = (self.pots[i as usize], self.pots[j as usize - 1]);
+        let gain = |pot: u32| if first { pot as i64 } else { 0 };
+        use Variant::*;
+        let player = match (self.variant, first) {
+            (CompetitiveKnown, false) => Player::Min,
+            _ => Player::Max,
+        };
+        node.decision(player);
+        let take_left = match (self.variant, first) {
+            (CompetitiveKnown | CooperativeKnown, _) => None,
+            (CompetitiveUnknown, _) | (CooperativeUnknown, true) => Some(left > right),
+            // The second player leaves the larger pot: takes the right one only if it is the
+            // smaller, ties going left.
+            (CooperativeUnknown, false) => Some(left <= right),
+        };
+        if take_left != Some(false) {
+            node.add_move("left", gain(left), (i + 1, j));
+        }
+        if take_left != Some(true) && j - i > 1 {
+            node.add_move("right", gain(right), (i, j - 1));
+        }
+        if take_left == Some(false) && j - i == 1 {
+            node.add_move("left", gain(left), (i + 1, j));
+        }
+    }
+
+    fn show_state(&self, &(i, j): &State) -> String {
+        let who = if self.first_to_move((i, j)) {
+            "first"
+        } else {
+            "second"
+        };
+        format!("pots {i}..{j} ({who} player to move)")
+    }
+
+    fn show_move(&self, mv: &&'static str) -> String {
+        mv.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfectplay::{solve, solve_exact, verify::verify_solution};
+
+    fn value(pots: &[u32], v: Variant) -> f64 {
+        let g = GoldPots::new(pots, v).unwrap();
+        let e = solve_exact(&g).unwrap();
+        verify_solution(&g, &e).unwrap();
+        *solve(&g).unwrap().start_value()
+    }
+
+    #[test]
+    fn the_blogs_fourteen_asserts() {
+        let cases: [(&[u32], f64, f64); 7] = [
+            (&[1, 2], 2.0, 2.0),
+            (&[1, 3, 2], 3.0, 5.0),
+            (&[1, 2, 10, 3], 11.0, 13.0),
+            (&[4, 1, 2, 10], 12.0, 14.0),
+            (&[4, 1, 2, 10, 3], 9.0, 17.0),
+            (&[5, 4, 1, 2, 10], 15.0, 19.0),
+            (&[5, 4, 1, 2, 10, 3], 16.0, 19.0),
+        ];
+        for (pots, comp, coop) in cases {
+            assert_eq!(value(pots, Variant::CompetitiveKnown), comp, "{pots:?}");
+            assert_eq!(value(pots, Variant::CooperativeKnown), coop, "{pots:?}");
+        }
+    }
+
+    #[test]
+    fn unknown_variants_follow_the_tie_rules() {
+        assert_eq!(value(&[4, 1, 2, 10, 3], Variant::CompetitiveUnknown), 15.0);
+        assert_eq!(value(&[4, 1, 2, 10, 3], Variant::CooperativeUnknown), 17.0);
+        // All pots are taken: the first player gets the last pot of an odd line.
+        assert_eq!(value(&[1, 3, 2], Variant::CompetitiveUnknown), 3.0);
+        // Ties: the maximiser takes the right pot, the cooperative second player the left.
+        assert_eq!(value(&[5, 1, 5], Variant::CompetitiveUnknown), 6.0);
+        assert_eq!(value(&[2, 7, 2, 9], Variant::CooperativeUnknown), 16.0);
+    }
+
+    #[test]
+    fn edge_lines() {
+        for v in [
+            Variant::CompetitiveKnown,
+            Variant::CooperativeKnown,
+            Variant::CompetitiveUnknown,
+            Variant::CooperativeUnknown,
+        ] {
+            assert_eq!(value(&[], v), 0.0);
+            assert_eq!(value(&[7], v), 7.0);
+        }
+    }
+
+    #[test]
+    fn known_variants_match_an_interval_dp() {
+        let mut seed = 12345u64;
+        for n in 0..40 {
+            let pots: Vec<u32> = (0..n)
+                .map(|_| {
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (seed >> 33) as u32 % 20
+                })
+                .collect();
+            // total[i][j]: the first-to-move's best in competitive play on [i, j).
+            let sum = |i: usize, j: usize| pots[i..j].iter().sum::<u32>() as i64;
+            let mut best = vec![vec![0i64; n + 1]; n + 1];
+            for len in 1..=n {
+                for i in 0..=n - len {
+                    let j = i + len;
+                    let l = pots[i] as i64 + sum(i + 1, j) - best[i + 1][j];
+                    let r = pots[j - 1] as i64 + sum(i, j - 1) - best[i][j - 1];
+                    best[i][j] = l.max(r);
+                }
+            }
+            assert_eq!(value(&pots, Variant::CompetitiveKnown), best[0][n] as f64);
+        }
+    }
+}

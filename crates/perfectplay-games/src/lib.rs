@@ -7,8 +7,13 @@
 
 #![deny(missing_docs)]
 
+pub mod contest;
+pub mod gold_pots;
+pub mod grid_game;
 mod params;
 pub mod perfect_memory;
+pub mod subset_sum_extreme;
+pub mod yeetzhee;
 
 use perfectplay::dynamic::DynModel;
 use thiserror::Error;
@@ -61,6 +66,8 @@ pub struct ParamSpec {
     pub help: &'static str,
     /// The default, for optional options.
     pub default: Option<&'static str>,
+    /// Whether the option must be given.
+    pub required: bool,
 }
 
 /// A built-in game.

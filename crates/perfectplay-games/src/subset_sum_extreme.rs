@@ -1,1 +1,255 @@
-//! todo
+//! SubsetSumExtreme (TopCoder SRM 702): roll a die, remove blocks that sum to the roll; the
+//! value is the least expected sum of the blocks left when no subset matches a roll.
+//!
+//! # Model
+//! A state is the multiset of remaining blocks, stored canonically as a bitmask over the sorted
+//! blocks in which equal blocks are always taken from the left, so identical blocks collapse.
+//! - `Roll(mask)`: chance over the distinct face values, repeated faces weighting their value.
+//!   A roll that no subset matches ends the game with payoff the sum of the remaining blocks.
+//! - `Choose(mask, roll)`: Min picks one of the distinct remaining multisets reachable by
+//!   removing a subset summing to the roll. The move is forced: there is no pass.
+//!
+//! Every move removes at least one block, so the game is acyclic.
+
+use perfectplay::dynamic::DynModel;
+use perfectplay::{Model, Node, Player, Rat};
+
+use crate::{GameError, GameSpec, ParamSpec, Params};
+
+/// The command-line entry.
+pub const SPEC: GameSpec = GameSpec {
+    name: "subset-sum-extreme",
+    summary: "remove blocks summing to each die roll; value = least expected sum left",
+    params: &[
+        ParamSpec {
+            name: "blocks",
+            value: "LIST",
+            help: "block values, 1 to 12 numbers in 1..=1000, e.g. 1,2,3",
+            default: None,
+            required: true,
+        },
+        ParamSpec {
+            name: "faces",
+            value: "LIST",
+            help: "die faces, 1 to 12 numbers in 1..=1000 (repeats are weights), e.g. 6,5",
+            default: None,
+            required: true,
+        },
+    ],
+    example: "solve subset-sum-extreme --blocks 1,2,3 --faces 6,5",
+    build: |p| Ok(Box::new(SubsetSumExtreme::from_params(p)?) as Box<dyn DynModel>),
+};
+
+/// The game for given blocks and faces.
+#[derive(Clone, Debug)]
+pub struct SubsetSumExtreme {
+    /// Sorted ascending.
+    blocks: Vec<u32>,
+    /// Distinct face values with their weights (probabilities), ascending.
+    faces: Vec<(u32, Rat)>,
+}
+
+/// A position: the remaining blocks as a canonical bitmask, and the roll being matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    /// The die is about to be rolled.
+    Roll(u16),
+    /// The roll (second field) is to be matched by removing blocks.
+    Choose(u16, u32),
+    /// No subset matched; the game is over.
+    End(u16),
+}
+
+impl SubsetSumExtreme {
+    /// The game with these blocks and faces (each 1 to 12 values in 1..=1000).
+    pub fn new(blocks: &[u32], faces: &[u32]) -> Result<Self, GameError> {
+        for (name, list) in [("blocks", blocks), ("faces", faces)] {
+            if list.is_empty() || list.len() > 12 {
+                return Err(GameError::param(
+                    name,
+                    format!("expected 1 to 12 values, got {}", list.len()),
+                ));
+            }
+            if let Some(v) = list.iter().find(|v| !(1..=1000).contains(*v)) {
+                return Err(GameError::param(
+                    name,
+                    format!("{v} is out of range 1..=1000"),
+                ));
+            }
+        }
+        let mut blocks = blocks.to_vec();
+        blocks.sort_unstable();
+        let mut sorted = faces.to_vec();
+        sorted.sort_unstable();
+        let mut distinct: Vec<(u32, Rat)> = Vec::new();
+        let n = sorted.len() as i64;
+        for f in sorted {
+            match distinct.last_mut() {
+                Some((v, w)) if *v == f => *w = w.checked_add(Rat::new(1, n)).expect("small"),
+                _ => distinct.push((f, Rat::new(1, n))),
+            }
+        }
+        Ok(SubsetSumExtreme {
+            blocks,
+            faces: distinct,
+        })
+    }
+
+    /// Builds from `--blocks` and `--faces`.
+    pub fn from_params(p: &Params) -> Result<Self, GameError> {
+        let blocks = p.int_list("blocks", 1, 1000, (1, 12))?;
+        let faces = p.int_list("faces", 1, 1000, (1, 12))?;
+        SubsetSumExtreme::new(&blocks, &faces)
+    }
+
+    fn sum(&self, mask: u16) -> u32 {
+        (0..self.blocks.len())
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| self.blocks[i])
+            .sum()
+    }
+
+    /// The canonical mask of a multiset: within each run of equal blocks, the leftmost ones.
+    fn canonical(&self, mask: u16) -> u16 {
+        let mut out = 0u16;
+        let mut i = 0;
+        while i < self.blocks.len() {
+            let mut j = i;
+            while j < self.blocks.len() && self.blocks[j] == self.blocks[i] {
+                j += 1;
+            }
+            let count = (i..j).filter(|b| mask >> b & 1 == 1).count();
+            for b in i..i + count {
+                out |= 1 << b;
+            }
+            i = j;
+        }
+        out
+    }
+
+    /// The distinct canonical results of removing a subset of `mask` that sums to `target`,
+    /// with the removed blocks, in increasing order of the remaining mask.
+    fn removals(&self, mask: u16, target: u32) -> Vec<(u16, u16)> {
+        let mut out: Vec<(u16, u16)> = Vec::new();
+        let mut sub = mask;
+        while sub != 0 {
+            if self.sum(sub) == target {
+                let rest = self.canonical(mask & !sub);
+                if !out.iter().any(|(r, _)| *r == rest) {
+                    out.push((rest, sub));
+                }
+            }
+            sub = (sub - 1) & mask;
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+impl Model for SubsetSumExtreme {
+    type State = State;
+    type Move = String;
+
+    fn start(&self) -> State {
+        State::Roll(((1u32 << self.blocks.len()) - 1) as u16)
+    }
+
+    fn expand(&self, state: &State, node: &mut Node<State, String>) {
+        match *state {
+            State::End(mask) => node.terminal(self.sum(mask) as i64),
+            State::Roll(mask) => {
+                node.chance();
+                for &(f, p) in &self.faces {
+                    let next = if self.removals(mask, f).is_empty() {
+                        State::End(mask)
+                    } else {
+                        State::Choose(mask, f)
+                    };
+                    node.add_outcome(format!("roll {f}"), p, 0, next);
+                }
+            }
+            State::Choose(mask, f) => {
+                node.decision(Player::Min);
+                for (rest, removed) in self.removals(mask, f) {
+                    let list: Vec<String> = (0..self.blocks.len())
+                        .filter(|i| removed >> i & 1 == 1)
+                        .map(|i| self.blocks[i].to_string())
+                        .collect();
+                    node.add_move(format!("remove {}", list.join("+")), 0, State::Roll(rest));
+                }
+            }
+        }
+    }
+
+    fn show_state(&self, s: &State) -> String {
+        let list = |mask: u16| {
+            let v: Vec<String> = (0..self.blocks.len())
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| self.blocks[i].to_string())
+                .collect();
+            format!("[{}]", v.join(","))
+        };
+        match *s {
+            State::Roll(m) => format!("blocks {} to roll", list(m)),
+            State::Choose(m, f) => format!("blocks {} rolled {f}", list(m)),
+            State::End(m) => format!("blocks {} final", list(m)),
+        }
+    }
+
+    fn show_move(&self, mv: &String) -> String {
+        mv.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfectplay::{solve, solve_exact, verify::verify_solution};
+
+    fn exact(blocks: &[u32], faces: &[u32]) -> String {
+        let g = SubsetSumExtreme::new(blocks, faces).unwrap();
+        let s = solve_exact(&g).unwrap();
+        verify_solution(&g, &s).unwrap();
+        let f = *solve(&g).unwrap().start_value();
+        let e = s.start_value().0.to_string();
+        let ef: f64 = perfectplay::Number::to_f64(s.start_value());
+        assert!((f - ef).abs() <= 1e-12 * ef.max(1.0));
+        e
+    }
+
+    #[test]
+    fn official_examples() {
+        assert_eq!(exact(&[1, 2, 3], &[6, 5]), "1/2");
+        assert_eq!(exact(&[1, 2, 1], &[1, 2]), "1/2");
+        assert_eq!(exact(&[10, 11, 12], &[3, 4, 5, 6]), "33");
+        assert_eq!(exact(&[1, 1, 1, 1], &[1]), "0");
+        assert_eq!(exact(&[3, 2, 2, 3], &[2, 3, 2, 3, 2, 3]), "35/16");
+        let big = [968, 423, 592, 419, 321, 253, 62, 42, 12, 32, 2, 4];
+        assert_eq!(exact(&big, &big), "429322118717/214990848");
+        let desc: Vec<u32> = (1..=12).rev().collect();
+        assert_eq!(
+            exact(&desc, &[12, 12, 12, 12, 12, 6, 6, 6, 3, 3, 2, 1]),
+            "239103599/5971968"
+        );
+    }
+
+    #[test]
+    fn equal_blocks_collapse() {
+        let g = SubsetSumExtreme::new(&[5; 12], &[5, 10]).unwrap();
+        let s = solve(&g).unwrap();
+        // Multisets of up to twelve fives: 13 Roll states at most.
+        let rolls = s
+            .iter()
+            .filter(|(st, _)| matches!(st, State::Roll(_)))
+            .count();
+        assert_eq!(rolls, 13);
+    }
+
+    #[test]
+    fn bad_lists_name_the_option() {
+        let e = SubsetSumExtreme::new(&[], &[1]).unwrap_err();
+        assert_eq!(e.to_string(), "--blocks: expected 1 to 12 values, got 0");
+        let e = SubsetSumExtreme::new(&[1], &[0]).unwrap_err();
+        assert_eq!(e.to_string(), "--faces: 0 is out of range 1..=1000");
+    }
+}

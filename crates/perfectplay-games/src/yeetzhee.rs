@@ -1,1 +1,271 @@
-//! todo
+//! Yeetzhee (Kick Start 2020 Round F, problem D): place `N` dice one by one, re-rolling each as
+//! often as wanted, to end with groups of equal faces of given sizes; the value is the least
+//! expected total number of rolls (kept rolls included).
+//!
+//! # Model
+//! Face labels are exchangeable, so a state is the multiset of current group sizes, kept sorted
+//! in descending order. A state is *viable* if it can still grow into the target: at most `K`
+//! groups and, both sorted descending, each group no larger than the target's.
+//! - `Roll(groups)`: chance, cost one roll. The die joins an existing group (each group size with
+//!   probability `count / M`) or opens a new group (`(M - g) / M`).
+//! - `Rolled(groups, grown)`: Min keeps the die (only if the result is viable) or re-rolls it,
+//!   which returns to `Roll(groups)` — a real cycle that the engine solves. The component of a
+//!   state is a star (one chance node, a re-roll loop through each outcome), which the engine's
+//!   elimination solves in time linear in its size.
+//!
+//! A state with all `N` dice placed is terminal; being viable, it is exactly the target.
+
+use perfectplay::dynamic::DynModel;
+use perfectplay::{Model, Node, Player, Rat};
+
+use crate::{GameError, GameSpec, ParamSpec, Params};
+
+/// The command-line entry.
+pub const SPEC: GameSpec = GameSpec {
+    name: "yeetzhee",
+    summary: "place dice with re-rolls to reach given group sizes; value = least expected rolls",
+    params: &[
+        ParamSpec {
+            name: "dice",
+            value: "N",
+            help: "number of dice, 1..=50",
+            default: None,
+            required: true,
+        },
+        ParamSpec {
+            name: "faces",
+            value: "M",
+            help: "faces per die, 1..=50",
+            default: None,
+            required: true,
+        },
+        ParamSpec {
+            name: "groups",
+            value: "LIST",
+            help: "target group sizes, non-decreasing, summing to N, at most M of them, e.g. 1,2",
+            default: None,
+            required: true,
+        },
+    ],
+    example: "solve yeetzhee --dice 3 --faces 6 --groups 1,2",
+    build: |p| Ok(Box::new(Yeetzhee::from_params(p)?) as Box<dyn DynModel>),
+};
+
+/// The game for `N` dice with `M` faces and target group sizes.
+#[derive(Clone, Debug)]
+pub struct Yeetzhee {
+    dice: u32,
+    faces: u32,
+    /// Target sizes, descending.
+    target: Vec<u8>,
+}
+
+/// A position. Group sizes are sorted descending.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    /// The next die is about to be rolled.
+    Roll(Vec<u8>),
+    /// The die landed: in a group of the given size (`0`: a new group).
+    Rolled(Vec<u8>, u8),
+}
+
+impl Yeetzhee {
+    /// The game; `groups` must be non-decreasing, sum to `dice`, and number at most `faces`.
+    pub fn new(dice: u32, faces: u32, groups: &[u32]) -> Result<Self, GameError> {
+        if !(1..=50).contains(&dice) {
+            return Err(GameError::param(
+                "dice",
+                format!("{dice} is out of range 1..=50"),
+            ));
+        }
+        if !(1..=50).contains(&faces) {
+            return Err(GameError::param(
+                "faces",
+                format!("{faces} is out of range 1..=50"),
+            ));
+        }
+        if groups.is_empty() {
+            return Err(GameError::param(
+                "groups",
+                "expected at least one group size",
+            ));
+        }
+        if groups.contains(&0) {
+            return Err(GameError::param("groups", "group sizes must be at least 1"));
+        }
+        if groups.windows(2).any(|w| w[0] > w[1]) {
+            return Err(GameError::param(
+                "groups",
+                "group sizes must be non-decreasing",
+            ));
+        }
+        if groups.len() as u32 > faces {
+            return Err(GameError::param(
+                "groups",
+                format!("{} groups need more than {faces} faces", groups.len()),
+            ));
+        }
+        let sum: u32 = groups.iter().sum();
+        if sum != dice {
+            return Err(GameError::param(
+                "groups",
+                format!("the group sizes sum to {sum}, not to the {dice} dice"),
+            ));
+        }
+        let target = groups.iter().rev().map(|&g| g as u8).collect();
+        Ok(Yeetzhee {
+            dice,
+            faces,
+            target,
+        })
+    }
+
+    /// Builds from `--dice`, `--faces` and `--groups`.
+    pub fn from_params(p: &Params) -> Result<Self, GameError> {
+        let dice = p.int("dice", 1, 50)?;
+        let faces = p.int("faces", 1, 50)?;
+        let groups = p.int_list("groups", 0, 50, (1, 50))?;
+        Yeetzhee::new(dice, faces, &groups)
+    }
+
+    fn viable(&self, groups: &[u8]) -> bool {
+        groups.len() <= self.target.len() && groups.iter().zip(&self.target).all(|(c, a)| c <= a)
+    }
+
+    /// The groups after a die lands in a group of size `grown` (0: a new group).
+    fn grow(groups: &[u8], grown: u8) -> Vec<u8> {
+        let mut g = groups.to_vec();
+        if grown == 0 {
+            g.push(1);
+        } else {
+            // Grow the first group of that size; the order stays descending.
+            let i = g
+                .iter()
+                .position(|&x| x == grown)
+                .expect("a group of that size");
+            g[i] += 1;
+        }
+        g
+    }
+}
+
+impl Model for Yeetzhee {
+    type State = State;
+    type Move = String;
+
+    fn start(&self) -> State {
+        State::Roll(Vec::new())
+    }
+
+    fn expand(&self, state: &State, node: &mut Node<State, String>) {
+        match state {
+            State::Roll(groups) => {
+                let placed: u32 = groups.iter().map(|&g| g as u32).sum();
+                if placed == self.dice {
+                    return node.terminal(0);
+                }
+                node.chance();
+                let m = self.faces as i64;
+                let mut i = 0;
+                while i < groups.len() {
+                    let size = groups[i];
+                    let count = groups[i..].iter().take_while(|&&g| g == size).count();
+                    node.add_outcome(
+                        format!("joins a group of {size}"),
+                        Rat::new(count as i64, m),
+                        1,
+                        State::Rolled(groups.clone(), size),
+                    );
+                    i += count;
+                }
+                let fresh = self.faces as i64 - groups.len() as i64;
+                if fresh > 0 {
+                    node.add_outcome(
+                        "a new face".to_string(),
+                        Rat::new(fresh, m),
+                        1,
+                        State::Rolled(groups.clone(), 0),
+                    );
+                }
+            }
+            State::Rolled(groups, grown) => {
+                node.decision(Player::Min);
+                let next = Yeetzhee::grow(groups, *grown);
+                if self.viable(&next) {
+                    node.add_move("keep".to_string(), 0, State::Roll(next));
+                }
+                node.add_move("re-roll".to_string(), 0, State::Roll(groups.clone()));
+            }
+        }
+    }
+
+    fn show_state(&self, s: &State) -> String {
+        let list = |g: &[u8]| {
+            let v: Vec<String> = g.iter().map(u8::to_string).collect();
+            format!("[{}]", v.join(","))
+        };
+        match s {
+            State::Roll(g) => format!("groups {} to roll", list(g)),
+            State::Rolled(g, 0) => format!("groups {} rolled a new face", list(g)),
+            State::Rolled(g, k) => format!("groups {} rolled into a group of {k}", list(g)),
+        }
+    }
+
+    fn show_move(&self, mv: &String) -> String {
+        mv.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfectplay::{solve, solve_exact, verify::verify_solution};
+
+    #[test]
+    fn samples() {
+        let g = Yeetzhee::new(3, 6, &[1, 2]).unwrap();
+        let s = solve_exact(&g).unwrap();
+        assert_eq!(s.start_value().to_string(), "47/10");
+        verify_solution(&g, &s).unwrap();
+        let g = Yeetzhee::new(5, 2, &[5]).unwrap();
+        assert_eq!(solve_exact(&g).unwrap().start_value().to_string(), "9");
+        assert_eq!(*solve(&g).unwrap().start_value(), 9.0);
+    }
+
+    #[test]
+    fn analysis_example_state() {
+        // N=3, M=2, A=(1,2): from one placed die, 2.5 more rolls.
+        let g = Yeetzhee::new(3, 2, &[1, 2]).unwrap();
+        let s = solve_exact(&g).unwrap();
+        assert_eq!(s.value(&State::Roll(vec![1])).unwrap().to_string(), "5/2");
+    }
+
+    #[test]
+    fn largest_known_case_is_fast_and_star_shaped() {
+        let g = Yeetzhee::new(50, 50, &[1, 1, 1, 1, 2, 2, 2, 3, 4, 5, 6, 9, 13]).unwrap();
+        let s = solve(&g).unwrap();
+        let rolls = s
+            .iter()
+            .filter(|(st, _)| matches!(st, State::Roll(_)))
+            .count();
+        assert_eq!(rolls, 58_927);
+        assert!(s.stats().largest_component <= 15);
+    }
+
+    #[test]
+    fn bad_groups_name_the_option() {
+        let e = |d, f, g: &[u32]| Yeetzhee::new(d, f, g).unwrap_err().to_string();
+        assert_eq!(
+            e(3, 6, &[2, 1]),
+            "--groups: group sizes must be non-decreasing"
+        );
+        assert_eq!(
+            e(3, 6, &[1, 1]),
+            "--groups: the group sizes sum to 2, not to the 3 dice"
+        );
+        assert_eq!(
+            e(3, 2, &[1, 1, 1]),
+            "--groups: 3 groups need more than 2 faces"
+        );
+    }
+}
