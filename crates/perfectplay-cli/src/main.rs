@@ -36,9 +36,8 @@ fn game_command(g: &'static GameSpec) -> Command {
             .allow_hyphen_values(true);
         if let Some(d) = p.default {
             arg = arg.default_value(d);
-        } else {
-            arg = arg.required(true);
         }
+        arg = arg.required(p.required);
         cmd = cmd.arg(arg);
     }
     cmd.arg(

@@ -86,7 +86,13 @@ pub struct GameSpec {
 
 /// Every built-in game, in a fixed order.
 pub fn catalog() -> &'static [GameSpec] {
-    &[perfect_memory::SPEC]
+    &[
+        subset_sum_extreme::SPEC,
+        perfect_memory::SPEC,
+        yeetzhee::SPEC,
+        gold_pots::SPEC,
+        grid_game::SPEC,
+    ]
 }
 
 /// The game called `name`.

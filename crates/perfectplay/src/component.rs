@@ -79,7 +79,7 @@ impl<N: Number> Component<N> {
 
     /// Solves the component: values and, for each decision, the index of the chosen edge.
     pub fn solve(&self) -> Result<(Vec<N>, Vec<u32>), CycleError> {
-        let has = |p: Player| self.kind.iter().any(|k| *k == Kind::Decision(p));
+        let has = |p: Player| self.kind.contains(&Kind::Decision(p));
         if has(Player::Max) && has(Player::Min) {
             if let Some(x) = self.cooperative_trap() {
                 return Err(CycleError::NonStopping(x));
