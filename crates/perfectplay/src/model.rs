@@ -246,6 +246,14 @@ impl<S, M> Node<S, M> {
                         ));
                     }
                 }
+                // Machine arithmetic while it fits (the common case), big rationals after.
+                let small = self
+                    .branches
+                    .iter()
+                    .try_fold(Rat::ZERO, |acc, b| acc.checked_add(b.probability));
+                if small == Some(Rat::ONE) {
+                    return Ok(());
+                }
                 let sum = crate::number::exact_sum(self.branches.iter().map(|b| b.probability));
                 if sum != <crate::Exact as crate::Number>::one() {
                     return Err(format!(

@@ -23,13 +23,40 @@ pub struct Rat {
     den: u64,
 }
 
-fn gcd_u128(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
+/// Binary GCD; on 64-bit values when they fit, since 128-bit division is slow.
+fn gcd_u128(a: u128, b: u128) -> u128 {
+    if let (Ok(a), Ok(b)) = (u64::try_from(a), u64::try_from(b)) {
+        return gcd_u64(a, b) as u128;
     }
-    a
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    let (mut a, mut b) = (a >> a.trailing_zeros(), b);
+    while b != 0 {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+    }
+    a << shift
+}
+
+fn gcd_u64(a: u64, b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
+    }
+    let shift = (a | b).trailing_zeros();
+    let (mut a, mut b) = (a >> a.trailing_zeros(), b);
+    while b != 0 {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+    }
+    a << shift
 }
 
 impl Rat {
@@ -62,7 +89,13 @@ impl Rat {
     fn from_parts(negative: bool, n: u128, d: u128) -> Option<Rat> {
         debug_assert!(d != 0);
         let g = gcd_u128(n, d).max(1);
-        let (n, d) = (n / g, d / g);
+        let (n, d) = if let (Ok(n64), Ok(d64), Ok(g64)) =
+            (u64::try_from(n), u64::try_from(d), u64::try_from(g))
+        {
+            ((n64 / g64) as u128, (d64 / g64) as u128)
+        } else {
+            (n / g, d / g)
+        };
         let den = u64::try_from(d).ok()?;
         let num = if negative {
             if n > i64::MAX as u128 + 1 {
@@ -190,6 +223,32 @@ mod tests {
             Rat::checked_new(i64::MIN, 2),
             Some(Rat::integer(i64::MIN / 2))
         );
+    }
+
+    #[test]
+    fn gcd_matches_euclid() {
+        let euclid = |mut a: u128, mut b: u128| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        let samples = [
+            0u128,
+            1,
+            2,
+            6,
+            12,
+            35,
+            1 << 40,
+            (1 << 70) * 3,
+            u64::MAX as u128 * 5,
+        ];
+        for &a in &samples {
+            for &b in &samples {
+                assert_eq!(gcd_u128(a, b), euclid(a, b), "{a} {b}");
+            }
+        }
     }
 
     #[test]
