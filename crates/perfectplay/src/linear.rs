@@ -21,16 +21,21 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use rustc_hash::FxHashMap;
+
 use crate::Number;
 
-/// A sparse system `v = c + A v`; `rows[x]` lists `(y, a_xy)` with each `y` at most once.
+/// A sparse system `v = c + A v`; `rows[x]` lists `(y, a_xy)` with each `y` at most once, and
+/// `slot` finds the entry `(x, y)` in `rows[x]` in constant time (a row can be as long as the
+/// component: the centre of a star).
 pub(crate) struct System<N> {
     pub c: Vec<N>,
-    pub rows: Vec<Vec<(u32, N)>>,
+    rows: Vec<Vec<(u32, N)>>,
+    slot: FxHashMap<u64, u32>,
 }
 
-fn find(row: &[(u32, impl Sized)], y: u32) -> Option<usize> {
-    row.iter().position(|(t, _)| *t == y)
+fn key(x: usize, y: u32) -> u64 {
+    (x as u64) << 32 | y as u64
 }
 
 impl<N: Number> System<N> {
@@ -39,16 +44,35 @@ impl<N: Number> System<N> {
         System {
             c: vec![N::zero(); n],
             rows: vec![Vec::new(); n],
+            slot: FxHashMap::default(),
         }
     }
 
-    /// `a_xy += a`.
-    pub fn add(&mut self, x: usize, y: u32, a: N) {
+    /// `a_xy += a`; returns whether the entry is new.
+    pub fn add(&mut self, x: usize, y: u32, a: N) -> bool {
         let row = &mut self.rows[x];
-        match find(row, y) {
-            Some(i) => row[i].1 = row[i].1.add(&a),
-            None => row.push((y, a)),
+        match self.slot.get(&key(x, y)) {
+            Some(&i) => {
+                row[i as usize].1 = row[i as usize].1.add(&a);
+                false
+            }
+            None => {
+                self.slot.insert(key(x, y), row.len() as u32);
+                row.push((y, a));
+                true
+            }
         }
+    }
+
+    /// Removes and returns `a_xy`, if present.
+    fn take(&mut self, x: usize, y: u32) -> Option<N> {
+        let i = self.slot.remove(&key(x, y))? as usize;
+        let row = &mut self.rows[x];
+        let (_, a) = row.swap_remove(i);
+        if let Some(&(moved, _)) = row.get(i) {
+            self.slot.insert(key(x, moved), i as u32);
+        }
+        Some(a)
     }
 
     /// Solves the system. `Err(x)` if the pivot of unknown `x` was not positive.
@@ -64,12 +88,13 @@ impl<N: Number> System<N> {
                 }
             }
         }
-        let outdeg = |rows: &Vec<Vec<(u32, N)>>, x: usize| {
-            rows[x].iter().filter(|(y, _)| *y as usize != x).count()
+        // Entries other than the self-loop, in constant time.
+        let outdeg = |sys: &Self, x: usize| {
+            sys.rows[x].len() - usize::from(sys.slot.contains_key(&key(x, x as u32)))
         };
         let mut heap = BinaryHeap::with_capacity(n);
         for x in 0..n {
-            heap.push(Reverse((indeg[x] * outdeg(&self.rows, x), x as u32)));
+            heap.push(Reverse((indeg[x] * outdeg(&self, x), x as u32)));
         }
         let mut done = vec![false; n];
         let mut order = Vec::with_capacity(n);
@@ -78,15 +103,15 @@ impl<N: Number> System<N> {
             if done[x] {
                 continue;
             }
-            let now = indeg[x] * outdeg(&self.rows, x);
+            let now = indeg[x] * outdeg(&self, x);
             if now != cost {
                 heap.push(Reverse((now, x as u32)));
                 continue;
             }
             // Remove the self-loop and normalise the row.
+            let self_loop = self.take(x, x as u32);
             let mut row = std::mem::take(&mut self.rows[x]);
-            if let Some(i) = find(&row, x as u32) {
-                let (_, a) = row.swap_remove(i);
+            if let Some(a) = self_loop {
                 let pivot = N::one().sub(&a);
                 if pivot <= N::zero() {
                     return Err(x);
@@ -105,31 +130,22 @@ impl<N: Number> System<N> {
                 if done[p] {
                     continue;
                 }
-                let Some(i) = find(&self.rows[p], x as u32) else {
+                let Some(a) = self.take(p, x as u32) else {
                     continue;
                 };
-                let (_, a) = self.rows[p].swap_remove(i);
                 let cx = a.mul(&self.c[x]);
                 self.c[p] = self.c[p].add(&cx);
                 for (y, b) in &row {
-                    let ab = a.mul(b);
-                    let prow = &mut self.rows[p];
-                    match find(prow, *y) {
-                        Some(j) => prow[j].1 = prow[j].1.add(&ab),
-                        None => {
-                            prow.push((*y, ab));
-                            if *y as usize != p {
-                                preds[*y as usize].push(p as u32);
-                                indeg[*y as usize] += 1;
-                            }
-                        }
+                    if self.add(p, *y, a.mul(b)) && *y as usize != p {
+                        preds[*y as usize].push(p as u32);
+                        indeg[*y as usize] += 1;
                     }
                 }
-                heap.push(Reverse((indeg[p] * outdeg(&self.rows, p), p as u32)));
+                heap.push(Reverse((indeg[p] * outdeg(&self, p), p as u32)));
             }
             for &(y, _) in &row {
                 let y = y as usize;
-                heap.push(Reverse((indeg[y] * outdeg(&self.rows, y), y as u32)));
+                heap.push(Reverse((indeg[y] * outdeg(&self, y), y as u32)));
             }
             self.rows[x] = row;
             done[x] = true;

@@ -23,40 +23,35 @@ pub struct Rat {
     den: u64,
 }
 
-/// Binary GCD; on 64-bit values when they fit, since 128-bit division is slow.
-fn gcd_u128(a: u128, b: u128) -> u128 {
-    if let (Ok(a), Ok(b)) = (u64::try_from(a), u64::try_from(b)) {
-        return gcd_u64(a, b) as u128;
-    }
-    if a == 0 || b == 0 {
-        return a | b;
-    }
-    let shift = (a | b).trailing_zeros();
-    let (mut a, mut b) = (a >> a.trailing_zeros(), b);
-    while b != 0 {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
+/// Binary (Stein's) GCD for one unsigned type.
+macro_rules! binary_gcd {
+    ($name:ident, $t:ty) => {
+        fn $name(a: $t, b: $t) -> $t {
+            if a == 0 || b == 0 {
+                return a | b;
+            }
+            let shift = (a | b).trailing_zeros();
+            let (mut a, mut b) = (a >> a.trailing_zeros(), b);
+            while b != 0 {
+                b >>= b.trailing_zeros();
+                if a > b {
+                    std::mem::swap(&mut a, &mut b);
+                }
+                b -= a;
+            }
+            a << shift
         }
-        b -= a;
-    }
-    a << shift
+    };
 }
+binary_gcd!(gcd_u64, u64);
+binary_gcd!(gcd_wide, u128);
 
-fn gcd_u64(a: u64, b: u64) -> u64 {
-    if a == 0 || b == 0 {
-        return a | b;
+/// GCD on 64-bit values when they fit, since 128-bit arithmetic is slow.
+fn gcd_u128(a: u128, b: u128) -> u128 {
+    match (u64::try_from(a), u64::try_from(b)) {
+        (Ok(a), Ok(b)) => gcd_u64(a, b) as u128,
+        _ => gcd_wide(a, b),
     }
-    let shift = (a | b).trailing_zeros();
-    let (mut a, mut b) = (a >> a.trailing_zeros(), b);
-    while b != 0 {
-        b >>= b.trailing_zeros();
-        if a > b {
-            std::mem::swap(&mut a, &mut b);
-        }
-        b -= a;
-    }
-    a << shift
 }
 
 impl Rat {
