@@ -96,23 +96,38 @@ impl<N: Number> Component<N> {
     /// with probability one, if any: the greatest set in which every chance node has all its
     /// outcomes inside and every decision has a move inside.
     fn cooperative_trap(&self) -> Option<usize> {
+        // Worklist removal, linear in the edges: a chance node leaves the set as soon as one
+        // outcome does, a decision when its last move into the set does.
         let n = self.n();
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut moves_inside = vec![0usize; n];
         let mut inside = vec![true; n];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for x in 0..n {
+        let mut removed = Vec::new();
+        for x in 0..n {
+            let out = self.out(x);
+            for e in out.iter().filter(|e| e.to != EXIT) {
+                preds[e.to as usize].push(x as u32);
+            }
+            moves_inside[x] = out.iter().filter(|e| e.to != EXIT).count();
+            let keep = match self.kind[x] {
+                Kind::Chance => moves_inside[x] == out.len(),
+                Kind::Decision(_) => moves_inside[x] > 0,
+            };
+            if !keep {
+                inside[x] = false;
+                removed.push(x);
+            }
+        }
+        while let Some(y) = removed.pop() {
+            for &x in &preds[y] {
+                let x = x as usize;
                 if !inside[x] {
                     continue;
                 }
-                let stays = |e: &LocalEdge<N>| e.to != EXIT && inside[e.to as usize];
-                let keep = match self.kind[x] {
-                    Kind::Chance => self.out(x).iter().all(stays),
-                    Kind::Decision(_) => self.out(x).iter().any(stays),
-                };
-                if !keep {
+                moves_inside[x] -= 1;
+                if self.kind[x] == Kind::Chance || moves_inside[x] == 0 {
                     inside[x] = false;
-                    changed = true;
+                    removed.push(x);
                 }
             }
         }
