@@ -39,46 +39,26 @@ fn assert_error(args: &[&str], needle: &str) {
     assert!(err.contains(needle), "{args:?}: {err}");
 }
 
+/// `solve perfect-memory --rows 4 --cols 4` plus `extra` flags.
+fn perfect_memory_4x4(extra: &[&str]) -> Output {
+    let mut args = vec!["solve", "perfect-memory", "--rows", "4", "--cols", "4"];
+    args.extend_from_slice(extra);
+    run(&args, "")
+}
+
 #[test]
 fn perfect_memory_4x4_float_and_exact() {
-    let o = run(
-        &["solve", "perfect-memory", "--rows", "4", "--cols", "4"],
-        "",
-    );
+    let o = perfect_memory_4x4(&[]);
     assert!(o.status.success());
     assert_eq!(stdout(&o), "12.392984792984793\n");
     assert!(stderr(&o).starts_with("states: "), "statistics on stderr");
-    let o = run(
-        &[
-            "solve",
-            "perfect-memory",
-            "--rows",
-            "4",
-            "--cols",
-            "4",
-            "--exact",
-        ],
-        "",
-    );
+    let o = perfect_memory_4x4(&["--exact"]);
     assert_eq!(stdout(&o), "12.392984792984793 = 558242/45045\n");
 }
 
 #[test]
 fn json_output_has_the_contract_fields() {
-    let o = run(
-        &[
-            "solve",
-            "perfect-memory",
-            "--rows",
-            "4",
-            "--cols",
-            "4",
-            "--exact",
-            "--json",
-            "--quiet",
-        ],
-        "",
-    );
+    let o = perfect_memory_4x4(&["--exact", "--json", "--quiet"]);
     assert!(o.status.success());
     assert_eq!(stderr(&o), "", "--quiet prints nothing on stderr");
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("one JSON object");
