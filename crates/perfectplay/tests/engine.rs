@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::models::{Chain, Ring};
 use common::{GNode, Rng, Table};
 use perfectplay::{solve, solve_exact, Model, Node, Player, Rat, SolveError, Solver};
 
@@ -177,25 +178,6 @@ fn state_limit_stops_cleanly() {
     );
 }
 
-/// `0 -> 1 -> … -> n`, one Min move per step with reward 1.
-struct Chain {
-    n: u64,
-}
-impl Model for Chain {
-    type State = u64;
-    type Move = ();
-    fn start(&self) -> u64 {
-        0
-    }
-    fn expand(&self, s: &u64, node: &mut Node<u64, ()>) {
-        if *s == self.n {
-            return node.terminal(0);
-        }
-        node.decision(Player::Min);
-        node.add_move((), 1, s + 1);
-    }
-}
-
 #[test]
 fn a_long_chain_does_not_overflow_the_stack() {
     // Scaled down from the 10-million-state benchmark; recursion would overflow far earlier.
@@ -203,27 +185,6 @@ fn a_long_chain_does_not_overflow_the_stack() {
     let s = solve(&Chain { n }).unwrap();
     assert_eq!(*s.start_value(), n as f64);
     assert_eq!(s.stats().states, n as usize + 1);
-}
-
-/// A ring of `n` chance states: each goes on to the next with probability 1/2 (reward 1) or
-/// ends; the last returns to the first. One big cyclic component.
-struct Ring {
-    n: u32,
-}
-impl Model for Ring {
-    type State = u32;
-    type Move = ();
-    fn start(&self) -> u32 {
-        0
-    }
-    fn expand(&self, s: &u32, node: &mut Node<u32, ()>) {
-        if *s == u32::MAX {
-            return node.terminal(0);
-        }
-        node.chance();
-        node.add_outcome((), Rat::new(1, 2), 1, (s + 1) % self.n);
-        node.add_outcome((), Rat::new(1, 2), 0, u32::MAX);
-    }
 }
 
 #[test]

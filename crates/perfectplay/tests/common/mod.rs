@@ -1,6 +1,8 @@
 //! Random small games and a brute-force solver that shares no code with the engine.
 #![allow(dead_code)]
 
+pub mod models;
+
 use perfectplay::{Exact, Model, Node, Number, Player, Rat};
 
 /// SplitMix64: a tiny deterministic generator so that failures reproduce from the seed.
