@@ -12,6 +12,7 @@ pub mod gold_pots;
 pub mod grid_game;
 mod params;
 pub mod perfect_memory;
+pub mod pig;
 pub mod subset_sum_extreme;
 pub mod yeetzhee;
 
@@ -92,6 +93,7 @@ pub fn catalog() -> &'static [GameSpec] {
         yeetzhee::SPEC,
         gold_pots::SPEC,
         grid_game::SPEC,
+        pig::SPEC,
     ]
 }
 

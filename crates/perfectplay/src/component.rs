@@ -10,7 +10,8 @@
 //! - With one player (or none), a component is first checked to have a proper strategy from
 //!   every state (almost-sure reachability of an exit, computed as a nested fixed point). If not,
 //!   the value is undefined there: [`CycleError::NoTermination`].
-//! - Policy iteration then starts from that proper strategy and switches a move only on a clear
+//! - Policy iteration then starts from a proper strategy (the greedy guess of a few value
+//!   iteration sweeps when that guess is proper, the reachability strategy otherwise) and switches a move only on a clear
 //!   improvement. If an improvement step yields a strategy that no longer ends the game, the
 //!   player has found a cycle of positive gain, the value is infinite:
 //!   [`CycleError::Divergent`]. (Sketch: if the new strategy has a closed class `C` and
@@ -21,7 +22,9 @@
 //! - With two players, the component must be *stopping*: no pair of strategies may keep the play
 //!   inside it forever ([`CycleError::NonStopping`] otherwise). Then the value exists and is
 //!   unique, and Hoffman–Karp strategy iteration finds it: Max's strategy is fixed, Min's best
-//!   response is found by policy iteration, Max improves, until Max cannot improve.
+//!   response is found by policy iteration, Max improves, until Max cannot improve. Both start from
+//!   the greedy guess of a few value iteration sweeps, which is often already optimal, so most
+//!   components need one or two exact evaluations.
 //!
 //! Every policy is evaluated exactly (up to float rounding) by [`crate::linear`].
 
@@ -84,10 +87,20 @@ impl<N: Number> Component<N> {
             if let Some(x) = self.cooperative_trap() {
                 return Err(CycleError::NonStopping(x));
             }
-            return self.hoffman_karp();
+            // In a stopping game every strategy pair is proper, so any start will do.
+            return self.hoffman_karp(self.warm_policy());
         }
         let controller = [Player::Max, Player::Min].into_iter().find(|p| has(*p));
-        let mut policy = self.proper_policy()?;
+        let mut policy = match controller {
+            Some(_) => {
+                let warm = self.warm_policy();
+                match self.trapped(&warm) {
+                    None => warm,
+                    Some(_) => self.proper_policy()?,
+                }
+            }
+            None => self.proper_policy()?,
+        };
         let v = self.policy_iteration(&mut policy, controller)?;
         Ok((v, policy))
     }
@@ -326,16 +339,62 @@ impl<N: Number> Component<N> {
         Err(CycleError::NoConvergence(0))
     }
 
-    /// Hoffman–Karp strategy iteration for a stopping two-player component.
-    fn hoffman_karp(&self) -> Result<(Vec<N>, Vec<u32>), CycleError> {
-        let mut policy: Vec<u32> = self
-            .kind
-            .iter()
-            .map(|k| match k {
-                Kind::Decision(_) => 0,
-                Kind::Chance => u32::MAX,
-            })
-            .collect();
+    /// A starting policy for strategy iteration: greedy against a few sweeps of Gauss–Seidel
+    /// value iteration in `f64`, from zero. It is only a guess (strategy iteration then proves or
+    /// improves it), but a good one saves most of the exact policy evaluations, which are the
+    /// expensive part. The sweeps stop early once the values settle, and their number is capped
+    /// so the guess never costs more than a few passes over the edges.
+    fn warm_policy(&self) -> Vec<u32> {
+        const SWEEPS: usize = 64;
+        const STABLE: usize = 4;
+        let n = self.n();
+        let prob: Vec<f64> = self.edges.iter().map(|e| e.prob.to_f64()).collect();
+        let konst: Vec<f64> = self.edges.iter().map(|e| e.konst.to_f64()).collect();
+        let mut v = vec![0.0f64; n];
+        let q = |i: usize, v: &[f64]| {
+            let to = self.edges[i].to;
+            konst[i] + if to == EXIT { 0.0 } else { v[to as usize] }
+        };
+        let mut policy = vec![u32::MAX; n];
+        let mut stable = 0;
+        for sweep in 0..=SWEEPS {
+            let last = sweep == SWEEPS;
+            let mut change = 0.0f64;
+            let mut switched = false;
+            let mut scale = 1.0f64;
+            // Later-discovered states are usually nearer the exits: sweep them first.
+            for x in (0..n).rev() {
+                let (lo, hi) = (self.start[x], self.start[x + 1]);
+                let new = match self.kind[x] {
+                    Kind::Chance => (lo..hi).map(|i| prob[i] * q(i, &v)).sum(),
+                    Kind::Decision(player) => {
+                        let mut best = lo;
+                        for i in lo + 1..hi {
+                            if player.prefers(&q(i, &v), &q(best, &v)) {
+                                best = i;
+                            }
+                        }
+                        switched |= policy[x] != (best - lo) as u32;
+                        policy[x] = (best - lo) as u32;
+                        q(best, &v)
+                    }
+                };
+                if new.is_finite() {
+                    change = change.max((new - v[x]).abs());
+                    scale = scale.max(new.abs());
+                    v[x] = new;
+                }
+            }
+            stable = if switched { 0 } else { stable + 1 };
+            if last || change <= 1e-9 * scale || stable >= STABLE {
+                break;
+            }
+        }
+        policy
+    }
+
+    /// Hoffman–Karp strategy iteration for a stopping two-player component, from `policy`.
+    fn hoffman_karp(&self, mut policy: Vec<u32>) -> Result<(Vec<N>, Vec<u32>), CycleError> {
         for _ in 0..MAX_ITERATIONS {
             let v = self.policy_iteration(&mut policy, Some(Player::Min))?;
             if !self.improve(&v, &mut policy, Player::Max) {

@@ -25,14 +25,19 @@ use rustc_hash::FxHashMap;
 
 use crate::Number;
 
-/// A sparse system `v = c + A v`; `rows[x]` lists `(y, a_xy)` with each `y` at most once, and
-/// `slot` finds the entry `(x, y)` in `rows[x]` in constant time (a row can be as long as the
+/// A sparse system `v = c + A v`; `rows[x]` lists `(y, a_xy)` with each `y` at most once. A
+/// short row is searched directly; once a row grows longer than [`SHORT`] it is *indexed*:
+/// `slot` then finds the entry `(x, y)` in constant time (a row can be as long as the
 /// component: the centre of a star).
 pub(crate) struct System<N> {
     pub c: Vec<N>,
     rows: Vec<Vec<(u32, N)>>,
+    indexed: Vec<bool>,
     slot: FxHashMap<u64, u32>,
 }
+
+/// Rows up to this length are searched by a scan, which beats hashing.
+const SHORT: usize = 16;
 
 fn key(x: usize, y: u32) -> u64 {
     (x as u64) << 32 | y as u64
@@ -44,33 +49,50 @@ impl<N: Number> System<N> {
         System {
             c: vec![N::zero(); n],
             rows: vec![Vec::new(); n],
+            indexed: vec![false; n],
             slot: FxHashMap::default(),
+        }
+    }
+
+    /// The position of `y` in `rows[x]`.
+    fn find(&self, x: usize, y: u32) -> Option<usize> {
+        if self.indexed[x] {
+            self.slot.get(&key(x, y)).map(|&i| i as usize)
+        } else {
+            self.rows[x].iter().position(|e| e.0 == y)
         }
     }
 
     /// `a_xy += a`; returns whether the entry is new.
     pub fn add(&mut self, x: usize, y: u32, a: N) -> bool {
+        if let Some(i) = self.find(x, y) {
+            let e = &mut self.rows[x][i].1;
+            *e = e.add(&a);
+            return false;
+        }
         let row = &mut self.rows[x];
-        match self.slot.get(&key(x, y)) {
-            Some(&i) => {
-                row[i as usize].1 = row[i as usize].1.add(&a);
-                false
-            }
-            None => {
-                self.slot.insert(key(x, y), row.len() as u32);
-                row.push((y, a));
-                true
+        row.push((y, a));
+        if self.indexed[x] {
+            self.slot.insert(key(x, y), row.len() as u32 - 1);
+        } else if row.len() > SHORT {
+            self.indexed[x] = true;
+            for (i, e) in row.iter().enumerate() {
+                self.slot.insert(key(x, e.0), i as u32);
             }
         }
+        true
     }
 
     /// Removes and returns `a_xy`, if present.
     fn take(&mut self, x: usize, y: u32) -> Option<N> {
-        let i = self.slot.remove(&key(x, y))? as usize;
+        let i = self.find(x, y)?;
         let row = &mut self.rows[x];
         let (_, a) = row.swap_remove(i);
-        if let Some(&(moved, _)) = row.get(i) {
-            self.slot.insert(key(x, moved), i as u32);
+        if self.indexed[x] {
+            self.slot.remove(&key(x, y));
+            if let Some(&(moved, _)) = row.get(i) {
+                self.slot.insert(key(x, moved), i as u32);
+            }
         }
         Some(a)
     }
@@ -89,22 +111,33 @@ impl<N: Number> System<N> {
             }
         }
         // Entries other than the self-loop, in constant time.
-        let outdeg = |sys: &Self, x: usize| {
-            sys.rows[x].len() - usize::from(sys.slot.contains_key(&key(x, x as u32)))
-        };
+        let outdeg =
+            |sys: &Self, x: usize| sys.rows[x].len() - usize::from(sys.find(x, x as u32).is_some());
+        // A lazy heap: `queued[x]` is the smallest cost of `x` in the heap. A cost that rises
+        // is not pushed (the old, lower entry comes out first and is re-pushed then), so hubs
+        // whose cost grows at every elimination do not flood the heap.
         let mut heap = BinaryHeap::with_capacity(n);
+        let mut queued = vec![0usize; n];
         for x in 0..n {
-            heap.push(Reverse((indeg[x] * outdeg(&self, x), x as u32)));
+            queued[x] = indeg[x] * outdeg(&self, x);
+            heap.push(Reverse((queued[x], x as u32)));
         }
+        let requeue = |heap: &mut BinaryHeap<_>, queued: &mut [usize], x: usize, cost: usize| {
+            if cost < queued[x] {
+                queued[x] = cost;
+                heap.push(Reverse((cost, x as u32)));
+            }
+        };
         let mut done = vec![false; n];
         let mut order = Vec::with_capacity(n);
         while let Some(Reverse((cost, x))) = heap.pop() {
             let x = x as usize;
-            if done[x] {
+            if done[x] || cost != queued[x] {
                 continue;
             }
             let now = indeg[x] * outdeg(&self, x);
             if now != cost {
+                queued[x] = now;
                 heap.push(Reverse((now, x as u32)));
                 continue;
             }
@@ -141,11 +174,11 @@ impl<N: Number> System<N> {
                         indeg[*y as usize] += 1;
                     }
                 }
-                heap.push(Reverse((indeg[p] * outdeg(&self, p), p as u32)));
+                requeue(&mut heap, &mut queued, p, indeg[p] * outdeg(&self, p));
             }
             for &(y, _) in &row {
                 let y = y as usize;
-                heap.push(Reverse((indeg[y] * outdeg(&self, y), y as u32)));
+                requeue(&mut heap, &mut queued, y, indeg[y] * outdeg(&self, y));
             }
             self.rows[x] = row;
             done[x] = true;

@@ -1,0 +1,354 @@
+//! Pig (Neller and Presser, "Optimal Play of the Dice Game Pig", 2004): two players race to a
+//! goal score; the value is the probability that the first player wins.
+//!
+//! On a turn the player rolls a six-sided die as often as they like. A 1 ends the turn and loses
+//! the turn total; 2–6 add to it; holding (allowed once the turn total is positive) banks it and
+//! ends the turn. Whoever reaches the goal first wins, at once, even in the middle of a turn.
+//!
+//! # Model
+//! A state is the two banked scores, the player to move and the turn total, plus whether the
+//! die is in the air (a chance node) or the player is deciding (a decision node). The first
+//! player is `Max` and the second `Min`: the total is 1 when the first player wins and 0 when the
+//! second does, so the value is the first player's winning probability. Rolling a 1 gives the
+//! turn away without changing the scores, so positions repeat: each pair of banked scores forms a
+//! cycle through both players' turns, which the engine's two-player cyclic solver handles.
+//! Every pair of strategies ends the game with probability one (a player who keeps rolling
+//! reaches the goal unless a 1 comes, and a 1 hands the die over), so values are well defined.
+//!
+//! With `--opponent hold-at-K` the second player has a single move everywhere: roll while the
+//! turn total is below `K`, hold once it reaches `K`.
+//!
+//! # Notation
+//! `A 12 B 30, A to move, turn 5` (add `, rolling` for the die in the air), and `A wins` or
+//! `B wins` at the end. `A` is the first player.
+
+use perfectplay::dynamic::DynModel;
+use perfectplay::{Model, Node, Player, Rat};
+
+use crate::{GameError, GameSpec, ParamSpec, Params};
+
+/// The command-line entry.
+pub const SPEC: GameSpec = GameSpec {
+    name: "pig",
+    summary: "two-player dice race to a goal; value = probability that the first player wins",
+    params: &[
+        ParamSpec {
+            name: "goal",
+            value: "G",
+            help: "the score that wins, 1..=300 (about 2·G³ states)",
+            default: Some("100"),
+            required: false,
+        },
+        ParamSpec {
+            name: "opponent",
+            value: "O",
+            help: "the second player: optimal, or hold-at-K (rolls until the turn total reaches K, 1..=G)",
+            default: Some("optimal"),
+            required: false,
+        },
+    ],
+    example: "solve pig --goal 20 --opponent optimal",
+    build: |p| Ok(Box::new(Pig::from_params(p)?) as Box<dyn DynModel>),
+};
+
+/// Largest supported goal.
+pub const MAX_GOAL: u16 = 300;
+
+/// How the second player plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// Minimises the first player's winning chance.
+    Optimal,
+    /// Holds as soon as the turn total reaches `K`.
+    HoldAt(u16),
+}
+
+/// Pig to a goal.
+#[derive(Clone, Debug)]
+pub struct Pig {
+    goal: u16,
+    opponent: Opponent,
+}
+
+/// A position of Pig.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum State {
+    /// A player is to move (decide, or roll while the die is in the air).
+    Play {
+        /// The first player's banked score.
+        a: u16,
+        /// The second player's banked score.
+        b: u16,
+        /// Whether the first player is to move.
+        a_moves: bool,
+        /// The turn total of the player to move.
+        turn: u16,
+        /// Whether the die is in the air (a chance node).
+        rolling: bool,
+    },
+    /// The game is over.
+    Won {
+        /// Whether the first player won.
+        a: bool,
+    },
+}
+
+impl Pig {
+    /// Pig to `goal` against `opponent`.
+    pub fn new(goal: u16, opponent: Opponent) -> Result<Self, GameError> {
+        if !(1..=MAX_GOAL).contains(&goal) {
+            return Err(GameError::param(
+                "goal",
+                format!("{goal} is out of range 1..={MAX_GOAL}"),
+            ));
+        }
+        if let Opponent::HoldAt(k) = opponent {
+            if !(1..=goal).contains(&k) {
+                return Err(GameError::param(
+                    "opponent",
+                    format!("hold-at-{k}: K must be in 1..={goal} (the goal)"),
+                ));
+            }
+        }
+        Ok(Pig { goal, opponent })
+    }
+
+    /// Builds from `--goal` and `--opponent`.
+    pub fn from_params(p: &Params) -> Result<Self, GameError> {
+        let goal = p.int("goal", 1, MAX_GOAL)?;
+        let text = p.required("opponent")?;
+        let opponent = match text {
+            "optimal" => Opponent::Optimal,
+            _ => match text.strip_prefix("hold-at-") {
+                Some(k) => Opponent::HoldAt(crate::parse_int("opponent", k, 1, u16::MAX)?),
+                None => {
+                    return Err(GameError::param(
+                        "opponent",
+                        format!("'{text}' is neither 'optimal' nor 'hold-at-K'"),
+                    ))
+                }
+            },
+        };
+        Pig::new(goal, opponent)
+    }
+}
+
+impl Model for Pig {
+    type State = State;
+    type Move = &'static str;
+
+    fn start(&self) -> State {
+        State::Play {
+            a: 0,
+            b: 0,
+            a_moves: true,
+            turn: 0,
+            rolling: false,
+        }
+    }
+
+    fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
+        let (a, b, a_moves, turn, rolling) = match *state {
+            State::Won { a } => return node.terminal(if a { 1 } else { 0 }),
+            State::Play {
+                a,
+                b,
+                a_moves,
+                turn,
+                rolling,
+            } => (a, b, a_moves, turn, rolling),
+        };
+        let play = |turn, rolling| State::Play {
+            a,
+            b,
+            a_moves,
+            turn,
+            rolling,
+        };
+        // The turn passes to the other player with the mover's score raised by `bank`.
+        let pass = |bank: u16| State::Play {
+            a: if a_moves { a + bank } else { a },
+            b: if a_moves { b } else { b + bank },
+            a_moves: !a_moves,
+            turn: 0,
+            rolling: false,
+        };
+        let mine = if a_moves { a } else { b };
+        if rolling {
+            node.chance();
+            node.add_outcome("1", Rat::new(1, 6), 0, pass(0));
+            for (face, label) in [(2, "2"), (3, "3"), (4, "4"), (5, "5"), (6, "6")] {
+                let next = if mine + turn + face >= self.goal {
+                    State::Won { a: a_moves }
+                } else {
+                    play(turn + face, false)
+                };
+                node.add_outcome(label, Rat::new(1, 6), 0, next);
+            }
+            return;
+        }
+        if a_moves {
+            node.decision(Player::Max);
+        } else {
+            node.decision(Player::Min);
+            if let Opponent::HoldAt(k) = self.opponent {
+                return if turn >= k {
+                    node.add_move("hold", 0, pass(turn))
+                } else {
+                    node.add_move("roll", 0, play(turn, true))
+                };
+            }
+        }
+        node.add_move("roll", 0, play(turn, true));
+        if turn > 0 {
+            node.add_move("hold", 0, pass(turn));
+        }
+    }
+
+    fn show_state(&self, state: &State) -> String {
+        match *state {
+            State::Won { a: true } => "A wins".to_string(),
+            State::Won { a: false } => "B wins".to_string(),
+            State::Play {
+                a,
+                b,
+                a_moves,
+                turn,
+                rolling,
+            } => format!(
+                "A {a} B {b}, {} to move, turn {turn}{}",
+                if a_moves { "A" } else { "B" },
+                if rolling { ", rolling" } else { "" }
+            ),
+        }
+    }
+
+    fn show_move(&self, mv: &&'static str) -> String {
+        mv.to_string()
+    }
+
+    fn parse_state(&self, text: &str) -> Result<State, String> {
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
+        let bad = || {
+            format!(
+                "'{text}' is not a Pig position; write 'A 12 B 30, A to move, turn 5' \
+                 (', rolling' while the die is in the air) or 'A wins' / 'B wins'"
+            )
+        };
+        match words.as_slice() {
+            ["A", "wins"] => return Ok(State::Won { a: true }),
+            ["B", "wins"] => return Ok(State::Won { a: false }),
+            _ => {}
+        }
+        let (head, rolling) = match words.as_slice() {
+            [head @ .., "rolling"] => (head, true),
+            head => (head, false),
+        };
+        let ["A", a, "B", b, who, "to", "move", "turn", turn] = head else {
+            return Err(bad());
+        };
+        let num = |w: &str| w.parse::<u16>().map_err(|_| bad());
+        let (a, b, turn) = (num(a)?, num(b)?, num(turn)?);
+        let a_moves = match *who {
+            "A" => true,
+            "B" => false,
+            _ => return Err(bad()),
+        };
+        let mine = if a_moves { a } else { b };
+        if a >= self.goal || b >= self.goal || mine + turn >= self.goal {
+            return Err(format!(
+                "'{text}': the scores and the turn total must stay below the goal {}",
+                self.goal
+            ));
+        }
+        Ok(State::Play {
+            a,
+            b,
+            a_moves,
+            turn,
+            rolling,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use perfectplay::{solve, solve_exact, verify::verify_solution, Number};
+
+    fn value(goal: u16, opponent: Opponent) -> f64 {
+        *solve(&Pig::new(goal, opponent).unwrap())
+            .unwrap()
+            .start_value()
+    }
+
+    #[test]
+    fn published_values_both_optimal() {
+        for (goal, want) in [(10, 0.709424322598303), (20, 0.615558549805043)] {
+            let v = value(goal, Opponent::Optimal);
+            assert!((v - want).abs() < 1e-12, "goal {goal}: {v} vs {want}");
+        }
+    }
+
+    #[test]
+    fn published_values_against_hold_at_20() {
+        let v = value(50, Opponent::HoldAt(20));
+        assert!((v - 0.643270507296709).abs() < 1e-12, "{v}");
+    }
+
+    #[test]
+    fn published_values_at_full_size() {
+        for (goal, opponent, want) in [
+            (50, Opponent::Optimal, 0.546150844166768),
+            (100, Opponent::Optimal, 0.530592725273727),
+            (100, Opponent::HoldAt(20), 0.587367621236961),
+        ] {
+            let v = value(goal, opponent);
+            assert!(
+                (v - want).abs() < 1e-12,
+                "goal {goal} {opponent:?}: {v} vs {want}"
+            );
+        }
+    }
+
+    #[test]
+    fn exact_agrees_with_float_and_the_checker() {
+        for opponent in [Opponent::Optimal, Opponent::HoldAt(3)] {
+            let g = Pig::new(6, opponent).unwrap();
+            let e = solve_exact(&g).unwrap();
+            verify_solution(&g, &e).unwrap();
+            let f = solve(&g).unwrap();
+            for (s, v) in e.iter() {
+                let fv = *f.value(s).unwrap();
+                assert!((v.to_f64() - fv).abs() < 1e-12, "{s:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn goal_two_is_won_by_the_first_roll_that_is_not_a_one() {
+        // P = 5/6 + (1/6)² P, so P = 6/7.
+        let e = solve_exact(&Pig::new(2, Opponent::Optimal).unwrap()).unwrap();
+        assert_eq!(e.start_value().to_string(), "6/7");
+    }
+
+    #[test]
+    fn notation_round_trips() {
+        let g = Pig::new(8, Opponent::Optimal).unwrap();
+        let s = solve(&g).unwrap();
+        for (state, _) in s.iter() {
+            assert_eq!(g.parse_state(&g.show_state(state)).unwrap(), *state);
+        }
+        for bad in [
+            "",
+            "A 1 B 2",
+            "A 9 B 0, A to move, turn 0",
+            "A x B 0, A to move, turn 0",
+        ] {
+            assert!(g.parse_state(bad).is_err(), "{bad}");
+        }
+    }
+}
