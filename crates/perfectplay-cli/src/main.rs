@@ -7,11 +7,13 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use perfectplay::dynamic::{Report, SolveOptions};
-use perfectplay::Progress;
+use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
+use perfectplay::{Progress, SolveError};
 use perfectplay_games::{catalog, GameSpec, Params};
 
+mod analysis;
 mod contest;
+mod plot;
 
 const ABOUT: &str = "Solves finite games of chance and strategy exactly: the value under optimal \
 play, computed by one engine for every game (cycles, two players, chance).";
@@ -20,37 +22,25 @@ const AFTER_HELP: &str = "Examples:
   perfectplay games
   perfectplay solve perfect-memory --rows 4 --cols 4
   perfectplay solve perfect-memory --rows 4 --cols 4 --exact --json
+  perfectplay explain pig --goal 20 --state 'A 10 B 15, A to move, turn 8'
+  perfectplay play pig --goal 20 --seed 7
+  perfectplay play yeetzhee --dice 3 --faces 6 --groups 1,2 --auto 10000 --seed 1
+  perfectplay distribution perfect-memory --rows 2 --cols 3 --exact --plot moves.svg
+  perfectplay strategy gold-pots --pots 4,1,2,10,3 --out strategy.csv
   perfectplay contest grid-game < input.txt
+
+Every game command ('solve', 'explain', 'play', 'distribution', 'strategy') takes the game's
+own options ('perfectplay games' lists them) and --exact, --max-states N, --quiet.
 
 Exit codes: 0 success, 2 error (one line on stderr starting with 'error:').";
 
-fn game_command(g: &'static GameSpec) -> Command {
-    let mut cmd = Command::new(g.name)
-        .about(g.summary)
-        .after_help(format!("Example:\n  perfectplay {}", g.example));
-    for p in g.params {
-        let mut arg = Arg::new(p.name)
-            .long(p.name)
-            .value_name(p.value)
-            .help(p.help)
-            .allow_hyphen_values(true);
-        if let Some(d) = p.default {
-            arg = arg.default_value(d);
-        }
-        arg = arg.required(p.required);
-        cmd = cmd.arg(arg);
-    }
+/// The options every game command takes besides the game's own.
+fn common_args(cmd: Command) -> Command {
     cmd.arg(
         Arg::new("exact")
             .long("exact")
             .action(ArgAction::SetTrue)
-            .help("Compute in exact rationals and print the value as p/q too"),
-    )
-    .arg(
-        Arg::new("json")
-            .long("json")
-            .action(ArgAction::SetTrue)
-            .help("Print one JSON object: game, params, value, exact, states, seconds, ..."),
+            .help("Compute in exact rationals and print values as p/q too"),
     )
     .arg(
         Arg::new("max-states")
@@ -68,18 +58,82 @@ fn game_command(g: &'static GameSpec) -> Command {
     )
 }
 
-fn cli() -> Command {
-    let solve = Command::new("solve")
-        .about("Solve a built-in game: the value of its start under optimal play")
+/// `perfectplay <command> <game> [game options] [common options] [command options]`.
+fn game_command(g: &'static GameSpec, command: &str, extra: fn(Command) -> Command) -> Command {
+    let mut cmd = Command::new(g.name).about(g.summary).after_help(format!(
+        "Example:\n  perfectplay {}",
+        g.example.replacen("solve", command, 1)
+    ));
+    for p in g.params {
+        let mut arg = Arg::new(p.name)
+            .long(p.name)
+            .value_name(p.value)
+            .help(p.help)
+            .allow_hyphen_values(true);
+        if let Some(d) = p.default {
+            arg = arg.default_value(d);
+        }
+        arg = arg.required(p.required);
+        cmd = cmd.arg(arg);
+    }
+    extra(common_args(cmd))
+}
+
+fn per_game(name: &'static str, about: &'static str, extra: fn(Command) -> Command) -> Command {
+    Command::new(name)
+        .about(about)
         .subcommand_required(true)
         .subcommand_value_name("GAME")
-        .subcommands(catalog().iter().map(game_command));
+        .subcommands(catalog().iter().map(|g| game_command(g, name, extra)))
+}
+
+fn json_flag(cmd: Command, help: &'static str) -> Command {
+    cmd.arg(
+        Arg::new("json")
+            .long("json")
+            .action(ArgAction::SetTrue)
+            .help(help),
+    )
+}
+
+fn cli() -> Command {
     Command::new("perfectplay")
         .version(env!("CARGO_PKG_VERSION"))
         .about(ABOUT)
         .after_help(AFTER_HELP)
         .subcommand_required(true)
-        .subcommand(solve)
+        .subcommand(per_game(
+            "solve",
+            "Solve a built-in game: the value of its start under optimal play",
+            |c| {
+                json_flag(
+                    c,
+                    "Print one JSON object: game, params, value, exact, states, seconds, ...",
+                )
+            },
+        ))
+        .subcommand(per_game(
+            "explain",
+            "Every move at a state with its value and its loss against the best (every outcome \
+             with its probability at a chance state)",
+            analysis::explain_args,
+        ))
+        .subcommand(per_game(
+            "play",
+            "Play in the terminal against optimal play (seeded dice), or --auto N games with \
+             optimal play everywhere",
+            analysis::play_args,
+        ))
+        .subcommand(per_game(
+            "distribution",
+            "The distribution of the total under optimal play: mean, std, quantiles, P(total <= t)",
+            analysis::distribution_args,
+        ))
+        .subcommand(per_game(
+            "strategy",
+            "Export every reachable decision state with its value and optimal moves",
+            analysis::strategy_args,
+        ))
         .subcommand(Command::new("games").about("List the built-in games with their options"))
         .subcommand(contest::command())
 }
@@ -98,23 +152,38 @@ fn games_text() -> String {
                 p.name, p.value, p.help, default
             ));
         }
-        out.push_str(&format!("  example: perfectplay {}\n\n", g.example));
+        out.push_str(&format!("  example: perfectplay {}\n", g.example));
+        if let Some(n) = g.notation {
+            out.push_str(&format!("  states (for explain --state): {n}\n"));
+        }
+        out.push('\n');
     }
     out.push_str(
-        "Every 'solve' also takes --exact, --json, --max-states N and --quiet.\n\
+        "Commands on a game: solve (the value), explain (moves and their losses at a state),\n\
+         play (interactive, or --auto N simulated games), distribution (of the total, with\n\
+         --csv, --json, --plot FILE.svg|png) and strategy (--out FILE.json|csv).\n\
+         Each takes the game's options above and --exact, --max-states N, --quiet;\n\
+         'perfectplay <command> <game> --help' shows the rest.\n\
          Contest input formats: 'perfectplay contest --help'.\n",
     );
     out
 }
 
-fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
+/// The game's option values as given on the command line.
+fn params_of(game: &GameSpec, m: &ArgMatches) -> Params {
     let mut params = Params::new();
     for p in game.params {
         if let Some(v) = m.get_one::<String>(p.name) {
             params.set(p.name, v.clone());
         }
     }
-    let model = (game.build)(&params)?;
+    params
+}
+
+/// Solves `model` with the common options, showing progress on a terminal unless `--quiet`.
+/// The caller prints the statistics once the command has succeeded, so that a failing command
+/// prints nothing but its error line.
+fn solve_model<'m>(model: &'m dyn DynModel, m: &ArgMatches) -> Result<Box<dyn Solved + 'm>> {
     let quiet = m.get_flag("quiet");
     let exact = m.get_flag("exact");
     let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
@@ -138,11 +207,40 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
         max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
         progress: Some(&mut on_progress),
     };
-    let result = model.solve_report(options);
+    let result = model.solve_dyn(options);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let report = result?;
+    Ok(result?)
+}
+
+fn print_stats(report: &Report, exact: bool) {
+    let s = &report.stats;
+    eprintln!(
+        "states: {}, components: {} (cyclic: {}, largest: {}), time: {:.3} s, numbers: {}",
+        s.states,
+        s.components,
+        s.cyclic_components,
+        s.largest_component,
+        s.seconds,
+        if exact { "exact" } else { "f64" }
+    );
+}
+
+fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
+    let params = params_of(game, m);
+    let model = (game.build)(&params)?;
+    // A model that only computes a value (the grid game's assignment method) has no states
+    // to keep; `solve` still reports its value.
+    let report = match solve_model(model.as_ref(), m) {
+        Ok(solved) => solved.report().clone(),
+        Err(e) if matches!(e.downcast_ref(), Some(SolveError::Unsupported(_))) => model
+            .solve_report(SolveOptions {
+                exact: m.get_flag("exact"),
+                ..SolveOptions::default()
+            })?,
+        Err(e) => return Err(e),
+    };
     if m.get_flag("json") {
         println!("{}", json(game, &params, &report));
     } else {
@@ -151,17 +249,8 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
             None => println!("{}", report.value),
         }
     }
-    if !quiet {
-        let s = &report.stats;
-        eprintln!(
-            "states: {}, components: {} (cyclic: {}, largest: {}), time: {:.3} s, numbers: {}",
-            s.states,
-            s.components,
-            s.cyclic_components,
-            s.largest_component,
-            s.seconds,
-            if exact { "exact" } else { "f64" }
-        );
+    if !m.get_flag("quiet") {
+        print_stats(&report, m.get_flag("exact"));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -216,10 +305,26 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             print!("{}", games_text());
             Ok(ExitCode::SUCCESS)
         }
-        Some(("solve", sm)) => {
+        Some((command, sm)) if command != "contest" => {
             let (name, gm) = sm.subcommand().expect("a game is required");
             let game = perfectplay_games::find(name)?;
-            solve(game, gm)
+            if command == "solve" {
+                return solve(game, gm);
+            }
+            let params = params_of(game, gm);
+            let model = (game.build)(&params)?;
+            let solved = solve_model(model.as_ref(), gm)?;
+            let code = match command {
+                "explain" => analysis::explain(solved.as_ref(), gm),
+                "play" => analysis::play(solved.as_ref(), gm),
+                "distribution" => analysis::distribution(solved.as_ref(), gm),
+                "strategy" => analysis::strategy(game, &params, solved.as_ref(), gm),
+                _ => unreachable!("every command is listed"),
+            }?;
+            if !gm.get_flag("quiet") {
+                print_stats(solved.report(), gm.get_flag("exact"));
+            }
+            Ok(code)
         }
         Some(("contest", cm)) => contest::run(cm),
         _ => unreachable!("a subcommand is required"),

@@ -269,3 +269,367 @@ fn help_and_games_explain_everything() {
         assert!(stdout(&o).contains(word), "{word}");
     }
 }
+
+#[test]
+fn explain_snapshots() {
+    let o = run(
+        &[
+            "explain",
+            "gold-pots",
+            "--pots",
+            "4,1,2,10,3",
+            "--exact",
+            "-q",
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout(&o),
+        "state: pots 0..5 (first player to move)\n\
+         value: 9\n\
+         max to move (maximises); * marks optimal moves:\n  \
+         * 1. left  ->  value 9, loss 0  (scores 4)\n    \
+         2. right  ->  value 8, loss 1  (scores 3)\n"
+    );
+    let o = run(
+        &[
+            "explain",
+            "subset-sum-extreme",
+            "--blocks",
+            "1,2,3,4",
+            "--faces",
+            "3",
+            "--exact",
+            "-q",
+            "--state",
+            "blocks [1,2,3,4] rolled 3",
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout(&o),
+        "state: blocks [1,2,3,4] rolled 3\n\
+         value: 4\n\
+         min to move (minimises); * marks optimal moves:\n  \
+         * 1. remove 3  ->  value 4, loss 0\n  \
+         * 2. remove 1+2  ->  value 4, loss 0\n"
+    );
+    let o = run(
+        &[
+            "explain",
+            "subset-sum-extreme",
+            "--blocks",
+            "1,2,3",
+            "--faces",
+            "6,5",
+            "--exact",
+            "-q",
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout(&o),
+        "state: blocks [1,2,3] to roll\n\
+         value: 0.5 = 1/2\n\
+         chance:\n       \
+         1/2  roll 5  ->  value 1\n       \
+         1/2  roll 6  ->  value 0\n"
+    );
+}
+
+#[test]
+fn explain_json_lists_moves_and_outcomes() {
+    let o = run(
+        &[
+            "explain",
+            "pig",
+            "--goal",
+            "20",
+            "--json",
+            "-q",
+            "--state",
+            "A 10 B 15, A to move, turn 8",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["state"], "A 10 B 15, A to move, turn 8");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    let best = v["value"].as_f64().unwrap();
+    for m in moves {
+        let (value, loss) = (m["value"].as_f64().unwrap(), m["loss"].as_f64().unwrap());
+        assert!((best - value - loss).abs() < 1e-12);
+        assert_eq!(m["optimal"].as_bool().unwrap(), loss.abs() < 1e-9);
+        assert!(m["move"].is_string());
+    }
+    let o = run(
+        &[
+            "explain",
+            "pig",
+            "--goal",
+            "20",
+            "--json",
+            "-q",
+            "--exact",
+            "--state",
+            "A 10 B 15, A to move, turn 8, rolling",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let outcomes = v["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes.len(), 6);
+    assert!(outcomes.iter().all(|o| o["probability_exact"] == "1/6"));
+    assert!(v["value_exact"].as_str().unwrap().contains('/'));
+}
+
+#[test]
+fn explain_rejects_bad_and_unreachable_states() {
+    assert_error(
+        &["explain", "pig", "--goal", "20", "--state", "A x"],
+        "--state",
+    );
+    // Well formed but never reached from the start (odd turn totals need a 1 ... no: 1 is lost).
+    assert_error(
+        &[
+            "explain",
+            "pig",
+            "--goal",
+            "20",
+            "--state",
+            "A 1 B 0, B to move, turn 0",
+        ],
+        "not explored",
+    );
+    assert_error(
+        &[
+            "explain",
+            "grid-game",
+            "--grid",
+            "1 2; 3 4",
+            "--method",
+            "assignment",
+        ],
+        "--method search",
+    );
+}
+
+#[test]
+fn auto_play_confidence_interval_contains_the_value() {
+    for args in [
+        &[
+            "play", "yeetzhee", "--dice", "3", "--faces", "6", "--groups", "1,2",
+        ][..],
+        &["play", "pig", "--goal", "10"][..],
+        &["play", "perfect-memory", "--rows", "2", "--cols", "3"][..],
+    ] {
+        let mut a = args.to_vec();
+        a.extend(["--auto", "20000", "--seed", "7", "--json", "-q"]);
+        let o = run(&a, "");
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["games"], 20000);
+        let (lo, hi) = (
+            v["ci95"][0].as_f64().unwrap(),
+            v["ci95"][1].as_f64().unwrap(),
+        );
+        let value = v["value"].as_f64().unwrap();
+        assert!(lo <= value && value <= hi, "{args:?}: {v}");
+        assert!(lo <= v["mean"].as_f64().unwrap() && v["mean"].as_f64().unwrap() <= hi);
+    }
+}
+
+#[test]
+fn interactive_play_reasks_on_bad_input_and_finishes() {
+    // PerfectMemory 1x2: one move ends the game. Junk and a hint first.
+    let o = run(
+        &[
+            "play",
+            "perfect-memory",
+            "--rows",
+            "1",
+            "--cols",
+            "2",
+            "--seed",
+            "3",
+            "-q",
+        ],
+        "junk\n7\nhint\n1\n1\n1\n1\n",
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.contains("'junk' is not a move here"), "{out}");
+    assert!(out.contains("'7' is not a move here"), "{out}");
+    assert!(out.contains("* marks optimal moves"), "{out}");
+    assert!(out.contains("game over: total 1"), "{out}");
+    // Quitting early is fine too.
+    let o = run(&["play", "pig", "--goal", "10", "-q"], "quit\n");
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn distribution_exact_sums_to_one_and_its_mean_is_the_value() {
+    let o = run(
+        &[
+            "distribution",
+            "perfect-memory",
+            "--rows",
+            "2",
+            "--cols",
+            "3",
+            "--exact",
+            "--json",
+            "-q",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["mean_exact"], "13/3");
+    assert_eq!(v["value_exact"], "13/3");
+    assert_eq!(v["tail"], 0.0);
+    let pmf = v["pmf"].as_array().unwrap();
+    let total: f64 = pmf.iter().map(|p| p[1].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-12);
+    let exact: Vec<(&str, &str)> = v["pmf_exact"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap(), p[1].as_str().unwrap()))
+        .collect();
+    assert_eq!(exact, [("3", "1/15"), ("4", "8/15"), ("5", "2/5")]);
+    let o = run(
+        &[
+            "distribution",
+            "perfect-memory",
+            "--rows",
+            "2",
+            "--cols",
+            "3",
+            "--exact",
+            "--csv",
+            "-q",
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout(&o).lines().next(),
+        Some("total,probability,cumulative,probability_exact,cumulative_exact")
+    );
+    assert!(stdout(&o).contains("\n5,0.4,1,2/5,1\n"), "{}", stdout(&o));
+    // A game with cycles states its tail.
+    let o = run(
+        &[
+            "distribution",
+            "yeetzhee",
+            "--dice",
+            "3",
+            "--faces",
+            "6",
+            "--groups",
+            "1,2",
+            "--json",
+            "--tail",
+            "1e-9",
+            "-q",
+        ],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let tail = v["tail"].as_f64().unwrap();
+    assert!(tail > 0.0 && tail <= 1e-9, "{v}");
+    assert!((v["mean"].as_f64().unwrap() - 4.7).abs() < 1e-6);
+}
+
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(&bytes[12..16], b"IHDR");
+    let be = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    (be(16), be(20))
+}
+
+#[test]
+fn distribution_plots_are_valid_files_of_the_right_size() {
+    let dir = std::env::temp_dir().join(format!("perfectplay-plot-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("d.svg");
+    let png = dir.join("d.png");
+    for file in [&svg, &png] {
+        let o = run(
+            &[
+                "distribution",
+                "perfect-memory",
+                "--rows",
+                "4",
+                "--cols",
+                "4",
+                "-q",
+                "--plot",
+                file.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg"), "{}", &text[..80]);
+    assert!(text.contains("width=\"800\"") && text.contains("height=\"500\""));
+    assert!(text.trim_end().ends_with("</svg>"));
+    assert!(text.contains("<rect"));
+    assert_eq!(png_size(&std::fs::read(&png).unwrap()), (800, 500));
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_error(
+        &["distribution", "pig", "--goal", "5", "--plot", "x.gif"],
+        "--plot",
+    );
+}
+
+#[test]
+fn exported_strategy_reproduces_the_value() {
+    use perfectplay::{Model, Node};
+    let dir = std::env::temp_dir().join(format!("perfectplay-strategy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("s.json");
+    let csv = dir.join("s.csv");
+    for file in [&json, &csv] {
+        let o = run(
+            &[
+                "strategy",
+                "pig",
+                "--goal",
+                "6",
+                "--exact",
+                "-q",
+                "--out",
+                file.to_str().unwrap(),
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    }
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let states = doc["states"].as_array().unwrap();
+    let chosen: std::collections::HashMap<&str, &str> = states
+        .iter()
+        .map(|s| (s["state"].as_str().unwrap(), s["chosen"].as_str().unwrap()))
+        .collect();
+    let game =
+        perfectplay_games::pig::Pig::new(6, perfectplay_games::pig::Opponent::Optimal).unwrap();
+    let choice = |s: &<perfectplay_games::pig::Pig as Model>::State| {
+        let want = chosen.get(game.show_state(s).as_str())?;
+        let mut node = Node::new();
+        game.expand(s, &mut node);
+        node.branches()
+            .iter()
+            .position(|b| game.show_move(&b.label) == *want)
+    };
+    let v = perfectplay::verify::evaluate_strategy(&game, choice, 10_000).unwrap();
+    assert_eq!(Some(v.to_string().as_str()), doc["value_exact"].as_str());
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(
+        csv_text.lines().next(),
+        Some("state,value,value_exact,optimal,chosen")
+    );
+    assert_eq!(csv_text.lines().count(), states.len() + 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -44,6 +44,7 @@ pub const SPEC: GameSpec = GameSpec {
         },
     ],
     example: "solve gold-pots --pots 4,1,2,10,3 --variant competitive-known",
+    notation: Some(NOTATION),
     build: |p| Ok(Box::new(GoldPots::from_params(p)?) as Box<dyn DynModel>),
 };
 
@@ -170,7 +171,29 @@ impl Model for GoldPots {
     fn show_move(&self, mv: &&'static str) -> String {
         mv.to_string()
     }
+
+    fn parse_state(&self, text: &str) -> Result<State, String> {
+        let bad = || crate::notation::bad(text, NOTATION);
+        let range = text
+            .trim()
+            .strip_prefix("pots ")
+            .and_then(|r| r.split_whitespace().next())
+            .ok_or_else(bad)?;
+        let (i, j) = range.split_once("..").ok_or_else(bad)?;
+        let (i, j): (u32, u32) = (i.parse().map_err(|_| bad())?, j.parse().map_err(|_| bad())?);
+        if i > j || j as usize > self.pots.len() {
+            return Err(format!(
+                "'{text}': need 0 <= I <= J <= {} (the number of pots)",
+                self.pots.len()
+            ));
+        }
+        Ok((i, j))
+    }
 }
+
+/// How states are written.
+const NOTATION: &str = "'pots I..J': pots I to J-1 remain, counted from 0 (e.g. 'pots 1..4'); \
+    whose turn it is follows from the count";
 
 #[cfg(test)]
 mod tests {

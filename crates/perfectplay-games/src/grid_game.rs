@@ -16,7 +16,7 @@
 
 use std::io::Read;
 
-use perfectplay::dynamic::{DynModel, Report, SolveOptions};
+use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
 use perfectplay::{Model, Node, Player, SolveError, Stats};
 
 use crate::{GameError, GameSpec, ParamSpec, Params};
@@ -49,6 +49,7 @@ pub const SPEC: GameSpec = GameSpec {
         },
     ],
     example: "solve grid-game --grid \"10 10; -5 -5\"",
+    notation: Some(NOTATION),
     build: build_dyn,
 };
 
@@ -274,7 +275,44 @@ impl Model for GridGame {
     fn show_move(&self, mv: &String) -> String {
         mv.clone()
     }
+
+    fn parse_state(&self, text: &str) -> Result<State, String> {
+        let bad = || crate::notation::bad(text, NOTATION);
+        let (head, rows, rest) = crate::notation::split_list(text, '{', '}').ok_or_else(bad)?;
+        let (mid, cols, rest) = crate::notation::split_list(rest, '{', '}').ok_or_else(bad)?;
+        if head != "crossed rows" || mid != "columns" {
+            return Err(bad());
+        }
+        let n = self.n() as u32;
+        let set = |items: &[u32]| -> Result<u32, String> {
+            items.iter().try_fold(0u32, |m, &i| {
+                if (1..=n).contains(&i) {
+                    Ok(m | 1 << (i - 1))
+                } else {
+                    Err(format!("'{text}': {i} is not in 1..={n}"))
+                }
+            })
+        };
+        let pending = match rest.strip_prefix(',').map(str::trim) {
+            None if rest.is_empty() => None,
+            Some(r) => match r.strip_prefix("Bob answers row ").map(str::parse::<u32>) {
+                Some(Ok(row)) if (1..=n).contains(&row) => Some((row - 1) as u8),
+                _ => return Err(bad()),
+            },
+            None => return Err(bad()),
+        };
+        Ok(State {
+            rows: set(&rows)?,
+            cols: set(&cols)?,
+            pending,
+        })
+    }
 }
+
+/// How states are written.
+const NOTATION: &str = "'crossed rows {R1,R2,...} columns {C1,...}', adding ', Bob answers \
+    row R' when Alice has just crossed row R (rows and columns count from 1; e.g. \
+    'crossed rows {1} columns {2}')";
 
 /// The assignment method behind the front-end interface.
 struct ByAssignment(GridGame);
@@ -291,6 +329,13 @@ impl DynModel for ByAssignment {
                 ..Stats::default()
             },
         })
+    }
+
+    fn solve_dyn(&self, _: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError> {
+        Err(SolveError::Unsupported(format!(
+            "the assignment method computes only the value; explain, play, distribution and \
+             strategy need the state search (--method search, n ≤ {MAX_SEARCH})"
+        )))
     }
 }
 

@@ -10,6 +10,7 @@
 pub mod contest;
 pub mod gold_pots;
 pub mod grid_game;
+mod notation;
 mod params;
 pub mod perfect_memory;
 pub mod pig;
@@ -81,6 +82,9 @@ pub struct GameSpec {
     pub params: &'static [ParamSpec],
     /// An example command line (after `perfectplay`).
     pub example: &'static str,
+    /// How states are written (for `explain --state`), with an example; `None` if the game
+    /// has no notation.
+    pub notation: Option<&'static str>,
     /// Builds the model from option values.
     pub build: fn(&Params) -> Result<Box<dyn DynModel>, GameError>,
 }

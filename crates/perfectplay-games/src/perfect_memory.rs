@@ -49,6 +49,7 @@ pub const SPEC: GameSpec = GameSpec {
         },
     ],
     example: "solve perfect-memory --rows 4 --cols 4",
+    notation: Some(NOTATION),
     build: |p| Ok(Box::new(PerfectMemory::from_params(p)?) as Box<dyn DynModel>),
 };
 
@@ -267,7 +268,37 @@ impl Model for PerfectMemory {
     fn show_move(&self, mv: &&'static str) -> String {
         mv.to_string()
     }
+
+    fn parse_state(&self, text: &str) -> Result<State, String> {
+        use State::*;
+        let bad = || crate::notation::bad(text, NOTATION);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let [name, u, k] = words.as_slice() else {
+            return Err(bad());
+        };
+        let num = |w: &str, key: &str| -> Result<u32, String> {
+            w.strip_prefix(key)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(bad)
+        };
+        let (u, k) = (num(u, "unseen=")?, num(k, "known=")?);
+        Ok(match *name {
+            "turn" => Turn { u, k },
+            "first-unseen" => FirstUnseen { u, k },
+            "matches-known" => MatchesKnown { u, k },
+            "new-symbol" => NewSymbol { u, k },
+            "second-unseen" => SecondUnseen { u, k },
+            "matched-then-unseen" => MatchedThenUnseen { u, k },
+            "known-then-unseen" => KnownThenUnseen { u, k },
+            _ => return Err(bad()),
+        })
+    }
 }
+
+/// How states are written.
+const NOTATION: &str = "'KIND unseen=U known=K' with KIND one of turn, first-unseen, \
+    matches-known, new-symbol, second-unseen, matched-then-unseen, known-then-unseen \
+    (e.g. 'turn unseen=12 known=2': U cells never seen, K symbols seen once)";
 
 #[cfg(test)]
 mod tests {

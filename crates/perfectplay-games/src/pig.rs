@@ -48,6 +48,10 @@ pub const SPEC: GameSpec = GameSpec {
         },
     ],
     example: "solve pig --goal 20 --opponent optimal",
+    notation: Some(
+        "'A 12 B 30, A to move, turn 5' (A is the first player; add ', rolling' while the die \
+         is in the air), or 'A wins' / 'B wins'",
+    ),
     build: |p| Ok(Box::new(Pig::from_params(p)?) as Box<dyn DynModel>),
 };
 

@@ -37,6 +37,7 @@ pub const SPEC: GameSpec = GameSpec {
         },
     ],
     example: "solve subset-sum-extreme --blocks 1,2,3 --faces 6,5",
+    notation: Some(NOTATION),
     build: |p| Ok(Box::new(SubsetSumExtreme::from_params(p)?) as Box<dyn DynModel>),
 };
 
@@ -199,7 +200,34 @@ impl Model for SubsetSumExtreme {
     fn show_move(&self, mv: &String) -> String {
         mv.clone()
     }
+
+    fn parse_state(&self, text: &str) -> Result<State, String> {
+        let bad = || crate::notation::bad(text, NOTATION);
+        let (head, values, rest) = crate::notation::split_list(text, '[', ']').ok_or_else(bad)?;
+        if head != "blocks" {
+            return Err(bad());
+        }
+        // Equal blocks are taken from the left: the canonical mask.
+        let mut mask = 0u16;
+        for v in &values {
+            let free = (0..self.blocks.len())
+                .find(|&i| self.blocks[i] == *v && mask >> i & 1 == 0)
+                .ok_or_else(|| format!("'{text}': there is no (further) block {v}"))?;
+            mask |= 1 << free;
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        match words.as_slice() {
+            ["to", "roll"] => Ok(State::Roll(mask)),
+            ["final"] => Ok(State::End(mask)),
+            ["rolled", r] => Ok(State::Choose(mask, r.parse().map_err(|_| bad())?)),
+            _ => Err(bad()),
+        }
+    }
 }
+
+/// How states are written.
+const NOTATION: &str = "'blocks [B1,B2,...] to roll', 'blocks [...] rolled R' or \
+    'blocks [...] final', listing the remaining blocks (e.g. 'blocks [1,3] rolled 4')";
 
 #[cfg(test)]
 mod tests {

@@ -48,6 +48,7 @@ pub const SPEC: GameSpec = GameSpec {
         },
     ],
     example: "solve yeetzhee --dice 3 --faces 6 --groups 1,2",
+    notation: Some(NOTATION),
     build: |p| Ok(Box::new(Yeetzhee::from_params(p)?) as Box<dyn DynModel>),
 };
 
@@ -214,7 +215,33 @@ impl Model for Yeetzhee {
     fn show_move(&self, mv: &String) -> String {
         mv.clone()
     }
+
+    fn parse_state(&self, text: &str) -> Result<State, String> {
+        let bad = || crate::notation::bad(text, NOTATION);
+        let (head, sizes, rest) = crate::notation::split_list(text, '[', ']').ok_or_else(bad)?;
+        if head != "groups" || sizes.iter().any(|&g| g == 0 || g > 255) {
+            return Err(bad());
+        }
+        // Canonical: largest group first.
+        let mut groups: Vec<u8> = sizes.iter().map(|&g| g as u8).collect();
+        groups.sort_unstable_by(|a, b| b.cmp(a));
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        match words.as_slice() {
+            ["to", "roll"] => Ok(State::Roll(groups)),
+            ["rolled", "a", "new", "face"] => Ok(State::Rolled(groups, 0)),
+            ["rolled", "into", "a", "group", "of", k] => match k.parse::<u8>() {
+                Ok(k) if k > 0 => Ok(State::Rolled(groups, k)),
+                _ => Err(bad()),
+            },
+            _ => Err(bad()),
+        }
+    }
 }
+
+/// How states are written.
+const NOTATION: &str = "'groups [G1,G2,...] to roll', 'groups [...] rolled a new face' or \
+    'groups [...] rolled into a group of K', listing the sizes of the groups of equal faces \
+    placed so far (e.g. 'groups [2,1] to roll')";
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,12 @@
 //! A type-erased view of a model for front ends (the command line, later the web explorer),
 //! which pick a game at run time and cannot name its state type.
 
-use crate::{Exact, Model, Number, Progress, SolveError, Solver, Stats};
+use std::fmt;
+
+use crate::{
+    Distribution, DistributionOptions, Exact, Model, Number, Progress, Rat, Simulation, Solution,
+    SolveError, Solver, StateExplanation, Stats, StrategyRow,
+};
 
 /// How to run a solve from a front end.
 #[derive(Default)]
@@ -28,10 +33,230 @@ pub struct Report {
 /// A model whose state type is hidden; every [`Model`] is one.
 pub trait DynModel {
     /// Solves the model and reports the value of its start state.
-    fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError>;
+    fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError> {
+        Ok(self.solve_dyn(options)?.report().clone())
+    }
+
+    /// Solves the model and keeps the result for queries: explanations, the strategy, the
+    /// distribution of the total, simulated play.
+    fn solve_dyn(&self, options: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError>;
 }
 
-fn report<M: Model, N: Number>(m: &M, options: SolveOptions<'_>) -> Result<Report, SolveError> {
+/// A number of a solved game with its type hidden: the `f64` (the float result or the exact
+/// one rounded) and, in exact mode, the exact fraction `p/q`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Value {
+    /// The value as the nearest `f64`.
+    pub float: f64,
+    /// The exact value `p/q` (or an integer), in exact mode.
+    pub exact: Option<String>,
+}
+
+impl Value {
+    fn of<N: Number>(n: &N) -> Value {
+        Value {
+            float: n.to_f64(),
+            exact: n.exact_string(),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    /// The exact fraction when there is one, the float otherwise.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.exact {
+            Some(q) => f.write_str(q),
+            None => write!(f, "{}", self.float),
+        }
+    }
+}
+
+/// [`StateExplanation`] of a solved game with its types hidden, plus the numbers of the states
+/// the branches lead to (for stepping through a game).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// The number of the explained state (`0` is the start).
+    pub id: usize,
+    /// The state with every move or outcome and their values.
+    pub explanation: StateExplanation<Value>,
+    /// For each branch, the number of the state it leads to.
+    pub next: Vec<usize>,
+}
+
+/// [`Distribution`] of a solved game with its number type hidden, with the summaries front
+/// ends print.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistributionReport {
+    /// `(total, probability, P(total ≤ it))` by increasing total.
+    pub pmf: Vec<(Rat, Value, Value)>,
+    /// Probability still in play when the computation stopped (zero for an acyclic game).
+    pub tail: Value,
+    /// `Σ total · probability` over the listed totals; the value of the game when the tail
+    /// is zero.
+    pub mean: Value,
+    /// Standard deviation of the listed part.
+    pub std: f64,
+    /// Steps propagated.
+    pub steps: usize,
+}
+
+impl DistributionReport {
+    fn of<N: Number>(d: &Distribution<N>) -> DistributionReport {
+        let mut acc = N::zero();
+        let pmf = d
+            .pmf
+            .iter()
+            .map(|(t, p)| {
+                acc = acc.add(p);
+                (*t, Value::of(p), Value::of(&acc))
+            })
+            .collect();
+        DistributionReport {
+            pmf,
+            tail: Value::of(&d.tail),
+            mean: Value::of(&d.mean()),
+            std: d.std(),
+            steps: d.steps,
+        }
+    }
+
+    /// The smallest total whose cumulative probability reaches `q`, or `None` when the listed
+    /// totals do not reach it (the rest is in the tail).
+    pub fn quantile(&self, q: f64) -> Option<Rat> {
+        self.pmf
+            .iter()
+            .find(|(_, _, c)| c.float >= q - 1e-12)
+            .map(|(t, _, _)| *t)
+    }
+}
+
+/// A solved game with its state and number types hidden. States are numbered `0..states()`,
+/// the start is `0`.
+pub trait Solved {
+    /// The value of the start state and the statistics of the solve.
+    fn report(&self) -> &Report;
+    /// The number of explored states.
+    fn states(&self) -> usize;
+    /// The number of a state written in the game's own notation. Fails with
+    /// [`SolveError::Unsupported`] when the text does not parse (the message says why) and
+    /// with [`SolveError::UnknownState`] when the state is not reachable from the start.
+    fn find(&self, text: &str) -> Result<usize, SolveError>;
+    /// Every move or outcome of state `id` with its value (see [`Solution::explain`]).
+    fn explain(&self, id: usize) -> Result<Explained, SolveError>;
+    /// Every decision state with its value and optimal moves (see [`Solution::strategy`]).
+    fn strategy(&self) -> Result<Vec<StrategyRow<Value>>, SolveError>;
+    /// The distribution of the total under the computed strategy (see
+    /// [`Solution::distribution`]).
+    fn distribution(&self, options: &DistributionOptions)
+        -> Result<DistributionReport, SolveError>;
+    /// Plays `games` games with the computed strategy everywhere (see
+    /// [`Solution::simulate`]).
+    fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError>;
+}
+
+/// A model with its solution: the [`Solved`] of every [`Model`].
+struct SolvedModel<'m, M: Model, N> {
+    model: &'m M,
+    solution: Solution<M::State, N>,
+    report: Report,
+}
+
+/// The longest simulated game before [`Solved::simulate`] gives up.
+const MAX_GAME_STEPS: usize = 100_000_000;
+
+impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
+    fn report(&self) -> &Report {
+        &self.report
+    }
+
+    fn states(&self) -> usize {
+        self.solution.len()
+    }
+
+    fn find(&self, text: &str) -> Result<usize, SolveError> {
+        let state = self
+            .model
+            .parse_state(text)
+            .map_err(SolveError::Unsupported)?;
+        self.solution
+            .index_of(&state)
+            .ok_or_else(|| SolveError::UnknownState {
+                state: self.model.show_state(&state),
+            })
+    }
+
+    fn explain(&self, id: usize) -> Result<Explained, SolveError> {
+        if id >= self.solution.len() {
+            return Err(SolveError::UnknownState {
+                state: format!("number {id}"),
+            });
+        }
+        let state = self.solution.state_at(id);
+        let e = self.solution.explain(self.model, state)?;
+        let mut node = crate::Node::new();
+        self.model.expand(state, &mut node);
+        let next = node
+            .branches()
+            .iter()
+            .map(|b| self.solution.index_of(&b.next).unwrap_or(usize::MAX))
+            .collect();
+        Ok(Explained {
+            id,
+            explanation: StateExplanation {
+                state: e.state,
+                kind: e.kind,
+                value: Value::of(&e.value),
+                branches: e
+                    .branches
+                    .into_iter()
+                    .map(|b| crate::BranchValue {
+                        label: b.label,
+                        probability: b.probability,
+                        reward: b.reward,
+                        next: b.next,
+                        value: Value::of(&b.value),
+                        loss: Value::of(&b.loss),
+                        optimal: b.optimal,
+                        chosen: b.chosen,
+                    })
+                    .collect(),
+            },
+            next,
+        })
+    }
+
+    fn strategy(&self) -> Result<Vec<StrategyRow<Value>>, SolveError> {
+        Ok(self
+            .solution
+            .strategy(self.model)?
+            .into_iter()
+            .map(|r| StrategyRow {
+                state: r.state,
+                value: Value::of(&r.value),
+                optimal: r.optimal,
+                chosen: r.chosen,
+            })
+            .collect())
+    }
+
+    fn distribution(
+        &self,
+        options: &DistributionOptions,
+    ) -> Result<DistributionReport, SolveError> {
+        let d = self.solution.distribution(self.model, options)?;
+        Ok(DistributionReport::of(&d))
+    }
+
+    fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError> {
+        self.solution
+            .simulate(self.model, games, seed, MAX_GAME_STEPS)
+    }
+}
+
+fn solve_with<'m, M: Model, N: Number>(
+    m: &'m M,
+    options: SolveOptions<'_>,
+) -> Result<Box<dyn Solved + 'm>, SolveError> {
     let mut solver = Solver::new(m);
     if let Some(limit) = options.max_states {
         solver = solver.max_states(limit);
@@ -41,19 +266,24 @@ fn report<M: Model, N: Number>(m: &M, options: SolveOptions<'_>) -> Result<Repor
     }
     let solution = solver.solve::<N>()?;
     let v = solution.start_value();
-    Ok(Report {
+    let report = Report {
         value: v.to_f64(),
         exact: v.exact_string(),
         stats: solution.stats().clone(),
-    })
+    };
+    Ok(Box::new(SolvedModel {
+        model: m,
+        solution,
+        report,
+    }))
 }
 
 impl<M: Model> DynModel for M {
-    fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError> {
+    fn solve_dyn(&self, options: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError> {
         if options.exact {
-            report::<M, Exact>(self, options)
+            solve_with::<M, Exact>(self, options)
         } else {
-            report::<M, f64>(self, options)
+            solve_with::<M, f64>(self, options)
         }
     }
 }

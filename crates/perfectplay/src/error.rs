@@ -68,6 +68,16 @@ pub enum SolveError {
         /// A state of the component.
         state: String,
     },
+    /// A computation on a solved game would exceed its limits (memory, number size).
+    #[error("too large: {what}")]
+    TooLarge {
+        /// What would not fit.
+        what: String,
+    },
+    /// The model or method cannot answer this query (for example, a closed-form method has no
+    /// states to explain).
+    #[error("{0}")]
+    Unsupported(String),
     /// A state given to a query was not found among the explored states.
     #[error("state {state} was not explored by this solve")]
     UnknownState {

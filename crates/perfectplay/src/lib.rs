@@ -74,6 +74,69 @@
 //! assert_eq!(exact.stats().cyclic_components, 1);
 //! ```
 //!
+//! # Beyond the value
+//! The [`Solution`] also answers how to play and what to expect, continuing the example above:
+//!
+//! ```
+//! # use perfectplay::{Exact, Model, Node, Player, Rat, Solver};
+//! # struct Race;
+//! # #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+//! # enum State { At(u32), Rolling(u32), Done }
+//! # impl Model for Race {
+//! #     type State = State;
+//! #     type Move = &'static str;
+//! #     fn start(&self) -> State { State::At(0) }
+//! #     fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
+//! #         match *state {
+//! #             State::Done | State::At(4) => node.terminal(0),
+//! #             State::At(n) => {
+//! #                 node.decision(Player::Min);
+//! #                 node.add_move("roll", 1, State::Rolling(n));
+//! #                 if n >= 2 { node.add_move("pay", 2, State::Done); }
+//! #             }
+//! #             State::Rolling(n) => {
+//! #                 node.chance();
+//! #                 for face in 1..=3 {
+//! #                     let next = if n + face > 4 { 0 } else { n + face };
+//! #                     node.add_outcome("face", Rat::new(1, 3), 0, State::At(next));
+//! #                 }
+//! #             }
+//! #         }
+//! #     }
+//! # }
+//! use perfectplay::{verify, DistributionOptions, Number};
+//!
+//! let solution = Solver::new(&Race).solve::<Exact>().unwrap();
+//!
+//! // Every move at a state, with its value and its loss against the best.
+//! let e = solution.explain(&Race, &State::At(3)).unwrap();
+//! assert_eq!(e.branches[0].label, "\"roll\"");
+//! assert!(!e.branches[0].optimal && e.branches[1].optimal);
+//! assert_eq!(e.branches[0].loss.to_string(), "29/27"); // (1 + 2/3 · 28/9) - 2
+//!
+//! // The distribution of the total under the strategy; this game has a cycle, so the
+//! // computation stops with a stated tail of probability still in play.
+//! let d = solution.distribution(&Race, &DistributionOptions::default()).unwrap();
+//! assert_eq!(d.mass().add(&d.tail), Exact::one());
+//! assert!(d.tail.to_f64() <= 1e-12);
+//! assert!((d.mean().to_f64() - 28.0 / 9.0).abs() < 1e-9);
+//!
+//! // The strategy as a table, which the independent checker re-evaluates.
+//! let rows = solution.strategy(&Race).unwrap();
+//! let chosen = |s: &State| {
+//!     let row = rows.iter().find(|r| r.state == Race.show_state(s))?;
+//!     Some(if row.chosen == "\"roll\"" { 0 } else { 1 })
+//! };
+//! assert_eq!(verify::evaluate_strategy(&Race, chosen, 100).unwrap(), *solution.start_value());
+//!
+//! // Simulated play with seeded dice: the 95% interval of the mean covers the value.
+//! let sim = solution.simulate(&Race, 20_000, 7, 1_000_000).unwrap();
+//! assert!(sim.ci95.0 <= 28.0 / 9.0 && 28.0 / 9.0 <= sim.ci95.1);
+//! ```
+//!
+//! Front ends that pick a game at run time use the same through [`dynamic::DynModel`] and
+//! [`dynamic::Solved`], which hide the state and number types.
+//!
 //! # Cycles
 //! A value is the optimal expected total over strategies under which the game ends with
 //! probability one. The engine reports, naming a state, when that is not well defined: no
@@ -92,6 +155,7 @@
 #![deny(missing_docs)]
 
 mod component;
+pub mod distribution;
 pub mod dynamic;
 mod error;
 mod explore;
@@ -99,15 +163,18 @@ mod linear;
 mod model;
 mod number;
 mod rat;
+pub mod simulate;
 mod solution;
 pub mod verify;
 
+pub use distribution::{Distribution, DistributionOptions};
 pub use error::SolveError;
 pub use explore::{Progress, Solver};
 pub use model::{Branch, Model, Node, NodeKind, Player};
 pub use number::{Exact, Number};
 pub use rat::Rat;
-pub use solution::{BranchValue, Solution, StateExplanation, Stats};
+pub use simulate::{Rng, Simulation};
+pub use solution::{BranchValue, Solution, StateExplanation, Stats, StrategyRow};
 
 /// Solves `model` in `f64` with default settings.
 pub fn solve<M: Model>(model: &M) -> Result<Solution<M::State, f64>, SolveError> {

@@ -55,6 +55,20 @@ pub struct BranchValue<N> {
     pub chosen: bool,
 }
 
+/// One decision state of an exported strategy ([`Solution::strategy`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StrategyRow<N> {
+    /// The state, as the model shows it.
+    pub state: String,
+    /// Its value.
+    pub value: N,
+    /// Every optimal move (ties included), in the model's order.
+    pub optimal: Vec<String>,
+    /// The move the computed strategy plays (one of the optimal ones; in a cycle, one that
+    /// also ends the game).
+    pub chosen: String,
+}
+
 /// A state with the value of every move or outcome, as [`Solution::explain`] returns it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateExplanation<N> {
@@ -129,11 +143,70 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     /// The index of the move the strategy plays at a decision state (in the model's order), or
     /// `None` for other states and unexplored ones.
     pub fn chosen(&self, state: &S) -> Option<usize> {
-        let i = self.states.get_index_of(state)?;
-        match self.choices[i] {
+        self.chosen_at(self.states.get_index_of(state)?)
+    }
+
+    /// The number of an explored state (`0..len()`, the start is `0`), or `None`.
+    pub fn index_of(&self, state: &S) -> Option<usize> {
+        self.states.get_index_of(state)
+    }
+
+    /// The explored state number `index`.
+    ///
+    /// # Panics
+    /// If `index >= len()`.
+    pub fn state_at(&self, index: usize) -> &S {
+        &self.states[index]
+    }
+
+    /// The value of the explored state number `index`.
+    ///
+    /// # Panics
+    /// If `index >= len()`.
+    pub fn value_at(&self, index: usize) -> &N {
+        &self.values[index]
+    }
+
+    /// [`Solution::chosen`] for the explored state number `index`.
+    pub fn chosen_at(&self, index: usize) -> Option<usize> {
+        match *self.choices.get(index)? {
             NO_CHOICE => None,
             c => Some(c as usize),
         }
+    }
+
+    /// Every explored decision state with its value, its optimal moves and the move the
+    /// strategy plays, in exploration order: the strategy as a table. `model` must be the
+    /// model that was solved.
+    pub fn strategy<M: Model<State = S>>(
+        &self,
+        model: &M,
+    ) -> Result<Vec<StrategyRow<N>>, SolveError> {
+        let mut rows = Vec::new();
+        for (i, state) in self.states.iter().enumerate() {
+            if self.choices[i] == NO_CHOICE {
+                continue;
+            }
+            let e = self.explain(model, state)?;
+            let chosen = e
+                .branches
+                .iter()
+                .find(|b| b.chosen)
+                .map(|b| b.label.clone())
+                .unwrap_or_default();
+            rows.push(StrategyRow {
+                state: e.state,
+                value: e.value,
+                optimal: e
+                    .branches
+                    .into_iter()
+                    .filter(|b| b.optimal)
+                    .map(|b| b.label)
+                    .collect(),
+                chosen,
+            });
+        }
+        Ok(rows)
     }
 
     /// Every move or outcome of `state` with its value; for moves also the loss against the

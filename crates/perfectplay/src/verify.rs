@@ -164,3 +164,102 @@ where
         |s| solution.chosen(s),
     )
 }
+
+/// The exact value of the start state when every decision plays `choice` (a move index in the
+/// model's order): an independent evaluation of a strategy, for instance one read back from an
+/// exported file. It explores only the states the strategy reaches (at most `max_states`) and
+/// solves `v = r + P v` on them by dense Gaussian elimination in exact arithmetic, so it is
+/// meant for small games. It fails, naming a state, if the strategy has no move somewhere or
+/// does not end the game with probability one.
+pub fn evaluate_strategy<M: Model>(
+    model: &M,
+    choice: impl Fn(&M::State) -> Option<usize>,
+    max_states: usize,
+) -> Result<Exact, String> {
+    let mut index: HashMap<M::State, usize> = HashMap::new();
+    let mut order: Vec<M::State> = vec![model.start()];
+    index.insert(order[0].clone(), 0);
+    // Row x of the system: constant and (column, coefficient) pairs.
+    let mut rows: Vec<(Exact, Vec<(usize, Exact)>)> = Vec::new();
+    let mut node = Node::new();
+    while rows.len() < order.len() {
+        let s = order[rows.len()].clone();
+        let name = model.show_state(&s);
+        node.clear();
+        model.expand(&s, &mut node);
+        node.validate()
+            .map_err(|e| format!("state {name}: invalid node: {e}"))?;
+        let used: Vec<usize> = match node.kind() {
+            NodeKind::Terminal => Vec::new(),
+            NodeKind::Chance => (0..node.branches().len()).collect(),
+            NodeKind::Decision(_) => {
+                let c = choice(&s).ok_or_else(|| format!("state {name}: no move chosen"))?;
+                if c >= node.branches().len() {
+                    return Err(format!("state {name}: chosen move {c} does not exist"));
+                }
+                vec![c]
+            }
+            NodeKind::Unset => unreachable!("validated"),
+        };
+        let mut konst = Exact::from_rat(node.payoff());
+        let mut coeffs = Vec::new();
+        for i in used {
+            let b = &node.branches()[i];
+            let p = match node.kind() {
+                NodeKind::Chance => Exact::from_rat(b.probability),
+                _ => Exact::one(),
+            };
+            konst = konst.add(&p.mul(&Exact::from_rat(b.reward)));
+            let id = match index.get(&b.next) {
+                Some(&id) => id,
+                None => {
+                    if order.len() >= max_states {
+                        return Err(format!(
+                            "the strategy reaches more than {max_states} states"
+                        ));
+                    }
+                    index.insert(b.next.clone(), order.len());
+                    order.push(b.next.clone());
+                    order.len() - 1
+                }
+            };
+            coeffs.push((id, p));
+        }
+        rows.push((konst, coeffs));
+    }
+    // Dense (I - P) v = r, Gauss–Jordan with exact pivots.
+    let n = order.len();
+    let mut a = vec![vec![Exact::zero(); n + 1]; n];
+    for (x, (konst, coeffs)) in rows.into_iter().enumerate() {
+        a[x][x] = Exact::one();
+        for (y, p) in coeffs {
+            a[x][y] = a[x][y].sub(&p);
+        }
+        a[x][n] = konst;
+    }
+    for col in 0..n {
+        let pivot = (col..n)
+            .find(|&r| a[r][col] != Exact::zero())
+            .ok_or_else(|| {
+                format!(
+                    "state {}: the strategy does not end the game with probability 1",
+                    model.show_state(&order[col])
+                )
+            })?;
+        a.swap(col, pivot);
+        let inv = Exact::one().div(&a[col][col]);
+        for k in col..=n {
+            a[col][k] = a[col][k].mul(&inv);
+        }
+        for r in 0..n {
+            if r != col && a[r][col] != Exact::zero() {
+                let f = a[r][col].clone();
+                for k in col..=n {
+                    let d = f.mul(&a[col][k]);
+                    a[r][k] = a[r][k].sub(&d);
+                }
+            }
+        }
+    }
+    Ok(a[0][n].clone())
+}

@@ -1,0 +1,163 @@
+//! Results beyond the value, on random games: the distribution of the total, the exported
+//! strategy re-evaluated independently, simulated play, and the type-erased interface.
+
+mod common;
+
+use common::{profiles, random_game, Rng, Shape};
+use perfectplay::dynamic::DynModel;
+use perfectplay::verify::evaluate_strategy;
+use perfectplay::{solve, solve_exact, DistributionOptions, Exact, Model, Number, Player};
+
+#[test]
+fn acyclic_distribution_is_exact_and_its_mean_is_the_value() {
+    let mut rng = Rng(11);
+    for _ in 0..150 {
+        let inner = 2 + rng.below(9);
+        let game = random_game(&mut rng, inner, Shape::Acyclic, &[Player::Min, Player::Max]);
+        let exact = solve_exact(&game).unwrap();
+        let d = exact
+            .distribution(&game, &DistributionOptions::default())
+            .unwrap();
+        assert_eq!(d.tail, Exact::zero(), "{game:?}");
+        assert_eq!(d.mass(), Exact::one(), "{game:?}");
+        assert_eq!(d.mean(), *exact.start_value(), "{game:?}");
+        // Totals are listed once each, in increasing order, with positive probability.
+        assert!(d.pmf.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(d.pmf.iter().all(|(_, p)| *p > Exact::zero()));
+        // Float agrees.
+        let float = solve(&game).unwrap();
+        let f = float
+            .distribution(&game, &DistributionOptions::default())
+            .unwrap();
+        assert!((f.mass() - 1.0).abs() < 1e-12);
+        assert!((f.mean() - float.start_value()).abs() < 1e-9 * float.start_value().abs().max(1.0));
+    }
+}
+
+#[test]
+fn cyclic_distribution_reports_its_tail() {
+    let mut rng = Rng(12);
+    let mut with_tail = 0;
+    for _ in 0..100 {
+        let inner = 2 + rng.below(8);
+        let game = random_game(&mut rng, inner, Shape::Stopping, &[Player::Min]);
+        let exact = solve_exact(&game).unwrap();
+        let options = DistributionOptions {
+            tail: 1e-6,
+            ..DistributionOptions::default()
+        };
+        let d = exact.distribution(&game, &options).unwrap();
+        // Nothing is lost: listed mass plus tail is exactly one.
+        assert_eq!(d.mass().add(&d.tail), Exact::one(), "{game:?}");
+        assert!(d.tail.to_f64() <= 1e-6);
+        with_tail += usize::from(d.tail > Exact::zero());
+        // The mean of the listed part approaches the value as the tail vanishes.
+        let float = solve(&game).unwrap();
+        let f = float
+            .distribution(&game, &DistributionOptions::default())
+            .unwrap();
+        let v = *float.start_value();
+        assert!(
+            (f.mean() - v).abs() < 1e-6 * v.abs().max(1.0),
+            "mean {} vs value {v}\n{game:?}",
+            f.mean()
+        );
+    }
+    assert!(with_tail > 10, "too few games with cycles: {with_tail}");
+}
+
+#[test]
+fn exported_strategy_reevaluated_independently_gives_the_value() {
+    let mut rng = Rng(13);
+    for shape in [Shape::Acyclic, Shape::Stopping, Shape::Loops] {
+        for _ in 0..60 {
+            let inner = 2 + rng.below(8);
+            let game = random_game(&mut rng, inner, shape, &[Player::Min]);
+            if profiles(&game) > 1 << 9 {
+                continue;
+            }
+            let exact = solve_exact(&game).unwrap();
+            let rows = exact.strategy(&game).unwrap();
+            // Read the strategy back by its text only, as a user of the export would.
+            let choice = |s: &<common::Table as Model>::State| {
+                let name = game.show_state(s);
+                let row = rows.iter().find(|r| r.state == name)?;
+                let mut node = perfectplay::Node::new();
+                game.expand(s, &mut node);
+                node.branches()
+                    .iter()
+                    .position(|b| game.show_move(&b.label) == row.chosen)
+            };
+            let v = evaluate_strategy(&game, choice, 10_000).unwrap();
+            assert_eq!(v, *exact.start_value(), "{shape:?}\n{game:?}");
+            for r in &rows {
+                assert!(r.optimal.contains(&r.chosen), "{r:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn simulated_mean_is_near_the_value() {
+    let mut rng = Rng(14);
+    let mut inside = 0;
+    let trials = 40;
+    for _ in 0..trials {
+        let inner = 2 + rng.below(8);
+        let game = random_game(
+            &mut rng,
+            inner,
+            Shape::Stopping,
+            &[Player::Min, Player::Max],
+        );
+        let Ok(solution) = solve(&game) else {
+            continue;
+        };
+        let s = solution
+            .simulate(&game, 4000, rng.next(), 1_000_000)
+            .unwrap();
+        let v = *solution.start_value();
+        inside += usize::from(s.ci95.0 <= v && v <= s.ci95.1);
+    }
+    // A 95% interval misses now and then; far more misses would mean a wrong strategy.
+    assert!(inside >= trials * 8 / 10, "{inside} of {trials}");
+}
+
+#[test]
+fn type_erased_interface_matches_the_typed_one() {
+    let mut rng = Rng(15);
+    let game = random_game(&mut rng, 8, Shape::Stopping, &[Player::Min]);
+    let typed = solve_exact(&game).unwrap();
+    let solved = game
+        .solve_dyn(perfectplay::dynamic::SolveOptions {
+            exact: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(solved.states(), typed.len());
+    assert_eq!(
+        solved.report().exact.as_deref(),
+        Some(typed.start_value().to_string().as_str())
+    );
+    for id in 0..solved.states() {
+        let e = solved.explain(id).unwrap();
+        let state = typed.state_at(id);
+        assert_eq!(e.explanation.state, game.show_state(state));
+        assert_eq!(
+            e.explanation.value.exact.as_deref(),
+            Some(typed.value_at(id).to_string().as_str())
+        );
+        for (b, &next) in e.explanation.branches.iter().zip(&e.next) {
+            assert_eq!(b.next, game.show_state(typed.state_at(next)));
+        }
+    }
+    let d = solved
+        .distribution(&DistributionOptions::default())
+        .unwrap();
+    let last = d.pmf.last().unwrap();
+    assert!((last.2.float + d.tail.float - 1.0).abs() < 1e-12);
+    assert!(matches!(
+        solved.explain(solved.states()),
+        Err(perfectplay::SolveError::UnknownState { .. })
+    ));
+}
