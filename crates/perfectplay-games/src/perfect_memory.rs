@@ -269,6 +269,28 @@ impl Model for PerfectMemory {
         mv.to_string()
     }
 
+    /// States are numbered by kind, `u` and `k`, so the engine interns them without hashing.
+    fn dense_bound(&self) -> usize {
+        7 * (self.cells as usize + 1) * (self.cells as usize / 2 + 1)
+    }
+
+    fn dense_index(&self, state: &State) -> Option<usize> {
+        use State::*;
+        let (kind, u, k) = match *state {
+            Turn { u, k } => (0, u, k),
+            FirstUnseen { u, k } => (1, u, k),
+            MatchesKnown { u, k } => (2, u, k),
+            NewSymbol { u, k } => (3, u, k),
+            SecondUnseen { u, k } => (4, u, k),
+            MatchedThenUnseen { u, k } => (5, u, k),
+            KnownThenUnseen { u, k } => (6, u, k),
+        };
+        let (n, half) = (self.cells as usize + 1, self.cells as usize / 2 + 1);
+        let (u, k) = (u as usize, k as usize);
+        // Kind varies fastest: the seven states of one (u, k) share a cache line.
+        (u < n && k < half).then(|| (u * half + k) * 7 + kind)
+    }
+
     fn parse_state(&self, text: &str) -> Result<State, String> {
         use State::*;
         let bad = || crate::notation::bad(text, NOTATION);

@@ -209,6 +209,37 @@ impl Model for Pig {
         }
     }
 
+    /// Positions are numbered by scores, player, turn total and phase (up to goal 250, where
+    /// the table stays within 64M slots), so the engine interns them without hashing.
+    fn dense_bound(&self) -> usize {
+        let g = self.goal as usize;
+        if g > 250 {
+            0
+        } else {
+            4 * g * g * g + 2
+        }
+    }
+
+    fn dense_index(&self, state: &State) -> Option<usize> {
+        let g = self.goal as usize;
+        match *state {
+            State::Won { a } => Some(usize::from(a)),
+            State::Play {
+                a,
+                b,
+                a_moves,
+                turn,
+                rolling,
+            } => {
+                let (a, b, turn) = (a as usize, b as usize, turn as usize);
+                (a < g && b < g && turn < g).then(|| {
+                    2 + (((a * g + b) * 2 + usize::from(a_moves)) * g + turn) * 2
+                        + usize::from(rolling)
+                })
+            }
+        }
+    }
+
     fn show_state(&self, state: &State) -> String {
         match *state {
             State::Won { a: true } => "A wins".to_string(),

@@ -19,18 +19,13 @@
 //! memory for edges is proportional to the deepest open path, not to the whole game. What stays
 //! for the whole solve is the interned states, one value and one chosen move per state.
 
-use std::hash::BuildHasherDefault;
 use std::time::Instant;
-
-use indexmap::IndexSet;
-use rustc_hash::FxHasher;
 
 use crate::component::{Component, CycleError, Kind, LocalEdge, EXIT};
 use crate::model::{Model, Node, NodeKind};
 use crate::solution::{Solution, Stats};
+use crate::states::{InternError, StateSet};
 use crate::{Number, Player, SolveError};
-
-pub(crate) type StateSet<S> = IndexSet<S, BuildHasherDefault<FxHasher>>;
 
 /// Status of an id: not expanded yet, final, or its position on the Tarjan stack.
 const UNSEEN: u32 = u32::MAX;
@@ -160,7 +155,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             progress: s.progress,
             next_report: PROGRESS_EVERY,
             started: Instant::now(),
-            states: StateSet::default(),
+            states: StateSet::for_model(s.model),
             status: Vec::new(),
             values: Vec::new(),
             choices: Vec::new(),
@@ -174,12 +169,30 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     }
 
     fn show(&self, id: u32) -> String {
-        self.model.show_state(&self.states[id as usize])
+        self.model.show_state(self.states.get(id as usize))
     }
 
     /// Interns a state, returning its id.
     fn intern(&mut self, s: M::State) -> Result<u32, SolveError> {
-        let (id, new) = self.states.insert_full(s);
+        let (id, new) = match self.states.insert(self.model, s) {
+            Ok(r) => r,
+            Err((e, s)) => {
+                let reason = match e {
+                    InternError::OutOfRange(i) => format!(
+                        "dense_index gave {i:?}, not a number below dense_bound ({})",
+                        self.model.dense_bound()
+                    ),
+                    InternError::Collision(j) => format!(
+                        "dense_index gives it the same number as state {}",
+                        self.show(j)
+                    ),
+                };
+                return Err(SolveError::InvalidModel {
+                    state: self.model.show_state(&s),
+                    reason,
+                });
+            }
+        };
         if new {
             if id >= DONE as usize {
                 return Err(SolveError::TooManyStates(DONE as usize));
@@ -217,7 +230,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     /// Tarjan stack with its edges and gets a DFS frame.
     fn discover(&mut self, id: u32) -> Result<(), SolveError> {
         self.node.clear();
-        self.model.expand(&self.states[id as usize], &mut self.node);
+        self.model.expand(self.states.get(id as usize), &mut self.node);
         if let Err(reason) = self.node.validate() {
             return Err(SolveError::InvalidModel {
                 state: self.show(id),
@@ -292,6 +305,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             }
         }
         self.stats.states = self.states.len();
+        self.states.finish();
         self.stats.seconds = self.started.elapsed().as_secs_f64();
         self.report();
         Ok(Solution::new(

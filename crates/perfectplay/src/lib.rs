@@ -165,6 +165,7 @@ mod number;
 mod rat;
 pub mod simulate;
 mod solution;
+mod states;
 pub mod verify;
 
 pub use distribution::{Distribution, DistributionOptions};

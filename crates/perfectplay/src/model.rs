@@ -76,6 +76,24 @@ pub trait Model {
         format!("{mv:?}")
     }
 
+    /// An optional numbering of the states, which the engine then uses instead of hashing them
+    /// (faster for large games). Return the number of possible numbers here and implement
+    /// [`dense_index`](Model::dense_index); the default, `0`, means "no numbering".
+    ///
+    /// The engine allocates one `u32` per possible number, so keep the bound within a few times
+    /// the number of reachable states.
+    fn dense_bound(&self) -> usize {
+        0
+    }
+
+    /// The number of `state`, below [`dense_bound`](Model::dense_bound), when the model offers
+    /// a numbering. Different reachable states must get different numbers; the engine checks
+    /// this (and the bound) and reports a violation as [`SolveError::InvalidModel`](crate::SolveError::InvalidModel).
+    fn dense_index(&self, state: &Self::State) -> Option<usize> {
+        let _ = state;
+        None
+    }
+
     /// Parses a state written in the game's own notation (the inverse of
     /// [`show_state`](Model::show_state) where the game supports it). The default says the
     /// game has no notation.
@@ -244,6 +262,19 @@ impl<S, M> Node<S, M> {
                         return Err(format!(
                             "outcome {i} has probability {p}, which is not in (0, 1]"
                         ));
+                    }
+                }
+                // Fast path: every denominator divides the largest one, `d`; then the sum is
+                // one exactly when the numerators scaled to `d` add up to `d`.
+                let d = self.branches.iter().map(|b| b.probability.denom()).max();
+                if let Some(d) = d {
+                    let scaled = self.branches.iter().try_fold(0u128, |acc, b| {
+                        let p = b.probability;
+                        (d % p.denom() == 0)
+                            .then(|| acc + p.numer() as u128 * (d / p.denom()) as u128)
+                    });
+                    if scaled == Some(d as u128) {
+                        return Ok(());
                     }
                 }
                 // Machine arithmetic while it fits (the common case), big rationals after.

@@ -74,10 +74,17 @@ impl Rat {
         if den == 0 {
             return None;
         }
+        // 64-bit arithmetic throughout (models build many small fractions).
         let negative = (num < 0) != (den < 0);
-        let n = num.unsigned_abs() as u128;
-        let d = den.unsigned_abs() as u128;
-        Rat::from_parts(negative, n, d)
+        let (n, d) = (num.unsigned_abs(), den.unsigned_abs());
+        let g = gcd_u64(n, d);
+        let (n, d) = (n / g, d / g);
+        let num = if negative {
+            0i64.checked_sub_unsigned(n)?
+        } else {
+            i64::try_from(n).ok()?
+        };
+        Some(Rat { num, den: d })
     }
 
     /// Builds a reduced fraction from a sign and magnitudes, if it fits.
@@ -141,6 +148,19 @@ impl Rat {
 
     /// `self + other`, or `None` on overflow.
     pub fn checked_add(self, other: Rat) -> Option<Rat> {
+        if self.den == other.den {
+            // Common with probabilities: one 64-bit gcd instead of 128-bit products.
+            let n = self.num.checked_add(other.num)?;
+            if n == 0 {
+                return Some(Rat::ZERO);
+            }
+            // g divides |n| <= 2^63, so it fits in i64.
+            let g = gcd_u64(n.unsigned_abs(), self.den);
+            return Some(Rat {
+                num: n / g as i64,
+                den: self.den / g,
+            });
+        }
         let a = self.num as i128 * other.den as i128;
         let b = other.num as i128 * self.den as i128;
         let n = a.checked_add(b)?;

@@ -1,7 +1,8 @@
 //! The result of a solve: values of every explored state, the chosen strategy, statistics, and
 //! per-state explanations (every move with its value and its loss against the best).
 
-use crate::explore::{StateSet, NO_CHOICE};
+use crate::explore::NO_CHOICE;
+use crate::states::StateSet;
 use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Player, Rat, SolveError};
 
@@ -156,7 +157,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     /// # Panics
     /// If `index >= len()`.
     pub fn state_at(&self, index: usize) -> &S {
-        &self.states[index]
+        self.states.get(index)
     }
 
     /// The value of the explored state number `index`.

@@ -1,0 +1,129 @@
+//! Interning of user states to dense ids: by hashing, or by the model's own numbering when it
+//! offers one ([`Model::dense_index`]).
+//!
+//! Hashing is the general path. A model whose states map cheaply to small integers can skip it:
+//! the engine then keeps one `u32` slot per possible number, and interning is an array access.
+//! The engine still compares the state already in a slot with the new one, so a numbering that
+//! is not one-to-one is reported as a model error rather than silently merging states.
+
+use std::hash::{BuildHasherDefault, Hash};
+use std::sync::OnceLock;
+
+use indexmap::IndexSet;
+use rustc_hash::{FxHashMap, FxHasher};
+
+use crate::Model;
+
+type Hashed<S> = IndexSet<S, BuildHasherDefault<FxHasher>>;
+
+const EMPTY: u32 = u32::MAX;
+
+/// The explored states, numbered `0, 1, …` in the order they were found.
+pub(crate) enum StateSet<S> {
+    Hashed(Hashed<S>),
+    Dense {
+        slots: Vec<u32>,
+        states: Vec<S>,
+        /// A hash index built on first lookup by state (queries after the solve).
+        lookup: OnceLock<FxHashMap<S, u32>>,
+    },
+}
+
+/// Why a state could not be interned (the state is handed back with it).
+pub(crate) enum InternError {
+    /// `dense_index` gave no number, or one not below `dense_bound`.
+    OutOfRange(Option<usize>),
+    /// Two different states got the same number; the id of the one interned first.
+    Collision(u32),
+}
+
+impl<S: Clone + Eq + Hash> StateSet<S> {
+    /// The set for `model`: dense if it offers a numbering.
+    pub fn for_model<M: Model<State = S>>(model: &M) -> Self {
+        match model.dense_bound() {
+            0 => StateSet::Hashed(Hashed::default()),
+            bound => StateSet::Dense {
+                slots: vec![EMPTY; bound],
+                states: Vec::new(),
+                lookup: OnceLock::new(),
+            },
+        }
+    }
+
+    /// Interns `s`: its id and whether it is new.
+    pub fn insert<M: Model<State = S>>(
+        &mut self,
+        model: &M,
+        s: S,
+    ) -> Result<(usize, bool), (InternError, S)> {
+        match self {
+            StateSet::Hashed(set) => Ok(set.insert_full(s)),
+            StateSet::Dense { slots, states, .. } => {
+                let i = model.dense_index(&s);
+                let Some(slot) = i.and_then(|i| slots.get_mut(i)) else {
+                    return Err((InternError::OutOfRange(i), s));
+                };
+                let id = *slot;
+                if id == EMPTY {
+                    *slot = states.len() as u32;
+                    states.push(s);
+                    Ok((states.len() - 1, true))
+                } else if states[id as usize] == s {
+                    Ok((id as usize, false))
+                } else {
+                    Err((InternError::Collision(id), s))
+                }
+            }
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            StateSet::Hashed(set) => set.len(),
+            StateSet::Dense { states, .. } => states.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The state with id `i`.
+    pub fn get(&self, i: usize) -> &S {
+        match self {
+            StateSet::Hashed(set) => &set[i],
+            StateSet::Dense { states, .. } => &states[i],
+        }
+    }
+
+    /// The id of `s`, if explored.
+    pub fn get_index_of(&self, s: &S) -> Option<usize> {
+        match self {
+            StateSet::Hashed(set) => set.get_index_of(s),
+            StateSet::Dense { states, lookup, .. } => lookup
+                .get_or_init(|| {
+                    states
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| (s.clone(), i as u32))
+                        .collect()
+                })
+                .get(s)
+                .map(|&i| i as usize),
+        }
+    }
+
+    pub fn iter(&self) -> Box<dyn Iterator<Item = &S> + '_> {
+        match self {
+            StateSet::Hashed(set) => Box::new(set.iter()),
+            StateSet::Dense { states, .. } => Box::new(states.iter()),
+        }
+    }
+
+    /// Frees the slots once exploration is over.
+    pub fn finish(&mut self) {
+        if let StateSet::Dense { slots, .. } = self {
+            *slots = Vec::new();
+        }
+    }
+}
