@@ -230,7 +230,8 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     /// Tarjan stack with its edges and gets a DFS frame.
     fn discover(&mut self, id: u32) -> Result<(), SolveError> {
         self.node.clear();
-        self.model.expand(self.states.get(id as usize), &mut self.node);
+        self.model
+            .expand(self.states.get(id as usize), &mut self.node);
         if let Err(reason) = self.node.validate() {
             return Err(SolveError::InvalidModel {
                 state: self.show(id),

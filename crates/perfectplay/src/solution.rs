@@ -2,8 +2,8 @@
 //! per-state explanations (every move with its value and its loss against the best).
 
 use crate::explore::NO_CHOICE;
-use crate::states::StateSet;
 use crate::model::{Model, Node, NodeKind};
+use crate::states::StateSet;
 use crate::{Number, Player, Rat, SolveError};
 
 /// Counts and time of a solve.

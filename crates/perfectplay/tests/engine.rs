@@ -402,3 +402,93 @@ fn a_star_component_costs_linear_time() {
     perfectplay::verify::verify_solution(&small, &e).unwrap();
     assert!((perfectplay::Number::to_f64(e.start_value()) - v).abs() < 1e-9);
 }
+
+/// A [`Table`] numbered densely by a given map from state to number.
+struct Numbered<'a> {
+    game: &'a Table,
+    bound: usize,
+    number: fn(usize) -> Option<usize>,
+}
+
+impl Model for Numbered<'_> {
+    type State = usize;
+    type Move = usize;
+    fn start(&self) -> usize {
+        0
+    }
+    fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
+        self.game.expand(s, node)
+    }
+    fn dense_bound(&self) -> usize {
+        self.bound
+    }
+    fn dense_index(&self, s: &usize) -> Option<usize> {
+        (self.number)(*s)
+    }
+}
+
+#[test]
+fn a_dense_numbering_gives_the_same_solution() {
+    let mut rng = Rng(21);
+    for shape in [
+        common::Shape::Acyclic,
+        common::Shape::Stopping,
+        common::Shape::Loops,
+    ] {
+        for _ in 0..50 {
+            let game = common::random_game(&mut rng, 8, shape, &[Player::Min, Player::Max]);
+            let dense = Numbered {
+                game: &game,
+                bound: game.0.len(),
+                number: Some,
+            };
+            let (a, b) = (solve_exact(&game), solve_exact(&dense));
+            match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(a.start_value(), b.start_value());
+                    for (s, v) in a.iter() {
+                        assert_eq!(b.value(s), Some(v));
+                        assert_eq!(b.chosen(s), a.chosen(s));
+                    }
+                }
+                (Err(a), Err(b)) => assert_eq!(a, b),
+                (a, b) => panic!("{:?} vs {:?}", a.err(), b.err()),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_bad_dense_numbering_is_a_model_error() {
+    let game = Table(vec![
+        GNode::Chance(vec![
+            (Rat::new(1, 2), Rat::ZERO, 1),
+            (Rat::new(1, 2), Rat::ZERO, 2),
+        ]),
+        t(1),
+        t(3),
+    ]);
+    // Two states share a number.
+    let shared = Numbered {
+        game: &game,
+        bound: 3,
+        number: |s| Some(s.min(1)),
+    };
+    let e = solve(&shared).err().unwrap().to_string();
+    assert!(e.contains("same number as state 1"), "{e}");
+    // A number beyond the bound, and no number at all.
+    let beyond = Numbered {
+        game: &game,
+        bound: 2,
+        number: Some,
+    };
+    let e = solve(&beyond).err().unwrap().to_string();
+    assert!(e.contains("not a number below dense_bound (2)"), "{e}");
+    let none = Numbered {
+        game: &game,
+        bound: 3,
+        number: |s| (s != 2).then_some(s),
+    };
+    let e = solve(&none).err().unwrap().to_string();
+    assert!(e.contains("dense_index gave None"), "{e}");
+}
