@@ -1,0 +1,29 @@
+//! The hand-written baselines as a program, for whole-process timing against
+//! `perfectplay solve` (see BENCHMARKS.md):
+//!
+//! ```text
+//! baseline perfect-memory ROWS COLS
+//! baseline pig GOAL
+//! ```
+
+mod baselines;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let num = |i: usize| -> usize {
+        args.get(i)
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| usage())
+    };
+    let value = match args.first().map(String::as_str) {
+        Some("perfect-memory") => baselines::perfect_memory(num(1) * num(2)),
+        Some("pig") => baselines::pig(num(1)),
+        _ => usage(),
+    };
+    println!("{value}");
+}
+
+fn usage() -> ! {
+    eprintln!("error: usage: baseline perfect-memory ROWS COLS | baseline pig GOAL");
+    std::process::exit(2)
+}

@@ -1,0 +1,125 @@
+//! The engine against the hand-written dynamic programs of the benchmarks: two independent
+//! implementations of every game must agree, on random instances as well as the benchmarked
+//! ones.
+
+#[path = "../benches/baselines/mod.rs"]
+mod baselines;
+
+use perfectplay::solve;
+use perfectplay_games::{
+    gold_pots::{GoldPots, Variant},
+    grid_game::GridGame,
+    perfect_memory::PerfectMemory,
+    pig::{Opponent, Pig},
+    subset_sum_extreme::SubsetSumExtreme,
+    yeetzhee::Yeetzhee,
+};
+
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        (z ^ (z >> 31)) % n
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(1.0)
+}
+
+#[test]
+fn perfect_memory() {
+    for rows in 1..=4u32 {
+        for cols in (1..=50u32).filter(|c| rows * c % 2 == 0) {
+            let e = *solve(&PerfectMemory::new(rows, cols).unwrap())
+                .unwrap()
+                .start_value();
+            let b = baselines::perfect_memory((rows * cols) as usize);
+            assert!(close(e, b), "{rows}x{cols}");
+        }
+    }
+}
+
+#[test]
+fn gold_pots() {
+    let mut rng = Rng(1);
+    for _ in 0..100 {
+        let pots: Vec<u32> = (0..rng.below(40)).map(|_| rng.below(1000) as u32).collect();
+        let e = *solve(&GoldPots::new(&pots, Variant::CompetitiveKnown).unwrap())
+            .unwrap()
+            .start_value();
+        assert_eq!(e, baselines::gold_pots_competitive(&pots), "{pots:?}");
+    }
+}
+
+#[test]
+fn grid_game() {
+    let mut rng = Rng(2);
+    for _ in 0..100 {
+        let n = 1 + rng.below(5) as usize;
+        let grid: Vec<Vec<i64>> = (0..n)
+            .map(|_| (0..n).map(|_| rng.below(201) as i64 - 100).collect())
+            .collect();
+        let e = *solve(&GridGame::new(grid.clone()).unwrap())
+            .unwrap()
+            .start_value();
+        assert_eq!(e, baselines::grid_game(&grid) as f64, "{grid:?}");
+    }
+}
+
+#[test]
+fn subset_sum_extreme() {
+    let mut rng = Rng(3);
+    for _ in 0..60 {
+        let blocks: Vec<u32> = (0..1 + rng.below(8))
+            .map(|_| 1 + rng.below(12) as u32)
+            .collect();
+        let faces: Vec<u32> = (0..1 + rng.below(6))
+            .map(|_| 1 + rng.below(15) as u32)
+            .collect();
+        let e = *solve(&SubsetSumExtreme::new(&blocks, &faces).unwrap())
+            .unwrap()
+            .start_value();
+        let mut sorted = blocks.clone();
+        sorted.sort_unstable();
+        assert!(
+            close(e, baselines::subset_sum_extreme(&sorted, &faces)),
+            "{blocks:?} {faces:?}"
+        );
+    }
+}
+
+#[test]
+fn yeetzhee() {
+    let mut rng = Rng(4);
+    let mut done = 0;
+    while done < 60 {
+        let faces = 1 + rng.below(8) as u32;
+        let k = 1 + rng.below(faces.min(5) as u64) as usize;
+        let mut groups: Vec<u32> = (0..k).map(|_| 1 + rng.below(4) as u32).collect();
+        groups.sort_unstable();
+        let dice: u32 = groups.iter().sum();
+        let e = *solve(&Yeetzhee::new(dice, faces, &groups).unwrap())
+            .unwrap()
+            .start_value();
+        let g: Vec<usize> = groups.iter().map(|&x| x as usize).collect();
+        let b = baselines::yeetzhee(dice as usize, faces as usize, &g);
+        assert!(close(e, b), "{dice} {faces} {groups:?}: {e} vs {b}");
+        done += 1;
+    }
+}
+
+#[test]
+fn pig() {
+    for goal in [1, 2, 5, 10, 20, 30] {
+        let e = *solve(&Pig::new(goal, Opponent::Optimal).unwrap())
+            .unwrap()
+            .start_value();
+        let b = baselines::pig(goal as usize);
+        assert!((e - b).abs() < 1e-12, "{goal}: {e} vs {b}");
+    }
+}
