@@ -266,12 +266,11 @@ impl<S, M> Node<S, M> {
                 }
                 // Fast path: every denominator divides the largest one, `d`; then the sum is
                 // one exactly when the numerators scaled to `d` add up to `d`.
-                let d = self.branches.iter().map(|b| b.probability.denom()).max();
+                let d = self.branches.iter().map(|b| b.probability.raw().1).max();
                 if let Some(d) = d {
                     let scaled = self.branches.iter().try_fold(0u128, |acc, b| {
-                        let p = b.probability;
-                        (d % p.denom() == 0)
-                            .then(|| acc + p.numer() as u128 * (d / p.denom()) as u128)
+                        let (n, den) = b.probability.raw();
+                        (d % den == 0).then(|| acc + n as u128 * (d / den) as u128)
                     });
                     if scaled == Some(d as u128) {
                         return Ok(());

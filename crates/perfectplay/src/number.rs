@@ -140,11 +140,11 @@ impl Number for Exact {
         Exact(Rational::ONE)
     }
     fn from_rat(r: Rat) -> Exact {
-        let n = Rational::from(r.numer());
-        if r.denom() == 1 {
-            Exact(n)
+        let (n, d) = r.raw();
+        if d == 1 {
+            Exact(Rational::from(n))
         } else {
-            Exact(n / Rational::from(r.denom()))
+            Exact(Rational::from(n) / Rational::from(d))
         }
     }
     fn add(&self, o: &Exact) -> Exact {

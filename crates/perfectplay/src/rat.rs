@@ -7,7 +7,11 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-/// An exact rational number `num / den` with `den > 0`, always in lowest terms.
+/// An exact rational number `num / den` with `den > 0`.
+///
+/// Construction does not reduce the fraction (models build many, and a gcd per probability
+/// was a measurable part of a solve); equality, ordering, hashing, printing and the accessors
+/// all act on the value, so `Rat::new(2, 6)` and `Rat::new(1, 3)` are the same number.
 ///
 /// ```
 /// use perfectplay::Rat;
@@ -17,7 +21,7 @@ use std::fmt;
 /// assert_eq!(Rat::from(5).to_string(), "5");
 /// assert!(Rat::new(1, 3) < Rat::new(1, 2));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy)]
 pub struct Rat {
     num: i64,
     den: u64,
@@ -69,22 +73,49 @@ impl Rat {
         Rat::checked_new(num, den).expect("Rat::new: zero denominator or overflow")
     }
 
-    /// The fraction `num / den` in lowest terms, or `None` if `den` is zero or it overflows.
+    /// The fraction `num / den`, or `None` if `den` is zero or the value does not fit (a
+    /// numerator of magnitude 2^63 that must be positive even in lowest terms).
     pub fn checked_new(num: i64, den: i64) -> Option<Rat> {
         if den == 0 {
             return None;
         }
-        // 64-bit arithmetic throughout (models build many small fractions).
-        let negative = (num < 0) != (den < 0);
-        let (n, d) = (num.unsigned_abs(), den.unsigned_abs());
-        let g = gcd_u64(n, d);
-        let (n, d) = (n / g, d / g);
-        let num = if negative {
-            0i64.checked_sub_unsigned(n)?
-        } else {
-            i64::try_from(n).ok()?
-        };
-        Some(Rat { num, den: d })
+        if den > 0 {
+            return Some(Rat {
+                num,
+                den: den as u64,
+            });
+        }
+        // A negative denominator moves its sign to the numerator; reduce only if that
+        // overflows.
+        match num.checked_neg() {
+            Some(n) => Some(Rat {
+                num: n,
+                den: den.unsigned_abs(),
+            }),
+            None => Rat::from_parts(
+                false,
+                num.unsigned_abs() as u128,
+                den.unsigned_abs() as u128,
+            ),
+        }
+    }
+
+    /// The numerator and denominator as stored (not necessarily in lowest terms).
+    pub(crate) fn raw(self) -> (i64, u64) {
+        (self.num, self.den)
+    }
+
+    /// The same number in lowest terms.
+    fn reduced(self) -> Rat {
+        let g = gcd_u64(self.num.unsigned_abs(), self.den);
+        if g <= 1 {
+            return self;
+        }
+        // g divides |num| <= 2^63 and g >= 2, so num / g fits and keeps its sign.
+        Rat {
+            num: (self.num as i128 / g as i128) as i64,
+            den: self.den / g,
+        }
     }
 
     /// Builds a reduced fraction from a sign and magnitudes, if it fits.
@@ -115,14 +146,14 @@ impl Rat {
         Rat { num: n, den: 1 }
     }
 
-    /// The numerator (carries the sign).
+    /// The numerator in lowest terms (carries the sign).
     pub fn numer(self) -> i64 {
-        self.num
+        self.reduced().num
     }
 
-    /// The denominator (always positive).
+    /// The denominator in lowest terms (always positive).
     pub fn denom(self) -> u64 {
-        self.den
+        self.reduced().den
     }
 
     /// Whether this is zero.
@@ -139,6 +170,8 @@ impl Rat {
     pub fn to_f64(self) -> f64 {
         if self.num.unsigned_abs() < (1 << 53) && self.den < (1 << 53) {
             self.num as f64 / self.den as f64
+        } else if self.reduced().den != self.den {
+            self.reduced().to_f64()
         } else {
             // Both conversions round; the quotient is then within two ulps, which the
             // documentation of the float path allows for.
@@ -149,17 +182,13 @@ impl Rat {
     /// `self + other`, or `None` on overflow.
     pub fn checked_add(self, other: Rat) -> Option<Rat> {
         if self.den == other.den {
-            // Common with probabilities: one 64-bit gcd instead of 128-bit products.
-            let n = self.num.checked_add(other.num)?;
-            if n == 0 {
-                return Some(Rat::ZERO);
+            // Common with probabilities: no products, no gcd.
+            if let Some(n) = self.num.checked_add(other.num) {
+                return Some(Rat {
+                    num: n,
+                    den: self.den,
+                });
             }
-            // g divides |n| <= 2^63, so it fits in i64.
-            let g = gcd_u64(n.unsigned_abs(), self.den);
-            return Some(Rat {
-                num: n / g as i64,
-                den: self.den / g,
-            });
         }
         let a = self.num as i128 * other.den as i128;
         let b = other.num as i128 * self.den as i128;
@@ -173,6 +202,21 @@ impl Rat {
         let n = self.num as i128 * other.num as i128;
         let d = self.den as u128 * other.den as u128;
         Rat::from_parts(n < 0, n.unsigned_abs(), d)
+    }
+}
+
+impl PartialEq for Rat {
+    fn eq(&self, other: &Rat) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Rat {}
+
+impl std::hash::Hash for Rat {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let r = self.reduced();
+        (r.num, r.den).hash(state);
     }
 }
 
@@ -209,10 +253,11 @@ rat_from_int!(i8, i16, i32, i64, u8, u16, u32);
 
 impl fmt::Display for Rat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.den == 1 {
-            write!(f, "{}", self.num)
+        let r = self.reduced();
+        if r.den == 1 {
+            write!(f, "{}", r.num)
         } else {
-            write!(f, "{}/{}", self.num, self.den)
+            write!(f, "{}/{}", r.num, r.den)
         }
     }
 }
