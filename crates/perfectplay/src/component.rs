@@ -81,14 +81,15 @@ impl<N: Number> Component<N> {
     }
 
     /// Solves the component: values and, for each decision, the index of the chosen edge.
-    pub fn solve(&self) -> Result<(Vec<N>, Vec<u32>), CycleError> {
+    /// `sys` is scratch space for the linear solves, reused from component to component.
+    pub fn solve(&self, sys: &mut System<N>) -> Result<(Vec<N>, Vec<u32>), CycleError> {
         let has = |p: Player| self.kind.contains(&Kind::Decision(p));
         if has(Player::Max) && has(Player::Min) {
             if let Some(x) = self.cooperative_trap() {
                 return Err(CycleError::NonStopping(x));
             }
             // In a stopping game every strategy pair is proper, so any start will do.
-            return self.hoffman_karp(self.warm_policy());
+            return self.hoffman_karp(self.warm_policy(), sys);
         }
         let controller = [Player::Max, Player::Min].into_iter().find(|p| has(*p));
         let mut policy = match controller {
@@ -101,7 +102,7 @@ impl<N: Number> Component<N> {
             }
             None => self.proper_policy()?,
         };
-        let v = self.policy_iteration(&mut policy, controller)?;
+        let v = self.policy_iteration(&mut policy, controller, sys)?;
         Ok((v, policy))
     }
 
@@ -214,9 +215,9 @@ impl<N: Number> Component<N> {
     }
 
     /// The value of following `policy` (an edge index per decision).
-    fn evaluate(&self, policy: &[u32]) -> Result<Vec<N>, usize> {
+    fn evaluate(&self, policy: &[u32], sys: &mut System<N>) -> Result<Vec<N>, usize> {
         let n = self.n();
-        let mut sys = System::new(n);
+        sys.reset(n);
         for x in 0..n {
             let out = self.out(x);
             match self.kind[x] {
@@ -323,9 +324,12 @@ impl<N: Number> Component<N> {
         &self,
         policy: &mut [u32],
         player: Option<Player>,
+        sys: &mut System<N>,
     ) -> Result<Vec<N>, CycleError> {
         for _ in 0..MAX_ITERATIONS {
-            let v = self.evaluate(policy).map_err(CycleError::NoTermination)?;
+            let v = self
+                .evaluate(policy, sys)
+                .map_err(CycleError::NoTermination)?;
             let Some(player) = player else {
                 return Ok(v);
             };
@@ -394,9 +398,13 @@ impl<N: Number> Component<N> {
     }
 
     /// Hoffman–Karp strategy iteration for a stopping two-player component, from `policy`.
-    fn hoffman_karp(&self, mut policy: Vec<u32>) -> Result<(Vec<N>, Vec<u32>), CycleError> {
+    fn hoffman_karp(
+        &self,
+        mut policy: Vec<u32>,
+        sys: &mut System<N>,
+    ) -> Result<(Vec<N>, Vec<u32>), CycleError> {
         for _ in 0..MAX_ITERATIONS {
-            let v = self.policy_iteration(&mut policy, Some(Player::Min))?;
+            let v = self.policy_iteration(&mut policy, Some(Player::Min), sys)?;
             if !self.improve(&v, &mut policy, Player::Max) {
                 return Ok((v, policy));
             }

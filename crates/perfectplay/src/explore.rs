@@ -22,6 +22,7 @@
 use std::time::Instant;
 
 use crate::component::{Component, CycleError, Kind, LocalEdge, EXIT};
+use crate::linear::System;
 use crate::model::{Model, Node, NodeKind};
 use crate::solution::{Solution, Stats};
 use crate::states::{InternError, StateSet};
@@ -144,6 +145,8 @@ struct Engine<'a, M: Model, N> {
     arena: Vec<Edge<N>>,
     frames: Vec<Frame>,
     node: Node<M::State, M::Move>,
+    /// Scratch for the linear solves of cyclic components.
+    system: System<N>,
     stats: Stats,
 }
 
@@ -164,6 +167,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             arena: Vec::new(),
             frames: Vec::new(),
             node: Node::new(),
+            system: System::new(0),
             stats: Stats::default(),
         }
     }
@@ -404,7 +408,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             }
         }
         comp.start.push(comp.edges.len());
-        let (values, choices) = comp.solve().map_err(|err| {
+        let (values, choices) = comp.solve(&mut self.system).map_err(|err| {
             let name = |x: usize| self.show(self.tstack[root + x].id);
             let who = |p: Player| match p {
                 Player::Max => "Max".to_string(),

@@ -34,6 +34,46 @@ pub(crate) struct System<N> {
     rows: Vec<Vec<(u32, N)>>,
     indexed: Vec<bool>,
     slot: FxHashMap<u64, u32>,
+    /// Scratch: the predecessors of each unknown during elimination.
+    preds: Vec<Vec<u32>>,
+}
+
+/// A min-queue of `(cost, unknown)`: buckets for the small costs that almost every
+/// elimination has, a binary heap for the rest.
+#[derive(Default)]
+struct CostQueue {
+    buckets: Vec<Vec<u32>>,
+    /// No bucket below this one holds anything.
+    low: usize,
+    large: BinaryHeap<Reverse<(usize, u32)>>,
+}
+
+/// Costs below this go to buckets.
+const BUCKETS: usize = 64;
+
+impl CostQueue {
+    fn push(&mut self, cost: usize, x: u32) {
+        if cost < BUCKETS {
+            if self.buckets.is_empty() {
+                self.buckets.resize_with(BUCKETS, Vec::new);
+            }
+            self.buckets[cost].push(x);
+            self.low = self.low.min(cost);
+        } else {
+            self.large.push(Reverse((cost, x)));
+        }
+    }
+
+    /// The entry of least cost (any of them on ties, but always the same one).
+    fn pop(&mut self) -> Option<(usize, u32)> {
+        while self.low < self.buckets.len() {
+            if let Some(x) = self.buckets[self.low].pop() {
+                return Some((self.low, x));
+            }
+            self.low += 1;
+        }
+        self.large.pop().map(|Reverse(e)| e)
+    }
 }
 
 /// Rows up to this length are searched by a scan, which beats hashing.
@@ -46,12 +86,33 @@ fn key(x: usize, y: u32) -> u64 {
 impl<N: Number> System<N> {
     /// An empty system of `n` unknowns.
     pub fn new(n: usize) -> Self {
-        System {
-            c: vec![N::zero(); n],
-            rows: vec![Vec::new(); n],
-            indexed: vec![false; n],
+        let mut s = System {
+            c: Vec::new(),
+            rows: Vec::new(),
+            indexed: Vec::new(),
             slot: FxHashMap::default(),
+            preds: Vec::new(),
+        };
+        s.reset(n);
+        s
+    }
+
+    /// Empties the system and makes it one of `n` unknowns, keeping the memory of its rows
+    /// (the engine solves many systems one after another).
+    pub fn reset(&mut self, n: usize) {
+        self.c.clear();
+        self.c.resize(n, N::zero());
+        for list in [&mut self.rows] {
+            list.truncate(n);
+            list.iter_mut().for_each(Vec::clear);
+            list.resize_with(n, Vec::new);
         }
+        self.preds.truncate(n);
+        self.preds.iter_mut().for_each(Vec::clear);
+        self.preds.resize_with(n, Vec::new);
+        self.indexed.clear();
+        self.indexed.resize(n, false);
+        self.slot.clear();
     }
 
     /// The position of `y` in `rows[x]`.
@@ -98,9 +159,9 @@ impl<N: Number> System<N> {
     }
 
     /// Solves the system. `Err(x)` if the pivot of unknown `x` was not positive.
-    pub fn solve(mut self) -> Result<Vec<N>, usize> {
+    pub fn solve(&mut self) -> Result<Vec<N>, usize> {
         let n = self.c.len();
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut preds = std::mem::take(&mut self.preds);
         let mut indeg = vec![0usize; n];
         for (x, row) in self.rows.iter().enumerate() {
             for &(y, _) in row {
@@ -116,29 +177,29 @@ impl<N: Number> System<N> {
         // A lazy heap: `queued[x]` is the smallest cost of `x` in the heap. A cost that rises
         // is not pushed (the old, lower entry comes out first and is re-pushed then), so hubs
         // whose cost grows at every elimination do not flood the heap.
-        let mut heap = BinaryHeap::with_capacity(n);
+        let mut heap = CostQueue::default();
         let mut queued = vec![0usize; n];
         for x in 0..n {
-            queued[x] = indeg[x] * outdeg(&self, x);
-            heap.push(Reverse((queued[x], x as u32)));
+            queued[x] = indeg[x] * outdeg(self, x);
+            heap.push(queued[x], x as u32);
         }
-        let requeue = |heap: &mut BinaryHeap<_>, queued: &mut [usize], x: usize, cost: usize| {
+        let requeue = |heap: &mut CostQueue, queued: &mut [usize], x: usize, cost: usize| {
             if cost < queued[x] {
                 queued[x] = cost;
-                heap.push(Reverse((cost, x as u32)));
+                heap.push(cost, x as u32);
             }
         };
         let mut done = vec![false; n];
         let mut order = Vec::with_capacity(n);
-        while let Some(Reverse((cost, x))) = heap.pop() {
+        while let Some((cost, x)) = heap.pop() {
             let x = x as usize;
             if done[x] || cost != queued[x] {
                 continue;
             }
-            let now = indeg[x] * outdeg(&self, x);
+            let now = indeg[x] * outdeg(self, x);
             if now != cost {
                 queued[x] = now;
-                heap.push(Reverse((now, x as u32)));
+                heap.push(now, x as u32);
                 continue;
             }
             // Remove the self-loop and normalise the row.
@@ -158,7 +219,8 @@ impl<N: Number> System<N> {
                 indeg[y as usize] -= 1;
             }
             // Substitute into every live predecessor.
-            for p in std::mem::take(&mut preds[x]) {
+            let list = std::mem::take(&mut preds[x]);
+            for &p in &list {
                 let p = p as usize;
                 if done[p] {
                     continue;
@@ -174,16 +236,19 @@ impl<N: Number> System<N> {
                         indeg[*y as usize] += 1;
                     }
                 }
-                requeue(&mut heap, &mut queued, p, indeg[p] * outdeg(&self, p));
+                requeue(&mut heap, &mut queued, p, indeg[p] * outdeg(self, p));
             }
+            // Keep the list's memory for the next system.
+            preds[x] = list;
             for &(y, _) in &row {
                 let y = y as usize;
-                requeue(&mut heap, &mut queued, y, indeg[y] * outdeg(&self, y));
+                requeue(&mut heap, &mut queued, y, indeg[y] * outdeg(self, y));
             }
             self.rows[x] = row;
             done[x] = true;
             order.push(x);
         }
+        self.preds = preds;
         let mut v = vec![N::zero(); n];
         for &x in order.iter().rev() {
             let mut s = std::mem::replace(&mut self.c[x], N::zero());
