@@ -102,11 +102,9 @@ impl<N: Number> System<N> {
     pub fn reset(&mut self, n: usize) {
         self.c.clear();
         self.c.resize(n, N::zero());
-        for list in [&mut self.rows] {
-            list.truncate(n);
-            list.iter_mut().for_each(Vec::clear);
-            list.resize_with(n, Vec::new);
-        }
+        self.rows.truncate(n);
+        self.rows.iter_mut().for_each(Vec::clear);
+        self.rows.resize_with(n, Vec::new);
         self.preds.truncate(n);
         self.preds.iter_mut().for_each(Vec::clear);
         self.preds.resize_with(n, Vec::new);
