@@ -276,6 +276,24 @@ impl Model for GridGame {
         mv.clone()
     }
 
+    /// Up to n = 10 (11.5M slots) states are numbered by crossed rows, crossed columns and
+    /// the pending row, so the engine interns them without hashing; larger searches hash.
+    fn dense_bound(&self) -> usize {
+        let n = self.n();
+        if n <= 10 {
+            (1 << (2 * n)) * (n + 1)
+        } else {
+            0
+        }
+    }
+
+    fn dense_index(&self, s: &State) -> Option<usize> {
+        let n = self.n();
+        let pending = s.pending.map_or(0, |r| r as usize + 1);
+        (pending <= n && s.rows >> n == 0 && s.cols >> n == 0)
+            .then(|| ((s.rows as usize) << n | s.cols as usize) * (n + 1) + pending)
+    }
+
     fn parse_state(&self, text: &str) -> Result<State, String> {
         let bad = || crate::notation::bad(text, NOTATION);
         let (head, rows, rest) = crate::notation::split_list(text, '{', '}').ok_or_else(bad)?;

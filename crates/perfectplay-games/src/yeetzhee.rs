@@ -61,13 +61,84 @@ pub struct Yeetzhee {
     target: Vec<u8>,
 }
 
-/// A position. Group sizes are sorted descending.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+/// A position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
     /// The next die is about to be rolled.
-    Roll(Vec<u8>),
+    Roll(Groups),
     /// The die landed: in a group of the given size (`0`: a new group).
-    Rolled(Vec<u8>, u8),
+    Rolled(Groups, u8),
+}
+
+/// The sizes of the groups of equal faces placed so far, largest first, packed in 128 bits:
+/// each size `g` is `g` one-bits and a zero, from the low end (at most 50 dice in at most 50
+/// groups: 100 bits). A copyable key that hashes in one step and never allocates.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Groups(u128);
+
+impl Groups {
+    /// The groups with these sizes (any order; each 1..=50, at most 50 dice in all).
+    ///
+    /// # Panics
+    /// If the sizes do not fit the packing (more than 128 bits).
+    pub fn from_sizes(sizes: &[u8]) -> Groups {
+        let mut sorted = sizes.to_vec();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        let (mut bits, mut at) = (0u128, 0u32);
+        for &g in &sorted {
+            assert!(g > 0 && at + g as u32 + 1 <= 128, "group sizes do not fit");
+            bits |= ((1u128 << g) - 1) << at;
+            at += g as u32 + 1;
+        }
+        Groups(bits)
+    }
+
+    /// The sizes, largest first.
+    pub fn sizes(self) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut bits = self.0;
+        while bits != 0 {
+            let g = bits.trailing_ones();
+            out.push(g as u8);
+            bits = bits.checked_shr(g + 1).unwrap_or(0);
+        }
+        out
+    }
+
+    /// The number of dice placed.
+    pub fn dice(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The groups after a die joins a group of size `grown` (`0`: opens a new group).
+    fn grow(self, grown: u8) -> Groups {
+        let mut sizes = self.sizes();
+        match sizes.iter().position(|&x| x == grown) {
+            // The first group of that size; the order stays descending.
+            Some(i) if grown > 0 => sizes[i] += 1,
+            _ => sizes.push(1),
+        }
+        Groups::from_sizes(&sizes)
+    }
+}
+
+impl std::fmt::Debug for Groups {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.sizes())
+    }
+}
+
+/// A move or outcome of Yeetzhee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// The die shows the face of a group of this size.
+    Joins(u8),
+    /// The die shows a face not placed yet.
+    NewFace,
+    /// Keep the die where it landed.
+    Keep,
+    /// Roll the die again.
+    ReRoll,
 }
 
 impl Yeetzhee {
@@ -132,99 +203,88 @@ impl Yeetzhee {
     fn viable(&self, groups: &[u8]) -> bool {
         groups.len() <= self.target.len() && groups.iter().zip(&self.target).all(|(c, a)| c <= a)
     }
-
-    /// The groups after a die lands in a group of size `grown` (0: a new group).
-    fn grow(groups: &[u8], grown: u8) -> Vec<u8> {
-        let mut g = groups.to_vec();
-        if grown == 0 {
-            g.push(1);
-        } else {
-            // Grow the first group of that size; the order stays descending.
-            let i = g
-                .iter()
-                .position(|&x| x == grown)
-                .expect("a group of that size");
-            g[i] += 1;
-        }
-        g
-    }
 }
 
 impl Model for Yeetzhee {
     type State = State;
-    type Move = String;
+    type Move = Label;
 
     fn start(&self) -> State {
-        State::Roll(Vec::new())
+        State::Roll(Groups::default())
     }
 
-    fn expand(&self, state: &State, node: &mut Node<State, String>) {
-        match state {
+    fn expand(&self, state: &State, node: &mut Node<State, Label>) {
+        match *state {
             State::Roll(groups) => {
-                let placed: u32 = groups.iter().map(|&g| g as u32).sum();
-                if placed == self.dice {
+                if groups.dice() == self.dice {
                     return node.terminal(0);
                 }
                 node.chance();
                 let m = self.faces as i64;
+                let sizes = groups.sizes();
                 let mut i = 0;
-                while i < groups.len() {
-                    let size = groups[i];
-                    let count = groups[i..].iter().take_while(|&&g| g == size).count();
+                while i < sizes.len() {
+                    let size = sizes[i];
+                    let count = sizes[i..].iter().take_while(|&&g| g == size).count();
                     node.add_outcome(
-                        format!("joins a group of {size}"),
+                        Label::Joins(size),
                         Rat::new(count as i64, m),
                         1,
-                        State::Rolled(groups.clone(), size),
+                        State::Rolled(groups, size),
                     );
                     i += count;
                 }
-                let fresh = self.faces as i64 - groups.len() as i64;
+                let fresh = self.faces as i64 - sizes.len() as i64;
                 if fresh > 0 {
                     node.add_outcome(
-                        "a new face".to_string(),
+                        Label::NewFace,
                         Rat::new(fresh, m),
                         1,
-                        State::Rolled(groups.clone(), 0),
+                        State::Rolled(groups, 0),
                     );
                 }
             }
             State::Rolled(groups, grown) => {
                 node.decision(Player::Min);
-                let next = Yeetzhee::grow(groups, *grown);
-                if self.viable(&next) {
-                    node.add_move("keep".to_string(), 0, State::Roll(next));
+                let next = groups.grow(grown);
+                if self.viable(&next.sizes()) {
+                    node.add_move(Label::Keep, 0, State::Roll(next));
                 }
-                node.add_move("re-roll".to_string(), 0, State::Roll(groups.clone()));
+                node.add_move(Label::ReRoll, 0, State::Roll(groups));
             }
         }
     }
 
     fn show_state(&self, s: &State) -> String {
-        let list = |g: &[u8]| {
-            let v: Vec<String> = g.iter().map(u8::to_string).collect();
+        let list = |g: Groups| {
+            let v: Vec<String> = g.sizes().iter().map(u8::to_string).collect();
             format!("[{}]", v.join(","))
         };
-        match s {
+        match *s {
             State::Roll(g) => format!("groups {} to roll", list(g)),
             State::Rolled(g, 0) => format!("groups {} rolled a new face", list(g)),
             State::Rolled(g, k) => format!("groups {} rolled into a group of {k}", list(g)),
         }
     }
 
-    fn show_move(&self, mv: &String) -> String {
-        mv.clone()
+    fn show_move(&self, mv: &Label) -> String {
+        match *mv {
+            Label::Joins(size) => format!("joins a group of {size}"),
+            Label::NewFace => "a new face".to_string(),
+            Label::Keep => "keep".to_string(),
+            Label::ReRoll => "re-roll".to_string(),
+        }
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
         let bad = || crate::notation::bad(text, NOTATION);
         let (head, sizes, rest) = crate::notation::split_list(text, '[', ']').ok_or_else(bad)?;
-        if head != "groups" || sizes.iter().any(|&g| g == 0 || g > 255) {
+        let total: u32 = sizes.iter().sum();
+        if head != "groups" || sizes.contains(&0) || total > self.dice || sizes.len() > 50 {
             return Err(bad());
         }
         // Canonical: largest group first.
-        let mut groups: Vec<u8> = sizes.iter().map(|&g| g as u8).collect();
-        groups.sort_unstable_by(|a, b| b.cmp(a));
+        let groups = Groups::from_sizes(&sizes.iter().map(|&g| g as u8).collect::<Vec<_>>());
         let words: Vec<&str> = rest.split_whitespace().collect();
         match words.as_slice() {
             ["to", "roll"] => Ok(State::Roll(groups)),
@@ -264,7 +324,8 @@ mod tests {
         // N=3, M=2, A=(1,2): from one placed die, 2.5 more rolls.
         let g = Yeetzhee::new(3, 2, &[1, 2]).unwrap();
         let s = solve_exact(&g).unwrap();
-        assert_eq!(s.value(&State::Roll(vec![1])).unwrap().to_string(), "5/2");
+        let one = State::Roll(Groups::from_sizes(&[1]));
+        assert_eq!(s.value(&one).unwrap().to_string(), "5/2");
     }
 
     #[test]
@@ -277,6 +338,25 @@ mod tests {
             .count();
         assert_eq!(rolls, 58_927);
         assert!(s.stats().largest_component <= 15);
+    }
+
+    #[test]
+    fn packed_groups_round_trip() {
+        for sizes in [
+            vec![],
+            vec![1],
+            vec![50],
+            vec![13, 9, 6, 5, 4, 3, 2, 2, 2, 1, 1, 1, 1],
+        ] {
+            let g = Groups::from_sizes(&sizes);
+            assert_eq!(g.sizes(), sizes);
+            assert_eq!(g.dice(), sizes.iter().map(|&x| x as u32).sum::<u32>());
+        }
+        let fifty_ones = Groups::from_sizes(&[1; 50]);
+        assert_eq!(fifty_ones.sizes(), vec![1; 50]);
+        assert_eq!(Groups::from_sizes(&[1, 2]).grow(1).sizes(), vec![2, 2]);
+        assert_eq!(Groups::from_sizes(&[2, 2]).grow(2).sizes(), vec![3, 2]);
+        assert_eq!(Groups::from_sizes(&[2]).grow(0).sizes(), vec![2, 1]);
     }
 
     #[test]

@@ -16,7 +16,9 @@ use crate::Model;
 
 type Hashed<S> = IndexSet<S, BuildHasherDefault<FxHasher>>;
 
-const EMPTY: u32 = u32::MAX;
+/// A slot holds `id + 1`, so that a fresh table is all zeros: the allocator hands out zeroed
+/// pages lazily, and numbers the game never reaches cost no memory.
+const EMPTY: u32 = 0;
 
 /// The explored states, numbered `0, 1, …` in the order they were found.
 pub(crate) enum StateSet<S> {
@@ -63,12 +65,13 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
                 let Some(slot) = i.and_then(|i| slots.get_mut(i)) else {
                     return Err((InternError::OutOfRange(i), s));
                 };
-                let id = *slot;
-                if id == EMPTY {
-                    *slot = states.len() as u32;
+                if *slot == EMPTY {
                     states.push(s);
-                    Ok((states.len() - 1, true))
-                } else if states[id as usize] == s {
+                    *slot = states.len() as u32;
+                    return Ok((states.len() - 1, true));
+                }
+                let id = *slot - 1;
+                if states[id as usize] == s {
                     Ok((id as usize, false))
                 } else {
                     Err((InternError::Collision(id), s))
