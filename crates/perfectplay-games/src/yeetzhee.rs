@@ -86,7 +86,7 @@ impl Groups {
         sorted.sort_unstable_by(|a, b| b.cmp(a));
         let (mut bits, mut at) = (0u128, 0u32);
         for &g in &sorted {
-            assert!(g > 0 && at + g as u32 + 1 <= 128, "group sizes do not fit");
+            assert!(g > 0 && at + (g as u32) < 128, "group sizes do not fit");
             bits |= ((1u128 << g) - 1) << at;
             at += g as u32 + 1;
         }
