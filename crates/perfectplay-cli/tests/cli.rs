@@ -467,22 +467,22 @@ fn interactive_play_reasks_on_bad_input_and_finishes() {
     assert_eq!(o.status.code(), Some(0));
 }
 
+/// `distribution perfect-memory` on a 2x3 board in exact mode with one output flag.
+fn exact_distribution_2x3(format: &str) -> Output {
+    let args = [
+        "distribution",
+        "perfect-memory",
+        "--rows",
+        "2",
+        "--cols",
+        "3",
+    ];
+    run(&[&args[..], &["--exact", "-q", format]].concat(), "")
+}
+
 #[test]
 fn distribution_exact_sums_to_one_and_its_mean_is_the_value() {
-    let o = run(
-        &[
-            "distribution",
-            "perfect-memory",
-            "--rows",
-            "2",
-            "--cols",
-            "3",
-            "--exact",
-            "--json",
-            "-q",
-        ],
-        "",
-    );
+    let o = exact_distribution_2x3("--json");
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["mean_exact"], "13/3");
     assert_eq!(v["value_exact"], "13/3");
@@ -497,20 +497,7 @@ fn distribution_exact_sums_to_one_and_its_mean_is_the_value() {
         .map(|p| (p[0].as_str().unwrap(), p[1].as_str().unwrap()))
         .collect();
     assert_eq!(exact, [("3", "1/15"), ("4", "8/15"), ("5", "2/5")]);
-    let o = run(
-        &[
-            "distribution",
-            "perfect-memory",
-            "--rows",
-            "2",
-            "--cols",
-            "3",
-            "--exact",
-            "--csv",
-            "-q",
-        ],
-        "",
-    );
+    let o = exact_distribution_2x3("--csv");
     assert_eq!(
         stdout(&o).lines().next(),
         Some("total,probability,cumulative,probability_exact,cumulative_exact")
@@ -540,6 +527,20 @@ fn distribution_exact_sums_to_one_and_its_mean_is_the_value() {
     assert!((v["mean"].as_f64().unwrap() - 4.7).abs() < 1e-6);
 }
 
+/// A fresh scratch folder for one test's files.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("perfectplay-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `args` with `--out`/`--plot` style file arguments and asserts success.
+fn run_ok(args: &[&str]) -> Output {
+    let o = run(args, "");
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    o
+}
+
 fn png_size(bytes: &[u8]) -> (u32, u32) {
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     assert_eq!(&bytes[12..16], b"IHDR");
@@ -549,26 +550,22 @@ fn png_size(bytes: &[u8]) -> (u32, u32) {
 
 #[test]
 fn distribution_plots_are_valid_files_of_the_right_size() {
-    let dir = std::env::temp_dir().join(format!("perfectplay-plot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("plot");
     let svg = dir.join("d.svg");
     let png = dir.join("d.png");
     for file in [&svg, &png] {
-        let o = run(
-            &[
-                "distribution",
-                "perfect-memory",
-                "--rows",
-                "4",
-                "--cols",
-                "4",
-                "-q",
-                "--plot",
-                file.to_str().unwrap(),
-            ],
-            "",
-        );
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let f = file.to_str().unwrap();
+        run_ok(&[
+            "distribution",
+            "perfect-memory",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+            "-q",
+            "--plot",
+            f,
+        ]);
     }
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg"), "{}", &text[..80]);
@@ -586,25 +583,14 @@ fn distribution_plots_are_valid_files_of_the_right_size() {
 #[test]
 fn exported_strategy_reproduces_the_value() {
     use perfectplay::{Model, Node};
-    let dir = std::env::temp_dir().join(format!("perfectplay-strategy-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("strategy");
     let json = dir.join("s.json");
     let csv = dir.join("s.csv");
     for file in [&json, &csv] {
-        let o = run(
-            &[
-                "strategy",
-                "pig",
-                "--goal",
-                "6",
-                "--exact",
-                "-q",
-                "--out",
-                file.to_str().unwrap(),
-            ],
-            "",
-        );
-        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let f = file.to_str().unwrap();
+        run_ok(&[
+            "strategy", "pig", "--goal", "6", "--exact", "-q", "--out", f,
+        ]);
     }
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();

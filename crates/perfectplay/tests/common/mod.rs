@@ -5,16 +5,23 @@ pub mod models;
 
 use perfectplay::{Exact, Model, Node, Number, Player, Rat};
 
-/// SplitMix64: a tiny deterministic generator so that failures reproduce from the seed.
-pub struct Rng(pub u64);
+/// The library's seeded generator with the helpers the tests need, so that failures
+/// reproduce from the seed.
+pub struct Rng {
+    inner: perfectplay::Rng,
+}
+
+/// A generator with this seed (named like the type, so that `Rng(seed)` reads as a value).
+#[allow(non_snake_case)]
+pub fn Rng(seed: u64) -> Rng {
+    Rng {
+        inner: perfectplay::Rng::new(seed),
+    }
+}
 
 impl Rng {
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.inner.next_u64()
     }
     pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
