@@ -459,11 +459,15 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
         );
         println!("mean: {}", show(&d.mean));
         println!("std: {}", d.std);
-        println!(
-            "tail: {} (probability of plays longer than the {} steps followed)",
-            show(&d.tail),
-            d.steps
-        );
+        if d.steps == 0 {
+            println!("tail: 0 (the game has no cycles: every play was followed to its end)");
+        } else {
+            println!(
+                "tail: {} (probability of plays longer than the {} steps followed)",
+                show(&d.tail),
+                d.steps
+            );
+        }
         let qs: Vec<String> = QUANTILES
             .iter()
             .map(|&q| {

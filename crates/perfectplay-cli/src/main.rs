@@ -339,6 +339,10 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
+        // A reader that went away (`perfectplay ... | head`) is not an error of ours.
+        if msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
         eprintln!("error: internal error (please report it): {msg}");
     }));
     match run(std::env::args().collect()) {

@@ -111,6 +111,14 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         }
     }
 
+    /// [`Solution::component`] of the explored state number `index`.
+    pub(crate) fn component_at(&self, index: usize) -> Option<usize> {
+        match self.component[index] {
+            NO_CHOICE => None,
+            c => Some(c as usize),
+        }
+    }
+
     /// The value of the start state.
     pub fn start_value(&self) -> &N {
         &self.values[0]
