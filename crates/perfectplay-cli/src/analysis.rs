@@ -146,6 +146,26 @@ fn explain_json(e: &Explained) -> serde_json::Value {
                     put(&mut o, "loss", &b.loss);
                     o.insert("optimal".into(), json!(b.optimal));
                     o.insert("chosen".into(), json!(b.chosen));
+                    if !b.outcomes.is_empty() {
+                        let outs: Vec<serde_json::Value> = b
+                            .outcomes
+                            .iter()
+                            .map(|c| {
+                                let mut oc = serde_json::Map::new();
+                                oc.insert("outcome".into(), json!(c.label));
+                                oc.insert("probability".into(), json!(c.probability.to_f64()));
+                                oc.insert(
+                                    "probability_exact".into(),
+                                    json!(c.probability.to_string()),
+                                );
+                                put(&mut oc, "value", &c.value);
+                                oc.insert("reward".into(), json!(c.reward.to_f64()));
+                                oc.insert("next".into(), json!(c.next));
+                                serde_json::Value::Object(oc)
+                            })
+                            .collect();
+                        o.insert("outcomes".into(), json!(outs));
+                    }
                 }
             }
             o.insert("reward".into(), json!(b.reward.to_f64()));
@@ -214,6 +234,15 @@ fn explain_text(e: &Explained) -> String {
                     show(&b.loss),
                     reward(b.reward)
                 ));
+                for o in &b.outcomes {
+                    out.push_str(&format!(
+                        "         {:>8}  {}  ->  value {}{}\n",
+                        o.probability.to_string(),
+                        o.label,
+                        show(&o.value),
+                        reward(o.reward)
+                    ));
+                }
             }
         }
         NodeKind::Unset => {}
@@ -322,10 +351,20 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
             }
             NodeKind::Unset => bail!("the model left a state without a kind"),
         };
-        total = total
-            .checked_add(x.branches[pick].reward)
-            .ok_or_else(|| anyhow!("the total does not fit in a 64-bit fraction"))?;
-        id = e.next[pick];
+        let overflow = || anyhow!("the total does not fit in a 64-bit fraction");
+        let b = &x.branches[pick];
+        total = total.checked_add(b.reward).ok_or_else(overflow)?;
+        id = match e.next[pick].as_slice() {
+            [(_, only)] => *only,
+            // A random move: chance draws its outcome.
+            outcomes => {
+                let i = rng.pick(outcomes.iter().map(|o| o.0));
+                let o = &b.outcomes[i];
+                println!("  chance: {} (probability {})", o.label, o.probability);
+                total = total.checked_add(o.reward).ok_or_else(overflow)?;
+                outcomes[i].1
+            }
+        };
     }
 }
 

@@ -605,9 +605,8 @@ fn exported_strategy_reproduces_the_value() {
         let want = chosen.get(game.show_state(s).as_str())?;
         let mut node = Node::new();
         game.expand(s, &mut node);
-        node.branches()
-            .iter()
-            .position(|b| game.show_move(&b.label) == *want)
+        let found = node.moves().position(|m| game.show_move(m.label) == *want);
+        found
     };
     let v = perfectplay::verify::evaluate_strategy(&game, choice, 10_000).unwrap();
     assert_eq!(Some(v.to_string().as_str()), doc["value_exact"].as_str());

@@ -31,9 +31,10 @@ fn check<M: Model>(model: &M) {
         let row = rows.iter().find(|r| r.state == name)?;
         let mut node = Node::new();
         model.expand(s, &mut node);
-        node.branches()
-            .iter()
-            .position(|b| model.show_move(&b.label) == row.chosen)
+        let found = node
+            .moves()
+            .position(|m| model.show_move(m.label) == row.chosen);
+        found
     };
     assert_eq!(evaluate_strategy(model, choice, 5_000).unwrap(), value);
 }

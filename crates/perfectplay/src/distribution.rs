@@ -168,8 +168,20 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         Ok(match node.kind() {
             NodeKind::Terminal => Step::End(node.payoff()),
             NodeKind::Decision(_) => {
-                let b = &node.branches()[self.chosen_at(id as usize).unwrap_or(0)];
-                Step::Go(vec![(index(&b.next)?, N::one(), b.reward)])
+                let chosen = self.chosen_at(id as usize).unwrap_or(0);
+                let m = node.moves().nth(chosen).expect("the chosen move exists");
+                let overflow = || SolveError::TooLarge {
+                    what: "a reward does not fit in a 64-bit fraction".to_string(),
+                };
+                Step::Go(
+                    m.outcomes
+                        .iter()
+                        .map(|b| {
+                            let r = b.reward.checked_add(m.reward).ok_or_else(overflow)?;
+                            Ok((index(&b.next)?, N::from_rat(b.probability), r))
+                        })
+                        .collect::<Result<_, SolveError>>()?,
+                )
             }
             NodeKind::Chance => Step::Go(
                 node.branches()

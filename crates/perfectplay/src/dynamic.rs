@@ -79,8 +79,9 @@ pub struct Explained {
     pub id: usize,
     /// The state with every move or outcome and their values.
     pub explanation: StateExplanation<Value>,
-    /// For each branch, the number of the state it leads to.
-    pub next: Vec<usize>,
+    /// For each branch, where it leads: `(probability, state number)`, one pair of probability
+    /// one for a plain move or a chance outcome, one pair per outcome for a random move.
+    pub next: Vec<Vec<(Rat, usize)>>,
 }
 
 /// [`Distribution`] of a solved game with its number type hidden, with the summaries front
@@ -195,31 +196,32 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         let e = self.solution.explain(self.model, state)?;
         let mut node = crate::Node::new();
         self.model.expand(state, &mut node);
-        let next = node
-            .branches()
-            .iter()
-            .map(|b| self.solution.index_of(&b.next).unwrap_or(usize::MAX))
-            .collect();
+        let number = |b: &crate::Branch<M::State, M::Move>| {
+            self.solution.index_of(&b.next).unwrap_or(usize::MAX)
+        };
+        let next = match node.kind() {
+            crate::NodeKind::Decision(_) => node
+                .moves()
+                .map(|m| {
+                    m.outcomes
+                        .iter()
+                        .map(|b| (b.probability, number(b)))
+                        .collect()
+                })
+                .collect(),
+            _ => node
+                .branches()
+                .iter()
+                .map(|b| vec![(Rat::ONE, number(b))])
+                .collect(),
+        };
         Ok(Explained {
             id,
             explanation: StateExplanation {
                 state: e.state,
                 kind: e.kind,
                 value: Value::of(&e.value),
-                branches: e
-                    .branches
-                    .into_iter()
-                    .map(|b| crate::BranchValue {
-                        label: b.label,
-                        probability: b.probability,
-                        reward: b.reward,
-                        next: b.next,
-                        value: Value::of(&b.value),
-                        loss: Value::of(&b.loss),
-                        optimal: b.optimal,
-                        chosen: b.chosen,
-                    })
-                    .collect(),
+                branches: e.branches.into_iter().map(erase).collect(),
             },
             next,
         })
@@ -250,6 +252,21 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
     fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError> {
         self.solution
             .simulate(self.model, games, seed, MAX_GAME_STEPS)
+    }
+}
+
+/// A [`BranchValue`](crate::BranchValue) with its numbers as [`Value`]s.
+fn erase<N: Number>(b: crate::BranchValue<N>) -> crate::BranchValue<Value> {
+    crate::BranchValue {
+        label: b.label,
+        probability: b.probability,
+        reward: b.reward,
+        next: b.next,
+        value: Value::of(&b.value),
+        loss: Value::of(&b.loss),
+        optimal: b.optimal,
+        chosen: b.chosen,
+        outcomes: b.outcomes.into_iter().map(erase).collect(),
     }
 }
 

@@ -26,7 +26,7 @@ use crate::linear::System;
 use crate::model::{Model, Node, NodeKind};
 use crate::solution::{Solution, Stats};
 use crate::states::{InternError, StateSet};
-use crate::{Number, Player, SolveError};
+use crate::{Number, Player, Rat, SolveError};
 
 /// Status of an id: not expanded yet, final, or its position on the Tarjan stack.
 const UNSEEN: u32 = u32::MAX;
@@ -122,7 +122,11 @@ struct Entry {
 struct Edge<N> {
     target: u32,
     prob: N,
+    /// The branch's reward plus, for an outcome of a random move, the move's own reward.
     reward: N,
+    /// Whether this edge starts a move of a decision (every edge of a plain move; the first
+    /// outcome of a random move). Unused at chance nodes.
+    first: bool,
 }
 
 struct Frame {
@@ -145,6 +149,8 @@ struct Engine<'a, M: Model, N> {
     arena: Vec<Edge<N>>,
     frames: Vec<Frame>,
     node: Node<M::State, M::Move>,
+    /// Scratch: the rewards of the random moves of the node being discovered.
+    move_rewards: Vec<(u32, Rat)>,
     /// Scratch for the linear solves of cyclic components.
     system: System<N>,
     stats: Stats,
@@ -167,6 +173,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             arena: Vec::new(),
             frames: Vec::new(),
             node: Node::new(),
+            move_rewards: Vec::new(),
             system: System::new(0),
             stats: Stats::default(),
         }
@@ -254,14 +261,34 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         };
         let start = self.arena.len() as u32;
         let mut node = std::mem::take(&mut self.node);
+        // The rewards of random moves go onto each of their outcomes (probabilities sum to one).
+        let mut move_rewards = std::mem::take(&mut self.move_rewards);
+        move_rewards.clear();
+        if node.has_random_moves() {
+            move_rewards.extend(
+                node.moves()
+                    .filter(|m| m.random)
+                    .map(|m| (m.index as u32, m.reward)),
+            );
+        }
+        let mut group = u32::MAX;
         for b in node.drain_branches() {
             let target = self.intern(b.next)?;
+            let mut reward = N::from_rat(b.reward);
+            if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
+                if !r.is_zero() {
+                    reward = reward.add(&N::from_rat(r));
+                }
+            }
             self.arena.push(Edge {
                 target,
                 prob: N::from_rat(b.probability),
-                reward: N::from_rat(b.reward),
+                reward,
+                first: b.group != group,
             });
+            group = b.group;
         }
+        self.move_rewards = move_rewards;
         self.node = node;
         let pos = self.tstack.len() as u32;
         self.status[id as usize] = pos;
@@ -353,26 +380,36 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         let edges = &self.arena[first_edge..];
         let values = &self.values;
         let q = |e: &Edge<N>| e.reward.add(&values[e.target as usize]);
-        let value = match entry.kind {
-            Kind::Chance => {
-                let mut v = N::zero();
-                for e in edges {
-                    v.add_mul(&e.prob, &q(e));
-                }
-                v
+        let expect = |edges: &[Edge<N>]| {
+            let mut v = N::zero();
+            for e in edges {
+                v.add_mul(&e.prob, &q(e));
             }
+            v
+        };
+        let value = match entry.kind {
+            Kind::Chance => expect(edges),
             Kind::Decision(player) => {
-                let mut best = q(&edges[0]);
-                let mut choice = 0;
-                for (i, e) in edges.iter().enumerate().skip(1) {
-                    let v = q(e);
-                    if player.prefers(&v, &best) {
-                        best = v;
-                        choice = i;
+                let mut best: Option<N> = None;
+                let (mut choice, mut index) = (0, 0);
+                let mut i = 0;
+                while i < edges.len() {
+                    let len = 1 + edges[i + 1..].iter().take_while(|e| !e.first).count();
+                    // A plain move is one edge of probability one: its value is `r + v`.
+                    let v = if len == 1 {
+                        q(&edges[i])
+                    } else {
+                        expect(&edges[i..i + len])
+                    };
+                    if best.as_ref().is_none_or(|b| player.prefers(&v, b)) {
+                        best = Some(v);
+                        choice = index;
                     }
+                    i += len;
+                    index += 1;
                 }
                 self.choices[entry.id as usize] = choice as u32;
-                best
+                best.expect("a decision has a move")
             }
         };
         self.values[entry.id as usize] = value;
@@ -381,35 +418,65 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     /// Builds the local view of a cyclic component, solves it and stores the results.
     fn solve_cyclic(&mut self, root: usize) -> Result<(), SolveError> {
         let members = &self.tstack[root..];
+        let n = members.len();
         let mut comp = Component {
-            kind: Vec::with_capacity(members.len()),
-            start: Vec::with_capacity(members.len() + 1),
+            kind: Vec::with_capacity(n),
+            start: Vec::with_capacity(n + 1),
             edges: Vec::new(),
         };
+        let local = |e: &Edge<N>| {
+            let status = self.status[e.target as usize];
+            if status == DONE {
+                LocalEdge {
+                    to: EXIT,
+                    prob: e.prob.clone(),
+                    konst: e.reward.add(&self.values[e.target as usize]),
+                }
+            } else {
+                LocalEdge {
+                    to: status - root as u32,
+                    prob: e.prob.clone(),
+                    konst: e.reward.clone(),
+                }
+            }
+        };
+        // A random move becomes a chance node of its own, numbered after the members; its
+        // outcomes wait in `extra` until every member's edges are in place.
+        let mut extra: Vec<(usize, &[Edge<N>])> = Vec::new();
         for (i, m) in members.iter().enumerate() {
             comp.kind.push(m.kind);
             comp.start.push(comp.edges.len());
-            for e in &self.arena[m.edges as usize..self.edge_end(root + i)] {
-                let status = self.status[e.target as usize];
-                let edge = if status == DONE {
-                    LocalEdge {
-                        to: EXIT,
-                        prob: e.prob.clone(),
-                        konst: e.reward.add(&self.values[e.target as usize]),
-                    }
+            let edges = &self.arena[m.edges as usize..self.edge_end(root + i)];
+            if m.kind == Kind::Chance {
+                comp.edges.extend(edges.iter().map(local));
+                continue;
+            }
+            let mut at = 0;
+            while at < edges.len() {
+                let len = 1 + edges[at + 1..].iter().take_while(|e| !e.first).count();
+                if len == 1 && edges[at].prob == N::one() {
+                    comp.edges.push(local(&edges[at]));
                 } else {
-                    LocalEdge {
-                        to: status - root as u32,
-                        prob: e.prob.clone(),
-                        konst: e.reward.clone(),
-                    }
-                };
-                comp.edges.push(edge);
+                    comp.edges.push(LocalEdge {
+                        to: (n + extra.len()) as u32,
+                        prob: N::one(),
+                        konst: N::zero(),
+                    });
+                    extra.push((i, &edges[at..at + len]));
+                }
+                at += len;
             }
         }
+        for (_, outcomes) in &extra {
+            comp.kind.push(Kind::Chance);
+            comp.start.push(comp.edges.len());
+            comp.edges.extend(outcomes.iter().map(local));
+        }
         comp.start.push(comp.edges.len());
+        // Errors name a state: an extra node is named by the decision it belongs to.
+        let owner: Vec<usize> = (0..n).chain(extra.iter().map(|(i, _)| *i)).collect();
         let (values, choices) = comp.solve(&mut self.system).map_err(|err| {
-            let name = |x: usize| self.show(self.tstack[root + x].id);
+            let name = |x: usize| self.show(self.tstack[root + owner[x]].id);
             let who = |p: Player| match p {
                 Player::Max => "Max".to_string(),
                 Player::Min => "Min".to_string(),
@@ -434,7 +501,8 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 CycleError::NoConvergence(x) => SolveError::NoConvergence { state: name(x) },
             }
         })?;
-        for (i, (v, c)) in values.into_iter().zip(choices).enumerate() {
+        // The first `n` are the members; the rest are the random moves' chance nodes.
+        for (i, (v, c)) in values.into_iter().zip(choices).take(n).enumerate() {
             let id = self.tstack[root + i].id as usize;
             self.values[id] = v;
             self.choices[id] = c;

@@ -171,7 +171,7 @@ pub mod verify;
 pub use distribution::{Distribution, DistributionOptions};
 pub use error::SolveError;
 pub use explore::{Progress, Solver};
-pub use model::{Branch, Model, Node, NodeKind, Player};
+pub use model::{Branch, Model, Move, Node, NodeKind, Player};
 pub use number::{Exact, Number};
 pub use rat::Rat;
 pub use simulate::{Rng, Simulation};

@@ -103,7 +103,8 @@ pub trait Model {
     }
 }
 
-/// One branch of a node: a move of a decision or an outcome of chance.
+/// One branch of a node: a move of a decision, an outcome of chance, or an outcome of a random
+/// move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Branch<S, M> {
     /// The move or outcome label.
@@ -114,6 +115,34 @@ pub struct Branch<S, M> {
     pub reward: Rat,
     /// The state this branch leads to.
     pub next: S,
+    /// The move the branch belongs to: at a decision, the index of its move (a random move has
+    /// one branch per outcome); at a chance node, zero.
+    pub group: u32,
+}
+
+/// A move whose result is drawn by chance (see [`Node::add_random_move`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RandomMove<M> {
+    group: u32,
+    label: M,
+    reward: Rat,
+}
+
+/// One move of a decision, as [`Node::moves`] lists them.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Move<'a, S, M> {
+    /// The move's position among the decision's moves (what [`Solution::chosen`](crate::Solution::chosen) returns).
+    pub index: usize,
+    /// Its label.
+    pub label: &'a M,
+    /// The reward of the move itself, collected before any outcome (zero for a plain move,
+    /// whose reward is on its one branch).
+    pub reward: Rat,
+    /// The branches it leads to: one with probability one for a plain move, the outcomes for a
+    /// random move.
+    pub outcomes: &'a [Branch<S, M>],
+    /// Whether the move's result is drawn by chance.
+    pub random: bool,
 }
 
 /// What kind of node a state is.
@@ -138,6 +167,8 @@ pub struct Node<S, M> {
     kind: NodeKind,
     payoff: Rat,
     branches: Vec<Branch<S, M>>,
+    random: Vec<RandomMove<M>>,
+    moves: u32,
     misuse: Option<&'static str>,
 }
 
@@ -147,6 +178,8 @@ impl<S, M> Default for Node<S, M> {
             kind: NodeKind::Unset,
             payoff: Rat::ZERO,
             branches: Vec::new(),
+            random: Vec::new(),
+            moves: 0,
             misuse: None,
         }
     }
@@ -171,7 +204,8 @@ impl<S, M> Node<S, M> {
         self.payoff = payoff.into();
     }
 
-    /// Makes this a decision of `player`; add the moves with [`Node::add_move`].
+    /// Makes this a decision of `player`; add the moves with [`Node::add_move`] or
+    /// [`Node::add_random_move`].
     pub fn decision(&mut self, player: Player) {
         self.set_kind(NodeKind::Decision(player));
     }
@@ -191,20 +225,51 @@ impl<S, M> Node<S, M> {
             probability: Rat::ONE,
             reward: reward.into(),
             next,
+            group: self.moves,
         });
+        self.moves += 1;
     }
 
-    /// Adds an outcome of a chance node with its exact probability, collecting `reward` on the
-    /// way to `next`.
-    pub fn add_outcome(&mut self, label: M, probability: Rat, reward: impl Into<Rat>, next: S) {
-        if self.kind != NodeKind::Chance {
-            self.misuse = Some("an outcome was added to a node that is not a chance node");
+    /// Adds a move whose result is drawn by chance ("roll the die", "turn a card"), collecting
+    /// `reward` when it is played; add its outcomes next with [`Node::add_outcome`]. This
+    /// describes in one state what would otherwise take a chance state after the move, and
+    /// the engine solves it without that extra state.
+    pub fn add_random_move(&mut self, mv: M, reward: impl Into<Rat>) {
+        if !matches!(self.kind, NodeKind::Decision(_)) {
+            self.misuse = Some("a random move was added to a node that is not a decision");
         }
+        self.random.push(RandomMove {
+            group: self.moves,
+            label: mv,
+            reward: reward.into(),
+        });
+        self.moves += 1;
+    }
+
+    /// Adds an outcome with its exact probability, collecting `reward` on the way to `next`:
+    /// an outcome of a chance node, or of the random move added last to a decision.
+    pub fn add_outcome(&mut self, label: M, probability: Rat, reward: impl Into<Rat>, next: S) {
+        let group = match self.kind {
+            NodeKind::Chance => 0,
+            NodeKind::Decision(_) => match self.random.last() {
+                Some(r) if r.group + 1 == self.moves => r.group,
+                _ => {
+                    self.misuse =
+                        Some("an outcome was added to a decision whose last move is not random");
+                    0
+                }
+            },
+            _ => {
+                self.misuse = Some("an outcome was added to a node that is not a chance node");
+                0
+            }
+        };
         self.branches.push(Branch {
             label,
             probability,
             reward: reward.into(),
             next,
+            group,
         });
     }
 
@@ -218,9 +283,53 @@ impl<S, M> Node<S, M> {
         self.payoff
     }
 
-    /// The moves or outcomes, in the order the model added them.
+    /// The moves or outcomes, in the order the model added them; a random move contributes
+    /// one branch per outcome (see [`Branch::group`] and [`Node::moves`]).
     pub fn branches(&self) -> &[Branch<S, M>] {
         &self.branches
+    }
+
+    /// The moves of a decision in order, each with the branches it leads to.
+    pub fn moves(&self) -> impl Iterator<Item = Move<'_, S, M>> + '_ {
+        let mut at = 0;
+        let mut random = self.random.iter().peekable();
+        (0..self.moves as usize).map(move |index| {
+            let len = self.branches[at..]
+                .iter()
+                .take_while(|b| b.group as usize == index)
+                .count();
+            let outcomes = &self.branches[at..at + len];
+            at += len;
+            match random.next_if(|r| r.group as usize == index) {
+                Some(r) => Move {
+                    index,
+                    label: &r.label,
+                    reward: r.reward,
+                    outcomes,
+                    random: true,
+                },
+                None => Move {
+                    index,
+                    label: &outcomes[0].label,
+                    reward: Rat::ZERO,
+                    outcomes,
+                    random: false,
+                },
+            }
+        })
+    }
+
+    /// The reward of the random move `group`, or zero for a plain move.
+    pub fn move_reward(&self, group: u32) -> Rat {
+        self.random
+            .iter()
+            .find(|r| r.group == group)
+            .map_or(Rat::ZERO, |r| r.reward)
+    }
+
+    /// Whether this decision has a move whose result is drawn by chance.
+    pub fn has_random_moves(&self) -> bool {
+        !self.random.is_empty()
     }
 
     /// Empties the node for reuse.
@@ -228,6 +337,8 @@ impl<S, M> Node<S, M> {
         self.kind = NodeKind::Unset;
         self.payoff = Rat::ZERO;
         self.branches.clear();
+        self.random.clear();
+        self.moves = 0;
         self.misuse = None;
     }
 
@@ -248,50 +359,57 @@ impl<S, M> Node<S, M> {
                 Err("a terminal node has moves or outcomes".to_string())
             }
             NodeKind::Terminal => Ok(()),
-            NodeKind::Decision(_) if self.branches.is_empty() => {
-                Err("a decision has no moves".to_string())
-            }
-            NodeKind::Decision(_) => Ok(()),
-            NodeKind::Chance => {
-                if self.branches.is_empty() {
-                    return Err("a chance node has no outcomes".to_string());
-                }
-                for (i, b) in self.branches.iter().enumerate() {
-                    let p = b.probability;
-                    if !p.is_positive() || p > Rat::ONE {
-                        return Err(format!(
-                            "outcome {i} has probability {p}, which is not in (0, 1]"
-                        ));
-                    }
-                }
-                // Fast path: every denominator divides the largest one, `d`; then the sum is
-                // one exactly when the numerators scaled to `d` add up to `d`.
-                let d = self.branches.iter().map(|b| b.probability.raw().1).max();
-                if let Some(d) = d {
-                    let scaled = self.branches.iter().try_fold(0u128, |acc, b| {
-                        let (n, den) = b.probability.raw();
-                        (d % den == 0).then(|| acc + n as u128 * (d / den) as u128)
-                    });
-                    if scaled == Some(d as u128) {
-                        return Ok(());
-                    }
-                }
-                // Machine arithmetic while it fits (the common case), big rationals after.
-                let small = self
-                    .branches
-                    .iter()
-                    .try_fold(Rat::ZERO, |acc, b| acc.checked_add(b.probability));
-                if small == Some(Rat::ONE) {
-                    return Ok(());
-                }
-                let sum = crate::number::exact_sum(self.branches.iter().map(|b| b.probability));
-                if sum != <crate::Exact as crate::Number>::one() {
-                    return Err(format!(
-                        "the outcome probabilities sum to {sum}, not exactly 1"
-                    ));
+            NodeKind::Decision(_) if self.moves == 0 => Err("a decision has no moves".to_string()),
+            NodeKind::Decision(_) => {
+                for m in self.moves().filter(|m| m.random) {
+                    check_distribution(m.outcomes)
+                        .map_err(|e| format!("random move {}: {e}", m.index))?;
                 }
                 Ok(())
             }
+            NodeKind::Chance => check_distribution(&self.branches),
         }
     }
+}
+
+/// Checks that `outcomes` form a probability distribution: non-empty, each probability in
+/// (0, 1], summing to exactly one.
+fn check_distribution<S, M>(outcomes: &[Branch<S, M>]) -> Result<(), String> {
+    if outcomes.is_empty() {
+        return Err("a chance node has no outcomes".to_string());
+    }
+    for (i, b) in outcomes.iter().enumerate() {
+        let p = b.probability;
+        if !p.is_positive() || p > Rat::ONE {
+            return Err(format!(
+                "outcome {i} has probability {p}, which is not in (0, 1]"
+            ));
+        }
+    }
+    // Fast path: every denominator divides the largest one, `d`; then the sum is one exactly
+    // when the numerators scaled to `d` add up to `d`.
+    let d = outcomes.iter().map(|b| b.probability.raw().1).max();
+    if let Some(d) = d {
+        let scaled = outcomes.iter().try_fold(0u128, |acc, b| {
+            let (n, den) = b.probability.raw();
+            (d % den == 0).then(|| acc + n as u128 * (d / den) as u128)
+        });
+        if scaled == Some(d as u128) {
+            return Ok(());
+        }
+    }
+    // Machine arithmetic while it fits (the common case), big rationals after.
+    let small = outcomes
+        .iter()
+        .try_fold(Rat::ZERO, |acc, b| acc.checked_add(b.probability));
+    if small == Some(Rat::ONE) {
+        return Ok(());
+    }
+    let sum = crate::number::exact_sum(outcomes.iter().map(|b| b.probability));
+    if sum != <crate::Exact as crate::Number>::one() {
+        return Err(format!(
+            "the outcome probabilities sum to {sum}, not exactly 1"
+        ));
+    }
+    Ok(())
 }

@@ -85,7 +85,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             loop {
                 node.clear();
                 model.expand(&state, &mut node);
-                let i = match node.kind() {
+                let b = match node.kind() {
                     NodeKind::Terminal => {
                         total += node.payoff().to_f64();
                         break;
@@ -96,12 +96,19 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                             .ok_or_else(|| SolveError::UnknownState {
                                 state: model.show_state(&state),
                             })?;
-                        self.chosen_at(id).unwrap_or(0)
+                        let chosen = self.chosen_at(id).unwrap_or(0);
+                        let m = node.moves().nth(chosen).expect("the chosen move exists");
+                        total += m.reward.to_f64();
+                        match m.outcomes {
+                            [only] => only,
+                            all => &all[rng.pick(all.iter().map(|b| b.probability))],
+                        }
                     }
-                    NodeKind::Chance => rng.pick(node.branches().iter().map(|b| b.probability)),
+                    NodeKind::Chance => {
+                        &node.branches()[rng.pick(node.branches().iter().map(|b| b.probability))]
+                    }
                     NodeKind::Unset => unreachable!("a solved model sets every node kind"),
                 };
-                let b = &node.branches()[i];
                 total += b.reward.to_f64();
                 state = b.next.clone();
                 steps += 1;

@@ -54,6 +54,10 @@ pub struct BranchValue<N> {
     pub optimal: bool,
     /// For a move: whether it is the one the computed strategy plays.
     pub chosen: bool,
+    /// For a move whose result is drawn by chance: its outcomes, each with its probability,
+    /// reward, next state and value (the move's reward included). Empty otherwise, and then
+    /// `next` is the state the move leads to (for a random move `next` is empty).
+    pub outcomes: Vec<BranchValue<N>>,
 }
 
 /// One decision state of an exported strategy ([`Solution::strategy`]).
@@ -232,19 +236,59 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         let value = self.value(state).ok_or_else(unknown)?.clone();
         let mut node = Node::new();
         model.expand(state, &mut node);
+        // One entry per branch: `extra` is a random move's reward, added to each outcome's
+        // (as the engine does, so that float values agree to the bit).
+        let entry =
+            |b: &crate::Branch<S, M::Move>, extra: Rat| -> Result<BranchValue<N>, SolveError> {
+                let next = self.value(&b.next).ok_or_else(unknown)?;
+                let mut reward = N::from_rat(b.reward);
+                if !extra.is_zero() {
+                    reward = reward.add(&N::from_rat(extra));
+                }
+                Ok(BranchValue {
+                    label: model.show_move(&b.label),
+                    probability: b.probability,
+                    reward: b.reward,
+                    next: model.show_state(&b.next),
+                    value: reward.add(next),
+                    loss: N::zero(),
+                    optimal: false,
+                    chosen: false,
+                    outcomes: Vec::new(),
+                })
+            };
         let mut branches = Vec::with_capacity(node.branches().len());
-        for b in node.branches() {
-            let next = self.value(&b.next).ok_or_else(unknown)?;
-            branches.push(BranchValue {
-                label: model.show_move(&b.label),
-                probability: b.probability,
-                reward: b.reward,
-                next: model.show_state(&b.next),
-                value: N::from_rat(b.reward).add(next),
-                loss: N::zero(),
-                optimal: false,
-                chosen: false,
-            });
+        if let NodeKind::Decision(_) = node.kind() {
+            for m in node.moves() {
+                if !m.random {
+                    branches.push(entry(&m.outcomes[0], Rat::ZERO)?);
+                    continue;
+                }
+                let outcomes = m
+                    .outcomes
+                    .iter()
+                    .map(|b| entry(b, m.reward))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut value = N::zero();
+                for o in &outcomes {
+                    value.add_mul(&N::from_rat(o.probability), &o.value);
+                }
+                branches.push(BranchValue {
+                    label: model.show_move(m.label),
+                    probability: Rat::ONE,
+                    reward: m.reward,
+                    next: String::new(),
+                    value,
+                    loss: N::zero(),
+                    optimal: false,
+                    chosen: false,
+                    outcomes,
+                });
+            }
+        } else {
+            for b in node.branches() {
+                branches.push(entry(b, Rat::ZERO)?);
+            }
         }
         if let NodeKind::Decision(player) = node.kind() {
             let best = branches

@@ -92,6 +92,21 @@ pub fn verify<M: Model>(
             }
             NodeKind::Decision(player) => {
                 decisions += 1;
+                // A move's worth: its reward plus the expectation over its branches (one
+                // branch of probability one for a plain move).
+                let mut worth = Vec::new();
+                let mut leaves = Vec::new();
+                let mut at = 0;
+                for m in node.moves() {
+                    let mut w = Exact::from_rat(m.reward);
+                    for (b, qb) in m.outcomes.iter().zip(&q[at..]) {
+                        w = w.add(&Exact::from_rat(b.probability).mul(qb));
+                    }
+                    worth.push(w);
+                    leaves.push(next[at..at + m.outcomes.len()].to_vec());
+                    at += m.outcomes.len();
+                }
+                let q = worth;
                 let best = q
                     .iter()
                     .cloned()
@@ -112,7 +127,7 @@ pub fn verify<M: Model>(
                         "state {name}: chosen move {c} is worth {qc}, not {v}"
                     ));
                 }
-                used = vec![next[c]];
+                used = leaves[c].clone();
             }
             NodeKind::Unset => unreachable!("validated"),
         }
@@ -189,26 +204,29 @@ pub fn evaluate_strategy<M: Model>(
         model.expand(&s, &mut node);
         node.validate()
             .map_err(|e| format!("state {name}: invalid node: {e}"))?;
+        let mut konst = Exact::from_rat(node.payoff());
+        // The branches the strategy uses: all outcomes at chance, the chosen move's at a
+        // decision (with the move's own reward).
         let used: Vec<usize> = match node.kind() {
             NodeKind::Terminal => Vec::new(),
             NodeKind::Chance => (0..node.branches().len()).collect(),
             NodeKind::Decision(_) => {
                 let c = choice(&s).ok_or_else(|| format!("state {name}: no move chosen"))?;
-                if c >= node.branches().len() {
-                    return Err(format!("state {name}: chosen move {c} does not exist"));
-                }
-                vec![c]
+                let m = node
+                    .moves()
+                    .nth(c)
+                    .ok_or_else(|| format!("state {name}: chosen move {c} does not exist"))?;
+                konst = konst.add(&Exact::from_rat(m.reward));
+                let first = node.branches().iter().position(|b| b.group as usize == c);
+                let first = first.expect("a move has branches");
+                (first..first + m.outcomes.len()).collect()
             }
             NodeKind::Unset => unreachable!("validated"),
         };
-        let mut konst = Exact::from_rat(node.payoff());
         let mut coeffs = Vec::new();
         for i in used {
             let b = &node.branches()[i];
-            let p = match node.kind() {
-                NodeKind::Chance => Exact::from_rat(b.probability),
-                _ => Exact::one(),
-            };
+            let p = Exact::from_rat(b.probability);
             konst = konst.add(&p.mul(&Exact::from_rat(b.reward)));
             let id = match index.get(&b.next) {
                 Some(&id) => id,

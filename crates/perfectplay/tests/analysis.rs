@@ -84,9 +84,10 @@ fn exported_strategy_reevaluated_independently_gives_the_value() {
                 let row = rows.iter().find(|r| r.state == name)?;
                 let mut node = perfectplay::Node::new();
                 game.expand(s, &mut node);
-                node.branches()
-                    .iter()
-                    .position(|b| game.show_move(&b.label) == row.chosen)
+                let found = node
+                    .moves()
+                    .position(|m| game.show_move(m.label) == row.chosen);
+                found
             };
             let v = evaluate_strategy(&game, choice, 10_000).unwrap();
             assert_eq!(v, *exact.start_value(), "{shape:?}\n{game:?}");
@@ -147,8 +148,18 @@ fn type_erased_interface_matches_the_typed_one() {
             e.explanation.value.exact.as_deref(),
             Some(typed.value_at(id).to_string().as_str())
         );
-        for (b, &next) in e.explanation.branches.iter().zip(&e.next) {
-            assert_eq!(b.next, game.show_state(typed.state_at(next)));
+        for (b, next) in e.explanation.branches.iter().zip(&e.next) {
+            if b.outcomes.is_empty() {
+                assert_eq!(next.len(), 1);
+                assert_eq!(b.next, game.show_state(typed.state_at(next[0].1)));
+            } else {
+                // A random move: its outcomes in order, with their probabilities.
+                assert_eq!(next.len(), b.outcomes.len());
+                for (o, (p, id)) in b.outcomes.iter().zip(next) {
+                    assert_eq!(o.probability, *p);
+                    assert_eq!(o.next, game.show_state(typed.state_at(*id)));
+                }
+            }
         }
     }
     let d = solved

@@ -84,7 +84,7 @@ fn misuse_of_the_node_builder_is_reported() {
     let e = solve(&Sloppy).err().unwrap().to_string();
     assert_eq!(
         e,
-        "invalid model at state 1: an outcome was added to a node that is not a chance node"
+        "invalid model at state 1: an outcome was added to a decision whose last move is not random"
     );
 }
 
@@ -217,7 +217,11 @@ fn kosaraju(game: &Table) -> Vec<Option<usize>> {
     let n = game.0.len();
     let succ = |x: usize| -> Vec<usize> {
         match &game.0[x] {
-            GNode::Decision(_, m) => m.iter().map(|(_, t)| *t).collect(),
+            GNode::Decision(..) | GNode::Mixed(..) => game.0[x]
+                .moves()
+                .iter()
+                .flat_map(|(_, outs)| outs.iter().map(|o| o.2))
+                .collect(),
             GNode::Chance(o) => o.iter().map(|(_, _, t)| *t).collect(),
             GNode::Terminal(_) => vec![],
         }

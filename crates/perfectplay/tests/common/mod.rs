@@ -38,7 +38,43 @@ impl Rng {
 pub enum GNode {
     Terminal(Rat),
     Decision(Player, Vec<(Rat, usize)>),
+    /// A decision whose moves may be random (a reward, then chance over outcomes).
+    Mixed(Player, Vec<GMove>),
     Chance(Vec<(Rat, Rat, usize)>),
+}
+
+#[derive(Clone, Debug)]
+pub enum GMove {
+    Plain(Rat, usize),
+    Random(Rat, Vec<(Rat, Rat, usize)>),
+}
+
+impl GNode {
+    /// The moves of a decision as (move reward, outcomes); a plain move has one outcome of
+    /// probability one carrying its reward.
+    pub fn moves(&self) -> Vec<(Rat, Vec<(Rat, Rat, usize)>)> {
+        match self {
+            GNode::Decision(_, moves) => moves
+                .iter()
+                .map(|&(r, t)| (Rat::ZERO, vec![(Rat::ONE, r, t)]))
+                .collect(),
+            GNode::Mixed(_, moves) => moves
+                .iter()
+                .map(|m| match m {
+                    GMove::Plain(r, t) => (Rat::ZERO, vec![(Rat::ONE, *r, *t)]),
+                    GMove::Random(r, outs) => (*r, outs.clone()),
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn player(&self) -> Option<Player> {
+        match self {
+            GNode::Decision(p, _) | GNode::Mixed(p, _) => Some(*p),
+            _ => None,
+        }
+    }
 }
 
 /// A game given as an explicit table; state 0 is the start.
@@ -58,6 +94,20 @@ impl Model for Table {
                 node.decision(*player);
                 for (i, (r, t)) in moves.iter().enumerate() {
                     node.add_move(i, *r, *t);
+                }
+            }
+            GNode::Mixed(player, moves) => {
+                node.decision(*player);
+                for (i, m) in moves.iter().enumerate() {
+                    match m {
+                        GMove::Plain(r, t) => node.add_move(i, *r, *t),
+                        GMove::Random(r, outs) => {
+                            node.add_random_move(i, *r);
+                            for (j, (p, r, t)) in outs.iter().enumerate() {
+                                node.add_outcome(100 + j, *p, *r, *t);
+                            }
+                        }
+                    }
                 }
             }
             GNode::Chance(outs) => {
@@ -105,17 +155,9 @@ pub fn random_game(rng: &mut Rng, inner: usize, shape: Shape, players: &[Player]
     let solo = players.len() == 1;
     for x in 0..inner {
         let forward = |rng: &mut Rng| x + 1 + rng.below(n - x - 1);
-        if rng.chance(1, 2) {
-            let player = players[rng.below(players.len())];
-            let k = 1 + rng.below(3);
-            let mut moves = Vec::new();
-            for i in 0..k {
-                let back = shape == Shape::Loops && i > 0 && rng.chance(1, 3);
-                let t = if back { rng.below(x + 1) } else { forward(rng) };
-                moves.push((reward(rng, solo.then_some(player)), t));
-            }
-            nodes.push(GNode::Decision(player, moves));
-        } else {
+        // Outcomes of chance at state x (a chance node or a random move), with a direct way out
+        // whenever one may go back.
+        let outcomes = |rng: &mut Rng, player: Option<Player>| -> Vec<(Rat, Rat, usize)> {
             let k = 1 + rng.below(3);
             let back_allowed = shape != Shape::Acyclic && rng.chance(1, 2);
             let mut targets: Vec<usize> = (0..k)
@@ -141,13 +183,42 @@ pub fn random_game(rng: &mut Rng, inner: usize, shape: Shape, players: &[Player]
                 ps = w.iter().map(|&a| Rat::new(a, total)).collect();
                 ps.push(Rat::new(total - rest, total));
             }
-            let player = solo.then(|| players[0]);
-            let outs = targets
+            targets
                 .into_iter()
                 .zip(ps)
                 .map(|(t, p)| (p, reward(rng, player), t))
-                .collect();
-            nodes.push(GNode::Chance(outs));
+                .collect()
+        };
+        if rng.chance(1, 2) {
+            let player = players[rng.below(players.len())];
+            let k = 1 + rng.below(3);
+            let mixed = rng.chance(1, 3);
+            let mut moves = Vec::new();
+            for i in 0..k {
+                if mixed && rng.chance(1, 2) {
+                    let r = reward(rng, solo.then_some(player));
+                    moves.push(GMove::Random(r, outcomes(rng, solo.then_some(player))));
+                    continue;
+                }
+                let back = shape == Shape::Loops && i > 0 && rng.chance(1, 3);
+                let t = if back { rng.below(x + 1) } else { forward(rng) };
+                moves.push(GMove::Plain(reward(rng, solo.then_some(player)), t));
+            }
+            if mixed {
+                nodes.push(GNode::Mixed(player, moves));
+            } else {
+                let plain = moves
+                    .into_iter()
+                    .map(|m| match m {
+                        GMove::Plain(r, t) => (r, t),
+                        GMove::Random(..) => unreachable!("only mixed decisions have them"),
+                    })
+                    .collect();
+                nodes.push(GNode::Decision(player, plain));
+            }
+        } else {
+            let player = solo.then(|| players[0]);
+            nodes.push(GNode::Chance(outcomes(rng, player)));
         }
     }
     for _ in 0..terminals {
@@ -197,9 +268,14 @@ pub fn evaluate(game: &Table, profile: &[usize]) -> Option<Exact> {
     let succ = |x: usize| -> Vec<(Exact, Exact, usize)> {
         match &game.0[x] {
             GNode::Terminal(_) => vec![],
-            GNode::Decision(_, moves) => {
-                let (r, t) = moves[profile[x]];
-                vec![(Exact::one(), Exact::from_rat(r), t)]
+            GNode::Decision(..) | GNode::Mixed(..) => {
+                let (reward, outs) = game.0[x].moves().swap_remove(profile[x]);
+                outs.iter()
+                    .map(|(p, r, t)| {
+                        let r = Exact::from_rat(*r).add(&Exact::from_rat(reward));
+                        (Exact::from_rat(*p), r, *t)
+                    })
+                    .collect()
             }
             GNode::Chance(outs) => outs
                 .iter()
@@ -262,13 +338,10 @@ pub fn evaluate(game: &Table, profile: &[usize]) -> Option<Exact> {
 pub fn brute_force(game: &Table) -> Option<Exact> {
     let deciders = |who: Player| -> Vec<usize> {
         (0..game.0.len())
-            .filter(|&x| matches!(&game.0[x], GNode::Decision(p, _) if *p == who))
+            .filter(|&x| game.0[x].player() == Some(who))
             .collect()
     };
-    let moves = |x: usize| match &game.0[x] {
-        GNode::Decision(_, m) => m.len(),
-        _ => 1,
-    };
+    let moves = |x: usize| game.0[x].moves().len().max(1);
     let maxs = deciders(Player::Max);
     let mins = deciders(Player::Min);
     let each = |list: &[usize], f: &mut dyn FnMut(&[usize])| {
@@ -318,11 +391,5 @@ pub fn brute_force(game: &Table) -> Option<Exact> {
 
 /// Number of stationary deterministic strategy profiles (to keep brute force small).
 pub fn profiles(game: &Table) -> usize {
-    game.0
-        .iter()
-        .map(|n| match n {
-            GNode::Decision(_, m) => m.len(),
-            _ => 1,
-        })
-        .product()
+    game.0.iter().map(|n| n.moves().len().max(1)).product()
 }
