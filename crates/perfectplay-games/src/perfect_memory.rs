@@ -12,6 +12,10 @@
 //!   cell, or flip another known single;
 //! - after a first unseen card with a new symbol: flip an unseen cell, or a known single.
 //!
+//! A flip of an unseen cell is a random move (`Node::add_random_move`): its outcomes hang off the
+//! decision itself, so there are three kinds of state per `(u, k)` — the start of a move, and
+//! the two things the first card can show.
+//!
 //! When both cells of a symbol have been seen but not turned together, the pair is matched by a
 //! later move that costs exactly one and reveals nothing; when it is played does not matter, so
 //! the model charges it at once (the `+2` and `+3` branches).
@@ -69,43 +73,15 @@ pub enum State {
         /// Known singles.
         k: u32,
     },
-    /// An unseen cell is being turned first.
-    FirstUnseen {
-        /// Unseen cells before the flip.
-        u: u32,
-        /// Known singles before the flip.
-        k: u32,
-    },
-    /// The first card's partner is a known single.
+    /// The first card turned (an unseen cell) has a known partner.
     MatchesKnown {
-        /// Unseen cells before the flip.
+        /// Unseen cells before the move.
         u: u32,
-        /// Known singles before the flip.
+        /// Known singles before the move.
         k: u32,
     },
-    /// The first card shows a new symbol.
+    /// The first card turned (an unseen cell) shows a new symbol.
     NewSymbol {
-        /// Unseen cells before the flip.
-        u: u32,
-        /// Known singles before the flip.
-        k: u32,
-    },
-    /// After a new first symbol, an unseen cell is turned second.
-    SecondUnseen {
-        /// Unseen cells before the move.
-        u: u32,
-        /// Known singles before the move.
-        k: u32,
-    },
-    /// After a first card whose partner is known, another unseen cell is turned.
-    MatchedThenUnseen {
-        /// Unseen cells before the move.
-        u: u32,
-        /// Known singles before the move.
-        k: u32,
-    },
-    /// A known single was turned first and an unseen cell is turned second.
-    KnownThenUnseen {
         /// Unseen cells before the move.
         u: u32,
         /// Known singles before the move.
@@ -164,29 +140,50 @@ impl Model for PerfectMemory {
             Turn { u: 0, .. } => node.terminal(0),
             Turn { u, k } => {
                 node.decision(Player::Min);
-                node.add_move("flip an unseen cell", 0, FirstUnseen { u, k });
-                if k > 0 {
-                    node.add_move(
-                        "flip a known cell, then an unseen one",
-                        0,
-                        KnownThenUnseen { u, k },
-                    );
-                }
-            }
-            FirstUnseen { u, k } => {
-                node.chance();
+                node.add_random_move("flip an unseen cell", 0);
                 if k > 0 {
                     node.add_outcome("its partner is known", q(k, u), 0, MatchesKnown { u, k });
                 }
                 if u > k {
                     node.add_outcome("a new symbol", q(u - k, u), 0, NewSymbol { u, k });
                 }
+                if k > 0 {
+                    node.add_random_move("flip a known cell, then an unseen one", 0);
+                    node.add_outcome("the partner", q(1, u), 1, Turn { u: u - 1, k: k - 1 });
+                    if k >= 2 {
+                        node.add_outcome(
+                            "a known symbol's partner",
+                            q(k - 1, u),
+                            2,
+                            Turn { u: u - 1, k: k - 1 },
+                        );
+                    }
+                    if u > k {
+                        node.add_outcome(
+                            "a new symbol",
+                            q(u - k, u),
+                            1,
+                            Turn { u: u - 1, k: k + 1 },
+                        );
+                    }
+                }
             }
             MatchesKnown { u, k } => {
                 node.decision(Player::Min);
                 node.add_move("flip its known partner", 1, Turn { u: u - 1, k: k - 1 });
                 if u >= 2 {
-                    node.add_move("flip another unseen cell", 0, MatchedThenUnseen { u, k });
+                    node.add_random_move("flip another unseen cell", 0);
+                    if k >= 2 {
+                        node.add_outcome(
+                            "another known symbol's partner",
+                            q(k - 1, u - 1),
+                            3,
+                            Turn { u: u - 2, k: k - 2 },
+                        );
+                    }
+                    if u > k {
+                        node.add_outcome("a new symbol", q(u - k, u - 1), 2, Turn { u: u - 2, k });
+                    }
                 }
                 if k >= 2 {
                     node.add_move("flip another known cell", 2, Turn { u: u - 1, k: k - 1 });
@@ -194,13 +191,7 @@ impl Model for PerfectMemory {
             }
             NewSymbol { u, k } => {
                 node.decision(Player::Min);
-                node.add_move("flip an unseen cell", 0, SecondUnseen { u, k });
-                if k > 0 {
-                    node.add_move("flip a known cell", 1, Turn { u: u - 1, k: k + 1 });
-                }
-            }
-            SecondUnseen { u, k } => {
-                node.chance();
+                node.add_random_move("flip an unseen cell", 0);
                 node.add_outcome("the partner", q(1, u - 1), 1, Turn { u: u - 2, k });
                 if k > 0 {
                     node.add_outcome(
@@ -218,34 +209,8 @@ impl Model for PerfectMemory {
                         Turn { u: u - 2, k: k + 2 },
                     );
                 }
-            }
-            MatchedThenUnseen { u, k } => {
-                node.chance();
-                if k >= 2 {
-                    node.add_outcome(
-                        "another known symbol's partner",
-                        q(k - 1, u - 1),
-                        3,
-                        Turn { u: u - 2, k: k - 2 },
-                    );
-                }
-                if u > k {
-                    node.add_outcome("a new symbol", q(u - k, u - 1), 2, Turn { u: u - 2, k });
-                }
-            }
-            KnownThenUnseen { u, k } => {
-                node.chance();
-                node.add_outcome("the partner", q(1, u), 1, Turn { u: u - 1, k: k - 1 });
-                if k >= 2 {
-                    node.add_outcome(
-                        "a known symbol's partner",
-                        q(k - 1, u),
-                        2,
-                        Turn { u: u - 1, k: k - 1 },
-                    );
-                }
-                if u > k {
-                    node.add_outcome("a new symbol", q(u - k, u), 1, Turn { u: u - 1, k: k + 1 });
+                if k > 0 {
+                    node.add_move("flip a known cell", 1, Turn { u: u - 1, k: k + 1 });
                 }
             }
         }
@@ -255,12 +220,8 @@ impl Model for PerfectMemory {
         use State::*;
         let (name, u, k) = match *s {
             Turn { u, k } => ("turn", u, k),
-            FirstUnseen { u, k } => ("first-unseen", u, k),
             MatchesKnown { u, k } => ("matches-known", u, k),
             NewSymbol { u, k } => ("new-symbol", u, k),
-            SecondUnseen { u, k } => ("second-unseen", u, k),
-            MatchedThenUnseen { u, k } => ("matched-then-unseen", u, k),
-            KnownThenUnseen { u, k } => ("known-then-unseen", u, k),
         };
         format!("{name} unseen={u} known={k}")
     }
@@ -271,24 +232,20 @@ impl Model for PerfectMemory {
 
     /// States are numbered by kind, `u` and `k`, so the engine interns them without hashing.
     fn dense_bound(&self) -> usize {
-        7 * (self.cells as usize + 1) * (self.cells as usize / 2 + 1)
+        3 * (self.cells as usize + 1) * (self.cells as usize / 2 + 1)
     }
 
     fn dense_index(&self, state: &State) -> Option<usize> {
         use State::*;
         let (kind, u, k) = match *state {
             Turn { u, k } => (0, u, k),
-            FirstUnseen { u, k } => (1, u, k),
-            MatchesKnown { u, k } => (2, u, k),
-            NewSymbol { u, k } => (3, u, k),
-            SecondUnseen { u, k } => (4, u, k),
-            MatchedThenUnseen { u, k } => (5, u, k),
-            KnownThenUnseen { u, k } => (6, u, k),
+            MatchesKnown { u, k } => (1, u, k),
+            NewSymbol { u, k } => (2, u, k),
         };
         let (n, half) = (self.cells as usize + 1, self.cells as usize / 2 + 1);
         let (u, k) = (u as usize, k as usize);
-        // Kind varies fastest: the seven states of one (u, k) share a cache line.
-        (u < n && k < half).then(|| (u * half + k) * 7 + kind)
+        // Kind varies fastest: the three states of one (u, k) are neighbours.
+        (u < n && k < half).then(|| (u * half + k) * 3 + kind)
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
@@ -306,21 +263,17 @@ impl Model for PerfectMemory {
         let (u, k) = (num(u, "unseen=")?, num(k, "known=")?);
         Ok(match *name {
             "turn" => Turn { u, k },
-            "first-unseen" => FirstUnseen { u, k },
             "matches-known" => MatchesKnown { u, k },
             "new-symbol" => NewSymbol { u, k },
-            "second-unseen" => SecondUnseen { u, k },
-            "matched-then-unseen" => MatchedThenUnseen { u, k },
-            "known-then-unseen" => KnownThenUnseen { u, k },
             _ => return Err(bad()),
         })
     }
 }
 
 /// How states are written.
-const NOTATION: &str = "'KIND unseen=U known=K' with KIND one of turn, first-unseen, \
-    matches-known, new-symbol, second-unseen, matched-then-unseen, known-then-unseen \
-    (e.g. 'turn unseen=12 known=2': U cells never seen, K symbols seen once)";
+const NOTATION: &str = "'KIND unseen=U known=K' with KIND one of turn (the start of a move), \
+    matches-known (the first card turned has a known partner) or new-symbol (it shows a new \
+    symbol); e.g. 'turn unseen=12 known=2': U cells never seen, K symbols seen once";
 
 #[cfg(test)]
 mod tests {

@@ -264,21 +264,13 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         // The rewards of random moves go onto each of their outcomes (probabilities sum to one).
         let mut move_rewards = std::mem::take(&mut self.move_rewards);
         move_rewards.clear();
-        if node.has_random_moves() {
-            move_rewards.extend(
-                node.moves()
-                    .filter(|m| m.random)
-                    .map(|m| (m.index as u32, m.reward)),
-            );
-        }
+        move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
         let mut group = u32::MAX;
         for b in node.drain_branches() {
             let target = self.intern(b.next)?;
             let mut reward = N::from_rat(b.reward);
             if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
-                if !r.is_zero() {
-                    reward = reward.add(&N::from_rat(r));
-                }
+                reward = reward.add(&N::from_rat(r));
             }
             self.arena.push(Edge {
                 target,

@@ -332,6 +332,11 @@ impl<S, M> Node<S, M> {
         !self.random.is_empty()
     }
 
+    /// `(move index, reward)` of each random move.
+    pub(crate) fn random_rewards(&self) -> impl Iterator<Item = (u32, Rat)> + '_ {
+        self.random.iter().map(|r| (r.group, r.reward))
+    }
+
     /// Empties the node for reuse.
     pub fn clear(&mut self) {
         self.kind = NodeKind::Unset;
@@ -361,9 +366,15 @@ impl<S, M> Node<S, M> {
             NodeKind::Terminal => Ok(()),
             NodeKind::Decision(_) if self.moves == 0 => Err("a decision has no moves".to_string()),
             NodeKind::Decision(_) => {
-                for m in self.moves().filter(|m| m.random) {
-                    check_distribution(m.outcomes)
-                        .map_err(|e| format!("random move {}: {e}", m.index))?;
+                // Each random move's outcomes are the run of branches in its group.
+                for r in &self.random {
+                    let first = self.branches.partition_point(|b| b.group < r.group);
+                    let len = self.branches[first..]
+                        .iter()
+                        .take_while(|b| b.group == r.group)
+                        .count();
+                    check_distribution(&self.branches[first..first + len])
+                        .map_err(|e| format!("random move {}: {e}", r.group))?;
                 }
                 Ok(())
             }

@@ -167,8 +167,11 @@ impl Rat {
     }
 
     /// The nearest `f64` (exact when numerator and denominator are below 2^53).
+    #[inline]
     pub fn to_f64(self) -> f64 {
-        if self.num.unsigned_abs() < (1 << 53) && self.den < (1 << 53) {
+        if self.den == 1 {
+            self.num as f64
+        } else if self.num.unsigned_abs() < (1 << 53) && self.den < (1 << 53) {
             self.num as f64 / self.den as f64
         } else if self.reduced().den != self.den {
             self.reduced().to_f64()
