@@ -354,16 +354,16 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
         let overflow = || anyhow!("the total does not fit in a 64-bit fraction");
         let b = &x.branches[pick];
         total = total.checked_add(b.reward).ok_or_else(overflow)?;
-        id = match e.next[pick].as_slice() {
-            [(_, only)] => *only,
+        let next = &e.next[pick];
+        id = if b.outcomes.is_empty() {
+            next[0].1
+        } else {
             // A random move: chance draws its outcome.
-            outcomes => {
-                let i = rng.pick(outcomes.iter().map(|o| o.0));
-                let o = &b.outcomes[i];
-                println!("  chance: {} (probability {})", o.label, o.probability);
-                total = total.checked_add(o.reward).ok_or_else(overflow)?;
-                outcomes[i].1
-            }
+            let i = rng.pick(next.iter().map(|o| o.0));
+            let o = &b.outcomes[i];
+            println!("  chance: {} (probability {})", o.label, o.probability);
+            total = total.checked_add(o.reward).ok_or_else(overflow)?;
+            next[i].1
         };
     }
 }

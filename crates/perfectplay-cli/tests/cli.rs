@@ -373,12 +373,15 @@ fn explain_json_lists_moves_and_outcomes() {
             "-q",
             "--exact",
             "--state",
-            "A 10 B 15, A to move, turn 8, rolling",
+            "A 10 B 15, A to move, turn 8",
         ],
         "",
     );
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    let outcomes = v["outcomes"].as_array().unwrap();
+    // Rolling is a random move: its outcomes come with it.
+    let roll = &v["moves"][0];
+    assert_eq!(roll["move"], "roll");
+    let outcomes = roll["outcomes"].as_array().unwrap();
     assert_eq!(outcomes.len(), 6);
     assert!(outcomes.iter().all(|o| o["probability_exact"] == "1/6"));
     assert!(v["value_exact"].as_str().unwrap().contains('/'));

@@ -6,8 +6,8 @@
 //! ends the turn. Whoever reaches the goal first wins, at once, even in the middle of a turn.
 //!
 //! # Model
-//! A state is the two banked scores, the player to move and the turn total, plus whether the
-//! die is in the air (a chance node) or the player is deciding (a decision node). The first
+//! A state is the two banked scores, the player to move and the turn total; rolling is a random
+//! move (`Node::add_random_move`) whose six outcomes hang off the decision itself. The first
 //! player is `Max` and the second `Min`: the total is 1 when the first player wins and 0 when the
 //! second does, so the value is the first player's winning probability. Rolling a 1 gives the
 //! turn away without changing the scores, so positions repeat: each pair of banked scores forms a
@@ -19,8 +19,8 @@
 //! turn total is below `K`, hold once it reaches `K`.
 //!
 //! # Notation
-//! `A 12 B 30, A to move, turn 5` (add `, rolling` for the die in the air), and `A wins` or
-//! `B wins` at the end. `A` is the first player.
+//! `A 12 B 30, A to move, turn 5`, and `A wins` or `B wins` at the end. `A` is the first
+//! player.
 
 use perfectplay::dynamic::DynModel;
 use perfectplay::{Model, Node, Player, Rat};
@@ -49,8 +49,7 @@ pub const SPEC: GameSpec = GameSpec {
     ],
     example: "solve pig --goal 20 --opponent optimal",
     notation: Some(
-        "'A 12 B 30, A to move, turn 5' (A is the first player; add ', rolling' while the die \
-         is in the air), or 'A wins' / 'B wins'",
+        "'A 12 B 30, A to move, turn 5' (A is the first player), or 'A wins' / 'B wins'",
     ),
     build: |p| Ok(Box::new(Pig::from_params(p)?) as Box<dyn DynModel>),
 };
@@ -77,7 +76,7 @@ pub struct Pig {
 /// A position of Pig.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
-    /// A player is to move (decide, or roll while the die is in the air).
+    /// A player is to move.
     Play {
         /// The first player's banked score.
         a: u16,
@@ -87,8 +86,6 @@ pub enum State {
         a_moves: bool,
         /// The turn total of the player to move.
         turn: u16,
-        /// Whether the die is in the air (a chance node).
-        rolling: bool,
     },
     /// The game is over.
     Won {
@@ -147,27 +144,18 @@ impl Model for Pig {
             b: 0,
             a_moves: true,
             turn: 0,
-            rolling: false,
         }
     }
 
     fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
-        let (a, b, a_moves, turn, rolling) = match *state {
+        let (a, b, a_moves, turn) = match *state {
             State::Won { a } => return node.terminal(if a { 1 } else { 0 }),
             State::Play {
                 a,
                 b,
                 a_moves,
                 turn,
-                rolling,
-            } => (a, b, a_moves, turn, rolling),
-        };
-        let play = |turn, rolling| State::Play {
-            a,
-            b,
-            a_moves,
-            turn,
-            rolling,
+            } => (a, b, a_moves, turn),
         };
         // The turn passes to the other player with the mover's score raised by `bank`.
         let pass = |bank: u16| State::Play {
@@ -175,22 +163,25 @@ impl Model for Pig {
             b: if a_moves { b } else { b + bank },
             a_moves: !a_moves,
             turn: 0,
-            rolling: false,
         };
         let mine = if a_moves { a } else { b };
-        if rolling {
-            node.chance();
+        let roll = |node: &mut Node<State, &'static str>| {
+            node.add_random_move("roll", 0);
             node.add_outcome("1", Rat::new(1, 6), 0, pass(0));
             for (face, label) in [(2, "2"), (3, "3"), (4, "4"), (5, "5"), (6, "6")] {
                 let next = if mine + turn + face >= self.goal {
                     State::Won { a: a_moves }
                 } else {
-                    play(turn + face, false)
+                    State::Play {
+                        a,
+                        b,
+                        a_moves,
+                        turn: turn + face,
+                    }
                 };
                 node.add_outcome(label, Rat::new(1, 6), 0, next);
             }
-            return;
-        }
+        };
         if a_moves {
             node.decision(Player::Max);
         } else {
@@ -199,11 +190,11 @@ impl Model for Pig {
                 return if turn >= k {
                     node.add_move("hold", 0, pass(turn))
                 } else {
-                    node.add_move("roll", 0, play(turn, true))
+                    roll(node)
                 };
             }
         }
-        node.add_move("roll", 0, play(turn, true));
+        roll(node);
         if turn > 0 {
             node.add_move("hold", 0, pass(turn));
         }
@@ -216,7 +207,7 @@ impl Model for Pig {
         if g > 250 {
             0
         } else {
-            4 * g * g * g + 2
+            2 * g * g * g + 2
         }
     }
 
@@ -229,13 +220,10 @@ impl Model for Pig {
                 b,
                 a_moves,
                 turn,
-                rolling,
             } => {
                 let (a, b, turn) = (a as usize, b as usize, turn as usize);
-                (a < g && b < g && turn < g).then(|| {
-                    2 + (((a * g + b) * 2 + usize::from(a_moves)) * g + turn) * 2
-                        + usize::from(rolling)
-                })
+                (a < g && b < g && turn < g)
+                    .then(|| 2 + ((a * g + b) * 2 + usize::from(a_moves)) * g + turn)
             }
         }
     }
@@ -249,11 +237,9 @@ impl Model for Pig {
                 b,
                 a_moves,
                 turn,
-                rolling,
             } => format!(
-                "A {a} B {b}, {} to move, turn {turn}{}",
+                "A {a} B {b}, {} to move, turn {turn}",
                 if a_moves { "A" } else { "B" },
-                if rolling { ", rolling" } else { "" }
             ),
         }
     }
@@ -269,8 +255,8 @@ impl Model for Pig {
             .collect();
         let bad = || {
             format!(
-                "'{text}' is not a Pig position; write 'A 12 B 30, A to move, turn 5' \
-                 (', rolling' while the die is in the air) or 'A wins' / 'B wins'"
+                "'{text}' is not a Pig position; write 'A 12 B 30, A to move, turn 5' or \
+                 'A wins' / 'B wins'"
             )
         };
         match words.as_slice() {
@@ -278,11 +264,7 @@ impl Model for Pig {
             ["B", "wins"] => return Ok(State::Won { a: false }),
             _ => {}
         }
-        let (head, rolling) = match words.as_slice() {
-            [head @ .., "rolling"] => (head, true),
-            head => (head, false),
-        };
-        let ["A", a, "B", b, who, "to", "move", "turn", turn] = head else {
+        let ["A", a, "B", b, who, "to", "move", "turn", turn] = words.as_slice() else {
             return Err(bad());
         };
         let num = |w: &str| w.parse::<u16>().map_err(|_| bad());
@@ -304,7 +286,6 @@ impl Model for Pig {
             b,
             a_moves,
             turn,
-            rolling,
         })
     }
 }
