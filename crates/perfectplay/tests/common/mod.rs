@@ -43,16 +43,19 @@ pub enum GNode {
     Chance(Vec<(Rat, Rat, usize)>),
 }
 
+/// Outcomes of chance: (probability, reward, target).
+pub type Outcomes = Vec<(Rat, Rat, usize)>;
+
 #[derive(Clone, Debug)]
 pub enum GMove {
     Plain(Rat, usize),
-    Random(Rat, Vec<(Rat, Rat, usize)>),
+    Random(Rat, Outcomes),
 }
 
 impl GNode {
     /// The moves of a decision as (move reward, outcomes); a plain move has one outcome of
     /// probability one carrying its reward.
-    pub fn moves(&self) -> Vec<(Rat, Vec<(Rat, Rat, usize)>)> {
+    pub fn moves(&self) -> Vec<(Rat, Outcomes)> {
         match self {
             GNode::Decision(_, moves) => moves
                 .iter()
@@ -157,7 +160,7 @@ pub fn random_game(rng: &mut Rng, inner: usize, shape: Shape, players: &[Player]
         let forward = |rng: &mut Rng| x + 1 + rng.below(n - x - 1);
         // Outcomes of chance at state x (a chance node or a random move), with a direct way out
         // whenever one may go back.
-        let outcomes = |rng: &mut Rng, player: Option<Player>| -> Vec<(Rat, Rat, usize)> {
+        let outcomes = |rng: &mut Rng, player: Option<Player>| -> Outcomes {
             let k = 1 + rng.below(3);
             let back_allowed = shape != Shape::Acyclic && rng.chance(1, 2);
             let mut targets: Vec<usize> = (0..k)
