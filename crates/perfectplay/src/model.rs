@@ -3,7 +3,9 @@
 //! A game is a [`Model`]: a start state and, for every state, a [`Node`] that says what happens
 //! there. A node is one of
 //! - **terminal**, with a payoff;
-//! - a **decision** of [`Player::Max`] or [`Player::Min`] among labelled moves;
+//! - a **decision** of [`Player::Max`] or [`Player::Min`] among labelled moves; a move may be
+//!   *random* ([`Node::add_random_move`]): chance then draws its outcome, as with a PRISM
+//!   action, without a separate chance state;
 //! - **chance** over labelled outcomes with exact probabilities.
 //!
 //! Every move and outcome may carry a step reward that adds to the total. The value of a state is

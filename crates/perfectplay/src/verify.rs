@@ -3,9 +3,10 @@
 //! It shares no code with the solvers: it explores the model again with its own map, and checks
 //! three facts at every reachable state.
 //! 1. **Optimality equations.** A terminal's value is its payoff; a chance node's value is
-//!    `Σ p (r + v')`; a decision's value is the best `r + v'` for its player.
-//! 2. **The strategy attains them.** At every decision the strategy's move has value `r + v'`
-//!    equal to the state's value.
+//!    `Σ p (r + v')`; a decision's value is the best move value for its player, where a move is
+//!    worth `r + v'`, or `R + Σ p (r + v')` for a random move with reward `R`.
+//! 2. **The strategy attains them.** At every decision the strategy's move is worth the
+//!    state's value.
 //! 3. **The strategy ends the game.** In the chain that the strategy leaves (chance plus the
 //!    chosen moves), every state reaches a terminal state.
 //!
