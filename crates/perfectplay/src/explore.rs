@@ -411,11 +411,34 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     fn solve_cyclic(&mut self, root: usize) -> Result<(), SolveError> {
         let members = &self.tstack[root..];
         let n = members.len();
-        let mut comp = Component {
-            kind: Vec::with_capacity(n),
-            start: Vec::with_capacity(n + 1),
-            edges: Vec::new(),
+        // Each random move of a decision becomes a chance node of its own, numbered right
+        // after its decision (so that sweeps meet a move next to its decision): member `i` is
+        // local node `first[i]`, its random moves the next ones.
+        let edges_of = |i: usize| &self.arena[members[i].edges as usize..self.edge_end(root + i)];
+        let moves = |edges: &[Edge<N>]| {
+            let mut out = Vec::new();
+            let mut at = 0;
+            while at < edges.len() {
+                let len = 1 + edges[at + 1..].iter().take_while(|e| !e.first).count();
+                out.push(at..at + len);
+                at += len;
+            }
+            out
         };
+        let plain = |e: &[Edge<N>]| e.len() == 1 && e[0].prob == N::one();
+        let mut first = Vec::with_capacity(n);
+        let mut count = 0;
+        for (i, m) in members.iter().enumerate() {
+            first.push(count as u32);
+            count += 1;
+            if m.kind != Kind::Chance {
+                let edges = edges_of(i);
+                count += moves(edges)
+                    .into_iter()
+                    .filter(|r| !plain(&edges[r.clone()]))
+                    .count();
+            }
+        }
         let local = |e: &Edge<N>| {
             let status = self.status[e.target as usize];
             if status == DONE {
@@ -426,47 +449,49 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 }
             } else {
                 LocalEdge {
-                    to: status - root as u32,
+                    to: first[status as usize - root],
                     prob: e.prob.clone(),
                     konst: e.reward.clone(),
                 }
             }
         };
-        // A random move becomes a chance node of its own, numbered after the members; its
-        // outcomes wait in `extra` until every member's edges are in place.
-        let mut extra: Vec<(usize, &[Edge<N>])> = Vec::new();
+        let mut comp = Component {
+            kind: Vec::with_capacity(count),
+            start: Vec::with_capacity(count + 1),
+            edges: Vec::new(),
+        };
+        // Errors name a state: a random move's node is named by its decision.
+        let mut owner = Vec::with_capacity(count);
         for (i, m) in members.iter().enumerate() {
             comp.kind.push(m.kind);
             comp.start.push(comp.edges.len());
-            let edges = &self.arena[m.edges as usize..self.edge_end(root + i)];
+            owner.push(i);
+            let edges = edges_of(i);
             if m.kind == Kind::Chance {
                 comp.edges.extend(edges.iter().map(local));
                 continue;
             }
-            let mut at = 0;
-            while at < edges.len() {
-                let len = 1 + edges[at + 1..].iter().take_while(|e| !e.first).count();
-                if len == 1 && edges[at].prob == N::one() {
-                    comp.edges.push(local(&edges[at]));
+            let mut random = Vec::new();
+            for r in moves(edges) {
+                if plain(&edges[r.clone()]) {
+                    comp.edges.push(local(&edges[r.start]));
                 } else {
                     comp.edges.push(LocalEdge {
-                        to: (n + extra.len()) as u32,
+                        to: first[i] + 1 + random.len() as u32,
                         prob: N::one(),
                         konst: N::zero(),
                     });
-                    extra.push((i, &edges[at..at + len]));
+                    random.push(r);
                 }
-                at += len;
+            }
+            for r in random {
+                comp.kind.push(Kind::Chance);
+                comp.start.push(comp.edges.len());
+                owner.push(i);
+                comp.edges.extend(edges[r].iter().map(local));
             }
         }
-        for (_, outcomes) in &extra {
-            comp.kind.push(Kind::Chance);
-            comp.start.push(comp.edges.len());
-            comp.edges.extend(outcomes.iter().map(local));
-        }
         comp.start.push(comp.edges.len());
-        // Errors name a state: an extra node is named by the decision it belongs to.
-        let owner: Vec<usize> = (0..n).chain(extra.iter().map(|(i, _)| *i)).collect();
         let (values, choices) = comp.solve(&mut self.system).map_err(|err| {
             let name = |x: usize| self.show(self.tstack[root + owner[x]].id);
             let who = |p: Player| match p {
@@ -493,11 +518,11 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 CycleError::NoConvergence(x) => SolveError::NoConvergence { state: name(x) },
             }
         })?;
-        // The first `n` are the members; the rest are the random moves' chance nodes.
-        for (i, (v, c)) in values.into_iter().zip(choices).take(n).enumerate() {
+        // Member `i` is local node `first[i]`; the others are the random moves' chance nodes.
+        for (i, &x) in first.iter().enumerate() {
             let id = self.tstack[root + i].id as usize;
-            self.values[id] = v;
-            self.choices[id] = c;
+            self.values[id] = values[x as usize].clone();
+            self.choices[id] = choices[x as usize];
         }
         Ok(())
     }
