@@ -35,7 +35,7 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "goal",
             value: "G",
-            help: "the score that wins, 1..=300 (about 2·G³ states)",
+            help: "the score that wins, 1..=300 (about G³ states)",
             default: Some("100"),
             required: false,
         },
