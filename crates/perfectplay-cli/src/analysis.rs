@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay::dynamic::{Explained, Solved, Value};
-use perfectplay::{DistributionOptions, NodeKind, Player, Rng};
+use perfectplay::{BranchValue, DistributionOptions, NodeKind, Player, Rng};
 use perfectplay_games::{GameSpec, Params};
 use serde_json::json;
 
@@ -123,6 +123,16 @@ fn player_name(p: Player) -> &'static str {
     }
 }
 
+/// An outcome (of chance or of a random move) as JSON fields.
+fn outcome_json(b: &BranchValue<Value>) -> serde_json::Map<String, serde_json::Value> {
+    let mut o = serde_json::Map::new();
+    o.insert("outcome".into(), json!(b.label));
+    o.insert("probability".into(), json!(b.probability.to_f64()));
+    o.insert("probability_exact".into(), json!(b.probability.to_string()));
+    put(&mut o, "value", &b.value);
+    o
+}
+
 fn explain_json(e: &Explained) -> serde_json::Value {
     let x = &e.explanation;
     let mut obj = serde_json::Map::new();
@@ -134,12 +144,7 @@ fn explain_json(e: &Explained) -> serde_json::Value {
         .map(|b| {
             let mut o = serde_json::Map::new();
             match x.kind {
-                NodeKind::Chance => {
-                    o.insert("outcome".into(), json!(b.label));
-                    o.insert("probability".into(), json!(b.probability.to_f64()));
-                    o.insert("probability_exact".into(), json!(b.probability.to_string()));
-                    put(&mut o, "value", &b.value);
-                }
+                NodeKind::Chance => o = outcome_json(b),
                 _ => {
                     o.insert("move".into(), json!(b.label));
                     put(&mut o, "value", &b.value);
@@ -151,14 +156,7 @@ fn explain_json(e: &Explained) -> serde_json::Value {
                             .outcomes
                             .iter()
                             .map(|c| {
-                                let mut oc = serde_json::Map::new();
-                                oc.insert("outcome".into(), json!(c.label));
-                                oc.insert("probability".into(), json!(c.probability.to_f64()));
-                                oc.insert(
-                                    "probability_exact".into(),
-                                    json!(c.probability.to_string()),
-                                );
-                                put(&mut oc, "value", &c.value);
+                                let mut oc = outcome_json(c);
                                 oc.insert("reward".into(), json!(c.reward.to_f64()));
                                 oc.insert("next".into(), json!(c.next));
                                 serde_json::Value::Object(oc)
@@ -201,18 +199,23 @@ fn explain_text(e: &Explained) -> String {
             format!("  (scores {r})")
         }
     };
+    // An outcome line, indented by `pad` spaces.
+    let outcome = |b: &BranchValue<Value>, pad: usize| {
+        format!(
+            "{:pad$}{:>8}  {}  ->  value {}{}\n",
+            "",
+            b.probability.to_string(),
+            b.label,
+            show(&b.value),
+            reward(b.reward)
+        )
+    };
     match x.kind {
         NodeKind::Terminal => out.push_str("the game is over\n"),
         NodeKind::Chance => {
             out.push_str("chance:\n");
             for b in &x.branches {
-                out.push_str(&format!(
-                    "  {:>8}  {}  ->  value {}{}\n",
-                    b.probability.to_string(),
-                    b.label,
-                    show(&b.value),
-                    reward(b.reward)
-                ));
+                out.push_str(&outcome(b, 2));
             }
         }
         NodeKind::Decision(p) => {
@@ -235,13 +238,7 @@ fn explain_text(e: &Explained) -> String {
                     reward(b.reward)
                 ));
                 for o in &b.outcomes {
-                    out.push_str(&format!(
-                        "         {:>8}  {}  ->  value {}{}\n",
-                        o.probability.to_string(),
-                        o.label,
-                        show(&o.value),
-                        reward(o.reward)
-                    ));
+                    out.push_str(&outcome(o, 9));
                 }
             }
         }
