@@ -321,19 +321,6 @@ impl<S, M> Node<S, M> {
         })
     }
 
-    /// The reward of the random move `group`, or zero for a plain move.
-    pub fn move_reward(&self, group: u32) -> Rat {
-        self.random
-            .iter()
-            .find(|r| r.group == group)
-            .map_or(Rat::ZERO, |r| r.reward)
-    }
-
-    /// Whether this decision has a move whose result is drawn by chance.
-    pub fn has_random_moves(&self) -> bool {
-        !self.random.is_empty()
-    }
-
     /// `(move index, reward)` of each random move.
     pub(crate) fn random_rewards(&self) -> impl Iterator<Item = (u32, Rat)> + '_ {
         self.random.iter().map(|r| (r.group, r.reward))
