@@ -184,8 +184,16 @@ fn params_of(game: &GameSpec, m: &ArgMatches) -> Params {
 /// The caller prints the statistics once the command has succeeded, so that a failing command
 /// prints nothing but its error line.
 fn solve_model<'m>(model: &'m dyn DynModel, m: &ArgMatches) -> Result<Box<dyn Solved + 'm>> {
+    with_options(m, |options| model.solve_dyn(options))
+}
+
+/// Runs `f` with the solve options of the command line and a progress spinner on a terminal
+/// unless `--quiet`.
+fn with_options<T>(
+    m: &ArgMatches,
+    f: impl FnOnce(SolveOptions<'_>) -> Result<T, SolveError>,
+) -> Result<T> {
     let quiet = m.get_flag("quiet");
-    let exact = m.get_flag("exact");
     let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -203,11 +211,11 @@ fn solve_model<'m>(model: &'m dyn DynModel, m: &ArgMatches) -> Result<Box<dyn So
         }
     };
     let options = SolveOptions {
-        exact,
+        exact: m.get_flag("exact"),
         max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
         progress: Some(&mut on_progress),
     };
-    let result = model.solve_dyn(options);
+    let result = f(options);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -223,24 +231,21 @@ fn print_stats(report: &Report, exact: bool) {
         s.cyclic_components,
         s.largest_component,
         s.seconds,
-        if exact { "exact" } else { "f64" }
+        match (exact, s.primes) {
+            (false, _) => "f64".to_string(),
+            (true, 0) => "exact".to_string(),
+            (true, n) => format!("exact (multi-modular, {n} primes)"),
+        }
     );
 }
 
 fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
     let params = params_of(game, m);
     let model = (game.build)(&params)?;
-    // A model that only computes a value (the grid game's assignment method) has no states
-    // to keep; `solve` still reports its value.
-    let report = match solve_model(model.as_ref(), m) {
-        Ok(solved) => solved.report().clone(),
-        Err(e) if matches!(e.downcast_ref(), Some(SolveError::Unsupported(_))) => model
-            .solve_report(SolveOptions {
-                exact: m.get_flag("exact"),
-                ..SolveOptions::default()
-            })?,
-        Err(e) => return Err(e),
-    };
+    // Only the value is needed: in exact mode this is the multi-modular evaluation when it
+    // applies, and a model that only computes a value (the grid game's assignment method)
+    // answers too.
+    let report = with_options(m, |options| model.solve_report(options))?;
     if m.get_flag("json") {
         println!("{}", json(game, &params, &report));
     } else {

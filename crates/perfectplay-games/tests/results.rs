@@ -1,9 +1,10 @@
 //! Every built-in game in exact arithmetic: the distribution of the total sums to one and its
 //! mean is the value (up to the stated tail for games with cycles), and the exported strategy,
-//! read back by its text and re-evaluated by the independent checker, gives the value.
+//! read back by its text and re-evaluated by the independent checker, gives the value. The
+//! start value alone (multi-modular for acyclic games) is the same fraction.
 
 use perfectplay::verify::evaluate_strategy;
-use perfectplay::{solve_exact, DistributionOptions, Exact, Model, Node, Number};
+use perfectplay::{solve_exact, DistributionOptions, Exact, Model, Node, Number, Solver};
 use perfectplay_games::{
     gold_pots::{GoldPots, Variant},
     grid_game::GridGame,
@@ -16,6 +17,9 @@ use perfectplay_games::{
 fn check<M: Model>(model: &M) {
     let solution = solve_exact(model).unwrap();
     let value = solution.start_value().clone();
+    let (start, stats) = Solver::new(model).exact_start_value().unwrap();
+    assert_eq!(start, value);
+    assert_eq!(stats.primes > 0, solution.stats().cyclic_components == 0);
     let d = solution
         .distribution(model, &DistributionOptions::default())
         .unwrap();
@@ -43,6 +47,21 @@ fn check<M: Model>(model: &M) {
 fn perfect_memory() {
     check(&PerfectMemory::new(2, 3).unwrap());
     check(&PerfectMemory::new(4, 4).unwrap());
+}
+
+#[test]
+fn perfect_memory_start_values_at_many_sizes() {
+    for rows in 1..=7 {
+        for cols in 1..=7 {
+            let Ok(game) = PerfectMemory::new(rows, cols) else {
+                continue;
+            };
+            let direct = solve_exact(&game).unwrap();
+            let (start, stats) = Solver::new(&game).exact_start_value().unwrap();
+            assert_eq!(start, *direct.start_value(), "{rows}x{cols}");
+            assert!(stats.primes > 0);
+        }
+    }
 }
 
 #[test]

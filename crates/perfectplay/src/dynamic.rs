@@ -270,10 +270,7 @@ fn erase<N: Number>(b: crate::BranchValue<N>) -> crate::BranchValue<Value> {
     }
 }
 
-fn solve_with<'m, M: Model, N: Number>(
-    m: &'m M,
-    options: SolveOptions<'_>,
-) -> Result<Box<dyn Solved + 'm>, SolveError> {
+fn solver<'a, 'p: 'a, M: Model>(m: &'a M, options: SolveOptions<'p>) -> Solver<'a, M> {
     let mut solver = Solver::new(m);
     if let Some(limit) = options.max_states {
         solver = solver.max_states(limit);
@@ -281,7 +278,14 @@ fn solve_with<'m, M: Model, N: Number>(
     if let Some(f) = options.progress {
         solver = solver.on_progress(f);
     }
-    let solution = solver.solve::<N>()?;
+    solver
+}
+
+fn solve_with<'m, M: Model, N: Number>(
+    m: &'m M,
+    options: SolveOptions<'_>,
+) -> Result<Box<dyn Solved + 'm>, SolveError> {
+    let solution = solver(m, options).solve::<N>()?;
     let v = solution.start_value();
     let report = Report {
         value: v.to_f64(),
@@ -296,6 +300,19 @@ fn solve_with<'m, M: Model, N: Number>(
 }
 
 impl<M: Model> DynModel for M {
+    /// In exact mode this is [`Solver::exact_start_value`] (multi-modular when it applies).
+    fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError> {
+        if !options.exact {
+            return Ok(self.solve_dyn(options)?.report().clone());
+        }
+        let (v, stats) = solver(self, options).exact_start_value()?;
+        Ok(Report {
+            value: v.to_f64(),
+            exact: v.exact_string(),
+            stats,
+        })
+    }
+
     fn solve_dyn(&self, options: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError> {
         if options.exact {
             solve_with::<M, Exact>(self, options)

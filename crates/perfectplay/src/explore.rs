@@ -24,9 +24,10 @@ use std::time::Instant;
 use crate::component::{Component, CycleError, Kind, LocalEdge, EXIT};
 use crate::linear::System;
 use crate::model::{Model, Node, NodeKind};
+use crate::multimodular::{self, Graph};
 use crate::solution::{Solution, Stats};
 use crate::states::{InternError, StateSet};
-use crate::{Number, Player, Rat, SolveError};
+use crate::{Exact, Number, Player, Rat, SolveError};
 
 /// Status of an id: not expanded yet, final, or its position on the Tarjan stack.
 const UNSEEN: u32 = u32::MAX;
@@ -105,7 +106,87 @@ impl<'a, M: Model> Solver<'a, M> {
 
     /// Explores and solves, computing in `N` (`f64` or [`Exact`](crate::Exact)).
     pub fn solve<N: Number>(self) -> Result<Solution<M::State, N>, SolveError> {
-        Engine::<M, N>::new(self).run()
+        Ok(Engine::<M, N>::new(self).run()?.0)
+    }
+
+    /// The exact value of the start state, computed the fastest sound way this crate knows.
+    ///
+    /// For an acyclic game whose state space fits in memory twice over, this is multi-modular
+    /// evaluation (see [`Stats::primes`]): the game is explored and solved in `f64` with
+    /// rigorous error bounds, the resulting strategy is evaluated modulo random 62-bit primes
+    /// on every core, and the fraction is recovered from the residues. Moves whose float values
+    /// are too close to tell apart are compared exactly (modulo every prime). The answer is
+    /// exact; it could be wrong only if a wrong fraction agreed with a whole round of fresh
+    /// random primes, a chance far below `10^-100`. When the method does not apply (cycles,
+    /// near moves that differ), this solves in [`Exact`](crate::Exact) rationals instead, which
+    /// gives the same value more slowly. Either way the stats describe the whole computation.
+    ///
+    /// ```
+    /// # use perfectplay::{Model, Node, Player, Rat, Solver};
+    /// struct Coin;
+    /// impl Model for Coin {
+    ///     type State = u32;
+    ///     type Move = &'static str;
+    ///     fn start(&self) -> u32 { 0 }
+    ///     fn expand(&self, s: &u32, node: &mut Node<u32, &'static str>) {
+    ///         match *s {
+    ///             0 => {
+    ///                 node.decision(Player::Max);
+    ///                 node.add_move("toss", 0, 1);
+    ///                 node.add_move("stop", Rat::new(1, 3), 9);
+    ///             }
+    ///             1 => {
+    ///                 node.chance();
+    ///                 node.add_outcome("heads", Rat::new(1, 2), 1, 9);
+    ///                 node.add_outcome("tails", Rat::new(1, 2), 0, 9);
+    ///             }
+    ///             _ => node.terminal(0),
+    ///         }
+    ///     }
+    /// }
+    /// let (value, stats) = Solver::new(&Coin).exact_start_value().unwrap();
+    /// assert_eq!(value.to_string(), "1/2");
+    /// assert!(stats.primes > 0);
+    /// ```
+    pub fn exact_start_value(self) -> Result<(Exact, Stats), SolveError> {
+        let started = Instant::now();
+        let Solver {
+            model,
+            max_states,
+            mut progress,
+        } = self;
+        let mut engine = Engine::<M, f64>::new(Solver {
+            model,
+            max_states,
+            progress: match &mut progress {
+                Some(f) => Some(&mut **f as &mut dyn FnMut(&Progress)),
+                None => None,
+            },
+        });
+        engine.graph = Some(Graph::new());
+        let (float, graph) = engine.run()?;
+        let root = 0;
+        let mut stats = float.stats().clone();
+        drop(float);
+        match multimodular::evaluate(graph.expect("recorded"), root) {
+            Ok(done) => {
+                stats.primes = done.primes;
+                stats.seconds = started.elapsed().as_secs_f64();
+                Ok((Exact(done.value), stats))
+            }
+            // The reason is only that the method does not apply; rationals give the value.
+            Err(_) => {
+                let exact = Solver {
+                    model,
+                    max_states,
+                    progress,
+                }
+                .solve::<Exact>()?;
+                let mut stats = exact.stats().clone();
+                stats.seconds = started.elapsed().as_secs_f64();
+                Ok((exact.start_value().clone(), stats))
+            }
+        }
     }
 }
 
@@ -154,6 +235,8 @@ struct Engine<'a, M: Model, N> {
     /// Scratch for the linear solves of cyclic components.
     system: System<N>,
     stats: Stats,
+    /// The whole game with exact numbers, kept for multi-modular evaluation when asked for.
+    graph: Option<Graph>,
 }
 
 impl<'a, M: Model, N: Number> Engine<'a, M, N> {
@@ -176,6 +259,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             move_rewards: Vec::new(),
             system: System::new(0),
             stats: Stats::default(),
+            graph: None,
         }
     }
 
@@ -219,6 +303,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             self.values.push(N::zero());
             self.choices.push(NO_CHOICE);
             self.component.push(NO_CHOICE);
+            if let Some(g) = &mut self.graph {
+                g.state();
+            }
             if id + 1 >= self.next_report {
                 self.next_report += PROGRESS_EVERY;
                 self.report();
@@ -251,6 +338,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
         let kind = match self.node.kind() {
             NodeKind::Terminal => {
+                if let Some(g) = &mut self.graph {
+                    g.terminal(id, self.node.payoff());
+                }
                 self.values[id as usize] = N::from_rat(self.node.payoff());
                 self.status[id as usize] = DONE;
                 return Ok(());
@@ -266,11 +356,19 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         move_rewards.clear();
         move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
         let mut group = u32::MAX;
+        if let Some(g) = &mut self.graph {
+            g.begin(id, kind);
+        }
         for b in node.drain_branches() {
             let target = self.intern(b.next)?;
             let mut reward = N::from_rat(b.reward);
-            if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
+            let extra = move_rewards.iter().find(|(g, _)| *g == b.group);
+            if let Some(&(_, r)) = extra {
                 reward = reward.add(&N::from_rat(r));
+            }
+            if let Some(g) = &mut self.graph {
+                let extra = extra.map_or(Rat::ZERO, |&(_, r)| r);
+                g.edge(id, target, b.probability, b.reward, extra, b.group != group);
             }
             self.arena.push(Edge {
                 target,
@@ -301,7 +399,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
     }
 
-    fn run(mut self) -> Result<Solution<M::State, N>, SolveError> {
+    /// Explores and solves; the recorded game comes back too when recording was asked for.
+    #[allow(clippy::type_complexity)]
+    fn run(mut self) -> Result<(Solution<M::State, N>, Option<Graph>), SolveError> {
         let start = self.model.start();
         let root = self.intern(start)?;
         self.discover(root)?;
@@ -332,13 +432,14 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         self.states.finish();
         self.stats.seconds = self.started.elapsed().as_secs_f64();
         self.report();
-        Ok(Solution::new(
+        let solution = Solution::new(
             self.states,
             self.values,
             self.choices,
             self.component,
             self.stats,
-        ))
+        );
+        Ok((solution, self.graph))
     }
 
     /// Solves the component whose root is at Tarjan position `root` and pops it.
@@ -350,6 +451,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             .iter()
             .any(|e| e.target == entry.id);
         self.stats.components += 1;
+        if let Some(g) = &mut self.graph {
+            g.closed(entry.id, size > 1 || self_loop);
+        }
         if size == 1 && !self_loop {
             self.backup(entry, first_edge);
         } else {

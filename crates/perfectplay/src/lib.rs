@@ -161,6 +161,8 @@ mod error;
 mod explore;
 mod linear;
 mod model;
+mod modular;
+mod multimodular;
 mod number;
 mod rat;
 pub mod simulate;

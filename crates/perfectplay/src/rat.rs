@@ -105,6 +105,12 @@ impl Rat {
         (self.num, self.den)
     }
 
+    /// The fraction with this stored numerator and denominator (`den > 0`).
+    pub(crate) fn from_raw(num: i64, den: u64) -> Rat {
+        debug_assert!(den > 0);
+        Rat { num, den }
+    }
+
     /// The same number in lowest terms.
     fn reduced(self) -> Rat {
         let g = gcd_u64(self.num.unsigned_abs(), self.den);

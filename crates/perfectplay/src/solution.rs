@@ -19,6 +19,10 @@ pub struct Stats {
     pub largest_component: usize,
     /// Wall-clock seconds of exploration and solving.
     pub seconds: f64,
+    /// Primes of the multi-modular exact evaluation of
+    /// [`Solver::exact_start_value`](crate::Solver::exact_start_value); 0 when the numbers
+    /// were computed directly.
+    pub primes: usize,
 }
 
 /// The solved game: a value for every explored state and a strategy that attains them.

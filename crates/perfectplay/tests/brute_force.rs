@@ -5,12 +5,13 @@ mod common;
 
 use common::{brute_force, profiles, random_game, Rng, Shape};
 use perfectplay::verify::verify_solution;
-use perfectplay::{solve, solve_exact, Number, Player};
+use perfectplay::{solve, solve_exact, Number, Player, Solver};
 
 fn check_many(shape: Shape, players: &[Player], games: usize, seed: u64) {
     let mut rng = Rng(seed);
     let mut checked = 0;
     let mut cyclic = 0;
+    let mut modular = 0;
     while checked < games {
         let inner = 2 + rng.below(9);
         let game = random_game(&mut rng, inner, shape, players);
@@ -32,6 +33,13 @@ fn check_many(shape: Shape, players: &[Player], games: usize, seed: u64) {
             "float {f} vs exact {e}\n{game:?}"
         );
         verify_solution(&game, &exact).unwrap_or_else(|e| panic!("{e}\n{game:?}"));
+        // The start value alone, multi-modular where it applies, is the same fraction.
+        let (start, stats) = Solver::new(&game)
+            .exact_start_value()
+            .unwrap_or_else(|e| panic!("{e}\n{game:?}"));
+        assert_eq!(start, expect, "exact_start_value differs\n{game:?}");
+        assert_eq!(stats.states, exact.stats().states);
+        modular += usize::from(stats.primes > 0);
         // Float and exact agree on every explored state, not only the start.
         for (s, v) in exact.iter() {
             let fv = float.value(s).expect("same states explored");
@@ -40,7 +48,13 @@ fn check_many(shape: Shape, players: &[Player], games: usize, seed: u64) {
         cyclic += usize::from(exact.stats().cyclic_components > 0);
         checked += 1;
     }
-    if shape != Shape::Acyclic {
+    if shape == Shape::Acyclic {
+        // Only moves within rounding of each other that differ exactly make it fall back.
+        assert!(
+            modular > games * 9 / 10,
+            "multi-modular on {modular} of {games}"
+        );
+    } else {
         assert!(
             cyclic > games / 4,
             "too few cyclic games generated: {cyclic}"

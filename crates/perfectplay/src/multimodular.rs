@@ -1,0 +1,722 @@
+//! Exact values without big-rational arithmetic: a certified float policy evaluated modulo many
+//! primes, and the fraction recovered by rational reconstruction.
+//!
+//! Exact values of long games are fractions of thousands of digits, and adding such fractions
+//! state by state is dominated by their gcds. For an acyclic game the value of the start state
+//! can be had another way:
+//!
+//! 1. **Record** the game while the engine explores it in `f64` ([`Graph`]: every state's
+//!    edges with their exact small probabilities and rewards, and the order in which the engine
+//!    finished the states, successors first).
+//! 2. **Certify a policy** with a float pass that carries a rigorous bound on its rounding
+//!    error at every state. A move whose float value is worse than the chosen one by more than
+//!    both error bounds is certainly worse; any other move is *near* and is checked exactly in
+//!    step 3.
+//! 3. **Evaluate the policy modulo primes**: random primes in `[2^61, 2^62)`, a batch of
+//!    [`LANES`] at a time on every core, give the value of every state modulo each prime with
+//!    word arithmetic (Montgomery multiplication). A near move must have exactly the chosen
+//!    move's value modulo every prime, so that either choice gives the same value; otherwise
+//!    the method gives up (and the caller falls back to rationals).
+//! 4. **Reconstruct**: the residues of the start state are combined (Chinese remainder theorem)
+//!    and turned into the unique fraction `a/b` with `|a|, b <= sqrt(M/2)`. A candidate is
+//!    accepted only when a whole further round of fresh random primes agrees with it and it
+//!    lies within the float error bound of the float value.
+//!
+//! Soundness: by induction in the order the states were finished, the recorded policy is
+//! optimal at every state (each other move is certainly worse or exactly as good), so its value
+//! is the game's value. The only way the answer can be wrong is a wrong candidate agreeing with
+//! a round of at least [`LANES`] fresh primes drawn at random: the difference of two distinct
+//! fractions of `h` bits is divisible by at most `h/61` primes of the range, which holds about
+//! `5 * 10^16` primes, so for any game that fits in memory the chance is far below `10^-100`. The
+//! same bound covers a near move wrongly taken as equal.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use malachite_base::num::conversion::traits::RoundingFrom;
+use malachite_base::rounding_modes::RoundingMode;
+use malachite_q::Rational;
+use rustc_hash::FxHashMap;
+
+use crate::component::Kind;
+use crate::modular::{random_prime, Prime, Residues};
+use crate::{Player, Rat, Rng};
+
+/// Primes evaluated together in one pass over the game (the values of a state for all of them
+/// share a cache line).
+pub(crate) const LANES: usize = 8;
+
+/// A recorded edge: to `target`, with probability `pnum / dens[pden]` and reward
+/// `rewards[reward]` (the branch's reward plus its random move's).
+#[derive(Clone, Copy)]
+struct GEdge {
+    target: u32,
+    pden: u32,
+    pnum: u64,
+    reward: u32,
+    /// Whether this edge starts a move (see the engine's edges).
+    first: bool,
+}
+
+/// Target of the pseudo-edge that carries a terminal's payoff.
+const NONE: u32 = u32::MAX;
+
+/// What a state is, as recorded.
+#[derive(Clone, Copy, PartialEq)]
+enum GKind {
+    Unseen,
+    Terminal,
+    Chance,
+    Decision(Player),
+}
+
+/// A whole acyclic game as the engine explored it, with exact numbers (see the module docs).
+pub(crate) struct Graph {
+    kind: Vec<GKind>,
+    range: Vec<(u32, u32)>,
+    edges: Vec<GEdge>,
+    /// States in the order the engine finished them: successors first.
+    order: Vec<u32>,
+    den_ids: Interner<u64>,
+    /// Distinct rewards as raw `(numerator, denominator)`; the first is zero.
+    rewards: Interner<(i64, u64)>,
+    /// Why the method does not apply to this game, once found.
+    unusable: Option<&'static str>,
+}
+
+impl Graph {
+    pub(crate) fn new() -> Graph {
+        let mut g = Graph {
+            kind: Vec::new(),
+            range: Vec::new(),
+            edges: Vec::new(),
+            order: Vec::new(),
+            den_ids: Interner::default(),
+            rewards: Interner::default(),
+            unusable: None,
+        };
+        g.den_ids.id(1);
+        g.rewards.id((0, 1));
+        g
+    }
+
+    /// A state was interned.
+    pub(crate) fn state(&mut self) {
+        self.kind.push(GKind::Unseen);
+        self.range.push((0, 0));
+    }
+
+    /// A terminal state with its payoff; final at once.
+    pub(crate) fn terminal(&mut self, id: u32, payoff: Rat) {
+        self.kind[id as usize] = GKind::Terminal;
+        let lo = self.edges.len() as u32;
+        self.push(NONE, Rat::ONE, payoff, true);
+        self.range[id as usize] = (lo, lo + 1);
+        self.order.push(id);
+    }
+
+    /// Marks the start of the edges of a chance node or decision.
+    pub(crate) fn begin(&mut self, id: u32, kind: Kind) {
+        self.kind[id as usize] = match kind {
+            Kind::Chance => GKind::Chance,
+            Kind::Decision(p) => GKind::Decision(p),
+        };
+        let lo = self.edges.len() as u32;
+        self.range[id as usize] = (lo, lo);
+    }
+
+    /// An edge of the state last begun. `extra` is the reward of its random move, if any.
+    pub(crate) fn edge(
+        &mut self,
+        id: u32,
+        target: u32,
+        prob: Rat,
+        reward: Rat,
+        extra: Rat,
+        first: bool,
+    ) {
+        let Some(reward) = reward.checked_add(extra) else {
+            self.unusable = Some("a reward does not fit in a 64-bit fraction");
+            return;
+        };
+        self.push(target, prob, reward, first);
+        self.range[id as usize].1 = self.edges.len() as u32;
+    }
+
+    fn push(&mut self, target: u32, prob: Rat, reward: Rat, first: bool) {
+        if self.edges.len() >= u32::MAX as usize - 1 {
+            self.unusable = Some("too many edges to record");
+            return;
+        }
+        let (pnum, pden) = prob.raw();
+        let pden = self.den_ids.id(pden);
+        let reward = if reward.is_zero() {
+            0
+        } else {
+            self.rewards.id(reward.raw())
+        };
+        self.edges.push(GEdge {
+            target,
+            pden,
+            pnum: pnum as u64,
+            reward,
+            first,
+        });
+    }
+
+    /// A component was closed: one state on no cycle (final now), or a cycle.
+    pub(crate) fn closed(&mut self, id: u32, cyclic: bool) {
+        if cyclic {
+            self.unusable = Some("the game has cycles");
+        } else {
+            self.order.push(id);
+        }
+    }
+
+    /// The recorded edges of a state, split into moves (one range for a chance node).
+    fn moves(&self, id: u32, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        let (lo, hi) = self.range[id as usize];
+        if !matches!(self.kind[id as usize], GKind::Decision(_)) {
+            out.push((lo, hi));
+            return;
+        }
+        let mut at = lo;
+        while at < hi {
+            let mut end = at + 1;
+            while end < hi && !self.edges[end as usize].first {
+                end += 1;
+            }
+            out.push((at, end));
+            at = end;
+        }
+    }
+}
+
+/// Numbers each distinct key once, in order of first appearance; consecutive equal keys (the
+/// common case: the outcomes of one chance node) skip the hash map.
+struct Interner<K> {
+    ids: FxHashMap<K, u32>,
+    keys: Vec<K>,
+    last: Option<(K, u32)>,
+}
+
+impl<K> Default for Interner<K> {
+    fn default() -> Self {
+        Interner {
+            ids: FxHashMap::default(),
+            keys: Vec::new(),
+            last: None,
+        }
+    }
+}
+
+impl<K: Copy + Eq + std::hash::Hash> Interner<K> {
+    fn id(&mut self, k: K) -> u32 {
+        if let Some((last, id)) = self.last {
+            if last == k {
+                return id;
+            }
+        }
+        let next = self.keys.len() as u32;
+        let id = *self.ids.entry(k).or_insert(next);
+        if id == next {
+            self.keys.push(k);
+        }
+        self.last = Some((k, id));
+        id
+    }
+}
+
+/// The exact value and how many primes it took.
+pub(crate) struct Evaluated {
+    pub(crate) value: Rational,
+    pub(crate) primes: usize,
+}
+
+/// An edge of the policy, ready for modular evaluation: the target is a position in the
+/// finishing order (the zero slot `n` for a terminal's payoff).
+#[derive(Clone, Copy)]
+struct PlanEdge {
+    target: u32,
+    pden: u32,
+    pnum: u64,
+    reward: u32,
+}
+
+impl PlanEdge {
+    /// Probability one with no denominator: the edge of a plain move.
+    fn plain(&self) -> bool {
+        self.pnum == 1 && self.pden == 0
+    }
+}
+
+/// The certified policy as straight-line work: state `k` of the finishing order is the sum
+/// over `edges[ends[k-1]..ends[k]]`; each check `(k, lo, hi)` compares the near move
+/// `check_edges[lo..hi]` with the value of state `k`.
+struct Plan {
+    ends: Vec<u32>,
+    edges: Vec<PlanEdge>,
+    checks: Vec<(u32, u32, u32)>,
+    check_edges: Vec<PlanEdge>,
+    dens: Vec<u64>,
+    rewards: Vec<(i64, u64)>,
+    /// The float value of the start state and its error bound.
+    float: (f64, f64),
+}
+
+/// Half the distance between adjacent doubles at one: the unit roundoff.
+const U: f64 = f64::EPSILON / 2.0;
+
+/// Steps 2–4 of the module docs for the recorded game whose start state is `root`.
+/// `Err` says why the method does not apply (the caller then uses rationals).
+pub(crate) fn evaluate(g: Graph, root: u32) -> Result<Evaluated, &'static str> {
+    if let Some(why) = g.unusable {
+        return Err(why);
+    }
+    let plan = certify(&g, root)?;
+    drop(g);
+    reconstruct(&plan)
+}
+
+/// The float pass: values, rigorous error bounds, the policy, and the near moves to check.
+fn certify(g: &Graph, root: u32) -> Result<Plan, &'static str> {
+    let n = g.order.len();
+    if n != g.kind.len() || g.order.last() != Some(&root) {
+        return Err("the recorded game is incomplete");
+    }
+    if g.edges.iter().any(|e| e.pnum >= 1 << 61) {
+        return Err("a probability's numerator is too large");
+    }
+    let mut pos = vec![0u32; n];
+    for (k, &id) in g.order.iter().enumerate() {
+        pos[id as usize] = k as u32;
+    }
+    let dens: Vec<f64> = g.den_ids.keys.iter().map(|&d| d as f64).collect();
+    let rewards: Vec<f64> = g
+        .rewards
+        .keys
+        .iter()
+        .map(|&(a, b)| a as f64 / b as f64)
+        .collect();
+    // Values and error bounds by position in the finishing order; slot `n` is the zero that
+    // a terminal's payoff edge leads to.
+    let mut value = vec![0f64; n + 1];
+    let mut error = vec![0f64; n + 1];
+    // A move's float value and a bound on its distance to the exact value of the same move
+    // (with exact successor values): see `bound` below.
+    let q = |edges: &[GEdge], value: &[f64], error: &[f64]| {
+        let (mut s, mut mass, mut err) = (0.0, 0.0, 0.0);
+        for e in edges {
+            let p = e.pnum as f64 / dens[e.pden as usize];
+            let r = rewards[e.reward as usize];
+            let t = if e.target == NONE {
+                n
+            } else {
+                pos[e.target as usize] as usize
+            };
+            let (v, ev) = (value[t], error[t]);
+            s += p * (r + v);
+            mass += p * (r.abs() + v.abs() + ev);
+            err += p * ev;
+        }
+        let k = edges.len() as f64;
+        // Rounding of each probability and reward (4u each), of each sum r + v and product,
+        // and of the running sum (k u), all relative to `mass`; twice that covers the
+        // second-order terms and the rounding of this bound itself.
+        let bound = err * (1.0 + 2.0 * (k + 2.0) * U) + 2.0 * (k + 11.0) * U * mass;
+        (s, bound)
+    };
+    let mut plan = Plan {
+        ends: Vec::with_capacity(n),
+        edges: Vec::with_capacity(n),
+        checks: Vec::new(),
+        check_edges: Vec::new(),
+        dens: g.den_ids.keys.clone(),
+        rewards: Vec::new(),
+        float: (0.0, 0.0),
+    };
+    let mut links = Links {
+        link: Vec::with_capacity(n),
+        rewards: Interner::default(),
+    };
+    for &r in &g.rewards.keys {
+        links.rewards.id(r);
+    }
+    let mut scratch = Vec::new();
+    let mut moves = Vec::new();
+    let mut qs: Vec<(f64, f64)> = Vec::new();
+    let mut near = Vec::new();
+    for (k, &id) in g.order.iter().enumerate() {
+        g.moves(id, &mut moves);
+        qs.clear();
+        qs.extend(
+            moves
+                .iter()
+                .map(|&(lo, hi)| q(&g.edges[lo as usize..hi as usize], &value, &error)),
+        );
+        near.clear();
+        let best = match g.kind[id as usize] {
+            GKind::Decision(player) => {
+                let mut best = 0;
+                for (i, x) in qs.iter().enumerate() {
+                    if player.prefers(&x.0, &qs[best].0) {
+                        best = i;
+                    }
+                }
+                for (i, x) in qs.iter().enumerate() {
+                    let gap = match player {
+                        Player::Max => qs[best].0 - x.0,
+                        Player::Min => x.0 - qs[best].0,
+                    };
+                    if i != best && gap <= (qs[best].1 + x.1) * (1.0 + 4.0 * U) {
+                        near.push(moves[i]);
+                    }
+                }
+                best
+            }
+            GKind::Unseen => return Err("the recorded game is incomplete"),
+            _ => 0,
+        };
+        let v = qs[best].0;
+        let e = qs.iter().map(|x| x.1).fold(0.0, f64::max);
+        if !v.is_finite() || !e.is_finite() {
+            return Err("float values overflow");
+        }
+        value[k] = v;
+        error[k] = e;
+        let (lo, hi) = moves[best];
+        let chosen = &g.edges[lo as usize..hi as usize];
+        let plain = chosen.len() == 1 && chosen[0].pnum == 1 && chosen[0].pden == 0;
+        if plain && near.is_empty() && k + 1 < n {
+            let e = links.resolve(&chosen[0], &pos, &mut plan);
+            links.link.push((e.target, e.reward));
+            continue;
+        }
+        // Resolving may add steps (see `Links::resolve`), so this state's slot comes after.
+        scratch.clear();
+        for &(lo, hi) in near.iter().chain([&moves[best]]) {
+            for e in &g.edges[lo as usize..hi as usize] {
+                let resolved = links.resolve(e, &pos, &mut plan);
+                scratch.push(resolved);
+            }
+        }
+        let slot = plan.ends.len() as u32;
+        let mut at = 0;
+        for &(lo, hi) in &near {
+            let start = plan.check_edges.len() as u32;
+            let len = (hi - lo) as usize;
+            plan.check_edges.extend_from_slice(&scratch[at..at + len]);
+            at += len;
+            plan.checks
+                .push((slot, start, plan.check_edges.len() as u32));
+        }
+        plan.edges.extend_from_slice(&scratch[at..]);
+        plan.ends.push(plan.edges.len() as u32);
+        links.link.push((slot, 0));
+    }
+    let zero = plan.ends.len() as u32;
+    for e in plan.edges.iter_mut().chain(plan.check_edges.iter_mut()) {
+        if e.target == ZERO {
+            e.target = zero;
+        }
+    }
+    plan.rewards = links.rewards.keys;
+    plan.float = (value[n - 1], error[n - 1]);
+    Ok(plan)
+}
+
+/// `sum p (r + v)` over `edges` in every lane (Montgomery form), where `rows` holds the
+/// values of the edges' targets. Consecutive outcomes with one denominator `d` are summed as
+/// `(sum pnum (r + v)) / d`: numerators below 2^32 times values below 2^62 add up in 128 bits
+/// without reduction (far more edges than memory holds stay below `p 2^64`), and one
+/// reduction and one multiplication by `1/d` finish the group. The lanes go in lockstep so
+/// that their independent multiplications overlap.
+#[inline(always)]
+fn state_sum(
+    primes: &[Prime; LANES],
+    edges: &[PlanEdge],
+    rows: &[[u64; LANES]],
+    w: &[[u64; LANES]],
+    rewards: &[[u64; LANES]],
+) -> [u64; LANES] {
+    const NO_DEN: u32 = u32::MAX;
+    let mut acc = [0u64; LANES];
+    let mut t = [0u128; LANES];
+    let mut den = NO_DEN;
+    let flush = |acc: &mut [u64; LANES], t: &mut [u128; LANES], den: u32| {
+        let wd = &w[den as usize];
+        for l in 0..LANES {
+            let pr = &primes[l];
+            acc[l] = pr.add(acc[l], pr.mul(pr.redc(t[l]), wd[l]));
+            t[l] = 0;
+        }
+    };
+    for (e, row) in edges.iter().zip(rows) {
+        let r = &rewards[e.reward as usize];
+        if e.plain() {
+            for l in 0..LANES {
+                let pr = &primes[l];
+                acc[l] = pr.add(acc[l], pr.add(row[l], r[l]));
+            }
+            continue;
+        }
+        if e.pden != den {
+            if den != NO_DEN {
+                flush(&mut acc, &mut t, den);
+            }
+            den = e.pden;
+        }
+        for l in 0..LANES {
+            let x = primes[l].add(row[l], r[l]);
+            t[l] += e.pnum as u128 * x as u128;
+        }
+        if e.pnum >= 1 << 32 {
+            // A large numerator is finished at once (one product is below p 2^64).
+            flush(&mut acc, &mut t, den);
+            den = NO_DEN;
+        }
+    }
+    if den != NO_DEN {
+        flush(&mut acc, &mut t, den);
+    }
+    acc
+}
+
+/// The zero slot of the plan while it is built (its number is known only at the end).
+const ZERO: u32 = u32::MAX;
+
+/// Where edges go while the plan is built. A state whose policy is one plain move (every
+/// terminal, every forced or chosen plain move) gets no slot of its own: edges into it go
+/// straight on, adding its reward. `link[k]` is where an edge into finishing position `k`
+/// goes: its slot (reward zero) or the resolved target and the reward picked up on the way.
+struct Links {
+    link: Vec<(u32, u32)>,
+    rewards: Interner<(i64, u64)>,
+}
+
+impl Links {
+    /// The plan edge for a recorded edge. When its reward and the rewards skipped on the way
+    /// do not add up within 64-bit fractions, the skipped state gets a step after all (a
+    /// plain edge computing its value, appended to `plan`; its targets are final already).
+    fn resolve(&mut self, e: &GEdge, pos: &[u32], plan: &mut Plan) -> PlanEdge {
+        let edge = |target, reward| PlanEdge {
+            target,
+            pden: e.pden,
+            pnum: e.pnum,
+            reward,
+        };
+        if e.target == NONE {
+            return edge(ZERO, e.reward);
+        }
+        let k = pos[e.target as usize] as usize;
+        let (t, r) = self.link[k];
+        if let Some(sum) = self.add(e.reward, r) {
+            return edge(t, sum);
+        }
+        plan.edges.push(PlanEdge {
+            target: t,
+            pden: 0,
+            pnum: 1,
+            reward: r,
+        });
+        plan.ends.push(plan.edges.len() as u32);
+        let slot = plan.ends.len() as u32 - 1;
+        self.link[k] = (slot, 0);
+        edge(slot, e.reward)
+    }
+
+    /// The id of the sum of two rewards, if it fits.
+    fn add(&mut self, a: u32, b: u32) -> Option<u32> {
+        if a == 0 || b == 0 {
+            return Some(a | b);
+        }
+        let (x, y) = (self.rewards.keys[a as usize], self.rewards.keys[b as usize]);
+        let sum = Rat::from_raw(x.0, x.1).checked_add(Rat::from_raw(y.0, y.1))?;
+        Some(self.rewards.id(sum.raw()))
+    }
+}
+
+/// Edges whose targets' values are loaded together before any arithmetic, so that the
+/// processor has many cache misses in flight at once instead of one per edge.
+const GATHER: usize = 32;
+
+/// The residues of the start state modulo each of `LANES` primes, and whether every near move
+/// agreed with its state.
+fn run_batch(
+    plan: &Plan,
+    primes: &[Prime; LANES],
+    vals: &mut Vec<[u64; LANES]>,
+) -> ([u64; LANES], bool) {
+    let n = plan.ends.len();
+    vals.clear();
+    vals.resize(n + 1, [0; LANES]);
+    // `inv(d) R^2`: times a plain numerator it gives the Montgomery form of the fraction.
+    let w: Vec<[u64; LANES]> = plan
+        .dens
+        .iter()
+        .map(|&d| {
+            std::array::from_fn(|l| {
+                let pr = &primes[l];
+                let inv = pr
+                    .inverse(d)
+                    .expect("primes dividing a denominator are skipped");
+                pr.enter(pr.enter(inv))
+            })
+        })
+        .collect();
+    let rewards: Vec<[u64; LANES]> = plan
+        .rewards
+        .iter()
+        .map(|&(num, den)| {
+            std::array::from_fn(|l| {
+                let pr = &primes[l];
+                let inv = pr
+                    .inverse(den)
+                    .expect("primes dividing a denominator are skipped");
+                pr.mul(pr.enter(pr.reduce_signed(num)), pr.enter(inv))
+            })
+        })
+        .collect();
+    let mut buf: Vec<[u64; LANES]> = Vec::with_capacity(GATHER * 4);
+    let (mut k, mut lo) = (0, 0);
+    while k < n {
+        // A group of whole states with about GATHER edges: the values of targets outside the
+        // group are gathered first; those inside are copied in when they are ready.
+        let k0 = k;
+        while k < n && plan.ends[k] as usize - lo < GATHER {
+            k += 1;
+        }
+        k = k.max(k0 + 1).min(n);
+        let hi = plan.ends[k - 1] as usize;
+        buf.clear();
+        buf.extend(plan.edges[lo..hi].iter().map(|e| vals[e.target as usize]));
+        let mut at = lo;
+        for j in k0..k {
+            let end = plan.ends[j] as usize;
+            for i in at..end {
+                let t = plan.edges[i].target as usize;
+                if t >= k0 && t < n {
+                    buf[i - lo] = vals[t];
+                }
+            }
+            let (edges, rows) = (&plan.edges[at..end], &buf[at - lo..end - lo]);
+            vals[j] = state_sum(primes, edges, rows, &w, &rewards);
+            at = end;
+        }
+        lo = hi;
+    }
+    let agree = plan.checks.iter().all(|&(k, lo, hi)| {
+        let edges = &plan.check_edges[lo as usize..hi as usize];
+        let rows: Vec<[u64; LANES]> = edges.iter().map(|e| vals[e.target as usize]).collect();
+        state_sum(primes, edges, &rows, &w, &rewards) == vals[k as usize]
+    });
+    let root = &vals[n - 1];
+    (std::array::from_fn(|l| primes[l].leave(root[l])), agree)
+}
+
+/// The most primes tried before giving up and leaving the value to rational arithmetic (a
+/// fraction of some 250,000 bits).
+const MAX_PRIMES: usize = 4096;
+
+/// Rounds of batches on every core until a reconstructed candidate survives a round.
+fn reconstruct(plan: &Plan) -> Result<Evaluated, &'static str> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(8);
+    let mut rng = Rng::new(seed());
+    let mut fresh = || loop {
+        let pr = random_prime(&mut rng);
+        let dens = plan.dens.iter().chain(plan.rewards.iter().map(|(_, d)| d));
+        if dens.into_iter().all(|&d| d % pr.value() != 0) {
+            return pr;
+        }
+    };
+    let mut used = std::collections::HashSet::new();
+    let mut residues = Residues::new();
+    let mut scratch: Vec<Vec<[u64; LANES]>> = vec![Vec::new(); threads];
+    let disagree = AtomicBool::new(false);
+    let (fv, fe) = plan.float;
+    // Reconstruction costs time quadratic in the size of the modulus: try after every round
+    // while it is small, then each time it has grown by a quarter.
+    let mut next_try = 0;
+    while residues.count() < MAX_PRIMES {
+        let batches: Vec<[Prime; LANES]> = (0..threads)
+            .map(|_| {
+                std::array::from_fn(|_| loop {
+                    let pr = fresh();
+                    if used.insert(pr.value()) {
+                        return pr;
+                    }
+                })
+            })
+            .collect();
+        let results: Vec<[u64; LANES]> = std::thread::scope(|s| {
+            let handles: Vec<_> = batches
+                .iter()
+                .zip(scratch.iter_mut())
+                .map(|(primes, vals)| {
+                    let disagree = &disagree;
+                    s.spawn(move || {
+                        let (r, agree) = run_batch(plan, primes, vals);
+                        if !agree {
+                            disagree.store(true, Ordering::Relaxed);
+                        }
+                        r
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("modular evaluation does not panic"))
+                .collect()
+        });
+        if disagree.load(Ordering::Relaxed) {
+            return Err("two moves within float rounding of each other differ exactly");
+        }
+        // The last batch is held out: the fraction reconstructed from all the others must
+        // agree with its fresh primes.
+        let last = batches.len() - 1;
+        for (primes, res) in batches[..last].iter().zip(&results) {
+            for (pr, &r) in primes.iter().zip(res) {
+                residues.push(pr, r);
+            }
+        }
+        if residues.count() < next_try {
+            for (pr, &r) in batches[last].iter().zip(&results[last]) {
+                residues.push(pr, r);
+            }
+            continue;
+        }
+        if residues.count() >= 256 {
+            next_try = residues.count() * 5 / 4;
+        }
+        let candidate = residues.reconstruct().filter(|c| {
+            // A fraction that the float value rules out is not the value.
+            let cf = f64::rounding_from(c, RoundingMode::Nearest).0;
+            (cf - fv).abs() <= fe * 1.01 + fv.abs() * 4.0 * U + f64::MIN_POSITIVE
+        });
+        let held = batches[last].iter().zip(&results[last]);
+        if let Some(c) = candidate {
+            if held.clone().all(|(pr, &r)| Residues::agrees(&c, pr, r)) {
+                return Ok(Evaluated {
+                    value: c,
+                    primes: residues.count() + LANES,
+                });
+            }
+        }
+        for (pr, &r) in held {
+            residues.push(pr, r);
+        }
+    }
+    Err("the value has more than 250,000 bits")
+}
+
+/// A seed that differs from run to run, so that the primes are random for every game.
+fn seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(Instant::now().elapsed().as_nanos());
+    h.finish()
+}

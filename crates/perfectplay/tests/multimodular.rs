@@ -1,0 +1,137 @@
+//! `Solver::exact_start_value`: the multi-modular exact evaluation and its fallback to
+//! rationals, on games made to hit each of its cases.
+
+mod common;
+
+use common::{GMove, GNode, Table};
+use perfectplay::{solve_exact, Exact, Number, Player, Rat, SolveError, Solver};
+
+fn rat(n: i64, d: i64) -> Rat {
+    Rat::new(n, d)
+}
+
+/// The start value both ways; returns it with the number of primes used.
+fn both(game: &Table) -> (Exact, usize) {
+    let (v, stats) = Solver::new(game).exact_start_value().unwrap();
+    let direct = solve_exact(game).unwrap();
+    assert_eq!(v, *direct.start_value(), "{game:?}");
+    assert_eq!(stats.states, direct.stats().states);
+    (v, stats.primes)
+}
+
+/// Two moves of Max whose values differ by 2^-60, far below what `f64` resolves near 1/3.
+fn close_moves(better_first: bool) -> Table {
+    let third = rat(1, 3);
+    let more = third.checked_add(rat(1, 1 << 60)).unwrap();
+    let moves = if better_first {
+        vec![(more, 1), (third, 1)]
+    } else {
+        vec![(third, 1), (more, 1)]
+    };
+    Table(vec![
+        GNode::Decision(Player::Max, moves),
+        GNode::Terminal(Rat::ZERO),
+    ])
+}
+
+#[test]
+fn moves_closer_than_rounding_are_decided_exactly() {
+    let more = rat(1, 3).checked_add(rat(1, 1 << 60)).unwrap();
+    for better_first in [true, false] {
+        let (v, _) = both(&close_moves(better_first));
+        assert_eq!(v.to_string(), more.to_string());
+    }
+    // Float takes the first of two equal-looking moves: when that is the worse one, the
+    // residues of the two moves differ and the rationals decide.
+    let (_, primes) = both(&close_moves(false));
+    assert_eq!(primes, 0);
+}
+
+#[test]
+fn exactly_tied_moves_stay_multi_modular() {
+    // 1/3 as a reward, and as a one-in-three chance of 1: the same value by other roads.
+    let game = Table(vec![
+        GNode::Decision(Player::Min, vec![(rat(1, 3), 2), (Rat::ZERO, 1)]),
+        GNode::Chance(vec![(rat(1, 3), Rat::ZERO, 3), (rat(2, 3), Rat::ZERO, 2)]),
+        GNode::Terminal(Rat::ZERO),
+        GNode::Terminal(Rat::ONE),
+    ]);
+    let (v, primes) = both(&game);
+    assert_eq!(v.to_string(), "1/3");
+    assert!(primes > 0);
+}
+
+#[test]
+fn long_games_need_many_primes() {
+    // At step k a die with k + 2 faces ends the game on a 1 with payoff -k, else play goes
+    // on; every step may also be skipped for a reward of 1/(k + 1). The value's denominator
+    // is about lcm(2..2000): thousands of bits, so many rounds of primes.
+    let n = 2000;
+    let mut nodes = Vec::new();
+    for k in 0..n {
+        let ch = 2 * k + 1;
+        let next = if k + 1 < n { 2 * k + 2 } else { 2 * n };
+        nodes.push(GNode::Decision(
+            Player::Max,
+            vec![(Rat::ZERO, ch), (rat(1, k as i64 + 1), next)],
+        ));
+        let faces = k as i64 + 2;
+        nodes.push(GNode::Chance(vec![
+            (rat(1, faces), rat(-(k as i64), 1), 2 * n),
+            (rat(faces - 1, faces), rat(1, faces), next),
+        ]));
+    }
+    nodes.push(GNode::Terminal(Rat::ZERO));
+    let game = Table(nodes);
+    let (v, primes) = both(&game);
+    assert!(primes >= 48, "{primes} primes for {v}");
+    assert!(v.denominator_string().len() > 300);
+}
+
+#[test]
+fn rewards_beyond_64_bits() {
+    // Skipping forced moves would add their rewards beyond a 64-bit fraction: the skipped
+    // state gets a step of its own and the evaluation stays multi-modular.
+    let game = Table(vec![
+        GNode::Decision(Player::Max, vec![(rat(i64::MAX, 7), 1)]),
+        GNode::Decision(Player::Max, vec![(rat(i64::MAX, 5), 2)]),
+        GNode::Terminal(rat(i64::MAX, 3)),
+    ]);
+    let (v, primes) = both(&game);
+    assert!(primes > 0);
+    assert!(v.to_f64() > 0.6 * i64::MAX as f64);
+    // A random move's reward that does not add up with its outcome's: rationals instead.
+    let game = Table(vec![
+        GNode::Mixed(
+            Player::Max,
+            vec![GMove::Random(
+                rat(i64::MAX, 7),
+                vec![(rat(1, 2), rat(i64::MAX, 5), 1), (rat(1, 2), Rat::ZERO, 1)],
+            )],
+        ),
+        GNode::Terminal(Rat::ONE),
+    ]);
+    let (_, primes) = both(&game);
+    assert_eq!(primes, 0);
+}
+
+#[test]
+fn cycles_fall_back_and_limits_hold() {
+    let cyclic = Table(vec![
+        GNode::Chance(vec![(rat(1, 2), Rat::ONE, 0), (rat(1, 2), Rat::ZERO, 1)]),
+        GNode::Terminal(Rat::ZERO),
+    ]);
+    let (v, primes) = both(&cyclic);
+    assert_eq!((v.to_string(), primes), ("1".to_string(), 0));
+    let long = Table(
+        (0..100)
+            .map(|k| GNode::Decision(Player::Min, vec![(Rat::ONE, k + 1)]))
+            .chain([GNode::Terminal(Rat::ZERO)])
+            .collect(),
+    );
+    let err = Solver::new(&long)
+        .max_states(10)
+        .exact_start_value()
+        .unwrap_err();
+    assert!(matches!(err, SolveError::StateLimit { .. }), "{err}");
+}
