@@ -277,6 +277,7 @@ fn json(game: &GameSpec, params: &Params, r: &Report) -> serde_json::Value {
         "cyclic_components": r.stats.cyclic_components,
         "largest_component": r.stats.largest_component,
         "seconds": r.stats.seconds,
+        "primes": r.stats.primes,
     })
 }
 

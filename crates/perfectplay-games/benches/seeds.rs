@@ -3,7 +3,7 @@
 
 mod baselines;
 
-use perfectplay::{solve, solve_exact, Exact, Number};
+use perfectplay::{solve, solve_exact, Exact, Number, Solver};
 use perfectplay_games::gold_pots::{GoldPots, Variant};
 use perfectplay_games::grid_game::GridGame;
 use perfectplay_games::perfect_memory::PerfectMemory;
@@ -22,8 +22,20 @@ fn perfect_memory_50x50_engine() -> f64 {
         .start_value()
 }
 
+/// The exact start value as `perfectplay solve --exact` computes it (multi-modular).
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn perfect_memory_50x50_exact_engine() -> f64 {
+    Solver::new(&PerfectMemory::new(50, 50).unwrap())
+        .exact_start_value()
+        .unwrap()
+        .0
+        .to_f64()
+}
+
+/// Every state's exact value in big rationals (what `explain --exact` and the other
+/// whole-solution commands need).
+#[divan::bench(sample_count = 1, sample_size = 1)]
+fn perfect_memory_50x50_exact_all_states_engine() -> f64 {
     solve_exact(&PerfectMemory::new(50, 50).unwrap())
         .unwrap()
         .start_value()
