@@ -40,7 +40,10 @@ fn common_args(cmd: Command) -> Command {
         Arg::new("exact")
             .long("exact")
             .action(ArgAction::SetTrue)
-            .help("Compute in exact rationals and print values as p/q too"),
+            .help(
+                "Exact values, printed as p/q too (solve: multi-modular for acyclic games, \
+                 big rationals otherwise)",
+            ),
     )
     .arg(
         Arg::new("max-states")

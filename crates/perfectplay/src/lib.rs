@@ -151,6 +151,10 @@
 //! is floating-point rounding in those computations; moves are switched during policy iteration
 //! only on improvements above `1e-12` relative, so two moves whose values differ by less may be
 //! taken for each other, which changes the value by at most that much per decision.
+//!
+//! When only the exact value of the start is wanted, [`Solver::exact_start_value`] gets it
+//! without big-rational arithmetic for acyclic games (a certified float strategy evaluated
+//! modulo many primes, then rational reconstruction), and falls back to [`Exact`] otherwise.
 
 #![deny(missing_docs)]
 
