@@ -379,10 +379,12 @@ fn certify(g: &Graph, root: u32) -> Result<Plan, &'static str> {
             _ => 0,
         };
         let v = qs[best].0;
-        let e = qs.iter().map(|x| x.1).fold(0.0, f64::max);
-        if !v.is_finite() || !e.is_finite() {
+        // Every move's value and bound must be finite for the comparisons above to mean
+        // anything (a NaN compares as neither near nor worse).
+        if qs.iter().any(|x| !x.0.is_finite() || !x.1.is_finite()) {
             return Err("float values overflow");
         }
+        let e = qs.iter().map(|x| x.1).fold(0.0, f64::max);
         value[k] = v;
         error[k] = e;
         let (lo, hi) = moves[best];
