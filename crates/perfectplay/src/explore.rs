@@ -406,6 +406,10 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         let root = self.intern(start)?;
         self.discover(root)?;
         while let Some(top) = self.frames.last() {
+            if self.graph.as_ref().is_some_and(Graph::unusable) {
+                // The recording is for nothing; the caller solves in rationals instead.
+                break;
+            }
             let pos = top.pos as usize;
             let next = top.next as usize;
             if next < self.edge_end(pos) {
@@ -451,15 +455,17 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             .iter()
             .any(|e| e.target == entry.id);
         self.stats.components += 1;
-        if let Some(g) = &mut self.graph {
-            g.closed(entry.id, size > 1 || self_loop);
-        }
-        if size == 1 && !self_loop {
-            self.backup(entry, first_edge);
-        } else {
+        let cyclic = size > 1 || self_loop;
+        if cyclic {
             self.stats.cyclic_components += 1;
             self.stats.largest_component = self.stats.largest_component.max(size);
-            self.solve_cyclic(root)?;
+        }
+        match &mut self.graph {
+            // Recording for multi-modular evaluation, which computes its own float values:
+            // nothing to solve here.
+            Some(g) => g.closed(entry.id, cyclic),
+            None if !cyclic => self.backup(entry, first_edge),
+            None => self.solve_cyclic(root)?,
         }
         let number = self.stats.components as u32 - 1;
         for e in &self.tstack[root..] {

@@ -30,7 +30,6 @@
 //! `5 * 10^16` primes, so for any game that fits in memory the chance is far below `10^-100`. The
 //! same bound covers a near move wrongly taken as equal.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use malachite_base::num::conversion::traits::RoundingFrom;
@@ -162,6 +161,11 @@ impl Graph {
             reward,
             first,
         });
+    }
+
+    /// Whether a reason was found why the method does not apply.
+    pub(crate) fn unusable(&self) -> bool {
+        self.unusable.is_some()
     }
 
     /// A component was closed: one state on no cycle (final now), or a cycle.
@@ -638,7 +642,6 @@ fn reconstruct(plan: &Plan) -> Result<Evaluated, &'static str> {
     let mut used = std::collections::HashSet::new();
     let mut residues = Residues::new();
     let mut scratch: Vec<Vec<[u64; LANES]>> = vec![Vec::new(); threads];
-    let disagree = AtomicBool::new(false);
     let (fv, fe) = plan.float;
     // Reconstruction costs time quadratic in the size of the modulus: try after every round
     // while it is small, then each time it has grown by a quarter.
@@ -654,27 +657,18 @@ fn reconstruct(plan: &Plan) -> Result<Evaluated, &'static str> {
                 })
             })
             .collect();
-        let results: Vec<[u64; LANES]> = std::thread::scope(|s| {
+        let (results, agree): (Vec<[u64; LANES]>, Vec<bool>) = std::thread::scope(|s| {
             let handles: Vec<_> = batches
                 .iter()
                 .zip(scratch.iter_mut())
-                .map(|(primes, vals)| {
-                    let disagree = &disagree;
-                    s.spawn(move || {
-                        let (r, agree) = run_batch(plan, primes, vals);
-                        if !agree {
-                            disagree.store(true, Ordering::Relaxed);
-                        }
-                        r
-                    })
-                })
+                .map(|(primes, vals)| s.spawn(move || run_batch(plan, primes, vals)))
                 .collect();
             handles
                 .into_iter()
                 .map(|h| h.join().expect("modular evaluation does not panic"))
-                .collect()
+                .unzip()
         });
-        if disagree.load(Ordering::Relaxed) {
+        if agree.contains(&false) {
             return Err("two moves within float rounding of each other differ exactly");
         }
         // The last batch is held out: the fraction reconstructed from all the others must
@@ -685,20 +679,18 @@ fn reconstruct(plan: &Plan) -> Result<Evaluated, &'static str> {
                 residues.push(pr, r);
             }
         }
-        if residues.count() < next_try {
-            for (pr, &r) in batches[last].iter().zip(&results[last]) {
-                residues.push(pr, r);
+        let candidate = if residues.count() >= next_try {
+            if residues.count() >= 256 {
+                next_try = residues.count() * 5 / 4;
             }
-            continue;
-        }
-        if residues.count() >= 256 {
-            next_try = residues.count() * 5 / 4;
-        }
-        let candidate = residues.reconstruct().filter(|c| {
-            // A fraction that the float value rules out is not the value.
-            let cf = f64::rounding_from(c, RoundingMode::Nearest).0;
-            (cf - fv).abs() <= fe * 1.01 + fv.abs() * 4.0 * U + f64::MIN_POSITIVE
-        });
+            residues.reconstruct().filter(|c| {
+                // A fraction that the float value rules out is not the value.
+                let cf = f64::rounding_from(c, RoundingMode::Nearest).0;
+                (cf - fv).abs() <= fe * 1.01 + fv.abs() * 4.0 * U + f64::MIN_POSITIVE
+            })
+        } else {
+            None
+        };
         let held = batches[last].iter().zip(&results[last]);
         if let Some(c) = candidate {
             if held.clone().all(|(pr, &r)| Residues::agrees(&c, pr, r)) {
