@@ -241,17 +241,21 @@ struct Engine<'a, M: Model, N> {
 
 impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     fn new(s: Solver<'a, M>) -> Self {
+        let max_states = s.max_states.unwrap_or(usize::MAX);
+        // A numbered model bounds the state count: reserving that much address space up front
+        // spares the copies of growing (pages that are never written are never backed).
+        let capacity = s.model.dense_bound().min(max_states.saturating_add(1));
         Engine {
             model: s.model,
-            max_states: s.max_states.unwrap_or(usize::MAX),
+            max_states,
             progress: s.progress,
             next_report: PROGRESS_EVERY,
             started: Instant::now(),
-            states: StateSet::for_model(s.model),
-            status: Vec::new(),
-            values: Vec::new(),
-            choices: Vec::new(),
-            component: Vec::new(),
+            states: StateSet::for_model(s.model, capacity),
+            status: Vec::with_capacity(capacity),
+            values: Vec::with_capacity(capacity),
+            choices: Vec::with_capacity(capacity),
+            component: Vec::with_capacity(capacity),
             tstack: Vec::new(),
             arena: Vec::new(),
             frames: Vec::new(),
@@ -268,50 +272,66 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     }
 
     /// Interns a state, returning its id.
+    #[inline(always)]
     fn intern(&mut self, s: M::State) -> Result<u32, SolveError> {
-        let (id, new) = match self.states.insert(self.model, s) {
-            Ok(r) => r,
-            Err((e, s)) => {
-                let reason = match e {
-                    InternError::OutOfRange(i) => format!(
-                        "dense_index gave {i:?}, not a number below dense_bound ({})",
-                        self.model.dense_bound()
-                    ),
-                    InternError::Collision(j) => format!(
-                        "dense_index gives it the same number as state {}",
-                        self.show(j)
-                    ),
-                };
-                return Err(SolveError::InvalidModel {
-                    state: self.model.show_state(&s),
-                    reason,
-                });
-            }
-        };
-        if new {
-            if id >= DONE as usize {
-                return Err(SolveError::TooManyStates(DONE as usize));
-            }
-            if id >= self.max_states {
-                return Err(SolveError::StateLimit {
-                    explored: id + 1,
-                    limit: self.max_states,
-                    components: self.stats.components,
-                });
-            }
-            self.status.push(UNSEEN);
-            self.values.push(N::zero());
-            self.choices.push(NO_CHOICE);
-            self.component.push(NO_CHOICE);
-            if let Some(g) = &mut self.graph {
-                g.state();
-            }
-            if id + 1 >= self.next_report {
-                self.next_report += PROGRESS_EVERY;
-                self.report();
-            }
+        match self.states.insert(self.model, s) {
+            Ok((id, false)) => Ok(id as u32),
+            Ok((id, true)) => self.admit(id),
+            Err((e, s)) => Err(self.intern_error(e, s)),
+        }
+    }
+
+    /// Gives a newly interned state its entries.
+    #[inline(always)]
+    fn admit(&mut self, id: usize) -> Result<u32, SolveError> {
+        if id >= DONE as usize || id >= self.max_states {
+            return Err(self.too_many(id));
+        }
+        self.status.push(UNSEEN);
+        self.values.push(N::zero());
+        self.choices.push(NO_CHOICE);
+        self.component.push(NO_CHOICE);
+        if let Some(g) = &mut self.graph {
+            g.state();
+        }
+        if id + 1 >= self.next_report {
+            self.next_report += PROGRESS_EVERY;
+            self.report();
         }
         Ok(id as u32)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn too_many(&self, id: usize) -> SolveError {
+        if id >= DONE as usize {
+            SolveError::TooManyStates(DONE as usize)
+        } else {
+            SolveError::StateLimit {
+                explored: id + 1,
+                limit: self.max_states,
+                components: self.stats.components,
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn intern_error(&self, e: InternError, s: M::State) -> SolveError {
+        let reason = match e {
+            InternError::OutOfRange(i) => format!(
+                "dense_index gave {i:?}, not a number below dense_bound ({})",
+                self.model.dense_bound()
+            ),
+            InternError::Collision(j) => format!(
+                "dense_index gives it the same number as state {}",
+                self.show(j)
+            ),
+        };
+        SolveError::InvalidModel {
+            state: self.model.show_state(&s),
+            reason,
+        }
     }
 
     fn report(&mut self) {

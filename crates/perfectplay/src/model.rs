@@ -343,7 +343,51 @@ impl<S, M> Node<S, M> {
 
     /// Checks the node against the contract of [`Model::expand`]; the error is a sentence
     /// without the state, which the caller adds.
+    #[inline]
     pub fn validate(&self) -> Result<(), String> {
+        if self.is_plainly_valid() {
+            return Ok(());
+        }
+        self.validate_in_detail()
+    }
+
+    /// The check of [`Node::validate`] for the usual node, in one pass and without a division:
+    /// every distribution's outcomes share one denominator. `false` means "not shown valid
+    /// here"; the detailed check then decides and names the fault.
+    #[inline]
+    fn is_plainly_valid(&self) -> bool {
+        if self.misuse.is_some() {
+            return false;
+        }
+        match self.kind {
+            NodeKind::Unset => false,
+            NodeKind::Terminal => self.branches.is_empty(),
+            NodeKind::Chance => same_denominator_distribution(&self.branches),
+            NodeKind::Decision(_) => {
+                if self.moves == 0 {
+                    return false;
+                }
+                // Groups increase along the branches; a random move's outcomes are the run of
+                // branches of its group.
+                let mut at = 0;
+                for r in &self.random {
+                    while at < self.branches.len() && self.branches[at].group < r.group {
+                        at += 1;
+                    }
+                    let first = at;
+                    while at < self.branches.len() && self.branches[at].group == r.group {
+                        at += 1;
+                    }
+                    if !same_denominator_distribution(&self.branches[first..at]) {
+                        return false;
+                    }
+                }
+                true
+            }
+        }
+    }
+
+    fn validate_in_detail(&self) -> Result<(), String> {
         if let Some(m) = self.misuse {
             return Err(m.to_string());
         }
@@ -372,6 +416,26 @@ impl<S, M> Node<S, M> {
     }
 }
 
+/// Whether `outcomes` are a non-empty distribution whose probabilities share one denominator
+/// (as stored, unreduced): each numerator positive and at most the denominator, the numerators
+/// summing to it. `false` says nothing either way.
+#[inline]
+fn same_denominator_distribution<S, M>(outcomes: &[Branch<S, M>]) -> bool {
+    let Some(first) = outcomes.first() else {
+        return false;
+    };
+    let d = first.probability.raw().1;
+    let mut sum = 0u128;
+    for b in outcomes {
+        let (n, den) = b.probability.raw();
+        if den != d || n <= 0 || n as u64 > d {
+            return false;
+        }
+        sum += n as u128;
+    }
+    sum == d as u128
+}
+
 /// Checks that `outcomes` form a probability distribution: non-empty, each probability in
 /// (0, 1], summing to exactly one.
 fn check_distribution<S, M>(outcomes: &[Branch<S, M>]) -> Result<(), String> {
@@ -392,6 +456,10 @@ fn check_distribution<S, M>(outcomes: &[Branch<S, M>]) -> Result<(), String> {
     if let Some(d) = d {
         let scaled = outcomes.iter().try_fold(0u128, |acc, b| {
             let (n, den) = b.probability.raw();
+            if den == d {
+                // The usual case, and no division.
+                return Some(acc + n as u128);
+            }
             (d % den == 0).then(|| acc + n as u128 * (d / den) as u128)
         });
         if scaled == Some(d as u128) {

@@ -59,6 +59,7 @@ impl Number for f64 {
     fn one() -> f64 {
         1.0
     }
+    #[inline]
     fn from_rat(r: Rat) -> f64 {
         r.to_f64()
     }

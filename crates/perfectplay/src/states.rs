@@ -40,19 +40,20 @@ pub(crate) enum InternError {
 }
 
 impl<S: Clone + Eq + Hash> StateSet<S> {
-    /// The set for `model`: dense if it offers a numbering.
-    pub fn for_model<M: Model<State = S>>(model: &M) -> Self {
+    /// The set for `model`: dense if it offers a numbering; room for `capacity` states.
+    pub fn for_model<M: Model<State = S>>(model: &M, capacity: usize) -> Self {
         match model.dense_bound() {
             0 => StateSet::Hashed(Hashed::default()),
             bound => StateSet::Dense {
                 slots: vec![EMPTY; bound],
-                states: Vec::new(),
+                states: Vec::with_capacity(capacity),
                 lookup: OnceLock::new(),
             },
         }
     }
 
     /// Interns `s`: its id and whether it is new.
+    #[inline(always)]
     pub fn insert<M: Model<State = S>>(
         &mut self,
         model: &M,

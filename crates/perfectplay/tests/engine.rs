@@ -34,6 +34,51 @@ fn probabilities_must_sum_to_exactly_one() {
     );
 }
 
+/// Outcomes that share one denominator take the engine's quick check, which must reject the
+/// same things as the full one; a random move's outcomes are checked like chance's.
+#[test]
+fn probabilities_sharing_a_denominator_are_checked_too() {
+    use common::GMove;
+    let o = |ps: &[(i64, i64)]| -> Vec<(Rat, Rat, usize)> {
+        ps.iter()
+            .map(|&(n, d)| (Rat::new(n, d), Rat::ZERO, 1))
+            .collect()
+    };
+    let bad = [
+        (o(&[(2, 5), (2, 5)]), "sum to 4/5, not exactly 1"),
+        (o(&[(3, 5), (3, 5)]), "sum to 6/5, not exactly 1"),
+        (
+            o(&[(2, 2), (0, 2)]),
+            "probability 0, which is not in (0, 1]",
+        ),
+        (
+            o(&[(3, 2), (-1, 2)]),
+            "probability 3/2, which is not in (0, 1]",
+        ),
+    ];
+    for (outcomes, message) in bad {
+        let chance = Table(vec![GNode::Chance(outcomes.clone()), t(0)]);
+        let random = Table(vec![
+            GNode::Mixed(
+                Player::Max,
+                vec![
+                    GMove::Plain(Rat::ZERO, 1),
+                    GMove::Random(Rat::ZERO, outcomes),
+                ],
+            ),
+            t(0),
+        ]);
+        for g in [chance, random] {
+            let e = err(&g);
+            assert!(e.starts_with("invalid model at state 0:"), "{e}");
+            assert!(e.contains(message), "{message}: {e}");
+        }
+    }
+    // Unreduced fractions with different stored denominators that do sum to one.
+    let g = Table(vec![GNode::Chance(o(&[(2, 4), (1, 2)])), t(3)]);
+    assert_eq!(*solve(&g).unwrap().start_value(), 3.0);
+}
+
 #[test]
 fn probabilities_must_be_in_range() {
     for p in [Rat::ZERO, Rat::new(-1, 2), Rat::new(3, 2)] {
