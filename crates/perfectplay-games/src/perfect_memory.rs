@@ -119,6 +119,17 @@ impl PerfectMemory {
     }
 }
 
+/// The side of the square tiles of `(u, k / 2)` pairs in the state numbering.
+const TILE: usize = 16;
+
+impl PerfectMemory {
+    /// The numbering's tiles: how many along `u` and along `k / 2`.
+    fn tiles(&self) -> (usize, usize) {
+        let cells = self.cells as usize;
+        (cells / TILE + 1, cells / 4 / TILE + 1)
+    }
+}
+
 fn q(n: u32, d: u32) -> Rat {
     Rat::new(n as i64, d as i64)
 }
@@ -231,8 +242,13 @@ impl Model for PerfectMemory {
     }
 
     /// States are numbered by kind, `u` and `k`, so the engine interns them without hashing.
+    /// `u - k` is always even (every move keeps its parity, and the start has `k = 0` on an
+    /// even board), so `(u, k / 2)` determines `k`; the numbers are laid out in tiles of
+    /// `TILE × TILE` such pairs, because a state's successors are its neighbours in `u` and
+    /// `k`, and the engine then finds their slots in the same few pages.
     fn dense_bound(&self) -> usize {
-        3 * (self.cells as usize + 1) * (self.cells as usize / 2 + 1)
+        let (rows, cols) = self.tiles();
+        rows * cols * TILE * TILE * 3
     }
 
     fn dense_index(&self, state: &State) -> Option<usize> {
@@ -242,10 +258,13 @@ impl Model for PerfectMemory {
             MatchesKnown { u, k } => (1, u, k),
             NewSymbol { u, k } => (2, u, k),
         };
-        let (n, half) = (self.cells as usize + 1, self.cells as usize / 2 + 1);
-        let (u, k) = (u as usize, k as usize);
-        // Kind varies fastest: the three states of one (u, k) are neighbours.
-        (u < n && k < half).then(|| (u * half + k) * 3 + kind)
+        let (u, h) = (u as usize, k as usize / 2);
+        let (rows, cols) = self.tiles();
+        let (tu, th) = (u / TILE, h / TILE);
+        (tu < rows && th < cols).then(|| {
+            // Kind varies fastest: the three states of one (u, k) are neighbours.
+            (((tu * cols + th) * TILE + u % TILE) * TILE + h % TILE) * 3 + kind
+        })
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
