@@ -113,11 +113,11 @@ impl<'a, M: Model> Solver<'a, M> {
     ///
     /// For an acyclic game whose state space fits in memory twice over, this is multi-modular
     /// evaluation (see [`Stats::primes`]): the game is explored and solved in `f64` with
-    /// rigorous error bounds, the resulting strategy is evaluated modulo random 62-bit primes
+    /// rigorous error bounds, the resulting strategy is evaluated modulo random 31-bit primes
     /// on every core, and the fraction is recovered from the residues. Moves whose float values
     /// are too close to tell apart are compared exactly (modulo every prime). The answer is
-    /// exact; it could be wrong only if a wrong fraction agreed with a whole round of fresh
-    /// random primes, a chance far below `10^-100`. When the method does not apply (cycles,
+    /// exact; it could be wrong only if a wrong fraction agreed with a whole batch of 16 fresh
+    /// random primes, a chance below `10^-55`. When the method does not apply (cycles,
     /// near moves that differ), this solves in [`Exact`](crate::Exact) rationals instead, which
     /// gives the same value more slowly. Either way the stats describe the whole computation.
     ///
@@ -379,8 +379,11 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         if let Some(g) = &mut self.graph {
             g.begin(id, kind);
         }
+        // Whether every successor is final already (then so is this state, at once).
+        let mut settled = true;
         for b in node.drain_branches() {
             let target = self.intern(b.next)?;
+            settled &= self.status[target as usize] == DONE;
             let mut reward = N::from_rat(b.reward);
             let extra = move_rewards.iter().find(|(g, _)| *g == b.group);
             if let Some(&(_, r)) = extra {
@@ -400,14 +403,21 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
         self.move_rewards = move_rewards;
         self.node = node;
-        let pos = self.tstack.len() as u32;
-        self.status[id as usize] = pos;
-        self.tstack.push(Entry {
+        let entry = Entry {
             id,
-            low: pos,
+            low: 0,
             kind,
             edges: start,
-        });
+        };
+        if settled {
+            // Nothing to explore below and no cycle through it (a self-loop's target is this
+            // state, not final yet): a component of its own, solved without entering the stack.
+            self.settle(entry);
+            return Ok(());
+        }
+        let pos = self.tstack.len() as u32;
+        self.status[id as usize] = pos;
+        self.tstack.push(Entry { low: pos, ..entry });
         self.frames.push(Frame { pos, next: start });
         Ok(())
     }
@@ -474,17 +484,18 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         let self_loop = self.arena[first_edge..]
             .iter()
             .any(|e| e.target == entry.id);
-        self.stats.components += 1;
-        let cyclic = size > 1 || self_loop;
-        if cyclic {
-            self.stats.cyclic_components += 1;
-            self.stats.largest_component = self.stats.largest_component.max(size);
+        if size == 1 && !self_loop {
+            self.settle(entry);
+            self.tstack.truncate(root);
+            return Ok(());
         }
+        self.stats.components += 1;
+        self.stats.cyclic_components += 1;
+        self.stats.largest_component = self.stats.largest_component.max(size);
         match &mut self.graph {
             // Recording for multi-modular evaluation, which computes its own float values:
             // nothing to solve here.
-            Some(g) => g.closed(entry.id, cyclic),
-            None if !cyclic => self.backup(entry, first_edge),
+            Some(g) => g.closed(entry.id, true),
             None => self.solve_cyclic(root)?,
         }
         let number = self.stats.components as u32 - 1;
@@ -495,6 +506,20 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         self.tstack.truncate(root);
         self.arena.truncate(first_edge);
         Ok(())
+    }
+
+    /// Solves a state that is a component of its own, not on a cycle, whose edges are the
+    /// last ones in the arena, and drops those edges.
+    fn settle(&mut self, entry: Entry) {
+        let first_edge = entry.edges as usize;
+        self.stats.components += 1;
+        match &mut self.graph {
+            Some(g) => g.closed(entry.id, false),
+            None => self.backup(entry, first_edge),
+        }
+        self.status[entry.id as usize] = DONE;
+        self.component[entry.id as usize] = self.stats.components as u32 - 1;
+        self.arena.truncate(first_edge);
     }
 
     /// One Bellman backup for a state that is not on a cycle.
