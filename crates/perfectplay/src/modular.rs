@@ -1,7 +1,7 @@
 //! Arithmetic modulo word-sized primes, and the way back from residues to a rational.
 //!
 //! The multi-modular exact evaluation ([`crate::multimodular`]) computes a game's value modulo
-//! many random primes just below 2^62, combines the residues by the Chinese remainder theorem
+//! many random primes just below 2^31, combines the residues by the Chinese remainder theorem
 //! and recovers the fraction by rational reconstruction. This module holds the pieces that
 //! know nothing of games: Montgomery multiplication, random primes, and [`Residues`].
 
@@ -13,28 +13,33 @@ use malachite_q::Rational;
 
 use crate::Rng;
 
-/// A prime `p < 2^62` with its Montgomery constants (`R = 2^64`). Numbers "in Montgomery form"
+/// A prime `p < 2^31` with its Montgomery constants (`R = 2^32`). Numbers "in Montgomery form"
 /// stand for `x R mod p`; [`Prime::mul`] of two such numbers is the form of their product.
+///
+/// Primes this small keep every product of two residues within a 64-bit word, which the
+/// processor multiplies many at a time in vector registers (see the batches of
+/// [`crate::multimodular`]); a value then needs about twice as many of them as of 62-bit primes,
+/// and each costs far less than half.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Prime {
-    p: u64,
-    /// `-p^{-1} mod 2^64`.
-    neg_inv: u64,
+    p: u32,
+    /// `-p^{-1} mod 2^32`.
+    neg_inv: u32,
     /// `R^2 mod p`.
-    r2: u64,
+    r2: u32,
 }
 
 impl Prime {
-    /// The constants for an odd `p < 2^62`.
-    pub(crate) fn new(p: u64) -> Prime {
-        debug_assert!(p % 2 == 1 && p < 1 << 62);
+    /// The constants for an odd `p < 2^31`.
+    pub(crate) fn new(p: u32) -> Prime {
+        debug_assert!(p % 2 == 1 && p < 1 << 31);
         // Newton's iteration doubles the correct low bits of the inverse each step.
-        let mut inv: u64 = 1;
-        for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inv)));
+        let mut inv: u32 = 1;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u32.wrapping_sub(p.wrapping_mul(inv)));
         }
-        let r = ((1u128 << 64) % p as u128) as u64;
-        let r2 = ((r as u128 * r as u128) % p as u128) as u64;
+        let r = (1u64 << 32) % p as u64;
+        let r2 = (r * r % p as u64) as u32;
         Prime {
             p,
             neg_inv: inv.wrapping_neg(),
@@ -44,52 +49,34 @@ impl Prime {
 
     /// The prime.
     pub(crate) fn value(&self) -> u64 {
+        self.p as u64
+    }
+
+    /// The prime as a word of the lanes.
+    pub(crate) fn word(&self) -> u32 {
         self.p
+    }
+
+    /// `-p^{-1} mod 2^32`, the constant of [`redc`].
+    pub(crate) fn neg_inv(&self) -> u32 {
+        self.neg_inv
     }
 
     /// `a b R^{-1} mod p` for `a, b < p`.
     #[inline(always)]
-    pub(crate) fn mul(&self, a: u64, b: u64) -> u64 {
-        self.redc(a as u128 * b as u128)
-    }
-
-    /// `t R^{-1} mod p` for `t < p 2^64` (Montgomery reduction).
-    #[inline(always)]
-    pub(crate) fn redc(&self, t: u128) -> u64 {
-        let m = (t as u64).wrapping_mul(self.neg_inv);
-        // t + m p < 2^65 p < 2^127: no overflow for p < 2^62; the result is below 2p.
-        let u = ((t + m as u128 * self.p as u128) >> 64) as u64;
-        if u >= self.p {
-            u - self.p
-        } else {
-            u
-        }
-    }
-
-    /// `a + b mod p` for `a, b < p`.
-    #[inline(always)]
-    pub(crate) fn add(&self, a: u64, b: u64) -> u64 {
-        let s = a + b;
-        if s >= self.p {
-            s - self.p
-        } else {
-            s
-        }
+    pub(crate) fn mul(&self, a: u32, b: u32) -> u32 {
+        redc(a as u64 * b as u64, self.p, self.neg_inv)
     }
 
     /// `x mod p` for any word.
     #[inline(always)]
-    pub(crate) fn reduce(&self, x: u64) -> u64 {
-        if x >= self.p {
-            x % self.p
-        } else {
-            x
-        }
+    pub(crate) fn reduce(&self, x: u64) -> u32 {
+        (x % self.p as u64) as u32
     }
 
     /// `x mod p` for a signed word.
     #[inline(always)]
-    pub(crate) fn reduce_signed(&self, x: i64) -> u64 {
+    pub(crate) fn reduce_signed(&self, x: i64) -> u32 {
         let r = self.reduce(x.unsigned_abs());
         if x < 0 && r != 0 {
             self.p - r
@@ -99,48 +86,67 @@ impl Prime {
     }
 
     /// The Montgomery form of `x < p` (entering the form).
-    pub(crate) fn enter(&self, x: u64) -> u64 {
+    pub(crate) fn enter(&self, x: u32) -> u32 {
         self.mul(x, self.r2)
     }
 
     /// The number that the Montgomery form `x` stands for (leaving the form).
-    pub(crate) fn leave(&self, x: u64) -> u64 {
+    pub(crate) fn leave(&self, x: u32) -> u32 {
         self.mul(x, 1)
     }
 
     /// `x^{-1} mod p` (plain, not in Montgomery form), or `None` if `p` divides `x`.
-    pub(crate) fn inverse(&self, x: u64) -> Option<u64> {
+    pub(crate) fn inverse(&self, x: u64) -> Option<u32> {
         let x = self.reduce(x);
         if x == 0 {
             return None;
         }
-        let (mut r0, mut r1) = (self.p as i128, x as i128);
-        let (mut t0, mut t1) = (0i128, 1i128);
+        let (mut r0, mut r1) = (self.p as i64, x as i64);
+        let (mut t0, mut t1) = (0i64, 1i64);
         while r1 != 0 {
             let q = r0 / r1;
             (r0, r1) = (r1, r0 - q * r1);
             (t0, t1) = (t1, t0 - q * t1);
         }
-        Some(t0.rem_euclid(self.p as i128) as u64)
-    }
-
-    /// `a^e mod p` on plain numbers (for the primality test).
-    fn pow(&self, a: u64, mut e: u64) -> u64 {
-        let p = self.p as u128;
-        let (mut base, mut acc) = (a as u128 % p, 1u128);
-        while e > 0 {
-            if e & 1 == 1 {
-                acc = acc * base % p;
-            }
-            base = base * base % p;
-            e >>= 1;
-        }
-        acc as u64
+        Some(t0.rem_euclid(self.p as i64) as u32)
     }
 }
 
-/// Whether an odd `n < 2^62` is prime: Miller–Rabin with a set of bases known to be exact for
-/// every 64-bit number.
+/// `t R^{-1} mod p` for `t < p 2^32` (Montgomery reduction; `neg_inv` is `-p^{-1} mod 2^32`).
+/// Written on plain words, without branches, so that a loop over lanes of different primes
+/// becomes vector code.
+#[inline(always)]
+pub(crate) fn redc(t: u64, p: u32, neg_inv: u32) -> u32 {
+    let m = (t as u32).wrapping_mul(neg_inv);
+    // t + m p < 2 p 2^32 < 2^64: no overflow; the result is below 2p < 2^32.
+    let u = ((t + m as u64 * p as u64) >> 32) as u32;
+    // `u - p` wraps around to a larger number exactly when `u < p`.
+    u.min(u.wrapping_sub(p))
+}
+
+/// `a + b mod p` for `a, b < p < 2^31`, without branches (see [`redc`]).
+#[inline(always)]
+pub(crate) fn add(a: u32, b: u32, p: u32) -> u32 {
+    let s = a + b;
+    s.min(s.wrapping_sub(p))
+}
+
+/// `a^e mod n` (for the primality test).
+fn pow_mod(a: u64, mut e: u64, n: u64) -> u64 {
+    let n = n as u128;
+    let (mut base, mut acc) = (a as u128 % n, 1u128);
+    while e > 0 {
+        if e & 1 == 1 {
+            acc = acc * base % n;
+        }
+        base = base * base % n;
+        e >>= 1;
+    }
+    acc as u64
+}
+
+/// Whether `n` is prime: Miller–Rabin with a set of bases known to be exact for every 64-bit
+/// number.
 fn is_prime(n: u64) -> bool {
     if n < 2 || n % 2 == 0 {
         return n == 2;
@@ -150,7 +156,6 @@ fn is_prime(n: u64) -> bool {
             return n == small;
         }
     }
-    let arith = Prime::new(n);
     let (s, d) = (
         (n - 1).trailing_zeros(),
         (n - 1) >> (n - 1).trailing_zeros(),
@@ -160,7 +165,7 @@ fn is_prime(n: u64) -> bool {
         if a == 0 {
             continue;
         }
-        let mut x = arith.pow(a, d);
+        let mut x = pow_mod(a, d, n);
         if x == 1 || x == n - 1 {
             continue;
         }
@@ -175,12 +180,12 @@ fn is_prime(n: u64) -> bool {
     true
 }
 
-/// A prime drawn uniformly at random from the primes in `[2^61, 2^62)`.
+/// A prime drawn uniformly at random from the primes in `[2^30, 2^31)` (about 5 * 10^7 of them).
 pub(crate) fn random_prime(rng: &mut Rng) -> Prime {
     loop {
-        let n = (1u64 << 61) | (rng.next_u64() >> 3) | 1;
+        let n = (1u64 << 30) | (rng.next_u64() >> 34) | 1;
         if is_prime(n) {
-            return Prime::new(n);
+            return Prime::new(n as u32);
         }
     }
 }
@@ -262,7 +267,7 @@ impl Residues {
         let Some(inv) = prime.inverse(den) else {
             return false;
         };
-        let mut v = ((num as u128 * inv as u128) % prime.value() as u128) as u64;
+        let mut v = num * inv as u64 % prime.value();
         if *q < 0u32 && v != 0 {
             v = prime.value() - v;
         }
@@ -280,18 +285,24 @@ mod tests {
         for _ in 0..20 {
             let pr = random_prime(&mut rng);
             let p = pr.value();
-            assert!((1 << 61..1 << 62).contains(&p));
+            assert!((1 << 30..1 << 31).contains(&p));
             for _ in 0..200 {
                 let (a, b) = (rng.next_u64() % p, rng.next_u64() % p);
-                let want = ((a as u128 * b as u128) % p as u128) as u64;
-                let got = pr.leave(pr.mul(pr.enter(a), pr.enter(b)));
-                assert_eq!(got, want);
-                assert_eq!(pr.add(a, b), ((a as u128 + b as u128) % p as u128) as u64);
-                let inv = pr.inverse(a.max(1)).unwrap();
-                assert_eq!((a.max(1) as u128 * inv as u128) % p as u128, 1);
+                let (a32, b32) = (a as u32, b as u32);
+                let want = a * b % p;
+                let got = pr.leave(pr.mul(pr.enter(a32), pr.enter(b32)));
+                assert_eq!(got as u64, want);
+                assert_eq!(add(a32, b32, pr.word()) as u64, (a + b) % p);
+                let inv = pr.inverse(a.max(1)).unwrap() as u64;
+                assert_eq!(a.max(1) * inv % p, 1);
+                // Reduction of any number below p 2^32, not only of a product of residues.
+                let t = rng.next_u64() % (p << 32);
+                let plain = (t as u128 * pr.inverse(1 << 32).unwrap() as u128 % p as u128) as u64;
+                assert_eq!(redc(t, pr.word(), pr.neg_inv()) as u64, plain);
             }
-            assert_eq!(pr.reduce_signed(-1), p - 1);
+            assert_eq!(pr.reduce_signed(-1) as u64, p - 1);
             assert_eq!(pr.reduce_signed(-(p as i64)), 0);
+            assert_eq!(pr.reduce(u64::MAX) as u64, u64::MAX % p);
         }
     }
 
@@ -315,10 +326,10 @@ mod tests {
             let q = Rational::from_signeds(num, den as i64);
             let mut res = Residues::new();
             let mut got = None;
-            for _ in 0..4 {
+            for _ in 0..8 {
                 let pr = random_prime(&mut rng);
-                let inv = pr.inverse(den).unwrap();
-                let r = ((pr.reduce_signed(num) as u128 * inv as u128) % pr.value() as u128) as u64;
+                let inv = pr.inverse(den).unwrap() as u64;
+                let r = pr.reduce_signed(num) as u64 * inv % pr.value();
                 assert!(Residues::agrees(&q, &pr, r));
                 res.push(&pr, r);
                 got = res.reconstruct();

@@ -12,9 +12,9 @@
 //!    error at every state. A move whose float value is worse than the chosen one by more than
 //!    both error bounds is certainly worse; any other move is *near* and is checked exactly in
 //!    step 3.
-//! 3. **Evaluate the policy modulo primes**: random primes in `[2^61, 2^62)`, a batch of
+//! 3. **Evaluate the policy modulo primes**: random primes in `[2^30, 2^31)`, a batch of
 //!    [`LANES`] at a time on every core, give the value of every state modulo each prime with
-//!    word arithmetic (Montgomery multiplication). A near move must have exactly the chosen
+//!    word arithmetic (Montgomery multiplication, one prime per lane of a vector register). A near move must have exactly the chosen
 //!    move's value modulo every prime, so that either choice gives the same value; otherwise
 //!    the method gives up (and the caller falls back to rationals).
 //! 4. **Reconstruct**: the residues of the start state are combined (Chinese remainder theorem)
@@ -25,10 +25,12 @@
 //! Soundness: by induction in the order the states were finished, the recorded policy is
 //! optimal at every state (each other move is certainly worse or exactly as good), so its value
 //! is the game's value. The only way the answer can be wrong is a wrong candidate agreeing with
-//! a round of at least [`LANES`] fresh primes drawn at random: the difference of two distinct
-//! fractions of `h` bits is divisible by at most `h/61` primes of the range, which holds about
-//! `5 * 10^16` primes, so for any game that fits in memory the chance is far below `10^-100`. The
-//! same bound covers a near move wrongly taken as equal.
+//! a round of at least [`LANES`] fresh primes drawn at random: the numerator of the difference of
+//! two distinct fractions of `h` bits each has at most `2h` bits, so at most `2h/30` primes of
+//! the range divide it, and the range holds about `5 * 10^7` primes. Reconstruction stops at
+//! [`MAX_PRIMES`] primes, so `h` stays below 250,000 and each fresh prime divides the difference
+//! with probability below `3.4 * 10^-4`; all [`LANES`] = 16 of a batch together, below
+//! `10^-55`. The same bound covers a near move wrongly taken as equal.
 
 use std::time::Instant;
 
@@ -38,12 +40,12 @@ use malachite_q::Rational;
 use rustc_hash::FxHashMap;
 
 use crate::component::Kind;
-use crate::modular::{random_prime, Prime, Residues};
+use crate::modular::{self, random_prime, Prime, Residues};
 use crate::{Player, Rat, Rng};
 
 /// Primes evaluated together in one pass over the game (the values of a state for all of them
-/// share a cache line).
-pub(crate) const LANES: usize = 8;
+/// share a cache line, and one vector register holds them).
+pub(crate) const LANES: usize = 16;
 
 /// A recorded edge: to `target`, with probability `pnum / dens[pden]` and reward
 /// `rewards[reward]` (the branch's reward plus its random move's).
@@ -432,59 +434,112 @@ fn certify(g: &Graph, root: u32) -> Result<Plan, &'static str> {
     Ok(plan)
 }
 
+/// The primes of one batch as lanes: the words and Montgomery constants side by side, so that
+/// a loop over the lanes is vector code.
+#[derive(Clone, Copy)]
+struct Lanes {
+    p: [u32; LANES],
+    neg_inv: [u32; LANES],
+}
+
+/// A residue per lane.
+type Row = [u32; LANES];
+
+impl Lanes {
+    fn of(primes: &[Prime; LANES]) -> Lanes {
+        Lanes {
+            p: std::array::from_fn(|l| primes[l].word()),
+            neg_inv: std::array::from_fn(|l| primes[l].neg_inv()),
+        }
+    }
+
+    #[inline(always)]
+    fn add(&self, a: &Row, b: &Row) -> Row {
+        let mut out = [0; LANES];
+        for l in 0..LANES {
+            out[l] = modular::add(a[l], b[l], self.p[l]);
+        }
+        out
+    }
+
+    /// `t R^{-1}` in every lane, for `t < p 2^32`.
+    #[inline(always)]
+    fn redc(&self, t: &[u64; LANES]) -> Row {
+        let mut out = [0; LANES];
+        for l in 0..LANES {
+            out[l] = modular::redc(t[l], self.p[l], self.neg_inv[l]);
+        }
+        out
+    }
+
+    /// `acc += redc(t) w`, and `t = 0`: a group of outcomes with one denominator finished.
+    #[inline(always)]
+    fn flush(&self, acc: &mut Row, t: &mut [u64; LANES], w: &Row) {
+        let y = self.mul(&self.redc(t), w);
+        *acc = self.add(acc, &y);
+        *t = [0; LANES];
+    }
+
+    /// The Montgomery product in every lane.
+    #[inline(always)]
+    fn mul(&self, a: &Row, b: &Row) -> Row {
+        let mut t = [0u64; LANES];
+        for l in 0..LANES {
+            t[l] = a[l] as u64 * b[l] as u64;
+        }
+        self.redc(&t)
+    }
+}
+
 /// `sum p (r + v)` over `edges` in every lane (Montgomery form), where `rows` holds the
 /// values of the edges' targets. Consecutive outcomes with one denominator `d` are summed as
-/// `(sum pnum (r + v)) / d`: numerators below 2^32 times values below 2^62 add up in 128 bits
-/// without reduction (far more edges than memory holds stay below `p 2^64`), and one
-/// reduction and one multiplication by `1/d` finish the group. The lanes go in lockstep so
-/// that their independent multiplications overlap.
+/// `(sum pnum (r + v)) / d`: products of numerators and residues below `p` add up in 64 bits
+/// without reduction while the numerators sum to at most 2^32 (so the sum stays below `p 2^32`,
+/// as reduction needs), and one reduction and one multiplication by `1/d` finish the group.
+/// Every step is the same for all lanes, so the compiler turns each into vector instructions.
 #[inline(always)]
 fn state_sum(
+    lanes: &Lanes,
     primes: &[Prime; LANES],
     edges: &[PlanEdge],
-    rows: &[[u64; LANES]],
-    w: &[[u64; LANES]],
-    rewards: &[[u64; LANES]],
-) -> [u64; LANES] {
+    rows: &[Row],
+    w: &[Row],
+    rewards: &[Row],
+) -> Row {
     const NO_DEN: u32 = u32::MAX;
-    let mut acc = [0u64; LANES];
-    let mut t = [0u128; LANES];
-    let mut den = NO_DEN;
-    let flush = |acc: &mut [u64; LANES], t: &mut [u128; LANES], den: u32| {
-        let wd = &w[den as usize];
-        for l in 0..LANES {
-            let pr = &primes[l];
-            acc[l] = pr.add(acc[l], pr.mul(pr.redc(t[l]), wd[l]));
-            t[l] = 0;
-        }
-    };
+    /// The most the numerators of one unreduced sum may add up to.
+    const MASS: u64 = 1 << 32;
+    let mut acc = [0u32; LANES];
+    let mut t = [0u64; LANES];
+    let (mut den, mut mass) = (NO_DEN, 0u64);
     for (e, row) in edges.iter().zip(rows) {
-        let r = &rewards[e.reward as usize];
+        let x = lanes.add(row, &rewards[e.reward as usize]);
         if e.plain() {
-            for l in 0..LANES {
-                let pr = &primes[l];
-                acc[l] = pr.add(acc[l], pr.add(row[l], r[l]));
-            }
+            acc = lanes.add(&acc, &x);
             continue;
         }
-        if e.pden != den {
-            if den != NO_DEN {
-                flush(&mut acc, &mut t, den);
-            }
-            den = e.pden;
-        }
-        for l in 0..LANES {
-            let x = primes[l].add(row[l], r[l]);
-            t[l] += e.pnum as u128 * x as u128;
-        }
-        if e.pnum >= 1 << 32 {
-            // A large numerator is finished at once (one product is below p 2^64).
-            flush(&mut acc, &mut t, den);
+        if den != NO_DEN && (e.pden != den || mass + e.pnum.min(MASS) > MASS) {
+            lanes.flush(&mut acc, &mut t, &w[den as usize]);
             den = NO_DEN;
+        }
+        if den == NO_DEN {
+            (den, mass) = (e.pden, 0);
+        }
+        if e.pnum < MASS {
+            for l in 0..LANES {
+                t[l] += e.pnum * x[l] as u64;
+            }
+            mass += e.pnum;
+        } else {
+            // A numerator of 2^32 or more is reduced per prime first, and finished alone.
+            for l in 0..LANES {
+                t[l] = primes[l].reduce(e.pnum) as u64 * x[l] as u64;
+            }
+            mass = MASS;
         }
     }
     if den != NO_DEN {
-        flush(&mut acc, &mut t, den);
+        lanes.flush(&mut acc, &mut t, &w[den as usize]);
     }
     acc
 }
@@ -549,16 +604,15 @@ const GATHER: usize = 32;
 
 /// The residues of the start state modulo each of `LANES` primes, and whether every near move
 /// agreed with its state.
-fn run_batch(
-    plan: &Plan,
-    primes: &[Prime; LANES],
-    vals: &mut Vec<[u64; LANES]>,
-) -> ([u64; LANES], bool) {
+fn run_batch(plan: &Plan, primes: &[Prime; LANES], vals: &mut Vec<Row>) -> ([u64; LANES], bool) {
     let n = plan.ends.len();
-    vals.clear();
+    let lanes = Lanes::of(primes);
+    // Every slot below `n` is written before it is read (targets finish first), so a buffer
+    // from an earlier batch is reused as it is; slot `n` is the zero of terminal payoffs.
     vals.resize(n + 1, [0; LANES]);
+    vals[n] = [0; LANES];
     // `inv(d) R^2`: times a plain numerator it gives the Montgomery form of the fraction.
-    let w: Vec<[u64; LANES]> = plan
+    let w: Vec<Row> = plan
         .dens
         .iter()
         .map(|&d| {
@@ -571,7 +625,7 @@ fn run_batch(
             })
         })
         .collect();
-    let rewards: Vec<[u64; LANES]> = plan
+    let rewards: Vec<Row> = plan
         .rewards
         .iter()
         .map(|&(num, den)| {
@@ -584,7 +638,7 @@ fn run_batch(
             })
         })
         .collect();
-    let mut buf: Vec<[u64; LANES]> = Vec::with_capacity(GATHER * 4);
+    let mut buf: Vec<Row> = Vec::with_capacity(GATHER * 4);
     let (mut k, mut lo) = (0, 0);
     while k < n {
         // A group of whole states with about GATHER edges: the values of targets outside the
@@ -607,23 +661,26 @@ fn run_batch(
                 }
             }
             let (edges, rows) = (&plan.edges[at..end], &buf[at - lo..end - lo]);
-            vals[j] = state_sum(primes, edges, rows, &w, &rewards);
+            vals[j] = state_sum(&lanes, primes, edges, rows, &w, &rewards);
             at = end;
         }
         lo = hi;
     }
     let agree = plan.checks.iter().all(|&(k, lo, hi)| {
         let edges = &plan.check_edges[lo as usize..hi as usize];
-        let rows: Vec<[u64; LANES]> = edges.iter().map(|e| vals[e.target as usize]).collect();
-        state_sum(primes, edges, &rows, &w, &rewards) == vals[k as usize]
+        let rows: Vec<Row> = edges.iter().map(|e| vals[e.target as usize]).collect();
+        state_sum(&lanes, primes, edges, &rows, &w, &rewards) == vals[k as usize]
     });
     let root = &vals[n - 1];
-    (std::array::from_fn(|l| primes[l].leave(root[l])), agree)
+    (
+        std::array::from_fn(|l| primes[l].leave(root[l]) as u64),
+        agree,
+    )
 }
 
 /// The most primes tried before giving up and leaving the value to rational arithmetic (a
 /// fraction of some 250,000 bits).
-const MAX_PRIMES: usize = 4096;
+const MAX_PRIMES: usize = 8192;
 
 /// Rounds of batches on every core until a reconstructed candidate survives a round.
 fn reconstruct(plan: &Plan) -> Result<Evaluated, &'static str> {
@@ -641,7 +698,7 @@ fn reconstruct(plan: &Plan) -> Result<Evaluated, &'static str> {
     };
     let mut used = std::collections::HashSet::new();
     let mut residues = Residues::new();
-    let mut scratch: Vec<Vec<[u64; LANES]>> = vec![Vec::new(); threads];
+    let mut scratch: Vec<Vec<Row>> = vec![Vec::new(); threads];
     let (fv, fe) = plan.float;
     // Reconstruction costs time quadratic in the size of the modulus: try after every round
     // while it is small, then each time it has grown by a quarter.

@@ -135,3 +135,30 @@ fn cycles_fall_back_and_limits_hold() {
         .unwrap_err();
     assert!(matches!(err, SolveError::StateLimit { .. }), "{err}");
 }
+
+/// Outcomes whose numerators are large: many that share a denominator and add up to more than
+/// 2^32 (the modular sums must be reduced part way), and numerators of 2^32 and beyond (reduced
+/// one by one), with rewards that make every outcome count.
+#[test]
+fn large_numerators_sharing_a_denominator() {
+    let (d, big) = (1i64 << 40, 1i64 << 37);
+    let many: Vec<(Rat, Rat, usize)> = (0..8)
+        .map(|i| (rat(big, d), rat(2 * i + 1, 7), 1 + i as usize))
+        .collect();
+    let mut nodes = vec![GNode::Chance(many)];
+    for i in 0..8 {
+        // Below 2^32 each, 2^35 together (shared denominator 2^36 * 3).
+        let m = (1i64 << 31) + i;
+        let rest = 3 * (1i64 << 36) - 15 * m;
+        let mut outs: Vec<(Rat, Rat, usize)> = (0..15)
+            .map(|j| (rat(m, 3 << 36), rat(j - 7, 11), 9))
+            .collect();
+        outs.push((rat(rest, 3 << 36), rat(i, 1), 10));
+        nodes.push(GNode::Chance(outs));
+    }
+    nodes.push(GNode::Terminal(rat(5, 13)));
+    nodes.push(GNode::Terminal(rat(-2, 9)));
+    let game = Table(nodes);
+    let (_, primes) = both(&game);
+    assert!(primes > 0, "the game should stay multi-modular");
+}
