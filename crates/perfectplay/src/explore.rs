@@ -79,6 +79,9 @@ pub struct Solver<'a, M: Model> {
     progress: Option<&'a mut dyn FnMut(&Progress)>,
 }
 
+/// The most states whose tables are reserved before they are found (see `Engine::new`).
+const RESERVE_AT_MOST: usize = 1 << 24;
+
 /// How many states between progress reports.
 const PROGRESS_EVERY: usize = 1 << 16;
 
@@ -243,8 +246,13 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     fn new(s: Solver<'a, M>) -> Self {
         let max_states = s.max_states.unwrap_or(usize::MAX);
         // A numbered model bounds the state count: reserving that much address space up front
-        // spares the copies of growing (pages that are never written are never backed).
-        let capacity = s.model.dense_bound().min(max_states.saturating_add(1));
+        // spares the copies of growing (pages that are never written are never backed). Only
+        // up to a point: a sparse numbering must not reserve more than the machine can map.
+        let capacity = s
+            .model
+            .dense_bound()
+            .min(max_states.saturating_add(1))
+            .min(RESERVE_AT_MOST);
         Engine {
             model: s.model,
             max_states,
