@@ -14,9 +14,10 @@
 //!    step 3.
 //! 3. **Evaluate the policy modulo primes**: random primes in `[2^30, 2^31)`, a batch of
 //!    [`LANES`] at a time on every core, give the value of every state modulo each prime with
-//!    word arithmetic (Montgomery multiplication, one prime per lane of a vector register). A near move must have exactly the chosen
-//!    move's value modulo every prime, so that either choice gives the same value; otherwise
-//!    the method gives up (and the caller falls back to rationals).
+//!    word arithmetic (Montgomery multiplication, one prime per lane of a vector register).
+//!    A near move must have exactly the chosen move's value modulo every prime, so that either
+//!    choice gives the same value; otherwise the method gives up (and the caller falls back to
+//!    rationals).
 //! 4. **Reconstruct**: the residues of the start state are combined (Chinese remainder theorem)
 //!    and turned into the unique fraction `a/b` with `|a|, b <= sqrt(M/2)`. A candidate is
 //!    accepted only when a whole further round of fresh random primes agrees with it and it
