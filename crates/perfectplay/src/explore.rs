@@ -399,7 +399,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             }
             if let Some(g) = &mut self.graph {
                 let extra = extra.map_or(Rat::ZERO, |&(_, r)| r);
-                g.edge(id, target, b.probability, b.reward, extra, b.group != group);
+                g.edge(target, b.probability, b.reward, extra, b.group != group);
             }
             self.arena.push(Edge {
                 target,

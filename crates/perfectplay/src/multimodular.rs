@@ -75,8 +75,14 @@ enum GKind {
 /// A whole acyclic game as the engine explored it, with exact numbers (see the module docs).
 pub(crate) struct Graph {
     kind: Vec<GKind>,
+    /// Where each finished state's edges are in `edges` (while it is open: where they start in
+    /// `pending`).
     range: Vec<(u32, u32)>,
+    /// Edges of finished states, in the order the states finished, so that the certifying pass
+    /// reads them front to back.
     edges: Vec<GEdge>,
+    /// Edges of states not finished yet: a stack, like the engine's arena.
+    pending: Vec<GEdge>,
     /// States in the order the engine finished them: successors first.
     order: Vec<u32>,
     den_ids: Interner<u64>,
@@ -92,6 +98,7 @@ impl Graph {
             kind: Vec::new(),
             range: Vec::new(),
             edges: Vec::new(),
+            pending: Vec::new(),
             order: Vec::new(),
             den_ids: Interner::default(),
             rewards: Interner::default(),
@@ -111,10 +118,11 @@ impl Graph {
     /// A terminal state with its payoff; final at once.
     pub(crate) fn terminal(&mut self, id: u32, payoff: Rat) {
         self.kind[id as usize] = GKind::Terminal;
-        let lo = self.edges.len() as u32;
-        self.push(NONE, Rat::ONE, payoff, true);
-        self.range[id as usize] = (lo, lo + 1);
-        self.order.push(id);
+        let e = self.edge_of(NONE, Rat::ONE, payoff, true);
+        let lo = self.pending.len() as u32;
+        self.range[id as usize] = (lo, lo);
+        self.pending.push(e);
+        self.finish(id);
     }
 
     /// Marks the start of the edges of a chance node or decision.
@@ -123,33 +131,22 @@ impl Graph {
             Kind::Chance => GKind::Chance,
             Kind::Decision(p) => GKind::Decision(p),
         };
-        let lo = self.edges.len() as u32;
+        let lo = self.pending.len() as u32;
         self.range[id as usize] = (lo, lo);
     }
 
     /// An edge of the state last begun. `extra` is the reward of its random move, if any.
-    pub(crate) fn edge(
-        &mut self,
-        id: u32,
-        target: u32,
-        prob: Rat,
-        reward: Rat,
-        extra: Rat,
-        first: bool,
-    ) {
+    pub(crate) fn edge(&mut self, target: u32, prob: Rat, reward: Rat, extra: Rat, first: bool) {
         let Some(reward) = reward.checked_add(extra) else {
             self.unusable = Some("a reward does not fit in a 64-bit fraction");
             return;
         };
-        self.push(target, prob, reward, first);
-        self.range[id as usize].1 = self.edges.len() as u32;
+        let e = self.edge_of(target, prob, reward, first);
+        self.pending.push(e);
     }
 
-    fn push(&mut self, target: u32, prob: Rat, reward: Rat, first: bool) {
-        if self.edges.len() >= u32::MAX as usize - 1 {
-            self.unusable = Some("too many edges to record");
-            return;
-        }
+    /// A recorded edge, with its denominator and reward interned.
+    fn edge_of(&mut self, target: u32, prob: Rat, reward: Rat, first: bool) -> GEdge {
         let (pnum, pden) = prob.raw();
         let pden = self.den_ids.id(pden);
         let reward = if reward.is_zero() {
@@ -157,13 +154,28 @@ impl Graph {
         } else {
             self.rewards.id(reward.raw())
         };
-        self.edges.push(GEdge {
+        GEdge {
             target,
             pden,
             pnum: pnum as u64,
             reward,
             first,
-        });
+        }
+    }
+
+    /// State `id` is final: its edges move from `pending` to `edges`. The engine finishes a
+    /// state of an acyclic game only after every state discovered after it, so its edges are
+    /// the top of the stack.
+    fn finish(&mut self, id: u32) {
+        let from = self.range[id as usize].0 as usize;
+        let lo = self.edges.len();
+        if lo + (self.pending.len() - from) >= u32::MAX as usize - 1 {
+            self.unusable = Some("too many edges to record");
+            return;
+        }
+        self.edges.extend(self.pending.drain(from..));
+        self.range[id as usize] = (lo as u32, self.edges.len() as u32);
+        self.order.push(id);
     }
 
     /// Whether a reason was found why the method does not apply.
@@ -176,7 +188,7 @@ impl Graph {
         if cyclic {
             self.unusable = Some("the game has cycles");
         } else {
-            self.order.push(id);
+            self.finish(id);
         }
     }
 
