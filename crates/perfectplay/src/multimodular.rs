@@ -5,13 +5,14 @@
 //! state by state is dominated by their gcds. For an acyclic game the value of the start state
 //! can be had another way:
 //!
-//! 1. **Record** the game while the engine explores it in `f64` ([`Graph`]: every state's
-//!    edges with their exact small probabilities and rewards, and the order in which the engine
-//!    finished the states, successors first).
-//! 2. **Certify a policy** with a float pass that carries a rigorous bound on its rounding
-//!    error at every state. A move whose float value is worse than the chosen one by more than
-//!    both error bounds is certainly worse; any other move is *near* and is checked exactly in
-//!    step 3.
+//! 1. **Record** the game while the engine explores it ([`Graph`]: each state's edges with
+//!    their exact small probabilities and rewards, kept until the engine finishes the state;
+//!    successors always finish first).
+//! 2. **Certify a policy**, state by state as they finish, with a float pass that carries a
+//!    rigorous bound on its rounding error at every state. A move whose float value is worse
+//!    than the chosen one by more than both error bounds is certainly worse; any other move is
+//!    *near* and is checked exactly in step 3. The chosen move and the near ones are compiled
+//!    into a [`Plan`] of straight-line work in finishing order.
 //! 3. **Evaluate the policy modulo primes**: random primes in `[2^30, 2^31)`, a batch of
 //!    [`LANES`] at a time on every core, give the value of every state modulo each prime with
 //!    word arithmetic (Montgomery multiplication, one prime per lane of a vector register).
@@ -72,55 +73,97 @@ enum GKind {
     Decision(Player),
 }
 
-/// A whole acyclic game as the engine explored it, with exact numbers (see the module docs).
+/// The game as the engine explores it, with exact numbers, certified state by state as the
+/// engine finishes them (steps 1 and 2 of the module docs): when a state finishes, every state
+/// it leads to has finished before, so its moves are valued in `f64` with error bounds, the
+/// policy is chosen, and the state's part of the [`Plan`] is written at once, while its edges
+/// are still in cache. Only the edges of states still open are kept.
 pub(crate) struct Graph {
     kind: Vec<GKind>,
-    /// Where each finished state's edges are in `edges` (while it is open: where they start in
-    /// `pending`).
-    range: Vec<(u32, u32)>,
-    /// Edges of finished states, in the order the states finished, so that the certifying pass
-    /// reads them front to back.
-    edges: Vec<GEdge>,
-    /// Edges of states not finished yet: a stack, like the engine's arena.
+    /// Where an open state's edges start in `pending`.
+    start: Vec<u32>,
+    /// Edges of states not finished yet: a stack, like the engine's arena (the engine finishes
+    /// a state of an acyclic game only after every state discovered after it, so a finishing
+    /// state's edges are the top of the stack).
     pending: Vec<GEdge>,
-    /// States in the order the engine finished them: successors first.
-    order: Vec<u32>,
     den_ids: Interner<u64>,
-    /// Distinct rewards as raw `(numerator, denominator)`; the first is zero.
-    rewards: Interner<(i64, u64)>,
+    /// The denominators as floats.
+    dens: Vec<f64>,
+    cert: Certifier,
     /// Why the method does not apply to this game, once found.
     unusable: Option<&'static str>,
+}
+
+/// The certifying pass, fed one finished state at a time (see [`Graph`]).
+struct Certifier {
+    /// Position of each finished state in the finishing order, by id.
+    pos: Vec<u32>,
+    /// Float value and error bound of each finished state, by position.
+    value: Vec<f64>,
+    error: Vec<f64>,
+    links: Links,
+    /// `links.rewards` as floats (grown as rewards are interned).
+    rewards: Vec<f64>,
+    plan: Plan,
+    /// The id of the last state finished.
+    last: u32,
+    moves: Vec<(u32, u32)>,
+    qs: Vec<(f64, f64)>,
+    near: Vec<(u32, u32)>,
+    scratch: Vec<PlanEdge>,
 }
 
 impl Graph {
     pub(crate) fn new() -> Graph {
         let mut g = Graph {
             kind: Vec::new(),
-            range: Vec::new(),
-            edges: Vec::new(),
+            start: Vec::new(),
             pending: Vec::new(),
-            order: Vec::new(),
             den_ids: Interner::default(),
-            rewards: Interner::default(),
+            dens: Vec::new(),
+            cert: Certifier {
+                pos: Vec::new(),
+                value: Vec::new(),
+                error: Vec::new(),
+                links: Links {
+                    link: Vec::new(),
+                    rewards: Interner::default(),
+                },
+                rewards: Vec::new(),
+                plan: Plan {
+                    ends: Vec::new(),
+                    edges: Vec::new(),
+                    checks: Vec::new(),
+                    check_edges: Vec::new(),
+                    dens: Vec::new(),
+                    rewards: Vec::new(),
+                    float: (0.0, 0.0),
+                },
+                last: NONE,
+                moves: Vec::new(),
+                qs: Vec::new(),
+                near: Vec::new(),
+                scratch: Vec::new(),
+            },
             unusable: None,
         };
-        g.den_ids.id(1);
-        g.rewards.id((0, 1));
+        g.den(1);
+        g.cert.links.rewards.id((0, 1));
         g
     }
 
     /// A state was interned.
     pub(crate) fn state(&mut self) {
         self.kind.push(GKind::Unseen);
-        self.range.push((0, 0));
+        self.start.push(0);
+        self.cert.pos.push(NONE);
     }
 
     /// A terminal state with its payoff; final at once.
     pub(crate) fn terminal(&mut self, id: u32, payoff: Rat) {
         self.kind[id as usize] = GKind::Terminal;
+        self.start[id as usize] = self.pending.len() as u32;
         let e = self.edge_of(NONE, Rat::ONE, payoff, true);
-        let lo = self.pending.len() as u32;
-        self.range[id as usize] = (lo, lo);
         self.pending.push(e);
         self.finish(id);
     }
@@ -131,8 +174,7 @@ impl Graph {
             Kind::Chance => GKind::Chance,
             Kind::Decision(p) => GKind::Decision(p),
         };
-        let lo = self.pending.len() as u32;
-        self.range[id as usize] = (lo, lo);
+        self.start[id as usize] = self.pending.len() as u32;
     }
 
     /// An edge of the state last begun. `extra` is the reward of its random move, if any.
@@ -145,14 +187,25 @@ impl Graph {
         self.pending.push(e);
     }
 
+    fn den(&mut self, d: u64) -> u32 {
+        let id = self.den_ids.id(d);
+        if id as usize == self.dens.len() {
+            self.dens.push(d as f64);
+        }
+        id
+    }
+
     /// A recorded edge, with its denominator and reward interned.
     fn edge_of(&mut self, target: u32, prob: Rat, reward: Rat, first: bool) -> GEdge {
         let (pnum, pden) = prob.raw();
-        let pden = self.den_ids.id(pden);
+        if pnum >= 1 << 61 {
+            self.unusable = Some("a probability's numerator is too large");
+        }
+        let pden = self.den(pden);
         let reward = if reward.is_zero() {
             0
         } else {
-            self.rewards.id(reward.raw())
+            self.cert.links.rewards.id(reward.raw())
         };
         GEdge {
             target,
@@ -161,21 +214,6 @@ impl Graph {
             reward,
             first,
         }
-    }
-
-    /// State `id` is final: its edges move from `pending` to `edges`. The engine finishes a
-    /// state of an acyclic game only after every state discovered after it, so its edges are
-    /// the top of the stack.
-    fn finish(&mut self, id: u32) {
-        let from = self.range[id as usize].0 as usize;
-        let lo = self.edges.len();
-        if lo + (self.pending.len() - from) >= u32::MAX as usize - 1 {
-            self.unusable = Some("too many edges to record");
-            return;
-        }
-        self.edges.extend(self.pending.drain(from..));
-        self.range[id as usize] = (lo as u32, self.edges.len() as u32);
-        self.order.push(id);
     }
 
     /// Whether a reason was found why the method does not apply.
@@ -192,23 +230,42 @@ impl Graph {
         }
     }
 
-    /// The recorded edges of a state, split into moves (one range for a chance node).
-    fn moves(&self, id: u32, out: &mut Vec<(u32, u32)>) {
-        out.clear();
-        let (lo, hi) = self.range[id as usize];
-        if !matches!(self.kind[id as usize], GKind::Decision(_)) {
-            out.push((lo, hi));
+    /// State `id` is final: certify it and drop its edges.
+    fn finish(&mut self, id: u32) {
+        if self.unusable.is_some() {
             return;
         }
-        let mut at = lo;
-        while at < hi {
-            let mut end = at + 1;
-            while end < hi && !self.edges[end as usize].first {
-                end += 1;
-            }
-            out.push((at, end));
-            at = end;
+        let from = self.start[id as usize] as usize;
+        let kind = self.kind[id as usize];
+        if let Err(why) = self
+            .cert
+            .finish(id, kind, &self.pending[from..], &self.dens)
+        {
+            self.unusable = Some(why);
         }
+        self.pending.truncate(from);
+    }
+
+    /// The plan for the start state `root`, once every state has finished.
+    fn into_plan(self, root: u32) -> Result<Plan, &'static str> {
+        if let Some(why) = self.unusable {
+            return Err(why);
+        }
+        let mut c = self.cert;
+        if c.value.len() != self.kind.len() || c.last != root {
+            return Err("the recorded game is incomplete");
+        }
+        let zero = c.plan.ends.len() as u32;
+        for e in c.plan.edges.iter_mut().chain(c.plan.check_edges.iter_mut()) {
+            if e.target == ZERO {
+                e.target = zero;
+            }
+        }
+        c.plan.dens = self.den_ids.keys;
+        c.plan.rewards = c.links.rewards.keys;
+        let last = c.value.len() - 1;
+        c.plan.float = (c.value[last], c.error[last]);
+        Ok(c.plan)
     }
 }
 
@@ -287,54 +344,47 @@ struct Plan {
 /// Half the distance between adjacent doubles at one: the unit roundoff.
 const U: f64 = f64::EPSILON / 2.0;
 
-/// Steps 2–4 of the module docs for the recorded game whose start state is `root`.
+/// Steps 3 and 4 of the module docs for the recorded game whose start state is `root`.
 /// `Err` says why the method does not apply (the caller then uses rationals).
 pub(crate) fn evaluate(g: Graph, root: u32) -> Result<Evaluated, &'static str> {
-    if let Some(why) = g.unusable {
-        return Err(why);
-    }
-    let plan = certify(&g, root)?;
-    drop(g);
+    let plan = g.into_plan(root)?;
     reconstruct(&plan)
 }
 
-/// The float pass: values, rigorous error bounds, the policy, and the near moves to check.
-fn certify(g: &Graph, root: u32) -> Result<Plan, &'static str> {
-    let n = g.order.len();
-    if n != g.kind.len() || g.order.last() != Some(&root) {
-        return Err("the recorded game is incomplete");
+/// The edges of a finished state split into moves (one range for a chance node or terminal).
+fn split_moves(kind: GKind, edges: &[GEdge], out: &mut Vec<(u32, u32)>) {
+    out.clear();
+    let hi = edges.len() as u32;
+    if !matches!(kind, GKind::Decision(_)) {
+        out.push((0, hi));
+        return;
     }
-    if g.edges.iter().any(|e| e.pnum >= 1 << 61) {
-        return Err("a probability's numerator is too large");
+    let mut at = 0;
+    while at < hi {
+        let mut end = at + 1;
+        while end < hi && !edges[end as usize].first {
+            end += 1;
+        }
+        out.push((at, end));
+        at = end;
     }
-    let mut pos = vec![0u32; n];
-    for (k, &id) in g.order.iter().enumerate() {
-        pos[id as usize] = k as u32;
-    }
-    let dens: Vec<f64> = g.den_ids.keys.iter().map(|&d| d as f64).collect();
-    let rewards: Vec<f64> = g
-        .rewards
-        .keys
-        .iter()
-        .map(|&(a, b)| a as f64 / b as f64)
-        .collect();
-    // Values and error bounds by position in the finishing order; slot `n` is the zero that
-    // a terminal's payoff edge leads to.
-    let mut value = vec![0f64; n + 1];
-    let mut error = vec![0f64; n + 1];
-    // A move's float value and a bound on its distance to the exact value of the same move
-    // (with exact successor values): see `bound` below.
-    let q = |edges: &[GEdge], value: &[f64], error: &[f64]| {
+}
+
+impl Certifier {
+    /// A move's float value and a bound on its distance to the exact value of the same move
+    /// (with exact successor values).
+    fn q(&self, edges: &[GEdge], dens: &[f64]) -> (f64, f64) {
         let (mut s, mut mass, mut err) = (0.0, 0.0, 0.0);
         for e in edges {
             let p = e.pnum as f64 / dens[e.pden as usize];
-            let r = rewards[e.reward as usize];
-            let t = if e.target == NONE {
-                n
+            let r = self.rewards[e.reward as usize];
+            // A terminal's payoff edge leads to zero.
+            let (v, ev) = if e.target == NONE {
+                (0.0, 0.0)
             } else {
-                pos[e.target as usize] as usize
+                let t = self.pos[e.target as usize] as usize;
+                (self.value[t], self.error[t])
             };
-            let (v, ev) = (value[t], error[t]);
             s += p * (r + v);
             mass += p * (r.abs() + v.abs() + ev);
             err += p * ev;
@@ -345,37 +395,37 @@ fn certify(g: &Graph, root: u32) -> Result<Plan, &'static str> {
         // second-order terms and the rounding of this bound itself.
         let bound = err * (1.0 + 2.0 * (k + 2.0) * U) + 2.0 * (k + 11.0) * U * mass;
         (s, bound)
-    };
-    let mut plan = Plan {
-        ends: Vec::with_capacity(n),
-        edges: Vec::with_capacity(n),
-        checks: Vec::new(),
-        check_edges: Vec::new(),
-        dens: g.den_ids.keys.clone(),
-        rewards: Vec::new(),
-        float: (0.0, 0.0),
-    };
-    let mut links = Links {
-        link: Vec::with_capacity(n),
-        rewards: Interner::default(),
-    };
-    for &r in &g.rewards.keys {
-        links.rewards.id(r);
     }
-    let mut scratch = Vec::new();
-    let mut moves = Vec::new();
-    let mut qs: Vec<(f64, f64)> = Vec::new();
-    let mut near = Vec::new();
-    for (k, &id) in g.order.iter().enumerate() {
-        g.moves(id, &mut moves);
+
+    /// Values state `id` (every state it leads to is finished), fixes its move, lists the
+    /// near moves, and writes its part of the plan.
+    fn finish(
+        &mut self,
+        id: u32,
+        kind: GKind,
+        edges: &[GEdge],
+        dens: &[f64],
+    ) -> Result<(), &'static str> {
+        let k = self.value.len() as u32;
+        self.pos[id as usize] = k;
+        self.last = id;
+        let keys = &self.links.rewards.keys;
+        self.rewards.extend(
+            keys[self.rewards.len()..]
+                .iter()
+                .map(|&(a, b)| a as f64 / b as f64),
+        );
+        let mut moves = std::mem::take(&mut self.moves);
+        split_moves(kind, edges, &mut moves);
+        let mut qs = std::mem::take(&mut self.qs);
         qs.clear();
         qs.extend(
             moves
                 .iter()
-                .map(|&(lo, hi)| q(&g.edges[lo as usize..hi as usize], &value, &error)),
+                .map(|&(lo, hi)| self.q(&edges[lo as usize..hi as usize], dens)),
         );
-        near.clear();
-        let best = match g.kind[id as usize] {
+        self.near.clear();
+        let best = match kind {
             GKind::Decision(player) => {
                 let mut best = 0;
                 for (i, x) in qs.iter().enumerate() {
@@ -389,7 +439,7 @@ fn certify(g: &Graph, root: u32) -> Result<Plan, &'static str> {
                         Player::Min => x.0 - qs[best].0,
                     };
                     if i != best && gap <= (qs[best].1 + x.1) * (1.0 + 4.0 * U) {
-                        near.push(moves[i]);
+                        self.near.push(moves[i]);
                     }
                 }
                 best
@@ -397,54 +447,49 @@ fn certify(g: &Graph, root: u32) -> Result<Plan, &'static str> {
             GKind::Unseen => return Err("the recorded game is incomplete"),
             _ => 0,
         };
-        let v = qs[best].0;
         // Every move's value and bound must be finite for the comparisons above to mean
         // anything (a NaN compares as neither near nor worse).
         if qs.iter().any(|x| !x.0.is_finite() || !x.1.is_finite()) {
             return Err("float values overflow");
         }
-        let e = qs.iter().map(|x| x.1).fold(0.0, f64::max);
-        value[k] = v;
-        error[k] = e;
+        self.value.push(qs[best].0);
+        self.error.push(qs.iter().map(|x| x.1).fold(0.0, f64::max));
         let (lo, hi) = moves[best];
-        let chosen = &g.edges[lo as usize..hi as usize];
+        let chosen = &edges[lo as usize..hi as usize];
         let plain = chosen.len() == 1 && chosen[0].pnum == 1 && chosen[0].pden == 0;
-        if plain && near.is_empty() && k + 1 < n {
-            let e = links.resolve(&chosen[0], &pos, &mut plan);
-            links.link.push((e.target, e.reward));
-            continue;
-        }
-        // Resolving may add steps (see `Links::resolve`), so this state's slot comes after.
-        scratch.clear();
-        for &(lo, hi) in near.iter().chain([&moves[best]]) {
-            for e in &g.edges[lo as usize..hi as usize] {
-                let resolved = links.resolve(e, &pos, &mut plan);
-                scratch.push(resolved);
+        // The start state (id 0, finished last) always gets a slot: its value is the answer.
+        if plain && self.near.is_empty() && id != 0 {
+            let e = self.links.resolve(&chosen[0], &self.pos, &mut self.plan);
+            self.links.link.push((e.target, e.reward));
+        } else {
+            // Resolving may add steps (see `Links::resolve`), so this state's slot comes after.
+            self.scratch.clear();
+            for &(lo, hi) in self.near.iter().chain([&moves[best]]) {
+                for e in &edges[lo as usize..hi as usize] {
+                    let resolved = self.links.resolve(e, &self.pos, &mut self.plan);
+                    self.scratch.push(resolved);
+                }
             }
+            let plan = &mut self.plan;
+            let slot = plan.ends.len() as u32;
+            let mut at = 0;
+            for &(lo, hi) in &self.near {
+                let start = plan.check_edges.len() as u32;
+                let len = (hi - lo) as usize;
+                plan.check_edges
+                    .extend_from_slice(&self.scratch[at..at + len]);
+                at += len;
+                plan.checks
+                    .push((slot, start, plan.check_edges.len() as u32));
+            }
+            plan.edges.extend_from_slice(&self.scratch[at..]);
+            plan.ends.push(plan.edges.len() as u32);
+            self.links.link.push((slot, 0));
         }
-        let slot = plan.ends.len() as u32;
-        let mut at = 0;
-        for &(lo, hi) in &near {
-            let start = plan.check_edges.len() as u32;
-            let len = (hi - lo) as usize;
-            plan.check_edges.extend_from_slice(&scratch[at..at + len]);
-            at += len;
-            plan.checks
-                .push((slot, start, plan.check_edges.len() as u32));
-        }
-        plan.edges.extend_from_slice(&scratch[at..]);
-        plan.ends.push(plan.edges.len() as u32);
-        links.link.push((slot, 0));
+        self.moves = moves;
+        self.qs = qs;
+        Ok(())
     }
-    let zero = plan.ends.len() as u32;
-    for e in plan.edges.iter_mut().chain(plan.check_edges.iter_mut()) {
-        if e.target == ZERO {
-            e.target = zero;
-        }
-    }
-    plan.rewards = links.rewards.keys;
-    plan.float = (value[n - 1], error[n - 1]);
-    Ok(plan)
 }
 
 /// The primes of one batch as lanes: the words and Montgomery constants side by side, so that
