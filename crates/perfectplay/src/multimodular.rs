@@ -96,9 +96,9 @@ pub(crate) struct Graph {
 
 /// The certifying pass, fed one finished state at a time (see [`Graph`]).
 struct Certifier {
-    /// Position of each finished state in the finishing order, by id.
-    pos: Vec<u32>,
-    /// Float value and error bound of each finished state, by position.
+    /// How many states have finished.
+    finished: usize,
+    /// Float value and error bound of each finished state, by id.
     value: Vec<f64>,
     error: Vec<f64>,
     links: Links,
@@ -122,7 +122,7 @@ impl Graph {
             den_ids: Interner::default(),
             dens: Vec::new(),
             cert: Certifier {
-                pos: Vec::new(),
+                finished: 0,
                 value: Vec::new(),
                 error: Vec::new(),
                 links: Links {
@@ -156,7 +156,9 @@ impl Graph {
     pub(crate) fn state(&mut self) {
         self.kind.push(GKind::Unseen);
         self.start.push(0);
-        self.cert.pos.push(NONE);
+        self.cert.value.push(0.0);
+        self.cert.error.push(0.0);
+        self.cert.links.link.push((ZERO, 0));
     }
 
     /// A terminal state with its payoff; final at once.
@@ -252,7 +254,7 @@ impl Graph {
             return Err(why);
         }
         let mut c = self.cert;
-        if c.value.len() != self.kind.len() || c.last != root {
+        if c.finished != self.kind.len() || c.last != root {
             return Err("the recorded game is incomplete");
         }
         let zero = c.plan.ends.len() as u32;
@@ -263,8 +265,7 @@ impl Graph {
         }
         c.plan.dens = self.den_ids.keys;
         c.plan.rewards = c.links.rewards.keys;
-        let last = c.value.len() - 1;
-        c.plan.float = (c.value[last], c.error[last]);
+        c.plan.float = (c.value[root as usize], c.error[root as usize]);
         Ok(c.plan)
     }
 }
@@ -382,7 +383,7 @@ impl Certifier {
             let (v, ev) = if e.target == NONE {
                 (0.0, 0.0)
             } else {
-                let t = self.pos[e.target as usize] as usize;
+                let t = e.target as usize;
                 (self.value[t], self.error[t])
             };
             s += p * (r + v);
@@ -406,8 +407,7 @@ impl Certifier {
         edges: &[GEdge],
         dens: &[f64],
     ) -> Result<(), &'static str> {
-        let k = self.value.len() as u32;
-        self.pos[id as usize] = k;
+        self.finished += 1;
         self.last = id;
         let keys = &self.links.rewards.keys;
         self.rewards.extend(
@@ -452,21 +452,21 @@ impl Certifier {
         if qs.iter().any(|x| !x.0.is_finite() || !x.1.is_finite()) {
             return Err("float values overflow");
         }
-        self.value.push(qs[best].0);
-        self.error.push(qs.iter().map(|x| x.1).fold(0.0, f64::max));
+        self.value[id as usize] = qs[best].0;
+        self.error[id as usize] = qs.iter().map(|x| x.1).fold(0.0, f64::max);
         let (lo, hi) = moves[best];
         let chosen = &edges[lo as usize..hi as usize];
         let plain = chosen.len() == 1 && chosen[0].pnum == 1 && chosen[0].pden == 0;
         // The start state (id 0, finished last) always gets a slot: its value is the answer.
         if plain && self.near.is_empty() && id != 0 {
-            let e = self.links.resolve(&chosen[0], &self.pos, &mut self.plan);
-            self.links.link.push((e.target, e.reward));
+            let e = self.links.resolve(&chosen[0], &mut self.plan);
+            self.links.link[id as usize] = (e.target, e.reward);
         } else {
             // Resolving may add steps (see `Links::resolve`), so this state's slot comes after.
             self.scratch.clear();
             for &(lo, hi) in self.near.iter().chain([&moves[best]]) {
                 for e in &edges[lo as usize..hi as usize] {
-                    let resolved = self.links.resolve(e, &self.pos, &mut self.plan);
+                    let resolved = self.links.resolve(e, &mut self.plan);
                     self.scratch.push(resolved);
                 }
             }
@@ -484,7 +484,7 @@ impl Certifier {
             }
             plan.edges.extend_from_slice(&self.scratch[at..]);
             plan.ends.push(plan.edges.len() as u32);
-            self.links.link.push((slot, 0));
+            self.links.link[id as usize] = (slot, 0);
         }
         self.moves = moves;
         self.qs = qs;
@@ -607,7 +607,7 @@ const ZERO: u32 = u32::MAX;
 
 /// Where edges go while the plan is built. A state whose policy is one plain move (every
 /// terminal, every forced or chosen plain move) gets no slot of its own: edges into it go
-/// straight on, adding its reward. `link[k]` is where an edge into finishing position `k`
+/// straight on, adding its reward. `link[k]` is where an edge into the finished state `k`
 /// goes: its slot (reward zero) or the resolved target and the reward picked up on the way.
 struct Links {
     link: Vec<(u32, u32)>,
@@ -618,7 +618,7 @@ impl Links {
     /// The plan edge for a recorded edge. When its reward and the rewards skipped on the way
     /// do not add up within 64-bit fractions, the skipped state gets a step after all (a
     /// plain edge computing its value, appended to `plan`; its targets are final already).
-    fn resolve(&mut self, e: &GEdge, pos: &[u32], plan: &mut Plan) -> PlanEdge {
+    fn resolve(&mut self, e: &GEdge, plan: &mut Plan) -> PlanEdge {
         let edge = |target, reward| PlanEdge {
             target,
             pden: e.pden,
@@ -628,7 +628,7 @@ impl Links {
         if e.target == NONE {
             return edge(ZERO, e.reward);
         }
-        let k = pos[e.target as usize] as usize;
+        let k = e.target as usize;
         let (t, r) = self.link[k];
         if let Some(sum) = self.add(e.reward, r) {
             return edge(t, sum);
