@@ -113,15 +113,20 @@ impl<N: Number> Component<N> {
         // Worklist removal, linear in the edges: a chance node leaves the set as soon as one
         // outcome does, a decision when its last move into the set does.
         let n = self.n();
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let preds = Preds::new(
+            n,
+            (0..n).flat_map(|x| {
+                self.out(x)
+                    .iter()
+                    .filter(|e| e.to != EXIT)
+                    .map(move |e| (e.to as usize, x as u32))
+            }),
+        );
         let mut moves_inside = vec![0usize; n];
         let mut inside = vec![true; n];
         let mut removed = Vec::new();
         for x in 0..n {
             let out = self.out(x);
-            for e in out.iter().filter(|e| e.to != EXIT) {
-                preds[e.to as usize].push(x as u32);
-            }
             moves_inside[x] = out.iter().filter(|e| e.to != EXIT).count();
             let keep = match self.kind[x] {
                 Kind::Chance => moves_inside[x] == out.len(),
@@ -133,7 +138,7 @@ impl<N: Number> Component<N> {
             }
         }
         while let Some(y) = removed.pop() {
-            for &x in &preds[y] {
+            for &x in preds.of(y) {
                 let x = x as usize;
                 if !inside[x] {
                     continue;
@@ -154,14 +159,16 @@ impl<N: Number> Component<N> {
     /// stay in the set. Each decision picks a move one layer closer to an exit.
     fn proper_policy(&self) -> Result<Vec<u32>, CycleError> {
         let n = self.n();
-        let mut preds: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
-        for x in 0..n {
-            for (i, e) in self.out(x).iter().enumerate() {
-                if e.to != EXIT {
-                    preds[e.to as usize].push((x as u32, i as u32));
-                }
-            }
-        }
+        let preds = Preds::new(
+            n,
+            (0..n).flat_map(|x| {
+                self.out(x)
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.to != EXIT)
+                    .map(move |(i, e)| (e.to as usize, (x as u32, i as u32)))
+            }),
+        );
         let mut alive = vec![true; n];
         let mut policy = vec![u32::MAX; n];
         loop {
@@ -188,7 +195,7 @@ impl<N: Number> Component<N> {
             while head < queue.len() {
                 let y = queue[head];
                 head += 1;
-                for &(x, i) in &preds[y] {
+                for &(x, i) in preds.of(y) {
                     let x = x as usize;
                     if reached[x] || !alive[x] || !allowed(x, &alive) {
                         continue;
@@ -284,31 +291,35 @@ impl<N: Number> Component<N> {
     /// A state that does not leave the component under `policy`, if any.
     fn trapped(&self, policy: &[u32]) -> Option<usize> {
         let n = self.n();
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let used = |x: usize| -> &[LocalEdge<N>] {
+            let out = self.out(x);
+            match self.kind[x] {
+                Kind::Decision(_) => std::slice::from_ref(&out[policy[x] as usize]),
+                Kind::Chance => out,
+            }
+        };
+        let preds = Preds::new(
+            n,
+            (0..n).flat_map(|x| {
+                used(x)
+                    .iter()
+                    .filter(|e| e.to != EXIT)
+                    .map(move |e| (e.to as usize, x as u32))
+            }),
+        );
         let mut queue = Vec::new();
         let mut leaves = vec![false; n];
         for x in 0..n {
-            let out = self.out(x);
-            let used: &[LocalEdge<N>] = match self.kind[x] {
-                Kind::Decision(_) => std::slice::from_ref(&out[policy[x] as usize]),
-                Kind::Chance => out,
-            };
-            for e in used {
-                if e.to == EXIT {
-                    if !leaves[x] {
-                        leaves[x] = true;
-                        queue.push(x);
-                    }
-                } else {
-                    preds[e.to as usize].push(x as u32);
-                }
+            if used(x).iter().any(|e| e.to == EXIT) {
+                leaves[x] = true;
+                queue.push(x);
             }
         }
         let mut head = 0;
         while head < queue.len() {
             let y = queue[head];
             head += 1;
-            for &x in &preds[y] {
+            for &x in preds.of(y) {
                 if !leaves[x as usize] {
                     leaves[x as usize] = true;
                     queue.push(x as usize);
@@ -410,5 +421,36 @@ impl<N: Number> Component<N> {
             }
         }
         Err(CycleError::NoConvergence(0))
+    }
+}
+
+/// Predecessor lists of a component in one allocation (the lists were a vector per node, and
+/// components are solved by the thousand): `of(y)` is what was listed for `y`, in order.
+struct Preds<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy + Default> Preds<T> {
+    /// The lists of `n` nodes from `(node, item)` pairs, which are walked twice.
+    fn new(n: usize, pairs: impl Iterator<Item = (usize, T)> + Clone) -> Self {
+        let mut start = vec![0u32; n + 1];
+        for (y, _) in pairs.clone() {
+            start[y + 1] += 1;
+        }
+        for y in 0..n {
+            start[y + 1] += start[y];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![T::default(); start[n] as usize];
+        for (y, item) in pairs {
+            items[fill[y] as usize] = item;
+            fill[y] += 1;
+        }
+        Preds { start, items }
+    }
+
+    fn of(&self, y: usize) -> &[T] {
+        &self.items[self.start[y] as usize..self.start[y + 1] as usize]
     }
 }

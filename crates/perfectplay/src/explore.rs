@@ -578,16 +578,6 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         // after its decision (so that sweeps meet a move next to its decision): member `i` is
         // local node `first[i]`, its random moves the next ones.
         let edges_of = |i: usize| &self.arena[members[i].edges as usize..self.edge_end(root + i)];
-        let moves = |edges: &[Edge<N>]| {
-            let mut out = Vec::new();
-            let mut at = 0;
-            while at < edges.len() {
-                let len = 1 + edges[at + 1..].iter().take_while(|e| !e.first).count();
-                out.push(at..at + len);
-                at += len;
-            }
-            out
-        };
         let plain = |e: &[Edge<N>]| e.len() == 1 && e[0].prob == N::one();
         let mut first = Vec::with_capacity(n);
         let mut count = 0;
@@ -596,8 +586,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             count += 1;
             if m.kind != Kind::Chance {
                 let edges = edges_of(i);
-                count += moves(edges)
-                    .into_iter()
+                count += move_ranges(edges)
                     .filter(|r| !plain(&edges[r.clone()]))
                     .count();
             }
@@ -625,6 +614,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         };
         // Errors name a state: a random move's node is named by its decision.
         let mut owner = Vec::with_capacity(count);
+        let mut random = Vec::new();
         for (i, m) in members.iter().enumerate() {
             comp.kind.push(m.kind);
             comp.start.push(comp.edges.len());
@@ -634,8 +624,8 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 comp.edges.extend(edges.iter().map(local));
                 continue;
             }
-            let mut random = Vec::new();
-            for r in moves(edges) {
+            random.clear();
+            for r in move_ranges(edges) {
                 if plain(&edges[r.clone()]) {
                     comp.edges.push(local(&edges[r.start]));
                 } else {
@@ -647,7 +637,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                     random.push(r);
                 }
             }
-            for r in random {
+            for r in random.drain(..) {
                 comp.kind.push(Kind::Chance);
                 comp.start.push(comp.edges.len());
                 owner.push(i);
@@ -689,4 +679,18 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
         Ok(())
     }
+}
+
+/// The moves of a decision's edges, as ranges: a move starts at an edge marked `first` and
+/// runs to the next one.
+fn move_ranges<N>(edges: &[Edge<N>]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        if at >= edges.len() {
+            return None;
+        }
+        let len = 1 + edges[at + 1..].iter().take_while(|e| !e.first).count();
+        at += len;
+        Some(at - len..at)
+    })
 }
