@@ -213,6 +213,13 @@ struct Edge<N> {
     first: bool,
 }
 
+/// What `Engine::discover` fills for each state: the model's node, and the rewards of its
+/// random moves.
+struct Scratch<M: Model> {
+    node: Node<M::State, M::Move>,
+    move_rewards: Vec<(u32, Rat)>,
+}
+
 struct Frame {
     pos: u32,
     next: u32,
@@ -232,9 +239,6 @@ struct Engine<'a, M: Model, N> {
     tstack: Vec<Entry>,
     arena: Vec<Edge<N>>,
     frames: Vec<Frame>,
-    node: Node<M::State, M::Move>,
-    /// Scratch: the rewards of the random moves of the node being discovered.
-    move_rewards: Vec<(u32, Rat)>,
     /// Scratch for the linear solves of cyclic components.
     system: System<N>,
     stats: Stats,
@@ -267,8 +271,6 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             tstack: Vec::new(),
             arena: Vec::new(),
             frames: Vec::new(),
-            node: Node::new(),
-            move_rewards: Vec::new(),
             system: System::new(0),
             stats: Stats::default(),
             graph: None,
@@ -354,22 +356,22 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
 
     /// Expands a state: a terminal becomes final at once, anything else is pushed on the
     /// Tarjan stack with its edges and gets a DFS frame.
-    fn discover(&mut self, id: u32) -> Result<(), SolveError> {
-        self.node.clear();
-        self.model
-            .expand(self.states.get(id as usize), &mut self.node);
-        if let Err(reason) = self.node.validate() {
+    fn discover(&mut self, scratch: &mut Scratch<M>, id: u32) -> Result<(), SolveError> {
+        let Scratch { node, move_rewards } = scratch;
+        node.clear();
+        self.model.expand(self.states.get(id as usize), node);
+        if let Err(reason) = node.validate() {
             return Err(SolveError::InvalidModel {
                 state: self.show(id),
                 reason,
             });
         }
-        let kind = match self.node.kind() {
+        let kind = match node.kind() {
             NodeKind::Terminal => {
                 if let Some(g) = &mut self.graph {
-                    g.terminal(id, self.node.payoff());
+                    g.terminal(id, node.payoff());
                 }
-                self.values[id as usize] = N::from_rat(self.node.payoff());
+                self.values[id as usize] = N::from_rat(node.payoff());
                 self.status[id as usize] = DONE;
                 return Ok(());
             }
@@ -378,9 +380,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             NodeKind::Unset => unreachable!("validate rejects unset nodes"),
         };
         let start = self.arena.len() as u32;
-        let mut node = std::mem::take(&mut self.node);
         // The rewards of random moves go onto each of their outcomes (probabilities sum to one).
-        let mut move_rewards = std::mem::take(&mut self.move_rewards);
         move_rewards.clear();
         move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
         let mut group = u32::MAX;
@@ -409,8 +409,6 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             });
             group = b.group;
         }
-        self.move_rewards = move_rewards;
-        self.node = node;
         let entry = Entry {
             id,
             low: 0,
@@ -442,7 +440,12 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     fn run(mut self) -> Result<(Solution<M::State, N>, Option<Graph>), SolveError> {
         let start = self.model.start();
         let root = self.intern(start)?;
-        self.discover(root)?;
+        // One node for every expansion: filling it allocates nothing once it has grown.
+        let mut scratch = Scratch {
+            node: Node::new(),
+            move_rewards: Vec::new(),
+        };
+        self.discover(&mut scratch, root)?;
         while let Some(top) = self.frames.last() {
             if self.graph.as_ref().is_some_and(Graph::unusable) {
                 // The recording is for nothing; the caller solves in rationals instead.
@@ -454,7 +457,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 self.frames.last_mut().expect("non-empty").next += 1;
                 let w = self.arena[next].target;
                 match self.status[w as usize] {
-                    UNSEEN => self.discover(w)?,
+                    UNSEEN => self.discover(&mut scratch, w)?,
                     DONE => {}
                     p => self.tstack[pos].low = self.tstack[pos].low.min(p),
                 }
