@@ -384,9 +384,6 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         move_rewards.clear();
         move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
         let mut group = u32::MAX;
-        if let Some(g) = &mut self.graph {
-            g.begin(id, kind);
-        }
         // Whether every successor is final already (then so is this state, at once).
         let mut settled = true;
         for b in node.drain_branches() {
@@ -506,7 +503,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         match &mut self.graph {
             // Recording for multi-modular evaluation, which computes its own float values:
             // nothing to solve here.
-            Some(g) => g.closed(entry.id, true),
+            Some(g) => g.cycle(),
             None => self.solve_cyclic(root)?,
         }
         let number = self.stats.components as u32 - 1;
@@ -525,7 +522,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         let first_edge = entry.edges as usize;
         self.stats.components += 1;
         match &mut self.graph {
-            Some(g) => g.closed(entry.id, false),
+            Some(g) => g.finished(entry.id, entry.kind, first_edge),
             None => self.backup(entry, first_edge),
         }
         self.status[entry.id as usize] = DONE;

@@ -64,27 +64,15 @@ struct GEdge {
 /// Target of the pseudo-edge that carries a terminal's payoff.
 const NONE: u32 = u32::MAX;
 
-/// What a state is, as recorded.
-#[derive(Clone, Copy, PartialEq)]
-enum GKind {
-    Unseen,
-    Terminal,
-    Chance,
-    Decision(Player),
-}
-
 /// The game as the engine explores it, with exact numbers, certified state by state as the
 /// engine finishes them (steps 1 and 2 of the module docs): when a state finishes, every state
 /// it leads to has finished before, so its moves are valued in `f64` with error bounds, the
 /// policy is chosen, and the state's part of the [`Plan`] is written at once, while its edges
 /// are still in cache. Only the edges of states still open are kept.
 pub(crate) struct Graph {
-    kind: Vec<GKind>,
-    /// Where an open state's edges start in `pending`.
-    start: Vec<u32>,
-    /// Edges of states not finished yet: a stack, like the engine's arena (the engine finishes
-    /// a state of an acyclic game only after every state discovered after it, so a finishing
-    /// state's edges are the top of the stack).
+    /// Edges of states not finished yet, one for each edge of the engine's arena and at the
+    /// same index (the engine finishes a state of an acyclic game only after every state
+    /// discovered after it, so a finishing state's edges are the top of the stack).
     pending: Vec<GEdge>,
     den_ids: Interner<u64>,
     /// The denominators as floats.
@@ -116,8 +104,6 @@ struct Certifier {
 impl Graph {
     pub(crate) fn new() -> Graph {
         let mut g = Graph {
-            kind: Vec::new(),
-            start: Vec::new(),
             pending: Vec::new(),
             den_ids: Interner::default(),
             dens: Vec::new(),
@@ -154,8 +140,6 @@ impl Graph {
 
     /// A state was interned.
     pub(crate) fn state(&mut self) {
-        self.kind.push(GKind::Unseen);
-        self.start.push(0);
         self.cert.value.push(0.0);
         self.cert.error.push(0.0);
         self.cert.links.link.push((ZERO, 0));
@@ -163,23 +147,13 @@ impl Graph {
 
     /// A terminal state with its payoff; final at once.
     pub(crate) fn terminal(&mut self, id: u32, payoff: Rat) {
-        self.kind[id as usize] = GKind::Terminal;
-        self.start[id as usize] = self.pending.len() as u32;
         let e = self.edge_of(NONE, Rat::ONE, payoff, true);
-        self.pending.push(e);
-        self.finish(id);
+        if let Err(why) = self.cert.finish(id, None, &[e], &self.dens) {
+            self.unusable = Some(why);
+        }
     }
 
-    /// Marks the start of the edges of a chance node or decision.
-    pub(crate) fn begin(&mut self, id: u32, kind: Kind) {
-        self.kind[id as usize] = match kind {
-            Kind::Chance => GKind::Chance,
-            Kind::Decision(p) => GKind::Decision(p),
-        };
-        self.start[id as usize] = self.pending.len() as u32;
-    }
-
-    /// An edge of the state last begun. `extra` is the reward of its random move, if any.
+    /// The next edge of the arena. `extra` is the reward of its random move, if any.
     pub(crate) fn edge(&mut self, target: u32, prob: Rat, reward: Rat, extra: Rat, first: bool) {
         let Some(reward) = reward.checked_add(extra) else {
             self.unusable = Some("a reward does not fit in a 64-bit fraction");
@@ -223,29 +197,26 @@ impl Graph {
         self.unusable.is_some()
     }
 
-    /// A component was closed: one state on no cycle (final now), or a cycle.
-    pub(crate) fn closed(&mut self, id: u32, cyclic: bool) {
-        if cyclic {
-            self.unusable = Some("the game has cycles");
-        } else {
-            self.finish(id);
-        }
+    /// The engine closed a cyclic component.
+    pub(crate) fn cycle(&mut self) {
+        self.unusable = Some("the game has cycles");
     }
 
-    /// State `id` is final: certify it and drop its edges.
-    fn finish(&mut self, id: u32) {
+    /// State `id`, of kind `kind`, is final (a component of its own, on no cycle); its edges
+    /// start at `first_edge` of the arena. Certifies it and drops its edges.
+    pub(crate) fn finished(&mut self, id: u32, kind: Kind, first_edge: usize) {
         if self.unusable.is_some() {
             return;
         }
-        let from = self.start[id as usize] as usize;
-        let kind = self.kind[id as usize];
-        if let Err(why) = self
-            .cert
-            .finish(id, kind, &self.pending[from..], &self.dens)
-        {
+        let decision = match kind {
+            Kind::Decision(player) => Some(player),
+            Kind::Chance => None,
+        };
+        let edges = &self.pending[first_edge..];
+        if let Err(why) = self.cert.finish(id, decision, edges, &self.dens) {
             self.unusable = Some(why);
         }
-        self.pending.truncate(from);
+        self.pending.truncate(first_edge);
     }
 
     /// The plan for the start state `root`, once every state has finished.
@@ -254,7 +225,7 @@ impl Graph {
             return Err(why);
         }
         let mut c = self.cert;
-        if c.finished != self.kind.len() || c.last != root {
+        if c.finished != c.value.len() || c.last != root {
             return Err("the recorded game is incomplete");
         }
         let zero = c.plan.ends.len() as u32;
@@ -353,10 +324,10 @@ pub(crate) fn evaluate(g: Graph, root: u32) -> Result<Evaluated, &'static str> {
 }
 
 /// The edges of a finished state split into moves (one range for a chance node or terminal).
-fn split_moves(kind: GKind, edges: &[GEdge], out: &mut Vec<(u32, u32)>) {
+fn split_moves(decision: bool, edges: &[GEdge], out: &mut Vec<(u32, u32)>) {
     out.clear();
     let hi = edges.len() as u32;
-    if !matches!(kind, GKind::Decision(_)) {
+    if !decision {
         out.push((0, hi));
         return;
     }
@@ -403,7 +374,7 @@ impl Certifier {
     fn finish(
         &mut self,
         id: u32,
-        kind: GKind,
+        decision: Option<Player>,
         edges: &[GEdge],
         dens: &[f64],
     ) -> Result<(), &'static str> {
@@ -416,7 +387,7 @@ impl Certifier {
                 .map(|&(a, b)| a as f64 / b as f64),
         );
         let mut moves = std::mem::take(&mut self.moves);
-        split_moves(kind, edges, &mut moves);
+        split_moves(decision.is_some(), edges, &mut moves);
         let mut qs = std::mem::take(&mut self.qs);
         qs.clear();
         qs.extend(
@@ -425,8 +396,8 @@ impl Certifier {
                 .map(|&(lo, hi)| self.q(&edges[lo as usize..hi as usize], dens)),
         );
         self.near.clear();
-        let best = match kind {
-            GKind::Decision(player) => {
+        let best = match decision {
+            Some(player) => {
                 let mut best = 0;
                 for (i, x) in qs.iter().enumerate() {
                     if player.prefers(&x.0, &qs[best].0) {
@@ -444,8 +415,7 @@ impl Certifier {
                 }
                 best
             }
-            GKind::Unseen => return Err("the recorded game is incomplete"),
-            _ => 0,
+            None => 0,
         };
         // Every move's value and bound must be finite for the comparisons above to mean
         // anything (a NaN compares as neither near nor worse).
