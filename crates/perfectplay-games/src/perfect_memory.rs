@@ -61,6 +61,8 @@ pub const SPEC: GameSpec = GameSpec {
 #[derive(Clone, Debug)]
 pub struct PerfectMemory {
     cells: u32,
+    /// The numbering's tiles along `u` and along `k / 2` (see `dense_index`).
+    tiles: (usize, usize),
 }
 
 /// A belief state of the player.
@@ -110,7 +112,11 @@ impl PerfectMemory {
                 format!("the board {rows}x{cols} has an odd number of cells"),
             ));
         }
-        Ok(PerfectMemory { cells: rows * cols })
+        let cells = (rows * cols) as usize;
+        Ok(PerfectMemory {
+            cells: rows * cols,
+            tiles: (cells / TILE + 1, cells / 4 / TILE + 1),
+        })
     }
 
     /// Builds from `--rows` and `--cols`.
@@ -121,14 +127,6 @@ impl PerfectMemory {
 
 /// The side of the square tiles of `(u, k / 2)` pairs in the state numbering.
 const TILE: usize = 16;
-
-impl PerfectMemory {
-    /// The numbering's tiles: how many along `u` and along `k / 2`.
-    fn tiles(&self) -> (usize, usize) {
-        let cells = self.cells as usize;
-        (cells / TILE + 1, cells / 4 / TILE + 1)
-    }
-}
 
 fn q(n: u32, d: u32) -> Rat {
     Rat::new(n as i64, d as i64)
@@ -247,7 +245,7 @@ impl Model for PerfectMemory {
     /// `TILE × TILE` such pairs, because a state's successors are its neighbours in `u` and
     /// `k`, and the engine then finds their slots in the same few pages.
     fn dense_bound(&self) -> usize {
-        let (rows, cols) = self.tiles();
+        let (rows, cols) = self.tiles;
         rows * cols * TILE * TILE * 3
     }
 
@@ -259,7 +257,7 @@ impl Model for PerfectMemory {
             NewSymbol { u, k } => (2, u, k),
         };
         let (u, h) = (u as usize, k as usize / 2);
-        let (rows, cols) = self.tiles();
+        let (rows, cols) = self.tiles;
         let (tu, th) = (u / TILE, h / TILE);
         (tu < rows && th < cols).then(|| {
             // Kind varies fastest: the three states of one (u, k) are neighbours.

@@ -29,9 +29,21 @@ use crate::solution::{Solution, Stats};
 use crate::states::{InternError, StateSet};
 use crate::{Exact, Number, Player, Rat, SolveError};
 
-/// Status of an id: not expanded yet, final, or its position on the Tarjan stack.
+/// The status of a state is one word: below `ON_STACK` the state is final, and the word is its
+/// component's number (or `TERMINAL`); `ON_STACK + p` puts it at position `p` of the Tarjan
+/// stack; `UNSEEN` means it is not expanded yet. After the solve the words are the components.
+const ON_STACK: u32 = 1 << 31;
 const UNSEEN: u32 = u32::MAX;
-const DONE: u32 = u32::MAX - 1;
+/// The status of a final state that is terminal (in no component).
+const TERMINAL: u32 = ON_STACK - 1;
+/// Ids stay below this, so that component numbers and stack positions fit their ranges.
+const MAX_STATES: usize = TERMINAL as usize;
+
+/// Whether a status says final.
+#[inline(always)]
+fn is_final(status: u32) -> bool {
+    status < ON_STACK
+}
 /// The chosen-move entry of a state that is not a decision.
 pub(crate) const NO_CHOICE: u32 = u32::MAX;
 
@@ -232,10 +244,10 @@ struct Engine<'a, M: Model, N> {
     next_report: usize,
     started: Instant,
     states: StateSet<M::State>,
+    /// Per state: final (with its component), on the stack or unseen; see `ON_STACK`.
     status: Vec<u32>,
     values: Vec<N>,
     choices: Vec<u32>,
-    component: Vec<u32>,
     tstack: Vec<Entry>,
     arena: Vec<Edge<N>>,
     frames: Vec<Frame>,
@@ -267,7 +279,6 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             status: Vec::with_capacity(capacity),
             values: Vec::with_capacity(capacity),
             choices: Vec::with_capacity(capacity),
-            component: Vec::with_capacity(capacity),
             tstack: Vec::new(),
             arena: Vec::new(),
             frames: Vec::new(),
@@ -283,24 +294,23 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
 
     /// Interns a state, returning its id.
     #[inline(always)]
-    fn intern(&mut self, s: M::State) -> Result<u32, SolveError> {
+    fn intern(&mut self, s: &M::State) -> Result<u32, SolveError> {
         match self.states.insert(self.model, s) {
             Ok((id, false)) => Ok(id as u32),
             Ok((id, true)) => self.admit(id),
-            Err((e, s)) => Err(self.intern_error(e, s)),
+            Err(e) => Err(self.intern_error(e, s)),
         }
     }
 
     /// Gives a newly interned state its entries.
     #[inline(always)]
     fn admit(&mut self, id: usize) -> Result<u32, SolveError> {
-        if id >= DONE as usize || id >= self.max_states {
+        if id >= MAX_STATES || id >= self.max_states {
             return Err(self.too_many(id));
         }
         self.status.push(UNSEEN);
         self.values.push(N::zero());
         self.choices.push(NO_CHOICE);
-        self.component.push(NO_CHOICE);
         if let Some(g) = &mut self.graph {
             g.state();
         }
@@ -314,8 +324,8 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     #[cold]
     #[inline(never)]
     fn too_many(&self, id: usize) -> SolveError {
-        if id >= DONE as usize {
-            SolveError::TooManyStates(DONE as usize)
+        if id >= MAX_STATES {
+            SolveError::TooManyStates(MAX_STATES)
         } else {
             SolveError::StateLimit {
                 explored: id + 1,
@@ -327,7 +337,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
 
     #[cold]
     #[inline(never)]
-    fn intern_error(&self, e: InternError, s: M::State) -> SolveError {
+    fn intern_error(&self, e: InternError, s: &M::State) -> SolveError {
         let reason = match e {
             InternError::OutOfRange(i) => format!(
                 "dense_index gave {i:?}, not a number below dense_bound ({})",
@@ -339,7 +349,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             ),
         };
         SolveError::InvalidModel {
-            state: self.model.show_state(&s),
+            state: self.model.show_state(s),
             reason,
         }
     }
@@ -372,7 +382,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                     g.terminal(id, node.payoff());
                 }
                 self.values[id as usize] = N::from_rat(node.payoff());
-                self.status[id as usize] = DONE;
+                self.status[id as usize] = TERMINAL;
                 return Ok(());
             }
             NodeKind::Decision(p) => Kind::Decision(p),
@@ -386,9 +396,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         let mut group = u32::MAX;
         // Whether every successor is final already (then so is this state, at once).
         let mut settled = true;
-        for b in node.drain_branches() {
-            let target = self.intern(b.next)?;
-            settled &= self.status[target as usize] == DONE;
+        for b in node.branches() {
+            let target = self.intern(&b.next)?;
+            settled &= is_final(self.status[target as usize]);
             let mut reward = N::from_rat(b.reward);
             let extra = move_rewards.iter().find(|(g, _)| *g == b.group);
             if let Some(&(_, r)) = extra {
@@ -419,7 +429,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             return Ok(());
         }
         let pos = self.tstack.len() as u32;
-        self.status[id as usize] = pos;
+        self.status[id as usize] = ON_STACK + pos;
         self.tstack.push(Entry { low: pos, ..entry });
         self.frames.push(Frame { pos, next: start });
         Ok(())
@@ -436,7 +446,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     #[allow(clippy::type_complexity)]
     fn run(mut self) -> Result<(Solution<M::State, N>, Option<Graph>), SolveError> {
         let start = self.model.start();
-        let root = self.intern(start)?;
+        let root = self.intern(&start)?;
         // One node for every expansion: filling it allocates nothing once it has grown.
         let mut scratch = Scratch {
             node: Node::new(),
@@ -455,8 +465,8 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 let w = self.arena[next].target;
                 match self.status[w as usize] {
                     UNSEEN => self.discover(&mut scratch, w)?,
-                    DONE => {}
-                    p => self.tstack[pos].low = self.tstack[pos].low.min(p),
+                    s if is_final(s) => {}
+                    s => self.tstack[pos].low = self.tstack[pos].low.min(s - ON_STACK),
                 }
             } else {
                 self.frames.pop();
@@ -474,11 +484,19 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         self.states.finish();
         self.stats.seconds = self.started.elapsed().as_secs_f64();
         self.report();
+        // The statuses become the components: terminal states (and, if exploration stopped
+        // early, states never finished) are in none.
+        let mut component = self.status;
+        for c in &mut component {
+            if *c >= TERMINAL {
+                *c = NO_CHOICE;
+            }
+        }
         let solution = Solution::new(
             self.states,
             self.values,
             self.choices,
-            self.component,
+            component,
             self.stats,
         );
         Ok((solution, self.graph))
@@ -508,8 +526,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
         let number = self.stats.components as u32 - 1;
         for e in &self.tstack[root..] {
-            self.status[e.id as usize] = DONE;
-            self.component[e.id as usize] = number;
+            self.status[e.id as usize] = number;
         }
         self.tstack.truncate(root);
         self.arena.truncate(first_edge);
@@ -525,8 +542,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             Some(g) => g.finished(entry.id, entry.kind, first_edge),
             None => self.backup(entry, first_edge),
         }
-        self.status[entry.id as usize] = DONE;
-        self.component[entry.id as usize] = self.stats.components as u32 - 1;
+        self.status[entry.id as usize] = self.stats.components as u32 - 1;
         self.arena.truncate(first_edge);
     }
 
@@ -593,7 +609,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
         let local = |e: &Edge<N>| {
             let status = self.status[e.target as usize];
-            if status == DONE {
+            if is_final(status) {
                 LocalEdge {
                     to: EXIT,
                     prob: e.prob.clone(),
@@ -601,7 +617,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 }
             } else {
                 LocalEdge {
-                    to: first[status as usize - root],
+                    to: first[(status - ON_STACK) as usize - root],
                     prob: e.prob.clone(),
                     konst: e.reward.clone(),
                 }

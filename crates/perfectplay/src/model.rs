@@ -172,6 +172,69 @@ pub struct Node<S, M> {
     random: Vec<RandomMove<M>>,
     moves: u32,
     misuse: Option<&'static str>,
+    /// The quick check of [`Node::validate`], kept as the node is filled.
+    tally: Tally,
+}
+
+/// The quick check of a node's distributions, kept while they are added: every distribution
+/// closed so far had outcomes sharing one denominator whose numerators (each in `1..=den`)
+/// sum to it, and so far the open one (of a chance node, or of the last random move) does
+/// too. Anything else is left to the detailed check, which decides and names the fault.
+#[derive(Clone, Copy, Debug)]
+struct Tally {
+    /// No distribution so far needs the detailed check.
+    plain: bool,
+    /// A distribution is open (the node is a chance node, or its last move is random).
+    open: bool,
+    /// The open distribution's shared denominator; 0 before its first outcome.
+    den: u64,
+    /// The sum of its numerators so far.
+    sum: u64,
+}
+
+impl Tally {
+    const FRESH: Tally = Tally {
+        plain: true,
+        open: false,
+        den: 0,
+        sum: 0,
+    };
+
+    /// Whether the open distribution, if any, is complete and sums to one.
+    #[inline]
+    fn closes(&self) -> bool {
+        !self.open || (self.den != 0 && self.sum == self.den)
+    }
+
+    /// Ends the open distribution (a new move starts).
+    #[inline]
+    fn close(&mut self) {
+        self.plain &= self.closes();
+        self.open = false;
+    }
+
+    /// Opens a distribution.
+    #[inline]
+    fn open(&mut self) {
+        self.close();
+        self.open = true;
+        self.den = 0;
+        self.sum = 0;
+    }
+
+    /// Counts an outcome of the open distribution.
+    #[inline]
+    fn outcome(&mut self, p: Rat) {
+        let (n, d) = p.raw();
+        if self.den == 0 {
+            self.den = d;
+        }
+        if d == self.den && n > 0 && n as u64 <= d {
+            self.sum = self.sum.saturating_add(n as u64);
+        } else {
+            self.plain = false;
+        }
+    }
 }
 
 impl<S, M> Default for Node<S, M> {
@@ -183,6 +246,7 @@ impl<S, M> Default for Node<S, M> {
             random: Vec::new(),
             moves: 0,
             misuse: None,
+            tally: Tally::FRESH,
         }
     }
 }
@@ -215,6 +279,7 @@ impl<S, M> Node<S, M> {
     /// Makes this a chance node; add the outcomes with [`Node::add_outcome`].
     pub fn chance(&mut self) {
         self.set_kind(NodeKind::Chance);
+        self.tally.open();
     }
 
     /// Adds a move of a decision, collecting `reward` on the way to `next`.
@@ -222,6 +287,7 @@ impl<S, M> Node<S, M> {
         if !matches!(self.kind, NodeKind::Decision(_)) {
             self.misuse = Some("a move was added to a node that is not a decision");
         }
+        self.tally.close();
         self.branches.push(Branch {
             label: mv,
             probability: Rat::ONE,
@@ -240,6 +306,7 @@ impl<S, M> Node<S, M> {
         if !matches!(self.kind, NodeKind::Decision(_)) {
             self.misuse = Some("a random move was added to a node that is not a decision");
         }
+        self.tally.open();
         self.random.push(RandomMove {
             group: self.moves,
             label: mv,
@@ -266,6 +333,7 @@ impl<S, M> Node<S, M> {
                 0
             }
         };
+        self.tally.outcome(probability);
         self.branches.push(Branch {
             label,
             probability,
@@ -334,11 +402,7 @@ impl<S, M> Node<S, M> {
         self.random.clear();
         self.moves = 0;
         self.misuse = None;
-    }
-
-    /// Takes the branches out, leaving the buffer empty but allocated.
-    pub(crate) fn drain_branches(&mut self) -> std::vec::Drain<'_, Branch<S, M>> {
-        self.branches.drain(..)
+        self.tally = Tally::FRESH;
     }
 
     /// Checks the node against the contract of [`Model::expand`]; the error is a sentence
@@ -351,39 +415,20 @@ impl<S, M> Node<S, M> {
         self.validate_in_detail()
     }
 
-    /// The check of [`Node::validate`] for the usual node, in one pass and without a division:
-    /// every distribution's outcomes share one denominator. `false` means "not shown valid
-    /// here"; the detailed check then decides and names the fault.
+    /// The check of [`Node::validate`] for the usual node, kept as it was filled (see
+    /// `Tally`): every distribution's outcomes share one denominator. `false` means "not
+    /// shown valid here"; the detailed check then decides and names the fault.
     #[inline]
     fn is_plainly_valid(&self) -> bool {
-        if self.misuse.is_some() {
+        if self.misuse.is_some() || !self.tally.plain || !self.tally.closes() {
             return false;
         }
         match self.kind {
             NodeKind::Unset => false,
             NodeKind::Terminal => self.branches.is_empty(),
-            NodeKind::Chance => same_denominator_distribution(&self.branches),
-            NodeKind::Decision(_) => {
-                if self.moves == 0 {
-                    return false;
-                }
-                // Groups increase along the branches; a random move's outcomes are the run of
-                // branches of its group.
-                let mut at = 0;
-                for r in &self.random {
-                    while at < self.branches.len() && self.branches[at].group < r.group {
-                        at += 1;
-                    }
-                    let first = at;
-                    while at < self.branches.len() && self.branches[at].group == r.group {
-                        at += 1;
-                    }
-                    if !same_denominator_distribution(&self.branches[first..at]) {
-                        return false;
-                    }
-                }
-                true
-            }
+            // `chance()` opened the distribution, and `closes` saw an outcome.
+            NodeKind::Chance => true,
+            NodeKind::Decision(_) => self.moves > 0,
         }
     }
 
@@ -419,22 +464,6 @@ impl<S, M> Node<S, M> {
 /// Whether `outcomes` are a non-empty distribution whose probabilities share one denominator
 /// (as stored, unreduced): each numerator positive and at most the denominator, the numerators
 /// summing to it. `false` says nothing either way.
-#[inline]
-fn same_denominator_distribution<S, M>(outcomes: &[Branch<S, M>]) -> bool {
-    let Some(first) = outcomes.first() else {
-        return false;
-    };
-    let d = first.probability.raw().1;
-    let mut sum = 0u128;
-    for b in outcomes {
-        let (n, den) = b.probability.raw();
-        if den != d || n <= 0 || n as u64 > d {
-            return false;
-        }
-        sum += n as u128;
-    }
-    sum == d as u128
-}
 
 /// Checks that `outcomes` form a probability distribution: non-empty, each probability in
 /// (0, 1], summing to exactly one.

@@ -64,17 +64,19 @@ impl Rat {
     /// One.
     pub const ONE: Rat = Rat { num: 1, den: 1 };
 
-    /// The fraction `num / den`, reduced to lowest terms.
+    /// The fraction `num / den` (stored as given, not reduced; see the type's documentation).
     ///
     /// # Panics
-    /// If `den` is zero, or the reduced fraction does not fit (`num` of `i64::MIN` with a
+    /// If `den` is zero, or the fraction does not fit (`num` of `i64::MIN` with a
     /// negative denominator). Use [`Rat::checked_new`] for numbers that come from user input.
+    #[inline]
     pub fn new(num: i64, den: i64) -> Rat {
         Rat::checked_new(num, den).expect("Rat::new: zero denominator or overflow")
     }
 
     /// The fraction `num / den`, or `None` if `den` is zero or the value does not fit (a
     /// numerator of magnitude 2^63 that must be positive even in lowest terms).
+    #[inline]
     pub fn checked_new(num: i64, den: i64) -> Option<Rat> {
         if den == 0 {
             return None;
@@ -148,6 +150,7 @@ impl Rat {
     }
 
     /// The integer `n`.
+    #[inline]
     pub const fn integer(n: i64) -> Rat {
         Rat { num: n, den: 1 }
     }
@@ -252,6 +255,7 @@ impl Default for Rat {
 macro_rules! rat_from_int {
     ($($t:ty),*) => {$(
         impl From<$t> for Rat {
+            #[inline]
             fn from(n: $t) -> Rat {
                 Rat::integer(n as i64)
             }

@@ -6,15 +6,18 @@
 //! The engine still compares the state already in a slot with the new one, so a numbering that
 //! is not one-to-one is reported as a model error rather than silently merging states.
 
-use std::hash::{BuildHasherDefault, Hash};
+use std::hash::{BuildHasher, BuildHasherDefault, Hash};
 use std::sync::OnceLock;
 
-use indexmap::IndexSet;
+use indexmap::map::raw_entry_v1::{RawEntryApiV1, RawEntryMut};
+use indexmap::IndexMap;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::Model;
 
-type Hashed<S> = IndexSet<S, BuildHasherDefault<FxHasher>>;
+/// States in the order found; a map to nothing, for its raw entries (hash once, clone only a
+/// new state).
+type Hashed<S> = IndexMap<S, (), BuildHasherDefault<FxHasher>>;
 
 /// A slot holds `id + 1`, so that a fresh table is all zeros: the allocator hands out zeroed
 /// pages lazily, and numbers the game never reaches cost no memory.
@@ -31,7 +34,7 @@ pub(crate) enum StateSet<S> {
     },
 }
 
-/// Why a state could not be interned (the state is handed back with it).
+/// Why a state could not be interned.
 pub(crate) enum InternError {
     /// `dense_index` gave no number, or one not below `dense_bound`.
     OutOfRange(Option<usize>),
@@ -52,30 +55,42 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
         }
     }
 
-    /// Interns `s`: its id and whether it is new.
+    /// Interns `s`: its id and whether it is new. The state is cloned only when it is new.
     #[inline(always)]
     pub fn insert<M: Model<State = S>>(
         &mut self,
         model: &M,
-        s: S,
-    ) -> Result<(usize, bool), (InternError, S)> {
+        s: &S,
+    ) -> Result<(usize, bool), InternError> {
         match self {
-            StateSet::Hashed(set) => Ok(set.insert_full(s)),
+            StateSet::Hashed(set) => {
+                let hash = set.hasher().hash_one(s);
+                Ok(
+                    match set.raw_entry_mut_v1().from_key_hashed_nocheck(hash, s) {
+                        RawEntryMut::Occupied(e) => (e.index(), false),
+                        RawEntryMut::Vacant(e) => {
+                            let id = e.index();
+                            e.insert_hashed_nocheck(hash, s.clone(), ());
+                            (id, true)
+                        }
+                    },
+                )
+            }
             StateSet::Dense { slots, states, .. } => {
-                let i = model.dense_index(&s);
+                let i = model.dense_index(s);
                 let Some(slot) = i.and_then(|i| slots.get_mut(i)) else {
-                    return Err((InternError::OutOfRange(i), s));
+                    return Err(InternError::OutOfRange(i));
                 };
                 if *slot == EMPTY {
-                    states.push(s);
+                    states.push(s.clone());
                     *slot = states.len() as u32;
                     return Ok((states.len() - 1, true));
                 }
                 let id = *slot - 1;
-                if states[id as usize] == s {
+                if states[id as usize] == *s {
                     Ok((id as usize, false))
                 } else {
-                    Err((InternError::Collision(id), s))
+                    Err(InternError::Collision(id))
                 }
             }
         }
@@ -95,7 +110,7 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
     /// The state with id `i`.
     pub fn get(&self, i: usize) -> &S {
         match self {
-            StateSet::Hashed(set) => &set[i],
+            StateSet::Hashed(set) => set.get_index(i).expect("an interned id").0,
             StateSet::Dense { states, .. } => &states[i],
         }
     }
@@ -119,7 +134,7 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
 
     pub fn iter(&self) -> Box<dyn Iterator<Item = &S> + '_> {
         match self {
-            StateSet::Hashed(set) => Box::new(set.iter()),
+            StateSet::Hashed(set) => Box::new(set.keys()),
             StateSet::Dense { states, .. } => Box::new(states.iter()),
         }
     }
