@@ -461,10 +461,6 @@ impl<S, M> Node<S, M> {
     }
 }
 
-/// Whether `outcomes` are a non-empty distribution whose probabilities share one denominator
-/// (as stored, unreduced): each numerator positive and at most the denominator, the numerators
-/// summing to it. `false` says nothing either way.
-
 /// Checks that `outcomes` form a probability distribution: non-empty, each probability in
 /// (0, 1], summing to exactly one.
 fn check_distribution<S, M>(outcomes: &[Branch<S, M>]) -> Result<(), String> {
