@@ -400,13 +400,8 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             let target = self.intern(&b.next)?;
             settled &= is_final(self.status[target as usize]);
             let mut reward = N::from_rat(b.reward);
-            let extra = move_rewards.iter().find(|(g, _)| *g == b.group);
-            if let Some(&(_, r)) = extra {
+            if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
                 reward = reward.add(&N::from_rat(r));
-            }
-            if let Some(g) = &mut self.graph {
-                let extra = extra.map_or(Rat::ZERO, |&(_, r)| r);
-                g.edge(target, b.probability, b.reward, extra, b.group != group);
             }
             self.arena.push(Edge {
                 target,
@@ -415,6 +410,14 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 first: b.group != group,
             });
             group = b.group;
+        }
+        if let Some(g) = &mut self.graph {
+            let edges = &self.arena[start as usize..];
+            for (b, e) in node.branches().iter().zip(edges) {
+                let extra = move_rewards.iter().find(|(g, _)| *g == b.group);
+                let extra = extra.map_or(Rat::ZERO, |&(_, r)| r);
+                g.edge(e.target, b.probability, b.reward, extra, e.first);
+            }
         }
         let entry = Entry {
             id,

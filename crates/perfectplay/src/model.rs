@@ -184,18 +184,22 @@ pub struct Node<S, M> {
 struct Tally {
     /// No distribution so far needs the detailed check.
     plain: bool,
-    /// A distribution is open (the node is a chance node, or its last move is random).
-    open: bool,
+    /// The group of the open distribution's outcomes (0 at a chance node, the last move's at
+    /// a decision whose last move is random), or `CLOSED`.
+    open: u32,
     /// The open distribution's shared denominator; 0 before its first outcome.
     den: u64,
     /// The sum of its numerators so far.
     sum: u64,
 }
 
+/// `Tally::open` when no distribution is open.
+const CLOSED: u32 = u32::MAX;
+
 impl Tally {
     const FRESH: Tally = Tally {
         plain: true,
-        open: false,
+        open: CLOSED,
         den: 0,
         sum: 0,
     };
@@ -203,21 +207,21 @@ impl Tally {
     /// Whether the open distribution, if any, is complete and sums to one.
     #[inline]
     fn closes(&self) -> bool {
-        !self.open || (self.den != 0 && self.sum == self.den)
+        self.open == CLOSED || (self.den != 0 && self.sum == self.den)
     }
 
     /// Ends the open distribution (a new move starts).
     #[inline]
     fn close(&mut self) {
         self.plain &= self.closes();
-        self.open = false;
+        self.open = CLOSED;
     }
 
-    /// Opens a distribution.
+    /// Opens the distribution of outcome group `group`.
     #[inline]
-    fn open(&mut self) {
+    fn open(&mut self, group: u32) {
         self.close();
-        self.open = true;
+        self.open = group;
         self.den = 0;
         self.sum = 0;
     }
@@ -279,7 +283,7 @@ impl<S, M> Node<S, M> {
     /// Makes this a chance node; add the outcomes with [`Node::add_outcome`].
     pub fn chance(&mut self) {
         self.set_kind(NodeKind::Chance);
-        self.tally.open();
+        self.tally.open(0);
     }
 
     /// Adds a move of a decision, collecting `reward` on the way to `next`.
@@ -306,7 +310,7 @@ impl<S, M> Node<S, M> {
         if !matches!(self.kind, NodeKind::Decision(_)) {
             self.misuse = Some("a random move was added to a node that is not a decision");
         }
-        self.tally.open();
+        self.tally.open(self.moves);
         self.random.push(RandomMove {
             group: self.moves,
             label: mv,
@@ -318,21 +322,16 @@ impl<S, M> Node<S, M> {
     /// Adds an outcome with its exact probability, collecting `reward` on the way to `next`:
     /// an outcome of a chance node, or of the random move added last to a decision.
     pub fn add_outcome(&mut self, label: M, probability: Rat, reward: impl Into<Rat>, next: S) {
-        let group = match self.kind {
-            NodeKind::Chance => 0,
-            NodeKind::Decision(_) => match self.random.last() {
-                Some(r) if r.group + 1 == self.moves => r.group,
-                _ => {
-                    self.misuse =
-                        Some("an outcome was added to a decision whose last move is not random");
-                    0
+        let mut group = self.tally.open;
+        if group == CLOSED {
+            self.misuse = Some(match self.kind {
+                NodeKind::Decision(_) => {
+                    "an outcome was added to a decision whose last move is not random"
                 }
-            },
-            _ => {
-                self.misuse = Some("an outcome was added to a node that is not a chance node");
-                0
-            }
-        };
+                _ => "an outcome was added to a node that is not a chance node",
+            });
+            group = 0;
+        }
         self.tally.outcome(probability);
         self.branches.push(Branch {
             label,

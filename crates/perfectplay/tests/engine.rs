@@ -134,6 +134,57 @@ fn misuse_of_the_node_builder_is_reported() {
 }
 
 #[test]
+fn every_misuse_of_the_node_builder_is_named() {
+    type N = Node<u8, ()>;
+    type Case = (&'static str, fn(&mut N));
+    let cases: [Case; 6] = [
+        ("the model set no node kind", |_| {}),
+        ("the node kind was set twice", |n| {
+            n.chance();
+            n.decision(Player::Max);
+        }),
+        ("a move was added to a node that is not a decision", |n| {
+            n.chance();
+            n.add_move((), 0, 1);
+        }),
+        (
+            "an outcome was added to a node that is not a chance node",
+            |n| {
+                n.terminal(0);
+                n.add_outcome((), Rat::ONE, 0, 1);
+            },
+        ),
+        (
+            "an outcome was added to a decision whose last move is not random",
+            |n| {
+                n.decision(Player::Min);
+                n.add_random_move((), 0);
+                n.add_outcome((), Rat::ONE, 0, 1);
+                n.add_move((), 0, 1);
+                n.add_outcome((), Rat::ONE, 0, 1);
+            },
+        ),
+        (
+            "a random move was added to a node that is not a decision",
+            |n| {
+                n.chance();
+                n.add_random_move((), 0);
+            },
+        ),
+    ];
+    for (message, build) in cases {
+        let mut node = N::new();
+        build(&mut node);
+        assert_eq!(node.validate(), Err(message.to_string()));
+        // The node is reused: clearing it forgets the misuse.
+        node.clear();
+        node.chance();
+        node.add_outcome((), Rat::ONE, 0, 1);
+        assert_eq!(node.validate(), Ok(()));
+    }
+}
+
+#[test]
 fn no_way_out_is_undefined_not_a_hang() {
     // 0 -> 1 -> 0 forever.
     let g = Table(vec![
