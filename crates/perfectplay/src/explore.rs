@@ -568,18 +568,24 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 let (mut choice, mut index) = (0, 0);
                 let mut i = 0;
                 while i < edges.len() {
-                    let len = 1 + edges[i + 1..].iter().take_while(|e| !e.first).count();
-                    // A plain move is one edge of probability one: its value is `r + v`.
-                    let v = if len == 1 {
-                        q(&edges[i])
-                    } else {
-                        expect(&edges[i..i + len])
-                    };
+                    // A plain move is one edge of probability one: its value is `r + v`. A
+                    // random move's outcomes run up to the next edge that starts a move.
+                    let mut v = q(&edges[i]);
+                    let mut j = i + 1;
+                    if j < edges.len() && !edges[j].first {
+                        let mut sum = N::zero();
+                        sum.add_mul(&edges[i].prob, &v);
+                        while j < edges.len() && !edges[j].first {
+                            sum.add_mul(&edges[j].prob, &q(&edges[j]));
+                            j += 1;
+                        }
+                        v = sum;
+                    }
                     if best.as_ref().is_none_or(|b| player.prefers(&v, b)) {
                         best = Some(v);
                         choice = index;
                     }
-                    i += len;
+                    i = j;
                     index += 1;
                 }
                 self.choices[entry.id as usize] = choice as u32;

@@ -178,12 +178,21 @@ impl Rat {
     /// The nearest `f64` (exact when numerator and denominator are below 2^53).
     #[inline]
     pub fn to_f64(self) -> f64 {
-        if self.den == 1 {
-            self.num as f64
-        } else if self.num.unsigned_abs() < (1 << 53) && self.den < (1 << 53) {
+        if (self.num.unsigned_abs() | self.den) < (1 << 53) {
+            // Both convert exactly, so the quotient is correctly rounded (and exact for an
+            // integer, whose denominator is one).
             self.num as f64 / self.den as f64
-        } else if self.reduced().den != self.den {
-            self.reduced().to_f64()
+        } else {
+            self.large_to_f64()
+        }
+    }
+
+    /// [`Rat::to_f64`] when the numerator or the denominator is 2^53 or more.
+    #[cold]
+    fn large_to_f64(self) -> f64 {
+        let r = self.reduced();
+        if r.den != self.den {
+            r.to_f64()
         } else {
             // Both conversions round; the quotient is then within two ulps, which the
             // documentation of the float path allows for.
