@@ -161,7 +161,12 @@ impl Number for Exact {
         Exact(&self.0 / &o.0)
     }
     fn add_mul(&mut self, a: &Exact, b: &Exact) {
-        self.0 += &a.0 * &b.0;
+        // Plain moves and certain outcomes multiply by one: skip the product.
+        if a.0 == Rational::ONE {
+            self.0 += &b.0;
+        } else {
+            self.0 += &a.0 * &b.0;
+        }
     }
     fn to_f64(&self) -> f64 {
         f64::rounding_from(&self.0, RoundingMode::Nearest).0
