@@ -5,7 +5,9 @@
 //! Two methods:
 //! - `search`: the engine solves the game as a model whose states are the crossed rows and
 //!   columns (plus the row Alice just picked); transpositions are merged by the engine's
-//!   interning. Exponential in `n`, fine up to about 10.
+//!   interning. Exponential in `n` (the positions are the pairs of equally many crossed rows
+//!   and columns, about `4^n / √n`): half a second at `n = 10`, 20 s and 1 GB at 12, two and a
+//!   half minutes and 4 GB at 13, the largest it accepts (14 would take some 16 GB).
 //! - `assignment`: the value equals the minimum-weight perfect matching of rows to columns
 //!   (Bob can follow one optimal permutation whatever order Alice picks rows in, and Alice can
 //!   force at least the matching value because Bob must pair every row with some column), so it
@@ -43,7 +45,9 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "method",
             value: "M",
-            help: "search | assignment | auto (search up to n = 8)",
+            help: "search | assignment | auto (search up to n = 8, assignment above); search \
+                   grows like 4^n: 0.5 s at n = 10, 20 s and 1 GB at n = 12, 2.5 min and 4 GB \
+                   at n = 13, its limit",
             default: Some("auto"),
             required: false,
         },
@@ -64,8 +68,9 @@ pub enum Method {
     Auto,
 }
 
-/// Largest grid the search method accepts (its state count grows like 4^n).
-pub const MAX_SEARCH: usize = 16;
+/// Largest grid the search method accepts: its state count grows like 4^n, and n = 14 would
+/// need some 16 GB.
+pub const MAX_SEARCH: usize = 13;
 /// Largest absolute grid value.
 pub const MAX_ABS: i64 = 1_000_000_000;
 
@@ -459,6 +464,24 @@ mod tests {
         let e = parse_grid("1 x").unwrap_err().to_string();
         assert_eq!(e, "input line 1: expected an integer, got 'x'");
         assert!(parse_grid(" ; ").is_err());
+    }
+
+    #[test]
+    fn search_beyond_its_limit_is_refused_by_name() {
+        let grid = |n: usize| vec![vec!["1"; n].join(" "); n].join("; ");
+        let build = |n: usize, method: &str| {
+            let mut p = Params::new();
+            p.set("grid", grid(n)).set("method", method);
+            build_dyn(&p)
+        };
+        let e = build(MAX_SEARCH + 1, "search").err().unwrap().to_string();
+        assert_eq!(
+            e,
+            "--method: search handles n <= 13; this grid has n = 14, use assignment"
+        );
+        assert!(build(MAX_SEARCH + 1, "auto").is_ok());
+        assert!(build(MAX_SEARCH + 1, "assignment").is_ok());
+        assert!(build(MAX_SEARCH, "search").is_ok());
     }
 
     #[test]
