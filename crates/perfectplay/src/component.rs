@@ -363,13 +363,16 @@ impl<N: Number> Component<N> {
         const SWEEPS: usize = 64;
         const STABLE: usize = 4;
         let n = self.n();
-        let prob: Vec<f64> = self.edges.iter().map(|e| e.prob.to_f64()).collect();
-        let konst: Vec<f64> = self.edges.iter().map(|e| e.konst.to_f64()).collect();
-        let mut v = vec![0.0f64; n];
-        let q = |i: usize, v: &[f64]| {
-            let to = self.edges[i].to;
-            konst[i] + if to == EXIT { 0.0 } else { v[to as usize] }
-        };
+        // The edges in `f64`, an exit leading to the extra entry `n` of `v`, which stays zero.
+        let edges: Vec<(usize, f64, f64)> = self
+            .edges
+            .iter()
+            .map(|e| {
+                let to = if e.to == EXIT { n } else { e.to as usize };
+                (to, e.prob.to_f64(), e.konst.to_f64())
+            })
+            .collect();
+        let mut v = vec![0.0f64; n + 1];
         let mut policy = vec![u32::MAX; n];
         let mut stable = 0;
         for sweep in 0..=SWEEPS {
@@ -379,19 +382,26 @@ impl<N: Number> Component<N> {
             let mut scale = 1.0f64;
             // Later-discovered states are usually nearer the exits: sweep them first.
             for x in (0..n).rev() {
-                let (lo, hi) = (self.start[x], self.start[x + 1]);
+                let out = &edges[self.start[x]..self.start[x + 1]];
+                let q = |&(to, _, konst): &(usize, f64, f64)| konst + v[to];
                 let new = match self.kind[x] {
-                    Kind::Chance => (lo..hi).map(|i| prob[i] * q(i, &v)).sum(),
+                    Kind::Chance => out.iter().map(|e| e.1 * q(e)).sum(),
                     Kind::Decision(player) => {
-                        let mut best = lo;
-                        for i in lo + 1..hi {
-                            if player.prefers(&q(i, &v), &q(best, &v)) {
-                                best = i;
+                        // The first best move, as `Player::prefers` decides.
+                        let (mut best, mut top) = (0, q(&out[0]));
+                        for (i, e) in out.iter().enumerate().skip(1) {
+                            let qi = q(e);
+                            let better = match player {
+                                Player::Max => qi > top,
+                                Player::Min => qi < top,
+                            };
+                            if better {
+                                (best, top) = (i, qi);
                             }
                         }
-                        switched |= policy[x] != (best - lo) as u32;
-                        policy[x] = (best - lo) as u32;
-                        q(best, &v)
+                        switched |= policy[x] != best as u32;
+                        policy[x] = best as u32;
+                        top
                     }
                 };
                 if new.is_finite() {
