@@ -396,16 +396,24 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         let mut group = u32::MAX;
         // Whether every successor is final already (then so is this state, at once).
         let mut settled = true;
+        // A recording computes no values here (the certifier has its own), so its edges need
+        // no numbers.
+        let numbers = self.graph.is_none();
         for b in node.branches() {
             let target = self.intern(&b.next)?;
             settled &= is_final(self.status[target as usize]);
-            let mut reward = N::from_rat(b.reward);
-            if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
-                reward = reward.add(&N::from_rat(r));
-            }
+            let (prob, reward) = if numbers {
+                let mut reward = N::from_rat(b.reward);
+                if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
+                    reward = reward.add(&N::from_rat(r));
+                }
+                (N::from_rat(b.probability), reward)
+            } else {
+                (N::zero(), N::zero())
+            };
             self.arena.push(Edge {
                 target,
-                prob: N::from_rat(b.probability),
+                prob,
                 reward,
                 first: b.group != group,
             });

@@ -155,7 +155,11 @@ impl Graph {
 
     /// The next edge of the arena. `extra` is the reward of its random move, if any.
     pub(crate) fn edge(&mut self, target: u32, prob: Rat, reward: Rat, extra: Rat, first: bool) {
-        let Some(reward) = reward.checked_add(extra) else {
+        let reward = if extra.is_zero() {
+            reward
+        } else if let Some(sum) = reward.checked_add(extra) {
+            sum
+        } else {
             self.unusable = Some("a reward does not fit in a 64-bit fraction");
             return;
         };
