@@ -95,13 +95,19 @@ pub fn strategy_args(cmd: Command) -> Command {
     )
 }
 
-/// A value as text: the float (in scientific notation when tiny), and ` = p/q` in exact mode.
-fn show(v: &Value) -> String {
-    let float = if v.float != 0.0 && v.float.abs() < 1e-4 {
-        format!("{:e}", v.float)
+/// A float as text, in the fewest digits that read back to it: in scientific notation when
+/// tiny (a probability of 1e-300 is not three hundred zeros).
+fn float_text(x: f64) -> String {
+    if x != 0.0 && x.abs() < 1e-4 {
+        format!("{x:e}")
     } else {
-        v.float.to_string()
-    };
+        x.to_string()
+    }
+}
+
+/// A value as text: the float (see `float_text`), and ` = p/q` in exact mode.
+fn show(v: &Value) -> String {
+    let float = float_text(v.float);
     match &v.exact {
         Some(q) if *q != float => format!("{float} = {q}"),
         _ => float,
@@ -474,7 +480,11 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
         }
         out.push('\n');
         for (t, p, c) in &d.pmf {
-            out.push_str(&format!("{},{},{}", t, p.float, c.float));
+            out.push_str(&format!(
+                "{t},{},{}",
+                float_text(p.float),
+                float_text(c.float)
+            ));
             if exact {
                 out.push_str(&format!(
                     ",{},{}",

@@ -484,6 +484,33 @@ fn exact_distribution_2x3(format: &str) -> Output {
 }
 
 #[test]
+fn distribution_csv_writes_tiny_probabilities_in_scientific_notation() {
+    // The least total of a 10x10 board (every pair found at once) has a probability near
+    // 1e-78; its field must not be seventy-eight zeros.
+    let o = run_ok(&[
+        "distribution",
+        "perfect-memory",
+        "--rows",
+        "10",
+        "--cols",
+        "10",
+        "--csv",
+        "-q",
+    ]);
+    let text = stdout(&o);
+    let first = text.lines().nth(1).unwrap();
+    let p: Vec<&str> = first.split(',').collect();
+    assert_eq!(p[0], "50", "{first}");
+    assert!(p[1].contains("e-") && p[1].len() < 30, "{first}");
+    let sum: f64 = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-12, "{sum}");
+}
+
+#[test]
 fn distribution_exact_sums_to_one_and_its_mean_is_the_value() {
     let o = exact_distribution_2x3("--json");
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
