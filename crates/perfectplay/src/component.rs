@@ -222,32 +222,86 @@ impl<N: Number> Component<N> {
     }
 
     /// The value of following `policy` (an edge index per decision).
+    ///
+    /// A chance node that the policy reaches from nowhere, or only by the chosen move of one
+    /// decision (the node of a random move), stays out of the linear system: that decision
+    /// takes its row, and its value follows from the solution by one backup. This halves the
+    /// system of a game whose moves are random (a roll of the dice), and the values are the
+    /// same.
     fn evaluate(&self, policy: &[u32], sys: &mut System<N>) -> Result<Vec<N>, usize> {
         let n = self.n();
-        sys.reset(n);
-        for x in 0..n {
+        let chosen = |x: usize| -> &[LocalEdge<N>] {
             let out = self.out(x);
             match self.kind[x] {
-                Kind::Decision(_) => {
-                    let e = &out[policy[x] as usize];
-                    sys.c[x] = e.konst.clone();
-                    if e.to != EXIT {
-                        sys.add(x, e.to, N::one());
-                    }
-                }
-                Kind::Chance => {
-                    let mut c = N::zero();
-                    for e in out {
-                        c.add_mul(&e.prob, &e.konst);
-                        if e.to != EXIT {
-                            sys.add(x, e.to, e.prob.clone());
-                        }
-                    }
-                    sys.c[x] = c;
+                Kind::Decision(_) => std::slice::from_ref(&out[policy[x] as usize]),
+                Kind::Chance => out,
+            }
+        };
+        // How often each node is reached by the policy, and whether by a decision.
+        let mut refs = vec![0u32; n];
+        let mut by_decision = vec![false; n];
+        for x in 0..n {
+            for e in chosen(x) {
+                if e.to != EXIT {
+                    refs[e.to as usize] += 1;
+                    by_decision[e.to as usize] |= self.kind[x] != Kind::Chance;
                 }
             }
         }
-        sys.solve()
+        let folded = |y: usize| {
+            self.kind[y] == Kind::Chance && (refs[y] == 0 || (refs[y] == 1 && by_decision[y]))
+        };
+        // Unknowns of the system, and where each node is among them.
+        let mut index = vec![u32::MAX; n];
+        let mut unknowns = Vec::with_capacity(n);
+        for x in 0..n {
+            if !folded(x) {
+                index[x] = unknowns.len() as u32;
+                unknowns.push(x);
+            }
+        }
+        sys.reset(unknowns.len());
+        // Adds the row of chance node `y` to unknown `i`; returns its constant.
+        let chance_row = |sys: &mut System<N>, i: usize, y: usize| {
+            let mut c = N::zero();
+            for e in self.out(y) {
+                c.add_mul(&e.prob, &e.konst);
+                if e.to != EXIT {
+                    sys.add(i, index[e.to as usize], e.prob.clone());
+                }
+            }
+            c
+        };
+        for (i, &x) in unknowns.iter().enumerate() {
+            sys.c[i] = match self.kind[x] {
+                Kind::Chance => chance_row(sys, i, x),
+                Kind::Decision(_) => {
+                    let e = &self.out(x)[policy[x] as usize];
+                    if e.to == EXIT {
+                        e.konst.clone()
+                    } else if folded(e.to as usize) {
+                        e.konst.add(&chance_row(sys, i, e.to as usize))
+                    } else {
+                        sys.add(i, index[e.to as usize], N::one());
+                        e.konst.clone()
+                    }
+                }
+            };
+        }
+        let solved = sys.solve().map_err(|i| unknowns[i])?;
+        let mut v = vec![N::zero(); n];
+        for (&x, value) in unknowns.iter().zip(solved) {
+            v[x] = value;
+        }
+        // A folded node leads only to unknowns (a node it reaches has a chance predecessor: it).
+        for y in (0..n).filter(|&y| folded(y)) {
+            let mut value = N::zero();
+            for e in self.out(y) {
+                value.add_mul(&e.prob, &Self::q(e, &v));
+            }
+            v[y] = value;
+        }
+        Ok(v)
     }
 
     fn q(e: &LocalEdge<N>, v: &[N]) -> N {
