@@ -233,10 +233,11 @@ impl Tally {
         if self.den == 0 {
             self.den = d;
         }
-        if d == self.den && n > 0 && n as u64 <= d {
-            self.sum = self.sum.saturating_add(n as u64);
-        } else {
-            self.plain = false;
+        // A sum past 64 bits is more than any denominator: not plain (the detailed check then
+        // names it).
+        match self.sum.checked_add(n as u64) {
+            Some(sum) if d == self.den && n > 0 && n as u64 <= d => self.sum = sum,
+            _ => self.plain = false,
         }
     }
 }
