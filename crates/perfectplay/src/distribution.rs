@@ -208,6 +208,10 @@ impl<N: Number> Masses<N> {
             return false;
         }
         if new_lo < *lo {
+            // As much room again below as the run is long (within the slack), so that totals
+            // arriving in decreasing order cost amortised constant time, not a shift each.
+            let room = (mass.len() as i64).min(RUN_SLACK);
+            let new_lo = new_lo.checked_sub(room).unwrap_or(new_lo);
             let extra = (*lo - new_lo) as usize;
             mass.splice(0..0, std::iter::repeat_with(|| None).take(extra));
             *lo = new_lo;
@@ -556,6 +560,7 @@ mod tests {
             let list = src.into_list();
             let want: Vec<(Rat, f64)> = expected.into_iter().collect();
             assert_eq!(list, want);
+            assert!(list.iter().all(|(_, m)| *m > 0.0));
             let mut want_shifted = BTreeMap::from([(Rat::ZERO, 1.0)]);
             for shift in [Rat::new(1, 3), Rat::from(10)] {
                 for &(t, m) in &want {
@@ -567,6 +572,20 @@ mod tests {
             let got = shifted.entries().into_list();
             assert_eq!(got, want_shifted.into_iter().collect::<Vec<_>>());
         }
+    }
+
+    #[test]
+    fn totals_arriving_in_decreasing_order_stay_a_run() {
+        let mut masses = Masses::<f64>::default();
+        for t in (-3000..=0).rev() {
+            masses.add(Rat::from(t), 1.0);
+        }
+        assert!(matches!(masses, Masses::Run { .. }));
+        assert_eq!(masses.len(), 3001);
+        let list = masses.entries().into_list();
+        assert_eq!(list.len(), 3001);
+        assert_eq!(list[0], (Rat::from(-3000), 1.0));
+        assert_eq!(list[3000], (Rat::ZERO, 1.0));
     }
 
     #[test]
