@@ -80,6 +80,15 @@ impl<N: Number> Component<N> {
         &self.edges[self.start[x]..self.start[x + 1]]
     }
 
+    /// The edges `policy` uses at `x`: the chosen move of a decision, every outcome of chance.
+    fn used(&self, policy: &[u32], x: usize) -> &[LocalEdge<N>] {
+        let out = self.out(x);
+        match self.kind[x] {
+            Kind::Decision(_) => std::slice::from_ref(&out[policy[x] as usize]),
+            Kind::Chance => out,
+        }
+    }
+
     /// Solves the component: values and, for each decision, the index of the chosen edge.
     /// `sys` is scratch space for the linear solves, reused from component to component.
     pub fn solve(&self, sys: &mut System<N>) -> Result<(Vec<N>, Vec<u32>), CycleError> {
@@ -230,18 +239,11 @@ impl<N: Number> Component<N> {
     /// same.
     fn evaluate(&self, policy: &[u32], sys: &mut System<N>) -> Result<Vec<N>, usize> {
         let n = self.n();
-        let chosen = |x: usize| -> &[LocalEdge<N>] {
-            let out = self.out(x);
-            match self.kind[x] {
-                Kind::Decision(_) => std::slice::from_ref(&out[policy[x] as usize]),
-                Kind::Chance => out,
-            }
-        };
         // How often each node is reached by the policy, and whether by a decision.
         let mut refs = vec![0u32; n];
         let mut by_decision = vec![false; n];
         for x in 0..n {
-            for e in chosen(x) {
+            for e in self.used(policy, x) {
                 if e.to != EXIT {
                     refs[e.to as usize] += 1;
                     by_decision[e.to as usize] |= self.kind[x] != Kind::Chance;
@@ -345,13 +347,7 @@ impl<N: Number> Component<N> {
     /// A state that does not leave the component under `policy`, if any.
     fn trapped(&self, policy: &[u32]) -> Option<usize> {
         let n = self.n();
-        let used = |x: usize| -> &[LocalEdge<N>] {
-            let out = self.out(x);
-            match self.kind[x] {
-                Kind::Decision(_) => std::slice::from_ref(&out[policy[x] as usize]),
-                Kind::Chance => out,
-            }
-        };
+        let used = |x: usize| self.used(policy, x);
         let preds = Preds::new(
             n,
             (0..n).flat_map(|x| {

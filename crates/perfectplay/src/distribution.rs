@@ -156,6 +156,17 @@ fn integer(r: Rat) -> Option<i64> {
     (n % d == 0).then(|| (n / d) as i64)
 }
 
+/// Adds `mass` to a run's entry, counting the entry if it was empty.
+fn put<N: Number>(slot: &mut Option<N>, mass: N, count: &mut usize) {
+    match slot {
+        Some(m) => *m = m.add(&mass),
+        None => {
+            *slot = Some(mass);
+            *count += 1;
+        }
+    }
+}
+
 /// `m · p`, or `m` itself for the mass that reaches a terminal.
 fn scaled<N: Number>(m: &N, p: Option<&N>) -> N {
     match p {
@@ -223,12 +234,11 @@ impl<N: Number> Masses<N> {
     /// Turns a run into a map.
     fn make_map(&mut self) {
         if let Masses::Run { lo, mass, .. } = self {
-            let map = std::mem::take(mass)
-                .into_iter()
-                .enumerate()
-                .filter_map(|(i, m)| Some((Rat::from(*lo + i as i64), m?)))
-                .collect();
-            *self = Masses::Map(map);
+            let run = Entries::Run {
+                lo: *lo,
+                mass: std::mem::take(mass),
+            };
+            *self = Masses::Map(run.into_list().into_iter().collect());
         }
     }
 
@@ -244,14 +254,7 @@ impl<N: Number> Masses<N> {
                 else {
                     unreachable!("covered by a run")
                 };
-                let slot = &mut run[(t - *lo) as usize];
-                match slot {
-                    Some(m) => *m = m.add(&mass),
-                    None => {
-                        *slot = Some(mass);
-                        *count += 1;
-                    }
-                }
+                put(&mut run[(t - *lo) as usize], mass, count);
                 return;
             }
         }
@@ -295,14 +298,8 @@ impl<N: Number> Masses<N> {
                 };
                 let at = (first - *lo) as usize;
                 for (slot, m) in mass[at..].iter_mut().zip(src) {
-                    let Some(m) = m else { continue };
-                    let v = scaled(m, p);
-                    match slot {
-                        Some(x) => *x = x.add(&v),
-                        None => {
-                            *slot = Some(v);
-                            *count += 1;
-                        }
+                    if let Some(m) = m {
+                        put(slot, scaled(m, p), count);
                     }
                 }
                 return Ok(());
