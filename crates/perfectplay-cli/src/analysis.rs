@@ -81,7 +81,7 @@ pub fn distribution_args(cmd: Command) -> Command {
                 .value_name("EPS")
                 .value_parser(clap::value_parser!(f64))
                 .default_value("1e-12")
-                .help("Games with cycles: stop once the probability still in play is at most EPS"),
+                .help("Games whose plays can go round a cycle for ever: leave out at most EPS of probability (reported as the tail)"),
         )
 }
 
@@ -505,11 +505,12 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
         );
         println!("mean: {}", show(&d.mean));
         println!("std: {}", d.std);
-        if d.steps == 0 {
-            println!("tail: 0 (the game has no cycles: every play was followed to its end)");
+        if d.tail.float == 0.0 && d.tail.exact.as_deref().is_none_or(|q| q == "0") {
+            println!("tail: 0 (every play was followed to its end)");
         } else {
             println!(
-                "tail: {} (probability of plays longer than the {} steps followed)",
+                "tail: {} (probability of plays cut short in a cycle that can repeat for ever, \
+                 after up to {} rounds of it; see --tail)",
                 show(&d.tail),
                 d.steps
             );

@@ -344,6 +344,24 @@ mod tests {
         }
     }
 
+    /// Pig is won or lost at the end, so its distribution is exact despite the cycles: the
+    /// first player wins (total 1) with probability the value, and no play is cut short.
+    #[test]
+    fn distribution_is_exact_despite_the_cycles() {
+        use perfectplay::{DistributionOptions, Exact};
+        for (goal, opponent) in [(12, Opponent::Optimal), (15, Opponent::HoldAt(4))] {
+            let game = Pig::new(goal, opponent).unwrap();
+            let exact = solve_exact(&game).unwrap();
+            let d = exact
+                .distribution(&game, &DistributionOptions::default())
+                .unwrap();
+            let v = exact.start_value().clone();
+            let lose = Exact::one().sub(&v);
+            assert_eq!(d.tail, Exact::zero());
+            assert_eq!(d.pmf, vec![(Rat::ZERO, lose), (Rat::from(1), v)]);
+        }
+    }
+
     #[test]
     fn goal_two_is_won_by_the_first_roll_that_is_not_a_one() {
         // P = 5/6 + (1/6)² P, so P = 6/7.

@@ -2,30 +2,46 @@
 //!
 //! The value of a game is an expected total; users also want its spread: how likely each total
 //! is when every decision follows [`Solution::chosen`]. [`Solution::distribution`] computes it
-//! by pushing probability mass forward over pairs *(state, total so far)*,
-//! merging equal pairs, and collecting the mass that reaches a terminal state under its final
-//! total. In an acyclic game each state is visited once, in topological order, with its whole
-//! distribution of totals so far; the result is exact (exactly in [`Exact`](crate::Exact)
-//! numbers) and has no tail. A game with cycles can run forever with positive
-//! probability at every step; the propagation then stops once the mass still in play is at most
-//! [`DistributionOptions::tail`], and that mass is reported as [`Distribution::tail`] rather than
-//! dropped.
+//! by pushing probability mass forward over pairs *(state, total so far)*, merging equal pairs,
+//! and collecting the mass that reaches a terminal state under its final total.
+//!
+//! The states are taken component by component in topological order (the engine's
+//! components, largest number first), so a state's mass is complete when it is spread. A state
+//! on no cycle is spread once with its whole distribution of totals so far. A cyclic component
+//! takes all the mass that enters it and sends it out:
+//! - when the rewards on its branches inside are whole numbers, not negative, the mass is
+//!   followed in order of total: at each total, the mass that visits each member solves one
+//!   linear system (the branches inside without reward), and the branches with a reward carry
+//!   it to later totals. A component without rewards inside is exact: a dice game won or lost
+//!   at the end (Pig) gets its exact distribution, with no tail;
+//! - otherwise it is followed step by step.
+//!
+//! Where rewards inside a cycle let plays go on for ever with vanishing probability, the mass
+//! still inside is cut once it is at most [`DistributionOptions::tail`] divided by the number
+//! of cyclic components (each is entered with probability at most one), and it is reported as
+//! [`Distribution::tail`] rather than dropped. An acyclic game has no tail and is exact in
+//! [`Exact`](crate::Exact) numbers.
 //!
 //! The masses of a state are a dense run over consecutive totals while every total is an
 //! integer (spreading them along a branch is then a loop over two vectors, which took the
 //! PerfectMemory 50x50 distribution from about a minute to a few seconds), and a map otherwise.
 
+use std::collections::BTreeMap;
+
 use rustc_hash::FxHashMap;
 
+use crate::linear::System;
 use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Rat, Solution, SolveError};
 
 /// Limits of a distribution computation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DistributionOptions {
-    /// Stop once the probability still in play is at most this (games with cycles).
+    /// The most probability the result may leave out, in games whose plays can go round a
+    /// cycle for ever (with vanishing probability).
     pub tail: f64,
-    /// Stop after this many steps even if more mass than `tail` is in play.
+    /// Stop following the mass inside one cyclic component after this many rounds (steps, or
+    /// totals), even if more than its share of `tail` is still inside.
     pub max_steps: usize,
     /// Fail with [`SolveError::TooLarge`] if more than this many (state, total) pairs are in
     /// play at once.
@@ -47,11 +63,11 @@ impl Default for DistributionOptions {
 pub struct Distribution<N> {
     /// `(total, probability)` for every total with positive probability, by increasing total.
     pub pmf: Vec<(Rat, N)>,
-    /// The probability that was still in play when the computation stopped (zero when every
-    /// play ended, as always in an acyclic game).
+    /// The probability of the plays cut short inside a cycle (zero when every play was
+    /// followed to its end, as always in an acyclic game or one whose cycles carry no reward).
     pub tail: N,
-    /// In a game with cycles, the number of steps propagated; `0` for an acyclic game, where
-    /// every play is followed to its end.
+    /// The most rounds (steps, or totals) followed inside one cyclic component from which mass
+    /// was cut; `0` when every play was followed to its end (always in an acyclic game).
     pub steps: usize,
 }
 
@@ -190,15 +206,6 @@ impl<N: Number> Masses<N> {
         match self {
             Masses::Run { count, .. } => *count,
             Masses::Map(m) => m.len(),
-        }
-    }
-
-    /// The total mass.
-    fn sum(&self) -> N {
-        let add = |acc: N, p: &N| acc.add(p);
-        match self {
-            Masses::Run { mass, .. } => mass.iter().flatten().fold(N::zero(), add),
-            Masses::Map(m) => m.values().fold(N::zero(), add),
         }
     }
 
@@ -373,6 +380,22 @@ enum Step<N> {
     Go(Vec<(u32, N, Rat)>),
 }
 
+/// The state of one distribution computation.
+struct Run<S, Mv, N> {
+    /// Mass waiting at states not processed yet.
+    pending: FxHashMap<u32, Masses<N>>,
+    /// Mass that reached a terminal state, by final total.
+    pmf: Masses<N>,
+    node: Node<S, Mv>,
+    /// Mass left inside cyclic components.
+    tail: N,
+    /// See [`Distribution::steps`].
+    steps: usize,
+    /// The most mass a component may leave inside.
+    limit: f64,
+    system: System<N>,
+}
+
 impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     /// The distribution of the total when every decision follows the computed strategy. See
     /// the [module documentation](crate::distribution) for how cycles are handled.
@@ -383,11 +406,239 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         model: &M,
         options: &DistributionOptions,
     ) -> Result<Distribution<N>, SolveError> {
-        if self.stats().cyclic_components == 0 {
-            self.distribution_acyclic(model)
-        } else {
-            self.distribution_by_steps(model, options)
+        // Components by decreasing number are in topological order from the start (the
+        // engine numbers a component after every component it can reach).
+        let component = |i: u32| self.component_at(i as usize);
+        let mut order: Vec<u32> = (0..self.len() as u32)
+            .filter(|&i| component(i).is_some())
+            .collect();
+        order.sort_unstable_by_key(|&i| (std::cmp::Reverse(component(i)), i));
+        let mut run = Run {
+            pending: FxHashMap::default(),
+            pmf: Masses::default(),
+            node: Node::new(),
+            tail: N::zero(),
+            steps: 0,
+            // Each cyclic component is entered with probability at most one, so leaving at
+            // most this much in each keeps the whole tail within `options.tail`.
+            limit: options.tail / self.stats().cyclic_components.max(1) as f64,
+            system: System::new(0),
+        };
+        run.pending.insert(0, Masses::start());
+        // Terminal states have no component: the mass that reaches one goes into the result
+        // right after its predecessors (or at once, for the start).
+        if self.component_at(0).is_none() {
+            self.flush_terminal(model, &mut run, 0)?;
         }
+        let mut steps = Vec::new();
+        for members in order.chunk_by(|&a, &b| component(a) == component(b)) {
+            if !members.iter().any(|i| run.pending.contains_key(i)) {
+                continue; // the strategy never gets here
+            }
+            steps.clear();
+            for &id in members {
+                match self.step(model, id, &mut run.node)? {
+                    Step::Go(branches) => steps.push(branches),
+                    Step::End(_) => unreachable!("a terminal state is in no component"),
+                }
+            }
+            let cyclic = members.len() > 1 || steps[0].iter().any(|b| b.0 == members[0]);
+            if !cyclic {
+                let masses = run
+                    .pending
+                    .remove(&members[0])
+                    .expect("checked above")
+                    .entries();
+                for (to, p, reward) in &steps[0] {
+                    let target = run.pending.entry(*to).or_default();
+                    target.add_shifted(&masses, *reward, Some(p))?;
+                }
+            } else {
+                self.through_cycle(members, &steps, &mut run, options)?;
+            }
+            for branches in &steps {
+                for &(to, _, _) in branches {
+                    if self.component_at(to as usize).is_none() {
+                        self.flush_terminal(model, &mut run, to)?;
+                    }
+                }
+            }
+        }
+        Ok(Distribution {
+            pmf: run.pmf.entries().into_list(),
+            tail: run.tail,
+            steps: run.steps,
+        })
+    }
+
+    /// Moves the mass waiting at terminal state `id`, if any, into the result.
+    fn flush_terminal<M: Model<State = S>>(
+        &self,
+        model: &M,
+        run: &mut Run<S, M::Move, N>,
+        id: u32,
+    ) -> Result<(), SolveError> {
+        let Some(m) = run.pending.remove(&id) else {
+            return Ok(());
+        };
+        match self.step(model, id, &mut run.node)? {
+            Step::End(payoff) => run.pmf.add_shifted(&m.entries(), payoff, None),
+            Step::Go(_) => unreachable!("a state in no component is terminal"),
+        }
+    }
+
+    /// Sends the mass entering a cyclic component (`members`, with the branches the strategy
+    /// uses at each) out to the states after it. When no branch inside the component has a
+    /// reward, totals do not change inside it, and the mass that visits each member is the
+    /// solution of one linear system per total: exact, with no tail. Otherwise the mass is
+    /// followed step by step until at most `run.limit` of it is left inside, and that goes to
+    /// the tail.
+    fn through_cycle<Mv>(
+        &self,
+        members: &[u32],
+        steps: &[Vec<(u32, N, Rat)>],
+        run: &mut Run<S, Mv, N>,
+        options: &DistributionOptions,
+    ) -> Result<(), SolveError> {
+        let local: FxHashMap<u32, usize> =
+            members.iter().enumerate().map(|(k, &id)| (id, k)).collect();
+        let entering: Vec<Option<Entries<N>>> = members
+            .iter()
+            .map(|id| run.pending.remove(id).map(Masses::entries))
+            .collect();
+        // Rewards inside that are whole and not negative: follow the mass by total.
+        let rising = steps
+            .iter()
+            .flatten()
+            .all(|(to, _, r)| !local.contains_key(to) || (integer(*r).is_some_and(|r| r >= 0)));
+        if rising && self.by_totals(&entering, steps, &local, run, options)? {
+            return Ok(());
+        }
+        // Step by step.
+        let mut live: Vec<Option<Entries<N>>> = entering;
+        let mut count = 0;
+        loop {
+            let in_play = live
+                .iter()
+                .flatten()
+                .flat_map(Entries::iter)
+                .fold(N::zero(), |acc, (_, m)| acc.add(m));
+            if in_play.to_f64() <= run.limit || count >= options.max_steps {
+                if in_play > N::zero() {
+                    run.tail = run.tail.add(&in_play);
+                    run.steps = run.steps.max(count);
+                }
+                break;
+            }
+            count += 1;
+            let mut next: Vec<Masses<N>> = (0..members.len()).map(|_| Masses::default()).collect();
+            for (k, masses) in live.iter().enumerate() {
+                let Some(masses) = masses else { continue };
+                for (to, p, r) in &steps[k] {
+                    let target = match local.get(to) {
+                        Some(&j) => &mut next[j],
+                        None => run.pending.entry(*to).or_default(),
+                    };
+                    target.add_shifted(masses, *r, Some(p))?;
+                }
+            }
+            let pairs: usize = next.iter().map(Masses::len).sum();
+            if pairs > options.max_pairs {
+                return Err(SolveError::TooLarge {
+                    what: format!(
+                        "the distribution needs more than {} (state, total) pairs in play at once",
+                        options.max_pairs
+                    ),
+                });
+            }
+            live = next
+                .into_iter()
+                .map(|m| (m.len() > 0).then(|| m.entries()))
+                .collect();
+        }
+        Ok(())
+    }
+
+    /// Sends the mass through a component whose rewards inside are whole numbers, not
+    /// negative, in order of total: at each total `t`, the mass that visits each member is
+    /// `v = m_t + A_0ᵀ v`, with `m_t` the mass arriving at total `t` (from outside, or along a
+    /// branch inside with a positive reward) and `A_0` the branches inside without reward;
+    /// then `v` moves on along the branches with a reward. Without rewards inside, every total
+    /// is done after one system and nothing is cut. Otherwise plays can stay inside for ever
+    /// (with vanishing probability), and the mass still scheduled is cut once it is at most
+    /// `run.limit`. `false` (and nothing sent) if the system is singular: the strategy would
+    /// keep some mass inside for ever.
+    fn by_totals<Mv>(
+        &self,
+        entering: &[Option<Entries<N>>],
+        steps: &[Vec<(u32, N, Rat)>],
+        local: &FxHashMap<u32, usize>,
+        run: &mut Run<S, Mv, N>,
+        options: &DistributionOptions,
+    ) -> Result<bool, SolveError> {
+        let n = steps.len();
+        let mut schedule: BTreeMap<Rat, Vec<(usize, N)>> = BTreeMap::new();
+        for (k, e) in entering.iter().enumerate() {
+            for (t, m) in e.iter().flat_map(Entries::iter) {
+                schedule.entry(t).or_default().push((k, m.clone()));
+            }
+        }
+        let still = steps
+            .iter()
+            .flatten()
+            .any(|(to, _, r)| r.is_zero() && local.contains_key(to));
+        let mut count = 0;
+        while let Some((total, arriving)) = schedule.pop_first() {
+            let mut v = vec![N::zero(); n];
+            for (k, m) in arriving {
+                v[k] = v[k].add(&m);
+            }
+            if still {
+                let system = &mut run.system;
+                system.reset(n);
+                system.c = v;
+                for (k, branches) in steps.iter().enumerate() {
+                    for (to, p, r) in branches {
+                        match local.get(to) {
+                            Some(&j) if r.is_zero() => {
+                                system.add(j, k as u32, p.clone());
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                v = match system.solve() {
+                    Ok(v) => v,
+                    // The same system at every total: only the first can fail.
+                    Err(_) => return Ok(false),
+                };
+            }
+            count += 1;
+            for (k, mass) in v.iter().enumerate() {
+                if *mass == N::zero() {
+                    continue;
+                }
+                for (to, p, r) in &steps[k] {
+                    let at = total.checked_add(*r).ok_or_else(overflow)?;
+                    match local.get(to) {
+                        Some(_) if r.is_zero() => {}
+                        Some(&j) => schedule.entry(at).or_default().push((j, mass.mul(p))),
+                        None => run.pending.entry(*to).or_default().add(at, mass.mul(p)),
+                    }
+                }
+            }
+            let in_play: f64 = schedule.values().flatten().map(|(_, m)| m.to_f64()).sum();
+            if !schedule.is_empty() && (in_play <= run.limit || count >= options.max_steps) {
+                let left = schedule
+                    .values()
+                    .flatten()
+                    .fold(N::zero(), |acc, (_, m)| acc.add(m));
+                run.tail = run.tail.add(&left);
+                run.steps = run.steps.max(count);
+                break;
+            }
+        }
+        Ok(true)
     }
 
     /// The branches the strategy uses at state `id`.
@@ -431,110 +682,6 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                     .collect::<Result<_, SolveError>>()?,
             ),
             NodeKind::Unset => unreachable!("a solved model sets every node kind"),
-        })
-    }
-
-    /// Sends the masses of a state along its step: into `pmf` at a terminal state, else into
-    /// the masses of the next states in `targets`.
-    fn spread(
-        step: &Step<N>,
-        masses: Entries<N>,
-        pmf: &mut Masses<N>,
-        targets: &mut FxHashMap<u32, Masses<N>>,
-    ) -> Result<(), SolveError> {
-        match step {
-            Step::End(payoff) => pmf.add_shifted(&masses, *payoff, None),
-            Step::Go(branches) => {
-                for (to, p, reward) in branches {
-                    let target = targets.entry(*to).or_default();
-                    target.add_shifted(&masses, *reward, Some(p))?;
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// An acyclic game: each state once, in topological order (components by decreasing
-    /// number), carrying its whole distribution of totals so far. Exact, with no tail.
-    fn distribution_acyclic<M: Model<State = S>>(
-        &self,
-        model: &M,
-    ) -> Result<Distribution<N>, SolveError> {
-        let mut order: Vec<u32> = (0..self.len() as u32)
-            .filter(|&i| self.component_at(i as usize).is_some())
-            .collect();
-        order.sort_unstable_by_key(|&i| std::cmp::Reverse(self.component_at(i as usize)));
-        let mut pending: FxHashMap<u32, Masses<N>> = FxHashMap::default();
-        pending.insert(0, Masses::start());
-        let mut pmf = Masses::default();
-        let mut node = Node::new();
-        // Terminal states have no component, so they are not in `order`: the mass that reaches
-        // one goes into the result right after its predecessor (or at once, for the start).
-        let start_terminal = self.component_at(0).is_none();
-        for id in order.into_iter().chain(start_terminal.then_some(0)) {
-            let Some(masses) = pending.remove(&id) else {
-                continue;
-            };
-            let step = self.step(model, id, &mut node)?;
-            Self::spread(&step, masses.entries(), &mut pmf, &mut pending)?;
-            if let Step::Go(branches) = &step {
-                for &(to, _, _) in branches {
-                    if self.component_at(to as usize).is_some() {
-                        continue;
-                    }
-                    if let Some(m) = pending.remove(&to) {
-                        let end = self.step(model, to, &mut node)?;
-                        Self::spread(&end, m.entries(), &mut pmf, &mut pending)?;
-                    }
-                }
-            }
-        }
-        Ok(Distribution {
-            pmf: pmf.entries().into_list(),
-            tail: N::zero(),
-            steps: 0,
-        })
-    }
-
-    /// A game with cycles: every (state, total) pair moves one branch per step until the mass
-    /// still in play is at most `options.tail`.
-    fn distribution_by_steps<M: Model<State = S>>(
-        &self,
-        model: &M,
-        options: &DistributionOptions,
-    ) -> Result<Distribution<N>, SolveError> {
-        let mut pmf = Masses::default();
-        let mut live: FxHashMap<u32, Masses<N>> = FxHashMap::default();
-        live.insert(0, Masses::start());
-        let mut node = Node::new();
-        let mut steps = 0;
-        let mut in_play = N::one();
-        while !live.is_empty() && in_play.to_f64() > options.tail && steps < options.max_steps {
-            steps += 1;
-            let mut states: Vec<(u32, Masses<N>)> = live.drain().collect();
-            states.sort_unstable_by_key(|e| e.0);
-            let mut pairs = 0usize;
-            for (id, masses) in states {
-                let step = self.step(model, id, &mut node)?;
-                Self::spread(&step, masses.entries(), &mut pmf, &mut live)?;
-            }
-            for m in live.values() {
-                pairs += m.len();
-            }
-            if pairs > options.max_pairs {
-                return Err(SolveError::TooLarge {
-                    what: format!(
-                        "the distribution needs more than {} (state, total) pairs in play at once",
-                        options.max_pairs
-                    ),
-                });
-            }
-            in_play = live.values().fold(N::zero(), |acc, m| acc.add(&m.sum()));
-        }
-        Ok(Distribution {
-            pmf: pmf.entries().into_list(),
-            tail: in_play,
-            steps,
         })
     }
 }

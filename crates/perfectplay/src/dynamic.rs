@@ -97,7 +97,7 @@ pub struct DistributionReport {
     pub mean: Value,
     /// Standard deviation of the listed part.
     pub std: f64,
-    /// Steps propagated.
+    /// See [`Distribution::steps`](crate::Distribution::steps).
     pub steps: usize,
 }
 

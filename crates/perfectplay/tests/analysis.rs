@@ -3,10 +3,10 @@
 
 mod common;
 
-use common::{profiles, random_game, Rng, Shape};
+use common::{profiles, random_game, GMove, GNode, Rng, Shape, Table};
 use perfectplay::dynamic::DynModel;
 use perfectplay::verify::evaluate_strategy;
-use perfectplay::{solve, solve_exact, DistributionOptions, Exact, Model, Number, Player};
+use perfectplay::{solve, solve_exact, DistributionOptions, Exact, Model, Number, Player, Rat};
 
 #[test]
 fn acyclic_distribution_is_exact_and_its_mean_is_the_value() {
@@ -64,6 +64,115 @@ fn cyclic_distribution_reports_its_tail() {
         );
     }
     assert!(with_tail > 10, "too few games with cycles: {with_tail}");
+}
+
+/// The game with every step reward replaced by `step(r)` and every payoff by `end(p)`.
+fn rewarded(game: &Table, step: impl Fn(Rat) -> Rat, end: impl Fn(Rat) -> Rat) -> Table {
+    let outs = |o: &Vec<(Rat, Rat, usize)>| o.iter().map(|&(p, r, t)| (p, step(r), t)).collect();
+    Table(
+        game.0
+            .iter()
+            .map(|n| match n {
+                GNode::Terminal(p) => GNode::Terminal(end(*p)),
+                GNode::Decision(pl, m) => {
+                    GNode::Decision(*pl, m.iter().map(|&(r, t)| (step(r), t)).collect())
+                }
+                GNode::Mixed(pl, m) => GNode::Mixed(
+                    *pl,
+                    m.iter()
+                        .map(|mv| match mv {
+                            GMove::Plain(r, t) => GMove::Plain(step(*r), *t),
+                            GMove::Random(r, o) => GMove::Random(step(*r), outs(o)),
+                        })
+                        .collect(),
+                ),
+                GNode::Chance(o) => GNode::Chance(outs(o)),
+            })
+            .collect(),
+    )
+}
+
+/// Games with cycles but rewards only at the end (a game won or lost, as Pig): the total is the
+/// payoff where play ends, and its distribution is exact, with no tail. Each probability is
+/// checked against an independent evaluation of the same strategy in a game that pays one
+/// exactly at the terminals with that payoff.
+#[test]
+fn cycles_without_step_rewards_give_exact_distributions() {
+    let mut rng = Rng(15);
+    let mut cyclic = 0;
+    for i in 0..120 {
+        let inner = 2 + rng.below(8);
+        let (shape, players): (_, &[Player]) = match i % 3 {
+            0 => (Shape::Loops, &[Player::Min]),
+            1 => (Shape::Stopping, &[Player::Min, Player::Max]),
+            _ => (Shape::Stopping, &[Player::Max]),
+        };
+        let game = random_game(&mut rng, inner, shape, players);
+        let game = rewarded(&game, |_| Rat::ZERO, |p| p);
+        let Ok(exact) = solve_exact(&game) else {
+            continue; // a Loops game may have no value without step costs
+        };
+        cyclic += usize::from(exact.stats().cyclic_components > 0);
+        let d = exact
+            .distribution(&game, &DistributionOptions::default())
+            .unwrap();
+        assert_eq!((d.tail.clone(), d.steps), (Exact::zero(), 0), "{game:?}");
+        assert_eq!(d.mass(), Exact::one(), "{game:?}");
+        assert_eq!(d.mean(), *exact.start_value(), "{game:?}");
+        let choice = |s: &usize| exact.chosen(s);
+        for (t, p) in &d.pmf {
+            let hits = rewarded(&game, |r| r, |q| Rat::from(i64::from(q == *t)));
+            let want = evaluate_strategy(&hits, choice, 10_000).unwrap();
+            assert_eq!(*p, want, "P(total = {t})\n{game:?}");
+        }
+        let f = solve(&game)
+            .unwrap()
+            .distribution(&game, &DistributionOptions::default())
+            .unwrap();
+        assert_eq!(f.pmf.len(), d.pmf.len());
+        for ((t, p), (u, q)) in f.pmf.iter().zip(&d.pmf) {
+            assert_eq!(t, u);
+            assert!((p - q.to_f64()).abs() < 1e-12, "{game:?}");
+        }
+    }
+    assert!(cyclic > 30, "too few games with cycles: {cyclic}");
+}
+
+/// Cycles whose steps cost whole, non-negative amounts are followed in order of total: the
+/// listed mass and the tail still add up to one exactly, the tail stays within the bound, and
+/// float and exact numbers agree.
+#[test]
+fn cycles_with_whole_step_costs_cut_a_bounded_tail() {
+    let mut rng = Rng(16);
+    let mut with_tail = 0;
+    for _ in 0..100 {
+        let inner = 2 + rng.below(8);
+        let game = random_game(
+            &mut rng,
+            inner,
+            Shape::Stopping,
+            &[Player::Min, Player::Max],
+        );
+        let game = rewarded(&game, |r| Rat::from(r.numer().abs()), |p| p);
+        let exact = solve_exact(&game).unwrap();
+        let options = DistributionOptions {
+            tail: 1e-6,
+            ..DistributionOptions::default()
+        };
+        let d = exact.distribution(&game, &options).unwrap();
+        assert_eq!(d.mass().add(&d.tail), Exact::one(), "{game:?}");
+        assert!(d.tail.to_f64() <= 1e-6, "{game:?}");
+        with_tail += usize::from(d.tail > Exact::zero());
+        let f = solve(&game).unwrap().distribution(&game, &options).unwrap();
+        assert_eq!(f.pmf.len(), d.pmf.len(), "{game:?}");
+        for ((t, p), (u, q)) in f.pmf.iter().zip(&d.pmf) {
+            assert_eq!(t, u);
+            assert!((p - q.to_f64()).abs() < 1e-12, "{game:?}");
+        }
+        let v = exact.start_value().to_f64();
+        assert!((f.mean() - v).abs() < 1e-4 * v.abs().max(1.0), "{game:?}");
+    }
+    assert!(with_tail > 10, "too few games with a tail: {with_tail}");
 }
 
 #[test]
