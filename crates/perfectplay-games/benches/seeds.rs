@@ -142,3 +142,32 @@ fn grid_game_1000_assignment() -> i64 {
         .collect();
     GridGame::new(grid).unwrap().assignment_value()
 }
+
+/// The distribution of the total, from a solution computed beforehand (`perfectplay
+/// distribution`): acyclic, cycles without rewards (exact), and re-roll cycles that cost a
+/// roll (cut at the default tail).
+mod distribution {
+    use super::*;
+    use perfectplay::{DistributionOptions, Model};
+
+    fn bench<M: Model>(bencher: divan::Bencher, game: M) {
+        let solution = solve(&game).unwrap();
+        let options = DistributionOptions::default();
+        bencher.bench_local(|| solution.distribution(&game, &options).unwrap().pmf.len());
+    }
+
+    #[divan::bench(sample_count = 3, sample_size = 1)]
+    fn perfect_memory_50x50(bencher: divan::Bencher) {
+        bench(bencher, PerfectMemory::new(50, 50).unwrap());
+    }
+
+    #[divan::bench(sample_count = 3, sample_size = 1)]
+    fn pig_100(bencher: divan::Bencher) {
+        bench(bencher, Pig::new(100, Opponent::Optimal).unwrap());
+    }
+
+    #[divan::bench(sample_count = 3, sample_size = 1)]
+    fn yeetzhee_50_largest(bencher: divan::Bencher) {
+        bench(bencher, Yeetzhee::new(50, 50, &YEETZHEE_GROUPS).unwrap());
+    }
+}
