@@ -34,36 +34,65 @@ fn acyclic_distribution_is_exact_and_its_mean_is_the_value() {
     }
 }
 
+/// Checks the distribution of a game with cycles that may be cut: in exact numbers the listed
+/// mass and the tail add up to one exactly and the tail is within the bound; float numbers
+/// list the same totals with the same probabilities; and the mean approaches the value as the
+/// bound shrinks. Whether anything was cut.
+fn check_cut_distribution(game: &Table) -> bool {
+    let exact = solve_exact(game).unwrap();
+    let options = DistributionOptions {
+        tail: 1e-6,
+        ..DistributionOptions::default()
+    };
+    let d = exact.distribution(game, &options).unwrap();
+    assert_eq!(d.mass().add(&d.tail), Exact::one(), "{game:?}");
+    assert!(d.tail.to_f64() <= 1e-6, "{game:?}");
+    let float = solve(game).unwrap();
+    let f = float.distribution(game, &options).unwrap();
+    assert_eq!(f.pmf.len(), d.pmf.len(), "{game:?}");
+    for ((t, p), (u, q)) in f.pmf.iter().zip(&d.pmf) {
+        assert_eq!(t, u);
+        assert!((p - q.to_f64()).abs() < 1e-12, "{game:?}");
+    }
+    let f = float
+        .distribution(game, &DistributionOptions::default())
+        .unwrap();
+    let v = *float.start_value();
+    assert!(
+        (f.mean() - v).abs() < 1e-6 * v.abs().max(1.0),
+        "mean {} vs value {v}\n{game:?}",
+        f.mean()
+    );
+    d.tail > Exact::zero()
+}
+
+/// Random rewards (fractions, either sign), whose cycles are followed step by step unless their
+/// rewards happen to be whole and not negative; then the same games with whole, non-negative
+/// step costs, whose cycles are followed in order of total.
 #[test]
 fn cyclic_distribution_reports_its_tail() {
     let mut rng = Rng(12);
-    let mut with_tail = 0;
-    for _ in 0..100 {
-        let inner = 2 + rng.below(8);
-        let game = random_game(&mut rng, inner, Shape::Stopping, &[Player::Min]);
-        let exact = solve_exact(&game).unwrap();
-        let options = DistributionOptions {
-            tail: 1e-6,
-            ..DistributionOptions::default()
-        };
-        let d = exact.distribution(&game, &options).unwrap();
-        // Nothing is lost: listed mass plus tail is exactly one.
-        assert_eq!(d.mass().add(&d.tail), Exact::one(), "{game:?}");
-        assert!(d.tail.to_f64() <= 1e-6);
-        with_tail += usize::from(d.tail > Exact::zero());
-        // The mean of the listed part approaches the value as the tail vanishes.
-        let float = solve(&game).unwrap();
-        let f = float
-            .distribution(&game, &DistributionOptions::default())
-            .unwrap();
-        let v = *float.start_value();
+    for whole in [false, true] {
+        let mut with_tail = 0;
+        for _ in 0..100 {
+            let inner = 2 + rng.below(8);
+            let game = random_game(
+                &mut rng,
+                inner,
+                Shape::Stopping,
+                &[Player::Min, Player::Max],
+            );
+            let game = match whole {
+                false => game,
+                true => rewarded(&game, |r| Rat::from(r.numer().abs()), |p| p),
+            };
+            with_tail += usize::from(check_cut_distribution(&game));
+        }
         assert!(
-            (f.mean() - v).abs() < 1e-6 * v.abs().max(1.0),
-            "mean {} vs value {v}\n{game:?}",
-            f.mean()
+            with_tail > 10,
+            "too few games with a tail: {with_tail} ({whole})"
         );
     }
-    assert!(with_tail > 10, "too few games with cycles: {with_tail}");
 }
 
 /// The game with every step reward replaced by `step(r)` and every payoff by `end(p)`.
@@ -136,43 +165,6 @@ fn cycles_without_step_rewards_give_exact_distributions() {
         }
     }
     assert!(cyclic > 30, "too few games with cycles: {cyclic}");
-}
-
-/// Cycles whose steps cost whole, non-negative amounts are followed in order of total: the
-/// listed mass and the tail still add up to one exactly, the tail stays within the bound, and
-/// float and exact numbers agree.
-#[test]
-fn cycles_with_whole_step_costs_cut_a_bounded_tail() {
-    let mut rng = Rng(16);
-    let mut with_tail = 0;
-    for _ in 0..100 {
-        let inner = 2 + rng.below(8);
-        let game = random_game(
-            &mut rng,
-            inner,
-            Shape::Stopping,
-            &[Player::Min, Player::Max],
-        );
-        let game = rewarded(&game, |r| Rat::from(r.numer().abs()), |p| p);
-        let exact = solve_exact(&game).unwrap();
-        let options = DistributionOptions {
-            tail: 1e-6,
-            ..DistributionOptions::default()
-        };
-        let d = exact.distribution(&game, &options).unwrap();
-        assert_eq!(d.mass().add(&d.tail), Exact::one(), "{game:?}");
-        assert!(d.tail.to_f64() <= 1e-6, "{game:?}");
-        with_tail += usize::from(d.tail > Exact::zero());
-        let f = solve(&game).unwrap().distribution(&game, &options).unwrap();
-        assert_eq!(f.pmf.len(), d.pmf.len(), "{game:?}");
-        for ((t, p), (u, q)) in f.pmf.iter().zip(&d.pmf) {
-            assert_eq!(t, u);
-            assert!((p - q.to_f64()).abs() < 1e-12, "{game:?}");
-        }
-        let v = exact.start_value().to_f64();
-        assert!((f.mean() - v).abs() < 1e-4 * v.abs().max(1.0), "{game:?}");
-    }
-    assert!(with_tail > 10, "too few games with a tail: {with_tail}");
 }
 
 #[test]
