@@ -23,6 +23,7 @@ use std::time::Instant;
 
 use crate::component::{Component, CycleError, Kind, LocalEdge, EXIT};
 use crate::linear::System;
+use crate::memory;
 use crate::model::{Model, Node, NodeKind};
 use crate::multimodular::{self, Graph};
 use crate::solution::{Solution, Stats};
@@ -317,8 +318,30 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         if id + 1 >= self.next_report {
             self.next_report += PROGRESS_EVERY;
             self.report();
+            self.check_memory()?;
         }
         Ok(id as u32)
+    }
+
+    /// Stops before the machine runs out of memory (see [`crate::memory`]).
+    #[cold]
+    #[inline(never)]
+    fn check_memory(&self) -> Result<(), SolveError> {
+        match memory::reading() {
+            Some((resident, available)) if !memory::room(resident, available) => {
+                let gb = |b: u64| b as f64 / 1e9;
+                Err(SolveError::TooLarge {
+                    what: format!(
+                        "the game needs more memory than is left: stopped after {} states, \
+                         with {:.1} GB in use and {:.1} GB free",
+                        self.states.len(),
+                        gb(resident),
+                        gb(available)
+                    ),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     #[cold]

@@ -164,6 +164,7 @@ pub mod dynamic;
 mod error;
 mod explore;
 mod linear;
+mod memory;
 mod model;
 mod modular;
 mod multimodular;

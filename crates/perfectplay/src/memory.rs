@@ -1,0 +1,113 @@
+//! A guard against running the machine out of memory. A game too large for the machine would
+//! otherwise end with the system killing the process, and no word of why; exploration instead
+//! checks every 65,536 new states that the memory left is enough for its tables to grow once
+//! more, and stops with [`SolveError::TooLarge`](crate::SolveError::TooLarge) when it is not.
+//!
+//! The readings come from Linux's `/proc` and from the memory cgroup (v2 or v1) the process
+//! runs in, if that sets a lower limit than the machine. Elsewhere there is no reading and no
+//! check.
+
+use std::fs;
+
+/// Memory the process must keep free beyond half its size.
+const MARGIN: u64 = 256 << 20;
+
+/// Bytes this process has resident and bytes it can still get (from the machine, or from its
+/// memory cgroup if that allows less); `None` where this cannot be read.
+pub(crate) fn reading() -> Option<(u64, u64)> {
+    let resident = kib_field(&fs::read_to_string("/proc/self/status").ok()?, "VmRSS:")?;
+    let mut available = kib_field(&fs::read_to_string("/proc/meminfo").ok()?, "MemAvailable:")?;
+    if let Some(left) = cgroup_left() {
+        available = available.min(left);
+    }
+    Some((resident, available))
+}
+
+/// What the memory cgroup of this process still allows, if it sets a limit: its own directory
+/// (named in `/proc/self/cgroup`) is tried first, then the root of the mount (a container
+/// often sees its own cgroup there).
+fn cgroup_left() -> Option<u64> {
+    let own = fs::read_to_string("/proc/self/cgroup").unwrap_or_default();
+    // v2: `0::/path`; v1: `4:memory:/path` (controllers may be listed together).
+    let path = |v2: bool| {
+        own.lines().find_map(|l| {
+            let mut f = l.splitn(3, ':');
+            let (id, controllers, path) = (f.next()?, f.next()?, f.next()?);
+            let found = match v2 {
+                true => id == "0" && controllers.is_empty(),
+                false => controllers.split(',').any(|c| c == "memory"),
+            };
+            found.then(|| path.trim_start_matches('/').to_string())
+        })
+    };
+    let read = |p: String| fs::read_to_string(p).ok()?.trim().parse::<u64>().ok();
+    let mounts = [
+        ("/sys/fs/cgroup", "memory.max", "memory.current", path(true)),
+        (
+            "/sys/fs/cgroup/memory",
+            "memory.limit_in_bytes",
+            "memory.usage_in_bytes",
+            path(false),
+        ),
+    ];
+    for (mount, limit, usage, own) in mounts {
+        for dir in own
+            .iter()
+            .map(|p| format!("{mount}/{p}"))
+            .chain([mount.to_string()])
+        {
+            // "max" (v2) or a huge number (v1) is no limit.
+            if let (Some(limit), Some(usage)) = (
+                read(format!("{dir}/{limit}")),
+                read(format!("{dir}/{usage}")),
+            ) {
+                if limit < 1 << 60 {
+                    return Some(limit.saturating_sub(usage));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The value in bytes of a `Name:   123 kB` line.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
+    let kib: u64 = line[name.len()..].split_whitespace().next()?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Whether a process of `resident` bytes may go on with `available` bytes left: its largest
+/// tables may double at once (both copies are resident while one grows into the other), so
+/// it needs half its size, and a margin for everything else.
+pub(crate) fn room(resident: u64, available: u64) -> bool {
+    available >= resident / 2 + MARGIN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_is_half_the_process_and_a_margin() {
+        let gib = 1 << 30;
+        assert!(room(gib, gib));
+        assert!(room(4 * gib, 2 * gib + MARGIN));
+        assert!(!room(4 * gib, 2 * gib + MARGIN - 1));
+        assert!(!room(0, MARGIN - 1));
+    }
+
+    #[test]
+    fn fields_are_read_in_bytes() {
+        let text = "Name:\tx\nVmPeak:\t  9 kB\nVmRSS:\t    2004 kB\n";
+        assert_eq!(kib_field(text, "VmRSS:"), Some(2004 * 1024));
+        assert_eq!(kib_field(text, "VmSwap:"), None);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn this_machine_can_be_read() {
+        let (resident, available) = reading().expect("Linux has /proc");
+        assert!(resident > 0 && available > 0);
+    }
+}
