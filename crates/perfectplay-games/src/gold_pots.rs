@@ -172,25 +172,26 @@ impl Model for GoldPots {
         mv.to_string()
     }
 
-    /// In the known variants, up to 8,000 pots (64M slots), intervals are numbered
-    /// `i · (n + 1) + j`, so the engine interns them without hashing. Longer lines hash, and so
-    /// do the unknown variants, which reach only about n intervals.
+    /// In the known variants, up to 16,000 pots (128 M slots), the interval `i..j` is numbered
+    /// `j (j + 1) / 2 + i` (triangular: only `i <= j` occurs), so the engine interns them
+    /// without hashing; both successors, `i + 1..j` and `i..j - 1`, are near in that order.
+    /// Longer lines hash, and so do the unknown variants, which reach only about n intervals.
     fn dense_bound(&self) -> usize {
         let n = self.pots.len() + 1;
         let known = matches!(
             self.variant,
             Variant::CompetitiveKnown | Variant::CooperativeKnown
         );
-        if known && n <= 8_001 {
-            n * n
+        if known && n <= 16_001 {
+            n * (n + 1) / 2
         } else {
             0
         }
     }
 
     fn dense_index(&self, &(i, j): &State) -> Option<usize> {
-        let n = self.pots.len() + 1;
-        ((i as usize) < n && (j as usize) < n).then(|| i as usize * n + j as usize)
+        let (i, j) = (i as usize, j as usize);
+        (i <= j && j <= self.pots.len()).then(|| j * (j + 1) / 2 + i)
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
@@ -220,6 +221,24 @@ const NOTATION: &str = "'pots I..J': pots I to J-1 remain, counted from 0 (e.g. 
 mod tests {
     use super::*;
     use perfectplay::{solve, solve_exact, verify::verify_solution};
+
+    /// The numbering of intervals fills `0..dense_bound` exactly, one number each.
+    #[test]
+    fn intervals_are_numbered_one_to_one() {
+        for n in 0..12u32 {
+            let g = GoldPots::new(&vec![1; n as usize], Variant::CompetitiveKnown).unwrap();
+            let mut seen = vec![false; g.dense_bound()];
+            for j in 0..=n {
+                for i in 0..=j {
+                    let k = g.dense_index(&(i, j)).unwrap();
+                    assert!(!std::mem::replace(&mut seen[k], true), "{i}..{j}");
+                }
+            }
+            assert!(seen.iter().all(|&s| s));
+            assert_eq!(g.dense_index(&(n, n + 1)), None);
+            assert_eq!(g.dense_index(&(1, 0)), None);
+        }
+    }
 
     fn value(pots: &[u32], v: Variant) -> f64 {
         let g = GoldPots::new(pots, v).unwrap();
