@@ -30,7 +30,7 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "pots",
             value: "LIST",
-            help: "pot values in 0..=1000000, comma-separated (may be empty: --pots '')",
+            help: "pot values in 0..=1000000, comma-separated (may be empty: --pots ''); up to 100,000 pots, but the known variants have about n²/2 states: 10,000 pots take about 5 s and 1.4 GB",
             default: None,
             required: true,
         },
