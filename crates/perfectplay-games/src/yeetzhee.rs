@@ -95,14 +95,22 @@ impl Groups {
 
     /// The sizes, largest first.
     pub fn sizes(self) -> Vec<u8> {
-        let mut out = Vec::new();
-        let mut bits = self.0;
-        while bits != 0 {
+        self.iter().map(|(_, g)| g).collect()
+    }
+
+    /// `(bit position, size)` of each group, largest first; allocates nothing.
+    fn iter(self) -> impl Iterator<Item = (u32, u8)> {
+        let (mut bits, mut at) = (self.0, 0u32);
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
             let g = bits.trailing_ones();
-            out.push(g as u8);
+            let group = (at, g as u8);
             bits = bits.checked_shr(g + 1).unwrap_or(0);
-        }
-        out
+            at += g + 1;
+            Some(group)
+        })
     }
 
     /// The number of dice placed.
@@ -110,15 +118,23 @@ impl Groups {
         self.0.count_ones()
     }
 
-    /// The groups after a die joins a group of size `grown` (`0`: opens a new group).
+    /// The groups after a die joins a group of size `grown` (`0`: opens a new group). The first
+    /// group of that size grows (the order stays descending): one more one-bit where it starts,
+    /// the bits above it moved up by one. A new group of one goes after the others.
     fn grow(self, grown: u8) -> Groups {
-        let mut sizes = self.sizes();
-        match sizes.iter().position(|&x| x == grown) {
-            // The first group of that size; the order stays descending.
-            Some(i) if grown > 0 => sizes[i] += 1,
-            _ => sizes.push(1),
+        let first = (grown > 0)
+            .then(|| self.iter().find(|&(_, g)| g == grown))
+            .flatten();
+        match first {
+            Some((at, _)) => {
+                let low = self.0 & ((1u128 << at) - 1);
+                Groups(low | (self.0 >> at << (at + 1)) | (1u128 << at))
+            }
+            None => {
+                let end = self.iter().last().map_or(0, |(at, g)| at + g as u32 + 1);
+                Groups(self.0 | (1u128 << end))
+            }
         }
-        Groups::from_sizes(&sizes)
     }
 }
 
@@ -200,8 +216,13 @@ impl Yeetzhee {
         Yeetzhee::new(dice, faces, &groups)
     }
 
-    fn viable(&self, groups: &[u8]) -> bool {
-        groups.len() <= self.target.len() && groups.iter().zip(&self.target).all(|(c, a)| c <= a)
+    /// Whether the groups still fit the target: no more groups than it has, and the `i`-th
+    /// largest group no larger than its `i`-th largest size.
+    fn viable(&self, groups: Groups) -> bool {
+        let mut target = self.target.iter();
+        groups
+            .iter()
+            .all(|(_, g)| target.next().is_some_and(|&a| g <= a))
     }
 }
 
@@ -221,20 +242,23 @@ impl Model for Yeetzhee {
                 }
                 node.chance();
                 let m = self.faces as i64;
-                let sizes = groups.sizes();
-                let mut i = 0;
-                while i < sizes.len() {
-                    let size = sizes[i];
-                    let count = sizes[i..].iter().take_while(|&&g| g == size).count();
+                // Sizes come largest first, so equal sizes are adjacent.
+                let mut sizes = groups.iter().map(|(_, g)| g).peekable();
+                let mut placed = 0;
+                while let Some(size) = sizes.next() {
+                    let mut count = 1;
+                    while sizes.next_if_eq(&size).is_some() {
+                        count += 1;
+                    }
+                    placed += count;
                     node.add_outcome(
                         Label::Joins(size),
-                        Rat::new(count as i64, m),
+                        Rat::new(count, m),
                         1,
                         State::Rolled(groups, size),
                     );
-                    i += count;
                 }
-                let fresh = self.faces as i64 - sizes.len() as i64;
+                let fresh = self.faces as i64 - placed;
                 if fresh > 0 {
                     node.add_outcome(
                         Label::NewFace,
@@ -247,7 +271,7 @@ impl Model for Yeetzhee {
             State::Rolled(groups, grown) => {
                 node.decision(Player::Min);
                 let next = groups.grow(grown);
-                if self.viable(&next.sizes()) {
+                if self.viable(next) {
                     node.add_move(Label::Keep, 0, State::Roll(next));
                 }
                 node.add_move(Label::ReRoll, 0, State::Roll(groups));
