@@ -48,6 +48,19 @@ pub struct SubsetSumExtreme {
     blocks: Vec<u32>,
     /// Distinct face values with their weights (probabilities), ascending.
     faces: Vec<(u32, Rat)>,
+    /// The sum of the blocks of each mask.
+    sums: Vec<u32>,
+    /// The canonical form of each mask (see `canonical`).
+    canon: Vec<u16>,
+}
+
+/// A move or outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// The die shows this value.
+    Roll(u32),
+    /// Remove the blocks of this mask.
+    Remove(u16),
 }
 
 /// A position: the remaining blocks as a canonical bitmask, and the roll being matched.
@@ -90,10 +103,16 @@ impl SubsetSumExtreme {
                 _ => distinct.push((f, Rat::new(1, n))),
             }
         }
-        Ok(SubsetSumExtreme {
+        let mut game = SubsetSumExtreme {
             blocks,
             faces: distinct,
-        })
+            sums: Vec::new(),
+            canon: Vec::new(),
+        };
+        let masks = 0..1u32 << game.blocks.len();
+        game.sums = masks.clone().map(|m| game.sum(m as u16)).collect();
+        game.canon = masks.map(|m| game.canonical(m as u16)).collect();
+        Ok(game)
     }
 
     /// Builds from `--blocks` and `--faces`.
@@ -128,19 +147,30 @@ impl SubsetSumExtreme {
         out
     }
 
+    /// The subsets of `mask`, the empty one excepted.
+    fn subsets(mask: u16) -> impl Iterator<Item = u16> {
+        let mut sub = mask;
+        std::iter::from_fn(move || {
+            let this = sub;
+            sub = sub.wrapping_sub(1) & mask;
+            (this != 0).then_some(this)
+        })
+    }
+
+    /// Whether some subset of `mask` sums to `target`.
+    fn matches(&self, mask: u16, target: u32) -> bool {
+        Self::subsets(mask).any(|sub| self.sums[sub as usize] == target)
+    }
+
     /// The distinct canonical results of removing a subset of `mask` that sums to `target`,
     /// with the removed blocks, in increasing order of the remaining mask.
     fn removals(&self, mask: u16, target: u32) -> Vec<(u16, u16)> {
         let mut out: Vec<(u16, u16)> = Vec::new();
-        let mut sub = mask;
-        while sub != 0 {
-            if self.sum(sub) == target {
-                let rest = self.canonical(mask & !sub);
-                if !out.iter().any(|(r, _)| *r == rest) {
-                    out.push((rest, sub));
-                }
+        for sub in Self::subsets(mask).filter(|&sub| self.sums[sub as usize] == target) {
+            let rest = self.canon[(mask & !sub) as usize];
+            if !out.iter().any(|(r, _)| *r == rest) {
+                out.push((rest, sub));
             }
-            sub = (sub - 1) & mask;
         }
         out.sort_unstable();
         out
@@ -149,34 +179,30 @@ impl SubsetSumExtreme {
 
 impl Model for SubsetSumExtreme {
     type State = State;
-    type Move = String;
+    type Move = Label;
 
     fn start(&self) -> State {
         State::Roll(((1u32 << self.blocks.len()) - 1) as u16)
     }
 
-    fn expand(&self, state: &State, node: &mut Node<State, String>) {
+    fn expand(&self, state: &State, node: &mut Node<State, Label>) {
         match *state {
-            State::End(mask) => node.terminal(self.sum(mask) as i64),
+            State::End(mask) => node.terminal(self.sums[mask as usize] as i64),
             State::Roll(mask) => {
                 node.chance();
                 for &(f, p) in &self.faces {
-                    let next = if self.removals(mask, f).is_empty() {
-                        State::End(mask)
-                    } else {
+                    let next = if self.matches(mask, f) {
                         State::Choose(mask, f)
+                    } else {
+                        State::End(mask)
                     };
-                    node.add_outcome(format!("roll {f}"), p, 0, next);
+                    node.add_outcome(Label::Roll(f), p, 0, next);
                 }
             }
             State::Choose(mask, f) => {
                 node.decision(Player::Min);
                 for (rest, removed) in self.removals(mask, f) {
-                    let list: Vec<String> = (0..self.blocks.len())
-                        .filter(|i| removed >> i & 1 == 1)
-                        .map(|i| self.blocks[i].to_string())
-                        .collect();
-                    node.add_move(format!("remove {}", list.join("+")), 0, State::Roll(rest));
+                    node.add_move(Label::Remove(removed), 0, State::Roll(rest));
                 }
             }
         }
@@ -197,8 +223,17 @@ impl Model for SubsetSumExtreme {
         }
     }
 
-    fn show_move(&self, mv: &String) -> String {
-        mv.clone()
+    fn show_move(&self, mv: &Label) -> String {
+        match *mv {
+            Label::Roll(f) => format!("roll {f}"),
+            Label::Remove(removed) => {
+                let list: Vec<String> = (0..self.blocks.len())
+                    .filter(|i| removed >> i & 1 == 1)
+                    .map(|i| self.blocks[i].to_string())
+                    .collect();
+                format!("remove {}", list.join("+"))
+            }
+        }
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {

@@ -96,7 +96,12 @@ pub fn grid_game(grid: &[Vec<i64>]) -> i64 {
 /// best removal for each roll.
 pub fn subset_sum_extreme(blocks: &[u32], faces: &[u32]) -> f64 {
     let n = blocks.len();
-    let sum = |m: usize| -> u32 { (0..n).filter(|i| m >> i & 1 == 1).map(|i| blocks[i]).sum() };
+    // The sum of every mask, each from a smaller one.
+    let mut sum = vec![0u32; 1 << n];
+    for m in 1..1usize << n {
+        let low = m.trailing_zeros() as usize;
+        sum[m] = sum[m & (m - 1)] + blocks[low];
+    }
     let mut e = vec![0.0f64; 1 << n];
     // Masks in increasing order: removing blocks gives a smaller mask.
     for mask in 0..1usize << n {
@@ -105,7 +110,7 @@ pub fn subset_sum_extreme(blocks: &[u32], faces: &[u32]) -> f64 {
             let mut best = f64::INFINITY;
             let mut sub = mask;
             while sub != 0 {
-                if sum(sub) == f {
+                if sum[sub] == f {
                     best = best.min(e[mask & !sub]);
                 }
                 sub = (sub - 1) & mask;
@@ -113,7 +118,7 @@ pub fn subset_sum_extreme(blocks: &[u32], faces: &[u32]) -> f64 {
             v += if best.is_finite() {
                 best
             } else {
-                sum(mask) as f64
+                sum[mask] as f64
             };
         }
         e[mask] = v / faces.len() as f64;
