@@ -217,9 +217,18 @@ impl GridGame {
     }
 }
 
+/// A move: the row Alice crosses, or the column Bob answers with (numbered from 0; shown from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// Alice crosses this row.
+    Row(u8),
+    /// Bob crosses this column.
+    Column(u8),
+}
+
 impl Model for GridGame {
     type State = State;
-    type Move = String;
+    type Move = Label;
 
     fn start(&self) -> State {
         State {
@@ -229,7 +238,7 @@ impl Model for GridGame {
         }
     }
 
-    fn expand(&self, s: &State, node: &mut Node<State, String>) {
+    fn expand(&self, s: &State, node: &mut Node<State, Label>) {
         let n = self.n();
         match s.pending {
             None if s.rows.count_ones() as usize == n => node.terminal(0),
@@ -240,7 +249,7 @@ impl Model for GridGame {
                         pending: Some(r as u8),
                         ..*s
                     };
-                    node.add_move(format!("row {}", r + 1), 0, next);
+                    node.add_move(Label::Row(r as u8), 0, next);
                 }
             }
             Some(r) => {
@@ -252,7 +261,7 @@ impl Model for GridGame {
                         pending: None,
                     };
                     let gain = self.grid[r as usize][c];
-                    node.add_move(format!("column {}", c + 1), gain, next);
+                    node.add_move(Label::Column(c as u8), gain, next);
                 }
             }
         }
@@ -277,8 +286,11 @@ impl Model for GridGame {
         }
     }
 
-    fn show_move(&self, mv: &String) -> String {
-        mv.clone()
+    fn show_move(&self, mv: &Label) -> String {
+        match *mv {
+            Label::Row(r) => format!("row {}", r + 1),
+            Label::Column(c) => format!("column {}", c + 1),
+        }
     }
 
     /// Up to n = 10 (11.5M slots) states are numbered by crossed rows, crossed columns and
