@@ -381,7 +381,7 @@ enum Step<N> {
 }
 
 /// The state of one distribution computation.
-struct Run<S, Mv, N> {
+struct Flow<S, Mv, N> {
     /// Mass waiting at states not processed yet.
     pending: FxHashMap<u32, Masses<N>>,
     /// Mass that reached a terminal state, by final total.
@@ -413,7 +413,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             .filter(|&i| component(i).is_some())
             .collect();
         order.sort_unstable_by_key(|&i| (std::cmp::Reverse(component(i)), i));
-        let mut run = Run {
+        let mut flow = Flow {
             pending: FxHashMap::default(),
             pmf: Masses::default(),
             node: Node::new(),
@@ -424,50 +424,50 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             limit: options.tail / self.stats().cyclic_components.max(1) as f64,
             system: System::new(0),
         };
-        run.pending.insert(0, Masses::start());
+        flow.pending.insert(0, Masses::start());
         // Terminal states have no component: the mass that reaches one goes into the result
         // right after its predecessors (or at once, for the start).
         if self.component_at(0).is_none() {
-            self.flush_terminal(model, &mut run, 0)?;
+            self.flush_terminal(model, &mut flow, 0)?;
         }
         let mut steps = Vec::new();
         for members in order.chunk_by(|&a, &b| component(a) == component(b)) {
-            if !members.iter().any(|i| run.pending.contains_key(i)) {
+            if !members.iter().any(|i| flow.pending.contains_key(i)) {
                 continue; // the strategy never gets here
             }
             steps.clear();
             for &id in members {
-                match self.step(model, id, &mut run.node)? {
+                match self.step(model, id, &mut flow.node)? {
                     Step::Go(branches) => steps.push(branches),
                     Step::End(_) => unreachable!("a terminal state is in no component"),
                 }
             }
             let cyclic = members.len() > 1 || steps[0].iter().any(|b| b.0 == members[0]);
             if !cyclic {
-                let masses = run
+                let masses = flow
                     .pending
                     .remove(&members[0])
                     .expect("checked above")
                     .entries();
                 for (to, p, reward) in &steps[0] {
-                    let target = run.pending.entry(*to).or_default();
+                    let target = flow.pending.entry(*to).or_default();
                     target.add_shifted(&masses, *reward, Some(p))?;
                 }
             } else {
-                self.through_cycle(members, &steps, &mut run, options)?;
+                self.through_cycle(members, &steps, &mut flow, options)?;
             }
             for branches in &steps {
                 for &(to, _, _) in branches {
                     if self.component_at(to as usize).is_none() {
-                        self.flush_terminal(model, &mut run, to)?;
+                        self.flush_terminal(model, &mut flow, to)?;
                     }
                 }
             }
         }
         Ok(Distribution {
-            pmf: run.pmf.entries().into_list(),
-            tail: run.tail,
-            steps: run.steps,
+            pmf: flow.pmf.entries().into_list(),
+            tail: flow.tail,
+            steps: flow.steps,
         })
     }
 
@@ -475,14 +475,14 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     fn flush_terminal<M: Model<State = S>>(
         &self,
         model: &M,
-        run: &mut Run<S, M::Move, N>,
+        flow: &mut Flow<S, M::Move, N>,
         id: u32,
     ) -> Result<(), SolveError> {
-        let Some(m) = run.pending.remove(&id) else {
+        let Some(m) = flow.pending.remove(&id) else {
             return Ok(());
         };
-        match self.step(model, id, &mut run.node)? {
-            Step::End(payoff) => run.pmf.add_shifted(&m.entries(), payoff, None),
+        match self.step(model, id, &mut flow.node)? {
+            Step::End(payoff) => flow.pmf.add_shifted(&m.entries(), payoff, None),
             Step::Go(_) => unreachable!("a state in no component is terminal"),
         }
     }
@@ -491,27 +491,27 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     /// uses at each) out to the states after it. When no branch inside the component has a
     /// reward, totals do not change inside it, and the mass that visits each member is the
     /// solution of one linear system per total: exact, with no tail. Otherwise the mass is
-    /// followed step by step until at most `run.limit` of it is left inside, and that goes to
+    /// followed step by step until at most `flow.limit` of it is left inside, and that goes to
     /// the tail.
     fn through_cycle<Mv>(
         &self,
         members: &[u32],
         steps: &[Vec<(u32, N, Rat)>],
-        run: &mut Run<S, Mv, N>,
+        flow: &mut Flow<S, Mv, N>,
         options: &DistributionOptions,
     ) -> Result<(), SolveError> {
         let local: FxHashMap<u32, usize> =
             members.iter().enumerate().map(|(k, &id)| (id, k)).collect();
         let entering: Vec<Option<Entries<N>>> = members
             .iter()
-            .map(|id| run.pending.remove(id).map(Masses::entries))
+            .map(|id| flow.pending.remove(id).map(Masses::entries))
             .collect();
         // Rewards inside that are whole and not negative: follow the mass by total.
         let rising = steps
             .iter()
             .flatten()
             .all(|(to, _, r)| !local.contains_key(to) || (integer(*r).is_some_and(|r| r >= 0)));
-        if rising && self.by_totals(&entering, steps, &local, run, options)? {
+        if rising && self.by_totals(&entering, steps, &local, flow, options)? {
             return Ok(());
         }
         // Step by step.
@@ -523,10 +523,10 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                 .flatten()
                 .flat_map(Entries::iter)
                 .fold(N::zero(), |acc, (_, m)| acc.add(m));
-            if in_play.to_f64() <= run.limit || count >= options.max_steps {
+            if in_play.to_f64() <= flow.limit || count >= options.max_steps {
                 if in_play > N::zero() {
-                    run.tail = run.tail.add(&in_play);
-                    run.steps = run.steps.max(count);
+                    flow.tail = flow.tail.add(&in_play);
+                    flow.steps = flow.steps.max(count);
                 }
                 break;
             }
@@ -537,7 +537,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                 for (to, p, r) in &steps[k] {
                     let target = match local.get(to) {
                         Some(&j) => &mut next[j],
-                        None => run.pending.entry(*to).or_default(),
+                        None => flow.pending.entry(*to).or_default(),
                     };
                     target.add_shifted(masses, *r, Some(p))?;
                 }
@@ -566,14 +566,14 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     /// then `v` moves on along the branches with a reward. Without rewards inside, every total
     /// is done after one system and nothing is cut. Otherwise plays can stay inside for ever
     /// (with vanishing probability), and the mass still scheduled is cut once it is at most
-    /// `run.limit`. `false` (and nothing sent) if the system is singular: the strategy would
+    /// `flow.limit`. `false` (and nothing sent) if the system is singular: the strategy would
     /// keep some mass inside for ever.
     fn by_totals<Mv>(
         &self,
         entering: &[Option<Entries<N>>],
         steps: &[Vec<(u32, N, Rat)>],
         local: &FxHashMap<u32, usize>,
-        run: &mut Run<S, Mv, N>,
+        flow: &mut Flow<S, Mv, N>,
         options: &DistributionOptions,
     ) -> Result<bool, SolveError> {
         let n = steps.len();
@@ -594,7 +594,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                 v[k] = v[k].add(&m);
             }
             if still {
-                let system = &mut run.system;
+                let system = &mut flow.system;
                 system.reset(n);
                 system.c = v;
                 for (k, branches) in steps.iter().enumerate() {
@@ -623,18 +623,18 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                     match local.get(to) {
                         Some(_) if r.is_zero() => {}
                         Some(&j) => schedule.entry(at).or_default().push((j, mass.mul(p))),
-                        None => run.pending.entry(*to).or_default().add(at, mass.mul(p)),
+                        None => flow.pending.entry(*to).or_default().add(at, mass.mul(p)),
                     }
                 }
             }
             let in_play: f64 = schedule.values().flatten().map(|(_, m)| m.to_f64()).sum();
-            if !schedule.is_empty() && (in_play <= run.limit || count >= options.max_steps) {
+            if !schedule.is_empty() && (in_play <= flow.limit || count >= options.max_steps) {
                 let left = schedule
                     .values()
                     .flatten()
                     .fold(N::zero(), |acc, (_, m)| acc.add(m));
-                run.tail = run.tail.add(&left);
-                run.steps = run.steps.max(count);
+                flow.tail = flow.tail.add(&left);
+                flow.steps = flow.steps.max(count);
                 break;
             }
         }
