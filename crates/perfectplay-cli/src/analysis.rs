@@ -80,6 +80,7 @@ pub fn distribution_args(cmd: Command) -> Command {
                 .long("tail")
                 .value_name("EPS")
                 .value_parser(clap::value_parser!(f64))
+                .allow_negative_numbers(true)
                 .default_value("1e-12")
                 .help("Games whose plays can go round a cycle for ever: leave out at most EPS of probability (reported as the tail)"),
         )
@@ -417,8 +418,10 @@ fn ask(
 
 pub fn distribution(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
     let tail = *m.get_one::<f64>("tail").expect("has a default");
-    if !(0.0..1.0).contains(&tail) {
-        bail!("--tail: {tail} is not in [0, 1)");
+    // Zero cannot be met where a cycle has rewards (plays there can last for ever), and no
+    // answer needs it: every other play is followed to its end whatever EPS is.
+    if !(tail > 0.0 && tail < 1.0) {
+        bail!("--tail: {tail} is not in (0, 1): some plays can go round a cycle for ever");
     }
     let options = DistributionOptions {
         tail,

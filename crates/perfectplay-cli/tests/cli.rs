@@ -196,6 +196,10 @@ fn errors_are_one_line_with_exit_code_2() {
         "--rows",
     );
     assert_error(&["solve", "perfect-memory", "--rows", "4"], "--cols");
+    for tail in ["0", "1", "-0.5", "NaN"] {
+        let args = ["distribution", "pig", "--goal", "5", "--tail", tail];
+        assert_error(&args, "--tail");
+    }
     assert_error(&["solve", "no-such-game"], "no-such-game");
     assert_error(
         &[
