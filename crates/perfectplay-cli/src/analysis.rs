@@ -543,53 +543,75 @@ pub fn strategy(
     m: &ArgMatches,
 ) -> Result<ExitCode> {
     let out = m.get_one::<String>("out").expect("required");
-    let rows = solved.strategy()?;
-    let text = if out == "-" || out.ends_with(".json") {
+    let json = out == "-" || out.ends_with(".json");
+    if !json && !out.ends_with(".csv") {
+        bail!("--out: '{out}' must end in .json or .csv (or be '-')");
+    }
+    // Rows are written as they are made: a strategy of millions of states is never held
+    // whole, as text or as JSON values.
+    let sink: Box<dyn Write> = if out == "-" {
+        Box::new(std::io::stdout().lock())
+    } else {
+        let file =
+            std::fs::File::create(out).with_context(|| format!("--out: cannot write '{out}'"))?;
+        Box::new(file)
+    };
+    let mut w = std::io::BufWriter::new(sink);
+    let written = |e: std::io::Error| anyhow!("--out: cannot write '{out}': {e}");
+    let mut count = 0usize;
+    if json {
         let mut p = serde_json::Map::new();
         for spec in game.params {
             if let Some(v) = params.get(spec.name) {
                 p.insert(spec.name.to_string(), v.into());
             }
         }
-        let states: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|r| {
-                let mut o = serde_json::Map::new();
-                o.insert("state".into(), json!(r.state));
-                put(&mut o, "value", &r.value);
-                o.insert("optimal".into(), json!(r.optimal));
-                o.insert("chosen".into(), json!(r.chosen));
-                serde_json::Value::Object(o)
-            })
-            .collect();
-        let mut doc = serde_json::Map::new();
-        doc.insert("game".into(), json!(game.name));
-        doc.insert("params".into(), json!(p));
-        doc.insert("value".into(), json!(solved.report().value));
-        doc.insert("value_exact".into(), json!(solved.report().exact));
-        doc.insert("states".into(), json!(states));
-        format!("{}\n", serde_json::Value::Object(doc))
-    } else if out.ends_with(".csv") {
-        let mut s = String::from("state,value,value_exact,optimal,chosen\n");
-        for r in &rows {
-            s.push_str(&format!(
-                "{},{},{},{},{}\n",
+        // The keys in the order of a JSON map (sorted), as one document.
+        write!(
+            w,
+            "{{\"game\":{},\"params\":{},\"states\":[",
+            json!(game.name),
+            json!(p)
+        )
+        .map_err(written)?;
+        for r in solved.strategy_rows() {
+            let r = r?;
+            let mut o = serde_json::Map::new();
+            o.insert("state".into(), json!(r.state));
+            put(&mut o, "value", &r.value);
+            o.insert("optimal".into(), json!(r.optimal));
+            o.insert("chosen".into(), json!(r.chosen));
+            let comma = if count > 0 { "," } else { "" };
+            write!(w, "{comma}{}", serde_json::Value::Object(o)).map_err(written)?;
+            count += 1;
+        }
+        writeln!(
+            w,
+            "],\"value\":{},\"value_exact\":{}}}",
+            json!(solved.report().value),
+            json!(solved.report().exact)
+        )
+        .map_err(written)?;
+    } else {
+        writeln!(w, "state,value,value_exact,optimal,chosen").map_err(written)?;
+        for r in solved.strategy_rows() {
+            let r = r?;
+            writeln!(
+                w,
+                "{},{},{},{},{}",
                 csv_field(&r.state),
                 r.value.float,
                 r.value.exact.as_deref().unwrap_or(""),
                 csv_field(&r.optimal.join(" | ")),
                 csv_field(&r.chosen)
-            ));
+            )
+            .map_err(written)?;
+            count += 1;
         }
-        s
-    } else {
-        bail!("--out: '{out}' must end in .json or .csv (or be '-')");
-    };
-    if out == "-" {
-        print!("{text}");
-    } else {
-        std::fs::write(out, text).with_context(|| format!("--out: cannot write '{out}'"))?;
-        eprintln!("wrote {} decision states to {out}", rows.len());
+    }
+    w.flush().map_err(written)?;
+    if out != "-" {
+        eprintln!("wrote {count} decision states to {out}");
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -145,7 +145,13 @@ pub trait Solved {
     /// Every move or outcome of state `id` with its value (see [`Solution::explain`]).
     fn explain(&self, id: usize) -> Result<Explained, SolveError>;
     /// Every decision state with its value and optimal moves (see [`Solution::strategy`]).
-    fn strategy(&self) -> Result<Vec<StrategyRow<Value>>, SolveError>;
+    fn strategy(&self) -> Result<Vec<StrategyRow<Value>>, SolveError> {
+        self.strategy_rows().collect()
+    }
+    /// The same rows one at a time (see [`Solution::strategy_rows`]).
+    fn strategy_rows(
+        &self,
+    ) -> Box<dyn Iterator<Item = Result<StrategyRow<Value>, SolveError>> + '_>;
     /// The distribution of the total under the computed strategy (see
     /// [`Solution::distribution`]).
     fn distribution(&self, options: &DistributionOptions)
@@ -227,18 +233,17 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         })
     }
 
-    fn strategy(&self) -> Result<Vec<StrategyRow<Value>>, SolveError> {
-        Ok(self
-            .solution
-            .strategy(self.model)?
-            .into_iter()
-            .map(|r| StrategyRow {
+    fn strategy_rows(
+        &self,
+    ) -> Box<dyn Iterator<Item = Result<StrategyRow<Value>, SolveError>> + '_> {
+        Box::new(self.solution.strategy_rows(self.model).map(|r| {
+            r.map(|r| StrategyRow {
                 state: r.state,
                 value: Value::of(&r.value),
                 optimal: r.optimal,
                 chosen: r.chosen,
             })
-            .collect())
+        }))
     }
 
     fn distribution(

@@ -194,36 +194,44 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
 
     /// Every explored decision state with its value, its optimal moves and the move the
     /// strategy plays, in exploration order: the strategy as a table. `model` must be the
-    /// model that was solved.
+    /// model that was solved. [`Solution::strategy_rows`] gives the same rows one at a time.
     pub fn strategy<M: Model<State = S>>(
         &self,
         model: &M,
     ) -> Result<Vec<StrategyRow<N>>, SolveError> {
-        let mut rows = Vec::new();
-        for (i, state) in self.states.iter().enumerate() {
-            if self.choices[i] == NO_CHOICE {
-                continue;
-            }
-            let e = self.explain(model, state)?;
-            let chosen = e
-                .branches
-                .iter()
-                .find(|b| b.chosen)
-                .map(|b| b.label.clone())
-                .unwrap_or_default();
-            rows.push(StrategyRow {
-                state: e.state,
-                value: e.value,
-                optimal: e
+        self.strategy_rows(model).collect()
+    }
+
+    /// The rows of [`Solution::strategy`], made one at a time, so that a large strategy can
+    /// be written out without holding it all.
+    pub fn strategy_rows<'a, M: Model<State = S>>(
+        &'a self,
+        model: &'a M,
+    ) -> impl Iterator<Item = Result<StrategyRow<N>, SolveError>> + 'a {
+        self.states
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| self.choices[i] != NO_CHOICE)
+            .map(move |(_, state)| {
+                let e = self.explain(model, state)?;
+                let chosen = e
                     .branches
-                    .into_iter()
-                    .filter(|b| b.optimal)
-                    .map(|b| b.label)
-                    .collect(),
-                chosen,
-            });
-        }
-        Ok(rows)
+                    .iter()
+                    .find(|b| b.chosen)
+                    .map(|b| b.label.clone())
+                    .unwrap_or_default();
+                Ok(StrategyRow {
+                    state: e.state,
+                    value: e.value,
+                    optimal: e
+                        .branches
+                        .into_iter()
+                        .filter(|b| b.optimal)
+                        .map(|b| b.label)
+                        .collect(),
+                    chosen,
+                })
+            })
     }
 
     /// Every move or outcome of `state` with its value; for moves also the loss against the
