@@ -30,7 +30,7 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "pots",
             value: "LIST",
-            help: "pot values in 0..=1000000, comma-separated (may be empty: --pots ''); up to 100,000 pots, but the known variants have about n²/2 states: 10,000 pots take about 5 s and 1.4 GB",
+            help: "pot values in 0..=1000000, comma-separated (may be empty: --pots ''); up to 100,000 pots, 16,000 in the known variants, which have about n²/2 states: 10,000 pots take about 5 s and 1.4 GB, 16,000 about 22 s and 3.5 GB",
             default: None,
             required: true,
         },
@@ -90,8 +90,12 @@ pub struct GoldPots {
 /// The remaining pots `[i, j)`.
 pub type State = (u32, u32);
 
-/// Largest number of pots (the known variants explore about n²/2 intervals).
+/// Largest number of pots in the unknown variants (they reach about n intervals).
 pub const MAX_POTS: usize = 100_000;
+
+/// Largest number of pots in the known variants: the engine keeps every one of their
+/// (n + 1)(n + 2)/2 intervals, 128 million at this size (about 22 s and 3.5 GB measured).
+pub const MAX_KNOWN_POTS: usize = 16_000;
 
 impl GoldPots {
     /// The game on `pots` with a variant.
@@ -100,6 +104,21 @@ impl GoldPots {
             return Err(GameError::param(
                 "pots",
                 format!("{} pots; at most {MAX_POTS} are supported", pots.len()),
+            ));
+        }
+        let known = matches!(
+            variant,
+            Variant::CompetitiveKnown | Variant::CooperativeKnown
+        );
+        if known && pots.len() > MAX_KNOWN_POTS {
+            return Err(GameError::param(
+                "pots",
+                format!(
+                    "{} pots in a known variant; at most {MAX_KNOWN_POTS} are supported (every \
+                     interval of the line is a state: {MAX_KNOWN_POTS} pots are 128 million); \
+                     the unknown variants take up to {MAX_POTS}",
+                    pots.len()
+                ),
             ));
         }
         Ok(GoldPots {
@@ -172,20 +191,15 @@ impl Model for GoldPots {
         mv.to_string()
     }
 
-    /// In the known variants, up to 16,000 pots (128 M slots), the interval `i..j` is numbered
-    /// `j (j + 1) / 2 + i` (triangular: only `i <= j` occurs), so the engine interns them
-    /// without hashing; both successors, `i + 1..j` and `i..j - 1`, are near in that order.
-    /// Longer lines hash, and so do the unknown variants, which reach only about n intervals.
+    /// In the known variants the interval `i..j` is numbered `j (j + 1) / 2 + i` (triangular:
+    /// only `i <= j` occurs), so the engine interns them without hashing; both successors,
+    /// `i + 1..j` and `i..j - 1`, are near in that order. The unknown variants reach only about
+    /// n intervals, and hash.
     fn dense_bound(&self) -> usize {
         let n = self.pots.len() + 1;
-        let known = matches!(
-            self.variant,
-            Variant::CompetitiveKnown | Variant::CooperativeKnown
-        );
-        if known && n <= 16_001 {
-            n * (n + 1) / 2
-        } else {
-            0
+        match self.variant {
+            Variant::CompetitiveKnown | Variant::CooperativeKnown => n * (n + 1) / 2,
+            Variant::CompetitiveUnknown | Variant::CooperativeUnknown => 0,
         }
     }
 
@@ -221,6 +235,23 @@ const NOTATION: &str = "'pots I..J': pots I to J-1 remain, counted from 0 (e.g. 
 mod tests {
     use super::*;
     use perfectplay::{solve, solve_exact, verify::verify_solution};
+
+    /// Lines too long for the known variants are refused at once, by name and with the limit.
+    #[test]
+    fn known_variants_refuse_lines_beyond_their_limit() {
+        let long = vec![1; MAX_KNOWN_POTS + 1];
+        for v in [Variant::CompetitiveKnown, Variant::CooperativeKnown] {
+            let e = GoldPots::new(&long, v).unwrap_err().to_string();
+            assert!(
+                e.starts_with("--pots: 16001 pots in a known variant"),
+                "{e}"
+            );
+            assert!(e.contains("at most 16000"), "{e}");
+        }
+        let g = GoldPots::new(&long, Variant::CompetitiveUnknown).unwrap();
+        assert_eq!(*solve(&g).unwrap().start_value(), 8001.0);
+        assert!(GoldPots::new(&long[1..], Variant::CooperativeKnown).is_ok());
+    }
 
     /// The numbering of intervals fills `0..dense_bound` exactly, one number each.
     #[test]
