@@ -396,6 +396,14 @@ struct Flow<S, Mv, N> {
     system: System<N>,
 }
 
+impl<S, Mv, N: Number> Flow<S, Mv, N> {
+    /// Leaves `left` inside a component after `rounds` rounds: it goes to the tail.
+    fn cut(&mut self, left: &N, rounds: usize) {
+        self.tail = self.tail.add(left);
+        self.steps = self.steps.max(rounds);
+    }
+}
+
 impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     /// The distribution of the total when every decision follows the computed strategy. See
     /// the [module documentation](crate::distribution) for how cycles are handled.
@@ -488,11 +496,9 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     }
 
     /// Sends the mass entering a cyclic component (`members`, with the branches the strategy
-    /// uses at each) out to the states after it. When no branch inside the component has a
-    /// reward, totals do not change inside it, and the mass that visits each member is the
-    /// solution of one linear system per total: exact, with no tail. Otherwise the mass is
-    /// followed step by step until at most `flow.limit` of it is left inside, and that goes to
-    /// the tail.
+    /// uses at each) out to the states after it: by total (`by_totals`) when the rewards
+    /// inside are whole and not negative, else step by step until at most `flow.limit` of it
+    /// is left inside, which goes to the tail.
     fn through_cycle<Mv>(
         &self,
         members: &[u32],
@@ -525,8 +531,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                 .fold(N::zero(), |acc, (_, m)| acc.add(m));
             if in_play.to_f64() <= flow.limit || count >= options.max_steps {
                 if in_play > N::zero() {
-                    flow.tail = flow.tail.add(&in_play);
-                    flow.steps = flow.steps.max(count);
+                    flow.cut(&in_play, count);
                 }
                 break;
             }
@@ -633,8 +638,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                     .values()
                     .flatten()
                     .fold(N::zero(), |acc, (_, m)| acc.add(m));
-                flow.tail = flow.tail.add(&left);
-                flow.steps = flow.steps.max(count);
+                flow.cut(&left, count);
                 break;
             }
         }
