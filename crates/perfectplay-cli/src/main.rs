@@ -227,12 +227,18 @@ fn with_options<T>(
 
 fn print_stats(report: &Report, exact: bool) {
     let s = &report.stats;
+    let shape = if s.swept {
+        // No components were looked for: the game gave its states in an order that solves them.
+        "swept in the game's own order, not explored".to_string()
+    } else {
+        format!(
+            "components: {} (cyclic: {}, largest: {})",
+            s.components, s.cyclic_components, s.largest_component
+        )
+    };
     eprintln!(
-        "states: {}, components: {} (cyclic: {}, largest: {}), time: {:.3} s, numbers: {}",
+        "states: {}, {shape}, time: {:.3} s, numbers: {}",
         s.states,
-        s.components,
-        s.cyclic_components,
-        s.largest_component,
         s.seconds,
         match (exact, s.primes) {
             (false, _) => "f64".to_string(),
@@ -281,6 +287,7 @@ fn json(game: &GameSpec, params: &Params, r: &Report) -> serde_json::Value {
         "largest_component": r.stats.largest_component,
         "seconds": r.stats.seconds,
         "primes": r.stats.primes,
+        "swept": r.stats.swept,
     })
 }
 

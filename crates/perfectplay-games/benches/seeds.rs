@@ -22,6 +22,13 @@ fn perfect_memory_50x50_engine() -> f64 {
         .start_value()
 }
 
+/// The start value as `perfectplay solve` computes it: a sweep in the game's own order.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn perfect_memory_50x50_start_value_engine() -> f64 {
+    let g = PerfectMemory::new(50, 50).unwrap();
+    Solver::new(&g).start_value::<f64>().unwrap().0
+}
+
 /// The exact start value as `perfectplay solve --exact` computes it (multi-modular).
 #[divan::bench(sample_count = 3, sample_size = 1)]
 fn perfect_memory_50x50_exact_engine() -> f64 {
@@ -94,6 +101,13 @@ fn gold_pots_2000_competitive_engine() -> f64 {
     *solve(&GoldPots::new(&pots(), Variant::CompetitiveKnown).unwrap())
         .unwrap()
         .start_value()
+}
+
+/// The start value as `perfectplay solve` computes it: a sweep in the game's own order.
+#[divan::bench(sample_count = 5, sample_size = 1)]
+fn gold_pots_2000_competitive_start_value_engine() -> f64 {
+    let g = GoldPots::new(&pots(), Variant::CompetitiveKnown).unwrap();
+    Solver::new(&g).start_value::<f64>().unwrap().0
 }
 
 #[divan::bench(sample_count = 5)]

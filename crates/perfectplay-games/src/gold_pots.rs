@@ -134,6 +134,11 @@ impl GoldPots {
         GoldPots::new(&pots, variant)
     }
 
+    /// The sweep's stride: the bits of the largest start of an interval.
+    fn stride_bits(&self) -> u32 {
+        usize::BITS - self.pots.len().leading_zeros()
+    }
+
     fn first_to_move(&self, (i, j): State) -> bool {
         (self.pots.len() as u32 - (j - i)) % 2 == 0
     }
@@ -206,6 +211,26 @@ impl Model for GoldPots {
     fn dense_index(&self, &(i, j): &State) -> Option<usize> {
         let (i, j) = (i as usize, j as usize);
         (i <= j && j <= self.pots.len()).then(|| j * (j + 1) / 2 + i)
+    }
+
+    /// In the known variants, intervals by length, shortest first (every move shortens the
+    /// line by one pot), each length in a run of a power-of-two stride so that a rank splits
+    /// into length and start by a shift. Every interval but `0..0` is reachable.
+    fn sweep_len(&self) -> usize {
+        match self.variant {
+            Variant::CompetitiveKnown | Variant::CooperativeKnown => {
+                (self.pots.len() + 1) << self.stride_bits()
+            }
+            Variant::CompetitiveUnknown | Variant::CooperativeUnknown => 0,
+        }
+    }
+
+    fn sweep_state(&self, rank: usize) -> Option<State> {
+        let bits = self.stride_bits();
+        let (len, i) = (rank >> bits, rank & ((1 << bits) - 1));
+        // A single pot is always taken from the left, so `0..0` is reached only as the start.
+        let reached = len > 0 || i > 0 || self.pots.is_empty();
+        (i + len <= self.pots.len() && reached).then(|| (i as u32, (i + len) as u32))
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
@@ -343,6 +368,32 @@ mod tests {
                 }
             }
             assert_eq!(value(&pots, Variant::CompetitiveKnown), best[0][n] as f64);
+            // The sweep gives every interval once, shortest first, and the same values.
+            for v in [Variant::CompetitiveKnown, Variant::CooperativeKnown] {
+                let g = GoldPots::new(&pots, v).unwrap();
+                let swept: Vec<State> = (0..g.sweep_len())
+                    .filter_map(|r| g.sweep_state(r))
+                    .collect();
+                assert!(swept.windows(2).all(|w| w[0].1 - w[0].0 <= w[1].1 - w[1].0));
+                let explored = solve(&g).unwrap();
+                let mut reached: Vec<State> = explored.iter().map(|(s, _)| *s).collect();
+                reached.sort();
+                let mut once = swept.clone();
+                once.sort();
+                assert_eq!(once, reached, "{n} pots");
+                let (sweep, stats) = perfectplay::Solver::new(&g).start_value::<f64>().unwrap();
+                assert!(stats.swept);
+                assert_eq!(sweep, *explored.start_value());
+            }
         }
+        // The unknown variants reach few intervals and explore.
+        let g = GoldPots::new(&[1, 2, 3], Variant::CompetitiveUnknown).unwrap();
+        assert!(
+            !perfectplay::Solver::new(&g)
+                .start_value::<f64>()
+                .unwrap()
+                .1
+                .swept
+        );
     }
 }

@@ -125,6 +125,13 @@ impl PerfectMemory {
     }
 }
 
+impl PerfectMemory {
+    /// The bits of `k / 2`, which is at most `cells / 4`.
+    fn half_bits(&self) -> u32 {
+        u32::BITS - (self.cells / 4).leading_zeros()
+    }
+}
+
 /// The side of the square tiles of `(u, k / 2)` pairs in the state numbering.
 const TILE: usize = 16;
 
@@ -265,6 +272,37 @@ impl Model for PerfectMemory {
         })
     }
 
+    /// The states in order of `u`, so that every successor comes first (every move turns an
+    /// unseen cell, except that a turn leads to the two first-card states of the same
+    /// `(u, k)`, which come just before it). Exactly the reachable states: `k ≤ u`,
+    /// `k ≤ cells - u` (the seen cells hold the known singles and matched pairs), `u - k` even
+    /// and `u ≠ cells - 1`; a first-card state needs a card to match (`k > 0`) or a new symbol
+    /// (`u > k`). A test checks this against exploration.
+    fn sweep_len(&self) -> usize {
+        (self.cells as usize + 1) << (self.half_bits() + 2)
+    }
+
+    fn sweep_state(&self, rank: usize) -> Option<State> {
+        use State::*;
+        // Four kinds a pair (the fourth is none) and a power-of-two run of `k / 2` per `u`,
+        // so that a rank splits by shifts.
+        let bits = self.half_bits();
+        let (pair, kind) = (rank >> 2, rank & 3);
+        let (u, h) = ((pair >> bits) as u32, (pair & ((1 << bits) - 1)) as u32);
+        let k = 2 * h + u % 2;
+        // An odd `u` needs a move that turned one unseen cell and one seen before, so at least
+        // two cells have been seen.
+        if k > u || k > self.cells - u || u + 1 == self.cells {
+            return None;
+        }
+        match kind {
+            0 => (k > 0).then_some(MatchesKnown { u, k }),
+            1 => (u > k).then_some(NewSymbol { u, k }),
+            2 => Some(Turn { u, k }),
+            _ => None,
+        }
+    }
+
     fn parse_state(&self, text: &str) -> Result<State, String> {
         use State::*;
         let bad = || crate::notation::bad(text, NOTATION);
@@ -325,6 +363,50 @@ mod tests {
         };
         assert!((f(10, 10) - 80.17319926793148).abs() < 1e-9);
         assert!((f(1, 50) - 39.8297557246341).abs() < 1e-9);
+    }
+
+    /// The sweep order gives exactly the states exploration reaches, and the same value to
+    /// the last bit.
+    #[test]
+    fn the_sweep_is_the_reachable_states_in_order() {
+        use perfectplay::Solver;
+        use std::collections::HashSet;
+        for (rows, cols) in [
+            (1, 2),
+            (2, 2),
+            (1, 6),
+            (2, 3),
+            (3, 4),
+            (4, 4),
+            (1, 50),
+            (6, 7),
+            (9, 10),
+        ] {
+            let g = PerfectMemory::new(rows, cols).unwrap();
+            let explored = solve(&g).unwrap();
+            let reached: HashSet<State> = explored.iter().map(|(s, _)| *s).collect();
+            let swept: Vec<State> = (0..g.sweep_len())
+                .filter_map(|r| g.sweep_state(r))
+                .collect();
+            let once: HashSet<State> = swept.iter().copied().collect();
+            assert_eq!(once.len(), swept.len(), "{rows}x{cols}");
+            let extra: Vec<_> = once.difference(&reached).collect();
+            let missing: Vec<_> = reached.difference(&once).collect();
+            assert!(
+                extra.is_empty() && missing.is_empty(),
+                "{rows}x{cols}: swept but not reached {extra:?}, reached but not swept {missing:?}"
+            );
+            let (value, stats) = Solver::new(&g).start_value::<f64>().unwrap();
+            assert!(stats.swept);
+            assert_eq!(stats.states, reached.len());
+            assert_eq!(
+                value.to_bits(),
+                explored.start_value().to_bits(),
+                "{rows}x{cols}"
+            );
+            let (value, _) = Solver::new(&g).start_value::<perfectplay::Exact>().unwrap();
+            assert_eq!(value.to_string(), exact(rows, cols));
+        }
     }
 
     #[test]

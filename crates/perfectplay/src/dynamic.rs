@@ -305,10 +305,16 @@ fn solve_with<'m, M: Model, N: Number>(
 }
 
 impl<M: Model> DynModel for M {
-    /// In exact mode this is [`Solver::exact_start_value`] (multi-modular when it applies).
+    /// [`Solver::start_value`] (a sweep when the model offers one); in exact mode
+    /// [`Solver::exact_start_value`] (multi-modular when it applies).
     fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError> {
         if !options.exact {
-            return Ok(self.solve_dyn(options)?.report().clone());
+            let (v, stats) = solver(self, options).start_value::<f64>()?;
+            return Ok(Report {
+                value: v,
+                exact: None,
+                stats,
+            });
         }
         let (v, stats) = solver(self, options).exact_start_value()?;
         Ok(Report {

@@ -125,6 +125,59 @@ impl<'a, M: Model> Solver<'a, M> {
         Ok(Engine::<M, N>::new(self).run()?.0)
     }
 
+    /// The value of the start state alone, and how it was obtained.
+    ///
+    /// When the model offers a sweep order ([`Model::sweep_len`]) and a numbering, this
+    /// solves its states in that order without exploring (see [`Stats::swept`]), with the same
+    /// values as [`solve`](Solver::solve); otherwise it solves and keeps only the start value.
+    /// For the exact value, [`exact_start_value`](Solver::exact_start_value) is usually faster.
+    ///
+    /// ```
+    /// # use perfectplay::{Model, Node, Player, Solver};
+    /// /// Counting down from 10 by 1 or 2; the value is the least number of steps.
+    /// struct Countdown;
+    /// impl Model for Countdown {
+    ///     type State = u32;
+    ///     type Move = u32;
+    ///     fn start(&self) -> u32 { 10 }
+    ///     fn expand(&self, &n: &u32, node: &mut Node<u32, u32>) {
+    ///         if n == 0 { return node.terminal(0) }
+    ///         node.decision(Player::Min);
+    ///         node.add_move(1, 1, n - 1);
+    ///         if n >= 2 { node.add_move(2, 1, n - 2) }
+    ///     }
+    ///     fn dense_bound(&self) -> usize { 11 }
+    ///     fn dense_index(&self, &n: &u32) -> Option<usize> { Some(n as usize) }
+    ///     // Every successor is a smaller number: sweep upwards.
+    ///     fn sweep_len(&self) -> usize { 11 }
+    ///     fn sweep_state(&self, rank: usize) -> Option<u32> { Some(rank as u32) }
+    /// }
+    /// let (value, stats) = Solver::new(&Countdown).start_value::<f64>().unwrap();
+    /// assert_eq!(value, 5.0);
+    /// assert!(stats.swept);
+    /// ```
+    pub fn start_value<N: Number>(self) -> Result<(N, Stats), SolveError> {
+        let Solver {
+            model,
+            max_states,
+            mut progress,
+        } = self;
+        let limit = max_states.unwrap_or(usize::MAX);
+        let reborrowed = progress
+            .as_mut()
+            .map(|f| &mut **f as &mut dyn FnMut(&Progress));
+        if let Some(result) = crate::sweep::start_value(model, limit, reborrowed) {
+            return result;
+        }
+        let solution = Solver {
+            model,
+            max_states,
+            progress,
+        }
+        .solve::<N>()?;
+        Ok((solution.start_value().clone(), solution.stats().clone()))
+    }
+
     /// The exact value of the start state, computed the fastest sound way this crate knows.
     ///
     /// For an acyclic game whose state space fits in memory twice over, this is multi-modular
@@ -215,15 +268,75 @@ struct Entry {
     edges: u32,
 }
 
+/// A branch as the solvers see it.
 #[derive(Clone)]
-struct Edge<N> {
-    target: u32,
-    prob: N,
+pub(crate) struct Edge<N> {
+    /// The successor's id (its number in a sweep).
+    pub target: u32,
+    pub prob: N,
     /// The branch's reward plus, for an outcome of a random move, the move's own reward.
-    reward: N,
+    pub reward: N,
     /// Whether this edge starts a move of a decision (every edge of a plain move; the first
     /// outcome of a random move). Unused at chance nodes.
-    first: bool,
+    pub first: bool,
+}
+
+/// The probability and reward of a branch's edge: the reward of a random move (from
+/// `move_rewards`, its nonzero `(move index, reward)` pairs) goes onto each of its outcomes.
+#[inline(always)]
+pub(crate) fn edge_numbers<N: Number, S, L>(
+    b: &crate::Branch<S, L>,
+    move_rewards: &[(u32, Rat)],
+) -> (N, N) {
+    let mut reward = N::from_rat(b.reward);
+    if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
+        reward = reward.add(&N::from_rat(r));
+    }
+    (N::from_rat(b.probability), reward)
+}
+
+/// One Bellman backup of a state that is not on a cycle, from its edges and the final values
+/// of their targets: its value, and at a decision the index of the best move (the first of
+/// equals), else `NO_CHOICE`.
+#[inline]
+pub(crate) fn back_up<N: Number>(kind: Kind, edges: &[Edge<N>], values: &[N]) -> (N, u32) {
+    let q = |e: &Edge<N>| e.reward.add(&values[e.target as usize]);
+    match kind {
+        Kind::Chance => {
+            let mut v = N::zero();
+            for e in edges {
+                v.add_mul(&e.prob, &q(e));
+            }
+            (v, NO_CHOICE)
+        }
+        Kind::Decision(player) => {
+            let mut best: Option<N> = None;
+            let (mut choice, mut index) = (0, 0);
+            let mut i = 0;
+            while i < edges.len() {
+                // A plain move is one edge of probability one: its value is `r + v`. A
+                // random move's outcomes run up to the next edge that starts a move.
+                let mut v = q(&edges[i]);
+                let mut j = i + 1;
+                if j < edges.len() && !edges[j].first {
+                    let mut sum = N::zero();
+                    sum.add_mul(&edges[i].prob, &v);
+                    while j < edges.len() && !edges[j].first {
+                        sum.add_mul(&edges[j].prob, &q(&edges[j]));
+                        j += 1;
+                    }
+                    v = sum;
+                }
+                if best.as_ref().is_none_or(|b| player.prefers(&v, b)) {
+                    best = Some(v);
+                    choice = index;
+                }
+                i = j;
+                index += 1;
+            }
+            (best.expect("a decision has a move"), choice)
+        }
+    }
 }
 
 /// What `Engine::discover` fills for each state: the model's node, and the rewards of its
@@ -329,16 +442,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     fn check_memory(&self) -> Result<(), SolveError> {
         match memory::reading() {
             Some((resident, available)) if !memory::room(resident, available) => {
-                let gb = |b: u64| b as f64 / 1e9;
-                Err(SolveError::TooLarge {
-                    what: format!(
-                        "the game needs more memory than is left: stopped after {} states, \
-                         with {:.1} GB in use and {:.1} GB free",
-                        self.states.len(),
-                        gb(resident),
-                        gb(available)
-                    ),
-                })
+                Err(memory::too_large(self.states.len(), resident, available))
             }
             _ => Ok(()),
         }
@@ -426,11 +530,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             let target = self.intern(&b.next)?;
             settled &= is_final(self.status[target as usize]);
             let (prob, reward) = if numbers {
-                let mut reward = N::from_rat(b.reward);
-                if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
-                    reward = reward.add(&N::from_rat(r));
-                }
-                (N::from_rat(b.probability), reward)
+                edge_numbers(b, move_rewards)
             } else {
                 (N::zero(), N::zero())
             };
@@ -582,48 +682,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
 
     /// One Bellman backup for a state that is not on a cycle.
     fn backup(&mut self, entry: Entry, first_edge: usize) {
-        let edges = &self.arena[first_edge..];
-        let values = &self.values;
-        let q = |e: &Edge<N>| e.reward.add(&values[e.target as usize]);
-        let expect = |edges: &[Edge<N>]| {
-            let mut v = N::zero();
-            for e in edges {
-                v.add_mul(&e.prob, &q(e));
-            }
-            v
-        };
-        let value = match entry.kind {
-            Kind::Chance => expect(edges),
-            Kind::Decision(player) => {
-                let mut best: Option<N> = None;
-                let (mut choice, mut index) = (0, 0);
-                let mut i = 0;
-                while i < edges.len() {
-                    // A plain move is one edge of probability one: its value is `r + v`. A
-                    // random move's outcomes run up to the next edge that starts a move.
-                    let mut v = q(&edges[i]);
-                    let mut j = i + 1;
-                    if j < edges.len() && !edges[j].first {
-                        let mut sum = N::zero();
-                        sum.add_mul(&edges[i].prob, &v);
-                        while j < edges.len() && !edges[j].first {
-                            sum.add_mul(&edges[j].prob, &q(&edges[j]));
-                            j += 1;
-                        }
-                        v = sum;
-                    }
-                    if best.as_ref().is_none_or(|b| player.prefers(&v, b)) {
-                        best = Some(v);
-                        choice = index;
-                    }
-                    i = j;
-                    index += 1;
-                }
-                self.choices[entry.id as usize] = choice as u32;
-                best.expect("a decision has a move")
-            }
-        };
+        let (value, choice) = back_up(entry.kind, &self.arena[first_edge..], &self.values);
         self.values[entry.id as usize] = value;
+        self.choices[entry.id as usize] = choice;
     }
 
     /// Builds the local view of a cyclic component, solves it and stores the results.

@@ -173,6 +173,7 @@ mod rat;
 pub mod simulate;
 mod solution;
 mod states;
+mod sweep;
 pub mod verify;
 
 pub use distribution::{Distribution, DistributionOptions};

@@ -84,6 +84,20 @@ pub(crate) fn room(resident: u64, available: u64) -> bool {
     available >= resident / 2 + MARGIN
 }
 
+/// The error of a solve stopped for want of memory after `states` states.
+#[cold]
+pub(crate) fn too_large(states: usize, resident: u64, available: u64) -> crate::SolveError {
+    let gb = |b: u64| b as f64 / 1e9;
+    crate::SolveError::TooLarge {
+        what: format!(
+            "the game needs more memory than is left: stopped after {states} states, with \
+             {:.1} GB in use and {:.1} GB free",
+            gb(resident),
+            gb(available)
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -96,6 +96,31 @@ pub trait Model {
         None
     }
 
+    /// An optional order in which the value of the start state can be computed without
+    /// exploring, as a hand-written dynamic program would: return the number of ranks here and
+    /// implement [`sweep_state`](Model::sweep_state); the default, `0`, means "no order".
+    ///
+    /// Used only together with a numbering ([`dense_bound`](Model::dense_bound)), and only
+    /// where just the start value is asked for ([`Solver::start_value`](crate::Solver::start_value),
+    /// the command line's `solve`); everything else explores.
+    fn sweep_len(&self) -> usize {
+        0
+    }
+
+    /// The state at `rank` of the sweep order (below [`sweep_len`](Model::sweep_len)), or
+    /// `None` for a rank that is no state.
+    ///
+    /// The order must give every state reachable from the start exactly once, and put every
+    /// state after all of its successors (so a game with cycles has no such order). It may
+    /// give unreachable states too: they are solved and counted like the others. The engine
+    /// checks, as it goes, that every successor was solved earlier in the sweep, that no
+    /// number is given twice and that the start state is among them, and reports a violation as
+    /// [`SolveError::InvalidModel`](crate::SolveError::InvalidModel).
+    fn sweep_state(&self, rank: usize) -> Option<Self::State> {
+        let _ = rank;
+        None
+    }
+
     /// Parses a state written in the game's own notation (the inverse of
     /// [`show_state`](Model::show_state) where the game supports it). The default says the
     /// game has no notation.

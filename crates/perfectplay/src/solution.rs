@@ -23,6 +23,10 @@ pub struct Stats {
     /// [`Solver::exact_start_value`](crate::Solver::exact_start_value); 0 when the numbers
     /// were computed directly.
     pub primes: usize,
+    /// The start value came from a sweep over the model's own order of its states
+    /// ([`Solver::start_value`](crate::Solver::start_value)), not from exploring: `states` are
+    /// the states swept, each non-terminal one a component of its own.
+    pub swept: bool,
 }
 
 /// The solved game: a value for every explored state and a strategy that attains them.

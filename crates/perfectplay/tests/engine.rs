@@ -602,3 +602,140 @@ fn a_bad_dense_numbering_is_a_model_error() {
     let e = solve(&none).err().unwrap().to_string();
     assert!(e.contains("dense_index gave None"), "{e}");
 }
+
+/// A [`Table`] numbered by its indices and swept in a given order of ranks.
+struct Swept<'a> {
+    game: &'a Table,
+    /// The state at a rank, given the number of states.
+    order: fn(usize, usize) -> Option<usize>,
+    numbered: bool,
+}
+
+impl Model for Swept<'_> {
+    type State = usize;
+    type Move = usize;
+    fn start(&self) -> usize {
+        0
+    }
+    fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
+        self.game.expand(s, node)
+    }
+    fn dense_bound(&self) -> usize {
+        if self.numbered {
+            self.game.0.len()
+        } else {
+            0
+        }
+    }
+    fn dense_index(&self, s: &usize) -> Option<usize> {
+        Some(*s)
+    }
+    fn sweep_len(&self) -> usize {
+        self.game.0.len() + 1
+    }
+    fn sweep_state(&self, rank: usize) -> Option<usize> {
+        (self.order)(self.game.0.len(), rank)
+    }
+}
+
+/// Acyclic random games have every edge to a higher number: sweeping down is an order.
+fn downwards(n: usize, rank: usize) -> Option<usize> {
+    (rank < n).then(|| n - 1 - rank)
+}
+
+#[test]
+fn a_sweep_gives_the_values_of_exploring() {
+    let mut rng = Rng(33);
+    for players in [
+        &[Player::Min][..],
+        &[Player::Max],
+        &[Player::Min, Player::Max],
+    ] {
+        for _ in 0..100 {
+            let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, players);
+            let swept = Swept {
+                game: &game,
+                order: downwards,
+                numbered: true,
+            };
+            let (value, stats) = Solver::new(&swept).start_value::<f64>().unwrap();
+            assert!(stats.swept);
+            assert_eq!(
+                stats.states,
+                game.0.len(),
+                "unreachable states are swept too"
+            );
+            // The same operations in the same order: the same bits.
+            assert_eq!(
+                value.to_bits(),
+                solve(&game).unwrap().start_value().to_bits()
+            );
+            let (exact, _) = Solver::new(&swept)
+                .start_value::<perfectplay::Exact>()
+                .unwrap();
+            assert_eq!(exact, common::brute_force(&game).unwrap());
+        }
+    }
+}
+
+#[test]
+fn a_sweep_that_is_no_order_is_a_model_error() {
+    let mut rng = Rng(34);
+    let err = |game: &Table, order: fn(usize, usize) -> Option<usize>| {
+        let swept = Swept {
+            game,
+            order,
+            numbered: true,
+        };
+        Solver::new(&swept)
+            .start_value::<f64>()
+            .expect_err("an error")
+            .to_string()
+    };
+    let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, &[Player::Max]);
+    // Upwards: the start comes first, before its successors.
+    let e = err(&game, |n, r| (r < n).then_some(r));
+    assert!(
+        e.contains("is not solved before it in the model's sweep order"),
+        "{e}"
+    );
+    // A state twice.
+    let e = err(&game, |n, r| downwards(n, r).or(Some(n - 1)));
+    assert!(e.contains("twice"), "{e}");
+    // The start left out.
+    let e = err(&game, |n, r| downwards(n, r).filter(|&s| s != 0));
+    assert!(e.contains("never gives the start state"), "{e}");
+    // A game with cycles has no order.
+    let cyclic = loop {
+        let g = common::random_game(&mut rng, 10, common::Shape::Loops, &[Player::Min]);
+        if solve(&g).unwrap().stats().cyclic_components > 0 {
+            break g;
+        }
+    };
+    let e = err(&cyclic, downwards);
+    assert!(e.contains("a game with cycles has no such order"), "{e}");
+}
+
+#[test]
+fn a_sweep_keeps_the_state_limit_and_needs_a_numbering() {
+    let mut rng = Rng(35);
+    let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, &[Player::Max]);
+    let swept = Swept {
+        game: &game,
+        order: downwards,
+        numbered: true,
+    };
+    let e = Solver::new(&swept).max_states(5).start_value::<f64>();
+    assert!(
+        matches!(e, Err(SolveError::StateLimit { limit: 5, .. })),
+        "{e:?}"
+    );
+    // Without a numbering the engine explores instead.
+    let unnumbered = Swept {
+        numbered: false,
+        ..swept
+    };
+    let (value, stats) = Solver::new(&unnumbered).start_value::<f64>().unwrap();
+    assert!(!stats.swept);
+    assert_eq!(value, *solve(&game).unwrap().start_value());
+}
