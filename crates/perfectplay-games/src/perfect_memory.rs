@@ -279,15 +279,15 @@ impl Model for PerfectMemory {
     /// and `u ≠ cells - 1`; a first-card state needs a card to match (`k > 0`) or a new symbol
     /// (`u > k`). A test checks this against exploration.
     fn sweep_len(&self) -> usize {
-        (self.cells as usize + 1) << (self.half_bits() + 2)
+        ((self.cells as usize + 1) << self.half_bits()) * 3
     }
 
     fn sweep_state(&self, rank: usize) -> Option<State> {
         use State::*;
-        // Four kinds a pair (the fourth is none) and a power-of-two run of `k / 2` per `u`,
-        // so that a rank splits by shifts.
+        // Three kinds a pair and a power-of-two run of `k / 2` per `u`, so that a rank splits
+        // without a division by a number known only at run time.
         let bits = self.half_bits();
-        let (pair, kind) = (rank >> 2, rank & 3);
+        let (pair, kind) = (rank / 3, rank % 3);
         let (u, h) = ((pair >> bits) as u32, (pair & ((1 << bits) - 1)) as u32);
         let k = 2 * h + u % 2;
         // An odd `u` needs a move that turned one unseen cell and one seen before, so at least
@@ -298,8 +298,7 @@ impl Model for PerfectMemory {
         match kind {
             0 => (k > 0).then_some(MatchesKnown { u, k }),
             1 => (u > k).then_some(NewSymbol { u, k }),
-            2 => Some(Turn { u, k }),
-            _ => None,
+            _ => Some(Turn { u, k }),
         }
     }
 

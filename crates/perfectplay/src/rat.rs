@@ -178,6 +178,10 @@ impl Rat {
     /// The nearest `f64` (exact when numerator and denominator are below 2^53).
     #[inline]
     pub fn to_f64(self) -> f64 {
+        if self.den == 1 {
+            // An integer (most rewards): the conversion rounds correctly, with no division.
+            return self.num as f64;
+        }
         if (self.num.unsigned_abs() | self.den) < (1 << 53) {
             // Both convert exactly, so the quotient is correctly rounded (and exact for an
             // integer, whose denominator is one).
