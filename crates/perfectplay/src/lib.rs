@@ -155,6 +155,12 @@
 //! When only the exact value of the start is wanted, [`Solver::exact_start_value`] gets it
 //! without big-rational arithmetic for acyclic games (a certified float strategy evaluated
 //! modulo many primes, then rational reconstruction), and falls back to [`Exact`] otherwise.
+//!
+//! # Large games
+//! A model can number its states ([`Model::dense_index`]) so that the engine interns them
+//! without hashing. If its game has no cycles it can also list its states with every successor
+//! first ([`Model::sweep_state`]); [`Solver::start_value`] then solves them in that order without
+//! exploring, as a hand-written dynamic program fills its table, and checks the order as it goes.
 
 #![deny(missing_docs)]
 
