@@ -84,6 +84,48 @@ fn json_output_has_the_contract_fields() {
     assert!(v["exact"].is_null());
 }
 
+/// A float `solve` of a game that lists its states in order sweeps them, says so, and counts the
+/// same states as exploring; exact mode and the other games explore.
+#[test]
+fn solve_says_when_it_swept() {
+    let json = |args: &[&str]| -> serde_json::Value {
+        let o = run(args, "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let float = json(&[
+        "solve",
+        "perfect-memory",
+        "--rows",
+        "4",
+        "--cols",
+        "4",
+        "--json",
+    ]);
+    let exact = perfect_memory_4x4(&["--exact", "--json"]);
+    let exact: serde_json::Value = serde_json::from_str(&stdout(&exact)).unwrap();
+    assert_eq!(float["swept"], true);
+    assert_eq!(exact["swept"], false);
+    assert_eq!(float["states"], exact["states"]);
+    assert_eq!(float["value"], exact["value"]);
+    let gold = ["solve", "gold-pots", "--pots", "4,1,2,10,3", "--json"];
+    let known = json(&[&gold[..], &["--variant", "competitive-known"]].concat());
+    assert_eq!(
+        (known["swept"].clone(), known["value"].clone()),
+        (true.into(), 9.0.into())
+    );
+    let unknown = json(&[&gold[..], &["--variant", "competitive-unknown"]].concat());
+    assert_eq!(unknown["swept"], false);
+    let o = perfect_memory_4x4(&[]);
+    assert!(
+        stderr(&o).contains("swept in the game's own order, not explored"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["solve", "pig", "--goal", "5"], "");
+    assert!(stderr(&o).contains("components: "), "{}", stderr(&o));
+}
+
 #[test]
 fn every_catalog_example_runs() {
     let o = run(&["games"], "");
