@@ -513,11 +513,14 @@ fn a_star_component_costs_linear_time() {
     assert!((perfectplay::Number::to_f64(e.start_value()) - v).abs() < 1e-9);
 }
 
-/// A [`Table`] numbered densely by a given map from state to number.
+/// A [`Table`] numbered densely by a given map from state to number, and swept in a given
+/// order if one is set.
 struct Numbered<'a> {
     game: &'a Table,
     bound: usize,
     number: fn(usize) -> Option<usize>,
+    /// The state at a rank of the sweep, given the number of states.
+    sweep: Option<fn(usize, usize) -> Option<usize>>,
 }
 
 impl Model for Numbered<'_> {
@@ -535,6 +538,12 @@ impl Model for Numbered<'_> {
     fn dense_index(&self, s: &usize) -> Option<usize> {
         (self.number)(*s)
     }
+    fn sweep_len(&self) -> usize {
+        self.sweep.map_or(0, |_| self.game.0.len() + 1)
+    }
+    fn sweep_state(&self, rank: usize) -> Option<usize> {
+        self.sweep.and_then(|order| order(self.game.0.len(), rank))
+    }
 }
 
 #[test]
@@ -551,6 +560,7 @@ fn a_dense_numbering_gives_the_same_solution() {
                 game: &game,
                 bound: game.0.len(),
                 number: Some,
+                sweep: None,
             };
             let (a, b) = (solve_exact(&game), solve_exact(&dense));
             match (a, b) {
@@ -583,6 +593,7 @@ fn a_bad_dense_numbering_is_a_model_error() {
         game: &game,
         bound: 3,
         number: |s| Some(s.min(1)),
+        sweep: None,
     };
     let e = solve(&shared).err().unwrap().to_string();
     assert!(e.contains("same number as state 1"), "{e}");
@@ -591,6 +602,7 @@ fn a_bad_dense_numbering_is_a_model_error() {
         game: &game,
         bound: 2,
         number: Some,
+        sweep: None,
     };
     let e = solve(&beyond).err().unwrap().to_string();
     assert!(e.contains("not a number below dense_bound (2)"), "{e}");
@@ -598,43 +610,19 @@ fn a_bad_dense_numbering_is_a_model_error() {
         game: &game,
         bound: 3,
         number: |s| (s != 2).then_some(s),
+        sweep: None,
     };
     let e = solve(&none).err().unwrap().to_string();
     assert!(e.contains("dense_index gave None"), "{e}");
 }
 
-/// A [`Table`] numbered by its indices and swept in a given order of ranks.
-struct Swept<'a> {
-    game: &'a Table,
-    /// The state at a rank, given the number of states.
-    order: fn(usize, usize) -> Option<usize>,
-    numbered: bool,
-}
-
-impl Model for Swept<'_> {
-    type State = usize;
-    type Move = usize;
-    fn start(&self) -> usize {
-        0
-    }
-    fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
-        self.game.expand(s, node)
-    }
-    fn dense_bound(&self) -> usize {
-        if self.numbered {
-            self.game.0.len()
-        } else {
-            0
-        }
-    }
-    fn dense_index(&self, s: &usize) -> Option<usize> {
-        Some(*s)
-    }
-    fn sweep_len(&self) -> usize {
-        self.game.0.len() + 1
-    }
-    fn sweep_state(&self, rank: usize) -> Option<usize> {
-        (self.order)(self.game.0.len(), rank)
+/// `game` numbered by its indices and swept in `order`.
+fn swept(game: &Table, order: fn(usize, usize) -> Option<usize>) -> Numbered<'_> {
+    Numbered {
+        game,
+        bound: game.0.len(),
+        number: Some,
+        sweep: Some(order),
     }
 }
 
@@ -653,11 +641,7 @@ fn a_sweep_gives_the_values_of_exploring() {
     ] {
         for _ in 0..100 {
             let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, players);
-            let swept = Swept {
-                game: &game,
-                order: downwards,
-                numbered: true,
-            };
+            let swept = swept(&game, downwards);
             let (value, stats) = Solver::new(&swept).start_value::<f64>().unwrap();
             assert!(stats.swept);
             assert_eq!(
@@ -682,12 +666,7 @@ fn a_sweep_gives_the_values_of_exploring() {
 fn a_sweep_that_is_no_order_is_a_model_error() {
     let mut rng = Rng(34);
     let err = |game: &Table, order: fn(usize, usize) -> Option<usize>| {
-        let swept = Swept {
-            game,
-            order,
-            numbered: true,
-        };
-        Solver::new(&swept)
+        Solver::new(&swept(game, order))
             .start_value::<f64>()
             .expect_err("an error")
             .to_string()
@@ -720,20 +699,17 @@ fn a_sweep_that_is_no_order_is_a_model_error() {
 fn a_sweep_keeps_the_state_limit_and_needs_a_numbering() {
     let mut rng = Rng(35);
     let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, &[Player::Max]);
-    let swept = Swept {
-        game: &game,
-        order: downwards,
-        numbered: true,
-    };
-    let e = Solver::new(&swept).max_states(5).start_value::<f64>();
+    let e = Solver::new(&swept(&game, downwards))
+        .max_states(5)
+        .start_value::<f64>();
     assert!(
         matches!(e, Err(SolveError::StateLimit { limit: 5, .. })),
         "{e:?}"
     );
     // Without a numbering the engine explores instead.
-    let unnumbered = Swept {
-        numbered: false,
-        ..swept
+    let unnumbered = Numbered {
+        bound: 0,
+        ..swept(&game, downwards)
     };
     let (value, stats) = Solver::new(&unnumbered).start_value::<f64>().unwrap();
     assert!(!stats.swept);
