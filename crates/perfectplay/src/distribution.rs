@@ -655,7 +655,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         node.clear();
         model.expand(self.state_at(id as usize), node);
         let index = |next: &S| {
-            self.index_of(next)
+            self.number_of(model, next)
                 .map(|i| i as u32)
                 .ok_or_else(|| SolveError::UnknownState {
                     state: model.show_state(next),

@@ -186,7 +186,7 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
             .parse_state(text)
             .map_err(SolveError::Unsupported)?;
         self.solution
-            .index_of(&state)
+            .number_of(self.model, &state)
             .ok_or_else(|| SolveError::UnknownState {
                 state: self.model.show_state(&state),
             })
@@ -203,7 +203,9 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         let mut node = crate::Node::new();
         self.model.expand(state, &mut node);
         let number = |b: &crate::Branch<M::State, M::Move>| {
-            self.solution.index_of(&b.next).unwrap_or(usize::MAX)
+            self.solution
+                .number_of(self.model, &b.next)
+                .unwrap_or(usize::MAX)
         };
         let next = match node.kind() {
             crate::NodeKind::Decision(_) => node

@@ -615,7 +615,6 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             }
         }
         self.stats.states = self.states.len();
-        self.states.finish();
         self.stats.seconds = self.started.elapsed().as_secs_f64();
         self.report();
         // The statuses become the components: terminal states (and, if exploration stopped

@@ -91,11 +91,11 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                         break;
                     }
                     NodeKind::Decision(_) => {
-                        let id = self
-                            .index_of(&state)
-                            .ok_or_else(|| SolveError::UnknownState {
+                        let id = self.number_of(model, &state).ok_or_else(|| {
+                            SolveError::UnknownState {
                                 state: model.show_state(&state),
-                            })?;
+                            }
+                        })?;
                         let chosen = self.chosen_at(id).unwrap_or(0);
                         let m = node.moves().nth(chosen).expect("the chosen move exists");
                         total += m.reward.to_f64();

@@ -168,8 +168,17 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     }
 
     /// The number of an explored state (`0..len()`, the start is `0`), or `None`.
+    ///
+    /// For a model that numbers its states ([`Model::dense_index`]), the first call builds a
+    /// hash index of every state; [`Solution::number_of`] avoids that.
     pub fn index_of(&self, state: &S) -> Option<usize> {
         self.states.get_index_of(state)
+    }
+
+    /// [`Solution::index_of`] through the model's numbering where it has one: an array access,
+    /// with no index to build. `model` must be the model that was solved.
+    pub fn number_of<M: Model<State = S>>(&self, model: &M, state: &S) -> Option<usize> {
+        self.states.find(model, state)
     }
 
     /// The explored state number `index`.
@@ -249,14 +258,15 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         let unknown = || SolveError::UnknownState {
             state: model.show_state(state),
         };
-        let value = self.value(state).ok_or_else(unknown)?.clone();
+        let at = self.number_of(model, state).ok_or_else(unknown)?;
+        let value = self.values[at].clone();
         let mut node = Node::new();
         model.expand(state, &mut node);
         // One entry per branch: `extra` is a random move's reward, added to each outcome's
         // (as the engine does, so that float values agree to the bit).
         let entry =
             |b: &crate::Branch<S, M::Move>, extra: Rat| -> Result<BranchValue<N>, SolveError> {
-                let next = self.value(&b.next).ok_or_else(unknown)?;
+                let next = &self.values[self.number_of(model, &b.next).ok_or_else(unknown)?];
                 let mut reward = N::from_rat(b.reward);
                 if !extra.is_zero() {
                     reward = reward.add(&N::from_rat(extra));
@@ -312,7 +322,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                 .map(|b| b.value.clone())
                 .reduce(|a, b| if player.prefers(&b, &a) { b } else { a })
                 .unwrap_or_else(N::zero);
-            let chosen = self.chosen(state);
+            let chosen = self.chosen_at(at);
             for (i, b) in branches.iter_mut().enumerate() {
                 b.loss = match player {
                     Player::Max => best.sub(&b.value),

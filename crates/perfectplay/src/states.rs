@@ -27,9 +27,12 @@ const EMPTY: u32 = 0;
 pub(crate) enum StateSet<S> {
     Hashed(Hashed<S>),
     Dense {
+        /// Per number, `id + 1` of the state with that number, or `EMPTY`. Kept after the solve
+        /// for lookups with the model ([`StateSet::find`]).
         slots: Vec<u32>,
         states: Vec<S>,
-        /// A hash index built on first lookup by state (queries after the solve).
+        /// A hash index built on first lookup by state without the model
+        /// ([`StateSet::get_index_of`]).
         lookup: OnceLock<FxHashMap<S, u32>>,
     },
 }
@@ -139,10 +142,16 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
         }
     }
 
-    /// Frees the slots once exploration is over.
-    pub fn finish(&mut self) {
-        if let StateSet::Dense { slots, .. } = self {
-            *slots = Vec::new();
+    /// The id of `s`, if explored, found through the model's numbering where it has one (an
+    /// array access and a comparison; no hash index is built).
+    pub fn find<M: Model<State = S>>(&self, model: &M, s: &S) -> Option<usize> {
+        match self {
+            StateSet::Hashed(set) => set.get_index_of(s),
+            StateSet::Dense { slots, states, .. } => {
+                let slot = *slots.get(model.dense_index(s)?)?;
+                let id = slot.checked_sub(1)? as usize;
+                (states[id] == *s).then_some(id)
+            }
         }
     }
 }

@@ -569,6 +569,16 @@ fn a_dense_numbering_gives_the_same_solution() {
                     for (s, v) in a.iter() {
                         assert_eq!(b.value(s), Some(v));
                         assert_eq!(b.chosen(s), a.chosen(s));
+                        // The lookup through the numbering finds the same number.
+                        assert_eq!(b.number_of(&dense, s), b.index_of(s));
+                        assert_eq!(a.number_of(&game, s), a.index_of(s));
+                    }
+                    // A state never explored has no number either way.
+                    let never = game.0.len() + 5;
+                    assert_eq!(b.number_of(&dense, &never), None);
+                    let unreached = (0..game.0.len()).find(|s| a.index_of(s).is_none());
+                    if let Some(u) = unreached {
+                        assert_eq!(b.number_of(&dense, &u), None);
                     }
                 }
                 (Err(a), Err(b)) => assert_eq!(a, b),
