@@ -38,7 +38,11 @@ impl<'a> Tokens<'a> {
         self.at += 1;
         let v: i64 = t.parse().map_err(|_| GameError::Input {
             line,
-            message: format!("expected {what} (an integer), got '{t}'"),
+            message: if crate::params::is_integer(t) {
+                format!("{what} {t} is out of range {lo}..={hi}")
+            } else {
+                format!("expected {what} (an integer), got '{t}'")
+            },
         })?;
         if v < lo || v > hi {
             return Err(GameError::Input {

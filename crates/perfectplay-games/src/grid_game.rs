@@ -108,7 +108,11 @@ pub fn parse_grid(text: &str) -> Result<Vec<Vec<i64>>, GameError> {
             .map(|t| {
                 let v: i64 = t.parse().map_err(|_| GameError::Input {
                     line: i + 1,
-                    message: format!("expected an integer, got '{t}'"),
+                    message: if crate::params::is_integer(t) {
+                        format!("{t} is out of range -{MAX_ABS}..={MAX_ABS}")
+                    } else {
+                        format!("expected an integer, got '{t}'")
+                    },
                 })?;
                 if v.abs() > MAX_ABS {
                     return Err(GameError::Input {

@@ -97,8 +97,15 @@ pub fn parse_int<T>(name: &'static str, text: &str, lo: T, hi: T) -> Result<T, G
 where
     T: FromStr + PartialOrd + Copy + std::fmt::Display,
 {
-    let v: T = text.trim().parse().map_err(|_| {
-        GameError::param(name, format!("expected an integer, got '{}'", text.trim()))
+    let text = text.trim();
+    let out_of_range = || GameError::param(name, format!("{text} is out of range {lo}..={hi}"));
+    let v: T = text.parse().map_err(|_| {
+        // An integer too large (or negative) for the type is out of range, not a non-number.
+        if is_integer(text) {
+            out_of_range()
+        } else {
+            GameError::param(name, format!("expected an integer, got '{text}'"))
+        }
     })?;
     if v < lo || v > hi {
         return Err(GameError::param(
@@ -107,4 +114,31 @@ where
         ));
     }
     Ok(v)
+}
+
+/// Whether `text` is an optional sign and one or more decimal digits: an integer of any size,
+/// so that one too large for its type is reported as out of range rather than as not a number.
+pub(crate) fn is_integer(text: &str) -> bool {
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_too_large_for_their_type_are_out_of_range() {
+        let e = |t: &str| parse_int::<u32>("goal", t, 1, 300).unwrap_err().to_string();
+        assert_eq!(e("100000"), "--goal: 100000 is out of range 1..=300");
+        assert_eq!(
+            e("99999999999999999999999"),
+            "--goal: 99999999999999999999999 is out of range 1..=300"
+        );
+        assert_eq!(e("-5"), "--goal: -5 is out of range 1..=300");
+        assert_eq!(e("x"), "--goal: expected an integer, got 'x'");
+        assert_eq!(e("1.5"), "--goal: expected an integer, got '1.5'");
+        assert_eq!(e("-"), "--goal: expected an integer, got '-'");
+        assert_eq!(parse_int::<u32>("goal", " 7 ", 1, 300).unwrap(), 7);
+    }
 }
