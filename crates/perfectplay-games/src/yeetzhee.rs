@@ -190,7 +190,11 @@ impl Yeetzhee {
         if groups.len() as u32 > faces {
             return Err(GameError::param(
                 "groups",
-                format!("{} groups need more than {faces} faces", groups.len()),
+                format!(
+                    "{} groups need at least {} faces, and --faces is {faces}",
+                    groups.len(),
+                    groups.len()
+                ),
             ));
         }
         let sum: u32 = groups.iter().sum();
@@ -396,7 +400,7 @@ mod tests {
         );
         assert_eq!(
             e(3, 2, &[1, 1, 1]),
-            "--groups: 3 groups need more than 2 faces"
+            "--groups: 3 groups need at least 3 faces, and --faces is 2"
         );
     }
 }
