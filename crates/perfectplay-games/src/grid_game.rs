@@ -6,8 +6,10 @@
 //! - `search`: the engine solves the game as a model whose states are the crossed rows and
 //!   columns (plus the row Alice just picked); transpositions are merged by the engine's
 //!   interning. Exponential in `n` (the positions are the pairs of equally many crossed rows
-//!   and columns, about `4^n / √n`): half a second at `n = 10`, 20 s and 1 GB at 12, two and a
-//!   half minutes and 4 GB at 13, the largest it accepts (14 would take some 16 GB).
+//!   and columns, about `4^n / √n`, numbered without gaps so that the engine neither hashes
+//!   them nor explores them for `solve`, which sweeps them in order): `solve` takes 0.1 s at
+//!   `n = 10`, 2.5 s at 12 and 12 s and 0.6 GB at 13, the largest it accepts (explain and the
+//!   other commands, which explore, about 3 times as long and 2.4 GB at 13).
 //! - `assignment`: the value equals the minimum-weight perfect matching of rows to columns
 //!   (Bob can follow one optimal permutation whatever order Alice picks rows in, and Alice can
 //!   force at least the matching value because Bob must pair every row with some column), so it
@@ -46,8 +48,9 @@ pub const SPEC: GameSpec = GameSpec {
             name: "method",
             value: "M",
             help: "search | assignment | auto (search up to n = 8, assignment above); search \
-                   grows like 4^n: 0.5 s at n = 10, 20 s and 1 GB at n = 12, 2.5 min and 4 GB \
-                   at n = 13, its limit",
+                   grows like 4^n: solve takes 0.1 s at n = 10, 2.5 s at n = 12, 12 s and \
+                   0.6 GB at n = 13, its limit (explain and the other commands about 3 times \
+                   as long and 2.4 GB at n = 13)",
             default: Some("auto"),
             required: false,
         },
@@ -68,8 +71,8 @@ pub enum Method {
     Auto,
 }
 
-/// Largest grid the search method accepts: its state count grows like 4^n, and n = 14 would
-/// need some 16 GB.
+/// Largest grid the search method accepts: its state count grows like 4^n (78 million at
+/// n = 13, 2.4 GB to explore), and n = 14 would need some 10 GB.
 pub const MAX_SEARCH: usize = 13;
 /// Largest absolute grid value.
 pub const MAX_ABS: i64 = 1_000_000_000;
@@ -78,6 +81,114 @@ pub const MAX_ABS: i64 = 1_000_000_000;
 #[derive(Clone, Debug)]
 pub struct GridGame {
     grid: Vec<Vec<i64>>,
+    /// The numbering of the positions, for grids the search handles.
+    numbering: Option<Numbering>,
+}
+
+/// Positions numbered one-to-one, with no gaps: `k` crossed rows and columns are one of
+/// `C(n, k)` sets each, ranked in colex order, so Alice's positions with `k` rounds played are
+/// `C(n, k)²` numbers and Bob's `C(n, k)² (n − k)` (the row Alice just crossed is one of the
+/// `n − k` left). Blocks go by `k` from `n` down, Bob's before Alice's, so every position comes
+/// after the positions it leads to: the numbering is also the sweep order, except that the
+/// sweep gives each block a power-of-two run per set and per row so that a rank splits by
+/// shifts.
+#[derive(Clone, Debug)]
+struct Numbering {
+    /// The colex rank of each set among the sets of its size.
+    rank: Vec<u32>,
+    /// Per size `k`, the sets in rank order.
+    sets: Vec<Vec<u32>>,
+    /// Per `k`: the first number of Bob's block and of Alice's.
+    bob: Vec<usize>,
+    alice: Vec<usize>,
+    /// The sweep's blocks in order: first rank, `k`, Alice's or not, and the bits of a set's
+    /// rank and of a row's index.
+    blocks: Vec<(usize, usize, bool, u32, u32)>,
+    /// How many numbers, and how many sweep ranks.
+    numbers: usize,
+    ranks: usize,
+}
+
+impl Numbering {
+    fn new(n: usize) -> Numbering {
+        let mut sets: Vec<Vec<u32>> = vec![Vec::new(); n + 1];
+        let mut rank = vec![0u32; 1 << n];
+        // Colex order: increasing as numbers, within each size.
+        for m in 0..1u32 << n {
+            let k = m.count_ones() as usize;
+            rank[m as usize] = sets[k].len() as u32;
+            sets[k].push(m);
+        }
+        let (mut bob, mut alice) = (vec![0; n + 1], vec![0; n + 1]);
+        let mut blocks = Vec::new();
+        let (mut numbers, mut ranks) = (0, 0);
+        let bits = |x: usize| usize::BITS - x.saturating_sub(1).leading_zeros();
+        for k in (0..=n).rev() {
+            let c = sets[k].len();
+            bob[k] = numbers;
+            numbers += c * c * (n - k);
+            alice[k] = numbers;
+            numbers += c * c;
+            let (set_bits, row_bits) = (bits(c), bits(n - k));
+            if k < n {
+                blocks.push((ranks, k, false, set_bits, row_bits));
+                ranks += 1 << (2 * set_bits + row_bits);
+            }
+            blocks.push((ranks, k, true, set_bits, 0));
+            ranks += 1 << (2 * set_bits);
+        }
+        Numbering {
+            rank,
+            sets,
+            bob,
+            alice,
+            blocks,
+            numbers,
+            ranks,
+        }
+    }
+
+    fn number(&self, n: usize, s: &State) -> Option<usize> {
+        let k = s.rows.count_ones() as usize;
+        if s.rows >> n != 0 || s.cols >> n != 0 || s.cols.count_ones() as usize != k {
+            return None;
+        }
+        let c = self.sets[k].len();
+        let pair = self.rank[s.rows as usize] as usize * c + self.rank[s.cols as usize] as usize;
+        match s.pending {
+            None => Some(self.alice[k] + pair),
+            Some(r) if (r as usize) < n && s.rows >> r & 1 == 0 => {
+                // The row's place among the rows not crossed.
+                let below = (s.rows & ((1 << r) - 1)).count_ones();
+                Some(self.bob[k] + pair * (n - k) + (r as u32 - below) as usize)
+            }
+            Some(_) => None,
+        }
+    }
+
+    fn state(&self, n: usize, rank: usize) -> Option<State> {
+        let b = self.blocks.partition_point(|blk| blk.0 <= rank) - 1;
+        let (first, k, alice, set_bits, row_bits) = self.blocks[b];
+        let at = rank - first;
+        let sets = &self.sets[k];
+        let (pair, place) = (at >> row_bits, at & ((1 << row_bits) - 1));
+        let (rows, cols) = (pair >> set_bits, pair & ((1 << set_bits) - 1));
+        let (&rows, &cols) = (sets.get(rows)?, sets.get(cols)?);
+        if alice {
+            return Some(State {
+                rows,
+                cols,
+                pending: None,
+            });
+        }
+        // The `place`-th row not crossed.
+        let r = (0..n as u32).filter(|r| rows >> r & 1 == 0).nth(place)?;
+        Some(State {
+            rows,
+            cols,
+            pending: Some(r as u8),
+        })
+    }
 }
 
 /// A position: crossed rows and columns as bit sets, and the row Alice just crossed if it is
@@ -155,7 +266,8 @@ impl GridGame {
                 "the grid must be square and non-empty",
             ));
         }
-        Ok(GridGame { grid })
+        let numbering = (n <= MAX_SEARCH).then(|| Numbering::new(n));
+        Ok(GridGame { grid, numbering })
     }
 
     /// The size `n`.
@@ -297,22 +409,24 @@ impl Model for GridGame {
         }
     }
 
-    /// Up to n = 10 (11.5M slots) states are numbered by crossed rows, crossed columns and
-    /// the pending row, so the engine interns them without hashing; larger searches hash.
+    /// Positions are numbered one-to-one with no gaps (see `Numbering`), so the engine interns
+    /// them without hashing.
     fn dense_bound(&self) -> usize {
-        let n = self.n();
-        if n <= 10 {
-            (1 << (2 * n)) * (n + 1)
-        } else {
-            0
-        }
+        self.numbering.as_ref().map_or(0, |m| m.numbers)
     }
 
     fn dense_index(&self, s: &State) -> Option<usize> {
-        let n = self.n();
-        let pending = s.pending.map_or(0, |r| r as usize + 1);
-        (pending <= n && s.rows >> n == 0 && s.cols >> n == 0)
-            .then(|| ((s.rows as usize) << n | s.cols as usize) * (n + 1) + pending)
+        self.numbering.as_ref()?.number(self.n(), s)
+    }
+
+    /// The positions by rounds played, most first, Bob's before Alice's: every move crosses
+    /// something, so every successor comes first.
+    fn sweep_len(&self) -> usize {
+        self.numbering.as_ref().map_or(0, |m| m.ranks)
+    }
+
+    fn sweep_state(&self, rank: usize) -> Option<State> {
+        self.numbering.as_ref()?.state(self.n(), rank)
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
@@ -467,6 +581,43 @@ mod tests {
             let g = GridGame::new(grid).unwrap();
             let s = *solve(&g).unwrap().start_value();
             assert_eq!(s, g.assignment_value() as f64, "round {round}: {g:?}");
+            // The sweep (what `solve` runs) gives the same value.
+            let (swept, stats) = perfectplay::Solver::new(&g).start_value::<f64>().unwrap();
+            assert!(stats.swept);
+            assert_eq!(swept, s, "round {round}");
+        }
+    }
+
+    /// The numbering is one-to-one with no gaps over exactly the positions the search reaches,
+    /// and the sweep lists each of them once.
+    #[test]
+    fn positions_are_numbered_without_gaps() {
+        use std::collections::HashSet;
+        for n in 1..=6 {
+            let g = GridGame::new(vec![vec![1; n]; n]).unwrap();
+            let explored = solve(&g).unwrap();
+            let mut seen = vec![false; g.dense_bound()];
+            for (s, _) in explored.iter() {
+                let i = g.dense_index(s).unwrap();
+                assert!(!std::mem::replace(&mut seen[i], true), "n = {n}: {s:?}");
+            }
+            assert!(seen.iter().all(|&s| s), "n = {n}: a number no position has");
+            let swept: Vec<State> = (0..g.sweep_len())
+                .filter_map(|r| g.sweep_state(r))
+                .collect();
+            let once: HashSet<State> = swept.iter().copied().collect();
+            assert_eq!((once.len(), swept.len()), (explored.len(), explored.len()));
+            assert!(explored.iter().all(|(s, _)| once.contains(s)));
+            // Positions outside the game have no number.
+            let outside = |rows: u32, cols: u32, pending: Option<u8>| State {
+                rows,
+                cols,
+                pending,
+            };
+            assert_eq!(g.dense_index(&outside(1, 3, None)), None);
+            assert_eq!(g.dense_index(&outside(1, 1, Some(0))), None);
+            assert_eq!(g.dense_index(&outside(1 << n, 1, None)), None);
+            assert_eq!(g.dense_index(&outside(0, 0, Some(n as u8))), None);
         }
     }
 
