@@ -128,6 +128,13 @@ fn grid_game_8_search_engine() -> f64 {
         .start_value()
 }
 
+/// The start value as `perfectplay solve` computes it: a sweep in the game's own order.
+#[divan::bench(sample_count = 5)]
+fn grid_game_8_search_start_value_engine() -> f64 {
+    let g = GridGame::new(grid8()).unwrap();
+    Solver::new(&g).start_value::<f64>().unwrap().0
+}
+
 #[divan::bench(sample_count = 5)]
 fn grid_game_8_baseline_dp() -> i64 {
     baselines::grid_game(&grid8())

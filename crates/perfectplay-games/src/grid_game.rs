@@ -89,9 +89,7 @@ pub struct GridGame {
 /// `C(n, k)` sets each, ranked in colex order, so Alice's positions with `k` rounds played are
 /// `C(n, k)²` numbers and Bob's `C(n, k)² (n − k)` (the row Alice just crossed is one of the
 /// `n − k` left). Blocks go by `k` from `n` down, Bob's before Alice's, so every position comes
-/// after the positions it leads to: the numbering is also the sweep order, except that the
-/// sweep gives each block a power-of-two run per set and per row so that a rank splits by
-/// shifts.
+/// after the positions it leads to: the numbering is also the sweep order.
 #[derive(Clone, Debug)]
 struct Numbering {
     /// The colex rank of each set among the sets of its size.
@@ -101,12 +99,8 @@ struct Numbering {
     /// Per `k`: the first number of Bob's block and of Alice's.
     bob: Vec<usize>,
     alice: Vec<usize>,
-    /// The sweep's blocks in order: first rank, `k`, Alice's or not, and the bits of a set's
-    /// rank and of a row's index.
-    blocks: Vec<(usize, usize, bool, u32, u32)>,
-    /// How many numbers, and how many sweep ranks.
+    /// How many numbers.
     numbers: usize,
-    ranks: usize,
 }
 
 impl Numbering {
@@ -120,31 +114,20 @@ impl Numbering {
             sets[k].push(m);
         }
         let (mut bob, mut alice) = (vec![0; n + 1], vec![0; n + 1]);
-        let mut blocks = Vec::new();
-        let (mut numbers, mut ranks) = (0, 0);
-        let bits = |x: usize| usize::BITS - x.saturating_sub(1).leading_zeros();
+        let mut numbers = 0;
         for k in (0..=n).rev() {
             let c = sets[k].len();
             bob[k] = numbers;
             numbers += c * c * (n - k);
             alice[k] = numbers;
             numbers += c * c;
-            let (set_bits, row_bits) = (bits(c), bits(n - k));
-            if k < n {
-                blocks.push((ranks, k, false, set_bits, row_bits));
-                ranks += 1 << (2 * set_bits + row_bits);
-            }
-            blocks.push((ranks, k, true, set_bits, 0));
-            ranks += 1 << (2 * set_bits);
         }
         Numbering {
             rank,
             sets,
             bob,
             alice,
-            blocks,
             numbers,
-            ranks,
         }
     }
 
@@ -166,27 +149,30 @@ impl Numbering {
         }
     }
 
-    fn state(&self, n: usize, rank: usize) -> Option<State> {
-        let b = self.blocks.partition_point(|blk| blk.0 <= rank) - 1;
-        let (first, k, alice, set_bits, row_bits) = self.blocks[b];
-        let at = rank - first;
-        let sets = &self.sets[k];
-        let (pair, place) = (at >> row_bits, at & ((1 << row_bits) - 1));
-        let (rows, cols) = (pair >> set_bits, pair & ((1 << set_bits) - 1));
-        let (&rows, &cols) = (sets.get(rows)?, sets.get(cols)?);
-        if alice {
-            return Some(State {
-                rows,
-                cols,
-                pending: None,
-            });
+    /// The position with number `i` (the inverse of `number`).
+    fn state(&self, n: usize, i: usize) -> Option<State> {
+        if i >= self.numbers {
+            return None;
         }
-        // The `place`-th row not crossed.
-        let r = (0..n as u32).filter(|r| rows >> r & 1 == 0).nth(place)?;
+        // Blocks by `k` from `n` down: the block of `k` is the last that starts at or before `i`.
+        let k = (0..=n).find(|&k| self.bob[k] <= i)?;
+        let c = self.sets[k].len();
+        let (pair, pending) = if i >= self.alice[k] {
+            (i - self.alice[k], None)
+        } else {
+            let j = i - self.bob[k];
+            (j / (n - k), Some(j % (n - k)))
+        };
+        let (rows, cols) = (self.sets[k][pair / c], self.sets[k][pair % c]);
+        let pending = match pending {
+            None => None,
+            // The `place`-th row not crossed.
+            Some(place) => Some((0..n as u32).filter(|r| rows >> r & 1 == 0).nth(place)? as u8),
+        };
         Some(State {
             rows,
             cols,
-            pending: Some(r as u8),
+            pending,
         })
     }
 }
@@ -422,7 +408,7 @@ impl Model for GridGame {
     /// The positions by rounds played, most first, Bob's before Alice's: every move crosses
     /// something, so every successor comes first.
     fn sweep_len(&self) -> usize {
-        self.numbering.as_ref().map_or(0, |m| m.ranks)
+        self.numbering.as_ref().map_or(0, |m| m.numbers)
     }
 
     fn sweep_state(&self, rank: usize) -> Option<State> {
