@@ -8,7 +8,7 @@
 //!   interning. Exponential in `n` (the positions are the pairs of equally many crossed rows
 //!   and columns, about `4^n / √n`, numbered without gaps so that the engine neither hashes
 //!   them nor explores them for `solve`, which sweeps them in order): `solve` takes 0.1 s at
-//!   `n = 10`, 2.5 s at 12 and 12 s and 0.6 GB at 13, the largest it accepts (explain and the
+//!   `n = 10`, 2.2 s at 12 and 10 s and 0.6 GB at 13, the largest it accepts (explain and the
 //!   other commands, which explore, about 3 times as long and 2.4 GB at 13).
 //! - `assignment`: the value equals the minimum-weight perfect matching of rows to columns
 //!   (Bob can follow one optimal permutation whatever order Alice picks rows in, and Alice can
@@ -48,7 +48,7 @@ pub const SPEC: GameSpec = GameSpec {
             name: "method",
             value: "M",
             help: "search | assignment | auto (search up to n = 8, assignment above); search \
-                   grows like 4^n: solve takes 0.1 s at n = 10, 2.5 s at n = 12, 12 s and \
+                   grows like 4^n: solve takes 0.1 s at n = 10, 2.2 s at n = 12, 10 s and \
                    0.6 GB at n = 13, its limit (explain and the other commands about 3 times \
                    as long and 2.4 GB at n = 13)",
             default: Some("auto"),
