@@ -26,6 +26,7 @@ use crate::linear::System;
 use crate::memory;
 use crate::model::{Model, Node, NodeKind};
 use crate::multimodular::{self, Graph};
+use crate::number::Checked;
 use crate::solution::{Solution, Stats};
 use crate::states::{InternError, StateSet};
 use crate::{Exact, Number, Player, Rat, SolveError};
@@ -166,7 +167,7 @@ impl<'a, M: Model> Solver<'a, M> {
         let reborrowed = progress
             .as_mut()
             .map(|f| &mut **f as &mut dyn FnMut(&Progress));
-        if let Some(result) = crate::sweep::start_value(model, limit, reborrowed) {
+        if let Some(result) = crate::sweep::start_value(model, limit, reborrowed, || false) {
             return result;
         }
         let solution = Solver {
@@ -180,7 +181,13 @@ impl<'a, M: Model> Solver<'a, M> {
 
     /// The exact value of the start state, computed the fastest sound way this crate knows.
     ///
-    /// For an acyclic game whose state space fits in memory twice over, this is multi-modular
+    /// A model that offers a sweep order ([`Model::sweep_len`]) is first swept in floats that
+    /// check every operation for rounding: when every number stays a dyadic rational of 53 bits
+    /// (integer scores with plain moves, say), nothing rounds and that float value is the exact
+    /// one (then [`Stats::swept`] is set and [`Stats::primes`] is 0). At the first rounding the
+    /// sweep gives up and the methods below take over.
+    ///
+    /// Otherwise, for an acyclic game whose state space fits in memory twice over, this is multi-modular
     /// evaluation (see [`Stats::primes`]): the game is explored and solved in `f64` with
     /// rigorous error bounds, the resulting strategy is evaluated modulo random 31-bit primes
     /// on every core, and the fraction is recovered from the residues. Moves whose float values
@@ -224,6 +231,22 @@ impl<'a, M: Model> Solver<'a, M> {
             max_states,
             mut progress,
         } = self;
+        // A game that can be swept and whose numbers all stay dyadic rationals of 53 bits (an
+        // integer score with plain moves or coin flips, say) is solved exactly by floats that
+        // check every operation for rounding; the sweep gives up at the first rounding.
+        Checked::start();
+        let reborrowed = progress
+            .as_mut()
+            .map(|f| &mut **f as &mut dyn FnMut(&Progress));
+        let limit = max_states.unwrap_or(usize::MAX);
+        match crate::sweep::start_value::<M, Checked>(model, limit, reborrowed, Checked::rounded) {
+            Some(Ok((value, mut stats))) if !Checked::rounded() => {
+                stats.seconds = started.elapsed().as_secs_f64();
+                return Ok((value.to_exact(), stats));
+            }
+            Some(Err(e)) => return Err(e),
+            _ => {}
+        }
         let mut engine = Engine::<M, f64>::new(Solver {
             model,
             max_states,

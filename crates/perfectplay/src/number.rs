@@ -199,6 +199,110 @@ pub(crate) fn exact_sum(items: impl Iterator<Item = Rat>) -> Exact {
     big.unwrap_or_else(|| Exact::from_rat(small))
 }
 
+/// A float that watches its own exactness: each operation checks that its result was not
+/// rounded (error-free transformations: the rounding error of a sum by TwoSum, of a product by
+/// a fused multiply-add) and that no input was rounded on conversion; the first one that was
+/// sets a flag of the thread ([`Checked::rounded`]). While the flag is clear, every value is
+/// exactly the rational the exact solver would compute, so a solve that ends with it clear is
+/// exact at float speed. That happens when every number stays a dyadic rational of 53 bits:
+/// integer rewards with moves or coin flips, say. Used by [`Solver::exact_start_value`](crate::Solver::exact_start_value)
+/// with a sweep.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub(crate) struct Checked(pub(crate) f64);
+
+thread_local! {
+    static ROUNDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+impl Checked {
+    /// Clears the thread's flag (before a solve).
+    pub(crate) fn start() {
+        ROUNDED.with(|r| r.set(false));
+    }
+
+    /// Whether some operation of this thread rounded since [`Checked::start`].
+    pub(crate) fn rounded() -> bool {
+        ROUNDED.with(|r| r.get())
+    }
+
+    #[cold]
+    fn inexact() {
+        ROUNDED.with(|r| r.set(true));
+    }
+
+    /// `x`, noting whether it is the exact result (`exact`) and a finite number not so small
+    /// that its rounding error could have vanished below the subnormal range.
+    #[inline]
+    fn noting(x: f64, exact: bool) -> Checked {
+        // Below 2^-960 a sum's or product's error could underflow to zero unnoticed.
+        const TINY: f64 = 1.0e-289;
+        if !exact || !x.is_finite() || (x != 0.0 && x.abs() < TINY) {
+            Checked::inexact();
+        }
+        Checked(x)
+    }
+
+    /// The exact rational of the value.
+    pub(crate) fn to_exact(self) -> Exact {
+        Exact(Rational::try_from(self.0).expect("a finite float"))
+    }
+}
+
+impl Number for Checked {
+    const EXACT: bool = true;
+    fn zero() -> Checked {
+        Checked(0.0)
+    }
+    fn one() -> Checked {
+        Checked(1.0)
+    }
+    #[inline]
+    fn from_rat(r: Rat) -> Checked {
+        let (n, d) = r.raw();
+        // Exact when the denominator is a power of two and the numerator fits 53 bits.
+        Checked::noting(
+            r.to_f64(),
+            d.is_power_of_two() && n.unsigned_abs() < 1 << 53,
+        )
+    }
+    #[inline]
+    fn add(&self, o: &Checked) -> Checked {
+        let (a, b) = (self.0, o.0);
+        let s = a + b;
+        // TwoSum: the exact rounding error of `a + b`.
+        let bb = s - a;
+        let err = (a - (s - bb)) + (b - bb);
+        Checked::noting(s, err == 0.0)
+    }
+    fn sub(&self, o: &Checked) -> Checked {
+        self.add(&Checked(-o.0))
+    }
+    #[inline]
+    fn mul(&self, o: &Checked) -> Checked {
+        let (a, b) = (self.0, o.0);
+        let p = a * b;
+        // A product that underflowed to zero leaves no error for the fused multiply-add to see.
+        let underflow = p == 0.0 && a != 0.0 && b != 0.0;
+        Checked::noting(p, a.mul_add(b, -p) == 0.0 && !underflow)
+    }
+    fn div(&self, o: &Checked) -> Checked {
+        let q = self.0 / o.0;
+        Checked::noting(q, q.mul_add(o.0, -self.0) == 0.0)
+    }
+    fn to_f64(&self) -> f64 {
+        self.0
+    }
+    fn exact_string(&self) -> Option<String> {
+        Some(self.to_exact().to_string())
+    }
+    fn clearly_better(a: &Checked, b: &Checked) -> bool {
+        a.0 > b.0
+    }
+    fn tie(a: &Checked, b: &Checked) -> bool {
+        a.0 == b.0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,5 +338,37 @@ mod tests {
         assert!(f64::clearly_better(&(1.0 + 1e-10), &1.0));
         assert!(f64::tie(&1000.0, &(1000.0 + 1e-8)));
         assert!(!Exact::clearly_better(&Exact::one(), &Exact::one()));
+    }
+
+    /// Computes `f` from a clear flag and says whether anything rounded.
+    fn rounds(f: impl FnOnce() -> Checked) -> bool {
+        Checked::start();
+        f();
+        Checked::rounded()
+    }
+
+    #[test]
+    fn checked_floats_notice_every_rounding() {
+        let c = |x: f64| Checked(x);
+        let q = |n: i64, d: i64| Checked::from_rat(Rat::new(n, d));
+        let v = || q(3, 4).mul(&q(-7, 1)).add(&q(1, 1024)).sub(&q(1, 2));
+        assert!(!rounds(v));
+        assert_eq!(v().to_exact().to_string(), "-5887/1024");
+        assert!(!rounds(|| c(3.0).div(&c(4.0))));
+        assert!(rounds(|| q(1, 3)));
+        assert!(rounds(|| q((1 << 53) + 1, 1)));
+        assert!(rounds(|| c(0.1).add(&c(0.2))));
+        assert!(rounds(|| c(1.0).add(&c(1e-30))));
+        assert!(rounds(|| c(1.0 + f64::EPSILON).mul(&c(1.0 + f64::EPSILON))));
+        assert!(rounds(|| c(1e300).mul(&c(1e10))));
+        // A product that underflows to zero, or below where its error could be seen.
+        assert!(rounds(|| c(1e-200).mul(&c(1e-200))));
+        assert!(rounds(|| c(1e-150).mul(&c(1e-150))));
+        assert!(rounds(|| c(1.0).div(&c(3.0))));
+        // The flag stays set until the next start.
+        assert!(rounds(|| {
+            q(1, 3);
+            q(1, 2)
+        }));
     }
 }

@@ -24,12 +24,16 @@ use crate::{Number, Rat, SolveError};
 /// How many swept states between progress reports and memory checks.
 const CHECK_EVERY: usize = 1 << 16;
 
+/// How many swept states between two calls of `give_up`.
+const GIVE_UP_EVERY: usize = 1 << 12;
+
 /// The value of the start state by a sweep, or `None` when the model offers no sweep (no
-/// order, or no numbering).
+/// order, or no numbering) or `give_up` (asked now and then) said to stop.
 pub(crate) fn start_value<M: Model, N: Number>(
     model: &M,
     max_states: usize,
     mut progress: Option<&mut dyn FnMut(&Progress)>,
+    give_up: fn() -> bool,
 ) -> Option<Result<(N, Stats), SolveError>> {
     let (ranks, bound) = (model.sweep_len(), model.dense_bound());
     // Successors are `u32` edges, as in exploration.
@@ -50,12 +54,19 @@ pub(crate) fn start_value<M: Model, N: Number>(
         },
     };
     let mut next_check = CHECK_EVERY;
+    let mut next_ask = GIVE_UP_EVERY;
     let result = (|| {
         for rank in 0..ranks {
             let Some(state) = model.sweep_state(rank) else {
                 continue;
             };
             sweep.solve(&state)?;
+            if sweep.stats.states >= next_ask {
+                next_ask += GIVE_UP_EVERY;
+                if give_up() {
+                    return Ok(None);
+                }
+            }
             if sweep.stats.states > max_states {
                 return Err(SolveError::StateLimit {
                     explored: sweep.stats.states,
@@ -77,7 +88,7 @@ pub(crate) fn start_value<M: Model, N: Number>(
         }
         let start = model.start();
         match sweep.number(&start) {
-            Ok(at) if sweep.is_solved(at) => Ok(sweep.values[at].clone()),
+            Ok(at) if sweep.is_solved(at) => Ok(Some(sweep.values[at].clone())),
             Ok(_) => Err(invalid(
                 model,
                 &start,
@@ -86,10 +97,14 @@ pub(crate) fn start_value<M: Model, N: Number>(
             Err(e) => Err(e),
         }
     })();
-    Some(result.map(|value| {
-        sweep.stats.seconds = started.elapsed().as_secs_f64();
-        (value, sweep.stats)
-    }))
+    match result {
+        Ok(Some(value)) => {
+            sweep.stats.seconds = started.elapsed().as_secs_f64();
+            Some(Ok((value, sweep.stats)))
+        }
+        Ok(None) => None,
+        Err(e) => Some(Err(e)),
+    }
 }
 
 struct Sweep<'a, M: Model, N> {
