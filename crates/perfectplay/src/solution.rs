@@ -24,8 +24,9 @@ pub struct Stats {
     /// were computed directly.
     pub primes: usize,
     /// The start value came from a sweep over the model's own order of its states
-    /// ([`Solver::start_value`](crate::Solver::start_value)), not from exploring: `states` are
-    /// the states swept, each non-terminal one a component of its own.
+    /// ([`Solver::start_value`](crate::Solver::start_value), or the checked floats of
+    /// [`Solver::exact_start_value`](crate::Solver::exact_start_value)), not from exploring:
+    /// `states` are the states swept, each non-terminal one a component of its own.
     pub swept: bool,
 }
 
