@@ -10,7 +10,7 @@
 use std::fs;
 
 /// Memory the process must keep free beyond half its size.
-const MARGIN: u64 = 256 << 20;
+pub(crate) const MARGIN: u64 = 256 << 20;
 
 /// Bytes this process has resident and bytes it can still get (from the machine, or from its
 /// memory cgroup if that allows less); `None` where this cannot be read.

@@ -40,6 +40,22 @@ pub(crate) fn start_value<M: Model, N: Number>(
     if ranks == 0 || bound == 0 || bound > u32::MAX as usize {
         return None;
     }
+    // The table of values is made at once: make sure it fits before it is written.
+    let bytes = (bound * std::mem::size_of::<N>() + bound / 8) as u64;
+    if let Some((resident, available)) = memory::reading() {
+        if available < bytes + memory::MARGIN {
+            let gb = |b: u64| b as f64 / 1e9;
+            return Some(Err(SolveError::TooLarge {
+                what: format!(
+                    "the sweep needs {:.1} GB for its values and {:.1} GB are free ({:.1} GB in \
+                     use)",
+                    gb(bytes),
+                    gb(available),
+                    gb(resident)
+                ),
+            }));
+        }
+    }
     let started = Instant::now();
     let mut sweep = Sweep::<M, N> {
         model,
