@@ -8,6 +8,12 @@ use perfectplay::dynamic::DynModel;
 use perfectplay::verify::evaluate_strategy;
 use perfectplay::{solve, solve_exact, DistributionOptions, Exact, Model, Number, Player, Rat};
 
+/// A random game of 2 to 9 inner states.
+fn small_game(rng: &mut Rng, shape: Shape, players: &[Player]) -> Table {
+    let inner = 2 + rng.below(8);
+    random_game(rng, inner, shape, players)
+}
+
 #[test]
 fn acyclic_distribution_is_exact_and_its_mean_is_the_value() {
     let mut rng = Rng(11);
@@ -75,13 +81,7 @@ fn cyclic_distribution_reports_its_tail() {
     for whole in [false, true] {
         let mut with_tail = 0;
         for _ in 0..100 {
-            let inner = 2 + rng.below(8);
-            let game = random_game(
-                &mut rng,
-                inner,
-                Shape::Stopping,
-                &[Player::Min, Player::Max],
-            );
+            let game = small_game(&mut rng, Shape::Stopping, &[Player::Min, Player::Max]);
             let game = match whole {
                 false => game,
                 true => rewarded(&game, |r| Rat::from(r.numer().abs()), |p| p),
@@ -130,13 +130,12 @@ fn cycles_without_step_rewards_give_exact_distributions() {
     let mut rng = Rng(15);
     let mut cyclic = 0;
     for i in 0..120 {
-        let inner = 2 + rng.below(8);
         let (shape, players): (_, &[Player]) = match i % 3 {
             0 => (Shape::Loops, &[Player::Min]),
             1 => (Shape::Stopping, &[Player::Min, Player::Max]),
             _ => (Shape::Stopping, &[Player::Max]),
         };
-        let game = random_game(&mut rng, inner, shape, players);
+        let game = small_game(&mut rng, shape, players);
         let game = rewarded(&game, |_| Rat::ZERO, |p| p);
         let Ok(exact) = solve_exact(&game) else {
             continue; // a Loops game may have no value without step costs
@@ -172,8 +171,7 @@ fn exported_strategy_reevaluated_independently_gives_the_value() {
     let mut rng = Rng(13);
     for shape in [Shape::Acyclic, Shape::Stopping, Shape::Loops] {
         for _ in 0..60 {
-            let inner = 2 + rng.below(8);
-            let game = random_game(&mut rng, inner, shape, &[Player::Min]);
+            let game = small_game(&mut rng, shape, &[Player::Min]);
             if profiles(&game) > 1 << 9 {
                 continue;
             }
@@ -205,13 +203,7 @@ fn simulated_mean_is_near_the_value() {
     let mut inside = 0;
     let trials = 40;
     for _ in 0..trials {
-        let inner = 2 + rng.below(8);
-        let game = random_game(
-            &mut rng,
-            inner,
-            Shape::Stopping,
-            &[Player::Min, Player::Max],
-        );
+        let game = small_game(&mut rng, Shape::Stopping, &[Player::Min, Player::Max]);
         let Ok(solution) = solve(&game) else {
             continue;
         };
