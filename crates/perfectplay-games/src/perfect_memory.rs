@@ -123,9 +123,7 @@ impl PerfectMemory {
     pub fn from_params(p: &Params) -> Result<Self, GameError> {
         PerfectMemory::new(p.int("rows", 1, 50)?, p.int("cols", 1, 50)?)
     }
-}
 
-impl PerfectMemory {
     /// The bits of `k / 2`, which is at most `cells / 4`.
     fn half_bits(&self) -> u32 {
         u32::BITS - (self.cells / 4).leading_zeros()
