@@ -113,6 +113,17 @@ fn cli() -> Command {
                     c,
                     "Print one JSON object: game, params, value, exact, states, seconds, ...",
                 )
+                .arg(
+                    Arg::new("threads")
+                        .long("threads")
+                        .value_name("N")
+                        .value_parser(clap::value_parser!(u64).range(1..=1024))
+                        .help(
+                            "Threads for a game solved by a sweep (float; default 1: more pay off \
+                             only where states cost much, as in the grid game's search) and for \
+                             the multi-modular evaluation (--exact; default every core, up to 8)",
+                        ),
+                )
             },
         ))
         .subcommand(per_game(
@@ -217,6 +228,11 @@ fn with_options<T>(
         exact: m.get_flag("exact"),
         max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
         progress: Some(&mut on_progress),
+        threads: m
+            .try_get_one::<u64>("threads")
+            .ok()
+            .flatten()
+            .map(|&n| n as usize),
     };
     let result = f(options);
     if let Some(bar) = &bar {
@@ -229,7 +245,10 @@ fn print_stats(report: &Report, exact: bool) {
     let s = &report.stats;
     let shape = if s.swept {
         // No components were looked for: the game gave its states in an order that solves them.
-        "swept in the game's own order, not explored".to_string()
+        match s.threads {
+            0 | 1 => "swept in the game's own order, not explored".to_string(),
+            n => format!("swept in the game's own order on {n} threads, not explored"),
+        }
     } else {
         format!(
             "components: {} (cyclic: {}, largest: {})",
@@ -288,6 +307,7 @@ fn json(game: &GameSpec, params: &Params, r: &Report) -> serde_json::Value {
         "seconds": r.stats.seconds,
         "primes": r.stats.primes,
         "swept": r.stats.swept,
+        "threads": r.stats.threads,
     })
 }
 

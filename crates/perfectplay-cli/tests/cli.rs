@@ -126,6 +126,26 @@ fn solve_says_when_it_swept() {
     assert!(stderr(&o).contains("components: "), "{}", stderr(&o));
 }
 
+/// `--threads` sweeps on several threads with the same answer, and says so.
+#[test]
+fn solve_sweeps_on_threads() {
+    let grid = "5 -3 8 1 0 2 -7; 4 4 -1 9 3 -2 6; 0 1 2 3 4 5 6; -6 -5 -4 -3 -2 -1 0; \
+                9 -9 8 -8 7 -7 6; 1 1 1 1 1 1 -20; 3 0 -3 0 3 0 -3";
+    let solve = |threads: &str| {
+        let args = ["solve", "grid-game", "--grid", grid, "--method", "search"];
+        let o = run(&[&args[..], &["--threads", threads, "--json"]].concat(), "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        (v["value"].clone(), v["threads"].clone(), stderr(&o))
+    };
+    let (one, two) = (solve("1"), solve("2"));
+    assert_eq!((&one.0, &one.1, &two.1), (&two.0, &1.into(), &2.into()));
+    assert!(two.2.contains("on 2 threads"), "{}", two.2);
+    let o = run(&["solve", "pig", "--goal", "5", "--threads", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("error: ") && stderr(&o).contains("--threads"));
+}
+
 #[test]
 fn every_catalog_example_runs() {
     let o = run(&["games"], "");

@@ -572,6 +572,25 @@ mod tests {
             assert!(stats.swept);
             assert_eq!(swept, s, "round {round}");
         }
+        // Larger grids on several threads: the same value as one thread and as the
+        // assignment method.
+        for round in 0..6 {
+            let n = 8 + round % 2;
+            let grid: Vec<Vec<i64>> = (0..n).map(|_| (0..n).map(|_| next()).collect()).collect();
+            let g = GridGame::new(grid).unwrap();
+            let solver = || perfectplay::Solver::new(&g);
+            let (one, _) = solver().start_value::<f64>().unwrap();
+            let (two, stats) = solver()
+                .threads(2 + round % 3)
+                .start_value::<f64>()
+                .unwrap();
+            assert_eq!(
+                (one, two),
+                (g.assignment_value() as f64, one),
+                "round {round}"
+            );
+            assert!(stats.swept);
+        }
     }
 
     /// The numbering is one-to-one with no gaps over exactly the positions the search reaches,

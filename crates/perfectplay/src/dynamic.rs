@@ -17,6 +17,9 @@ pub struct SolveOptions<'a> {
     pub max_states: Option<usize>,
     /// Called with the counts so far during long solves.
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
+    /// Threads for [`DynModel::solve_report`] (see [`Solver::threads`]); `None` for the
+    /// solver's defaults.
+    pub threads: Option<usize>,
 }
 
 /// The value of the start state and how it was obtained.
@@ -277,8 +280,11 @@ fn erase<N: Number>(b: crate::BranchValue<N>) -> crate::BranchValue<Value> {
     }
 }
 
-fn solver<'a, 'p: 'a, M: Model>(m: &'a M, options: SolveOptions<'p>) -> Solver<'a, M> {
+fn solver<'a, 'p: 'a, M: Model + Sync>(m: &'a M, options: SolveOptions<'p>) -> Solver<'a, M> {
     let mut solver = Solver::new(m);
+    if let Some(threads) = options.threads {
+        solver = solver.threads(threads);
+    }
     if let Some(limit) = options.max_states {
         solver = solver.max_states(limit);
     }
@@ -288,7 +294,7 @@ fn solver<'a, 'p: 'a, M: Model>(m: &'a M, options: SolveOptions<'p>) -> Solver<'
     solver
 }
 
-fn solve_with<'m, M: Model, N: Number>(
+fn solve_with<'m, M: Model + Sync, N: Number>(
     m: &'m M,
     options: SolveOptions<'_>,
 ) -> Result<Box<dyn Solved + 'm>, SolveError> {
@@ -306,7 +312,7 @@ fn solve_with<'m, M: Model, N: Number>(
     }))
 }
 
-impl<M: Model> DynModel for M {
+impl<M: Model + Sync> DynModel for M {
     /// [`Solver::start_value`] (a sweep when the model offers one); in exact mode
     /// [`Solver::exact_start_value`] (multi-modular when it applies).
     fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError> {

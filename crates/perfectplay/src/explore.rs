@@ -19,6 +19,7 @@
 //! memory for edges is proportional to the deepest open path, not to the whole game. What stays
 //! for the whole solve is the interned states, one value and one chosen move per state.
 
+use std::any::{Any, TypeId};
 use std::time::Instant;
 
 use crate::component::{Component, CycleError, Kind, LocalEdge, EXIT};
@@ -91,7 +92,18 @@ pub struct Solver<'a, M: Model> {
     model: &'a M,
     max_states: Option<usize>,
     progress: Option<&'a mut dyn FnMut(&Progress)>,
+    /// Threads asked for (see [`Solver::threads`]), and the parallel sweep, made where
+    /// `M: Sync` is known.
+    threads: Option<(usize, ParallelSweep<M>)>,
 }
+
+/// `sweep::par_start_value` for one model type.
+type ParallelSweep<M> = fn(
+    &M,
+    usize,
+    Option<&mut dyn FnMut(&Progress)>,
+    usize,
+) -> Option<Result<(f64, Stats), SolveError>>;
 
 /// The most states whose tables are reserved before they are found (see `Engine::new`).
 const RESERVE_AT_MOST: usize = 1 << 24;
@@ -106,6 +118,7 @@ impl<'a, M: Model> Solver<'a, M> {
             model,
             max_states: None,
             progress: None,
+            threads: None,
         }
     }
 
@@ -162,18 +175,32 @@ impl<'a, M: Model> Solver<'a, M> {
             model,
             max_states,
             mut progress,
+            threads,
         } = self;
         let limit = max_states.unwrap_or(usize::MAX);
         let reborrowed = progress
             .as_mut()
             .map(|f| &mut **f as &mut dyn FnMut(&Progress));
-        if let Some(result) = crate::sweep::start_value(model, limit, reborrowed, || false) {
+        let swept = match threads {
+            // The parallel sweep is for floats: `N` is `f64` here, which `Any` confirms.
+            Some((threads, sweep)) if threads > 1 && TypeId::of::<N>() == TypeId::of::<f64>() => {
+                sweep(model, limit, reborrowed, threads).map(|result| {
+                    result.map(|(v, stats)| {
+                        let v: Box<dyn Any> = Box::new(v);
+                        (*v.downcast::<N>().expect("N is f64"), stats)
+                    })
+                })
+            }
+            _ => crate::sweep::start_value(model, limit, reborrowed, || false),
+        };
+        if let Some(result) = swept {
             return result;
         }
         let solution = Solver {
             model,
             max_states,
             progress,
+            threads,
         }
         .solve::<N>()?;
         Ok((solution.start_value().clone(), solution.stats().clone()))
@@ -230,6 +257,7 @@ impl<'a, M: Model> Solver<'a, M> {
             model,
             max_states,
             mut progress,
+            threads,
         } = self;
         // A game that can be swept and whose numbers all stay dyadic rationals of 53 bits (an
         // integer score with plain moves or coin flips, say) is solved exactly by floats that
@@ -254,13 +282,15 @@ impl<'a, M: Model> Solver<'a, M> {
                 Some(f) => Some(&mut **f as &mut dyn FnMut(&Progress)),
                 None => None,
             },
+            threads,
         });
         engine.graph = Some(Graph::new());
         let (float, graph) = engine.run()?;
         let root = 0;
         let mut stats = float.stats().clone();
         drop(float);
-        match multimodular::evaluate(graph.expect("recorded"), root) {
+        let cores = threads.map(|(n, _)| n);
+        match multimodular::evaluate(graph.expect("recorded"), root, cores) {
             Ok(done) => {
                 stats.primes = done.primes;
                 stats.seconds = started.elapsed().as_secs_f64();
@@ -272,6 +302,7 @@ impl<'a, M: Model> Solver<'a, M> {
                     model,
                     max_states,
                     progress,
+                    threads,
                 }
                 .solve::<Exact>()?;
                 let mut stats = exact.stats().clone();
@@ -279,6 +310,54 @@ impl<'a, M: Model> Solver<'a, M> {
                 Ok((exact.start_value().clone(), stats))
             }
         }
+    }
+}
+
+impl<M: Model + Sync> Solver<'_, M> {
+    /// How many threads to use: for the sweep of [`start_value`](Solver::start_value) in
+    /// `f64` (one by default) and for the multi-modular evaluation of
+    /// [`exact_start_value`](Solver::exact_start_value) (by default every core, up to 8).
+    /// Exploring solves are single-threaded.
+    ///
+    /// The sweep needs a model that offers a sweep order. Each thread takes the next run of
+    /// ranks of the order in turn and waits when a successor is still being solved by a
+    /// thread with an earlier run, so this pays off when successors lie well before a state in
+    /// the order (layers of a game, say), not when each state needs the one just before it: if
+    /// the threads wait for each other in more than a quarter of their runs, one goes on
+    /// alone. The values are those of one thread, bit for bit, and a model error is the one
+    /// a single thread would report first.
+    ///
+    /// ```
+    /// # use perfectplay::{Model, Node, Player, Solver};
+    /// /// Counting down from 100,000 by 1 or 2; the value is the least number of steps.
+    /// struct Countdown;
+    /// impl Model for Countdown {
+    ///     type State = u32;
+    ///     type Move = u32;
+    ///     fn start(&self) -> u32 { 100_000 }
+    ///     fn expand(&self, &n: &u32, node: &mut Node<u32, u32>) {
+    ///         if n == 0 { return node.terminal(0) }
+    ///         node.decision(Player::Min);
+    ///         node.add_move(1, 1, n - 1);
+    ///         if n >= 2 { node.add_move(2, 1, n - 2) }
+    ///     }
+    ///     fn dense_bound(&self) -> usize { 100_001 }
+    ///     fn dense_index(&self, &n: &u32) -> Option<usize> { Some(n as usize) }
+    ///     fn sweep_len(&self) -> usize { 100_001 }
+    ///     fn sweep_state(&self, rank: usize) -> Option<u32> { Some(rank as u32) }
+    /// }
+    /// let (value, stats) = Solver::new(&Countdown).threads(2).start_value::<f64>().unwrap();
+    /// assert_eq!(value, 50_000.0);
+    /// // Each state needs the one just before it: the second thread soon stops (unless it
+    /// // never got to run), and `stats.threads` then says 1.
+    /// assert!(stats.swept && stats.threads <= 2);
+    /// ```
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some((
+            threads.max(1),
+            crate::sweep::par_start_value::<M> as ParallelSweep<M>,
+        ));
+        self
     }
 }
 
@@ -323,7 +402,17 @@ pub(crate) fn edge_numbers<N: Number, S, L>(
 /// equals), else `NO_CHOICE`.
 #[inline]
 pub(crate) fn back_up<N: Number>(kind: Kind, edges: &[Edge<N>], values: &[N]) -> (N, u32) {
-    let q = |e: &Edge<N>| e.reward.add(&values[e.target as usize]);
+    back_up_by(kind, edges, |e| e.reward.add(&values[e.target as usize]))
+}
+
+/// [`back_up`] with the value of an edge (its reward plus its target's value) given by `q`,
+/// for tables that are not a slice (the parallel sweep's shared one).
+#[inline(always)]
+pub(crate) fn back_up_by<N: Number>(
+    kind: Kind,
+    edges: &[Edge<N>],
+    q: impl Fn(&Edge<N>) -> N,
+) -> (N, u32) {
     match kind {
         Kind::Chance => {
             let mut v = N::zero();

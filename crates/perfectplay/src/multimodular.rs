@@ -322,9 +322,13 @@ const U: f64 = f64::EPSILON / 2.0;
 
 /// Steps 3 and 4 of the module docs for the recorded game whose start state is `root`.
 /// `Err` says why the method does not apply (the caller then uses rationals).
-pub(crate) fn evaluate(g: Graph, root: u32) -> Result<Evaluated, &'static str> {
+pub(crate) fn evaluate(
+    g: Graph,
+    root: u32,
+    threads: Option<usize>,
+) -> Result<Evaluated, &'static str> {
     let plan = g.into_plan(root)?;
-    reconstruct(&plan)
+    reconstruct(&plan, threads)
 }
 
 /// The edges of a finished state split into moves (one range for a chance node or terminal).
@@ -714,12 +718,15 @@ fn run_batch(plan: &Plan, primes: &[Prime; LANES], vals: &mut Vec<Row>) -> ([u64
 /// fraction of some 250,000 bits).
 const MAX_PRIMES: usize = 8192;
 
-/// Rounds of batches on every core until a reconstructed candidate survives a round.
-fn reconstruct(plan: &Plan) -> Result<Evaluated, &'static str> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(8);
+/// Rounds of batches on `threads` threads (by default every core, up to 8) until a
+/// reconstructed candidate survives a round.
+fn reconstruct(plan: &Plan, threads: Option<usize>) -> Result<Evaluated, &'static str> {
+    let threads = threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+            .min(8)
+    });
     let mut rng = Rng::new(seed());
     let mut fresh = || loop {
         let pr = random_prime(&mut rng);

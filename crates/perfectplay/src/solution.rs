@@ -28,6 +28,9 @@ pub struct Stats {
     /// [`Solver::exact_start_value`](crate::Solver::exact_start_value)), not from exploring:
     /// `states` are the states swept, each non-terminal one a component of its own.
     pub swept: bool,
+    /// Threads that swept (see [`Solver::threads`](crate::Solver::threads)): 1, or more for a
+    /// parallel sweep that kept them all to the end; 0 when the game was explored.
+    pub threads: usize,
 }
 
 /// The solved game: a value for every explored state and a strategy that attains them.

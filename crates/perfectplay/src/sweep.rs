@@ -12,10 +12,12 @@
 //! wrong order, or a cycle, is an error naming the state rather than a wrong value), no number
 //! may come twice, and the start state must be among those swept.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::component::Kind;
-use crate::explore::{back_up, edge_numbers, Edge, Progress};
+use crate::explore::{back_up_by, edge_numbers, Edge, Progress};
 use crate::memory;
 use crate::model::{Model, Node, NodeKind};
 use crate::solution::Stats;
@@ -27,14 +29,9 @@ const CHECK_EVERY: usize = 1 << 16;
 /// How many swept states between two calls of `give_up`.
 const GIVE_UP_EVERY: usize = 1 << 12;
 
-/// The value of the start state by a sweep, or `None` when the model offers no sweep (no
-/// order, or no numbering) or `give_up` (asked now and then) said to stop.
-pub(crate) fn start_value<M: Model, N: Number>(
-    model: &M,
-    max_states: usize,
-    mut progress: Option<&mut dyn FnMut(&Progress)>,
-    give_up: fn() -> bool,
-) -> Option<Result<(N, Stats), SolveError>> {
+/// The size of the table of values, after checking that the model offers a sweep and that the
+/// table fits in the memory left; `None` when there is no sweep.
+fn table_size<M: Model, N>(model: &M) -> Option<Result<usize, SolveError>> {
     let (ranks, bound) = (model.sweep_len(), model.dense_bound());
     // Successors are `u32` edges, as in exploration.
     if ranks == 0 || bound == 0 || bound > u32::MAX as usize {
@@ -56,128 +53,515 @@ pub(crate) fn start_value<M: Model, N: Number>(
             }));
         }
     }
+    Some(Ok(bound))
+}
+
+/// The value of the start state by a sweep, or `None` when the model offers no sweep (no
+/// order, or no numbering) or `give_up` (asked now and then) said to stop.
+pub(crate) fn start_value<M: Model, N: Number>(
+    model: &M,
+    max_states: usize,
+    mut progress: Option<&mut dyn FnMut(&Progress)>,
+    give_up: fn() -> bool,
+) -> Option<Result<(N, Stats), SolveError>> {
+    let bound = match table_size::<M, N>(model)? {
+        Ok(bound) => bound,
+        Err(e) => return Some(Err(e)),
+    };
     let started = Instant::now();
-    let mut sweep = Sweep::<M, N> {
-        model,
+    let mut table = Table {
         values: vec![N::zero(); bound],
         solved: vec![0; bound.div_ceil(64)],
-        node: Node::new(),
-        edges: Vec::new(),
-        move_rewards: Vec::new(),
-        stats: Stats {
-            swept: true,
-            ..Stats::default()
-        },
     };
+    let mut scratch = Scratch::new(1);
     let mut next_check = CHECK_EVERY;
     let mut next_ask = GIVE_UP_EVERY;
     let result = (|| {
-        for rank in 0..ranks {
+        for rank in 0..model.sweep_len() {
             let Some(state) = model.sweep_state(rank) else {
                 continue;
             };
-            sweep.solve(&state)?;
-            if sweep.stats.states >= next_ask {
+            scratch
+                .solve(model, &mut table, &state)
+                .map_err(Fail::error)?;
+            let states = scratch.stats.states;
+            if states >= next_ask {
                 next_ask += GIVE_UP_EVERY;
                 if give_up() {
                     return Ok(None);
                 }
             }
-            if sweep.stats.states > max_states {
-                return Err(SolveError::StateLimit {
-                    explored: sweep.stats.states,
-                    limit: max_states,
-                    components: sweep.stats.components,
-                });
+            if states > max_states {
+                return Err(limit_error(states, max_states, scratch.stats.components));
             }
-            if sweep.stats.states >= next_check {
+            if states >= next_check {
                 next_check += CHECK_EVERY;
-                if let Some(f) = progress.as_mut() {
-                    f(&Progress {
-                        states: sweep.stats.states,
-                        components: sweep.stats.components,
-                        seconds: started.elapsed().as_secs_f64(),
-                    });
-                }
-                check_memory(sweep.stats.states)?;
+                report(&mut progress, &scratch.stats, started);
+                check_memory(states)?;
             }
         }
         let start = model.start();
-        match sweep.number(&start) {
-            Ok(at) if sweep.is_solved(at) => Ok(Some(sweep.values[at].clone())),
-            Ok(_) => Err(invalid(
-                model,
-                &start,
-                "the model's sweep order (sweep_state) never gives the start state".to_string(),
-            )),
-            Err(e) => Err(e),
+        let at = number(model, bound, &start)?;
+        match table.solved(at) {
+            Some(value) => Ok(Some(value)),
+            None => Err(never_swept(model, &start)),
         }
     })();
     match result {
         Ok(Some(value)) => {
-            sweep.stats.seconds = started.elapsed().as_secs_f64();
-            Some(Ok((value, sweep.stats)))
+            scratch.stats.seconds = started.elapsed().as_secs_f64();
+            Some(Ok((value, scratch.stats)))
         }
         Ok(None) => None,
         Err(e) => Some(Err(e)),
     }
 }
 
-struct Sweep<'a, M: Model, N> {
-    model: &'a M,
-    /// Per number: the value of the state, once solved.
+/// How many ranks a thread of the parallel sweep takes at a time.
+const CHUNK: usize = 512;
+
+/// After this many chunks, the parallel sweep checks that its threads seldom wait for each
+/// other; if they wait in more than a quarter of the chunks (an order in which each state
+/// needs the one just before it, say), one thread finishes alone.
+const JUDGE_AFTER: usize = 64;
+
+/// A thread's entry in `Shared::working` while it takes a chunk: counts as earlier than every
+/// chunk, so that no thread concludes that a successor will never come meanwhile.
+const TAKING: usize = 0;
+
+/// A thread's entry in `Shared::working` once it takes no more chunks.
+const IDLE: usize = usize::MAX;
+
+/// The start value in `f64` by a sweep on `threads` threads: each takes the next run of
+/// [`CHUNK`] ranks and solves it in order, waiting for a successor that a thread with an
+/// earlier run has not solved yet. The values are those of the one-thread sweep, bit for bit
+/// (each state is backed up by the same operations from the same values). A successor that no
+/// earlier run will solve is the same model error as in the one-thread sweep; a model whose
+/// order is wrong may also get through when the successor happened to be solved already by a
+/// later run, and then its value is still right, because every value is computed from final
+/// values only.
+pub(crate) fn par_start_value<M: Model + Sync>(
+    model: &M,
+    max_states: usize,
+    mut progress: Option<&mut dyn FnMut(&Progress)>,
+    threads: usize,
+) -> Option<Result<(f64, Stats), SolveError>> {
+    let bound = match table_size::<M, f64>(model)? {
+        Ok(bound) => bound,
+        Err(e) => return Some(Err(e)),
+    };
+    let started = Instant::now();
+    let shared = Shared {
+        values: (0..bound).map(|_| AtomicU64::new(UNSOLVED)).collect(),
+        ranks: model.sweep_len(),
+        next: AtomicUsize::new(0),
+        working: (0..threads).map(|_| AtomicUsize::new(IDLE)).collect(),
+        states: AtomicUsize::new(0),
+        components: AtomicUsize::new(0),
+        chunks: AtomicUsize::new(0),
+        waited: AtomicUsize::new(0),
+        alone: AtomicBool::new(false),
+        failed_at: AtomicUsize::new(IDLE),
+        failure: Mutex::new(None),
+    };
+    std::thread::scope(|scope| {
+        for t in 1..threads {
+            let shared = &shared;
+            scope.spawn(move || shared.work(model, t, max_states, &mut |_| Ok(())));
+        }
+        let mut next_check = CHECK_EVERY;
+        shared.work(model, 0, max_states, &mut |stats| {
+            if stats.states >= next_check {
+                next_check = stats.states + CHECK_EVERY;
+                report(&mut progress, stats, started);
+                check_memory(stats.states)?;
+            }
+            Ok(())
+        });
+    });
+    let mut stats = Stats {
+        states: shared.states.load(Ordering::Relaxed),
+        components: shared.components.load(Ordering::Relaxed),
+        swept: true,
+        threads: if shared.alone.load(Ordering::Relaxed) {
+            1
+        } else {
+            threads
+        },
+        ..Stats::default()
+    };
+    let failure = shared
+        .failure
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .take();
+    if let Some((_, e)) = failure {
+        return Some(Err(e));
+    }
+    let start = model.start();
+    let value = number(model, bound, &start).and_then(|at| {
+        let table = Lane {
+            shared: &shared,
+            thread: 0,
+            first: 0,
+            waited: false,
+        };
+        table.solved(at).ok_or_else(|| never_swept(model, &start))
+    });
+    stats.seconds = started.elapsed().as_secs_f64();
+    Some(value.map(|v| (v, stats)))
+}
+
+/// A stored value is the complement of the float's bits, so that a zeroed table is unsolved.
+const UNSOLVED: u64 = 0;
+
+fn store_bits(v: f64) -> u64 {
+    // The one float whose complement is zero is a NaN; store the standard NaN instead.
+    match !v.to_bits() {
+        UNSOLVED => !f64::NAN.to_bits(),
+        bits => bits,
+    }
+}
+
+/// What the threads of a parallel sweep share.
+struct Shared {
+    /// Per number: [`store_bits`] of the value, or [`UNSOLVED`].
+    values: Box<[AtomicU64]>,
+    ranks: usize,
+    /// The next chunk to take.
+    next: AtomicUsize,
+    /// Per thread: the first rank of its chunk, or [`TAKING`] or [`IDLE`].
+    working: Box<[AtomicUsize]>,
+    states: AtomicUsize,
+    components: AtomicUsize,
+    /// Chunks done, and those of them in which the thread had to wait.
+    chunks: AtomicUsize,
+    waited: AtomicUsize,
+    /// The threads waited too often: thread 0 goes on alone.
+    alone: AtomicBool,
+    /// The lowest rank at which a thread failed, or [`IDLE`].
+    failed_at: AtomicUsize,
+    /// The failure at the lowest rank, with its rank.
+    failure: Mutex<Option<(usize, SolveError)>>,
+}
+
+impl Shared {
+    /// One thread's work: chunks in order until none is left (or, for every thread but the
+    /// first, until the threads wait too often). `after_chunk` sees the counts of all threads.
+    fn work<M: Model>(
+        &self,
+        model: &M,
+        thread: usize,
+        max_states: usize,
+        after_chunk: &mut dyn FnMut(&Stats) -> Result<(), SolveError>,
+    ) {
+        let mut scratch = Scratch::new(self.working.len());
+        loop {
+            if self.failed_at.load(Ordering::SeqCst) != IDLE
+                || (thread > 0 && self.alone.load(Ordering::Relaxed))
+            {
+                break;
+            }
+            self.working[thread].store(TAKING, Ordering::SeqCst);
+            let first = self
+                .next
+                .fetch_add(1, Ordering::SeqCst)
+                .saturating_mul(CHUNK);
+            if first >= self.ranks {
+                break;
+            }
+            self.working[thread].store(first, Ordering::SeqCst);
+            let mut lane = Lane {
+                shared: self,
+                thread,
+                first,
+                waited: false,
+            };
+            let (states, components) = (scratch.stats.states, scratch.stats.components);
+            for rank in first..(first + CHUNK).min(self.ranks) {
+                let Some(state) = model.sweep_state(rank) else {
+                    continue;
+                };
+                match scratch.solve(model, &mut lane, &state) {
+                    Ok(()) => {}
+                    Err(Fail::Model(e)) => return self.fail(thread, rank, Some(e)),
+                    Err(Fail::Stopped) => return self.fail(thread, IDLE, None),
+                }
+            }
+            let total = self
+                .states
+                .fetch_add(scratch.stats.states - states, Ordering::Relaxed)
+                + scratch.stats.states
+                - states;
+            let components = self
+                .components
+                .fetch_add(scratch.stats.components - components, Ordering::Relaxed)
+                + scratch.stats.components
+                - components;
+            let chunks = self.chunks.fetch_add(1, Ordering::Relaxed) + 1;
+            let waited = self
+                .waited
+                .fetch_add(lane.waited as usize, Ordering::Relaxed)
+                + lane.waited as usize;
+            if chunks >= JUDGE_AFTER && waited * 4 > chunks {
+                self.alone.store(true, Ordering::Relaxed);
+            }
+            let counts = Stats {
+                states: total,
+                components,
+                ..Stats::default()
+            };
+            let checked = if total > max_states {
+                Err(limit_error(total, max_states, components))
+            } else {
+                after_chunk(&counts)
+            };
+            if let Err(e) = checked {
+                return self.fail(thread, first + CHUNK - 1, Some(e));
+            }
+        }
+        self.working[thread].store(IDLE, Ordering::SeqCst);
+    }
+
+    /// Ends this thread's work after a failure at `rank` (none if `e` is `None`: the thread
+    /// stopped for an earlier failure), keeping the failure at the lowest rank. Threads stop
+    /// taking chunks; those with earlier chunks finish them, as one of them may fail earlier.
+    #[cold]
+    fn fail(&self, thread: usize, rank: usize, e: Option<SolveError>) {
+        if let Some(e) = e {
+            let mut failure = self.failure.lock().unwrap_or_else(|p| p.into_inner());
+            if failure.as_ref().is_none_or(|(r, _)| rank < *r) {
+                *failure = Some((rank, e));
+            }
+            self.failed_at.fetch_min(rank, Ordering::SeqCst);
+        }
+        self.working[thread].store(IDLE, Ordering::SeqCst);
+    }
+}
+
+/// Why a state could not be solved.
+enum Fail {
+    /// The model broke a rule (or a limit was reached).
+    Model(SolveError),
+    /// Another thread of a parallel sweep failed.
+    Stopped,
+}
+
+impl Fail {
+    fn error(self) -> SolveError {
+        match self {
+            Fail::Model(e) => e,
+            Fail::Stopped => unreachable!("only a parallel sweep stops"),
+        }
+    }
+}
+
+impl From<SolveError> for Fail {
+    fn from(e: SolveError) -> Self {
+        Fail::Model(e)
+    }
+}
+
+/// Where a sweep keeps its values.
+trait Values<N> {
+    /// The size of the table (the model's `dense_bound`).
+    fn bound(&self) -> usize;
+    /// The value of `at`, if it is solved now.
+    fn solved(&self, at: usize) -> Option<N>;
+    /// Whether the successor `at` is solved, after waiting for threads that may still solve
+    /// it.
+    fn ready(&mut self, at: usize) -> Result<bool, Fail>;
+    /// An edge's reward plus its target's value.
+    fn edge_value(&self, e: &Edge<N>) -> N;
+    /// Records the value of `at`; false if it was solved already.
+    fn set(&mut self, at: usize, value: N) -> bool;
+}
+
+/// The one-thread sweep's table.
+struct Table<N> {
     values: Vec<N>,
     /// Per number, one bit: solved.
     solved: Vec<u64>,
+}
+
+impl<N: Number> Values<N> for Table<N> {
+    fn bound(&self) -> usize {
+        self.values.len()
+    }
+
+    #[inline(always)]
+    fn solved(&self, at: usize) -> Option<N> {
+        (self.solved[at / 64] >> (at % 64) & 1 == 1).then(|| self.values[at].clone())
+    }
+
+    #[inline(always)]
+    fn ready(&mut self, at: usize) -> Result<bool, Fail> {
+        Ok(self.solved[at / 64] >> (at % 64) & 1 == 1)
+    }
+
+    #[inline(always)]
+    fn edge_value(&self, e: &Edge<N>) -> N {
+        e.reward.add(&self.values[e.target as usize])
+    }
+
+    #[inline(always)]
+    fn set(&mut self, at: usize, value: N) -> bool {
+        let bit = 1 << (at % 64);
+        let fresh = self.solved[at / 64] & bit == 0;
+        self.values[at] = value;
+        self.solved[at / 64] |= bit;
+        fresh
+    }
+}
+
+/// One thread's view of the parallel sweep's table, while it solves the chunk from `first`.
+struct Lane<'a> {
+    shared: &'a Shared,
+    thread: usize,
+    first: usize,
+    /// Whether the thread waited for another in this chunk.
+    waited: bool,
+}
+
+impl Values<f64> for Lane<'_> {
+    fn bound(&self) -> usize {
+        self.shared.values.len()
+    }
+
+    #[inline(always)]
+    fn solved(&self, at: usize) -> Option<f64> {
+        match self.shared.values[at].load(Ordering::Acquire) {
+            UNSOLVED => None,
+            bits => Some(f64::from_bits(!bits)),
+        }
+    }
+
+    #[inline(always)]
+    fn ready(&mut self, at: usize) -> Result<bool, Fail> {
+        if self.solved(at).is_some() {
+            return Ok(true);
+        }
+        self.wait(at)
+    }
+
+    #[inline(always)]
+    fn edge_value(&self, e: &Edge<f64>) -> f64 {
+        let bits = self.shared.values[e.target as usize].load(Ordering::Relaxed);
+        e.reward + f64::from_bits(!bits)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, at: usize, value: f64) -> bool {
+        self.shared.values[at]
+            .compare_exchange(
+                UNSOLVED,
+                store_bits(value),
+                Ordering::Release,
+                Ordering::Relaxed,
+            )
+            .is_ok()
+    }
+}
+
+impl Lane<'_> {
+    /// Waits until `at` is solved, or until no thread works on an earlier chunk (then it never
+    /// will be, in time: false), or until another thread fails.
+    #[cold]
+    fn wait(&mut self, at: usize) -> Result<bool, Fail> {
+        self.waited = true;
+        let shared = self.shared;
+        let mut round = 0u32;
+        loop {
+            if self.solved(at).is_some() {
+                return Ok(true);
+            }
+            // A failure in an earlier chunk ends the sweep; one in a later chunk does not,
+            // since this chunk may hold a failure at a lower rank.
+            if shared.failed_at.load(Ordering::SeqCst) < self.first {
+                return Err(Fail::Stopped);
+            }
+            let earlier = shared
+                .working
+                .iter()
+                .enumerate()
+                .any(|(t, w)| t != self.thread && w.load(Ordering::SeqCst) < self.first);
+            if !earlier {
+                // Every earlier chunk is done, and its values are visible since its thread
+                // took a later chunk or stopped.
+                return Ok(self.solved(at).is_some());
+            }
+            if round < 64 {
+                round += 1;
+                std::hint::spin_loop();
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// What a thread needs to solve states one at a time.
+struct Scratch<M: Model, N> {
     node: Node<M::State, M::Move>,
     edges: Vec<Edge<N>>,
     move_rewards: Vec<(u32, Rat)>,
     stats: Stats,
 }
 
-impl<M: Model, N: Number> Sweep<'_, M, N> {
-    fn is_solved(&self, at: usize) -> bool {
-        is_solved(&self.solved, at)
-    }
-
-    fn number(&self, s: &M::State) -> Result<usize, SolveError> {
-        number(self.model, self.values.len(), s)
+impl<M: Model, N: Number> Scratch<M, N> {
+    fn new(threads: usize) -> Self {
+        Scratch {
+            node: Node::new(),
+            edges: Vec::new(),
+            move_rewards: Vec::new(),
+            stats: Stats {
+                swept: true,
+                threads,
+                ..Stats::default()
+            },
+        }
     }
 
     /// Solves one state of the sweep from its successors' values.
     #[inline(always)]
-    fn solve(&mut self, state: &M::State) -> Result<(), SolveError> {
-        let Sweep {
-            model,
-            values,
-            solved,
+    fn solve(
+        &mut self,
+        model: &M,
+        table: &mut impl Values<N>,
+        state: &M::State,
+    ) -> Result<(), Fail> {
+        let Scratch {
             node,
             edges,
             move_rewards,
             stats,
         } = self;
-        let model = *model;
-        let at = number(model, values.len(), state)?;
-        if is_solved(solved, at) {
-            return Err(invalid(
+        let bound = table.bound();
+        let at = number(model, bound, state)?;
+        let twice = || {
+            invalid(
                 model,
                 state,
                 "the model's sweep order (sweep_state) gives this state, or another with its \
                  number (dense_index), twice"
                     .to_string(),
-            ));
+            )
+        };
+        if table.solved(at).is_some() {
+            return Err(twice().into());
         }
         stats.states += 1;
         node.clear();
         model.expand(state, node);
         if let Err(reason) = node.validate() {
-            return Err(invalid(model, state, reason));
+            return Err(invalid(model, state, reason).into());
         }
         let kind = match node.kind() {
             NodeKind::Terminal => {
-                values[at] = N::from_rat(node.payoff());
-                solved[at / 64] |= 1 << (at % 64);
-                return Ok(());
+                return match table.set(at, N::from_rat(node.payoff())) {
+                    true => Ok(()),
+                    false => Err(twice().into()),
+                };
             }
             NodeKind::Decision(p) => Kind::Decision(p),
             NodeKind::Chance => Kind::Chance,
@@ -188,8 +572,8 @@ impl<M: Model, N: Number> Sweep<'_, M, N> {
         edges.clear();
         let mut group = u32::MAX;
         for b in node.branches() {
-            let target = number(model, values.len(), &b.next)?;
-            if !is_solved(solved, target) {
+            let target = number(model, bound, &b.next)?;
+            if !table.ready(target)? {
                 return Err(invalid(
                     model,
                     state,
@@ -199,7 +583,8 @@ impl<M: Model, N: Number> Sweep<'_, M, N> {
                          cycles has no such order)",
                         model.show_state(&b.next)
                     ),
-                ));
+                )
+                .into());
             }
             let (prob, reward) = edge_numbers(b, move_rewards);
             edges.push(Edge {
@@ -210,16 +595,40 @@ impl<M: Model, N: Number> Sweep<'_, M, N> {
             });
             group = b.group;
         }
-        values[at] = back_up(kind, edges, values).0;
-        solved[at / 64] |= 1 << (at % 64);
+        let value = back_up_by(kind, edges, |e| table.edge_value(e)).0;
+        if !table.set(at, value) {
+            return Err(twice().into());
+        }
         stats.components += 1;
         Ok(())
     }
 }
 
-#[inline(always)]
-fn is_solved(solved: &[u64], at: usize) -> bool {
-    solved[at / 64] >> (at % 64) & 1 == 1
+fn report(progress: &mut Option<&mut dyn FnMut(&Progress)>, stats: &Stats, started: Instant) {
+    if let Some(f) = progress.as_mut() {
+        f(&Progress {
+            states: stats.states,
+            components: stats.components,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+}
+
+fn limit_error(states: usize, limit: usize, components: usize) -> SolveError {
+    SolveError::StateLimit {
+        explored: states,
+        limit,
+        components,
+    }
+}
+
+#[cold]
+fn never_swept<M: Model>(model: &M, start: &M::State) -> SolveError {
+    invalid(
+        model,
+        start,
+        "the model's sweep order (sweep_state) never gives the start state".to_string(),
+    )
 }
 
 /// The number of `s`, checked against the bound.

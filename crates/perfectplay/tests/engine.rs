@@ -706,6 +706,67 @@ fn a_sweep_that_is_no_order_is_a_model_error() {
 }
 
 #[test]
+fn a_parallel_sweep_gives_the_bits_of_one_thread() {
+    let mut rng = Rng(36);
+    for (round, threads) in [2, 3, 4, 2, 3, 4].into_iter().enumerate() {
+        // Thousands of states make many runs of ranks, in flight at once.
+        let inner = 1000 + 900 * round;
+        let players = [&[Player::Min][..], &[Player::Min, Player::Max]][round % 2];
+        let game = common::random_game(&mut rng, inner, common::Shape::Acyclic, players);
+        let one = Solver::new(&swept(&game, downwards))
+            .start_value::<f64>()
+            .unwrap();
+        let (value, stats) = Solver::new(&swept(&game, downwards))
+            .threads(threads)
+            .start_value::<f64>()
+            .unwrap();
+        assert_eq!(value.to_bits(), one.0.to_bits(), "round {round}");
+        assert_eq!(
+            (stats.states, stats.components),
+            (one.1.states, one.1.components)
+        );
+        assert!(stats.swept && one.1.threads == 1);
+        // Successors are anywhere above a state: threads seldom wait, and all stay.
+        assert_eq!(stats.threads, threads, "round {round}");
+    }
+}
+
+#[test]
+fn a_parallel_sweep_reports_model_errors() {
+    let mut rng = Rng(37);
+    let game = common::random_game(&mut rng, 5000, common::Shape::Acyclic, &[Player::Max]);
+    let err = |game: &Table, order: fn(usize, usize) -> Option<usize>| {
+        Solver::new(&swept(game, order))
+            .threads(3)
+            .start_value::<f64>()
+            .expect_err("an error")
+            .to_string()
+    };
+    // The wrong order fails at its first state, as with one thread.
+    let e = err(&game, |n, r| (r < n).then_some(r));
+    assert!(e.contains("state 0: its successor"), "{e}");
+    assert!(e.contains("is not solved before it"), "{e}");
+    let e = err(&game, |n, r| downwards(n, r).or(Some(n - 1)));
+    assert!(e.contains("twice"), "{e}");
+    let e = err(&game, |n, r| downwards(n, r).filter(|&s| s != 0));
+    assert!(e.contains("never gives the start state"), "{e}");
+    // A game with cycles fails rather than waiting forever.
+    for _ in 0..5 {
+        let cyclic = common::random_game(&mut rng, 5000, common::Shape::Loops, &[Player::Min]);
+        let e = err(&cyclic, downwards);
+        assert!(e.contains("a game with cycles has no such order"), "{e}");
+    }
+    let e = Solver::new(&swept(&game, downwards))
+        .threads(2)
+        .max_states(2000)
+        .start_value::<f64>();
+    assert!(
+        matches!(e, Err(SolveError::StateLimit { limit: 2000, explored, .. }) if explored > 2000),
+        "{e:?}"
+    );
+}
+
+#[test]
 fn a_sweep_keeps_the_state_limit_and_needs_a_numbering() {
     let mut rng = Rng(35);
     let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, &[Player::Max]);
