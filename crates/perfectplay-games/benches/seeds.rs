@@ -135,6 +135,13 @@ fn grid_game_8_search_start_value_engine() -> f64 {
     Solver::new(&g).start_value::<f64>().unwrap().0
 }
 
+/// The same sweep on two threads (`perfectplay solve --threads 2`).
+#[divan::bench(sample_count = 5)]
+fn grid_game_8_search_start_value_2_threads_engine() -> f64 {
+    let g = GridGame::new(grid8()).unwrap();
+    Solver::new(&g).threads(2).start_value::<f64>().unwrap().0
+}
+
 #[divan::bench(sample_count = 5)]
 fn grid_game_8_baseline_dp() -> i64 {
     baselines::grid_game(&grid8())

@@ -161,6 +161,7 @@
 //! without hashing. If its game has no cycles it can also list its states with every successor
 //! first ([`Model::sweep_state`]); [`Solver::start_value`] then solves them in that order without
 //! exploring, as a hand-written dynamic program fills its table, and checks the order as it goes.
+//! [`Solver::threads`] spreads such a sweep over several threads, with the same result.
 
 #![deny(missing_docs)]
 
