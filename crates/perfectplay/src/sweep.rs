@@ -256,6 +256,11 @@ impl Shared {
         after_chunk: &mut dyn FnMut(&Stats) -> Result<(), SolveError>,
     ) {
         let mut scratch = Scratch::new(self.working.len());
+        // Should the model panic, the other threads must not wait for this one forever.
+        let _unwinding = Unwinding {
+            shared: self,
+            thread,
+        };
         loop {
             if self.failed_at.load(Ordering::SeqCst) != IDLE
                 || (thread > 0 && self.alone.load(Ordering::Relaxed))
@@ -336,6 +341,22 @@ impl Shared {
             self.failed_at.fetch_min(rank, Ordering::SeqCst);
         }
         self.working[thread].store(IDLE, Ordering::SeqCst);
+    }
+}
+
+/// Stops the other threads when a thread panics (in the model's code), so that the panic
+/// reaches the caller instead of leaving them waiting.
+struct Unwinding<'a> {
+    shared: &'a Shared,
+    thread: usize,
+}
+
+impl Drop for Unwinding<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.shared.failed_at.fetch_min(0, Ordering::SeqCst);
+            self.shared.working[self.thread].store(IDLE, Ordering::SeqCst);
+        }
     }
 }
 

@@ -756,6 +756,36 @@ fn a_parallel_sweep_reports_model_errors() {
         let e = err(&cyclic, downwards);
         assert!(e.contains("a game with cycles has no such order"), "{e}");
     }
+    // A model that panics on one thread: the panic reaches the caller, and nothing hangs.
+    struct Panics<'a>(Numbered<'a>);
+    impl Model for Panics<'_> {
+        type State = usize;
+        type Move = usize;
+        fn start(&self) -> usize {
+            0
+        }
+        fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
+            assert!(*s != 2000, "the model's own bug");
+            self.0.expand(s, node)
+        }
+        fn dense_bound(&self) -> usize {
+            self.0.dense_bound()
+        }
+        fn dense_index(&self, s: &usize) -> Option<usize> {
+            self.0.dense_index(s)
+        }
+        fn sweep_len(&self) -> usize {
+            self.0.sweep_len()
+        }
+        fn sweep_state(&self, rank: usize) -> Option<usize> {
+            self.0.sweep_state(rank)
+        }
+    }
+    let panics = Panics(swept(&game, downwards));
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        Solver::new(&panics).threads(3).start_value::<f64>()
+    }));
+    assert!(caught.is_err());
     let e = Solver::new(&swept(&game, downwards))
         .threads(2)
         .max_states(2000)
