@@ -173,9 +173,10 @@ fn games_text() -> String {
         out.push('\n');
     }
     out.push_str(
-        "Commands on a game: solve (the value), explain (moves and their losses at a state),\n\
-         play (interactive, or --auto N simulated games), distribution (of the total, with\n\
-         --csv, --json, --plot FILE.svg|png) and strategy (--out FILE.json|csv).\n\
+        "Commands on a game: solve (the value; --json, --threads N), explain (moves and their\n\
+         losses at a state), play (interactive, or --auto N simulated games), distribution (of\n\
+         the total, with --csv, --json, --plot FILE.svg|png) and strategy (--out\n\
+         FILE.json|csv).\n\
          Each takes the game's options above and --exact, --max-states N, --quiet;\n\
          'perfectplay <command> <game> --help' shows the rest.\n\
          Contest input formats: 'perfectplay contest --help'.\n",
