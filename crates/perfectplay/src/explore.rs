@@ -325,7 +325,10 @@ impl<M: Model + Sync> Solver<'_, M> {
     /// the order (layers of a game, say), not when each state needs the one just before it: if
     /// the threads wait for each other in more than a quarter of their runs, one goes on
     /// alone. The values are those of one thread, bit for bit, and a model error is the one
-    /// a single thread would report first.
+    /// a single thread would report first, with one exception: an order that puts a successor
+    /// after its state may get through when another thread has already solved that successor
+    /// (the value is still right, since each value is computed from final values only). A
+    /// model's panic on any thread stops the others and reaches the caller.
     ///
     /// ```
     /// # use perfectplay::{Model, Node, Player, Solver};
