@@ -196,13 +196,18 @@ impl<'a, M: Model> Solver<'a, M> {
         if let Some(result) = swept {
             return result;
         }
-        let solution = Solver {
+        Solver {
             model,
             max_states,
             progress,
             threads,
         }
-        .solve::<N>()?;
+        .explored_start_value()
+    }
+
+    /// Explores and solves, and keeps only the start value and the stats.
+    fn explored_start_value<N: Number>(self) -> Result<(N, Stats), SolveError> {
+        let solution = self.solve::<N>()?;
         Ok((solution.start_value().clone(), solution.stats().clone()))
     }
 
@@ -298,16 +303,15 @@ impl<'a, M: Model> Solver<'a, M> {
             }
             // The reason is only that the method does not apply; rationals give the value.
             Err(_) => {
-                let exact = Solver {
+                let (value, mut stats) = Solver {
                     model,
                     max_states,
                     progress,
                     threads,
                 }
-                .solve::<Exact>()?;
-                let mut stats = exact.stats().clone();
+                .explored_start_value::<Exact>()?;
                 stats.seconds = started.elapsed().as_secs_f64();
-                Ok((exact.start_value().clone(), stats))
+                Ok((value, stats))
             }
         }
     }

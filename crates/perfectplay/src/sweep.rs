@@ -100,12 +100,7 @@ pub(crate) fn start_value<M: Model, N: Number>(
                 check_memory(states)?;
             }
         }
-        let start = model.start();
-        let at = number(model, bound, &start)?;
-        match table.solved(at) {
-            Some(value) => Ok(Some(value)),
-            None => Err(never_swept(model, &start)),
-        }
+        swept_start(model, &table).map(Some)
     })();
     match result {
         Ok(Some(value)) => {
@@ -198,16 +193,13 @@ pub(crate) fn par_start_value<M: Model + Sync>(
     if let Some((_, e)) = failure {
         return Some(Err(e));
     }
-    let start = model.start();
-    let value = number(model, bound, &start).and_then(|at| {
-        let table = Lane {
-            shared: &shared,
-            thread: 0,
-            first: 0,
-            waited: false,
-        };
-        table.solved(at).ok_or_else(|| never_swept(model, &start))
-    });
+    let table = Lane {
+        shared: &shared,
+        thread: 0,
+        first: 0,
+        waited: false,
+    };
+    let value = swept_start(model, &table);
     stats.seconds = started.elapsed().as_secs_f64();
     Some(value.map(|v| (v, stats)))
 }
@@ -282,7 +274,6 @@ impl Shared {
                 first,
                 waited: false,
             };
-            let (states, components) = (scratch.stats.states, scratch.stats.components);
             for rank in first..(first + CHUNK).min(self.ranks) {
                 let Some(state) = model.sweep_state(rank) else {
                     continue;
@@ -293,21 +284,14 @@ impl Shared {
                     Err(Fail::Stopped) => return self.fail(thread, IDLE, None),
                 }
             }
-            let total = self
-                .states
-                .fetch_add(scratch.stats.states - states, Ordering::Relaxed)
-                + scratch.stats.states
-                - states;
-            let components = self
-                .components
-                .fetch_add(scratch.stats.components - components, Ordering::Relaxed)
-                + scratch.stats.components
-                - components;
-            let chunks = self.chunks.fetch_add(1, Ordering::Relaxed) + 1;
-            let waited = self
-                .waited
-                .fetch_add(lane.waited as usize, Ordering::Relaxed)
-                + lane.waited as usize;
+            // The thread's counts of this chunk go into the totals.
+            let total = add(&self.states, std::mem::take(&mut scratch.stats.states));
+            let components = add(
+                &self.components,
+                std::mem::take(&mut scratch.stats.components),
+            );
+            let chunks = add(&self.chunks, 1);
+            let waited = add(&self.waited, lane.waited as usize);
             if chunks >= JUDGE_AFTER && waited * 4 > chunks {
                 self.alone.store(true, Ordering::Relaxed);
             }
@@ -342,6 +326,11 @@ impl Shared {
         }
         self.working[thread].store(IDLE, Ordering::SeqCst);
     }
+}
+
+/// Adds `n` to a shared count and returns the new count.
+fn add(count: &AtomicUsize, n: usize) -> usize {
+    count.fetch_add(n, Ordering::Relaxed) + n
 }
 
 /// Stops the other threads when a thread panics (in the model's code), so that the panic
@@ -643,13 +632,18 @@ fn limit_error(states: usize, limit: usize, components: usize) -> SolveError {
     }
 }
 
-#[cold]
-fn never_swept<M: Model>(model: &M, start: &M::State) -> SolveError {
-    invalid(
-        model,
-        start,
-        "the model's sweep order (sweep_state) never gives the start state".to_string(),
-    )
+/// The value of the start state once the sweep is done; an error if it was never swept.
+fn swept_start<M: Model, N>(model: &M, table: &impl Values<N>) -> Result<N, SolveError> {
+    let start = model.start();
+    table
+        .solved(number(model, table.bound(), &start)?)
+        .ok_or_else(|| {
+            invalid(
+                model,
+                &start,
+                "the model's sweep order (sweep_state) never gives the start state".to_string(),
+            )
+        })
 }
 
 /// The number of `s`, checked against the bound.
