@@ -119,9 +119,10 @@ fn cli() -> Command {
                         .value_name("N")
                         .value_parser(clap::value_parser!(u64).range(1..=1024))
                         .help(
-                            "Threads for a game solved by a sweep (float; default 1: more pay off \
-                             only where states cost much, as in the grid game's search) and for \
-                             the multi-modular evaluation (--exact; default every core, up to 8)",
+                            "Threads for a game solved by a sweep (float; default every core, up \
+                             to 8, for a sweep of a million ranks or more that keeps every value, \
+                             else 1) and for the multi-modular evaluation (--exact; default every \
+                             core, up to 8); the value is the same on any number",
                         ),
                 )
             },

@@ -197,10 +197,11 @@ impl Model for GoldPots {
         mv.to_string()
     }
 
-    /// In the known variants the interval `i..j` is numbered `j (j + 1) / 2 + i` (triangular:
-    /// only `i <= j` occurs), so the engine interns them without hashing; both successors,
-    /// `i + 1..j` and `i..j - 1`, are near in that order. The unknown variants reach only about
-    /// n intervals, and hash.
+    /// In the known variants intervals are numbered by length and then start: the `n + 1 - l`
+    /// intervals of length `l` follow those shorter, so both successors of `i..j` (the
+    /// intervals `i + 1..j` and `i..j - 1`, one shorter) are neighbours, at positions `i + 1`
+    /// and `i` of the previous length. The unknown variants reach only about n intervals,
+    /// and hash.
     fn dense_bound(&self) -> usize {
         let n = self.pots.len() + 1;
         match self.variant {
@@ -210,15 +211,20 @@ impl Model for GoldPots {
     }
 
     fn dense_index(&self, &(i, j): &State) -> Option<usize> {
-        let (i, j) = (i as usize, j as usize);
-        (i <= j && j <= self.pots.len()).then(|| j * (j + 1) / 2 + i)
+        let (i, j, n) = (i as usize, j as usize, self.pots.len());
+        (i <= j && j <= n).then(|| {
+            let l = j - i;
+            // Lengths below `l` hold sum over m < l of (n + 1 - m) intervals.
+            l * (n + 1) - l * l.saturating_sub(1) / 2 + i
+        })
     }
 
-    /// In the known variants, intervals by their end `j`, and for each end by start `i`
-    /// from `j` down (a move leads to `i + 1..j` or `i..j - 1`, both earlier), so that the sweep
-    /// walks the numbering nearly in order. Each end has a run of a power-of-two stride, so
-    /// that a rank splits into end and offset by a shift. Every interval but `0..0` is
-    /// reachable (a single pot is always taken from the left).
+    /// In the known variants, intervals by length (a move leads to an interval one shorter)
+    /// and for each length by start, which walks the numbering in order. The states of one
+    /// length do not depend on each other, so threads can share a length. Each length has a
+    /// run of a power-of-two stride, so that a rank splits into length and start by a
+    /// shift. Every interval but `0..0` is reachable (a single pot is always taken from the
+    /// left).
     fn sweep_len(&self) -> usize {
         match self.variant {
             Variant::CompetitiveKnown | Variant::CooperativeKnown => {
@@ -230,9 +236,14 @@ impl Model for GoldPots {
 
     fn sweep_state(&self, rank: usize) -> Option<State> {
         let bits = self.stride_bits();
-        let (j, back) = (rank >> bits, rank & ((1 << bits) - 1));
-        let reached = j > 0 || self.pots.is_empty();
-        (back <= j && reached).then(|| ((j - back) as u32, j as u32))
+        let (l, i) = (rank >> bits, rank & ((1 << bits) - 1));
+        let reached = l > 0 || i > 0 || self.pots.is_empty();
+        (i + l <= self.pots.len() && reached).then(|| (i as u32, (i + l) as u32))
+    }
+
+    /// A move leads to an interval one shorter, at most `n + 1` numbers back.
+    fn sweep_window(&self) -> usize {
+        self.pots.len() + 2
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {

@@ -61,8 +61,6 @@ pub const SPEC: GameSpec = GameSpec {
 #[derive(Clone, Debug)]
 pub struct PerfectMemory {
     cells: u32,
-    /// The numbering's tiles along `u` and along `k / 2` (see `dense_index`).
-    tiles: (usize, usize),
 }
 
 /// A belief state of the player.
@@ -112,11 +110,7 @@ impl PerfectMemory {
                 format!("the board {rows}x{cols} has an odd number of cells"),
             ));
         }
-        let cells = (rows * cols) as usize;
-        Ok(PerfectMemory {
-            cells: rows * cols,
-            tiles: (cells / TILE + 1, cells / 4 / TILE + 1),
-        })
+        Ok(PerfectMemory { cells: rows * cols })
     }
 
     /// Builds from `--rows` and `--cols`.
@@ -129,9 +123,6 @@ impl PerfectMemory {
         u32::BITS - (self.cells / 4).leading_zeros()
     }
 }
-
-/// The side of the square tiles of `(u, k / 2)` pairs in the state numbering.
-const TILE: usize = 16;
 
 fn q(n: u32, d: u32) -> Rat {
     Rat::new(n as i64, d as i64)
@@ -244,30 +235,25 @@ impl Model for PerfectMemory {
         mv.to_string()
     }
 
-    /// States are numbered by kind, `u` and `k`, so the engine interns them without hashing.
-    /// `u - k` is always even (every move keeps its parity, and the start has `k = 0` on an
-    /// even board), so `(u, k / 2)` determines `k`; the numbers are laid out in tiles of
-    /// `TILE × TILE` such pairs, because a state's successors are its neighbours in `u` and
-    /// `k`, and the engine then finds their slots in the same few pages.
+    /// States are numbered by `u`, `k` and kind, so the engine interns them without hashing:
+    /// the number of a state is its rank in the sweep order below (`u - k` is always even, as
+    /// every move keeps its parity and the start has `k = 0` on an even board, so `(u, k / 2)`
+    /// determines `k`).
     fn dense_bound(&self) -> usize {
-        let (rows, cols) = self.tiles;
-        rows * cols * TILE * TILE * 3
+        self.sweep_len()
     }
 
     fn dense_index(&self, state: &State) -> Option<usize> {
         use State::*;
         let (kind, u, k) = match *state {
-            Turn { u, k } => (0, u, k),
-            MatchesKnown { u, k } => (1, u, k),
-            NewSymbol { u, k } => (2, u, k),
+            MatchesKnown { u, k } => (0, u, k),
+            NewSymbol { u, k } => (1, u, k),
+            Turn { u, k } => (2, u, k),
         };
-        let (u, h) = (u as usize, k as usize / 2);
-        let (rows, cols) = self.tiles;
-        let (tu, th) = (u / TILE, h / TILE);
-        (tu < rows && th < cols).then(|| {
-            // Kind varies fastest: the three states of one (u, k) are neighbours.
-            (((tu * cols + th) * TILE + u % TILE) * TILE + h % TILE) * 3 + kind
-        })
+        let bits = self.half_bits();
+        let h = k / 2;
+        (u <= self.cells && h >> bits == 0)
+            .then(|| ((((u as usize) << bits) | h as usize) * 3) + kind)
     }
 
     /// The states in order of `u`, so that every successor comes first (every move turns an
@@ -298,6 +284,13 @@ impl Model for PerfectMemory {
             1 => (u > k).then_some(NewSymbol { u, k }),
             _ => Some(Turn { u, k }),
         }
+    }
+
+    /// A move turns one or two unseen cells, so a successor lies one or two runs of `u` back:
+    /// the farthest, from a first card matching a known one to the turn two cells and two
+    /// known singles on (`k / 2` one less), is `6 · 2^bits + 1` numbers back.
+    fn sweep_window(&self) -> usize {
+        (6 << self.half_bits()) + 2
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {

@@ -192,6 +192,14 @@ pub use rat::Rat;
 pub use simulate::{Rng, Simulation};
 pub use solution::{BranchValue, Solution, StateExplanation, Stats, StrategyRow};
 
+/// The threads used where the caller does not say: every core, up to 8.
+pub(crate) fn default_threads() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(8)
+}
+
 /// Solves `model` in `f64` with default settings.
 pub fn solve<M: Model>(model: &M) -> Result<Solution<M::State, f64>, SolveError> {
     Solver::new(model).solve()

@@ -121,6 +121,21 @@ pub trait Model {
         None
     }
 
+    /// An optional bound that lets a sweep keep only its latest values, as a dynamic program
+    /// that keeps only its last rows: `w > 0` promises that the numbers
+    /// ([`dense_index`](Model::dense_index)) of the states increase along the sweep order and
+    /// that every successor's number is less than `w` below its state's. The sweep then keeps
+    /// the values of the last `w` numbers or more (and the start's), not one per number below
+    /// [`dense_bound`](Model::dense_bound): less memory, and values that stay in the cache.
+    /// The default, `0`, keeps them all.
+    ///
+    /// The engine checks both promises as it goes: a number that does not increase, or a
+    /// successor whose value is no longer kept, is
+    /// [`SolveError::InvalidModel`](crate::SolveError::InvalidModel), never a wrong value.
+    fn sweep_window(&self) -> usize {
+        0
+    }
+
     /// Parses a state written in the game's own notation (the inverse of
     /// [`show_state`](Model::show_state) where the game supports it). The default says the
     /// game has no notation.

@@ -721,12 +721,7 @@ const MAX_PRIMES: usize = 8192;
 /// Rounds of batches on `threads` threads (by default every core, up to 8) until a
 /// reconstructed candidate survives a round.
 fn reconstruct(plan: &Plan, threads: Option<usize>) -> Result<Evaluated, &'static str> {
-    let threads = threads.unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-            .min(8)
-    });
+    let threads = threads.unwrap_or_else(crate::default_threads);
     let mut rng = Rng::new(seed());
     let mut fresh = || loop {
         let pr = random_prime(&mut rng);

@@ -29,16 +29,21 @@ const CHECK_EVERY: usize = 1 << 16;
 /// How many swept states between two calls of `give_up`.
 const GIVE_UP_EVERY: usize = 1 << 12;
 
-/// The size of the table of values, after checking that the model offers a sweep and that the
-/// table fits in the memory left; `None` when there is no sweep.
-fn table_size<M: Model, N>(model: &M) -> Option<Result<usize, SolveError>> {
+/// The size of the table of values (the model's `dense_bound`), after checking that the model
+/// offers a sweep and that the values fit in the memory left (`slots` of them, of `slot_bytes`
+/// each); `None` when there is no sweep.
+fn table_size<M: Model>(
+    model: &M,
+    slots: impl Fn(usize) -> usize,
+    slot_bytes: f64,
+) -> Option<Result<usize, SolveError>> {
     let (ranks, bound) = (model.sweep_len(), model.dense_bound());
     // Successors are `u32` edges, as in exploration.
     if ranks == 0 || bound == 0 || bound > u32::MAX as usize {
         return None;
     }
     // The table of values is made at once: make sure it fits before it is written.
-    let bytes = (bound * std::mem::size_of::<N>() + bound / 8) as u64;
+    let bytes = (slots(bound) as f64 * slot_bytes) as u64;
     if let Some((resident, available)) = memory::reading() {
         if available < bytes + memory::MARGIN {
             let gb = |b: u64| b as f64 / 1e9;
@@ -57,22 +62,54 @@ fn table_size<M: Model, N>(model: &M) -> Option<Result<usize, SolveError>> {
 }
 
 /// The value of the start state by a sweep, or `None` when the model offers no sweep (no
-/// order, or no numbering) or `give_up` (asked now and then) said to stop.
+/// order, or no numbering) or `give_up` (asked now and then) said to stop. With a
+/// [`Model::sweep_window`], only the values of the window are kept.
 pub(crate) fn start_value<M: Model, N: Number>(
     model: &M,
+    max_states: usize,
+    progress: Option<&mut dyn FnMut(&Progress)>,
+    give_up: fn() -> bool,
+) -> Option<Result<(N, Stats), SolveError>> {
+    // A window as large as the table saves nothing.
+    let ring = match model.sweep_window().checked_next_power_of_two() {
+        Some(len) if len > 1 && len < model.dense_bound() => len,
+        _ => 0,
+    };
+    if ring == 0 {
+        let value_bytes = std::mem::size_of::<N>() as f64;
+        let bound = match table_size(model, |bound| bound, value_bytes + 1.0 / 8.0)? {
+            Ok(bound) => bound,
+            Err(e) => return Some(Err(e)),
+        };
+        let table = Table {
+            values: vec![N::zero(); bound],
+            solved: vec![0; bound.div_ceil(64)],
+        };
+        return sweep(model, table, max_states, progress, give_up);
+    }
+    let slot_bytes = std::mem::size_of::<Slot<N>>() as f64;
+    let ring = table_size(model, |_| ring, slot_bytes)?.and_then(|bound| {
+        Ok(Ring::new(
+            bound,
+            ring,
+            number(model, bound, &model.start())?,
+        ))
+    });
+    match ring {
+        Ok(ring) => sweep(model, ring, max_states, progress, give_up),
+        Err(e) => Some(Err(e)),
+    }
+}
+
+/// The one-thread sweep into `table`.
+fn sweep<M: Model, N: Number>(
+    model: &M,
+    mut table: impl Values<N>,
     max_states: usize,
     mut progress: Option<&mut dyn FnMut(&Progress)>,
     give_up: fn() -> bool,
 ) -> Option<Result<(N, Stats), SolveError>> {
-    let bound = match table_size::<M, N>(model)? {
-        Ok(bound) => bound,
-        Err(e) => return Some(Err(e)),
-    };
     let started = Instant::now();
-    let mut table = Table {
-        values: vec![N::zero(); bound],
-        solved: vec![0; bound.div_ceil(64)],
-    };
     let mut scratch = Scratch::new(1);
     let mut next_check = CHECK_EVERY;
     let mut next_ask = GIVE_UP_EVERY;
@@ -141,7 +178,7 @@ pub(crate) fn par_start_value<M: Model + Sync>(
     mut progress: Option<&mut dyn FnMut(&Progress)>,
     threads: usize,
 ) -> Option<Result<(f64, Stats), SolveError>> {
-    let bound = match table_size::<M, f64>(model)? {
+    let bound = match table_size(model, |bound| bound, 8.0)? {
         Ok(bound) => bound,
         Err(e) => return Some(Err(e)),
     };
@@ -374,6 +411,16 @@ impl From<SolveError> for Fail {
 
 /// Where a sweep keeps its values.
 trait Values<N> {
+    /// Called with the number of each state before it is solved; an error says why the
+    /// number cannot come now.
+    fn claim(&mut self, at: usize) -> Result<(), String> {
+        let _ = at;
+        Ok(())
+    }
+    /// Why a successor may be missing, besides a wrong order.
+    fn why_missing(&self) -> &'static str {
+        ""
+    }
     /// The size of the table (the model's `dense_bound`).
     fn bound(&self) -> usize;
     /// The value of `at`, if it is solved now.
@@ -421,6 +468,104 @@ impl<N: Number> Values<N> for Table<N> {
         self.values[at] = value;
         self.solved[at / 64] |= bit;
         fresh
+    }
+}
+
+/// The values of a sweep with a window ([`Model::sweep_window`]): the value of number `x`
+/// sits in slot `x % len` (`len` a power of two), tagged `x + 1`, until a later number takes
+/// the slot. The numbers must increase, so a tag identifies its value for good.
+struct Ring<N> {
+    bound: usize,
+    slots: Vec<Slot<N>>,
+    /// The number of the state being solved, once one is.
+    last: Option<usize>,
+    /// The start state's number, and its value once solved.
+    start: usize,
+    start_value: Option<N>,
+}
+
+/// A slot of a [`Ring`]: a value and its number plus one (zero: empty).
+#[derive(Clone)]
+struct Slot<N> {
+    tag: usize,
+    value: N,
+}
+
+impl<N: Number> Ring<N> {
+    fn new(bound: usize, len: usize, start: usize) -> Self {
+        debug_assert!(len.is_power_of_two());
+        Ring {
+            bound,
+            slots: vec![
+                Slot {
+                    tag: 0,
+                    value: N::zero(),
+                };
+                len
+            ],
+            last: None,
+            start,
+            start_value: None,
+        }
+    }
+
+    #[inline(always)]
+    fn slot(&self, at: usize) -> &Slot<N> {
+        &self.slots[at & (self.slots.len() - 1)]
+    }
+}
+
+impl<N: Number> Values<N> for Ring<N> {
+    fn claim(&mut self, at: usize) -> Result<(), String> {
+        match self.last {
+            Some(last) if at <= last => Err(format!(
+                "its number (dense_index) is {at}, after {last} in the model's sweep order; \
+                 with a sweep window (sweep_window) numbers must increase along the order"
+            )),
+            _ => {
+                self.last = Some(at);
+                Ok(())
+            }
+        }
+    }
+
+    fn why_missing(&self) -> &'static str {
+        ", or its number is not within the model's sweep window (sweep_window) below the \
+         state's"
+    }
+
+    fn bound(&self) -> usize {
+        self.bound
+    }
+
+    #[inline(always)]
+    fn solved(&self, at: usize) -> Option<N> {
+        if at == self.start {
+            return self.start_value.clone();
+        }
+        let slot = self.slot(at);
+        (slot.tag == at + 1).then(|| slot.value.clone())
+    }
+
+    #[inline(always)]
+    fn ready(&mut self, at: usize) -> Result<bool, Fail> {
+        Ok(self.slot(at).tag == at + 1)
+    }
+
+    #[inline(always)]
+    fn edge_value(&self, e: &Edge<N>) -> N {
+        e.reward.add(&self.slot(e.target as usize).value)
+    }
+
+    #[inline(always)]
+    fn set(&mut self, at: usize, value: N) -> bool {
+        if at == self.start {
+            self.start_value = Some(value.clone());
+        }
+        let len = self.slots.len();
+        self.slots[at & (len - 1)] = Slot { tag: at + 1, value };
+        // `claim` saw to it that no number comes twice.
+        true
     }
 }
 
@@ -560,6 +705,9 @@ impl<M: Model, N: Number> Scratch<M, N> {
         // A state given twice is caught when its value is stored: looking at its slot now
         // would map a zero page for reading, and the first write would then copy it (in
         // the parallel sweep, with a flush of every other core's TLB).
+        if let Err(reason) = table.claim(at) {
+            return Err(invalid(model, state, reason).into());
+        }
         stats.states += 1;
         node.clear();
         model.expand(state, node);
@@ -590,8 +738,9 @@ impl<M: Model, N: Number> Scratch<M, N> {
                     format!(
                         "its successor {} is not solved before it in the model's sweep order \
                          (sweep_state), which must put every successor first (a game with \
-                         cycles has no such order)",
-                        model.show_state(&b.next)
+                         cycles has no such order){}",
+                        model.show_state(&b.next),
+                        table.why_missing()
                     ),
                 )
                 .into());

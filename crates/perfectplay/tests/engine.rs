@@ -817,6 +817,146 @@ fn a_sweep_keeps_the_state_limit_and_needs_a_numbering() {
     assert_eq!(value, *solve(&game).unwrap().start_value());
 }
 
+/// A random acyclic game of `n` states whose moves and outcomes lead at most `span` states
+/// on, the first of each state exactly `span` on where there is room; the last three states
+/// are terminal.
+fn local_game(rng: &mut Rng, n: usize, span: usize) -> Table {
+    let reward = |rng: &mut Rng| Rat::new(rng.range(-4, 4), rng.range(1, 3));
+    let mut nodes = Vec::with_capacity(n);
+    for x in 0..n - 3 {
+        let room = span.min(n - 1 - x);
+        let mut next = {
+            let mut first = true;
+            move |rng: &mut Rng| {
+                let step = if std::mem::take(&mut first) {
+                    room
+                } else {
+                    1 + rng.below(room)
+                };
+                x + step
+            }
+        };
+        nodes.push(match rng.below(3) {
+            0 => GNode::Chance(vec![
+                (Rat::new(1, 3), reward(rng), next(rng)),
+                (Rat::new(2, 3), reward(rng), next(rng)),
+            ]),
+            k => {
+                let player = [Player::Min, Player::Max][k - 1];
+                let moves = 1 + rng.below(3);
+                GNode::Decision(
+                    player,
+                    (0..moves).map(|_| (reward(rng), next(rng))).collect(),
+                )
+            }
+        });
+    }
+    for _ in 0..3 {
+        nodes.push(GNode::Terminal(Rat::from(rng.range(-9, 9))));
+    }
+    Table(nodes)
+}
+
+/// A [`Table`] from state `start`, numbered along a sweep from the last state down (state `s`
+/// gets `n - 1 - s`), with a sweep window.
+struct Windowed<'a> {
+    game: &'a Table,
+    start: usize,
+    window: usize,
+    /// The state at a rank of the sweep, given the number of states.
+    order: fn(usize, usize) -> Option<usize>,
+}
+
+impl Model for Windowed<'_> {
+    type State = usize;
+    type Move = usize;
+    fn start(&self) -> usize {
+        self.start
+    }
+    fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
+        self.game.expand(s, node)
+    }
+    fn dense_bound(&self) -> usize {
+        self.game.0.len()
+    }
+    fn dense_index(&self, s: &usize) -> Option<usize> {
+        let n = self.game.0.len();
+        (*s < n).then(|| n - 1 - s)
+    }
+    fn sweep_len(&self) -> usize {
+        self.game.0.len() + 1
+    }
+    fn sweep_state(&self, rank: usize) -> Option<usize> {
+        (self.order)(self.game.0.len(), rank)
+    }
+    fn sweep_window(&self) -> usize {
+        self.window
+    }
+}
+
+#[test]
+fn a_sweep_window_gives_the_values_of_the_whole_table() {
+    let mut rng = Rng(38);
+    for span in [1, 2, 5, 7, 8, 9, 30, 100] {
+        for start in [0, 700] {
+            let game = local_game(&mut rng, 3000, span);
+            let windowed = |window| Windowed {
+                game: &game,
+                start,
+                window,
+                order: downwards,
+            };
+            // The least window, one larger, and none (the whole table).
+            let (whole, stats) = Solver::new(&windowed(0)).start_value::<f64>().unwrap();
+            assert!(stats.swept);
+            for window in [span + 1, span + 2] {
+                let (value, stats) = Solver::new(&windowed(window)).start_value::<f64>().unwrap();
+                assert!(stats.swept);
+                assert_eq!(stats.states, 3000, "every state is swept");
+                assert_eq!(value.to_bits(), whole.to_bits(), "span {span}");
+                let (exact, _) = Solver::new(&windowed(window))
+                    .start_value::<perfectplay::Exact>()
+                    .unwrap();
+                let explored = solve_exact(&windowed(0)).unwrap();
+                assert_eq!(&exact, explored.start_value(), "span {span}");
+                let explored = solve(&windowed(0)).unwrap();
+                assert_eq!(explored.start_value().to_bits(), value.to_bits());
+            }
+        }
+    }
+}
+
+#[test]
+fn a_sweep_window_that_is_not_kept_is_a_model_error() {
+    let mut rng = Rng(39);
+    let game = local_game(&mut rng, 3000, 30);
+    let err = |window, order: fn(usize, usize) -> Option<usize>| {
+        let model = Windowed {
+            game: &game,
+            start: 0,
+            window,
+            order,
+        };
+        Solver::new(&model)
+            .start_value::<f64>()
+            .expect_err("an error")
+            .to_string()
+    };
+    // Successors 30 numbers back, with a window of 4 (8 values kept).
+    let e = err(4, downwards);
+    assert!(e.contains("is not solved before it"), "{e}");
+    assert!(e.contains("sweep window"), "{e}");
+    // A number that does not increase: a state twice, or two terminal states (numbers 0 and
+    // 1) the other way round.
+    let e = err(31, |n, r| downwards(n, r).or(Some(n - 1)));
+    assert!(e.contains("numbers must increase"), "{e}");
+    let e = err(31, |n, r| downwards(n, r ^ usize::from(r < 2)));
+    assert!(e.contains("its number (dense_index) is 0, after 1"), "{e}");
+    // The start left out.
+    let e = err(31, |n, r| downwards(n, r).filter(|&s| s != 0));
+    assert!(e.contains("never gives the start state"), "{e}");
+}
+
 /// A random acyclic game whose numbers are all dyadic: rewards in halves, coin flips of 1/2 and
 /// 1/4, and, if `thirds`, one chance node with a probability of 1/3 somewhere.
 fn dyadic_game(rng: &mut Rng, inner: usize, thirds: bool) -> Table {
