@@ -93,9 +93,10 @@ pub type State = (u32, u32);
 /// Largest number of pots in the unknown variants (they reach about n intervals).
 pub const MAX_POTS: usize = 100_000;
 
-/// Largest number of pots in the known variants: the engine keeps every one of their
-/// (n + 1)(n + 2)/2 intervals, 128 million at this size: `solve` sweeps them in about 4 s and
-/// 1 GB, and exploring them (every other command) takes about 22 s and 3.5 GB (measured).
+/// Largest number of pots in the known variants, which have (n + 1)(n + 2)/2 intervals, 128
+/// million at this size: `solve` sweeps them in about 5 s keeping only the values of two
+/// lengths (6 MB), but every other command explores and keeps them all, which takes about
+/// 22 s and 3.5 GB (measured).
 pub const MAX_KNOWN_POTS: usize = 16_000;
 
 impl GoldPots {

@@ -161,7 +161,9 @@
 //! without hashing. If its game has no cycles it can also list its states with every successor
 //! first ([`Model::sweep_state`]); [`Solver::start_value`] then solves them in that order without
 //! exploring, as a hand-written dynamic program fills its table, and checks the order as it goes.
-//! [`Solver::threads`] spreads such a sweep over several threads, with the same result.
+//! [`Solver::threads`] spreads such a sweep over several threads, with the same result; a model
+//! whose successors lie a bounded distance back in its numbering says so
+//! ([`Model::sweep_window`]), and a sweep on one thread then keeps only the values it still needs.
 
 #![deny(missing_docs)]
 

@@ -11,6 +11,11 @@
 //! Nothing is taken on trust: every successor must have been solved earlier in the sweep (so a
 //! wrong order, or a cycle, is an error naming the state rather than a wrong value), no number
 //! may come twice, and the start state must be among those swept.
+//!
+//! A model whose numbers increase along the sweep and whose successors lie at most a window
+//! back ([`Model::sweep_window`]) is swept keeping only the values of that window (a [`Ring`]),
+//! as a hand-written DP keeps only its last rows; a successor the window no longer holds is a
+//! model error too. Several threads ([`par_start_value`]) keep every value.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -71,11 +76,11 @@ pub(crate) fn start_value<M: Model, N: Number>(
     give_up: fn() -> bool,
 ) -> Option<Result<(N, Stats), SolveError>> {
     // A window as large as the table saves nothing.
-    let ring = match model.sweep_window().checked_next_power_of_two() {
+    let ring_len = match model.sweep_window().checked_next_power_of_two() {
         Some(len) if len > 1 && len < model.dense_bound() => len,
         _ => 0,
     };
-    if ring == 0 {
+    if ring_len == 0 {
         let value_bytes = std::mem::size_of::<N>() as f64;
         let bound = match table_size(model, |bound| bound, value_bytes + 1.0 / 8.0)? {
             Ok(bound) => bound,
@@ -88,12 +93,9 @@ pub(crate) fn start_value<M: Model, N: Number>(
         return sweep(model, table, max_states, progress, give_up);
     }
     let slot_bytes = std::mem::size_of::<Slot<N>>() as f64;
-    let ring = table_size(model, |_| ring, slot_bytes)?.and_then(|bound| {
-        Ok(Ring::new(
-            bound,
-            ring,
-            number(model, bound, &model.start())?,
-        ))
+    let ring = table_size(model, |_| ring_len, slot_bytes)?.and_then(|bound| {
+        let start = number(model, bound, &model.start())?;
+        Ok(Ring::new(bound, ring_len, start))
     });
     match ring {
         Ok(ring) => sweep(model, ring, max_states, progress, give_up),

@@ -957,6 +957,62 @@ fn a_sweep_window_that_is_not_kept_is_a_model_error() {
     assert!(e.contains("never gives the start state"), "{e}");
 }
 
+/// The front end's default: every core for a large sweep that keeps every value, one thread
+/// for a small sweep or one with a window.
+#[test]
+fn a_large_sweep_without_a_window_runs_on_every_core_by_default() {
+    use perfectplay::dynamic::{DynModel, SolveOptions, PARALLEL_SWEEP_RANKS};
+    /// Counting down from 1,000 by 1 or 2, with `ranks` ranks in its sweep (the rest empty).
+    struct Countdown {
+        ranks: usize,
+        window: usize,
+    }
+    impl Model for Countdown {
+        type State = u32;
+        type Move = u32;
+        fn start(&self) -> u32 {
+            1000
+        }
+        fn expand(&self, &n: &u32, node: &mut Node<u32, u32>) {
+            if n == 0 {
+                return node.terminal(0);
+            }
+            node.decision(Player::Min);
+            node.add_move(1, 1, n - 1);
+            if n >= 2 {
+                node.add_move(2, 1, n - 2);
+            }
+        }
+        fn dense_bound(&self) -> usize {
+            1001
+        }
+        fn dense_index(&self, &n: &u32) -> Option<usize> {
+            Some(n as usize)
+        }
+        fn sweep_len(&self) -> usize {
+            self.ranks
+        }
+        fn sweep_state(&self, rank: usize) -> Option<u32> {
+            (rank <= 1000).then_some(rank as u32)
+        }
+        fn sweep_window(&self) -> usize {
+            self.window
+        }
+    }
+    let threads = |ranks, window| {
+        let r = Countdown { ranks, window }
+            .solve_report(SolveOptions::default())
+            .unwrap();
+        assert_eq!(r.value, 500.0);
+        assert!(r.stats.swept);
+        r.stats.threads
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    assert_eq!(threads(PARALLEL_SWEEP_RANKS, 0), cores);
+    assert_eq!(threads(PARALLEL_SWEEP_RANKS - 1, 0), 1);
+    assert_eq!(threads(PARALLEL_SWEEP_RANKS, 3), 1);
+}
+
 /// A random acyclic game whose numbers are all dyadic: rewards in halves, coin flips of 1/2 and
 /// 1/4, and, if `thirds`, one chance node with a probability of 1/3 somewhere.
 fn dyadic_game(rng: &mut Rng, inner: usize, thirds: bool) -> Table {
