@@ -242,9 +242,10 @@ impl Model for GoldPots {
         (i + l <= self.pots.len() && reached).then(|| (i as u32, (i + l) as u32))
     }
 
-    /// A move leads to an interval one shorter, at most `n + 1` numbers back.
+    /// A move leads to an interval one shorter, at most `n` numbers back (from `i..i + 1` to
+    /// `i + 1..i + 1`, and from `i..i + 2` to `i..i + 1`).
     fn sweep_window(&self) -> usize {
-        self.pots.len() + 2
+        self.pots.len() + 1
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
@@ -398,6 +399,13 @@ mod tests {
                 let (sweep, stats) = perfectplay::Solver::new(&g).start_value::<f64>().unwrap();
                 assert!(stats.swept);
                 assert_eq!(sweep, *explored.start_value());
+                if n > 0 {
+                    // The window is exact.
+                    assert_eq!(
+                        crate::sweep_check::check_sweep_window(&g),
+                        g.sweep_window() - 1
+                    );
+                }
             }
         }
         // The unknown variants reach few intervals and explore.

@@ -17,6 +17,9 @@ pub mod pig;
 pub mod subset_sum_extreme;
 pub mod yeetzhee;
 
+#[cfg(test)]
+mod sweep_check;
+
 use perfectplay::dynamic::DynModel;
 use thiserror::Error;
 

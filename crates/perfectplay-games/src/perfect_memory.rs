@@ -396,6 +396,12 @@ mod tests {
             );
             let (value, _) = Solver::new(&g).start_value::<perfectplay::Exact>().unwrap();
             assert_eq!(value.to_string(), exact(rows, cols));
+            // Successors lie within the window (exactly at its edge from 2x2 on).
+            let farthest = crate::sweep_check::check_sweep_window(&g);
+            assert!(farthest < g.sweep_window(), "{rows}x{cols}");
+            if rows * cols >= 4 {
+                assert_eq!(farthest, g.sweep_window() - 1, "{rows}x{cols}");
+            }
         }
     }
 
