@@ -127,7 +127,8 @@ pub trait Model {
     /// that every successor's number is less than `w` below its state's. The sweep then keeps
     /// the values of the last `w` numbers or more (and the start's), not one per number below
     /// [`dense_bound`](Model::dense_bound): less memory, and values that stay in the cache.
-    /// The default, `0`, keeps them all.
+    /// The default, `0`, keeps them all, as does a sweep on several threads
+    /// ([`Solver::threads`](crate::Solver::threads)).
     ///
     /// The engine checks both promises as it goes: a number that does not increase, or a
     /// successor whose value is no longer kept, is
