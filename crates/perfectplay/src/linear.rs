@@ -36,6 +36,19 @@ pub(crate) struct System<N> {
     slot: FxHashMap<u64, u32>,
     /// Scratch: the predecessors of each unknown during elimination.
     preds: Vec<Vec<u32>>,
+    /// Scratch of [`System::solve`], kept for the next system (components come by the
+    /// thousand, most of them small).
+    scratch: Scratch,
+}
+
+/// The working memory of one elimination.
+#[derive(Default)]
+struct Scratch {
+    heap: CostQueue,
+    indeg: Vec<usize>,
+    queued: Vec<usize>,
+    done: Vec<bool>,
+    order: Vec<usize>,
 }
 
 /// A min-queue of `(cost, unknown)`: buckets for the small costs that almost every
@@ -52,6 +65,13 @@ struct CostQueue {
 const BUCKETS: usize = 64;
 
 impl CostQueue {
+    /// Empties the queue, keeping the memory of its buckets.
+    fn clear(&mut self) {
+        self.buckets.iter_mut().for_each(Vec::clear);
+        self.low = 0;
+        self.large.clear();
+    }
+
     fn push(&mut self, cost: usize, x: u32) {
         if cost < BUCKETS {
             if self.buckets.is_empty() {
@@ -92,6 +112,7 @@ impl<N: Number> System<N> {
             indexed: Vec::new(),
             slot: FxHashMap::default(),
             preds: Vec::new(),
+            scratch: Scratch::default(),
         };
         s.reset(n);
         s
@@ -160,7 +181,17 @@ impl<N: Number> System<N> {
     pub fn solve(&mut self) -> Result<Vec<N>, usize> {
         let n = self.c.len();
         let mut preds = std::mem::take(&mut self.preds);
-        let mut indeg = vec![0usize; n];
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let Scratch {
+            heap,
+            indeg,
+            queued,
+            done,
+            order,
+        } = &mut scratch;
+        heap.clear();
+        indeg.clear();
+        indeg.resize(n, 0);
         for (x, row) in self.rows.iter().enumerate() {
             for &(y, _) in row {
                 if y as usize != x {
@@ -175,8 +206,8 @@ impl<N: Number> System<N> {
         // A lazy heap: `queued[x]` is the smallest cost of `x` in the heap. A cost that rises
         // is not pushed (the old, lower entry comes out first and is re-pushed then), so hubs
         // whose cost grows at every elimination do not flood the heap.
-        let mut heap = CostQueue::default();
-        let mut queued = vec![0usize; n];
+        queued.clear();
+        queued.resize(n, 0);
         for x in 0..n {
             queued[x] = indeg[x] * outdeg(self, x);
             heap.push(queued[x], x as u32);
@@ -187,8 +218,9 @@ impl<N: Number> System<N> {
                 heap.push(cost, x as u32);
             }
         };
-        let mut done = vec![false; n];
-        let mut order = Vec::with_capacity(n);
+        done.clear();
+        done.resize(n, false);
+        order.clear();
         while let Some((cost, x)) = heap.pop() {
             let x = x as usize;
             if done[x] || cost != queued[x] {
@@ -234,13 +266,13 @@ impl<N: Number> System<N> {
                         indeg[*y as usize] += 1;
                     }
                 }
-                requeue(&mut heap, &mut queued, p, indeg[p] * outdeg(self, p));
+                requeue(heap, queued, p, indeg[p] * outdeg(self, p));
             }
             // Keep the list's memory for the next system.
             preds[x] = list;
             for &(y, _) in &row {
                 let y = y as usize;
-                requeue(&mut heap, &mut queued, y, indeg[y] * outdeg(self, y));
+                requeue(heap, queued, y, indeg[y] * outdeg(self, y));
             }
             self.rows[x] = row;
             done[x] = true;
@@ -255,6 +287,7 @@ impl<N: Number> System<N> {
             }
             v[x] = s;
         }
+        self.scratch = scratch;
         Ok(v)
     }
 }
