@@ -455,8 +455,15 @@ impl<N: Number> Component<N> {
                     }
                 };
                 if new.is_finite() {
-                    change = change.max((new - v[x]).abs());
-                    scale = scale.max(new.abs());
+                    // Plain comparisons: both sides are finite, so `f64::max`'s care for NaN
+                    // is not needed here, and it costs in this innermost loop.
+                    let (step, size) = ((new - v[x]).abs(), new.abs());
+                    if step > change {
+                        change = step;
+                    }
+                    if size > scale {
+                        scale = size;
+                    }
                     v[x] = new;
                 }
             }
