@@ -33,6 +33,9 @@ pub(crate) struct System<N> {
     pub c: Vec<N>,
     rows: Vec<Vec<(u32, N)>>,
     indexed: Vec<bool>,
+    /// Whether `rows[x]` holds the self-loop `a_xx`, so that the cost of eliminating `x`
+    /// needs no search.
+    looped: Vec<bool>,
     slot: FxHashMap<u64, u32>,
     /// Scratch: the predecessors of each unknown during elimination.
     preds: Vec<Vec<u32>>,
@@ -110,6 +113,7 @@ impl<N: Number> System<N> {
             c: Vec::new(),
             rows: Vec::new(),
             indexed: Vec::new(),
+            looped: Vec::new(),
             slot: FxHashMap::default(),
             preds: Vec::new(),
             scratch: Scratch::default(),
@@ -131,6 +135,8 @@ impl<N: Number> System<N> {
         self.preds.resize_with(n, Vec::new);
         self.indexed.clear();
         self.indexed.resize(n, false);
+        self.looped.clear();
+        self.looped.resize(n, false);
         self.slot.clear();
     }
 
@@ -150,6 +156,7 @@ impl<N: Number> System<N> {
             *e = e.add(&a);
             return false;
         }
+        self.looped[x] |= y as usize == x;
         let row = &mut self.rows[x];
         row.push((y, a));
         if self.indexed[x] {
@@ -166,6 +173,7 @@ impl<N: Number> System<N> {
     /// Removes and returns `a_xy`, if present.
     fn take(&mut self, x: usize, y: u32) -> Option<N> {
         let i = self.find(x, y)?;
+        self.looped[x] &= y as usize != x;
         let row = &mut self.rows[x];
         let (_, a) = row.swap_remove(i);
         if self.indexed[x] {
@@ -201,8 +209,7 @@ impl<N: Number> System<N> {
             }
         }
         // Entries other than the self-loop, in constant time.
-        let outdeg =
-            |sys: &Self, x: usize| sys.rows[x].len() - usize::from(sys.find(x, x as u32).is_some());
+        let outdeg = |sys: &Self, x: usize| sys.rows[x].len() - usize::from(sys.looped[x]);
         // A lazy heap: `queued[x]` is the smallest cost of `x` in the heap. A cost that rises
         // is not pushed (the old, lower entry comes out first and is re-pushed then), so hubs
         // whose cost grows at every elimination do not flood the heap.
