@@ -437,18 +437,20 @@ impl<N: Number> Component<N> {
                 let new = match self.kind[x] {
                     Kind::Chance => out.iter().map(|e| e.1 * q(e)).sum(),
                     Kind::Decision(player) => {
-                        // The first best move, as `Player::prefers` decides.
-                        let (mut best, mut top) = (0, q(&out[0]));
+                        // The first best move, as `Player::prefers` decides (with Min's
+                        // values negated, one comparison serves both players).
+                        let sign = match player {
+                            Player::Max => 1.0,
+                            Player::Min => -1.0,
+                        };
+                        let (mut best, mut top) = (0, sign * q(&out[0]));
                         for (i, e) in out.iter().enumerate().skip(1) {
-                            let qi = q(e);
-                            let better = match player {
-                                Player::Max => qi > top,
-                                Player::Min => qi < top,
-                            };
-                            if better {
+                            let qi = sign * q(e);
+                            if qi > top {
                                 (best, top) = (i, qi);
                             }
                         }
+                        let top = sign * top;
                         switched |= policy[x] != best as u32;
                         policy[x] = best as u32;
                         top
