@@ -215,8 +215,9 @@ impl Model for GoldPots {
         let (i, j, n) = (i as usize, j as usize, self.pots.len());
         (i <= j && j <= n).then(|| {
             let l = j - i;
-            // Lengths below `l` hold sum over m < l of (n + 1 - m) intervals.
-            l * (n + 1) - l * l.saturating_sub(1) / 2 + i
+            // Lengths below `l` hold the sum over m < l of n + 1 - m intervals,
+            // l (n + 1) - l (l - 1) / 2 = l (2n + 3 - l) / 2 (an even product).
+            l * (2 * n + 3 - l) / 2 + i
         })
     }
 
