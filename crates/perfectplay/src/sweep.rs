@@ -34,25 +34,21 @@ const CHECK_EVERY: usize = 1 << 16;
 /// How many swept states between two calls of `give_up`.
 const GIVE_UP_EVERY: usize = 1 << 12;
 
-/// The size of the table of values (the model's `dense_bound`), after checking that the model
-/// offers a sweep and that the values fit in the memory left (`slots` of them, of `slot_bytes`
-/// each); `None` when there is no sweep.
-fn table_size<M: Model>(
-    model: &M,
-    slots: impl Fn(usize) -> usize,
-    slot_bytes: f64,
-) -> Option<Result<usize, SolveError>> {
+/// The size of the table of numbers (the model's `dense_bound`), or `None` when the model
+/// offers no sweep.
+fn sweep_bound<M: Model>(model: &M) -> Option<usize> {
     let (ranks, bound) = (model.sweep_len(), model.dense_bound());
     // Successors are `u32` edges, as in exploration.
-    if ranks == 0 || bound == 0 || bound > u32::MAX as usize {
-        return None;
-    }
-    // The table of values is made at once: make sure it fits before it is written.
-    let bytes = (slots(bound) as f64 * slot_bytes) as u64;
-    if let Some((resident, available)) = memory::reading() {
-        if available < bytes + memory::MARGIN {
+    (ranks > 0 && bound > 0 && bound <= u32::MAX as usize).then_some(bound)
+}
+
+/// Checks that `bytes` of values fit in the memory left, before they are made at once.
+fn room_for(bytes: usize) -> Result<(), SolveError> {
+    let bytes = bytes as u64;
+    match memory::reading() {
+        Some((resident, available)) if available < bytes + memory::MARGIN => {
             let gb = |b: u64| b as f64 / 1e9;
-            return Some(Err(SolveError::TooLarge {
+            Err(SolveError::TooLarge {
                 what: format!(
                     "the sweep needs {:.1} GB for its values and {:.1} GB are free ({:.1} GB in \
                      use)",
@@ -60,10 +56,10 @@ fn table_size<M: Model>(
                     gb(available),
                     gb(resident)
                 ),
-            }));
+            })
         }
+        _ => Ok(()),
     }
-    Some(Ok(bound))
 }
 
 /// The value of the start state by a sweep, or `None` when the model offers no sweep (no
@@ -75,28 +71,26 @@ pub(crate) fn start_value<M: Model, N: Number>(
     progress: Option<&mut dyn FnMut(&Progress)>,
     give_up: fn() -> bool,
 ) -> Option<Result<(N, Stats), SolveError>> {
+    let bound = sweep_bound(model)?;
     // A window as large as the table saves nothing.
     let ring_len = match model.sweep_window().checked_next_power_of_two() {
-        Some(len) if len > 1 && len < model.dense_bound() => len,
+        Some(len) if len > 1 && len < bound => len,
         _ => 0,
     };
     if ring_len == 0 {
-        let value_bytes = std::mem::size_of::<N>() as f64;
-        let bound = match table_size(model, |bound| bound, value_bytes + 1.0 / 8.0)? {
-            Ok(bound) => bound,
-            Err(e) => return Some(Err(e)),
-        };
+        let bytes = bound * std::mem::size_of::<N>() + bound / 8;
+        if let Err(e) = room_for(bytes) {
+            return Some(Err(e));
+        }
         let table = Table {
             values: vec![N::zero(); bound],
             solved: vec![0; bound.div_ceil(64)],
         };
         return sweep(model, table, max_states, progress, give_up);
     }
-    let slot_bytes = std::mem::size_of::<Slot<N>>() as f64;
-    let ring = table_size(model, |_| ring_len, slot_bytes)?.and_then(|bound| {
-        let start = number(model, bound, &model.start())?;
-        Ok(Ring::new(bound, ring_len, start))
-    });
+    let ring = room_for(ring_len * std::mem::size_of::<Slot<N>>())
+        .and_then(|()| number(model, bound, &model.start()))
+        .map(|start| Ring::new(bound, ring_len, start));
     match ring {
         Ok(ring) => sweep(model, ring, max_states, progress, give_up),
         Err(e) => Some(Err(e)),
@@ -180,10 +174,10 @@ pub(crate) fn par_start_value<M: Model + Sync>(
     mut progress: Option<&mut dyn FnMut(&Progress)>,
     threads: usize,
 ) -> Option<Result<(f64, Stats), SolveError>> {
-    let bound = match table_size(model, |bound| bound, 8.0)? {
-        Ok(bound) => bound,
-        Err(e) => return Some(Err(e)),
-    };
+    let bound = sweep_bound(model)?;
+    if let Err(e) = room_for(bound * std::mem::size_of::<AtomicU64>()) {
+        return Some(Err(e));
+    }
     let started = Instant::now();
     let shared = Shared {
         values: (0..bound).map(|_| AtomicU64::new(UNSOLVED)).collect(),
@@ -511,9 +505,15 @@ impl<N: Number> Ring<N> {
         }
     }
 
+    /// The slot of number `at`.
+    #[inline(always)]
+    fn index(&self, at: usize) -> usize {
+        at & (self.slots.len() - 1)
+    }
+
     #[inline(always)]
     fn slot(&self, at: usize) -> &Slot<N> {
-        &self.slots[at & (self.slots.len() - 1)]
+        &self.slots[self.index(at)]
     }
 }
 
@@ -564,8 +564,8 @@ impl<N: Number> Values<N> for Ring<N> {
         if at == self.start {
             self.start_value = Some(value.clone());
         }
-        let len = self.slots.len();
-        self.slots[at & (len - 1)] = Slot { tag: at + 1, value };
+        let i = self.index(at);
+        self.slots[i] = Slot { tag: at + 1, value };
         // `claim` saw to it that no number comes twice.
         true
     }
