@@ -825,17 +825,9 @@ fn local_game(rng: &mut Rng, n: usize, span: usize) -> Table {
     let mut nodes = Vec::with_capacity(n);
     for x in 0..n - 3 {
         let room = span.min(n - 1 - x);
-        let mut next = {
-            let mut first = true;
-            move |rng: &mut Rng| {
-                let step = if std::mem::take(&mut first) {
-                    room
-                } else {
-                    1 + rng.below(room)
-                };
-                x + step
-            }
-        };
+        // The first successor is `room` on, the others anywhere up to it.
+        let mut first = Some(x + room);
+        let mut next = |rng: &mut Rng| first.take().unwrap_or_else(|| x + 1 + rng.below(room));
         nodes.push(match rng.below(3) {
             0 => GNode::Chance(vec![
                 (Rat::new(1, 3), reward(rng), next(rng)),
