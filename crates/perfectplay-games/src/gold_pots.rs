@@ -18,7 +18,7 @@
 //! engine: the variants differ only in who is `Max` or `Min` and which moves are offered.
 
 use perfectplay::dynamic::DynModel;
-use perfectplay::{Model, Node, Player};
+use perfectplay::{Model, NodeBuilder, Player};
 
 use crate::{GameError, GameSpec, ParamSpec, Params};
 
@@ -154,7 +154,7 @@ impl Model for GoldPots {
         (0, self.pots.len() as u32)
     }
 
-    fn expand(&self, &(i, j): &State, node: &mut Node<State, &'static str>) {
+    fn expand(&self, &(i, j): &State, node: &mut impl NodeBuilder<State, &'static str>) {
         if i == j {
             return node.terminal(0);
         }

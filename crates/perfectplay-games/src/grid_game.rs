@@ -21,7 +21,7 @@
 use std::io::Read;
 
 use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
-use perfectplay::{Model, Node, Player, SolveError, Stats};
+use perfectplay::{Model, NodeBuilder, Player, SolveError, Stats};
 
 use crate::{GameError, GameSpec, ParamSpec, Params};
 
@@ -340,7 +340,7 @@ impl Model for GridGame {
         }
     }
 
-    fn expand(&self, s: &State, node: &mut Node<State, Label>) {
+    fn expand(&self, s: &State, node: &mut impl NodeBuilder<State, Label>) {
         let n = self.n();
         match s.pending {
             None if s.rows.count_ones() as usize == n => node.terminal(0),

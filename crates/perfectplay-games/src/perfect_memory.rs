@@ -28,7 +28,7 @@
 //! The value depends only on `rows · cols`.
 
 use perfectplay::dynamic::DynModel;
-use perfectplay::{Model, Node, Player, Rat};
+use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamSpec, Params};
 
@@ -61,18 +61,15 @@ pub const SPEC: GameSpec = GameSpec {
 #[derive(Clone, Debug)]
 pub struct PerfectMemory {
     cells: u32,
+    /// The length of a run of the sweep: the values of `k / 2`, which is at most `cells / 4`.
+    run: usize,
+    /// `2^40 / run`, rounded up, to divide a rank by `run` with a multiplication.
+    per_run: u64,
 }
 
 /// A belief state of the player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum State {
-    /// The start of a move: `u` unseen cells, `k` known singles.
-    Turn {
-        /// Unseen cells.
-        u: u32,
-        /// Known singles.
-        k: u32,
-    },
     /// The first card turned (an unseen cell) has a known partner.
     MatchesKnown {
         /// Unseen cells before the move.
@@ -85,6 +82,13 @@ pub enum State {
         /// Unseen cells before the move.
         u: u32,
         /// Known singles before the move.
+        k: u32,
+    },
+    /// The start of a move: `u` unseen cells, `k` known singles.
+    Turn {
+        /// Unseen cells.
+        u: u32,
+        /// Known singles.
         k: u32,
     },
 }
@@ -110,17 +114,18 @@ impl PerfectMemory {
                 format!("the board {rows}x{cols} has an odd number of cells"),
             ));
         }
-        Ok(PerfectMemory { cells: rows * cols })
+        let cells = rows * cols;
+        let run = cells as usize / 4 + 1;
+        Ok(PerfectMemory {
+            cells,
+            run,
+            per_run: (1u64 << 40).div_ceil(run as u64),
+        })
     }
 
     /// Builds from `--rows` and `--cols`.
     pub fn from_params(p: &Params) -> Result<Self, GameError> {
         PerfectMemory::new(p.int("rows", 1, 50)?, p.int("cols", 1, 50)?)
-    }
-
-    /// The bits of `k / 2`, which is at most `cells / 4`.
-    fn half_bits(&self) -> u32 {
-        u32::BITS - (self.cells / 4).leading_zeros()
     }
 }
 
@@ -139,7 +144,7 @@ impl Model for PerfectMemory {
         }
     }
 
-    fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
+    fn expand(&self, state: &State, node: &mut impl NodeBuilder<State, &'static str>) {
         use State::*;
         match *state {
             Turn { u: 0, .. } => node.terminal(0),
@@ -235,7 +240,7 @@ impl Model for PerfectMemory {
         mv.to_string()
     }
 
-    /// States are numbered by `u`, `k` and kind, so the engine interns them without hashing:
+    /// States are numbered by `u`, kind and `k`, so the engine interns them without hashing:
     /// the number of a state is its rank in the sweep order below (`u - k` is always even, as
     /// every move keeps its parity and the start has `k = 0` on an even board, so `(u, k / 2)`
     /// determines `k`).
@@ -243,6 +248,7 @@ impl Model for PerfectMemory {
         self.sweep_len()
     }
 
+    #[inline]
     fn dense_index(&self, state: &State) -> Option<usize> {
         use State::*;
         let (kind, u, k) = match *state {
@@ -250,30 +256,35 @@ impl Model for PerfectMemory {
             NewSymbol { u, k } => (1, u, k),
             Turn { u, k } => (2, u, k),
         };
-        let bits = self.half_bits();
         let h = k / 2;
-        (u <= self.cells && h >> bits == 0)
-            .then(|| ((((u as usize) << bits) | h as usize) * 3) + kind)
+        (u <= self.cells && (h as usize) < self.run)
+            .then(|| (u as usize * 3 + kind) * self.run + h as usize)
     }
 
     /// The states in order of `u`, so that every successor comes first (every move turns an
     /// unseen cell, except that a turn leads to the two first-card states of the same
-    /// `(u, k)`, which come just before it). Exactly the reachable states: `k ≤ u`,
-    /// `k ≤ cells - u` (the seen cells hold the known singles and matched pairs), `u - k` even
-    /// and `u ≠ cells - 1`; a first-card state needs a card to match (`k > 0`) or a new symbol
-    /// (`u > k`). A test checks this against exploration.
+    /// `(u, k)`, which come before it), and for each `u` in three runs: the first-card states
+    /// whose partner is known, those with a new symbol, then the turns. The states of a run
+    /// do not depend on each other, so the processor can work on several at once. Exactly the
+    /// reachable states: `k ≤ u`, `k ≤ cells - u` (the seen cells hold the known singles and
+    /// matched pairs), `u - k` even and `u ≠ cells - 1`; a first-card state needs a card to
+    /// match (`k > 0`) or a new symbol (`u > k`). A test checks this against exploration.
     fn sweep_len(&self) -> usize {
-        ((self.cells as usize + 1) << self.half_bits()) * 3
+        (self.cells as usize + 1) * 3 * self.run
     }
 
+    #[inline]
     fn sweep_state(&self, rank: usize) -> Option<State> {
         use State::*;
-        // Three kinds a pair and a power-of-two run of `k / 2` per `u`, so that a rank splits
-        // without a division by a number known only at run time.
-        let bits = self.half_bits();
-        let (pair, kind) = (rank / 3, rank % 3);
-        let (u, h) = ((pair >> bits) as u32, (pair & ((1 << bits) - 1)) as u32);
-        let k = 2 * h + u % 2;
+        // `rank / self.run` by a multiplication. With `per_run = (2^40 + e) / run` for some
+        // `e < run`, the product is `2^40 · (rank / run + rank · e / (run · 2^40))`. The second
+        // term is below `1 / run` because `rank · run < 2^40` (ranks are below
+        // `3 · 2,501 · 626` on the largest board), and the fraction of the first is at most
+        // `1 - 1 / run`, so the sum does not reach the next integer.
+        let run = ((rank as u64 * self.per_run) >> 40) as usize;
+        let h = rank - run * self.run;
+        let (u, kind) = ((run / 3) as u32, run % 3);
+        let k = 2 * h as u32 + u % 2;
         // An odd `u` needs a move that turned one unseen cell and one seen before, so at least
         // two cells have been seen.
         if k > u || k > self.cells - u || u + 1 == self.cells {
@@ -286,11 +297,11 @@ impl Model for PerfectMemory {
         }
     }
 
-    /// A move turns one or two unseen cells, so a successor lies one or two runs of `u` back:
-    /// the farthest, from a first card matching a known one to the turn two cells and two
-    /// known singles on (`k / 2` one less), is `6 · 2^bits + 1` numbers back.
+    /// A move turns one or two unseen cells, so a successor lies one or two `u` back: the
+    /// farthest, from a new symbol's first card to the turn two cells on with the same `k`,
+    /// is five runs back.
     fn sweep_window(&self) -> usize {
-        (6 << self.half_bits()) + 2
+        5 * self.run + 1
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {

@@ -23,7 +23,7 @@
 //! player.
 
 use perfectplay::dynamic::DynModel;
-use perfectplay::{Model, Node, Player, Rat};
+use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamSpec, Params};
 
@@ -147,7 +147,7 @@ impl Model for Pig {
         }
     }
 
-    fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
+    fn expand(&self, state: &State, node: &mut impl NodeBuilder<State, &'static str>) {
         let (a, b, a_moves, turn) = match *state {
             State::Won { a } => return node.terminal(if a { 1 } else { 0 }),
             State::Play {
@@ -165,7 +165,14 @@ impl Model for Pig {
             turn: 0,
         };
         let mine = if a_moves { a } else { b };
-        let roll = |node: &mut Node<State, &'static str>| {
+        // Whether the mover may roll and may hold: the fixed opponent holds exactly from its
+        // threshold on; otherwise holding needs points on the turn.
+        let (rolls, holds) = match self.opponent {
+            Opponent::HoldAt(k) if !a_moves => (turn < k, turn >= k),
+            _ => (true, turn > 0),
+        };
+        node.decision(if a_moves { Player::Max } else { Player::Min });
+        if rolls {
             node.add_random_move("roll", 0);
             node.add_outcome("1", Rat::new(1, 6), 0, pass(0));
             for (face, label) in [(2, "2"), (3, "3"), (4, "4"), (5, "5"), (6, "6")] {
@@ -181,21 +188,8 @@ impl Model for Pig {
                 };
                 node.add_outcome(label, Rat::new(1, 6), 0, next);
             }
-        };
-        if a_moves {
-            node.decision(Player::Max);
-        } else {
-            node.decision(Player::Min);
-            if let Opponent::HoldAt(k) = self.opponent {
-                return if turn >= k {
-                    node.add_move("hold", 0, pass(turn))
-                } else {
-                    roll(node)
-                };
-            }
         }
-        roll(node);
-        if turn > 0 {
+        if holds {
             node.add_move("hold", 0, pass(turn));
         }
     }

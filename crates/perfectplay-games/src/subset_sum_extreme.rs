@@ -12,7 +12,7 @@
 //! Every move removes at least one block, so the game is acyclic.
 
 use perfectplay::dynamic::DynModel;
-use perfectplay::{Model, Node, Player, Rat};
+use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamSpec, Params};
 
@@ -185,7 +185,7 @@ impl Model for SubsetSumExtreme {
         State::Roll(((1u32 << self.blocks.len()) - 1) as u16)
     }
 
-    fn expand(&self, state: &State, node: &mut Node<State, Label>) {
+    fn expand(&self, state: &State, node: &mut impl NodeBuilder<State, Label>) {
         match *state {
             State::End(mask) => node.terminal(self.sums[mask as usize] as i64),
             State::Roll(mask) => {

@@ -16,7 +16,7 @@
 //! A state with all `N` dice placed is terminal; being viable, it is exactly the target.
 
 use perfectplay::dynamic::DynModel;
-use perfectplay::{Model, Node, Player, Rat};
+use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamSpec, Params};
 
@@ -238,7 +238,7 @@ impl Model for Yeetzhee {
         State::Roll(Groups::default())
     }
 
-    fn expand(&self, state: &State, node: &mut Node<State, Label>) {
+    fn expand(&self, state: &State, node: &mut impl NodeBuilder<State, Label>) {
         match *state {
             State::Roll(groups) => {
                 if groups.dice() == self.dice {

@@ -10,7 +10,7 @@
 //!
 //! Run it with `cargo run -p perfectplay --example dice_duel -- 9`.
 
-use perfectplay::{solve_exact, Model, Node, Player, Rat};
+use perfectplay::{solve_exact, Model, NodeBuilder, Player, Rat};
 
 /// The race to exactly `target`.
 pub struct DiceDuel {
@@ -41,7 +41,7 @@ impl Model for DiceDuel {
         }
     }
 
-    fn expand(&self, s: &State, node: &mut Node<State, &'static str>) {
+    fn expand(&self, s: &State, node: &mut impl NodeBuilder<State, &'static str>) {
         // The previous mover (not the one to move) decided the game.
         let previous_was_max = !s.max_to_move;
         let sign = if previous_was_max { 1 } else { -1 };

@@ -65,13 +65,13 @@ pub struct Progress {
 /// exploration order, the same values and the same chosen moves on every run.
 ///
 /// ```
-/// # use perfectplay::{Model, Node, Player, Rat, Solver};
+/// # use perfectplay::{Model, NodeBuilder, Player, Rat, Solver};
 /// # struct Coin;
 /// # impl Model for Coin {
 /// #     type State = u8;
 /// #     type Move = &'static str;
 /// #     fn start(&self) -> u8 { 0 }
-/// #     fn expand(&self, s: &u8, node: &mut Node<u8, &'static str>) {
+/// #     fn expand(&self, s: &u8, node: &mut impl NodeBuilder<u8, &'static str>) {
 /// #         if *s == 1 { return node.terminal(1) }
 /// #         node.chance();
 /// #         node.add_outcome("heads", Rat::new(1, 2), 0, 1);
@@ -147,14 +147,14 @@ impl<'a, M: Model> Solver<'a, M> {
     /// For the exact value, [`exact_start_value`](Solver::exact_start_value) is usually faster.
     ///
     /// ```
-    /// # use perfectplay::{Model, Node, Player, Solver};
+    /// # use perfectplay::{Model, NodeBuilder, Player, Solver};
     /// /// Counting down from 10 by 1 or 2; the value is the least number of steps.
     /// struct Countdown;
     /// impl Model for Countdown {
     ///     type State = u32;
     ///     type Move = u32;
     ///     fn start(&self) -> u32 { 10 }
-    ///     fn expand(&self, &n: &u32, node: &mut Node<u32, u32>) {
+    ///     fn expand(&self, &n: &u32, node: &mut impl NodeBuilder<u32, u32>) {
     ///         if n == 0 { return node.terminal(0) }
     ///         node.decision(Player::Min);
     ///         node.add_move(1, 1, n - 1);
@@ -230,13 +230,13 @@ impl<'a, M: Model> Solver<'a, M> {
     /// gives the same value more slowly. Either way the stats describe the whole computation.
     ///
     /// ```
-    /// # use perfectplay::{Model, Node, Player, Rat, Solver};
+    /// # use perfectplay::{Model, NodeBuilder, Player, Rat, Solver};
     /// struct Coin;
     /// impl Model for Coin {
     ///     type State = u32;
     ///     type Move = &'static str;
     ///     fn start(&self) -> u32 { 0 }
-    ///     fn expand(&self, s: &u32, node: &mut Node<u32, &'static str>) {
+    ///     fn expand(&self, s: &u32, node: &mut impl NodeBuilder<u32, &'static str>) {
     ///         match *s {
     ///             0 => {
     ///                 node.decision(Player::Max);
@@ -335,14 +335,14 @@ impl<M: Model + Sync> Solver<'_, M> {
     /// model's panic on any thread stops the others and reaches the caller.
     ///
     /// ```
-    /// # use perfectplay::{Model, Node, Player, Solver};
+    /// # use perfectplay::{Model, NodeBuilder, Player, Solver};
     /// /// Counting down from 100,000 by 1 or 2; the value is the least number of steps.
     /// struct Countdown;
     /// impl Model for Countdown {
     ///     type State = u32;
     ///     type Move = u32;
     ///     fn start(&self) -> u32 { 100_000 }
-    ///     fn expand(&self, &n: &u32, node: &mut Node<u32, u32>) {
+    ///     fn expand(&self, &n: &u32, node: &mut impl NodeBuilder<u32, u32>) {
     ///         if n == 0 { return node.terminal(0) }
     ///         node.decision(Player::Min);
     ///         node.add_move(1, 1, n - 1);

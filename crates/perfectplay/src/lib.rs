@@ -22,7 +22,7 @@
 //! once. What is the least expected cost?
 //!
 //! ```
-//! use perfectplay::{verify, Exact, Model, Node, Player, Rat, Solver};
+//! use perfectplay::{verify, Exact, Model, NodeBuilder, Player, Rat, Solver};
 //!
 //! struct Race;
 //!
@@ -41,7 +41,7 @@
 //!         State::At(0)
 //!     }
 //!
-//!     fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
+//!     fn expand(&self, state: &State, node: &mut impl NodeBuilder<State, &'static str>) {
 //!         match *state {
 //!             State::Done => node.terminal(0),
 //!             State::At(4) => node.terminal(0),
@@ -78,7 +78,7 @@
 //! The [`Solution`] also answers how to play and what to expect, continuing the example above:
 //!
 //! ```
-//! # use perfectplay::{Exact, Model, Node, Player, Rat, Solver};
+//! # use perfectplay::{Exact, Model, NodeBuilder, Player, Rat, Solver};
 //! # struct Race;
 //! # #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 //! # enum State { At(u32), Rolling(u32), Done }
@@ -86,7 +86,7 @@
 //! #     type State = State;
 //! #     type Move = &'static str;
 //! #     fn start(&self) -> State { State::At(0) }
-//! #     fn expand(&self, state: &State, node: &mut Node<State, &'static str>) {
+//! #     fn expand(&self, state: &State, node: &mut impl NodeBuilder<State, &'static str>) {
 //! #         match *state {
 //! #             State::Done | State::At(4) => node.terminal(0),
 //! #             State::At(n) => {
@@ -188,7 +188,7 @@ pub mod verify;
 pub use distribution::{Distribution, DistributionOptions};
 pub use error::SolveError;
 pub use explore::{Progress, Solver};
-pub use model::{Branch, Model, Move, Node, NodeKind, Player};
+pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player};
 pub use number::{Exact, Number};
 pub use rat::Rat;
 pub use simulate::{Rng, Simulation};

@@ -4,7 +4,7 @@
 //! there. A node is one of
 //! - **terminal**, with a payoff;
 //! - a **decision** of [`Player::Max`] or [`Player::Min`] among labelled moves; a move may be
-//!   *random* ([`Node::add_random_move`]): chance then draws its outcome, as with a PRISM
+//!   *random* ([`NodeBuilder::add_random_move`]): chance then draws its outcome, as with a PRISM
 //!   action, without a separate chance state;
 //! - **chance** over labelled outcomes with exact probabilities.
 //!
@@ -61,11 +61,11 @@ pub trait Model {
 
     /// Describes `state` by filling `node`, which arrives empty.
     ///
-    /// Call exactly one of [`Node::terminal`], [`Node::decision`] or [`Node::chance`], then add
-    /// moves or outcomes. A decision must have at least one move; the probabilities of a chance
+    /// Call exactly one of [`NodeBuilder::terminal`], [`NodeBuilder::decision`] or
+    /// [`NodeBuilder::chance`], then add moves or outcomes. A decision must have at least one move; the probabilities of a chance
     /// node must lie in (0, 1] and sum to exactly one. The engine rejects anything else with an
     /// error that names the state, and never normalises.
-    fn expand(&self, state: &Self::State, node: &mut Node<Self::State, Self::Move>);
+    fn expand(&self, state: &Self::State, node: &mut impl NodeBuilder<Self::State, Self::Move>);
 
     /// A readable description of `state`, used in errors, explanations and exports. The
     /// default is the `Debug` form.
@@ -163,7 +163,7 @@ pub struct Branch<S, M> {
     pub group: u32,
 }
 
-/// A move whose result is drawn by chance (see [`Node::add_random_move`]).
+/// A move whose result is drawn by chance (see [`NodeBuilder::add_random_move`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct RandomMove<M> {
     group: u32,
@@ -201,20 +201,174 @@ pub enum NodeKind {
     Chance,
 }
 
-/// The description of one state, filled in by [`Model::expand`].
+/// The calls by which [`Model::expand`] describes a state: its kind, then its moves or
+/// outcomes.
+///
+/// Call exactly one of [`terminal`](NodeBuilder::terminal),
+/// [`decision`](NodeBuilder::decision) or [`chance`](NodeBuilder::chance), then add moves or
+/// outcomes. [`Node`] records what it is told (for exploring, explaining and checking); the
+/// engine's sweep ([`Model::sweep_len`]) uses a builder of its own that backs the state up as
+/// the branches arrive and stores none of them. A model sees only these calls, so it works
+/// with both. The trait is sealed: only this crate implements it.
+pub trait NodeBuilder<S, M>: sealed::Sealed {
+    /// Makes this a terminal state with the given payoff.
+    fn terminal(&mut self, payoff: impl Into<Rat>);
+
+    /// Makes this a decision of `player`; add the moves with
+    /// [`add_move`](NodeBuilder::add_move) or [`add_random_move`](NodeBuilder::add_random_move).
+    fn decision(&mut self, player: Player);
+
+    /// Makes this a chance node; add the outcomes with [`add_outcome`](NodeBuilder::add_outcome).
+    fn chance(&mut self);
+
+    /// Adds a move of a decision, collecting `reward` on the way to `next`.
+    fn add_move(&mut self, mv: M, reward: impl Into<Rat>, next: S);
+
+    /// Adds a move whose result is drawn by chance ("roll the die", "turn a card"), collecting
+    /// `reward` when it is played; add its outcomes next with
+    /// [`add_outcome`](NodeBuilder::add_outcome). This describes in one state what would
+    /// otherwise take a chance state after the move, and the engine solves it without that
+    /// extra state.
+    fn add_random_move(&mut self, mv: M, reward: impl Into<Rat>);
+
+    /// Adds an outcome with its exact probability, collecting `reward` on the way to `next`:
+    /// an outcome of a chance node, or of the random move added last to a decision.
+    fn add_outcome(&mut self, label: M, probability: Rat, reward: impl Into<Rat>, next: S);
+}
+
+/// Keeps [`NodeBuilder`] implemented only here, so that methods can be added to it.
+pub(crate) mod sealed {
+    pub trait Sealed {}
+}
+
+impl<S, M> sealed::Sealed for Node<S, M> {}
+
+/// What every builder keeps of a node besides its branches: the kind, the count of moves and
+/// branches, the first misuse of the calls, and the quick check of the distributions. It
+/// decides whether a node is plainly valid; anything else is left to [`Node`]'s detailed
+/// check, which names the fault.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Shape {
+    kind: NodeKind,
+    moves: u32,
+    branches: u32,
+    misuse: Option<&'static str>,
+    tally: Tally,
+}
+
+impl Shape {
+    /// An empty node.
+    pub(crate) const FRESH: Shape = Shape {
+        kind: NodeKind::Unset,
+        moves: 0,
+        branches: 0,
+        misuse: None,
+        tally: Tally::FRESH,
+    };
+
+    /// The kind set so far.
+    #[inline(always)]
+    pub(crate) fn kind(&self) -> NodeKind {
+        self.kind
+    }
+
+    #[inline(always)]
+    fn set_kind(&mut self, kind: NodeKind) {
+        if self.kind != NodeKind::Unset {
+            self.misuse = Some("the node kind was set twice");
+        }
+        self.kind = kind;
+    }
+
+    /// [`NodeBuilder::terminal`].
+    #[inline(always)]
+    pub(crate) fn terminal(&mut self) {
+        self.set_kind(NodeKind::Terminal);
+    }
+
+    /// [`NodeBuilder::decision`].
+    #[inline(always)]
+    pub(crate) fn decision(&mut self, player: Player) {
+        self.set_kind(NodeKind::Decision(player));
+    }
+
+    /// [`NodeBuilder::chance`].
+    #[inline(always)]
+    pub(crate) fn chance(&mut self) {
+        self.set_kind(NodeKind::Chance);
+        self.tally.open(0);
+    }
+
+    /// [`NodeBuilder::add_move`]: the move's index.
+    #[inline(always)]
+    pub(crate) fn add_move(&mut self) -> u32 {
+        if !matches!(self.kind, NodeKind::Decision(_)) {
+            self.misuse = Some("a move was added to a node that is not a decision");
+        }
+        self.tally.close();
+        self.branches += 1;
+        self.moves += 1;
+        self.moves - 1
+    }
+
+    /// [`NodeBuilder::add_random_move`]: the move's index.
+    #[inline(always)]
+    pub(crate) fn add_random_move(&mut self) -> u32 {
+        if !matches!(self.kind, NodeKind::Decision(_)) {
+            self.misuse = Some("a random move was added to a node that is not a decision");
+        }
+        self.tally.open(self.moves);
+        self.moves += 1;
+        self.moves - 1
+    }
+
+    /// [`NodeBuilder::add_outcome`]: the group of the outcome (see [`Branch::group`]).
+    #[inline(always)]
+    pub(crate) fn add_outcome(&mut self, probability: Rat) -> u32 {
+        let mut group = self.tally.open;
+        if group == CLOSED {
+            self.misuse = Some(match self.kind {
+                NodeKind::Decision(_) => {
+                    "an outcome was added to a decision whose last move is not random"
+                }
+                _ => "an outcome was added to a node that is not a chance node",
+            });
+            group = 0;
+        }
+        self.tally.outcome(probability);
+        self.branches += 1;
+        group
+    }
+
+    /// Whether the node is valid by the quick check, kept as it was filled (see `Tally`):
+    /// every distribution's outcomes share one denominator. `false` means "not shown valid
+    /// here"; [`Node::validate`] then decides and names the fault.
+    #[inline(always)]
+    pub(crate) fn is_plainly_valid(&self) -> bool {
+        if self.misuse.is_some() || !self.tally.plain || !self.tally.closes() {
+            return false;
+        }
+        match self.kind {
+            NodeKind::Unset => false,
+            NodeKind::Terminal => self.branches == 0,
+            // `chance()` opened the distribution, and `closes` saw an outcome.
+            NodeKind::Chance => true,
+            NodeKind::Decision(_) => self.moves > 0,
+        }
+    }
+}
+
+/// The description of one state, filled in by [`Model::expand`] through [`NodeBuilder`]: a
+/// record of every call, which the engine then reads.
 ///
 /// The engine reuses one `Node` for every state, so filling it allocates nothing once its
 /// buffer has grown.
 #[derive(Clone, Debug)]
 pub struct Node<S, M> {
-    kind: NodeKind,
+    shape: Shape,
     payoff: Rat,
     branches: Vec<Branch<S, M>>,
     random: Vec<RandomMove<M>>,
-    moves: u32,
-    misuse: Option<&'static str>,
-    /// The quick check of [`Node::validate`], kept as the node is filled.
-    tally: Tally,
 }
 
 /// The quick check of a node's distributions, kept while they are added: every distribution
@@ -286,14 +440,63 @@ impl Tally {
 impl<S, M> Default for Node<S, M> {
     fn default() -> Self {
         Node {
-            kind: NodeKind::Unset,
+            shape: Shape::FRESH,
             payoff: Rat::ZERO,
             branches: Vec::new(),
             random: Vec::new(),
-            moves: 0,
-            misuse: None,
-            tally: Tally::FRESH,
         }
+    }
+}
+
+impl<S, M> NodeBuilder<S, M> for Node<S, M> {
+    #[inline]
+    fn terminal(&mut self, payoff: impl Into<Rat>) {
+        self.shape.terminal();
+        self.payoff = payoff.into();
+    }
+
+    #[inline]
+    fn decision(&mut self, player: Player) {
+        self.shape.decision(player);
+    }
+
+    #[inline]
+    fn chance(&mut self) {
+        self.shape.chance();
+    }
+
+    #[inline]
+    fn add_move(&mut self, mv: M, reward: impl Into<Rat>, next: S) {
+        let group = self.shape.add_move();
+        self.branches.push(Branch {
+            label: mv,
+            probability: Rat::ONE,
+            reward: reward.into(),
+            next,
+            group,
+        });
+    }
+
+    #[inline]
+    fn add_random_move(&mut self, mv: M, reward: impl Into<Rat>) {
+        let group = self.shape.add_random_move();
+        self.random.push(RandomMove {
+            group,
+            label: mv,
+            reward: reward.into(),
+        });
+    }
+
+    #[inline]
+    fn add_outcome(&mut self, label: M, probability: Rat, reward: impl Into<Rat>, next: S) {
+        let group = self.shape.add_outcome(probability);
+        self.branches.push(Branch {
+            label,
+            probability,
+            reward: reward.into(),
+            next,
+            group,
+        });
     }
 }
 
@@ -303,90 +506,9 @@ impl<S, M> Node<S, M> {
         Self::default()
     }
 
-    fn set_kind(&mut self, kind: NodeKind) {
-        if self.kind != NodeKind::Unset {
-            self.misuse = Some("the node kind was set twice");
-        }
-        self.kind = kind;
-    }
-
-    /// Makes this a terminal state with the given payoff.
-    pub fn terminal(&mut self, payoff: impl Into<Rat>) {
-        self.set_kind(NodeKind::Terminal);
-        self.payoff = payoff.into();
-    }
-
-    /// Makes this a decision of `player`; add the moves with [`Node::add_move`] or
-    /// [`Node::add_random_move`].
-    pub fn decision(&mut self, player: Player) {
-        self.set_kind(NodeKind::Decision(player));
-    }
-
-    /// Makes this a chance node; add the outcomes with [`Node::add_outcome`].
-    pub fn chance(&mut self) {
-        self.set_kind(NodeKind::Chance);
-        self.tally.open(0);
-    }
-
-    /// Adds a move of a decision, collecting `reward` on the way to `next`.
-    pub fn add_move(&mut self, mv: M, reward: impl Into<Rat>, next: S) {
-        if !matches!(self.kind, NodeKind::Decision(_)) {
-            self.misuse = Some("a move was added to a node that is not a decision");
-        }
-        self.tally.close();
-        self.branches.push(Branch {
-            label: mv,
-            probability: Rat::ONE,
-            reward: reward.into(),
-            next,
-            group: self.moves,
-        });
-        self.moves += 1;
-    }
-
-    /// Adds a move whose result is drawn by chance ("roll the die", "turn a card"), collecting
-    /// `reward` when it is played; add its outcomes next with [`Node::add_outcome`]. This
-    /// describes in one state what would otherwise take a chance state after the move, and
-    /// the engine solves it without that extra state.
-    pub fn add_random_move(&mut self, mv: M, reward: impl Into<Rat>) {
-        if !matches!(self.kind, NodeKind::Decision(_)) {
-            self.misuse = Some("a random move was added to a node that is not a decision");
-        }
-        self.tally.open(self.moves);
-        self.random.push(RandomMove {
-            group: self.moves,
-            label: mv,
-            reward: reward.into(),
-        });
-        self.moves += 1;
-    }
-
-    /// Adds an outcome with its exact probability, collecting `reward` on the way to `next`:
-    /// an outcome of a chance node, or of the random move added last to a decision.
-    pub fn add_outcome(&mut self, label: M, probability: Rat, reward: impl Into<Rat>, next: S) {
-        let mut group = self.tally.open;
-        if group == CLOSED {
-            self.misuse = Some(match self.kind {
-                NodeKind::Decision(_) => {
-                    "an outcome was added to a decision whose last move is not random"
-                }
-                _ => "an outcome was added to a node that is not a chance node",
-            });
-            group = 0;
-        }
-        self.tally.outcome(probability);
-        self.branches.push(Branch {
-            label,
-            probability,
-            reward: reward.into(),
-            next,
-            group,
-        });
-    }
-
     /// The kind of node.
     pub fn kind(&self) -> NodeKind {
-        self.kind
+        self.shape.kind
     }
 
     /// The payoff of a terminal node (zero otherwise).
@@ -404,7 +526,7 @@ impl<S, M> Node<S, M> {
     pub fn moves(&self) -> impl Iterator<Item = Move<'_, S, M>> + '_ {
         let mut at = 0;
         let mut random = self.random.iter().peekable();
-        (0..self.moves as usize).map(move |index| {
+        (0..self.shape.moves as usize).map(move |index| {
             let len = self.branches[at..]
                 .iter()
                 .take_while(|b| b.group as usize == index)
@@ -437,13 +559,10 @@ impl<S, M> Node<S, M> {
 
     /// Empties the node for reuse.
     pub fn clear(&mut self) {
-        self.kind = NodeKind::Unset;
+        self.shape = Shape::FRESH;
         self.payoff = Rat::ZERO;
         self.branches.clear();
         self.random.clear();
-        self.moves = 0;
-        self.misuse = None;
-        self.tally = Tally::FRESH;
     }
 
     /// Checks the node against the contract of [`Model::expand`]; the error is a sentence
@@ -456,34 +575,25 @@ impl<S, M> Node<S, M> {
         self.validate_in_detail()
     }
 
-    /// The check of [`Node::validate`] for the usual node, kept as it was filled (see
-    /// `Tally`): every distribution's outcomes share one denominator. `false` means "not
-    /// shown valid here"; the detailed check then decides and names the fault.
+    /// The check of [`Node::validate`] for the usual node (see [`Shape::is_plainly_valid`]).
     #[inline]
     fn is_plainly_valid(&self) -> bool {
-        if self.misuse.is_some() || !self.tally.plain || !self.tally.closes() {
-            return false;
-        }
-        match self.kind {
-            NodeKind::Unset => false,
-            NodeKind::Terminal => self.branches.is_empty(),
-            // `chance()` opened the distribution, and `closes` saw an outcome.
-            NodeKind::Chance => true,
-            NodeKind::Decision(_) => self.moves > 0,
-        }
+        self.shape.is_plainly_valid()
     }
 
     fn validate_in_detail(&self) -> Result<(), String> {
-        if let Some(m) = self.misuse {
+        if let Some(m) = self.shape.misuse {
             return Err(m.to_string());
         }
-        match self.kind {
+        match self.shape.kind {
             NodeKind::Unset => Err("the model set no node kind".to_string()),
             NodeKind::Terminal if !self.branches.is_empty() => {
                 Err("a terminal node has moves or outcomes".to_string())
             }
             NodeKind::Terminal => Ok(()),
-            NodeKind::Decision(_) if self.moves == 0 => Err("a decision has no moves".to_string()),
+            NodeKind::Decision(_) if self.shape.moves == 0 => {
+                Err("a decision has no moves".to_string())
+            }
             NodeKind::Decision(_) => {
                 // Each random move's outcomes are the run of branches in its group.
                 for r in &self.random {

@@ -24,7 +24,7 @@ use std::time::Instant;
 use crate::component::Kind;
 use crate::explore::{back_up_by, edge_numbers, Edge, Progress};
 use crate::memory;
-use crate::model::{Model, Node, NodeKind};
+use crate::model::{Model, Node, NodeBuilder, NodeKind, Player, Shape};
 use crate::solution::Stats;
 use crate::{Number, Rat, SolveError};
 
@@ -424,8 +424,8 @@ trait Values<N> {
     /// Whether the successor `at` is solved, after waiting for threads that may still solve
     /// it.
     fn ready(&mut self, at: usize) -> Result<bool, Fail>;
-    /// An edge's reward plus its target's value.
-    fn edge_value(&self, e: &Edge<N>) -> N;
+    /// `reward` plus the value of `at`, which is solved.
+    fn plus_value(&self, reward: &N, at: usize) -> N;
     /// Records the value of `at`; false if it was solved already.
     fn set(&mut self, at: usize, value: N) -> bool;
 }
@@ -453,8 +453,8 @@ impl<N: Number> Values<N> for Table<N> {
     }
 
     #[inline(always)]
-    fn edge_value(&self, e: &Edge<N>) -> N {
-        e.reward.add(&self.values[e.target as usize])
+    fn plus_value(&self, reward: &N, at: usize) -> N {
+        reward.add(&self.values[at])
     }
 
     #[inline(always)]
@@ -555,8 +555,8 @@ impl<N: Number> Values<N> for Ring<N> {
     }
 
     #[inline(always)]
-    fn edge_value(&self, e: &Edge<N>) -> N {
-        e.reward.add(&self.slot(e.target as usize).value)
+    fn plus_value(&self, reward: &N, at: usize) -> N {
+        reward.add(&self.slot(at).value)
     }
 
     #[inline(always)]
@@ -602,9 +602,9 @@ impl Values<f64> for Lane<'_> {
     }
 
     #[inline(always)]
-    fn edge_value(&self, e: &Edge<f64>) -> f64 {
-        let bits = self.shared.values[e.target as usize].load(Ordering::Relaxed);
-        e.reward + f64::from_bits(!bits)
+    fn plus_value(&self, reward: &f64, at: usize) -> f64 {
+        let bits = self.shared.values[at].load(Ordering::Relaxed);
+        reward + f64::from_bits(!bits)
     }
 
     #[inline(always)]
@@ -679,7 +679,9 @@ impl<M: Model, N: Number> Scratch<M, N> {
         }
     }
 
-    /// Solves one state of the sweep from its successors' values.
+    /// Solves one state of the sweep from its successors' values: as the model describes it
+    /// ([`Backup`]), or, when that meets anything out of the ordinary, again from a recorded
+    /// [`Node`], which checks in detail and names the fault.
     #[inline(always)]
     fn solve(
         &mut self,
@@ -687,6 +689,39 @@ impl<M: Model, N: Number> Scratch<M, N> {
         table: &mut impl Values<N>,
         state: &M::State,
     ) -> Result<(), Fail> {
+        let bound = table.bound();
+        let at = number(model, bound, state)?;
+        // A state given twice is caught when its value is stored: looking at its slot now
+        // would map a zero page for reading, and the first write would then copy it (in
+        // the parallel sweep, with a flush of every other core's TLB).
+        if let Err(reason) = table.claim(at) {
+            return Err(invalid(model, state, reason).into());
+        }
+        self.stats.states += 1;
+        let mut backup = Backup::new(model, table, bound);
+        model.expand(state, &mut backup);
+        let value = match backup.finish()? {
+            Some((value, decided)) => {
+                self.stats.components += decided as usize;
+                value
+            }
+            None => self.solve_recorded(model, table, state)?,
+        };
+        if !table.set(at, value) {
+            return Err(twice(model, state).into());
+        }
+        Ok(())
+    }
+
+    /// [`Scratch::solve`] from a recorded node: the state's value.
+    #[cold]
+    #[inline(never)]
+    fn solve_recorded(
+        &mut self,
+        model: &M,
+        table: &mut impl Values<N>,
+        state: &M::State,
+    ) -> Result<N, Fail> {
         let Scratch {
             node,
             edges,
@@ -694,35 +729,13 @@ impl<M: Model, N: Number> Scratch<M, N> {
             stats,
         } = self;
         let bound = table.bound();
-        let at = number(model, bound, state)?;
-        let twice = || {
-            invalid(
-                model,
-                state,
-                "the model's sweep order (sweep_state) gives this state, or another with its \
-                 number (dense_index), twice"
-                    .to_string(),
-            )
-        };
-        // A state given twice is caught when its value is stored: looking at its slot now
-        // would map a zero page for reading, and the first write would then copy it (in
-        // the parallel sweep, with a flush of every other core's TLB).
-        if let Err(reason) = table.claim(at) {
-            return Err(invalid(model, state, reason).into());
-        }
-        stats.states += 1;
         node.clear();
         model.expand(state, node);
         if let Err(reason) = node.validate() {
             return Err(invalid(model, state, reason).into());
         }
         let kind = match node.kind() {
-            NodeKind::Terminal => {
-                return match table.set(at, N::from_rat(node.payoff())) {
-                    true => Ok(()),
-                    false => Err(twice().into()),
-                };
-            }
+            NodeKind::Terminal => return Ok(N::from_rat(node.payoff())),
             NodeKind::Decision(p) => Kind::Decision(p),
             NodeKind::Chance => Kind::Chance,
             NodeKind::Unset => unreachable!("validate rejects unset nodes"),
@@ -756,12 +769,211 @@ impl<M: Model, N: Number> Scratch<M, N> {
             });
             group = b.group;
         }
-        let value = back_up_by(kind, edges, |e| table.edge_value(e)).0;
-        if !table.set(at, value) {
-            return Err(twice().into());
-        }
         stats.components += 1;
-        Ok(())
+        Ok(back_up_by(kind, edges, |e| {
+            table.plus_value(&e.reward, e.target as usize)
+        })
+        .0)
+    }
+}
+
+/// The error of a state given twice.
+#[cold]
+fn twice<M: Model>(model: &M, state: &M::State) -> SolveError {
+    invalid(
+        model,
+        state,
+        "the model's sweep order (sweep_state) gives this state, or another with its number \
+         (dense_index), twice"
+            .to_string(),
+    )
+}
+
+/// The sweep's own [`NodeBuilder`]: backs a state up from its successors' values as the
+/// model describes it, storing no branch, by the same operations in the same order as
+/// [`back_up_by`] (so the value is the same, bit for bit).
+///
+/// Anything out of the ordinary (a node the quick check of [`Shape`] does not show valid, a
+/// successor without a number or not solved yet) makes it give up, and the state is solved
+/// again from a recorded [`Node`], which names the fault; so does a parallel sweep that
+/// stopped while it waited.
+struct Backup<'a, M: Model, N, V> {
+    model: &'a M,
+    table: &'a mut V,
+    bound: usize,
+    shape: Shape,
+    /// A terminal's payoff, or the best move of a decision so far.
+    best: Option<N>,
+    /// The sum of a chance node's outcomes, or of the open random move's.
+    sum: N,
+    /// The value of the open random move's first outcome (the move's value if it has one).
+    first: Option<N>,
+    /// The open random move's outcomes so far.
+    outcomes: u32,
+    /// The open random move's reward, unless zero.
+    move_reward: Option<N>,
+    /// Why the builder gave up, if it did.
+    hitch: Option<Hitch>,
+}
+
+/// Why [`Backup`] gave up.
+enum Hitch {
+    /// Solve the state again from a recorded node.
+    Redo,
+    /// Another thread of a parallel sweep failed.
+    Stopped,
+}
+
+impl<M: Model, N: Number, V: Values<N>> Backup<'_, M, N, V> {
+    #[inline(always)]
+    fn new<'a>(model: &'a M, table: &'a mut V, bound: usize) -> Backup<'a, M, N, V> {
+        Backup {
+            model,
+            table,
+            bound,
+            shape: Shape::FRESH,
+            best: None,
+            sum: N::zero(),
+            first: None,
+            outcomes: 0,
+            move_reward: None,
+            hitch: None,
+        }
+    }
+
+    /// `reward` plus the value of `next`, or `None` after giving up.
+    #[inline(always)]
+    fn successor(&mut self, reward: N, next: &M::State) -> Option<N> {
+        if self.hitch.is_some() {
+            return None;
+        }
+        let at = match self.model.dense_index(next) {
+            Some(at) if at < self.bound => at,
+            _ => {
+                self.hitch = Some(Hitch::Redo);
+                return None;
+            }
+        };
+        match self.table.ready(at) {
+            Ok(true) => Some(self.table.plus_value(&reward, at)),
+            Ok(false) => {
+                self.hitch = Some(Hitch::Redo);
+                None
+            }
+            Err(_) => {
+                self.hitch = Some(Hitch::Stopped);
+                None
+            }
+        }
+    }
+
+    /// Counts a move's value at a decision.
+    #[inline(always)]
+    fn consider(&mut self, v: N) {
+        if let NodeKind::Decision(player) = self.shape.kind() {
+            if self.best.as_ref().is_none_or(|b| player.prefers(&v, b)) {
+                self.best = Some(v);
+            }
+        }
+    }
+
+    /// Ends the open random move, if any, counting its value.
+    #[inline(always)]
+    fn close_move(&mut self) {
+        if self.outcomes == 0 {
+            return;
+        }
+        let v = match self.outcomes {
+            // One outcome (of probability one) is worth its value, as in `back_up_by`.
+            1 => self.first.take(),
+            _ => Some(std::mem::replace(&mut self.sum, N::zero())),
+        };
+        self.outcomes = 0;
+        self.sum = N::zero();
+        if let Some(v) = v {
+            self.consider(v);
+        }
+    }
+
+    /// The state's value, and whether it counts as a component (it is not terminal); `None`
+    /// to solve it again from a recorded node.
+    #[inline(always)]
+    fn finish(mut self) -> Result<Option<(N, bool)>, Fail> {
+        match self.hitch {
+            Some(Hitch::Stopped) => return Err(Fail::Stopped),
+            Some(Hitch::Redo) => return Ok(None),
+            None if !self.shape.is_plainly_valid() => return Ok(None),
+            None => {}
+        }
+        Ok(match self.shape.kind() {
+            NodeKind::Terminal => self.best.map(|v| (v, false)),
+            NodeKind::Chance => Some((self.sum, true)),
+            _ => {
+                self.close_move();
+                self.best.map(|v| (v, true))
+            }
+        })
+    }
+}
+
+impl<M: Model, N, V> crate::model::sealed::Sealed for Backup<'_, M, N, V> {}
+
+impl<M: Model, N: Number, V: Values<N>> NodeBuilder<M::State, M::Move> for Backup<'_, M, N, V> {
+    #[inline(always)]
+    fn terminal(&mut self, payoff: impl Into<Rat>) {
+        self.shape.terminal();
+        self.best = Some(N::from_rat(payoff.into()));
+    }
+
+    #[inline(always)]
+    fn decision(&mut self, player: Player) {
+        self.shape.decision(player);
+    }
+
+    #[inline(always)]
+    fn chance(&mut self) {
+        self.shape.chance();
+    }
+
+    #[inline(always)]
+    fn add_move(&mut self, _mv: M::Move, reward: impl Into<Rat>, next: M::State) {
+        self.close_move();
+        self.shape.add_move();
+        if let Some(v) = self.successor(N::from_rat(reward.into()), &next) {
+            self.consider(v);
+        }
+    }
+
+    #[inline(always)]
+    fn add_random_move(&mut self, _mv: M::Move, reward: impl Into<Rat>) {
+        self.close_move();
+        self.shape.add_random_move();
+        let reward = reward.into();
+        self.move_reward = (!reward.is_zero()).then(|| N::from_rat(reward));
+    }
+
+    #[inline(always)]
+    fn add_outcome(
+        &mut self,
+        _label: M::Move,
+        probability: Rat,
+        reward: impl Into<Rat>,
+        next: M::State,
+    ) {
+        self.shape.add_outcome(probability);
+        let mut reward = N::from_rat(reward.into());
+        if let Some(r) = &self.move_reward {
+            reward = reward.add(r);
+        }
+        let Some(q) = self.successor(reward, &next) else {
+            return;
+        };
+        let decision = matches!(self.shape.kind(), NodeKind::Decision(_));
+        if decision && self.outcomes == 0 {
+            self.first = Some(q.clone());
+        }
+        self.outcomes += decision as u32;
+        self.sum.add_mul(&N::from_rat(probability), &q);
     }
 }
 

@@ -5,7 +5,7 @@ mod common;
 
 use common::models::{Chain, Ring};
 use common::{GNode, Rng, Table};
-use perfectplay::{solve, solve_exact, Model, Node, Player, Rat, SolveError, Solver};
+use perfectplay::{solve, solve_exact, Model, Node, NodeBuilder, Player, Rat, SolveError, Solver};
 
 fn t(p: i64) -> GNode {
     GNode::Terminal(Rat::from(p))
@@ -119,7 +119,7 @@ impl Model for Sloppy {
     fn start(&self) -> u8 {
         0
     }
-    fn expand(&self, s: &u8, node: &mut Node<u8, ()>) {
+    fn expand(&self, s: &u8, node: &mut impl NodeBuilder<u8, ()>) {
         match s {
             0 => {
                 node.decision(Player::Max);
@@ -475,7 +475,7 @@ impl Model for Star {
     fn start(&self) -> (u8, u32) {
         (0, 0)
     }
-    fn expand(&self, &(kind, i): &(u8, u32), node: &mut Node<(u8, u32), &'static str>) {
+    fn expand(&self, &(kind, i): &(u8, u32), node: &mut impl NodeBuilder<(u8, u32), &'static str>) {
         match kind {
             0 => {
                 node.chance();
@@ -529,7 +529,7 @@ impl Model for Numbered<'_> {
     fn start(&self) -> usize {
         0
     }
-    fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
+    fn expand(&self, s: &usize, node: &mut impl NodeBuilder<usize, usize>) {
         self.game.expand(s, node)
     }
     fn dense_bound(&self) -> usize {
@@ -764,7 +764,7 @@ fn a_parallel_sweep_reports_model_errors() {
         fn start(&self) -> usize {
             0
         }
-        fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
+        fn expand(&self, s: &usize, node: &mut impl NodeBuilder<usize, usize>) {
             assert!(*s != 2000, "the model's own bug");
             self.0.expand(s, node)
         }
@@ -865,7 +865,7 @@ impl Model for Windowed<'_> {
     fn start(&self) -> usize {
         self.start
     }
-    fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
+    fn expand(&self, s: &usize, node: &mut impl NodeBuilder<usize, usize>) {
         self.game.expand(s, node)
     }
     fn dense_bound(&self) -> usize {
@@ -965,7 +965,7 @@ fn a_large_sweep_without_a_window_runs_on_every_core_by_default() {
         fn start(&self) -> u32 {
             1000
         }
-        fn expand(&self, &n: &u32, node: &mut Node<u32, u32>) {
+        fn expand(&self, &n: &u32, node: &mut impl NodeBuilder<u32, u32>) {
             if n == 0 {
                 return node.terminal(0);
             }

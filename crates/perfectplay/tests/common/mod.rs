@@ -3,7 +3,7 @@
 
 pub mod models;
 
-use perfectplay::{Exact, Model, Node, Number, Player, Rat};
+use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat};
 
 /// The library's seeded generator with the helpers the tests need, so that failures
 /// reproduce from the seed.
@@ -90,7 +90,7 @@ impl Model for Table {
     fn start(&self) -> usize {
         0
     }
-    fn expand(&self, s: &usize, node: &mut Node<usize, usize>) {
+    fn expand(&self, s: &usize, node: &mut impl NodeBuilder<usize, usize>) {
         match &self.0[*s] {
             GNode::Terminal(p) => node.terminal(*p),
             GNode::Decision(player, moves) => {

@@ -1,6 +1,6 @@
 //! Scalable test models shared by the tests and the benchmarks.
 
-use perfectplay::{Model, Node, Player, Rat};
+use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 /// `0 -> 1 -> … -> n`, one Min move per step with reward 1.
 pub struct Chain {
@@ -13,7 +13,7 @@ impl Model for Chain {
     fn start(&self) -> u64 {
         0
     }
-    fn expand(&self, s: &u64, node: &mut Node<u64, ()>) {
+    fn expand(&self, s: &u64, node: &mut impl NodeBuilder<u64, ()>) {
         if *s == self.n {
             return node.terminal(0);
         }
@@ -34,7 +34,7 @@ impl Model for Ring {
     fn start(&self) -> u32 {
         0
     }
-    fn expand(&self, s: &u32, node: &mut Node<u32, ()>) {
+    fn expand(&self, s: &u32, node: &mut impl NodeBuilder<u32, ()>) {
         if *s == u32::MAX {
             return node.terminal(0);
         }
