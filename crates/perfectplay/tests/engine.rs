@@ -1051,6 +1051,16 @@ fn dyadic_games_are_exact_in_checked_floats() {
             .exact_start_value()
             .unwrap();
         assert_eq!(value, common::brute_force(&game).unwrap(), "round {round}");
+        // Outcomes of 1/2 and 1/4 have no common denominator, so the sweep solves those
+        // states from a recorded node: the same bits as exploring.
+        let (float, _) = Solver::new(&swept(&game, downwards))
+            .start_value::<f64>()
+            .unwrap();
+        assert_eq!(
+            float.to_bits(),
+            solve(&game).unwrap().start_value().to_bits(),
+            "round {round}"
+        );
         // The sweep solves every state of the table, the one with a third too.
         assert_eq!(stats.swept, !thirds, "round {round}: {stats:?}");
         if stats.swept {
