@@ -240,12 +240,12 @@ impl Model for PerfectMemory {
         mv.to_string()
     }
 
-    /// States are numbered by `u`, kind and `k`, so the engine interns them without hashing:
-    /// the number of a state is its rank in the sweep order below (`u - k` is always even, as
-    /// every move keeps its parity and the start has `k = 0` on an even board, so `(u, k / 2)`
+    /// States are numbered by `u`, kind and `k`, so the engine interns them without hashing,
+    /// and the turns' numbers increase along the sweep below (`u - k` is always even, as every
+    /// move keeps its parity and the start has `k = 0` on an even board, so `(u, k / 2)`
     /// determines `k`).
     fn dense_bound(&self) -> usize {
-        self.sweep_len()
+        (self.cells as usize + 1) * 3 * self.run
     }
 
     #[inline]
@@ -261,47 +261,43 @@ impl Model for PerfectMemory {
             .then(|| (u as usize * 3 + kind) * self.run + h as usize)
     }
 
-    /// The states in order of `u`, so that every successor comes first (every move turns an
-    /// unseen cell, except that a turn leads to the two first-card states of the same
-    /// `(u, k)`, which come before it), and for each `u` in three runs: the first-card states
-    /// whose partner is known, those with a new symbol, then the turns. The states of a run
-    /// do not depend on each other, so the processor can work on several at once. Exactly the
-    /// reachable states: `k ≤ u`, `k ≤ cells - u` (the seen cells hold the known singles and
-    /// matched pairs), `u - k` even and `u ≠ cells - 1`; a first-card state needs a card to
-    /// match (`k > 0`) or a new symbol (`u > k`). A test checks this against exploration.
+    /// The turns in order of `u`, so that every successor comes first: every move turns one
+    /// or two unseen cells, and the first-card states are transient (below). The turns of one
+    /// `u` do not depend on each other, so the processor can work on several at once.
+    /// Exactly the reachable turns: `k ≤ u`, `k ≤ cells - u` (the seen cells hold the known
+    /// singles and matched pairs), `u - k` even and `u ≠ cells - 1`. A test checks this against
+    /// exploration.
     fn sweep_len(&self) -> usize {
-        (self.cells as usize + 1) * 3 * self.run
+        (self.cells as usize + 1) * self.run
     }
 
     #[inline]
     fn sweep_state(&self, rank: usize) -> Option<State> {
-        use State::*;
         // `rank / self.run` by a multiplication. With `per_run = (2^40 + e) / run` for some
         // `e < run`, the product is `2^40 · (rank / run + rank · e / (run · 2^40))`. The second
-        // term is below `1 / run` because `rank · run < 2^40` (ranks are below
-        // `3 · 2,501 · 626` on the largest board), and the fraction of the first is at most
-        // `1 - 1 / run`, so the sum does not reach the next integer.
-        let run = ((rank as u64 * self.per_run) >> 40) as usize;
-        let h = rank - run * self.run;
-        let (u, kind) = ((run / 3) as u32, run % 3);
-        let k = 2 * h as u32 + u % 2;
+        // term is below `1 / run` because `rank · run < 2^40` (ranks are below `2,501 · 626`
+        // on the largest board), and the fraction of the first is at most `1 - 1 / run`, so
+        // the sum does not reach the next integer.
+        let u = ((rank as u64 * self.per_run) >> 40) as usize;
+        let h = rank - u * self.run;
+        let (u, k) = (u as u32, 2 * h as u32 + u as u32 % 2);
         // An odd `u` needs a move that turned one unseen cell and one seen before, so at least
         // two cells have been seen.
-        if k > u || k > self.cells - u || u + 1 == self.cells {
-            return None;
-        }
-        match kind {
-            0 => (k > 0).then_some(MatchesKnown { u, k }),
-            1 => (u > k).then_some(NewSymbol { u, k }),
-            _ => Some(Turn { u, k }),
-        }
+        (k <= u && k <= self.cells - u && u + 1 != self.cells).then_some(State::Turn { u, k })
+    }
+
+    /// The first-card states are reached from the turn of their `(u, k)` only: the sweep
+    /// solves them inside it.
+    #[inline]
+    fn transient(&self, state: &State) -> bool {
+        !matches!(state, State::Turn { .. })
     }
 
     /// A move turns one or two unseen cells, so a successor lies one or two `u` back: the
-    /// farthest, from a new symbol's first card to the turn two cells on with the same `k`,
-    /// is five runs back.
+    /// farthest, from a turn to the turn two cells and two known singles on, is six runs
+    /// and one number back.
     fn sweep_window(&self) -> usize {
-        5 * self.run + 1
+        6 * self.run + 2
     }
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
@@ -386,20 +382,29 @@ mod tests {
             let g = PerfectMemory::new(rows, cols).unwrap();
             let explored = solve(&g).unwrap();
             let reached: HashSet<State> = explored.iter().map(|(s, _)| *s).collect();
+            // The sweep lists the turns; the first-card states are transient.
+            let turns: HashSet<State> = reached
+                .iter()
+                .copied()
+                .filter(|s| !g.transient(s))
+                .collect();
+            assert!(turns.len() < reached.len());
             let swept: Vec<State> = (0..g.sweep_len())
                 .filter_map(|r| g.sweep_state(r))
                 .collect();
             let once: HashSet<State> = swept.iter().copied().collect();
             assert_eq!(once.len(), swept.len(), "{rows}x{cols}");
-            let extra: Vec<_> = once.difference(&reached).collect();
-            let missing: Vec<_> = reached.difference(&once).collect();
+            let extra: Vec<_> = once.difference(&turns).collect();
+            let missing: Vec<_> = turns.difference(&once).collect();
             assert!(
                 extra.is_empty() && missing.is_empty(),
                 "{rows}x{cols}: swept but not reached {extra:?}, reached but not swept {missing:?}"
             );
             let (value, stats) = Solver::new(&g).start_value::<f64>().unwrap();
             assert!(stats.swept);
+            // Each first-card state is solved inside its one turn, and counted.
             assert_eq!(stats.states, reached.len());
+            assert_eq!(stats.components, explored.stats().components);
             assert_eq!(
                 value.to_bits(),
                 explored.start_value().to_bits(),

@@ -188,7 +188,7 @@ pub mod verify;
 pub use distribution::{Distribution, DistributionOptions};
 pub use error::SolveError;
 pub use explore::{Progress, Solver};
-pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player};
+pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player, MAX_TRANSIENT_DEPTH};
 pub use number::{Exact, Number};
 pub use rat::Rat;
 pub use simulate::{Rng, Simulation};

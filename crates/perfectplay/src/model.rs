@@ -137,6 +137,26 @@ pub trait Model {
         0
     }
 
+    /// An optional hint for the sweep ([`sweep_len`](Model::sweep_len)): a *transient* state is
+    /// solved inside each state that leads to it, expanded where it is reached, instead of
+    /// being numbered, listed in the sweep order and stored, as model checkers eliminate
+    /// vanishing states. It suits a state reached from one state only, such as the position
+    /// after the first card of a move: the sweep then has fewer states to list, number and
+    /// keep. A transient state reached from several states is expanded once for each.
+    ///
+    /// A transient state needs no number ([`dense_index`](Model::dense_index) is not asked) and
+    /// is left out of the sweep order (given there, it is swept like any other). Its successors
+    /// must be solved before the state that reaches it, or be transient themselves, at most
+    /// [`MAX_TRANSIENT_DEPTH`] deep; more is
+    /// [`SolveError::InvalidModel`](crate::SolveError::InvalidModel) (a cycle of transient
+    /// states, say). The start state is always swept. Exploration, and everything but the
+    /// sweep, treats transient states as ordinary ones, so values are the same either way.
+    /// The default: no state is transient.
+    fn transient(&self, state: &Self::State) -> bool {
+        let _ = state;
+        false
+    }
+
     /// Parses a state written in the game's own notation (the inverse of
     /// [`show_state`](Model::show_state) where the game supports it). The default says the
     /// game has no notation.
@@ -145,6 +165,9 @@ pub trait Model {
         Err("this game has no state notation".to_string())
     }
 }
+
+/// How many transient states ([`Model::transient`]) a sweep expands one inside another.
+pub const MAX_TRANSIENT_DEPTH: u32 = 64;
 
 /// One branch of a node: a move of a decision, an outcome of chance, or an outcome of a random
 /// move.

@@ -24,7 +24,7 @@ use std::time::Instant;
 use crate::component::Kind;
 use crate::explore::{back_up_by, edge_numbers, Edge, Progress};
 use crate::memory;
-use crate::model::{Model, Node, NodeBuilder, NodeKind, Player, Shape};
+use crate::model::{Model, Node, NodeBuilder, NodeKind, Player, Shape, MAX_TRANSIENT_DEPTH};
 use crate::solution::Stats;
 use crate::{Number, Rat, SolveError};
 
@@ -698,53 +698,85 @@ impl<M: Model, N: Number> Scratch<M, N> {
             return Err(invalid(model, state, reason).into());
         }
         self.stats.states += 1;
-        let mut backup = Backup::new(model, table, bound);
+        let mut backup = Backup::<M, N, _, false>::new(model, table, bound);
         model.expand(state, &mut backup);
+        let (inside, inside_components) = (backup.states, backup.components);
         let value = match backup.finish()? {
             Some((value, decided)) => {
-                self.stats.components += decided as usize;
+                self.stats.states += inside;
+                self.stats.components += decided as usize + inside_components;
                 value
             }
-            None => self.solve_recorded(model, table, state)?,
+            None => {
+                let Scratch {
+                    node,
+                    edges,
+                    move_rewards,
+                    stats,
+                } = self;
+                recorded_value(model, table, state, node, edges, move_rewards, stats, 0)?
+            }
         };
         if !table.set(at, value) {
             return Err(twice(model, state).into());
         }
         Ok(())
     }
+}
 
-    /// [`Scratch::solve`] from a recorded node: the state's value.
-    #[cold]
-    #[inline(never)]
-    fn solve_recorded(
-        &mut self,
-        model: &M,
-        table: &mut impl Values<N>,
-        state: &M::State,
-    ) -> Result<N, Fail> {
-        let Scratch {
-            node,
-            edges,
-            move_rewards,
-            stats,
-        } = self;
-        let bound = table.bound();
-        node.clear();
-        model.expand(state, node);
-        if let Err(reason) = node.validate() {
-            return Err(invalid(model, state, reason).into());
-        }
-        let kind = match node.kind() {
-            NodeKind::Terminal => return Ok(N::from_rat(node.payoff())),
-            NodeKind::Decision(p) => Kind::Decision(p),
-            NodeKind::Chance => Kind::Chance,
-            NodeKind::Unset => unreachable!("validate rejects unset nodes"),
-        };
-        move_rewards.clear();
-        move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
-        edges.clear();
-        let mut group = u32::MAX;
-        for b in node.branches() {
+/// The value of `state` from a recorded node (what [`Scratch::solve`] falls back to), with
+/// the values of its transient successors ([`Model::transient`]) computed the same way inside
+/// it, `depth` deep; it counts them and their components in `stats`.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn recorded_value<M: Model, N: Number>(
+    model: &M,
+    table: &mut impl Values<N>,
+    state: &M::State,
+    node: &mut Node<M::State, M::Move>,
+    edges: &mut Vec<Edge<N>>,
+    move_rewards: &mut Vec<(u32, Rat)>,
+    stats: &mut Stats,
+    depth: u32,
+) -> Result<N, Fail> {
+    let bound = table.bound();
+    node.clear();
+    model.expand(state, node);
+    if let Err(reason) = node.validate() {
+        return Err(invalid(model, state, reason).into());
+    }
+    let kind = match node.kind() {
+        NodeKind::Terminal => return Ok(N::from_rat(node.payoff())),
+        NodeKind::Decision(p) => Kind::Decision(p),
+        NodeKind::Chance => Kind::Chance,
+        NodeKind::Unset => unreachable!("validate rejects unset nodes"),
+    };
+    move_rewards.clear();
+    move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
+    edges.clear();
+    // Each branch's reward plus its successor's value; the edges point into it.
+    let mut values = Vec::with_capacity(node.branches().len());
+    let mut group = u32::MAX;
+    for b in node.branches() {
+        let (prob, reward): (N, N) = edge_numbers(b, move_rewards);
+        let value = if model.transient(&b.next) {
+            if depth >= MAX_TRANSIENT_DEPTH {
+                return Err(too_deep(model, &b.next).into());
+            }
+            stats.states += 1;
+            let inner = recorded_value(
+                model,
+                table,
+                &b.next,
+                &mut Node::new(),
+                &mut Vec::new(),
+                &mut Vec::new(),
+                stats,
+                depth + 1,
+            )?;
+            reward.add(&inner)
+        } else {
             let target = number(model, bound, &b.next)?;
             if !table.ready(target)? {
                 return Err(invalid(
@@ -760,21 +792,32 @@ impl<M: Model, N: Number> Scratch<M, N> {
                 )
                 .into());
             }
-            let (prob, reward) = edge_numbers(b, move_rewards);
-            edges.push(Edge {
-                target: target as u32,
-                prob,
-                reward,
-                first: b.group != group,
-            });
-            group = b.group;
-        }
-        stats.components += 1;
-        Ok(back_up_by(kind, edges, |e| {
-            table.plus_value(&e.reward, e.target as usize)
-        })
-        .0)
+            table.plus_value(&reward, target)
+        };
+        edges.push(Edge {
+            target: values.len() as u32,
+            prob,
+            reward,
+            first: b.group != group,
+        });
+        values.push(value);
+        group = b.group;
     }
+    stats.components += 1;
+    Ok(back_up_by(kind, edges, |e| values[e.target as usize].clone()).0)
+}
+
+/// The error of transient states nested too deep.
+#[cold]
+fn too_deep<M: Model>(model: &M, state: &M::State) -> SolveError {
+    invalid(
+        model,
+        state,
+        format!(
+            "transient states (Model::transient) lie more than {MAX_TRANSIENT_DEPTH} deep \
+             inside a swept state here, as in a cycle of transient states"
+        ),
+    )
 }
 
 /// The error of a state given twice.
@@ -797,7 +840,7 @@ fn twice<M: Model>(model: &M, state: &M::State) -> SolveError {
 /// successor without a number or not solved yet) makes it give up, and the state is solved
 /// again from a recorded [`Node`], which names the fault; so does a parallel sweep that
 /// stopped while it waited.
-struct Backup<'a, M: Model, N, V> {
+struct Backup<'a, M: Model, N, V, const INNER: bool> {
     model: &'a M,
     table: &'a mut V,
     bound: usize,
@@ -814,6 +857,9 @@ struct Backup<'a, M: Model, N, V> {
     move_reward: Option<N>,
     /// Why the builder gave up, if it did.
     hitch: Option<Hitch>,
+    /// The transient states solved inside this one, and how many of them are not terminal.
+    states: usize,
+    components: usize,
 }
 
 /// Why [`Backup`] gave up.
@@ -824,9 +870,9 @@ enum Hitch {
     Stopped,
 }
 
-impl<M: Model, N: Number, V: Values<N>> Backup<'_, M, N, V> {
+impl<M: Model, N: Number, V: Values<N>, const INNER: bool> Backup<'_, M, N, V, INNER> {
     #[inline(always)]
-    fn new<'a>(model: &'a M, table: &'a mut V, bound: usize) -> Backup<'a, M, N, V> {
+    fn new<'a>(model: &'a M, table: &'a mut V, bound: usize) -> Backup<'a, M, N, V, INNER> {
         Backup {
             model,
             table,
@@ -838,6 +884,8 @@ impl<M: Model, N: Number, V: Values<N>> Backup<'_, M, N, V> {
             outcomes: 0,
             move_reward: None,
             hitch: None,
+            states: 0,
+            components: 0,
         }
     }
 
@@ -846,6 +894,9 @@ impl<M: Model, N: Number, V: Values<N>> Backup<'_, M, N, V> {
     fn successor(&mut self, reward: N, next: &M::State) -> Option<N> {
         if self.hitch.is_some() {
             return None;
+        }
+        if self.model.transient(next) {
+            return self.inside(reward, next);
         }
         let at = match self.model.dense_index(next) {
             Some(at) if at < self.bound => at,
@@ -857,6 +908,32 @@ impl<M: Model, N: Number, V: Values<N>> Backup<'_, M, N, V> {
         match self.table.ready(at) {
             Ok(true) => Some(self.table.plus_value(&reward, at)),
             Ok(false) => {
+                self.hitch = Some(Hitch::Redo);
+                None
+            }
+            Err(_) => {
+                self.hitch = Some(Hitch::Stopped);
+                None
+            }
+        }
+    }
+
+    /// `reward` plus the value of the transient state `next`, solved here by [`inside`]. A
+    /// transient state inside a transient state is left to the recorded node (which solves
+    /// any depth).
+    #[inline(always)]
+    fn inside(&mut self, reward: N, next: &M::State) -> Option<N> {
+        if INNER {
+            self.hitch = Some(Hitch::Redo);
+            return None;
+        }
+        match inside(self.model, &mut *self.table, self.bound, next) {
+            Ok(Some((value, states, components))) => {
+                self.states += states;
+                self.components += components;
+                Some(reward.add(&value))
+            }
+            Ok(None) => {
                 self.hitch = Some(Hitch::Redo);
                 None
             }
@@ -916,9 +993,34 @@ impl<M: Model, N: Number, V: Values<N>> Backup<'_, M, N, V> {
     }
 }
 
-impl<M: Model, N, V> crate::model::sealed::Sealed for Backup<'_, M, N, V> {}
+/// The value of the transient state `state`, with the count of states solved (itself and
+/// those inside it) and of those not terminal; `None` to solve the state that reaches it from
+/// a recorded node. Not inlined, and given only the table, so that the builder of the state
+/// that reaches it stays in registers; the model's `expand` for the inner builder has this one
+/// caller, and is inlined here.
+#[inline(never)]
+fn inside<M: Model, N: Number, V: Values<N>>(
+    model: &M,
+    table: &mut V,
+    bound: usize,
+    state: &M::State,
+) -> Result<Option<(N, usize, usize)>, Fail> {
+    let mut inner = Backup::<M, N, V, true>::new(model, table, bound);
+    model.expand(state, &mut inner);
+    let (states, components) = (inner.states, inner.components);
+    Ok(inner
+        .finish()?
+        .map(|(value, decided)| (value, 1 + states, decided as usize + components)))
+}
 
-impl<M: Model, N: Number, V: Values<N>> NodeBuilder<M::State, M::Move> for Backup<'_, M, N, V> {
+impl<M: Model, N, V, const INNER: bool> crate::model::sealed::Sealed
+    for Backup<'_, M, N, V, INNER>
+{
+}
+
+impl<M: Model, N: Number, V: Values<N>, const INNER: bool> NodeBuilder<M::State, M::Move>
+    for Backup<'_, M, N, V, INNER>
+{
     #[inline(always)]
     fn terminal(&mut self, payoff: impl Into<Rat>) {
         self.shape.terminal();

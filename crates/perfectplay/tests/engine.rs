@@ -1068,3 +1068,100 @@ fn dyadic_games_are_exact_in_checked_floats() {
         }
     }
 }
+
+/// A [`Table`] swept downwards in which the states that `transient` picks are solved inside
+/// the states that reach them ([`Model::transient`]) and left out of the sweep order.
+struct WithTransient<'a> {
+    game: &'a Table,
+    transient: fn(usize) -> bool,
+}
+
+impl Model for WithTransient<'_> {
+    type State = usize;
+    type Move = usize;
+    fn start(&self) -> usize {
+        0
+    }
+    fn expand(&self, s: &usize, node: &mut impl NodeBuilder<usize, usize>) {
+        self.game.expand(s, node)
+    }
+    fn dense_bound(&self) -> usize {
+        self.game.0.len()
+    }
+    fn dense_index(&self, s: &usize) -> Option<usize> {
+        assert!(!self.transient(s), "a transient state {s} was numbered");
+        Some(*s)
+    }
+    fn sweep_len(&self) -> usize {
+        self.game.0.len()
+    }
+    fn sweep_state(&self, rank: usize) -> Option<usize> {
+        downwards(self.game.0.len(), rank).filter(|s| !self.transient(s))
+    }
+    fn transient(&self, s: &usize) -> bool {
+        *s != 0 && (self.transient)(*s)
+    }
+}
+
+#[test]
+fn transient_states_are_solved_inside_the_states_that_reach_them() {
+    let mut rng = Rng(40);
+    // Every third state, every other state (more often transient inside transient, which
+    // the recorded node solves), or none. A transient state is solved once per path of
+    // transient states to it, so not too many.
+    let picks: [fn(usize) -> bool; 3] = [|s| s % 3 == 1, |s| s % 2 == 1, |_| false];
+    for players in [&[Player::Max][..], &[Player::Min, Player::Max]] {
+        for round in 0..100 {
+            let game = common::random_game(&mut rng, 12, common::Shape::Acyclic, players);
+            let explored = solve(&game).unwrap();
+            for transient in picks {
+                let model = WithTransient {
+                    game: &game,
+                    transient,
+                };
+                for threads in [1, 2] {
+                    let (value, stats) = Solver::new(&model)
+                        .threads(threads)
+                        .start_value::<f64>()
+                        .unwrap();
+                    assert!(stats.swept);
+                    assert_eq!(
+                        value.to_bits(),
+                        explored.start_value().to_bits(),
+                        "round {round}, {threads} threads"
+                    );
+                }
+                let (exact, _) = Solver::new(&model)
+                    .start_value::<perfectplay::Exact>()
+                    .unwrap();
+                assert_eq!(exact, common::brute_force(&game).unwrap(), "round {round}");
+            }
+        }
+    }
+}
+
+#[test]
+fn transient_states_in_a_cycle_are_a_model_error() {
+    // 0 -> 1 <-> 2, with 1 and 2 transient: the sweep would expand them forever.
+    let game = Table(vec![
+        GNode::Decision(Player::Max, vec![(Rat::ONE, 1)]),
+        GNode::Decision(Player::Max, vec![(Rat::ONE, 2), (Rat::ZERO, 3)]),
+        GNode::Decision(Player::Max, vec![(Rat::ONE, 1)]),
+        GNode::Terminal(Rat::ZERO),
+    ]);
+    let model = WithTransient {
+        game: &game,
+        transient: |s| s == 1 || s == 2,
+    };
+    for threads in [1, 2] {
+        let e = Solver::new(&model)
+            .threads(threads)
+            .start_value::<f64>()
+            .expect_err("a cycle of transient states")
+            .to_string();
+        assert!(
+            e.contains("transient states (Model::transient) lie more than 64 deep"),
+            "{e}"
+        );
+    }
+}
