@@ -12,9 +12,11 @@
 //!   cell, or flip another known single;
 //! - after a first unseen card with a new symbol: flip an unseen cell, or a known single.
 //!
-//! A flip of an unseen cell is a random move (`Node::add_random_move`): its outcomes hang off the
-//! decision itself, so there are three kinds of state per `(u, k)` — the start of a move, and
-//! the two things the first card can show.
+//! A flip of an unseen cell is a random move (`NodeBuilder::add_random_move`): its outcomes hang
+//! off the decision itself, so there are three kinds of state per `(u, k)` — the start of a
+//! move, and the two things the first card can show. Only the turn of its `(u, k)` reaches a
+//! first-card state, so those are transient (`Model::transient`): the sweep solves them inside
+//! the turn.
 //!
 //! When both cells of a symbol have been seen but not turned together, the pair is matched by a
 //! later move that costs exactly one and reveals nothing; when it is played does not matter, so

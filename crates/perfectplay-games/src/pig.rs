@@ -7,7 +7,7 @@
 //!
 //! # Model
 //! A state is the two banked scores, the player to move and the turn total; rolling is a random
-//! move (`Node::add_random_move`) whose six outcomes hang off the decision itself. The first
+//! move (`NodeBuilder::add_random_move`) whose six outcomes hang off the decision itself. The first
 //! player is `Max` and the second `Min`: the total is 1 when the first player wins and 0 when the
 //! second does, so the value is the first player's winning probability. Rolling a 1 gives the
 //! turn away without changing the scores, so positions repeat: each pair of banked scores forms a

@@ -164,6 +164,10 @@
 //! [`Solver::threads`] spreads such a sweep over several threads, with the same result; a model
 //! whose successors lie a bounded distance back in its numbering says so
 //! ([`Model::sweep_window`]), and a sweep on one thread then keeps only the values it still needs.
+//! The sweep stores no branch: `expand` describes each state to a builder of the sweep's own
+//! ([`NodeBuilder`]), which backs it up as the successors are named. States that one state
+//! alone reaches can be marked transient ([`Model::transient`]): the sweep solves them inside
+//! that state, without numbering, listing or storing them.
 
 #![deny(missing_docs)]
 
