@@ -149,9 +149,9 @@ pub trait Model {
     /// must be solved before the state that reaches it, or be transient themselves, at most
     /// [`MAX_TRANSIENT_DEPTH`] deep; more is
     /// [`SolveError::InvalidModel`](crate::SolveError::InvalidModel) (a cycle of transient
-    /// states, say). The start state is always swept. Exploration, and everything but the
-    /// sweep, treats transient states as ordinary ones, so values are the same either way.
-    /// The default: no state is transient.
+    /// states, say). The sweep order must still give the start state. Exploration, and
+    /// everything but the sweep, treats transient states as ordinary ones, so values are the
+    /// same either way. The default: no state is transient.
     fn transient(&self, state: &Self::State) -> bool {
         let _ = state;
         false

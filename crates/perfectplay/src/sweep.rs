@@ -901,24 +901,11 @@ impl<M: Model, N: Number, V: Values<N>, const INNER: bool> Backup<'_, M, N, V, I
         if self.model.transient(next) {
             return self.inside(reward, next);
         }
-        let at = match self.model.dense_index(next) {
-            Some(at) if at < self.bound => at,
-            _ => {
-                self.hitch = Some(Hitch::Redo);
-                return None;
-            }
-        };
-        match self.table.ready(at) {
-            Ok(true) => Some(self.table.plus_value(&reward, at)),
-            Ok(false) => {
-                self.hitch = Some(Hitch::Redo);
-                None
-            }
-            Err(_) => {
-                self.hitch = Some(Hitch::Stopped);
-                None
-            }
-        }
+        let number = self.model.dense_index(next).filter(|&at| at < self.bound);
+        let at = self.unless_hitch(Ok(number))?;
+        let ready = self.table.ready(at).map(|ready| ready.then_some(()));
+        self.unless_hitch(ready)?;
+        Some(self.table.plus_value(&reward, at))
     }
 
     /// `reward` plus the value of the transient state `next`, solved here by [`inside`]. A
@@ -927,15 +914,22 @@ impl<M: Model, N: Number, V: Values<N>, const INNER: bool> Backup<'_, M, N, V, I
     #[inline(always)]
     fn inside(&mut self, reward: N, next: &M::State) -> Option<N> {
         if INNER {
-            self.hitch = Some(Hitch::Redo);
-            return None;
+            return self.unless_hitch(Ok(None));
         }
-        match inside(self.model, &mut *self.table, self.bound, next) {
-            Ok(Some((value, states, components))) => {
-                self.states += states;
-                self.components += components;
-                Some(reward.add(&value))
-            }
+        let solved = inside(self.model, &mut *self.table, self.bound, next);
+        let (value, states, components) = self.unless_hitch(solved)?;
+        self.states += states;
+        self.components += components;
+        Some(reward.add(&value))
+    }
+
+    /// What `outcome` holds, if anything; otherwise the builder gives up: nothing
+    /// (`Ok(None)`) means the state is solved again from a recorded node, an error that
+    /// another thread failed.
+    #[inline(always)]
+    fn unless_hitch<T>(&mut self, outcome: Result<Option<T>, Fail>) -> Option<T> {
+        match outcome {
+            Ok(Some(t)) => Some(t),
             Ok(None) => {
                 self.hitch = Some(Hitch::Redo);
                 None

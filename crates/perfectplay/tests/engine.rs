@@ -514,13 +514,14 @@ fn a_star_component_costs_linear_time() {
 }
 
 /// A [`Table`] numbered densely by a given map from state to number, and swept in a given
-/// order if one is set.
+/// order if one is set, leaving out the states `transient` picks (but the start).
 struct Numbered<'a> {
     game: &'a Table,
     bound: usize,
     number: fn(usize) -> Option<usize>,
     /// The state at a rank of the sweep, given the number of states.
     sweep: Option<fn(usize, usize) -> Option<usize>>,
+    transient: fn(usize) -> bool,
 }
 
 impl Model for Numbered<'_> {
@@ -542,7 +543,12 @@ impl Model for Numbered<'_> {
         self.sweep.map_or(0, |_| self.game.0.len() + 1)
     }
     fn sweep_state(&self, rank: usize) -> Option<usize> {
-        self.sweep.and_then(|order| order(self.game.0.len(), rank))
+        self.sweep
+            .and_then(|order| order(self.game.0.len(), rank))
+            .filter(|s| !self.transient(s))
+    }
+    fn transient(&self, s: &usize) -> bool {
+        *s != 0 && (self.transient)(*s)
     }
 }
 
@@ -561,6 +567,7 @@ fn a_dense_numbering_gives_the_same_solution() {
                 bound: game.0.len(),
                 number: Some,
                 sweep: None,
+                transient: |_| false,
             };
             let (a, b) = (solve_exact(&game), solve_exact(&dense));
             match (a, b) {
@@ -604,6 +611,7 @@ fn a_bad_dense_numbering_is_a_model_error() {
         bound: 3,
         number: |s| Some(s.min(1)),
         sweep: None,
+        transient: |_| false,
     };
     let e = solve(&shared).err().unwrap().to_string();
     assert!(e.contains("same number as state 1"), "{e}");
@@ -613,6 +621,7 @@ fn a_bad_dense_numbering_is_a_model_error() {
         bound: 2,
         number: Some,
         sweep: None,
+        transient: |_| false,
     };
     let e = solve(&beyond).err().unwrap().to_string();
     assert!(e.contains("not a number below dense_bound (2)"), "{e}");
@@ -621,6 +630,7 @@ fn a_bad_dense_numbering_is_a_model_error() {
         bound: 3,
         number: |s| (s != 2).then_some(s),
         sweep: None,
+        transient: |_| false,
     };
     let e = solve(&none).err().unwrap().to_string();
     assert!(e.contains("dense_index gave None"), "{e}");
@@ -633,6 +643,7 @@ fn swept(game: &Table, order: fn(usize, usize) -> Option<usize>) -> Numbered<'_>
         bound: game.0.len(),
         number: Some,
         sweep: Some(order),
+        transient: |_| false,
     }
 }
 
@@ -1069,40 +1080,6 @@ fn dyadic_games_are_exact_in_checked_floats() {
     }
 }
 
-/// A [`Table`] swept downwards in which the states that `transient` picks are solved inside
-/// the states that reach them ([`Model::transient`]) and left out of the sweep order.
-struct WithTransient<'a> {
-    game: &'a Table,
-    transient: fn(usize) -> bool,
-}
-
-impl Model for WithTransient<'_> {
-    type State = usize;
-    type Move = usize;
-    fn start(&self) -> usize {
-        0
-    }
-    fn expand(&self, s: &usize, node: &mut impl NodeBuilder<usize, usize>) {
-        self.game.expand(s, node)
-    }
-    fn dense_bound(&self) -> usize {
-        self.game.0.len()
-    }
-    fn dense_index(&self, s: &usize) -> Option<usize> {
-        assert!(!self.transient(s), "a transient state {s} was numbered");
-        Some(*s)
-    }
-    fn sweep_len(&self) -> usize {
-        self.game.0.len()
-    }
-    fn sweep_state(&self, rank: usize) -> Option<usize> {
-        downwards(self.game.0.len(), rank).filter(|s| !self.transient(s))
-    }
-    fn transient(&self, s: &usize) -> bool {
-        *s != 0 && (self.transient)(*s)
-    }
-}
-
 #[test]
 fn transient_states_are_solved_inside_the_states_that_reach_them() {
     let mut rng = Rng(40);
@@ -1115,9 +1092,9 @@ fn transient_states_are_solved_inside_the_states_that_reach_them() {
             let game = common::random_game(&mut rng, 12, common::Shape::Acyclic, players);
             let explored = solve(&game).unwrap();
             for transient in picks {
-                let model = WithTransient {
-                    game: &game,
+                let model = Numbered {
                     transient,
+                    ..swept(&game, downwards)
                 };
                 for threads in [1, 2] {
                     let (value, stats) = Solver::new(&model)
@@ -1149,9 +1126,9 @@ fn transient_states_in_a_cycle_are_a_model_error() {
         GNode::Decision(Player::Max, vec![(Rat::ONE, 1)]),
         GNode::Terminal(Rat::ZERO),
     ]);
-    let model = WithTransient {
-        game: &game,
+    let model = Numbered {
         transient: |s| s == 1 || s == 2,
+        ..swept(&game, downwards)
     };
     for threads in [1, 2] {
         let e = Solver::new(&model)
