@@ -116,13 +116,17 @@ impl PerfectMemory {
                 format!("the board {rows}x{cols} has an odd number of cells"),
             ));
         }
-        let cells = rows * cols;
+        Ok(PerfectMemory::with_cells(rows * cols))
+    }
+
+    /// The game on a board of `cells` cells, an even number up to 2,500.
+    fn with_cells(cells: u32) -> Self {
         let run = cells as usize / 4 + 1;
-        Ok(PerfectMemory {
+        PerfectMemory {
             cells,
             run,
             per_run: (1u64 << 40).div_ceil(run as u64),
-        })
+        }
     }
 
     /// Builds from `--rows` and `--cols`.
@@ -419,6 +423,26 @@ mod tests {
             assert!(farthest < g.sweep_window(), "{rows}x{cols}");
             if rows * cols >= 4 {
                 assert_eq!(farthest, g.sweep_window() - 1, "{rows}x{cols}");
+            }
+        }
+    }
+
+    /// Every board size up to 400 cells and the largest ones: the sweep (one thread with its
+    /// window, two threads with the whole table) gives the bits of exploring.
+    #[test]
+    fn every_size_sweeps_to_the_explored_value() {
+        use perfectplay::Solver;
+        let sizes = (1..=200).map(|h| 2 * h).chain([1998, 2400, 2450, 2500]);
+        for cells in sizes {
+            let g = PerfectMemory::with_cells(cells);
+            let explored = *solve(&g).unwrap().start_value();
+            for threads in [1, 2] {
+                let (swept, stats) = Solver::new(&g)
+                    .threads(threads)
+                    .start_value::<f64>()
+                    .unwrap();
+                assert!(stats.swept);
+                assert_eq!(swept.to_bits(), explored.to_bits(), "{cells} cells");
             }
         }
     }
