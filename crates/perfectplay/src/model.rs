@@ -408,7 +408,7 @@ struct Tally {
     /// The open distribution's shared denominator; 0 before its first outcome.
     den: u64,
     /// The sum of its numerators so far.
-    sum: u64,
+    sum: u128,
 }
 
 /// `Tally::open` when no distribution is open.
@@ -425,7 +425,7 @@ impl Tally {
     /// Whether the open distribution, if any, is complete and sums to one.
     #[inline]
     fn closes(&self) -> bool {
-        self.open == CLOSED || (self.den != 0 && self.sum == self.den)
+        self.open == CLOSED || (self.den != 0 && self.sum == self.den as u128)
     }
 
     /// Ends the open distribution (a new move starts).
@@ -451,12 +451,10 @@ impl Tally {
         if self.den == 0 {
             self.den = d;
         }
-        // A sum past 64 bits is more than any denominator: not plain (the detailed check then
-        // names it).
-        match self.sum.checked_add(n as u64) {
-            Some(sum) if d == self.den && n > 0 && n as u64 <= d => self.sum = sum,
-            _ => self.plain = false,
-        }
+        // Without branches; the sum has 128 bits, so it cannot overflow (and it counts only
+        // while every outcome is in `1..=d`).
+        self.plain &= (d == self.den) & (n > 0) & (n as u64 <= d);
+        self.sum += n as u64 as u128;
     }
 }
 
