@@ -865,6 +865,15 @@ struct Backup<'a, M: Model, N, V, const INNER: bool> {
     components: usize,
 }
 
+/// Another thread of a parallel sweep failed (what [`Backup`] reports instead of a value).
+struct Stopped;
+
+impl From<Stopped> for Fail {
+    fn from(_: Stopped) -> Self {
+        Fail::Stopped
+    }
+}
+
 /// Why [`Backup`] gave up.
 enum Hitch {
     /// Solve the state again from a recorded node.
@@ -903,7 +912,8 @@ impl<M: Model, N: Number, V: Values<N>, const INNER: bool> Backup<'_, M, N, V, I
         }
         let number = self.model.dense_index(next).filter(|&at| at < self.bound);
         let at = self.unless_hitch(Ok(number))?;
-        let ready = self.table.ready(at).map(|ready| ready.then_some(()));
+        let ready = self.table.ready(at);
+        let ready = ready.map(|ready| ready.then_some(())).map_err(|_| Stopped);
         self.unless_hitch(ready)?;
         Some(self.table.plus_value(&reward, at))
     }
@@ -917,9 +927,9 @@ impl<M: Model, N: Number, V: Values<N>, const INNER: bool> Backup<'_, M, N, V, I
             return self.unless_hitch(Ok(None));
         }
         let solved = inside(self.model, &mut *self.table, self.bound, next);
-        let (value, states, components) = self.unless_hitch(solved)?;
-        self.states += states;
-        self.components += components;
+        let (value, decided) = self.unless_hitch(solved)?;
+        self.states += 1;
+        self.components += decided as usize;
         Some(reward.add(&value))
     }
 
@@ -927,7 +937,7 @@ impl<M: Model, N: Number, V: Values<N>, const INNER: bool> Backup<'_, M, N, V, I
     /// (`Ok(None)`) means the state is solved again from a recorded node, an error that
     /// another thread failed.
     #[inline(always)]
-    fn unless_hitch<T>(&mut self, outcome: Result<Option<T>, Fail>) -> Option<T> {
+    fn unless_hitch<T>(&mut self, outcome: Result<Option<T>, Stopped>) -> Option<T> {
         match outcome {
             Ok(Some(t)) => Some(t),
             Ok(None) => {
@@ -972,9 +982,9 @@ impl<M: Model, N: Number, V: Values<N>, const INNER: bool> Backup<'_, M, N, V, I
     /// The state's value, and whether it counts as a component (it is not terminal); `None`
     /// to solve it again from a recorded node.
     #[inline(always)]
-    fn finish(mut self) -> Result<Option<(N, bool)>, Fail> {
+    fn finish(mut self) -> Result<Option<(N, bool)>, Stopped> {
         match self.hitch {
-            Some(Hitch::Stopped) => return Err(Fail::Stopped),
+            Some(Hitch::Stopped) => return Err(Stopped),
             Some(Hitch::Redo) => return Ok(None),
             None if !self.shape.is_plainly_valid() => return Ok(None),
             None => {}
@@ -990,24 +1000,21 @@ impl<M: Model, N: Number, V: Values<N>, const INNER: bool> Backup<'_, M, N, V, I
     }
 }
 
-/// The value of the transient state `state`, with the count of states solved (itself and
-/// those inside it) and of those not terminal; `None` to solve the state that reaches it from
-/// a recorded node. Not inlined, and given only the table, so that the builder of the state
-/// that reaches it stays in registers; the model's `expand` for the inner builder has this one
-/// caller, and is inlined here.
+/// The value of the transient state `state`, and whether it is not terminal; `None` to solve
+/// the state that reaches it from a recorded node. Not inlined, and given only the table, so
+/// that the builder of the state that reaches it stays in registers; the model's `expand` for
+/// the inner builder has this one caller, and is inlined here. The result is small enough to
+/// come back in registers.
 #[inline(never)]
 fn inside<M: Model, N: Number, V: Values<N>>(
     model: &M,
     table: &mut V,
     bound: usize,
     state: &M::State,
-) -> Result<Option<(N, usize, usize)>, Fail> {
+) -> Result<Option<(N, bool)>, Stopped> {
     let mut inner = Backup::<M, N, V, true>::new(model, table, bound);
     model.expand(state, &mut inner);
-    let (states, components) = (inner.states, inner.components);
-    Ok(inner
-        .finish()?
-        .map(|(value, decided)| (value, 1 + states, decided as usize + components)))
+    inner.finish()
 }
 
 impl<M: Model, N, V, const INNER: bool> crate::model::sealed::Sealed
