@@ -1,6 +1,7 @@
 //! A test of a model's sweep window (`Model::sweep_window`), state by state: the numbers of the
 //! swept states increase, and every successor's number lies less than the window below its
-//! state's (the successors of a transient successor, `Model::transient`, count as its state's). The engine checks the same only where a value is missing from its ring, which is
+//! state's (the successors of a transient successor, `Model::transient`, count as its
+//! state's). The engine checks the same only where a value is missing from its ring, which is
 //! rounded up to a power of two; this checks the promise itself.
 
 use perfectplay::{Model, Node};

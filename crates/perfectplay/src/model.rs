@@ -62,9 +62,9 @@ pub trait Model {
     /// Describes `state` by filling `node`, which arrives empty.
     ///
     /// Call exactly one of [`NodeBuilder::terminal`], [`NodeBuilder::decision`] or
-    /// [`NodeBuilder::chance`], then add moves or outcomes. A decision must have at least one move; the probabilities of a chance
-    /// node must lie in (0, 1] and sum to exactly one. The engine rejects anything else with an
-    /// error that names the state, and never normalises.
+    /// [`NodeBuilder::chance`], then add moves or outcomes. A decision must have at least one
+    /// move; the probabilities of a chance node must lie in (0, 1] and sum to exactly one. The
+    /// engine rejects anything else with an error that names the state, and never normalises.
     fn expand(&self, state: &Self::State, node: &mut impl NodeBuilder<Self::State, Self::Move>);
 
     /// A readable description of `state`, used in errors, explanations and exports. The

@@ -710,104 +710,92 @@ impl<M: Model, N: Number> Scratch<M, N> {
                 self.stats.components += decided as usize + inside_components;
                 value
             }
-            None => {
-                let Scratch {
-                    node,
-                    edges,
-                    move_rewards,
-                    stats,
-                } = self;
-                recorded_value(model, table, state, node, edges, move_rewards, stats, 0)?
-            }
+            None => self.recorded_value(model, table, state, 0)?,
         };
         if !table.set(at, value) {
             return Err(twice(model, state).into());
         }
         Ok(())
     }
-}
 
-/// The value of `state` from a recorded node (what [`Scratch::solve`] falls back to), with
-/// the values of its transient successors ([`Model::transient`]) computed the same way inside
-/// it, `depth` deep; it counts them and their components in `stats`.
-#[cold]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn recorded_value<M: Model, N: Number>(
-    model: &M,
-    table: &mut impl Values<N>,
-    state: &M::State,
-    node: &mut Node<M::State, M::Move>,
-    edges: &mut Vec<Edge<N>>,
-    move_rewards: &mut Vec<(u32, Rat)>,
-    stats: &mut Stats,
-    depth: u32,
-) -> Result<N, Fail> {
-    let bound = table.bound();
-    node.clear();
-    model.expand(state, node);
-    if let Err(reason) = node.validate() {
-        return Err(invalid(model, state, reason).into());
-    }
-    let kind = match node.kind() {
-        NodeKind::Terminal => return Ok(N::from_rat(node.payoff())),
-        NodeKind::Decision(p) => Kind::Decision(p),
-        NodeKind::Chance => Kind::Chance,
-        NodeKind::Unset => unreachable!("validate rejects unset nodes"),
-    };
-    move_rewards.clear();
-    move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
-    edges.clear();
-    // Each branch's reward plus its successor's value; the edges point into it.
-    let mut values = Vec::with_capacity(node.branches().len());
-    let mut group = u32::MAX;
-    for b in node.branches() {
-        let (prob, reward): (N, N) = edge_numbers(b, move_rewards);
-        let value = if model.transient(&b.next) {
-            if depth >= MAX_TRANSIENT_DEPTH {
-                return Err(too_deep(model, &b.next).into());
-            }
-            stats.states += 1;
-            let inner = recorded_value(
-                model,
-                table,
-                &b.next,
-                &mut Node::new(),
-                &mut Vec::new(),
-                &mut Vec::new(),
-                stats,
-                depth + 1,
-            )?;
-            reward.add(&inner)
-        } else {
-            let target = number(model, bound, &b.next)?;
-            if !table.ready(target)? {
-                return Err(invalid(
-                    model,
-                    state,
-                    format!(
-                        "its successor {} is not solved before it in the model's sweep order \
-                         (sweep_state), which must put every successor first (a game with \
-                         cycles has no such order){}",
-                        model.show_state(&b.next),
-                        table.why_missing()
-                    ),
-                )
-                .into());
-            }
-            table.plus_value(&reward, target)
+    /// The value of `state` from a recorded node (what [`Scratch::solve`] falls back to),
+    /// with the values of its transient successors ([`Model::transient`]) computed the same
+    /// way inside it, `depth` deep; it counts them and their components in its stats.
+    #[cold]
+    #[inline(never)]
+    fn recorded_value(
+        &mut self,
+        model: &M,
+        table: &mut impl Values<N>,
+        state: &M::State,
+        depth: u32,
+    ) -> Result<N, Fail> {
+        let Scratch {
+            node,
+            edges,
+            move_rewards,
+            stats,
+        } = self;
+        let bound = table.bound();
+        node.clear();
+        model.expand(state, node);
+        if let Err(reason) = node.validate() {
+            return Err(invalid(model, state, reason).into());
+        }
+        let kind = match node.kind() {
+            NodeKind::Terminal => return Ok(N::from_rat(node.payoff())),
+            NodeKind::Decision(p) => Kind::Decision(p),
+            NodeKind::Chance => Kind::Chance,
+            NodeKind::Unset => unreachable!("validate rejects unset nodes"),
         };
-        edges.push(Edge {
-            target: values.len() as u32,
-            prob,
-            reward,
-            first: b.group != group,
-        });
-        values.push(value);
-        group = b.group;
+        move_rewards.clear();
+        move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
+        edges.clear();
+        // Each branch's reward plus its successor's value; the edges point into it.
+        let mut values = Vec::with_capacity(node.branches().len());
+        let mut group = u32::MAX;
+        for b in node.branches() {
+            let (prob, reward): (N, N) = edge_numbers(b, move_rewards);
+            let value = if model.transient(&b.next) {
+                if depth >= MAX_TRANSIENT_DEPTH {
+                    return Err(too_deep(model, &b.next).into());
+                }
+                // A scratch of its own: this one's node is being read.
+                let mut inner = Scratch::new(stats.threads);
+                let value = inner.recorded_value(model, table, &b.next, depth + 1)?;
+                stats.states += 1 + inner.stats.states;
+                stats.components += inner.stats.components;
+                reward.add(&value)
+            } else {
+                let target = number(model, bound, &b.next)?;
+                if !table.ready(target)? {
+                    return Err(invalid(
+                        model,
+                        state,
+                        format!(
+                            "its successor {} is not solved before it in the model's sweep order \
+                             (sweep_state), which must put every successor first (a game with \
+                             cycles has no such order){}",
+                            model.show_state(&b.next),
+                            table.why_missing()
+                        ),
+                    )
+                    .into());
+                }
+                table.plus_value(&reward, target)
+            };
+            edges.push(Edge {
+                target: values.len() as u32,
+                prob,
+                reward,
+                first: b.group != group,
+            });
+            values.push(value);
+            group = b.group;
+        }
+        stats.components += 1;
+        Ok(back_up_by(kind, edges, |e| values[e.target as usize].clone()).0)
     }
-    stats.components += 1;
-    Ok(back_up_by(kind, edges, |e| values[e.target as usize].clone()).0)
 }
 
 /// The error of transient states nested too deep.
