@@ -2,14 +2,16 @@
 //! `perfectplay-games` (the built-in games). It parses arguments, runs, prints, and picks the
 //! exit code: 0 on success, 2 on any error (one line on stderr starting with `error:`).
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
-use perfectplay::{Progress, SolveError};
+use perfectplay::{Method, Progress, SolveError};
 use perfectplay_games::{catalog, GameSpec, Params};
+use serde::Serialize;
 
 mod analysis;
 mod contest;
@@ -245,26 +247,29 @@ fn with_options<T>(
 
 fn print_stats(report: &Report, exact: bool) {
     let s = &report.stats;
-    let shape = if s.swept {
+    let shape = match s.method {
         // No components were looked for: the game gave its states in an order that solves them.
-        match s.threads {
-            0 | 1 => "swept in the game's own order, not explored".to_string(),
-            n => format!("swept in the game's own order on {n} threads, not explored"),
+        Method::Sweep { threads } if threads > 1 => {
+            format!("swept in the game's own order on {threads} threads, not explored")
         }
-    } else {
-        format!(
+        Method::Sweep { .. } | Method::CheckedSweep => {
+            "swept in the game's own order, not explored".to_string()
+        }
+        _ => format!(
             "components: {} (cyclic: {}, largest: {})",
             s.components, s.cyclic_components, s.largest_component
-        )
+        ),
     };
     eprintln!(
         "states: {}, {shape}, time: {:.3} s, numbers: {}",
         s.states,
         s.seconds,
-        match (exact, s.primes) {
+        match (exact, s.method) {
             (false, _) => "f64".to_string(),
-            (true, 0) => "exact".to_string(),
-            (true, n) => format!("exact (multi-modular, {n} primes)"),
+            (true, Method::Multimodular { primes }) => {
+                format!("exact (multi-modular, {primes} primes)")
+            }
+            (true, _) => "exact".to_string(),
         }
     );
 }
@@ -290,27 +295,27 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn json(game: &GameSpec, params: &Params, r: &Report) -> serde_json::Value {
-    let mut p = serde_json::Map::new();
-    for spec in game.params {
-        if let Some(v) = params.get(spec.name) {
-            p.insert(spec.name.to_string(), v.into());
-        }
-    }
-    serde_json::json!({
-        "game": game.name,
-        "params": p,
-        "value": r.value,
-        "exact": r.exact,
-        "states": r.stats.states,
-        "components": r.stats.components,
-        "cyclic_components": r.stats.cyclic_components,
-        "largest_component": r.stats.largest_component,
-        "seconds": r.stats.seconds,
-        "primes": r.stats.primes,
-        "swept": r.stats.swept,
-        "threads": r.stats.threads,
-    })
+/// What `solve --json` prints: the game, its options as given, and the report.
+#[derive(Serialize)]
+struct SolveJson<'a> {
+    game: &'static str,
+    params: BTreeMap<&'static str, &'a str>,
+    #[serde(flatten)]
+    report: &'a Report,
+}
+
+fn json(game: &GameSpec, params: &Params, report: &Report) -> String {
+    let params = game
+        .params
+        .iter()
+        .filter_map(|spec| Some((spec.name, params.get(spec.name)?)))
+        .collect();
+    let out = SolveJson {
+        game: game.name,
+        params,
+        report,
+    };
+    serde_json::to_string(&out).expect("a report serialises")
 }
 
 fn run(args: Vec<String>) -> Result<ExitCode> {

@@ -104,18 +104,19 @@ fn solve_says_when_it_swept() {
     ]);
     let exact = perfect_memory_4x4(&["--exact", "--json"]);
     let exact: serde_json::Value = serde_json::from_str(&stdout(&exact)).unwrap();
-    assert_eq!(float["swept"], true);
-    assert_eq!(exact["swept"], false);
+    assert_eq!(float["method"], "sweep");
+    assert_eq!(exact["method"], "multimodular");
+    assert!(exact["primes"].as_u64().unwrap() > 0);
     assert_eq!(float["states"], exact["states"]);
     assert_eq!(float["value"], exact["value"]);
     let gold = ["solve", "gold-pots", "--pots", "4,1,2,10,3", "--json"];
     let known = json(&[&gold[..], &["--variant", "competitive-known"]].concat());
     assert_eq!(
-        (known["swept"].clone(), known["value"].clone()),
-        (true.into(), 9.0.into())
+        (known["method"].clone(), known["value"].clone()),
+        ("sweep".into(), 9.0.into())
     );
     let unknown = json(&[&gold[..], &["--variant", "competitive-unknown"]].concat());
-    assert_eq!(unknown["swept"], false);
+    assert_eq!(unknown["method"], "explore");
     let o = perfect_memory_4x4(&[]);
     assert!(
         stderr(&o).contains("swept in the game's own order, not explored"),

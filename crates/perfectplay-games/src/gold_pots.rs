@@ -398,7 +398,7 @@ mod tests {
                 once.sort();
                 assert_eq!(once, reached, "{n} pots");
                 let (sweep, stats) = perfectplay::Solver::new(&g).start_value::<f64>().unwrap();
-                assert!(stats.swept);
+                assert!(stats.method.swept());
                 assert_eq!(sweep, *explored.start_value());
                 if n > 0 {
                     // The window is exact.
@@ -411,12 +411,11 @@ mod tests {
         }
         // The unknown variants reach few intervals and explore.
         let g = GoldPots::new(&[1, 2, 3], Variant::CompetitiveUnknown).unwrap();
-        assert!(
-            !perfectplay::Solver::new(&g)
-                .start_value::<f64>()
-                .unwrap()
-                .1
-                .swept
-        );
+        assert!(!perfectplay::Solver::new(&g)
+            .start_value::<f64>()
+            .unwrap()
+            .1
+            .method
+            .swept());
     }
 }

@@ -465,6 +465,7 @@ impl DynModel for ByAssignment {
             exact: options.exact.then(|| v.to_string()),
             stats: Stats {
                 seconds: started.elapsed().as_secs_f64(),
+                method: perfectplay::Method::Own { name: "assignment" },
                 ..Stats::default()
             },
         })
@@ -569,7 +570,7 @@ mod tests {
             assert_eq!(s, g.assignment_value() as f64, "round {round}: {g:?}");
             // The sweep (what `solve` runs) gives the same value.
             let (swept, stats) = perfectplay::Solver::new(&g).start_value::<f64>().unwrap();
-            assert!(stats.swept);
+            assert!(stats.method.swept());
             assert_eq!(swept, s, "round {round}");
         }
         // Larger grids on several threads: the same value as one thread and as the
@@ -589,7 +590,7 @@ mod tests {
                 (g.assignment_value() as f64, one),
                 "round {round}"
             );
-            assert!(stats.swept);
+            assert!(stats.method.swept());
         }
     }
 

@@ -407,7 +407,7 @@ mod tests {
                 "{rows}x{cols}: swept but not reached {extra:?}, reached but not swept {missing:?}"
             );
             let (value, stats) = Solver::new(&g).start_value::<f64>().unwrap();
-            assert!(stats.swept);
+            assert!(stats.method.swept());
             // Each first-card state is solved inside its one turn, and counted.
             assert_eq!(stats.states, reached.len());
             assert_eq!(stats.components, explored.stats().components);
@@ -441,7 +441,7 @@ mod tests {
                     .threads(threads)
                     .start_value::<f64>()
                     .unwrap();
-                assert!(stats.swept);
+                assert!(stats.method.swept());
                 assert_eq!(swept.to_bits(), explored.to_bits(), "{cells} cells");
             }
         }

@@ -5,7 +5,7 @@
 //! numbers stay dyadic) is the same fraction.
 
 use perfectplay::verify::evaluate_strategy;
-use perfectplay::{solve_exact, DistributionOptions, Exact, Model, Node, Number, Solver};
+use perfectplay::{solve_exact, DistributionOptions, Exact, Method, Model, Node, Number, Solver};
 use perfectplay_games::{
     gold_pots::{GoldPots, Variant},
     grid_game::GridGame,
@@ -15,7 +15,7 @@ use perfectplay_games::{
     yeetzhee::Yeetzhee,
 };
 
-fn check<M: Model>(model: &M) {
+fn check<M: Model + Sync>(model: &M) {
     let solution = solve_exact(model).unwrap();
     let value = solution.start_value().clone();
     let (start, stats) = Solver::new(model).exact_start_value().unwrap();
@@ -23,8 +23,11 @@ fn check<M: Model>(model: &M) {
     // Acyclic games get it by multi-modular evaluation, or exactly in checked floats when they
     // can be swept and their numbers stay dyadic (gold pots, the grid game).
     let acyclic = solution.stats().cyclic_components == 0;
-    assert_eq!(stats.primes > 0 || stats.swept, acyclic);
-    assert!(!(stats.primes > 0 && stats.swept));
+    let by_method = matches!(
+        stats.method,
+        Method::Multimodular { primes } if primes > 0
+    ) || stats.method == Method::CheckedSweep;
+    assert_eq!(by_method, acyclic, "{:?}", stats.method);
     let d = solution
         .distribution(model, &DistributionOptions::default())
         .unwrap();
@@ -65,7 +68,11 @@ fn perfect_memory_start_values_at_many_sizes() {
             let (start, stats) = Solver::new(&game).exact_start_value().unwrap();
             assert_eq!(start, *direct.start_value(), "{rows}x{cols}");
             // Checked floats give up at the first probability that is not dyadic.
-            assert!(stats.primes > 0 || stats.swept, "{rows}x{cols}");
+            let by_method = matches!(
+                stats.method,
+                Method::Multimodular { primes } if primes > 0
+            ) || stats.method == Method::CheckedSweep;
+            assert!(by_method, "{rows}x{cols}: {:?}", stats.method);
         }
     }
 }

@@ -28,18 +28,12 @@
 //!
 //! Every policy is evaluated exactly (up to float rounding) by [`crate::linear`].
 
+use crate::backup::Kind;
 use crate::linear::System;
 use crate::{Number, Player};
 
 /// Marks an edge that leaves the component.
 pub(crate) const EXIT: u32 = u32::MAX;
-
-/// The kind of a non-terminal state inside the engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Decision(Player),
-    Chance,
-}
 
 /// An edge inside a component: for a chance node the contribution is `prob * (konst + v[to])`,
 /// for a decision `konst + v[to]` (`prob` is one); `v[EXIT]` is zero.

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use serde::Serialize;
+
 use crate::{
     Distribution, DistributionOptions, Exact, Model, Number, Progress, Rat, Simulation, Solution,
     SolveError, Solver, StateExplanation, Stats, StrategyRow,
@@ -17,26 +19,20 @@ pub struct SolveOptions<'a> {
     pub max_states: Option<usize>,
     /// Called with the counts so far during long solves.
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
-    /// Threads for [`DynModel::solve_report`] (see [`Solver::threads`]); `None` for the
-    /// defaults: every core (up to 8) for the exact multi-modular evaluation and for a float
-    /// sweep of at least [`PARALLEL_SWEEP_RANKS`] ranks without a window
-    /// ([`Model::sweep_window`]); one thread for a smaller sweep or one with a window.
+    /// Threads for [`DynModel::solve_report`]; `None` for the solver's defaults (see
+    /// [`Solver::threads`]).
     pub threads: Option<usize>,
 }
 
-/// The least [`Model::sweep_len`] at which [`DynModel::solve_report`] sweeps on every core
-/// by default; a smaller sweep is over in a few milliseconds, before more threads pay for
-/// their start.
-pub const PARALLEL_SWEEP_RANKS: usize = 1 << 20;
-
 /// The value of the start state and how it was obtained.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     /// The value as the nearest `f64` (the float result, or the exact one rounded).
     pub value: f64,
     /// The exact value `p/q`, when solved in exact arithmetic.
     pub exact: Option<String>,
-    /// Counts and time.
+    /// Counts, time and the method that ran.
+    #[serde(flatten)]
     pub stats: Stats,
 }
 
@@ -322,16 +318,8 @@ fn solve_with<'m, M: Model + Sync, N: Number>(
 impl<M: Model + Sync> DynModel for M {
     /// [`Solver::start_value`] (a sweep when the model offers one); in exact mode
     /// [`Solver::exact_start_value`] (multi-modular when it applies).
-    fn solve_report(&self, mut options: SolveOptions<'_>) -> Result<Report, SolveError> {
+    fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError> {
         if !options.exact {
-            // A sweep with a window keeps its values in the cache on one thread; the parallel
-            // sweep keeps them all.
-            if options.threads.is_none()
-                && self.sweep_window() == 0
-                && self.sweep_len() >= PARALLEL_SWEEP_RANKS
-            {
-                options.threads = Some(crate::default_threads());
-            }
             let (v, stats) = solver(self, options).start_value::<f64>()?;
             return Ok(Report {
                 value: v,

@@ -19,18 +19,56 @@
 //! memory for edges is proportional to the deepest open path, not to the whole game. What stays
 //! for the whole solve is the interned states, one value and one chosen move per state.
 
-use std::any::{Any, TypeId};
 use std::time::Instant;
 
-use crate::component::{Component, CycleError, Kind, LocalEdge, EXIT};
+use crate::backup::{back_up, edge_numbers, move_ranges, Edge, Kind, NO_CHOICE};
+use crate::component::{Component, CycleError, LocalEdge, EXIT};
 use crate::linear::System;
 use crate::memory;
-use crate::model::{Model, Node, NodeKind};
-use crate::multimodular::{self, Graph};
-use crate::number::Checked;
-use crate::solution::{Solution, Stats};
+use crate::model::{Branch, Model, Node, NodeKind};
+use crate::report::Stats;
+use crate::solver::Progress;
 use crate::states::{InternError, StateSet};
-use crate::{Exact, Number, Player, Rat, SolveError};
+use crate::{Number, Player, Rat, SolveError};
+
+/// Watches an exploration: what a method that computes its own values from the explored game
+/// (multi-modular evaluation) records as the engine goes. The engine calls it at every event;
+/// the plain solve's observer, `()`, does nothing, and its calls compile to nothing.
+pub(crate) trait Observer {
+    /// Whether the engine computes values. An observer that computes its own says no, and the
+    /// engine then only explores: it neither backs up states nor solves cyclic components.
+    const SOLVES: bool = true;
+    /// A new state was interned.
+    #[inline(always)]
+    fn state(&mut self) {}
+    /// State `id` is terminal with this payoff.
+    #[inline(always)]
+    fn terminal(&mut self, _id: u32, _payoff: Rat) {}
+    /// The edges of the state just expanded (`targets`, pushed by the engine, parallel to the
+    /// node's `branches`); `move_rewards` are its random moves' nonzero rewards.
+    #[inline(always)]
+    fn edges<S, L, N>(
+        &mut self,
+        _branches: &[Branch<S, L>],
+        _targets: &[Edge<N>],
+        _move_rewards: &[(u32, Rat)],
+    ) {
+    }
+    /// State `id`, on no cycle, is final: its edges start at `first_edge` in the engine's arena.
+    #[inline(always)]
+    fn finished(&mut self, _id: u32, _kind: Kind, _first_edge: usize) {}
+    /// A cyclic component closed.
+    #[inline(always)]
+    fn cycle(&mut self) {}
+    /// Whether the observer has seen enough: exploration then stops early.
+    #[inline(always)]
+    fn stop(&self) -> bool {
+        false
+    }
+}
+
+/// The plain solve: nothing to watch.
+impl Observer for () {}
 
 /// The status of a state is one word: below `ON_STACK` the state is final, and the word is its
 /// component's number (or `TERMINAL`); `ON_STACK + p` puts it at position `p` of the Tarjan
@@ -42,330 +80,16 @@ const TERMINAL: u32 = ON_STACK - 1;
 /// Ids stay below this, so that component numbers and stack positions fit their ranges.
 const MAX_STATES: usize = TERMINAL as usize;
 
-/// Whether a status says final.
-#[inline(always)]
-fn is_final(status: u32) -> bool {
-    status < ON_STACK
-}
-/// The chosen-move entry of a state that is not a decision.
-pub(crate) const NO_CHOICE: u32 = u32::MAX;
-
-/// How far a solve has got, passed to the progress callback.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Progress {
-    /// States interned so far.
-    pub states: usize,
-    /// Strongly connected components solved so far.
-    pub components: usize,
-    /// Seconds since the solve started.
-    pub seconds: f64,
-}
-
-/// Configures and runs a solve. The engine is deterministic: the same model gives the same
-/// exploration order, the same values and the same chosen moves on every run.
-///
-/// ```
-/// # use perfectplay::{Model, NodeBuilder, Player, Rat, Solver};
-/// # struct Coin;
-/// # impl Model for Coin {
-/// #     type State = u8;
-/// #     type Move = &'static str;
-/// #     fn start(&self) -> u8 { 0 }
-/// #     fn expand(&self, s: &u8, node: &mut impl NodeBuilder<u8, &'static str>) {
-/// #         if *s == 1 { return node.terminal(1) }
-/// #         node.chance();
-/// #         node.add_outcome("heads", Rat::new(1, 2), 0, 1);
-/// #         node.add_outcome("tails", Rat::new(1, 2), 1, 0);
-/// #     }
-/// # }
-/// let mut seen = 0;
-/// let mut progress = |p: &perfectplay::Progress| seen = p.states;
-/// let solution = Solver::new(&Coin)
-///     .max_states(1_000)
-///     .on_progress(&mut progress)
-///     .solve::<f64>()
-///     .unwrap();
-/// // One toss scores 1 with probability 1/2 and is repeated until heads: 1 expected tail.
-/// assert_eq!(*solution.start_value(), 2.0);
-/// ```
-pub struct Solver<'a, M: Model> {
-    model: &'a M,
-    max_states: Option<usize>,
-    progress: Option<&'a mut dyn FnMut(&Progress)>,
-    /// Threads asked for (see [`Solver::threads`]), and the parallel sweep, made where
-    /// `M: Sync` is known.
-    threads: Option<(usize, ParallelSweep<M>)>,
-}
-
-/// `sweep::par_start_value` for one model type.
-type ParallelSweep<M> = fn(
-    &M,
-    usize,
-    Option<&mut dyn FnMut(&Progress)>,
-    usize,
-) -> Option<Result<(f64, Stats), SolveError>>;
-
 /// The most states whose tables are reserved before they are found (see `Engine::new`).
 const RESERVE_AT_MOST: usize = 1 << 24;
 
 /// How many states between progress reports.
 const PROGRESS_EVERY: usize = 1 << 16;
 
-impl<'a, M: Model> Solver<'a, M> {
-    /// A solver for `model` with no state limit and no progress reports.
-    pub fn new(model: &'a M) -> Self {
-        Solver {
-            model,
-            max_states: None,
-            progress: None,
-            threads: None,
-        }
-    }
-
-    /// Stops with [`SolveError::StateLimit`] once more than `limit` states are found.
-    pub fn max_states(mut self, limit: usize) -> Self {
-        self.max_states = Some(limit);
-        self
-    }
-
-    /// Calls `f` every 65,536 new states with the counts so far.
-    pub fn on_progress(mut self, f: &'a mut dyn FnMut(&Progress)) -> Self {
-        self.progress = Some(f);
-        self
-    }
-
-    /// Explores and solves, computing in `N` (`f64` or [`Exact`](crate::Exact)).
-    pub fn solve<N: Number>(self) -> Result<Solution<M::State, N>, SolveError> {
-        Ok(Engine::<M, N>::new(self).run()?.0)
-    }
-
-    /// The value of the start state alone, and how it was obtained.
-    ///
-    /// When the model offers a sweep order ([`Model::sweep_len`]) and a numbering, this
-    /// solves its states in that order without exploring (see [`Stats::swept`]), with the same
-    /// values as [`solve`](Solver::solve); otherwise it solves and keeps only the start value.
-    /// For the exact value, [`exact_start_value`](Solver::exact_start_value) is usually faster.
-    ///
-    /// ```
-    /// # use perfectplay::{Model, NodeBuilder, Player, Solver};
-    /// /// Counting down from 10 by 1 or 2; the value is the least number of steps.
-    /// struct Countdown;
-    /// impl Model for Countdown {
-    ///     type State = u32;
-    ///     type Move = u32;
-    ///     fn start(&self) -> u32 { 10 }
-    ///     fn expand(&self, &n: &u32, node: &mut impl NodeBuilder<u32, u32>) {
-    ///         if n == 0 { return node.terminal(0) }
-    ///         node.decision(Player::Min);
-    ///         node.add_move(1, 1, n - 1);
-    ///         if n >= 2 { node.add_move(2, 1, n - 2) }
-    ///     }
-    ///     fn dense_bound(&self) -> usize { 11 }
-    ///     fn dense_index(&self, &n: &u32) -> Option<usize> { Some(n as usize) }
-    ///     // Every successor is a smaller number: sweep upwards.
-    ///     fn sweep_len(&self) -> usize { 11 }
-    ///     fn sweep_state(&self, rank: usize) -> Option<u32> { Some(rank as u32) }
-    /// }
-    /// let (value, stats) = Solver::new(&Countdown).start_value::<f64>().unwrap();
-    /// assert_eq!(value, 5.0);
-    /// assert!(stats.swept);
-    /// ```
-    pub fn start_value<N: Number>(self) -> Result<(N, Stats), SolveError> {
-        let Solver {
-            model,
-            max_states,
-            mut progress,
-            threads,
-        } = self;
-        let limit = max_states.unwrap_or(usize::MAX);
-        let reborrowed = progress
-            .as_mut()
-            .map(|f| &mut **f as &mut dyn FnMut(&Progress));
-        let swept = match threads {
-            // The parallel sweep is for floats: `N` is `f64` here, which `Any` confirms.
-            Some((threads, sweep)) if threads > 1 && TypeId::of::<N>() == TypeId::of::<f64>() => {
-                sweep(model, limit, reborrowed, threads).map(|result| {
-                    result.map(|(v, stats)| {
-                        let v: Box<dyn Any> = Box::new(v);
-                        (*v.downcast::<N>().expect("N is f64"), stats)
-                    })
-                })
-            }
-            _ => crate::sweep::start_value(model, limit, reborrowed, || false),
-        };
-        if let Some(result) = swept {
-            return result;
-        }
-        Solver {
-            model,
-            max_states,
-            progress,
-            threads,
-        }
-        .explored_start_value()
-    }
-
-    /// Explores and solves, and keeps only the start value and the stats.
-    fn explored_start_value<N: Number>(self) -> Result<(N, Stats), SolveError> {
-        let solution = self.solve::<N>()?;
-        Ok((solution.start_value().clone(), solution.stats().clone()))
-    }
-
-    /// The exact value of the start state, computed the fastest sound way this crate knows.
-    ///
-    /// A model that offers a sweep order ([`Model::sweep_len`]) is first swept in floats that
-    /// check every operation for rounding: when every number stays a dyadic rational of 53 bits
-    /// (integer scores with plain moves, say), nothing rounds and that float value is the exact
-    /// one (then [`Stats::swept`] is set and [`Stats::primes`] is 0). At the first rounding the
-    /// sweep gives up and the methods below take over.
-    ///
-    /// Otherwise, for an acyclic game whose state space fits in memory twice over, this is multi-modular
-    /// evaluation (see [`Stats::primes`]): the game is explored and solved in `f64` with
-    /// rigorous error bounds, the resulting strategy is evaluated modulo random 31-bit primes
-    /// on every core, and the fraction is recovered from the residues. Moves whose float values
-    /// are too close to tell apart are compared exactly (modulo every prime). The answer is
-    /// exact; it could be wrong only if a wrong fraction agreed with a whole batch of 16 fresh
-    /// random primes, a chance below `10^-55`. When the method does not apply (cycles,
-    /// near moves that differ), this solves in [`Exact`](crate::Exact) rationals instead, which
-    /// gives the same value more slowly. Either way the stats describe the whole computation.
-    ///
-    /// ```
-    /// # use perfectplay::{Model, NodeBuilder, Player, Rat, Solver};
-    /// struct Coin;
-    /// impl Model for Coin {
-    ///     type State = u32;
-    ///     type Move = &'static str;
-    ///     fn start(&self) -> u32 { 0 }
-    ///     fn expand(&self, s: &u32, node: &mut impl NodeBuilder<u32, &'static str>) {
-    ///         match *s {
-    ///             0 => {
-    ///                 node.decision(Player::Max);
-    ///                 node.add_move("toss", 0, 1);
-    ///                 node.add_move("stop", Rat::new(1, 3), 9);
-    ///             }
-    ///             1 => {
-    ///                 node.chance();
-    ///                 node.add_outcome("heads", Rat::new(1, 2), 1, 9);
-    ///                 node.add_outcome("tails", Rat::new(1, 2), 0, 9);
-    ///             }
-    ///             _ => node.terminal(0),
-    ///         }
-    ///     }
-    /// }
-    /// let (value, stats) = Solver::new(&Coin).exact_start_value().unwrap();
-    /// assert_eq!(value.to_string(), "1/2");
-    /// assert!(stats.primes > 0);
-    /// ```
-    pub fn exact_start_value(self) -> Result<(Exact, Stats), SolveError> {
-        let started = Instant::now();
-        let Solver {
-            model,
-            max_states,
-            mut progress,
-            threads,
-        } = self;
-        // A game that can be swept and whose numbers all stay dyadic rationals of 53 bits (an
-        // integer score with plain moves or coin flips, say) is solved exactly by floats that
-        // check every operation for rounding; the sweep gives up at the first rounding.
-        Checked::start();
-        let reborrowed = progress
-            .as_mut()
-            .map(|f| &mut **f as &mut dyn FnMut(&Progress));
-        let limit = max_states.unwrap_or(usize::MAX);
-        match crate::sweep::start_value::<M, Checked>(model, limit, reborrowed, Checked::rounded) {
-            Some(Ok((value, mut stats))) if !Checked::rounded() => {
-                stats.seconds = started.elapsed().as_secs_f64();
-                return Ok((value.to_exact(), stats));
-            }
-            Some(Err(e)) => return Err(e),
-            _ => {}
-        }
-        let mut engine = Engine::<M, f64>::new(Solver {
-            model,
-            max_states,
-            progress: match &mut progress {
-                Some(f) => Some(&mut **f as &mut dyn FnMut(&Progress)),
-                None => None,
-            },
-            threads,
-        });
-        engine.graph = Some(Graph::new());
-        let (float, graph) = engine.run()?;
-        let root = 0;
-        let mut stats = float.stats().clone();
-        drop(float);
-        let cores = threads.map(|(n, _)| n);
-        match multimodular::evaluate(graph.expect("recorded"), root, cores) {
-            Ok(done) => {
-                stats.primes = done.primes;
-                stats.seconds = started.elapsed().as_secs_f64();
-                Ok((Exact(done.value), stats))
-            }
-            // The reason is only that the method does not apply; rationals give the value.
-            Err(_) => {
-                let (value, mut stats) = Solver {
-                    model,
-                    max_states,
-                    progress,
-                    threads,
-                }
-                .explored_start_value::<Exact>()?;
-                stats.seconds = started.elapsed().as_secs_f64();
-                Ok((value, stats))
-            }
-        }
-    }
-}
-
-impl<M: Model + Sync> Solver<'_, M> {
-    /// How many threads to use: for the sweep of [`start_value`](Solver::start_value) in
-    /// `f64` (one by default) and for the multi-modular evaluation of
-    /// [`exact_start_value`](Solver::exact_start_value) (by default every core, up to 8).
-    /// Exploring solves are single-threaded.
-    ///
-    /// The sweep needs a model that offers a sweep order. Each thread takes the next run of
-    /// ranks of the order in turn and waits when a successor is still being solved by a
-    /// thread with an earlier run, so this pays off when successors lie well before a state in
-    /// the order (layers of a game, say), not when each state needs the one just before it: if
-    /// the threads wait for each other in more than a quarter of their runs, one goes on
-    /// alone. The values are those of one thread, bit for bit, and a model error is the one
-    /// a single thread would report first, with one exception: an order that puts a successor
-    /// after its state may get through when another thread has already solved that successor
-    /// (the value is still right, since each value is computed from final values only). A
-    /// model's panic on any thread stops the others and reaches the caller.
-    ///
-    /// ```
-    /// # use perfectplay::{Model, NodeBuilder, Player, Solver};
-    /// /// Counting down from 100,000 by 1 or 2; the value is the least number of steps.
-    /// struct Countdown;
-    /// impl Model for Countdown {
-    ///     type State = u32;
-    ///     type Move = u32;
-    ///     fn start(&self) -> u32 { 100_000 }
-    ///     fn expand(&self, &n: &u32, node: &mut impl NodeBuilder<u32, u32>) {
-    ///         if n == 0 { return node.terminal(0) }
-    ///         node.decision(Player::Min);
-    ///         node.add_move(1, 1, n - 1);
-    ///         if n >= 2 { node.add_move(2, 1, n - 2) }
-    ///     }
-    ///     fn dense_bound(&self) -> usize { 100_001 }
-    ///     fn dense_index(&self, &n: &u32) -> Option<usize> { Some(n as usize) }
-    ///     fn sweep_len(&self) -> usize { 100_001 }
-    ///     fn sweep_state(&self, rank: usize) -> Option<u32> { Some(rank as u32) }
-    /// }
-    /// let (value, stats) = Solver::new(&Countdown).threads(2).start_value::<f64>().unwrap();
-    /// assert_eq!(value, 50_000.0);
-    /// // Each state needs the one just before it: the second thread soon stops (unless it
-    /// // never got to run), and `stats.threads` then says 1.
-    /// assert!(stats.swept && stats.threads <= 2);
-    /// ```
-    pub fn threads(mut self, threads: usize) -> Self {
-        self.threads = Some((
-            threads.max(1),
-            crate::sweep::par_start_value::<M> as ParallelSweep<M>,
-        ));
-        self
-    }
+/// Whether a status says final.
+#[inline(always)]
+fn is_final(status: u32) -> bool {
+    status < ON_STACK
 }
 
 #[derive(Clone, Copy)]
@@ -375,87 +99,6 @@ struct Entry {
     kind: Kind,
     /// Index of the first edge of this state in the arena.
     edges: u32,
-}
-
-/// A branch as the solvers see it.
-#[derive(Clone)]
-pub(crate) struct Edge<N> {
-    /// The successor's id (its number in a sweep).
-    pub target: u32,
-    pub prob: N,
-    /// The branch's reward plus, for an outcome of a random move, the move's own reward.
-    pub reward: N,
-    /// Whether this edge starts a move of a decision (every edge of a plain move; the first
-    /// outcome of a random move). Unused at chance nodes.
-    pub first: bool,
-}
-
-/// The probability and reward of a branch's edge: the reward of a random move (from
-/// `move_rewards`, its nonzero `(move index, reward)` pairs) goes onto each of its outcomes.
-#[inline(always)]
-pub(crate) fn edge_numbers<N: Number, S, L>(
-    b: &crate::Branch<S, L>,
-    move_rewards: &[(u32, Rat)],
-) -> (N, N) {
-    let mut reward = N::from_rat(b.reward);
-    if let Some(&(_, r)) = move_rewards.iter().find(|(g, _)| *g == b.group) {
-        reward = reward.add(&N::from_rat(r));
-    }
-    (N::from_rat(b.probability), reward)
-}
-
-/// One Bellman backup of a state that is not on a cycle, from its edges and the final values
-/// of their targets: its value, and at a decision the index of the best move (the first of
-/// equals), else `NO_CHOICE`.
-#[inline]
-pub(crate) fn back_up<N: Number>(kind: Kind, edges: &[Edge<N>], values: &[N]) -> (N, u32) {
-    back_up_by(kind, edges, |e| e.reward.add(&values[e.target as usize]))
-}
-
-/// [`back_up`] with the value of an edge (its reward plus its target's value) given by `q`,
-/// for tables that are not a slice (the parallel sweep's shared one).
-#[inline(always)]
-pub(crate) fn back_up_by<N: Number>(
-    kind: Kind,
-    edges: &[Edge<N>],
-    q: impl Fn(&Edge<N>) -> N,
-) -> (N, u32) {
-    match kind {
-        Kind::Chance => {
-            let mut v = N::zero();
-            for e in edges {
-                v.add_mul(&e.prob, &q(e));
-            }
-            (v, NO_CHOICE)
-        }
-        Kind::Decision(player) => {
-            let mut best: Option<N> = None;
-            let (mut choice, mut index) = (0, 0);
-            let mut i = 0;
-            while i < edges.len() {
-                // A plain move is one edge of probability one: its value is `r + v`. A
-                // random move's outcomes run up to the next edge that starts a move.
-                let mut v = q(&edges[i]);
-                let mut j = i + 1;
-                if j < edges.len() && !edges[j].first {
-                    let mut sum = N::zero();
-                    sum.add_mul(&edges[i].prob, &v);
-                    while j < edges.len() && !edges[j].first {
-                        sum.add_mul(&edges[j].prob, &q(&edges[j]));
-                        j += 1;
-                    }
-                    v = sum;
-                }
-                if best.as_ref().is_none_or(|b| player.prefers(&v, b)) {
-                    best = Some(v);
-                    choice = index;
-                }
-                i = j;
-                index += 1;
-            }
-            (best.expect("a decision has a move"), choice)
-        }
-    }
 }
 
 /// What `Engine::discover` fills for each state: the model's node, and the rewards of its
@@ -470,7 +113,7 @@ struct Frame {
     next: u32,
 }
 
-struct Engine<'a, M: Model, N> {
+pub(crate) struct Engine<'a, M: Model, N, O> {
     model: &'a M,
     max_states: usize,
     progress: Option<&'a mut dyn FnMut(&Progress)>,
@@ -487,28 +130,41 @@ struct Engine<'a, M: Model, N> {
     /// Scratch for the linear solves of cyclic components.
     system: System<N>,
     stats: Stats,
-    /// The whole game with exact numbers, kept for multi-modular evaluation when asked for.
-    graph: Option<Graph>,
+    observer: O,
 }
 
-impl<'a, M: Model, N: Number> Engine<'a, M, N> {
-    fn new(s: Solver<'a, M>) -> Self {
-        let max_states = s.max_states.unwrap_or(usize::MAX);
+/// What an exploration leaves: per state its value, chosen move and component (numbered in
+/// the order solved; `NO_CHOICE` for a terminal state), the states, and the counts.
+pub(crate) struct Explored<S, N> {
+    pub states: StateSet<S>,
+    pub values: Vec<N>,
+    pub choices: Vec<u32>,
+    pub component: Vec<u32>,
+    pub stats: Stats,
+}
+
+impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
+    /// An engine for `model` that stops beyond `max_states` states and reports to `progress`.
+    pub(crate) fn new(
+        model: &'a M,
+        max_states: usize,
+        progress: Option<&'a mut dyn FnMut(&Progress)>,
+        observer: O,
+    ) -> Self {
         // A numbered model bounds the state count: reserving that much address space up front
         // spares the copies of growing (pages that are never written are never backed). Only
         // up to a point: a sparse numbering must not reserve more than the machine can map.
-        let capacity = s
-            .model
+        let capacity = model
             .dense_bound()
             .min(max_states.saturating_add(1))
             .min(RESERVE_AT_MOST);
         Engine {
-            model: s.model,
+            model,
             max_states,
-            progress: s.progress,
+            progress,
             next_report: PROGRESS_EVERY,
             started: Instant::now(),
-            states: StateSet::for_model(s.model, capacity),
+            states: StateSet::for_model(model, capacity),
             status: Vec::with_capacity(capacity),
             values: Vec::with_capacity(capacity),
             choices: Vec::with_capacity(capacity),
@@ -517,7 +173,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             frames: Vec::new(),
             system: System::new(0),
             stats: Stats::default(),
-            graph: None,
+            observer,
         }
     }
 
@@ -542,11 +198,11 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             return Err(self.too_many(id));
         }
         self.status.push(UNSEEN);
-        self.values.push(N::zero());
-        self.choices.push(NO_CHOICE);
-        if let Some(g) = &mut self.graph {
-            g.state();
+        if O::SOLVES {
+            self.values.push(N::zero());
+            self.choices.push(NO_CHOICE);
         }
+        self.observer.state();
         if id + 1 >= self.next_report {
             self.next_report += PROGRESS_EVERY;
             self.report();
@@ -624,10 +280,10 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
         let kind = match node.kind() {
             NodeKind::Terminal => {
-                if let Some(g) = &mut self.graph {
-                    g.terminal(id, node.payoff());
+                self.observer.terminal(id, node.payoff());
+                if O::SOLVES {
+                    self.values[id as usize] = N::from_rat(node.payoff());
                 }
-                self.values[id as usize] = N::from_rat(node.payoff());
                 self.status[id as usize] = TERMINAL;
                 return Ok(());
             }
@@ -642,13 +298,11 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         let mut group = u32::MAX;
         // Whether every successor is final already (then so is this state, at once).
         let mut settled = true;
-        // A recording computes no values here (the certifier has its own), so its edges need
-        // no numbers.
-        let numbers = self.graph.is_none();
         for b in node.branches() {
             let target = self.intern(&b.next)?;
             settled &= is_final(self.status[target as usize]);
-            let (prob, reward) = if numbers {
+            // An observer that computes its own values needs no numbers on the edges.
+            let (prob, reward) = if O::SOLVES {
                 edge_numbers(b, move_rewards)
             } else {
                 (N::zero(), N::zero())
@@ -661,14 +315,8 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
             });
             group = b.group;
         }
-        if let Some(g) = &mut self.graph {
-            let edges = &self.arena[start as usize..];
-            for (b, e) in node.branches().iter().zip(edges) {
-                let extra = move_rewards.iter().find(|(g, _)| *g == b.group);
-                let extra = extra.map_or(Rat::ZERO, |&(_, r)| r);
-                g.edge(e.target, b.probability, b.reward, extra, e.first);
-            }
-        }
+        self.observer
+            .edges(node.branches(), &self.arena[start as usize..], move_rewards);
         let entry = Entry {
             id,
             low: 0,
@@ -695,9 +343,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
     }
 
-    /// Explores and solves; the recorded game comes back too when recording was asked for.
-    #[allow(clippy::type_complexity)]
-    fn run(mut self) -> Result<(Solution<M::State, N>, Option<Graph>), SolveError> {
+    /// Explores and solves (or, for an observer that computes its own values, explores); the
+    /// observer comes back with the result.
+    pub(crate) fn run(mut self) -> Result<(Explored<M::State, N>, O), SolveError> {
         let start = self.model.start();
         let root = self.intern(&start)?;
         // One node for every expansion: filling it allocates nothing once it has grown.
@@ -707,8 +355,7 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         };
         self.discover(&mut scratch, root)?;
         while let Some(top) = self.frames.last() {
-            if self.graph.as_ref().is_some_and(Graph::unusable) {
-                // The recording is for nothing; the caller solves in rationals instead.
+            if self.observer.stop() {
                 break;
             }
             let pos = top.pos as usize;
@@ -744,14 +391,14 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
                 *c = NO_CHOICE;
             }
         }
-        let solution = Solution::new(
-            self.states,
-            self.values,
-            self.choices,
+        let explored = Explored {
+            states: self.states,
+            values: self.values,
+            choices: self.choices,
             component,
-            self.stats,
-        );
-        Ok((solution, self.graph))
+            stats: self.stats,
+        };
+        Ok((explored, self.observer))
     }
 
     /// Solves the component whose root is at Tarjan position `root` and pops it.
@@ -770,11 +417,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         self.stats.components += 1;
         self.stats.cyclic_components += 1;
         self.stats.largest_component = self.stats.largest_component.max(size);
-        match &mut self.graph {
-            // Recording for multi-modular evaluation, which computes its own float values:
-            // nothing to solve here.
-            Some(g) => g.cycle(),
-            None => self.solve_cyclic(root)?,
+        self.observer.cycle();
+        if O::SOLVES {
+            self.solve_cyclic(root)?;
         }
         let number = self.stats.components as u32 - 1;
         for e in &self.tstack[root..] {
@@ -790,9 +435,9 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
     fn settle(&mut self, entry: Entry) {
         let first_edge = entry.edges as usize;
         self.stats.components += 1;
-        match &mut self.graph {
-            Some(g) => g.finished(entry.id, entry.kind, first_edge),
-            None => self.backup(entry, first_edge),
+        self.observer.finished(entry.id, entry.kind, first_edge);
+        if O::SOLVES {
+            self.backup(entry, first_edge);
         }
         self.status[entry.id as usize] = self.stats.components as u32 - 1;
         self.arena.truncate(first_edge);
@@ -914,18 +559,4 @@ impl<'a, M: Model, N: Number> Engine<'a, M, N> {
         }
         Ok(())
     }
-}
-
-/// The moves of a decision's edges, as ranges: a move starts at an edge marked `first` and
-/// runs to the next one.
-fn move_ranges<N>(edges: &[Edge<N>]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        if at >= edges.len() {
-            return None;
-        }
-        let len = 1 + edges[at + 1..].iter().take_while(|e| !e.first).count();
-        at += len;
-        Some(at - len..at)
-    })
 }

@@ -171,40 +171,44 @@
 
 #![deny(missing_docs)]
 
+// The model and its numbers: what a user writes against.
+mod model;
+mod number;
+mod rat;
+
+// The solver layer, the one front door (it picks the method)...
+mod solver;
+// ...the methods, sibling modules that know nothing of each other...
+mod explore;
+mod multimodular;
+mod sweep;
+// ...what they share: the backup kernel, interning, cyclic components, linear solves, the
+// memory guard and the report of a run.
+mod backup;
 mod component;
+mod linear;
+mod memory;
+mod report;
+mod states;
+
+// What a solve leaves, and the queries on it.
 pub mod distribution;
 pub mod dynamic;
 mod error;
-mod explore;
-mod linear;
-mod memory;
-mod model;
-mod modular;
-mod multimodular;
-mod number;
-mod rat;
 pub mod simulate;
 mod solution;
-mod states;
-mod sweep;
 pub mod verify;
 
 pub use distribution::{Distribution, DistributionOptions};
 pub use error::SolveError;
-pub use explore::{Progress, Solver};
 pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player, MAX_TRANSIENT_DEPTH};
 pub use number::{Exact, Number};
 pub use rat::Rat;
+pub use report::{Method, Stats};
 pub use simulate::{Rng, Simulation};
-pub use solution::{BranchValue, Solution, StateExplanation, Stats, StrategyRow};
-
-/// The threads used where the caller does not say: every core, up to 8.
-pub(crate) fn default_threads() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(8)
-}
+pub use solution::{BranchValue, Solution, StateExplanation, StrategyRow};
+pub use solver::{Progress, Solver, PARALLEL_SWEEP_RANKS};
+pub use sweep::SweepNumber;
 
 /// Solves `model` in `f64` with default settings.
 pub fn solve<M: Model>(model: &M) -> Result<Solution<M::State, f64>, SolveError> {

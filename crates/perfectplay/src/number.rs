@@ -49,6 +49,13 @@ pub trait Number: Clone + fmt::Debug + PartialOrd + Send + Sync + 'static {
     /// Whether two values count as equal when listing optimal moves: exactly equal for exact
     /// numbers, within `1e-9` relative (at least absolute `1e-9`) for floats.
     fn tie(a: &Self, b: &Self) -> bool;
+    /// Takes over what `other` knows about its own exactness, when `self` is kept and `other`
+    /// dropped (a decision keeps its best move's value). Only numbers that track their
+    /// rounding (the checked floats of an exact sweep) do anything here.
+    #[inline(always)]
+    fn absorb(&mut self, other: &Self) {
+        let _ = other;
+    }
 }
 
 impl Number for f64 {
@@ -201,60 +208,69 @@ pub(crate) fn exact_sum(items: impl Iterator<Item = Rat>) -> Exact {
 
 /// A float that watches its own exactness: each operation checks that its result was not
 /// rounded (error-free transformations: the rounding error of a sum by TwoSum, of a product by
-/// a fused multiply-add) and that no input was rounded on conversion; the first one that was
-/// sets a flag of the thread ([`Checked::rounded`]). While the flag is clear, every value is
-/// exactly the rational the exact solver would compute, so a solve that ends with it clear is
-/// exact at float speed. That happens when every number stays a dyadic rational of 53 bits:
-/// integer rewards with moves or coin flips, say. Used by [`Solver::exact_start_value`](crate::Solver::exact_start_value)
-/// with a sweep.
-#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
-pub(crate) struct Checked(pub(crate) f64);
+/// a fused multiply-add) and that no input was rounded on conversion, and the result carries
+/// the flag `rounded` when it or any value it was computed from was rounded (a decision's
+/// value takes over the flags of the moves it beat, [`Number::absorb`]). While the flag is
+/// clear, the value is exactly the rational the exact solver would compute, so a solve whose
+/// values end with it clear is exact at float speed. That happens when every number stays a
+/// dyadic rational of 53 bits: integer rewards with moves or coin flips, say. Used by
+/// [`Solver::exact_start_value`](crate::Solver::exact_start_value) with a sweep.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Checked {
+    pub(crate) value: f64,
+    /// Whether this value, or one it was computed from, was rounded.
+    pub(crate) rounded: bool,
+}
 
-thread_local! {
-    static ROUNDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+impl PartialEq for Checked {
+    fn eq(&self, o: &Checked) -> bool {
+        self.value == o.value
+    }
+}
+
+impl PartialOrd for Checked {
+    /// By value alone: a flag never decides a comparison.
+    fn partial_cmp(&self, o: &Checked) -> Option<Ordering> {
+        self.value.partial_cmp(&o.value)
+    }
 }
 
 impl Checked {
-    /// Clears the thread's flag (before a solve).
-    pub(crate) fn start() {
-        ROUNDED.with(|r| r.set(false));
-    }
-
-    /// Whether some operation of this thread rounded since [`Checked::start`].
-    pub(crate) fn rounded() -> bool {
-        ROUNDED.with(|r| r.get())
-    }
-
-    #[cold]
-    fn inexact() {
-        ROUNDED.with(|r| r.set(true));
-    }
-
-    /// `x`, noting whether it is the exact result (`exact`) and a finite number not so small
-    /// that its rounding error could have vanished below the subnormal range.
+    /// `x`, computed from values whose flags are `from`, noting whether it is the exact result
+    /// (`exact`) and a finite number not so small that its rounding error could have vanished
+    /// below the subnormal range.
     #[inline]
-    fn noting(x: f64, exact: bool) -> Checked {
+    fn noting(x: f64, exact: bool, from: bool) -> Checked {
         // Below 2^-960 a sum's or product's error could underflow to zero unnoticed.
         const TINY: f64 = 1.0e-289;
-        if !exact || !x.is_finite() || (x != 0.0 && x.abs() < TINY) {
-            Checked::inexact();
+        let rounded = !exact || !x.is_finite() || (x != 0.0 && x.abs() < TINY);
+        Checked {
+            value: x,
+            rounded: from | rounded,
         }
-        Checked(x)
+    }
+
+    /// A float taken as exact.
+    fn of_exact(x: f64) -> Checked {
+        Checked {
+            value: x,
+            rounded: false,
+        }
     }
 
     /// The exact rational of the value.
     pub(crate) fn to_exact(self) -> Exact {
-        Exact(Rational::try_from(self.0).expect("a finite float"))
+        Exact(Rational::try_from(self.value).expect("a finite float"))
     }
 }
 
 impl Number for Checked {
     const EXACT: bool = true;
     fn zero() -> Checked {
-        Checked(0.0)
+        Checked::of_exact(0.0)
     }
     fn one() -> Checked {
-        Checked(1.0)
+        Checked::of_exact(1.0)
     }
     #[inline]
     fn from_rat(r: Rat) -> Checked {
@@ -263,43 +279,59 @@ impl Number for Checked {
         Checked::noting(
             r.to_f64(),
             d.is_power_of_two() && n.unsigned_abs() < 1 << 53,
+            false,
         )
     }
     #[inline]
     fn add(&self, o: &Checked) -> Checked {
-        let (a, b) = (self.0, o.0);
+        let (a, b) = (self.value, o.value);
         let s = a + b;
         // TwoSum: the exact rounding error of `a + b`.
         let bb = s - a;
         let err = (a - (s - bb)) + (b - bb);
-        Checked::noting(s, err == 0.0)
+        Checked::noting(s, err == 0.0, self.rounded | o.rounded)
     }
     fn sub(&self, o: &Checked) -> Checked {
-        self.add(&Checked(-o.0))
+        self.add(&Checked {
+            value: -o.value,
+            rounded: o.rounded,
+        })
     }
     #[inline]
     fn mul(&self, o: &Checked) -> Checked {
-        let (a, b) = (self.0, o.0);
+        let (a, b) = (self.value, o.value);
         let p = a * b;
         // A product that underflowed to zero leaves no error for the fused multiply-add to see.
         let underflow = p == 0.0 && a != 0.0 && b != 0.0;
-        Checked::noting(p, a.mul_add(b, -p) == 0.0 && !underflow)
+        Checked::noting(
+            p,
+            a.mul_add(b, -p) == 0.0 && !underflow,
+            self.rounded | o.rounded,
+        )
     }
     fn div(&self, o: &Checked) -> Checked {
-        let q = self.0 / o.0;
-        Checked::noting(q, q.mul_add(o.0, -self.0) == 0.0)
+        let q = self.value / o.value;
+        Checked::noting(
+            q,
+            q.mul_add(o.value, -self.value) == 0.0,
+            self.rounded | o.rounded,
+        )
     }
     fn to_f64(&self) -> f64 {
-        self.0
+        self.value
     }
     fn exact_string(&self) -> Option<String> {
         Some(self.to_exact().to_string())
     }
     fn clearly_better(a: &Checked, b: &Checked) -> bool {
-        a.0 > b.0
+        a.value > b.value
     }
     fn tie(a: &Checked, b: &Checked) -> bool {
-        a.0 == b.0
+        a.value == b.value
+    }
+    #[inline(always)]
+    fn absorb(&mut self, other: &Checked) {
+        self.rounded |= other.rounded;
     }
 }
 
@@ -340,16 +372,14 @@ mod tests {
         assert!(!Exact::clearly_better(&Exact::one(), &Exact::one()));
     }
 
-    /// Computes `f` from a clear flag and says whether anything rounded.
+    /// Whether the value `f` computes saw a rounding.
     fn rounds(f: impl FnOnce() -> Checked) -> bool {
-        Checked::start();
-        f();
-        Checked::rounded()
+        f().rounded
     }
 
     #[test]
     fn checked_floats_notice_every_rounding() {
-        let c = |x: f64| Checked(x);
+        let c = Checked::of_exact;
         let q = |n: i64, d: i64| Checked::from_rat(Rat::new(n, d));
         let v = || q(3, 4).mul(&q(-7, 1)).add(&q(1, 1024)).sub(&q(1, 2));
         assert!(!rounds(v));
@@ -365,10 +395,18 @@ mod tests {
         assert!(rounds(|| c(1e-200).mul(&c(1e-200))));
         assert!(rounds(|| c(1e-150).mul(&c(1e-150))));
         assert!(rounds(|| c(1.0).div(&c(3.0))));
-        // The flag stays set until the next start.
+        // The flag stays with every value computed from a rounded one, and a decision's value
+        // takes over the flags of the moves it beat.
+        assert!(rounds(|| q(1, 3).mul(&c(0.0)).add(&q(1, 2))));
         assert!(rounds(|| {
-            q(1, 3);
-            q(1, 2)
+            let mut best = q(1, 2);
+            best.absorb(&q(1, 3));
+            best
+        }));
+        assert!(!rounds(|| {
+            let mut best = q(1, 2);
+            best.absorb(&q(1, 4));
+            best
         }));
     }
 }

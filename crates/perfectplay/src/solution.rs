@@ -1,37 +1,11 @@
 //! The result of a solve: values of every explored state, the chosen strategy, statistics, and
 //! per-state explanations (every move with its value and its loss against the best).
 
-use crate::explore::NO_CHOICE;
+use crate::backup::NO_CHOICE;
 use crate::model::{Model, Node, NodeKind};
+use crate::report::Stats;
 use crate::states::StateSet;
 use crate::{Number, Player, Rat, SolveError};
-
-/// Counts and time of a solve.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Stats {
-    /// States explored (interned), terminal states included.
-    pub states: usize,
-    /// Strongly connected components solved (terminal states are not counted).
-    pub components: usize,
-    /// Components that contain a cycle.
-    pub cyclic_components: usize,
-    /// Number of states in the largest cyclic component (0 if the game is acyclic).
-    pub largest_component: usize,
-    /// Wall-clock seconds of exploration and solving.
-    pub seconds: f64,
-    /// Primes of the multi-modular exact evaluation of
-    /// [`Solver::exact_start_value`](crate::Solver::exact_start_value); 0 when the numbers
-    /// were computed directly.
-    pub primes: usize,
-    /// The start value came from a sweep over the model's own order of its states
-    /// ([`Solver::start_value`](crate::Solver::start_value), or the checked floats of
-    /// [`Solver::exact_start_value`](crate::Solver::exact_start_value)), not from exploring:
-    /// `states` are the states swept, each non-terminal one a component of its own.
-    pub swept: bool,
-    /// Threads that swept (see [`Solver::threads`](crate::Solver::threads)): 1, or more for a
-    /// parallel sweep that kept them all to the end; 0 when the game was explored.
-    pub threads: usize,
-}
 
 /// The solved game: a value for every explored state and a strategy that attains them.
 ///

@@ -5,7 +5,17 @@ mod common;
 
 use common::models::{Chain, Ring};
 use common::{GNode, Rng, Table};
-use perfectplay::{solve, solve_exact, Model, Node, NodeBuilder, Player, Rat, SolveError, Solver};
+use perfectplay::{
+    solve, solve_exact, Method, Model, Node, NodeBuilder, Player, Rat, SolveError, Solver, Stats,
+};
+
+/// The threads a sweep ran on to the end (0 when the solve was no sweep).
+fn sweep_threads(stats: &Stats) -> usize {
+    match stats.method {
+        Method::Sweep { threads } => threads,
+        _ => 0,
+    }
+}
 
 fn t(p: i64) -> GNode {
     GNode::Terminal(Rat::from(p))
@@ -664,7 +674,7 @@ fn a_sweep_gives_the_values_of_exploring() {
             let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, players);
             let swept = swept(&game, downwards);
             let (value, stats) = Solver::new(&swept).start_value::<f64>().unwrap();
-            assert!(stats.swept);
+            assert!(stats.method.swept());
             assert_eq!(
                 stats.states,
                 game.0.len(),
@@ -736,9 +746,9 @@ fn a_parallel_sweep_gives_the_bits_of_one_thread() {
             (stats.states, stats.components),
             (one.1.states, one.1.components)
         );
-        assert!(stats.swept && one.1.threads == 1);
+        assert!(stats.method.swept() && sweep_threads(&one.1) == 1);
         // Successors are anywhere above a state: threads seldom wait, and all stay.
-        assert_eq!(stats.threads, threads, "round {round}");
+        assert_eq!(sweep_threads(&stats), threads, "round {round}");
     }
 }
 
@@ -824,7 +834,7 @@ fn a_sweep_keeps_the_state_limit_and_needs_a_numbering() {
         ..swept(&game, downwards)
     };
     let (value, stats) = Solver::new(&unnumbered).start_value::<f64>().unwrap();
-    assert!(!stats.swept);
+    assert!(!stats.method.swept());
     assert_eq!(value, *solve(&game).unwrap().start_value());
 }
 
@@ -911,10 +921,10 @@ fn a_sweep_window_gives_the_values_of_the_whole_table() {
             };
             // The least window, one larger, and none (the whole table).
             let (whole, stats) = Solver::new(&windowed(0)).start_value::<f64>().unwrap();
-            assert!(stats.swept);
+            assert!(stats.method.swept());
             for window in [span + 1, span + 2] {
                 let (value, stats) = Solver::new(&windowed(window)).start_value::<f64>().unwrap();
-                assert!(stats.swept);
+                assert!(stats.method.swept());
                 assert_eq!(stats.states, 3000, "every state is swept");
                 assert_eq!(value.to_bits(), whole.to_bits(), "span {span}");
                 let (exact, _) = Solver::new(&windowed(window))
@@ -964,7 +974,8 @@ fn a_sweep_window_that_is_not_kept_is_a_model_error() {
 /// for a small sweep or one with a window.
 #[test]
 fn a_large_sweep_without_a_window_runs_on_every_core_by_default() {
-    use perfectplay::dynamic::{DynModel, SolveOptions, PARALLEL_SWEEP_RANKS};
+    use perfectplay::dynamic::{DynModel, SolveOptions};
+    use perfectplay::PARALLEL_SWEEP_RANKS;
     /// Counting down from 1,000 by 1 or 2, with `ranks` ranks in its sweep (the rest empty).
     struct Countdown {
         ranks: usize,
@@ -1007,8 +1018,8 @@ fn a_large_sweep_without_a_window_runs_on_every_core_by_default() {
             .solve_report(SolveOptions::default())
             .unwrap();
         assert_eq!(r.value, 500.0);
-        assert!(r.stats.swept);
-        r.stats.threads
+        assert!(r.stats.method.swept());
+        sweep_threads(&r.stats)
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     assert_eq!(threads(PARALLEL_SWEEP_RANKS, 0), cores);
@@ -1073,9 +1084,9 @@ fn dyadic_games_are_exact_in_checked_floats() {
             "round {round}"
         );
         // The sweep solves every state of the table, the one with a third too.
-        assert_eq!(stats.swept, !thirds, "round {round}: {stats:?}");
-        if stats.swept {
-            assert_eq!(stats.primes, 0);
+        assert_eq!(stats.method.swept(), !thirds, "round {round}: {stats:?}");
+        if stats.method.swept() {
+            assert_eq!(stats.method, Method::CheckedSweep);
         }
     }
 }
@@ -1101,7 +1112,7 @@ fn transient_states_are_solved_inside_the_states_that_reach_them() {
                         .threads(threads)
                         .start_value::<f64>()
                         .unwrap();
-                    assert!(stats.swept);
+                    assert!(stats.method.swept());
                     assert_eq!(
                         value.to_bits(),
                         explored.start_value().to_bits(),

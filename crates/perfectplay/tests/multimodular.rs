@@ -4,7 +4,7 @@
 mod common;
 
 use common::{GMove, GNode, Table};
-use perfectplay::{solve_exact, Exact, Number, Player, Rat, SolveError, Solver};
+use perfectplay::{solve_exact, Exact, Method, Number, Player, Rat, SolveError, Solver};
 
 fn rat(n: i64, d: i64) -> Rat {
     Rat::new(n, d)
@@ -16,7 +16,11 @@ fn both(game: &Table) -> (Exact, usize) {
     let direct = solve_exact(game).unwrap();
     assert_eq!(v, *direct.start_value(), "{game:?}");
     assert_eq!(stats.states, direct.stats().states);
-    (v, stats.primes)
+    let primes = match stats.method {
+        Method::Multimodular { primes } => primes,
+        _ => 0,
+    };
+    (v, primes)
 }
 
 /// Two moves of Max whose values differ by 2^-60, far below what `f64` resolves near 1/3.

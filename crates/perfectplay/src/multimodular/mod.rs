@@ -41,9 +41,13 @@ use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 use rustc_hash::FxHashMap;
 
-use crate::component::Kind;
-use crate::modular::{self, random_prime, Prime, Residues};
-use crate::{Player, Rat, Rng};
+use crate::backup::{Edge, Kind};
+use crate::explore::Observer;
+use crate::{Branch, Player, Rat, Rng};
+
+mod modular;
+
+use modular::{random_prime, Prime, Residues};
 
 /// Primes evaluated together in one pass over the game (the values of a state for all of them
 /// share a cache line, and one vector register holds them).
@@ -138,35 +142,6 @@ impl Graph {
         g
     }
 
-    /// A state was interned.
-    pub(crate) fn state(&mut self) {
-        self.cert.value.push(0.0);
-        self.cert.error.push(0.0);
-        self.cert.links.link.push((ZERO, 0));
-    }
-
-    /// A terminal state with its payoff; final at once.
-    pub(crate) fn terminal(&mut self, id: u32, payoff: Rat) {
-        let e = self.edge_of(NONE, Rat::ONE, payoff, true);
-        if let Err(why) = self.cert.finish(id, None, &[e], &self.dens) {
-            self.unusable = Some(why);
-        }
-    }
-
-    /// The next edge of the arena. `extra` is the reward of its random move, if any.
-    pub(crate) fn edge(&mut self, target: u32, prob: Rat, reward: Rat, extra: Rat, first: bool) {
-        let reward = if extra.is_zero() {
-            reward
-        } else if let Some(sum) = reward.checked_add(extra) {
-            sum
-        } else {
-            self.unusable = Some("a reward does not fit in a 64-bit fraction");
-            return;
-        };
-        let e = self.edge_of(target, prob, reward, first);
-        self.pending.push(e);
-    }
-
     fn den(&mut self, d: u64) -> u32 {
         let id = self.den_ids.id(d);
         if id as usize == self.dens.len() {
@@ -196,33 +171,6 @@ impl Graph {
         }
     }
 
-    /// Whether a reason was found why the method does not apply.
-    pub(crate) fn unusable(&self) -> bool {
-        self.unusable.is_some()
-    }
-
-    /// The engine closed a cyclic component.
-    pub(crate) fn cycle(&mut self) {
-        self.unusable = Some("the game has cycles");
-    }
-
-    /// State `id`, of kind `kind`, is final (a component of its own, on no cycle); its edges
-    /// start at `first_edge` of the arena. Certifies it and drops its edges.
-    pub(crate) fn finished(&mut self, id: u32, kind: Kind, first_edge: usize) {
-        if self.unusable.is_some() {
-            return;
-        }
-        let decision = match kind {
-            Kind::Decision(player) => Some(player),
-            Kind::Chance => None,
-        };
-        let edges = &self.pending[first_edge..];
-        if let Err(why) = self.cert.finish(id, decision, edges, &self.dens) {
-            self.unusable = Some(why);
-        }
-        self.pending.truncate(first_edge);
-    }
-
     /// The plan for the start state `root`, once every state has finished.
     fn into_plan(self, root: u32) -> Result<Plan, &'static str> {
         if let Some(why) = self.unusable {
@@ -242,6 +190,79 @@ impl Graph {
         c.plan.rewards = c.links.rewards.keys;
         c.plan.float = (c.value[root as usize], c.error[root as usize]);
         Ok(c.plan)
+    }
+}
+
+/// The engine feeds the recording as it explores; the recording computes its own values, so
+/// the engine computes none.
+impl Observer for Graph {
+    const SOLVES: bool = false;
+
+    /// A state was interned.
+    fn state(&mut self) {
+        self.cert.value.push(0.0);
+        self.cert.error.push(0.0);
+        self.cert.links.link.push((ZERO, 0));
+    }
+
+    /// A terminal state with its payoff; final at once.
+    fn terminal(&mut self, id: u32, payoff: Rat) {
+        let e = self.edge_of(NONE, Rat::ONE, payoff, true);
+        if let Err(why) = self.cert.finish(id, None, &[e], &self.dens) {
+            self.unusable = Some(why);
+        }
+    }
+
+    /// The state's edges, with their exact numbers (a random move's reward on each outcome).
+    fn edges<S, L, N>(
+        &mut self,
+        branches: &[Branch<S, L>],
+        targets: &[Edge<N>],
+        move_rewards: &[(u32, Rat)],
+    ) {
+        for (b, e) in branches.iter().zip(targets) {
+            let extra = move_rewards.iter().find(|(g, _)| *g == b.group);
+            let reward = match extra {
+                None => b.reward,
+                Some(&(_, extra)) => match b.reward.checked_add(extra) {
+                    Some(sum) => sum,
+                    None => {
+                        self.unusable = Some("a reward does not fit in a 64-bit fraction");
+                        return;
+                    }
+                },
+            };
+            let e = self.edge_of(e.target, b.probability, reward, e.first);
+            self.pending.push(e);
+        }
+    }
+
+    /// Whether a reason was found why the method does not apply: then exploring on is for
+    /// nothing.
+    fn stop(&self) -> bool {
+        self.unusable.is_some()
+    }
+
+    /// The engine closed a cyclic component.
+    fn cycle(&mut self) {
+        self.unusable = Some("the game has cycles");
+    }
+
+    /// State `id`, of kind `kind`, is final (a component of its own, on no cycle); its edges
+    /// start at `first_edge` of the arena. Certifies it and drops its edges.
+    fn finished(&mut self, id: u32, kind: Kind, first_edge: usize) {
+        if self.unusable.is_some() {
+            return;
+        }
+        let decision = match kind {
+            Kind::Decision(player) => Some(player),
+            Kind::Chance => None,
+        };
+        let edges = &self.pending[first_edge..];
+        if let Err(why) = self.cert.finish(id, decision, edges, &self.dens) {
+            self.unusable = Some(why);
+        }
+        self.pending.truncate(first_edge);
     }
 }
 
@@ -322,11 +343,7 @@ const U: f64 = f64::EPSILON / 2.0;
 
 /// Steps 3 and 4 of the module docs for the recorded game whose start state is `root`.
 /// `Err` says why the method does not apply (the caller then uses rationals).
-pub(crate) fn evaluate(
-    g: Graph,
-    root: u32,
-    threads: Option<usize>,
-) -> Result<Evaluated, &'static str> {
+pub(crate) fn evaluate(g: Graph, root: u32, threads: usize) -> Result<Evaluated, &'static str> {
     let plan = g.into_plan(root)?;
     reconstruct(&plan, threads)
 }
@@ -718,10 +735,9 @@ fn run_batch(plan: &Plan, primes: &[Prime; LANES], vals: &mut Vec<Row>) -> ([u64
 /// fraction of some 250,000 bits).
 const MAX_PRIMES: usize = 8192;
 
-/// Rounds of batches on `threads` threads (by default every core, up to 8) until a
-/// reconstructed candidate survives a round.
-fn reconstruct(plan: &Plan, threads: Option<usize>) -> Result<Evaluated, &'static str> {
-    let threads = threads.unwrap_or_else(crate::default_threads);
+/// Rounds of batches on `threads` threads until a reconstructed candidate survives a round.
+fn reconstruct(plan: &Plan, threads: usize) -> Result<Evaluated, &'static str> {
+    let threads = threads.max(1);
     let mut rng = Rng::new(seed());
     let mut fresh = || loop {
         let pr = random_prime(&mut rng);

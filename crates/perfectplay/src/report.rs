@@ -1,0 +1,64 @@
+//! What a solve reports besides its values: the counts, the time, and which method ran with
+//! that method's own figures. Plain data, serialisable, so that every front end prints the
+//! same facts.
+
+use serde::Serialize;
+
+/// The method that computed a value, with its own figures. The solver layer
+/// ([`Solver`](crate::Solver)) picks it from what the model offers and what is asked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(tag = "method", rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum Method {
+    /// The states reachable from the start were explored and every strongly connected
+    /// component solved (backups, policy or strategy iteration): every query can be answered.
+    #[default]
+    Explore,
+    /// The model's own order of its states was swept as a dynamic program fills its table
+    /// ([`Model::sweep_state`](crate::Model::sweep_state)); only the start value comes out.
+    Sweep {
+        /// Threads that swept to the end: 1, or more for a parallel sweep.
+        threads: usize,
+    },
+    /// A sweep in floats that check every operation for rounding, none of which rounded: the
+    /// exact value at float speed.
+    CheckedSweep,
+    /// A certified float strategy evaluated modulo random primes, and the fraction recovered
+    /// from the residues ([`Solver::exact_start_value`](crate::Solver::exact_start_value)).
+    Multimodular {
+        /// Primes evaluated.
+        primes: usize,
+    },
+    /// A method of the model's own (a front end's solver for one game), named by it.
+    Own {
+        /// The method's name.
+        name: &'static str,
+    },
+}
+
+impl Method {
+    /// Whether the states were swept in the model's order rather than explored.
+    pub fn swept(&self) -> bool {
+        matches!(self, Method::Sweep { .. } | Method::CheckedSweep)
+    }
+}
+
+/// Counts and time of a solve, and the method that ran.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// States solved: those explored (interned), terminal ones included; for a sweep, the
+    /// states swept, with the transient ones solved inside them.
+    pub states: usize,
+    /// Strongly connected components solved (terminal states are not counted); in a sweep
+    /// every non-terminal state is one.
+    pub components: usize,
+    /// Components that contain a cycle.
+    pub cyclic_components: usize,
+    /// Number of states in the largest cyclic component (0 if the game is acyclic).
+    pub largest_component: usize,
+    /// Wall-clock seconds of the whole computation.
+    pub seconds: f64,
+    /// How the value was computed.
+    #[serde(flatten)]
+    pub method: Method,
+}
