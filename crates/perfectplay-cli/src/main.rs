@@ -3,14 +3,14 @@
 //! exit code: 0 on success, 2 on any error (one line on stderr starting with `error:`).
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
 use perfectplay::{Method, Progress, SolveError};
-use perfectplay_games::{catalog, GameSpec, Params};
+use perfectplay_games::{catalog, GameError, GameSpec, ParamKind, ParamSpec, Params};
 use serde::Serialize;
 
 mod analysis;
@@ -63,12 +63,32 @@ fn common_args(cmd: Command) -> Command {
     )
 }
 
+/// The game's example as a command line (after `perfectplay`) for `command`.
+fn example(g: &GameSpec, command: &str) -> String {
+    let mut line = format!("{command} {}", g.name);
+    for (name, value) in g.example {
+        let quoted = value.contains([' ', ';']);
+        line.push_str(&match quoted {
+            true => format!(" --{name} \"{value}\""),
+            false => format!(" --{name} {value}"),
+        });
+    }
+    line
+}
+
+/// The option that reads a text parameter from a file, `--NAME-file`.
+fn file_option(p: &ParamSpec) -> Option<(String, String)> {
+    (p.kind == ParamKind::Text).then(|| {
+        let help = format!("read --{} from FILE ('-' for stdin) instead", p.name);
+        (format!("{}-file", p.name), help)
+    })
+}
+
 /// `perfectplay <command> <game> [game options] [common options] [command options]`.
 fn game_command(g: &'static GameSpec, command: &str, extra: fn(Command) -> Command) -> Command {
-    let mut cmd = Command::new(g.name).about(g.summary).after_help(format!(
-        "Example:\n  perfectplay {}",
-        g.example.replacen("solve", command, 1)
-    ));
+    let mut cmd = Command::new(g.name)
+        .about(g.summary)
+        .after_help(format!("Example:\n  perfectplay {}", example(g, command)));
     for p in g.params {
         let mut arg = Arg::new(p.name)
             .long(p.name)
@@ -78,8 +98,19 @@ fn game_command(g: &'static GameSpec, command: &str, extra: fn(Command) -> Comma
         if let Some(d) = p.default {
             arg = arg.default_value(d);
         }
-        arg = arg.required(p.required);
+        // A parameter that may come from a file is checked once both options are read.
+        let file = file_option(p);
+        arg = arg.required(p.required && file.is_none());
         cmd = cmd.arg(arg);
+        if let Some((name, help)) = file {
+            cmd = cmd.arg(
+                Arg::new(name.clone())
+                    .long(name)
+                    .value_name("FILE")
+                    .help(help)
+                    .allow_hyphen_values(true),
+            );
+        }
     }
     extra(common_args(cmd))
 }
@@ -168,8 +199,11 @@ fn games_text() -> String {
                 "    --{} <{}>  {}{}\n",
                 p.name, p.value, p.help, default
             ));
+            if let Some((name, help)) = file_option(p) {
+                out.push_str(&format!("    --{name} <FILE>  {help}\n"));
+            }
         }
-        out.push_str(&format!("  example: perfectplay {}\n", g.example));
+        out.push_str(&format!("  example: perfectplay {}\n", example(g, "solve")));
         if let Some(n) = g.notation {
             out.push_str(&format!("  states (for explain --state): {n}\n"));
         }
@@ -187,15 +221,43 @@ fn games_text() -> String {
     out
 }
 
-/// The game's option values as given on the command line.
-fn params_of(game: &GameSpec, m: &ArgMatches) -> Params {
+/// The game's parameter values as given on the command line, with those given as files read.
+fn params_of(game: &GameSpec, m: &ArgMatches) -> Result<Params> {
     let mut params = Params::new();
     for p in game.params {
-        if let Some(v) = m.get_one::<String>(p.name) {
-            params.set(p.name, v.clone());
-        }
+        let text = m.get_one::<String>(p.name);
+        let file = file_option(p).and_then(|(name, _)| Some((m.get_one::<String>(&name)?, name)));
+        let value = match (text, file) {
+            (Some(_), Some(_)) => bail!("--{0}: give either --{0} or --{0}-file, not both", p.name),
+            (Some(v), None) => v.clone(),
+            (None, Some((path, option))) => read_input(path, &option)?,
+            (None, None) if p.required => bail!("--{0}: is required (or --{0}-file)", p.name),
+            (None, None) => continue,
+        };
+        params.set(p.name, value);
     }
-    params
+    Ok(params)
+}
+
+/// The text of file `path` ('-' for stdin), given by `--option`.
+fn read_input(path: &str, option: &str) -> Result<String> {
+    if path == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| anyhow!("--{option}: cannot read stdin: {e}"))?;
+        return Ok(text);
+    }
+    std::fs::read_to_string(path).map_err(|e| anyhow!("--{option}: cannot read '{path}': {e}"))
+}
+
+/// Builds the game from its parameters; an error names the parameter as this command line
+/// does, `--name`.
+fn build(game: &GameSpec, params: &Params) -> Result<Box<dyn DynModel>> {
+    (game.build)(params).map_err(|e| match e {
+        GameError::Param { param, message } => anyhow!("--{param}: {message}"),
+        other => other.into(),
+    })
 }
 
 /// Solves `model` with the common options, showing progress on a terminal unless `--quiet`.
@@ -275,8 +337,8 @@ fn print_stats(report: &Report, exact: bool) {
 }
 
 fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
-    let params = params_of(game, m);
-    let model = (game.build)(&params)?;
+    let params = params_of(game, m)?;
+    let model = build(game, &params)?;
     // Only the value is needed: in exact mode this is the multi-modular evaluation when it
     // applies, and a model that only computes a value (the grid game's assignment method)
     // answers too.
@@ -354,8 +416,8 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             if command == "solve" {
                 return solve(game, gm);
             }
-            let params = params_of(game, gm);
-            let model = (game.build)(&params)?;
+            let params = params_of(game, gm)?;
+            let model = build(game, &params)?;
             let solved = solve_model(model.as_ref(), gm)?;
             let code = match command {
                 "explain" => analysis::explain(solved.as_ref(), gm),

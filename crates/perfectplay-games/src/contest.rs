@@ -79,9 +79,13 @@ pub fn yeetzhee_cases(input: &str) -> Result<Vec<Yeetzhee>, GameError> {
         for _ in 0..k {
             groups.push(t.int("a group size", 1, 50)? as u32);
         }
+        // The case's numbers are the input's, not parameters: say what is wrong with them.
         let game = Yeetzhee::new(n, m, &groups).map_err(|e| GameError::Input {
             line,
-            message: e.to_string(),
+            message: match e {
+                GameError::Param { message, .. } => message,
+                other => other.to_string(),
+            },
         })?;
         out.push(game);
     }
@@ -124,10 +128,7 @@ mod tests {
             "input line 3: the input ends where a group size was expected"
         );
         let e = yeetzhee_cases("1\n3 6 2\n2\n1\n").unwrap_err().to_string();
-        assert_eq!(
-            e,
-            "input line 2: --groups: group sizes must be non-decreasing"
-        );
+        assert_eq!(e, "input line 2: group sizes must be non-decreasing");
         let e = grid_game_cases("1\n2\n1 2\n3 x\n").unwrap_err().to_string();
         assert_eq!(
             e,

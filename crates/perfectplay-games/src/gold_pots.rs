@@ -20,9 +20,9 @@
 use perfectplay::dynamic::DynModel;
 use perfectplay::{Model, NodeBuilder, Player};
 
-use crate::{GameError, GameSpec, ParamSpec, Params};
+use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
 
-/// The command-line entry.
+/// The game's entry in the catalog.
 pub const SPEC: GameSpec = GameSpec {
     name: "gold-pots",
     summary: "take pots from either end of a line in turn; value = the first player's gold",
@@ -31,6 +31,7 @@ pub const SPEC: GameSpec = GameSpec {
             name: "pots",
             value: "LIST",
             help: "pot values in 0..=1000000, comma-separated (may be empty: --pots ''); up to 100,000 pots, 16,000 in the known variants, which have about n²/2 states: `solve` takes about 1.5 s at 10,000 pots and 5 s at 16,000, in a few MB; the commands that explore every state (explain, strategy, …) about 5 s and 1.4 GB at 10,000 and 22 s and 3.5 GB at 16,000",
+            kind: ParamKind::IntList { min: 0, max: 1_000_000, len: (0, MAX_POTS) },
             default: None,
             required: true,
         },
@@ -39,11 +40,12 @@ pub const SPEC: GameSpec = GameSpec {
             value: "V",
             help:
                 "competitive-known | cooperative-known | competitive-unknown | cooperative-unknown",
+            kind: ParamKind::Choice(&["competitive-known", "cooperative-known", "competitive-unknown", "cooperative-unknown"]),
             default: Some("competitive-known"),
             required: false,
         },
     ],
-    example: "solve gold-pots --pots 4,1,2,10,3 --variant competitive-known",
+    example: &[("pots", "4,1,2,10,3"), ("variant", "competitive-known")],
     notation: Some(NOTATION),
     build: |p| Ok(Box::new(GoldPots::from_params(p)?) as Box<dyn DynModel>),
 };
@@ -283,10 +285,7 @@ mod tests {
         let long = vec![1; MAX_KNOWN_POTS + 1];
         for v in [Variant::CompetitiveKnown, Variant::CooperativeKnown] {
             let e = GoldPots::new(&long, v).unwrap_err().to_string();
-            assert!(
-                e.starts_with("--pots: 16001 pots in a known variant"),
-                "{e}"
-            );
+            assert!(e.starts_with("pots: 16001 pots in a known variant"), "{e}");
             assert!(e.contains("at most 16000"), "{e}");
         }
         let g = GoldPots::new(&long, Variant::CompetitiveUnknown).unwrap();

@@ -18,14 +18,12 @@
 //! `auto` searches for `n ≤ 8` and uses the assignment method above that. The tests check that
 //! both methods agree on hundreds of random grids.
 
-use std::io::Read;
-
 use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
 use perfectplay::{Model, NodeBuilder, Player, SolveError, Stats};
 
-use crate::{GameError, GameSpec, ParamSpec, Params};
+use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
 
-/// The command-line entry.
+/// The game's entry in the catalog.
 pub const SPEC: GameSpec = GameSpec {
     name: "grid-game",
     summary: "Alice crosses rows, Bob columns, Alice gets the crossings; value = Alice's total",
@@ -34,15 +32,9 @@ pub const SPEC: GameSpec = GameSpec {
             name: "grid",
             value: "ROWS",
             help: "the grid: rows separated by ';' or newlines, numbers by spaces or commas, e.g. \"10 10; -5 -5\"",
+            kind: ParamKind::Text,
             default: None,
-            required: false,
-        },
-        ParamSpec {
-            name: "grid-file",
-            value: "FILE",
-            help: "read the grid from FILE ('-' for stdin) instead of --grid",
-            default: None,
-            required: false,
+            required: true,
         },
         ParamSpec {
             name: "method",
@@ -51,11 +43,12 @@ pub const SPEC: GameSpec = GameSpec {
                    grows like 4^n: solve takes 0.1 s at n = 10, 2.2 s at n = 12, 10 s and \
                    0.6 GB at n = 13, its limit (explain and the other commands about 3 times \
                    as long and 2.4 GB at n = 13)",
+            kind: ParamKind::Choice(&["search", "assignment", "auto"]),
             default: Some("auto"),
             required: false,
         },
     ],
-    example: "solve grid-game --grid \"10 10; -5 -5\"",
+    example: &[("grid", "10 10; -5 -5")],
     notation: Some(NOTATION),
     build: build_dyn,
 };
@@ -480,26 +473,8 @@ impl DynModel for ByAssignment {
 }
 
 fn read_grid(p: &Params) -> Result<Vec<Vec<i64>>, GameError> {
-    let text = match (p.get("grid"), p.get("grid-file")) {
-        (Some(_), Some(_)) => {
-            return Err(GameError::param(
-                "grid",
-                "give either --grid or --grid-file, not both",
-            ))
-        }
-        (None, None) => return Err(GameError::param("grid", "is required (or --grid-file)")),
-        (Some(g), None) => g.to_string(),
-        (None, Some("-")) => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| GameError::param("grid-file", format!("cannot read stdin: {e}")))?;
-            s
-        }
-        (None, Some(f)) => std::fs::read_to_string(f)
-            .map_err(|e| GameError::param("grid-file", format!("cannot read '{f}': {e}")))?,
-    };
-    parse_grid(&text).map_err(|e| match e {
+    let text = p.required("grid")?;
+    parse_grid(text).map_err(|e| match e {
         GameError::Input { line, message } => {
             GameError::param("grid", format!("row {line}: {message}"))
         }
@@ -650,7 +625,7 @@ mod tests {
         let e = build(MAX_SEARCH + 1, "search").err().unwrap().to_string();
         assert_eq!(
             e,
-            "--method: search handles n <= 13; this grid has n = 14, use assignment"
+            "method: search handles n <= 13; this grid has n = 14, use assignment"
         );
         assert!(build(MAX_SEARCH + 1, "auto").is_ok());
         assert!(build(MAX_SEARCH + 1, "assignment").is_ok());

@@ -29,10 +29,11 @@ pub use params::{parse_int, Params};
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum GameError {
-    /// An option has a bad value (or is missing).
-    #[error("--{param}: {message}")]
+    /// A parameter has a bad value (or is missing). Front ends name it their own way (the
+    /// command line as `--name`).
+    #[error("{param}: {message}")]
     Param {
-        /// The option name, without `--`.
+        /// The parameter's name.
         param: &'static str,
         /// What is wrong with it.
         message: String,
@@ -51,7 +52,7 @@ pub enum GameError {
 }
 
 impl GameError {
-    /// An error about option `param`.
+    /// An error about parameter `param`.
     pub fn param(param: &'static str, message: impl Into<String>) -> GameError {
         GameError::Param {
             param,
@@ -60,31 +61,61 @@ impl GameError {
     }
 }
 
-/// One option of a game.
+/// What values a parameter takes. Every value reaches a game as text ([`Params`]); the kind
+/// tells a front end what to offer and check, and the game checks again when it is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// An integer in `min..=max`.
+    Int {
+        /// The least value.
+        min: i64,
+        /// The greatest value.
+        max: i64,
+    },
+    /// Comma-separated integers, each in `min..=max`, between `len.0` and `len.1` of them.
+    IntList {
+        /// The least value of an item.
+        min: i64,
+        /// The greatest value of an item.
+        max: i64,
+        /// The least and the greatest number of items.
+        len: (usize, usize),
+    },
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// A word the help describes (such as `hold-at-K`).
+    Word,
+    /// Text that may be long: a front end may read it from a file.
+    Text,
+}
+
+/// One parameter of a game.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamSpec {
-    /// The option name, without `--`.
+    /// The parameter's name (on the command line `--name`).
     pub name: &'static str,
     /// A placeholder for its value in help texts.
     pub value: &'static str,
     /// What it means and which values it accepts.
     pub help: &'static str,
-    /// The default, for optional options.
+    /// What values it takes.
+    pub kind: ParamKind,
+    /// The default, for optional parameters.
     pub default: Option<&'static str>,
-    /// Whether the option must be given.
+    /// Whether the parameter must be given.
     pub required: bool,
 }
 
 /// A built-in game.
 pub struct GameSpec {
-    /// Its name on the command line.
+    /// Its name.
     pub name: &'static str,
     /// One line saying what it is and what the value means.
     pub summary: &'static str,
-    /// Its options.
+    /// Its parameters.
     pub params: &'static [ParamSpec],
-    /// An example command line (after `perfectplay`).
-    pub example: &'static str,
+    /// An example: values of some of its parameters (the others take their defaults).
+    pub example: &'static [(&'static str, &'static str)],
     /// How states are written (for `explain --state`), with an example; `None` if the game
     /// has no notation.
     pub notation: Option<&'static str>,

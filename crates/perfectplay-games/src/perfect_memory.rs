@@ -32,9 +32,9 @@
 use perfectplay::dynamic::DynModel;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
-use crate::{GameError, GameSpec, ParamSpec, Params};
+use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
 
-/// The command-line entry.
+/// The game's entry in the catalog.
 pub const SPEC: GameSpec = GameSpec {
     name: "perfect-memory",
     summary: "memory game with perfect recall; value = least expected number of moves",
@@ -43,6 +43,7 @@ pub const SPEC: GameSpec = GameSpec {
             name: "rows",
             value: "N",
             help: "rows of the board, 1..=50 (rows × cols must be even)",
+            kind: ParamKind::Int { min: 1, max: 50 },
             default: None,
             required: true,
         },
@@ -50,11 +51,12 @@ pub const SPEC: GameSpec = GameSpec {
             name: "cols",
             value: "M",
             help: "columns of the board, 1..=50",
+            kind: ParamKind::Int { min: 1, max: 50 },
             default: None,
             required: true,
         },
     ],
-    example: "solve perfect-memory --rows 4 --cols 4",
+    example: &[("rows", "4"), ("cols", "4")],
     notation: Some(NOTATION),
     build: |p| Ok(Box::new(PerfectMemory::from_params(p)?) as Box<dyn DynModel>),
 };
@@ -457,11 +459,11 @@ mod tests {
     fn bad_boards_name_the_option() {
         assert_eq!(
             PerfectMemory::new(3, 3).unwrap_err().to_string(),
-            "--cols: the board 3x3 has an odd number of cells"
+            "cols: the board 3x3 has an odd number of cells"
         );
         assert_eq!(
             PerfectMemory::new(0, 2).unwrap_err().to_string(),
-            "--rows: 0 is out of range 1..=50"
+            "rows: 0 is out of range 1..=50"
         );
     }
 }

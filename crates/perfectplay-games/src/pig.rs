@@ -25,9 +25,9 @@
 use perfectplay::dynamic::DynModel;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
-use crate::{GameError, GameSpec, ParamSpec, Params};
+use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
 
-/// The command-line entry.
+/// The game's entry in the catalog.
 pub const SPEC: GameSpec = GameSpec {
     name: "pig",
     summary: "two-player dice race to a goal; value = probability that the first player wins",
@@ -36,6 +36,7 @@ pub const SPEC: GameSpec = GameSpec {
             name: "goal",
             value: "G",
             help: "the score that wins, 1..=300 (about G³ states)",
+            kind: ParamKind::Int { min: 1, max: MAX_GOAL as i64 },
             default: Some("100"),
             required: false,
         },
@@ -43,11 +44,12 @@ pub const SPEC: GameSpec = GameSpec {
             name: "opponent",
             value: "O",
             help: "the second player: optimal, or hold-at-K (rolls until the turn total reaches K, 1..=G)",
+            kind: ParamKind::Word,
             default: Some("optimal"),
             required: false,
         },
     ],
-    example: "solve pig --goal 20 --opponent optimal",
+    example: &[("goal", "20"), ("opponent", "optimal")],
     notation: Some(
         "'A 12 B 30, A to move, turn 5' (A is the first player), or 'A wins' / 'B wins'",
     ),

@@ -14,9 +14,9 @@
 use perfectplay::dynamic::DynModel;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
-use crate::{GameError, GameSpec, ParamSpec, Params};
+use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
 
-/// The command-line entry.
+/// The game's entry in the catalog.
 pub const SPEC: GameSpec = GameSpec {
     name: "subset-sum-extreme",
     summary: "remove blocks summing to each die roll; value = least expected sum left",
@@ -25,6 +25,11 @@ pub const SPEC: GameSpec = GameSpec {
             name: "blocks",
             value: "LIST",
             help: "block values, 1 to 12 numbers in 1..=1000, e.g. 1,2,3",
+            kind: ParamKind::IntList {
+                min: 1,
+                max: 1000,
+                len: (1, 12),
+            },
             default: None,
             required: true,
         },
@@ -32,11 +37,16 @@ pub const SPEC: GameSpec = GameSpec {
             name: "faces",
             value: "LIST",
             help: "die faces, 1 to 12 numbers in 1..=1000 (repeats are weights), e.g. 6,5",
+            kind: ParamKind::IntList {
+                min: 1,
+                max: 1000,
+                len: (1, 12),
+            },
             default: None,
             required: true,
         },
     ],
-    example: "solve subset-sum-extreme --blocks 1,2,3 --faces 6,5",
+    example: &[("blocks", "1,2,3"), ("faces", "6,5")],
     notation: Some(NOTATION),
     build: |p| Ok(Box::new(SubsetSumExtreme::from_params(p)?) as Box<dyn DynModel>),
 };
@@ -311,8 +321,8 @@ mod tests {
     #[test]
     fn bad_lists_name_the_option() {
         let e = SubsetSumExtreme::new(&[], &[1]).unwrap_err();
-        assert_eq!(e.to_string(), "--blocks: expected 1 to 12 values, got 0");
+        assert_eq!(e.to_string(), "blocks: expected 1 to 12 values, got 0");
         let e = SubsetSumExtreme::new(&[1], &[0]).unwrap_err();
-        assert_eq!(e.to_string(), "--faces: 0 is out of range 1..=1000");
+        assert_eq!(e.to_string(), "faces: 0 is out of range 1..=1000");
     }
 }

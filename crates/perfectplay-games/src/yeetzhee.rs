@@ -18,9 +18,9 @@
 use perfectplay::dynamic::DynModel;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
-use crate::{GameError, GameSpec, ParamSpec, Params};
+use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
 
-/// The command-line entry.
+/// The game's entry in the catalog.
 pub const SPEC: GameSpec = GameSpec {
     name: "yeetzhee",
     summary: "place dice with re-rolls to reach given group sizes; value = least expected rolls",
@@ -29,6 +29,7 @@ pub const SPEC: GameSpec = GameSpec {
             name: "dice",
             value: "N",
             help: "number of dice, 1..=50",
+            kind: ParamKind::Int { min: 1, max: 50 },
             default: None,
             required: true,
         },
@@ -36,6 +37,7 @@ pub const SPEC: GameSpec = GameSpec {
             name: "faces",
             value: "M",
             help: "faces per die, 1..=50",
+            kind: ParamKind::Int { min: 1, max: 50 },
             default: None,
             required: true,
         },
@@ -43,11 +45,16 @@ pub const SPEC: GameSpec = GameSpec {
             name: "groups",
             value: "LIST",
             help: "target group sizes, non-decreasing, summing to N, at most M of them, e.g. 1,2",
+            kind: ParamKind::IntList {
+                min: 0,
+                max: 50,
+                len: (1, 50),
+            },
             default: None,
             required: true,
         },
     ],
-    example: "solve yeetzhee --dice 3 --faces 6 --groups 1,2",
+    example: &[("dice", "3"), ("faces", "6"), ("groups", "1,2")],
     notation: Some(NOTATION),
     build: |p| Ok(Box::new(Yeetzhee::from_params(p)?) as Box<dyn DynModel>),
 };
@@ -191,7 +198,7 @@ impl Yeetzhee {
             return Err(GameError::param(
                 "groups",
                 format!(
-                    "{} groups need at least {} faces, and --faces is {faces}",
+                    "{} groups need at least {} faces, and there are {faces}",
                     groups.len(),
                     groups.len()
                 ),
@@ -392,15 +399,15 @@ mod tests {
         let e = |d, f, g: &[u32]| Yeetzhee::new(d, f, g).unwrap_err().to_string();
         assert_eq!(
             e(3, 6, &[2, 1]),
-            "--groups: group sizes must be non-decreasing"
+            "groups: group sizes must be non-decreasing"
         );
         assert_eq!(
             e(3, 6, &[1, 1]),
-            "--groups: the group sizes sum to 2, not to the 3 dice"
+            "groups: the group sizes sum to 2, not to the 3 dice"
         );
         assert_eq!(
             e(3, 2, &[1, 1, 1]),
-            "--groups: 3 groups need at least 3 faces, and --faces is 2"
+            "groups: 3 groups need at least 3 faces, and there are 2"
         );
     }
 }
