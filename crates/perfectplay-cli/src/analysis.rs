@@ -2,15 +2,17 @@
 //! JSON or CSV. The numbers come from the library's [`Solved`] interface; this module only
 //! formats them and talks to the terminal.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
+use crate::render;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use perfectplay::dynamic::{Explained, Solved, Value};
-use perfectplay::{BranchValue, DistributionOptions, NodeKind, Player, Rng};
+use perfectplay::dynamic::{player_name, DistributionReport, Explained, Solved, Value};
+use perfectplay::{DistributionOptions, NodeKind, Player, Rng, Simulation};
 use perfectplay_games::{GameSpec, Params};
-use serde_json::json;
+use serde::Serialize;
 
 fn flag(name: &'static str, help: &'static str) -> Arg {
     Arg::new(name)
@@ -96,164 +98,6 @@ pub fn strategy_args(cmd: Command) -> Command {
     )
 }
 
-/// A float as text, in the fewest digits that read back to it: in scientific notation when
-/// tiny (a probability of 1e-300 is not three hundred zeros).
-fn float_text(x: f64) -> String {
-    if x != 0.0 && x.abs() < 1e-4 {
-        format!("{x:e}")
-    } else {
-        x.to_string()
-    }
-}
-
-/// A value as text: the float (see `float_text`), and ` = p/q` in exact mode.
-fn show(v: &Value) -> String {
-    let float = float_text(v.float);
-    match &v.exact {
-        Some(q) if *q != float => format!("{float} = {q}"),
-        _ => float,
-    }
-}
-
-/// A value as JSON fields: `name` (a number) and `name_exact` (`"p/q"` or absent).
-fn put(obj: &mut serde_json::Map<String, serde_json::Value>, name: &str, v: &Value) {
-    obj.insert(name.to_string(), json!(v.float));
-    if let Some(q) = &v.exact {
-        obj.insert(format!("{name}_exact"), json!(q));
-    }
-}
-
-fn player_name(p: Player) -> &'static str {
-    match p {
-        Player::Max => "max",
-        Player::Min => "min",
-    }
-}
-
-/// An outcome (of chance or of a random move) as JSON fields.
-fn outcome_json(b: &BranchValue<Value>) -> serde_json::Map<String, serde_json::Value> {
-    let mut o = serde_json::Map::new();
-    o.insert("outcome".into(), json!(b.label));
-    o.insert("probability".into(), json!(b.probability.to_f64()));
-    o.insert("probability_exact".into(), json!(b.probability.to_string()));
-    put(&mut o, "value", &b.value);
-    o
-}
-
-fn explain_json(e: &Explained) -> serde_json::Value {
-    let x = &e.explanation;
-    let mut obj = serde_json::Map::new();
-    obj.insert("state".into(), json!(x.state));
-    put(&mut obj, "value", &x.value);
-    let items: Vec<serde_json::Value> = x
-        .branches
-        .iter()
-        .map(|b| {
-            let mut o = serde_json::Map::new();
-            match x.kind {
-                NodeKind::Chance => o = outcome_json(b),
-                _ => {
-                    o.insert("move".into(), json!(b.label));
-                    put(&mut o, "value", &b.value);
-                    put(&mut o, "loss", &b.loss);
-                    o.insert("optimal".into(), json!(b.optimal));
-                    o.insert("chosen".into(), json!(b.chosen));
-                    if !b.outcomes.is_empty() {
-                        let outs: Vec<serde_json::Value> = b
-                            .outcomes
-                            .iter()
-                            .map(|c| {
-                                let mut oc = outcome_json(c);
-                                oc.insert("reward".into(), json!(c.reward.to_f64()));
-                                oc.insert("next".into(), json!(c.next));
-                                serde_json::Value::Object(oc)
-                            })
-                            .collect();
-                        o.insert("outcomes".into(), json!(outs));
-                    }
-                }
-            }
-            o.insert("reward".into(), json!(b.reward.to_f64()));
-            o.insert("next".into(), json!(b.next));
-            serde_json::Value::Object(o)
-        })
-        .collect();
-    match x.kind {
-        NodeKind::Terminal => {
-            obj.insert("kind".into(), json!("terminal"));
-        }
-        NodeKind::Chance => {
-            obj.insert("kind".into(), json!("chance"));
-            obj.insert("outcomes".into(), json!(items));
-        }
-        NodeKind::Decision(p) => {
-            obj.insert("kind".into(), json!("decision"));
-            obj.insert("player".into(), json!(player_name(p)));
-            obj.insert("moves".into(), json!(items));
-        }
-        NodeKind::Unset => {}
-    }
-    serde_json::Value::Object(obj)
-}
-
-fn explain_text(e: &Explained) -> String {
-    let x = &e.explanation;
-    let mut out = format!("state: {}\nvalue: {}\n", x.state, show(&x.value));
-    let reward = |r: perfectplay::Rat| {
-        if r.is_zero() {
-            String::new()
-        } else {
-            format!("  (scores {r})")
-        }
-    };
-    // An outcome line, indented by `pad` spaces.
-    let outcome = |b: &BranchValue<Value>, pad: usize| {
-        format!(
-            "{:pad$}{:>8}  {}  ->  value {}{}\n",
-            "",
-            b.probability.to_string(),
-            b.label,
-            show(&b.value),
-            reward(b.reward)
-        )
-    };
-    match x.kind {
-        NodeKind::Terminal => out.push_str("the game is over\n"),
-        NodeKind::Chance => {
-            out.push_str("chance:\n");
-            for b in &x.branches {
-                out.push_str(&outcome(b, 2));
-            }
-        }
-        NodeKind::Decision(p) => {
-            let aim = match p {
-                Player::Max => "maximises",
-                Player::Min => "minimises",
-            };
-            out.push_str(&format!(
-                "{} to move ({aim}); * marks optimal moves:\n",
-                player_name(p)
-            ));
-            for (i, b) in x.branches.iter().enumerate() {
-                out.push_str(&format!(
-                    "  {} {}. {}  ->  value {}, loss {}{}\n",
-                    if b.optimal { '*' } else { ' ' },
-                    i + 1,
-                    b.label,
-                    show(&b.value),
-                    show(&b.loss),
-                    reward(b.reward)
-                ));
-                for o in &b.outcomes {
-                    out.push_str(&outcome(o, 9));
-                }
-            }
-        }
-        NodeKind::Unset => {}
-    }
-    out
-}
-
 pub fn explain(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
     let id = match m.get_one::<String>("state") {
         Some(text) => solved.find(text).context("--state")?,
@@ -261,9 +105,9 @@ pub fn explain(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
     };
     let e = solved.explain(id)?;
     if m.get_flag("json") {
-        println!("{}", explain_json(&e));
+        println!("{}", to_json(&e));
     } else {
-        print!("{}", explain_text(&e));
+        print!("{}", render::explanation_text(&e));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -274,10 +118,18 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
     if let Some(&games) = m.get_one::<u64>("auto") {
         let s = solved.simulate(games as usize, seed)?;
         if m.get_flag("json") {
+            #[derive(Serialize)]
+            struct Played<'a> {
+                #[serde(flatten)]
+                simulation: &'a Simulation,
+                value: f64,
+            }
             println!(
                 "{}",
-                json!({"games": s.games, "mean": s.mean, "std": s.std,
-                       "ci95": [s.ci95.0, s.ci95.1], "value": value})
+                to_json(&Played {
+                    simulation: &s,
+                    value
+                })
             );
         } else {
             println!(
@@ -393,7 +245,7 @@ fn ask(
             "" => continue,
             "q" | "quit" | "exit" => return Ok(None),
             "h" | "hint" | "?" => {
-                print!("{}", explain_text(e));
+                print!("{}", render::explanation_text(e));
                 continue;
             }
             _ => {}
@@ -432,106 +284,29 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
         crate::plot::distribution(&d, file).with_context(|| format!("--plot {file}"))?;
     }
     let value = &solved.report().value;
-    const QUANTILES: [f64; 7] = [0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99];
     if m.get_flag("json") {
-        let mut obj = serde_json::Map::new();
-        obj.insert("value".into(), json!(value));
-        if let Some(q) = &solved.report().exact {
-            obj.insert("value_exact".into(), json!(q));
+        #[derive(Serialize)]
+        struct WithValue<'a> {
+            value: f64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            value_exact: Option<&'a String>,
+            #[serde(flatten)]
+            distribution: &'a DistributionReport,
         }
-        put(&mut obj, "mean", &d.mean);
-        obj.insert("std".into(), json!(d.std));
-        put(&mut obj, "tail", &d.tail);
-        obj.insert("steps".into(), json!(d.steps));
-        let q: serde_json::Map<String, serde_json::Value> = QUANTILES
-            .iter()
-            .map(|&q| (q.to_string(), json!(d.quantile(q).map(|t| t.to_f64()))))
-            .collect();
-        obj.insert("quantiles".into(), json!(q));
-        obj.insert(
-            "pmf".into(),
-            json!(d
-                .pmf
-                .iter()
-                .map(|(t, p, _)| json!([t.to_f64(), p.float]))
-                .collect::<Vec<_>>()),
-        );
-        obj.insert(
-            "cdf".into(),
-            json!(d
-                .pmf
-                .iter()
-                .map(|(t, _, c)| json!([t.to_f64(), c.float]))
-                .collect::<Vec<_>>()),
-        );
-        if d.pmf.iter().any(|(_, p, _)| p.exact.is_some()) {
-            obj.insert(
-                "pmf_exact".into(),
-                json!(d
-                    .pmf
-                    .iter()
-                    .map(|(t, p, _)| json!([t.to_string(), p.exact]))
-                    .collect::<Vec<_>>()),
-            );
-        }
-        println!("{}", serde_json::Value::Object(obj));
+        let out = WithValue {
+            value: *value,
+            value_exact: solved.report().exact.as_ref(),
+            distribution: &d,
+        };
+        println!("{}", to_json(&out));
     } else if m.get_flag("csv") {
-        let exact = d.pmf.iter().any(|(_, p, _)| p.exact.is_some());
-        let mut out = String::from("total,probability,cumulative");
-        if exact {
-            out.push_str(",probability_exact,cumulative_exact");
-        }
-        out.push('\n');
-        for (t, p, c) in &d.pmf {
-            out.push_str(&format!(
-                "{t},{},{}",
-                float_text(p.float),
-                float_text(c.float)
-            ));
-            if exact {
-                out.push_str(&format!(
-                    ",{},{}",
-                    p.exact.as_deref().unwrap_or(""),
-                    c.exact.as_deref().unwrap_or("")
-                ));
-            }
-            out.push('\n');
-        }
-        print!("{out}");
+        print!("{}", render::distribution_csv(&d));
     } else {
-        println!(
-            "value: {}",
-            show(&Value {
-                float: *value,
-                exact: solved.report().exact.clone(),
-            })
-        );
-        println!("mean: {}", show(&d.mean));
-        println!("std: {}", d.std);
-        if d.tail.float == 0.0 && d.tail.exact.as_deref().is_none_or(|q| q == "0") {
-            println!("tail: 0 (every play was followed to its end)");
-        } else {
-            println!(
-                "tail: {} (probability of plays cut short in a cycle that can repeat for ever, \
-                 after up to {} rounds of it; see --tail)",
-                show(&d.tail),
-                d.steps
-            );
-        }
-        let qs: Vec<String> = QUANTILES
-            .iter()
-            .map(|&q| {
-                let t = d
-                    .quantile(q)
-                    .map_or("beyond the tail".to_string(), |t| t.to_string());
-                format!("{}%: {t}", q * 100.0)
-            })
-            .collect();
-        println!("quantiles: {}", qs.join(", "));
-        println!("{:>12}  {:<24}  P(total <= t)", "total t", "probability");
-        for (t, p, c) in &d.pmf {
-            println!("{:>12}  {:<24}  {}", t.to_string(), show(p), show(c));
-        }
+        let value = Value {
+            float: *value,
+            exact: solved.report().exact.clone(),
+        };
+        print!("{}", render::distribution_text(&value, &d));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -560,36 +335,30 @@ pub fn strategy(
     let written = |e: std::io::Error| anyhow!("--out: cannot write '{out}': {e}");
     let mut count = 0usize;
     if json {
-        let mut p = serde_json::Map::new();
-        for spec in game.params {
-            if let Some(v) = params.get(spec.name) {
-                p.insert(spec.name.to_string(), v.into());
-            }
-        }
-        // The keys in the order of a JSON map (sorted), as one document.
+        let p: BTreeMap<&str, &str> = game
+            .params
+            .iter()
+            .filter_map(|spec| Some((spec.name, params.get(spec.name)?)))
+            .collect();
+        // One document, written a row at a time.
         write!(
             w,
             "{{\"game\":{},\"params\":{},\"states\":[",
-            json!(game.name),
-            json!(p)
+            to_json(&game.name),
+            to_json(&p)
         )
         .map_err(written)?;
         for r in solved.strategy_rows() {
             let r = r?;
-            let mut o = serde_json::Map::new();
-            o.insert("state".into(), json!(r.state));
-            put(&mut o, "value", &r.value);
-            o.insert("optimal".into(), json!(r.optimal));
-            o.insert("chosen".into(), json!(r.chosen));
             let comma = if count > 0 { "," } else { "" };
-            write!(w, "{comma}{}", serde_json::Value::Object(o)).map_err(written)?;
+            write!(w, "{comma}{}", to_json(&r)).map_err(written)?;
             count += 1;
         }
         writeln!(
             w,
             "],\"value\":{},\"value_exact\":{}}}",
-            json!(solved.report().value),
-            json!(solved.report().exact)
+            to_json(&solved.report().value),
+            to_json(&solved.report().exact)
         )
         .map_err(written)?;
     } else {
@@ -599,11 +368,11 @@ pub fn strategy(
             writeln!(
                 w,
                 "{},{},{},{},{}",
-                csv_field(&r.state),
+                render::csv_field(&r.state),
                 r.value.float,
                 r.value.exact.as_deref().unwrap_or(""),
-                csv_field(&r.optimal.join(" | ")),
-                csv_field(&r.chosen)
+                render::csv_field(&r.optimal.join(" | ")),
+                render::csv_field(&r.chosen)
             )
             .map_err(written)?;
             count += 1;
@@ -616,11 +385,7 @@ pub fn strategy(
     Ok(ExitCode::SUCCESS)
 }
 
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
+/// A report as one line of JSON.
+fn to_json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).expect("reports serialise")
 }

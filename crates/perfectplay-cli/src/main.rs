@@ -16,6 +16,7 @@ use serde::Serialize;
 mod analysis;
 mod contest;
 mod plot;
+mod render;
 
 const ABOUT: &str = "Solves finite games of chance and strategy exactly: the value under optimal \
 play, computed by one engine for every game (cycles, two players, chance).";

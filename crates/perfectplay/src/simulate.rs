@@ -50,7 +50,7 @@ impl Rng {
 }
 
 /// The result of [`Solution::simulate`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Simulation {
     /// Games played.
     pub games: usize,
