@@ -96,9 +96,9 @@ pub type State = (u32, u32);
 pub const MAX_POTS: usize = 100_000;
 
 /// Largest number of pots in the known variants, which have (n + 1)(n + 2)/2 intervals, 128
-/// million at this size: `solve` sweeps them in about 5 s keeping only the values of two
-/// lengths (6 MB), but every other command explores and keeps them all, which takes about
-/// 22 s and 3.5 GB (measured).
+/// million at this size: `solve` sweeps them keeping only the values of two lengths, but every
+/// other command explores and keeps them all, which is what bounds the size (BENCHMARKS.md has
+/// the time and memory).
 pub const MAX_KNOWN_POTS: usize = 16_000;
 
 impl GoldPots {

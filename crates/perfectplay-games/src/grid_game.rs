@@ -7,9 +7,8 @@
 //!   columns (plus the row Alice just picked); transpositions are merged by the engine's
 //!   interning. Exponential in `n` (the positions are the pairs of equally many crossed rows
 //!   and columns, about `4^n / √n`, numbered without gaps so that the engine neither hashes
-//!   them nor explores them for `solve`, which sweeps them in order): `solve` takes 0.1 s at
-//!   `n = 10`, 2.2 s at 12 and 10 s and 0.6 GB at 13, the largest it accepts (explain and the
-//!   other commands, which explore, about 3 times as long and 2.4 GB at 13).
+//!   them nor explores them for `solve`, which sweeps them in order). It accepts `n` up to 13
+//!   (BENCHMARKS.md has the time and memory at each size).
 //! - `assignment`: the value equals the minimum-weight perfect matching of rows to columns
 //!   (Bob can follow one optimal permutation whatever order Alice picks rows in, and Alice can
 //!   force at least the matching value because Bob must pair every row with some column), so it
@@ -65,7 +64,7 @@ pub enum Method {
 }
 
 /// Largest grid the search method accepts: its state count grows like 4^n (78 million at
-/// n = 13, 2.4 GB to explore), and n = 14 would need some 10 GB.
+/// n = 13), and exploring n = 14 would need more memory than a common machine has.
 pub const MAX_SEARCH: usize = 13;
 /// Largest absolute grid value.
 pub const MAX_ABS: i64 = 1_000_000_000;

@@ -23,8 +23,8 @@
 //! [`Exact`](crate::Exact) numbers.
 //!
 //! The masses of a state are a dense run over consecutive totals while every total is an
-//! integer (spreading them along a branch is then a loop over two vectors, which took the
-//! PerfectMemory 50x50 distribution from about a minute to a few seconds), and a map otherwise.
+//! integer (spreading them along a branch is then a loop over two vectors, far cheaper than a
+//! map per state), and a map otherwise.
 
 use std::collections::BTreeMap;
 
@@ -754,8 +754,8 @@ mod tests {
 
     /// The room a run keeps below its totals stays with it: spread along a chain of states
     /// whose totals each arrive in decreasing order, the runs stay as wide as their totals.
-    /// (Passing the room on made each state's run wider than the last; PerfectMemory 30x30
-    /// took minutes and gigabytes.)
+    /// (Passing the room on made each state's run wider than the last, so that memory grew
+    /// with the square of the chain's length.)
     #[test]
     fn a_run_spreads_only_the_totals_it_holds() {
         let mut src = Masses::<f64>::start().entries();

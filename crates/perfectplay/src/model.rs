@@ -49,6 +49,24 @@ impl Player {
 ///   the engine then solves the quotient game, which has the same value at the start.
 /// - The set of states reachable from the start must be finite. Use
 ///   [`Solver::max_states`](crate::Solver::max_states) to guard against mistakes.
+///
+/// # The hooks
+/// Two methods are required: [`start`](Model::start) and [`expand`](Model::expand). The rest
+/// are optional and come in three groups:
+/// - **display**: [`show_state`](Model::show_state), [`show_move`](Model::show_move) and
+///   [`parse_state`](Model::parse_state), for errors, explanations and exports;
+/// - **numbering**: [`dense_bound`](Model::dense_bound) and [`dense_index`](Model::dense_index),
+///   which spare the engine its hashing;
+/// - **sweep order**: [`sweep_len`](Model::sweep_len), [`sweep_state`](Model::sweep_state),
+///   [`sweep_window`](Model::sweep_window) and [`transient`](Model::transient), which let the
+///   start value be computed as a hand-written dynamic program would (see
+///   [`Solver::start_value`](crate::Solver::start_value)).
+///
+/// The optional groups are provided methods of this trait, not traits of their own, because
+/// the solver decides at run time whether a model offers them: without specialisation a
+/// separate trait could only be reached through a trait object, and `dense_index` and
+/// `transient` are called for every successor, where a call that cannot be inlined costs more
+/// than the rest of the step. A model that offers none of them is just the two methods.
 pub trait Model {
     /// A position of the game. It is cloned when interned and kept for the whole solve, so keep
     /// it small.

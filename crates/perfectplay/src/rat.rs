@@ -10,7 +10,7 @@ use std::fmt;
 /// An exact rational number `num / den` with `den > 0`.
 ///
 /// Construction does not reduce the fraction (models build many, and a gcd per probability
-/// was a measurable part of a solve); equality, ordering, hashing, printing and the accessors
+/// would cost more than the rest of its use); equality, ordering, hashing, printing and the accessors
 /// all act on the value, so `Rat::new(2, 6)` and `Rat::new(1, 3)` are the same number.
 ///
 /// ```
