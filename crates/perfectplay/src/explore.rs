@@ -26,8 +26,7 @@ use crate::component::{Component, CycleError, LocalEdge, EXIT};
 use crate::linear::System;
 use crate::memory;
 use crate::model::{Branch, Model, Node, NodeKind};
-use crate::report::Stats;
-use crate::solver::Progress;
+use crate::report::{Progress, Stats};
 use crate::states::{InternError, StateSet};
 use crate::{Number, Player, Rat, SolveError};
 

@@ -204,10 +204,10 @@ pub use error::SolveError;
 pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player, MAX_TRANSIENT_DEPTH};
 pub use number::{Exact, Number};
 pub use rat::Rat;
-pub use report::{Method, Stats};
+pub use report::{Method, Progress, Stats};
 pub use simulate::{Rng, Simulation};
 pub use solution::{BranchValue, Solution, StateExplanation, StrategyRow};
-pub use solver::{Progress, Solver, PARALLEL_SWEEP_RANKS};
+pub use solver::{Solver, PARALLEL_SWEEP_RANKS};
 pub use sweep::SweepNumber;
 
 /// Solves `model` in `f64` with default settings.

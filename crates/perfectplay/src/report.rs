@@ -1,5 +1,5 @@
 //! What a solve reports besides its values: the counts, the time, and which method ran with
-//! that method's own figures. Plain data, serialisable, so that every front end prints the
+//! that method's own figures; and the progress of a solve under way. Plain data, serialisable, so that every front end prints the
 //! same facts.
 
 use serde::Serialize;
@@ -61,4 +61,15 @@ pub struct Stats {
     /// How the value was computed.
     #[serde(flatten)]
     pub method: Method,
+}
+
+/// How far a solve has got, passed to the progress callback.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Progress {
+    /// States interned so far.
+    pub states: usize,
+    /// Strongly connected components solved so far.
+    pub components: usize,
+    /// Seconds since the solve started.
+    pub seconds: f64,
 }

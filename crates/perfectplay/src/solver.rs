@@ -11,21 +11,10 @@ use crate::explore::{Engine, Explored};
 use crate::model::Model;
 use crate::multimodular::{self, Graph};
 use crate::number::Checked;
-use crate::report::{Method, Stats};
+use crate::report::{Method, Progress, Stats};
 use crate::solution::Solution;
 use crate::sweep::{self, SweepNumber};
 use crate::{Exact, Number, SolveError};
-
-/// How far a solve has got, passed to the progress callback.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Progress {
-    /// States interned so far.
-    pub states: usize,
-    /// Strongly connected components solved so far.
-    pub components: usize,
-    /// Seconds since the solve started.
-    pub seconds: f64,
-}
 
 /// Configures and runs a solve. The engine is deterministic: the same model gives the same
 /// exploration order, the same values and the same chosen moves on every run.

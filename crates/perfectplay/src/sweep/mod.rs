@@ -28,8 +28,7 @@ use crate::backup::{back_up_by, edge_numbers, Edge, Kind};
 use crate::memory;
 use crate::model::{Model, Node, NodeKind, MAX_TRANSIENT_DEPTH};
 use crate::number::Checked;
-use crate::report::{Method, Stats};
-use crate::solver::Progress;
+use crate::report::{Method, Progress, Stats};
 use crate::{Exact, Number, Rat, SolveError};
 
 mod builder;

@@ -1,5 +1,19 @@
-//! Several threads sweep one order: each takes the next run of ranks, and values live in one
-//! table of atomics that every thread reads and writes without locks.
+//! Several threads sweep one order ([`Solver::threads`](crate::Solver::threads), floats only,
+//! for models that are `Sync`).
+//!
+//! Each thread takes the next run of [`CHUNK`] ranks and solves it in order. Values live in
+//! one table of `AtomicU64`, a value's bits complemented, so that zero means unsolved and the
+//! table comes zeroed from the allocator. A thread that meets an unsolved successor waits while
+//! some thread still works on an earlier run, and otherwise reports the model error, as one
+//! thread would; errors keep the lowest rank, so a faulty model gets the error one thread finds
+//! first. If threads wait in more than a quarter of their runs (each state needs the one before
+//! it), all but one stop. A panic in the model's code marks the sweep failed on its way out (a
+//! drop guard), so that no thread waits for ever.
+//!
+//! A thread never reads a value's slot before it writes it (a state given twice shows when its
+//! value is stored, by a compare-and-swap): a read of a page never written maps the kernel's
+//! shared zero page, and the first write then copies it with a flush of every core's TLB. The
+//! parallel sweep keeps every value (no window).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -11,8 +25,7 @@ use super::{
     CHECK_EVERY,
 };
 use crate::model::Model;
-use crate::report::{Method, Stats};
-use crate::solver::Progress;
+use crate::report::{Method, Progress, Stats};
 use crate::SolveError;
 
 /// How many ranks a thread of the parallel sweep takes at a time.
