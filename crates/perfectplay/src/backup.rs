@@ -110,21 +110,17 @@ pub(crate) fn back_up_by<N: Number>(
 /// ([`Number::absorb`]), so that a checked solve never drops a rounding by comparing.
 #[inline(always)]
 pub(crate) fn consider<N: Number>(player: Player, best: &mut Option<N>, mut v: N) -> bool {
+    let better = best.as_ref().is_none_or(|b| player.prefers(&v, b));
+    // Numbers that know nothing of rounding (`f64`, `Exact`) do nothing here.
     match best {
-        Some(b) if !player.prefers(&v, b) => {
-            b.absorb(&v);
-            false
-        }
-        Some(b) => {
-            v.absorb(b);
-            *b = v;
-            true
-        }
-        None => {
-            *best = Some(v);
-            true
-        }
+        Some(b) if better => v.absorb(b),
+        Some(b) => b.absorb(&v),
+        None => {}
     }
+    if better {
+        *best = Some(v);
+    }
+    better
 }
 
 /// The moves of a decision's edges, as ranges: a move starts at an edge marked `first` and
