@@ -1,0 +1,117 @@
+//! Diagnostics: an error with the place it refers to, rendered as `FILE:LINE:COL: message`
+//! with the line and a caret under the place, as rustc does.
+
+use std::fmt;
+
+/// A place in a source text: byte offsets `start..end`.
+#[derive(Clone, Copy, Debug, Default, Eq)]
+pub struct Span {
+    /// The first byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// The bytes `start..end`.
+    pub fn new(start: usize, end: usize) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span that covers both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+/// Spans are where a construct was written, not what it says: two syntax trees that say the
+/// same thing are equal wherever they were written (the round trip of the printer relies on it).
+impl PartialEq for Span {
+    fn eq(&self, _: &Span) -> bool {
+        true
+    }
+}
+
+/// An error in a model or property text, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.render())]
+pub struct Diagnostic {
+    /// The file's name as the user gave it (or a description such as `--prop`).
+    pub file: String,
+    /// The 1-based line.
+    pub line: usize,
+    /// The 1-based column, in characters.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+    /// The text of the line, for the caret.
+    pub source_line: String,
+    /// How many characters the caret underlines (at least one).
+    pub width: usize,
+}
+
+impl Diagnostic {
+    /// A diagnostic at `span` of `source`, which was read from `file`.
+    pub fn at(file: &str, source: &str, span: Span, message: impl Into<String>) -> Diagnostic {
+        let start = span.start.min(source.len());
+        let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = source[start..]
+            .find('\n')
+            .map_or(source.len(), |i| start + i);
+        let line = source[..start].matches('\n').count() + 1;
+        let column = source[line_start..start].chars().count() + 1;
+        let end = span.end.clamp(start, line_end);
+        let width = source[start..end].chars().count().max(1);
+        Diagnostic {
+            file: file.to_string(),
+            line,
+            column,
+            message: message.into(),
+            source_line: source[line_start..line_end]
+                .trim_end_matches('\r')
+                .to_string(),
+            width,
+        }
+    }
+
+    /// `FILE:LINE:COL: message`, then the line and a caret under the place.
+    pub fn render(&self) -> String {
+        let mut out = format!(
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        );
+        if !self.source_line.trim().is_empty() {
+            let gutter = self.line.to_string().len();
+            let pad: String = self
+                .source_line
+                .chars()
+                .take(self.column - 1)
+                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .collect();
+            out.push_str(&format!(
+                "\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}",
+                "",
+                self.line,
+                self.source_line,
+                "",
+                pad,
+                "^".repeat(self.width)
+            ));
+        }
+        out
+    }
+
+    /// The first line of [`render`](Diagnostic::render), for one-line error output.
+    pub fn headline(&self) -> String {
+        format!(
+            "{}:{}:{}: {}",
+            self.file, self.line, self.column, self.message
+        )
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}

@@ -1,0 +1,38 @@
+//! The PRISM modelling language as a front end of perfectplay: models of type `dtmc`, `mdp`
+//! and PRISM-games' turn-based `smg`, and their properties.
+//!
+//! This crate reads text; the core (`perfectplay`) knows nothing of it. So far it holds the
+//! language's syntax: [`parse_model`] and [`parse_properties`] build the syntax tree
+//! ([`ast`]), which prints back as PRISM text ([`std::fmt::Display`]) that parses to the same
+//! tree. Every error is a [`Diagnostic`] that names the file, line and column and shows the line
+//! with a caret. Constructs outside the supported language (bounded and LTL paths, CTMC
+//! operators, other model types) are reported by name.
+//!
+//! ```
+//! use perfectplay_prism::{parse_model, parse_properties};
+//!
+//! let model = parse_model("coin.prism", "dtmc
+//! module coin
+//!   x : [0..2];
+//!   [] x=0 -> 1/2 : (x'=1) + 1/2 : (x'=2);
+//! endmodule
+//! label \"heads\" = x=1;").unwrap();
+//! assert_eq!(parse_model("again", &model.to_string()).unwrap(), model);
+//!
+//! let props = parse_properties("--prop", "P=? [ F \"heads\" ]").unwrap();
+//! assert_eq!(props.properties[0].expr.to_string(), "P=? [ F \"heads\" ]");
+//!
+//! let e = parse_model("bad.prism", "dtmc\nmodule m\n  x : [0..1]\nendmodule").unwrap_err();
+//! assert_eq!(e.headline(), "bad.prism:4:1: expected ';', found 'endmodule'");
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod ast;
+mod error;
+mod lexer;
+mod parser;
+mod print;
+
+pub use error::{Diagnostic, Span};
+pub use parser::{parse_expr, parse_model, parse_properties};

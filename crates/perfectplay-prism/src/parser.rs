@@ -1,0 +1,1038 @@
+//! A recursive-descent parser from tokens to the syntax tree ([`crate::ast`]). Errors name the
+//! file, line and column, and what was expected; constructs outside the supported language
+//! (bounded and LTL paths, CTMC operators, other model types) are reported by name.
+
+use crate::ast::*;
+use crate::error::{Diagnostic, Span};
+use crate::lexer::{tokens, Tok, Token};
+
+/// Parses a model file's text; `file` names it in errors.
+pub fn parse_model(file: &str, src: &str) -> Result<Model, Diagnostic> {
+    let mut p = Parser::new(file, src)?;
+    let model = p.model()?;
+    Ok(model)
+}
+
+/// Parses a properties file (or the text of one property); `file` names it in errors.
+pub fn parse_properties(file: &str, src: &str) -> Result<PropertiesFile, Diagnostic> {
+    let mut p = Parser::new(file, src)?;
+    p.properties()
+}
+
+/// Parses one expression (a constant's value given on the command line, say).
+pub fn parse_expr(file: &str, src: &str) -> Result<Expr, Diagnostic> {
+    let mut p = Parser::new(file, src)?;
+    let e = p.expr()?;
+    p.expect_end()?;
+    Ok(e)
+}
+
+type Result<T, E = Diagnostic> = std::result::Result<T, E>;
+
+/// Names that start a model's top-level declaration.
+const MODEL_TYPES: [(&str, Option<ModelType>); 10] = [
+    ("dtmc", Some(ModelType::Dtmc)),
+    ("probabilistic", Some(ModelType::Dtmc)),
+    ("mdp", Some(ModelType::Mdp)),
+    ("nondeterministic", Some(ModelType::Mdp)),
+    ("smg", Some(ModelType::Smg)),
+    ("ctmc", None),
+    ("stochastic", None),
+    ("pta", None),
+    ("csg", None),
+    ("tsg", None),
+];
+
+struct Parser<'a> {
+    file: &'a str,
+    src: &'a str,
+    toks: Vec<Token>,
+    pos: usize,
+    /// Whether properties may appear (queries, filters).
+    in_property: bool,
+}
+
+impl<'a> Parser<'a> {
+    fn new(file: &'a str, src: &'a str) -> Result<Self> {
+        let toks = tokens(src).map_err(|(span, m)| Diagnostic::at(file, src, span, m))?;
+        Ok(Parser {
+            file,
+            src,
+            toks,
+            pos: 0,
+            in_property: false,
+        })
+    }
+
+    fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::at(self.file, self.src, span, message)
+    }
+
+    fn peek(&self) -> Token {
+        self.toks[self.pos]
+    }
+
+    fn peek_at(&self, ahead: usize) -> Token {
+        self.toks[(self.pos + ahead).min(self.toks.len() - 1)]
+    }
+
+    fn text(&self, t: Token) -> &'a str {
+        &self.src[t.span.start..t.span.end]
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.peek();
+        if t.tok != Tok::End {
+            self.pos += 1;
+        }
+        t
+    }
+
+    /// What the next token is, for "expected …, found …".
+    fn found(&self) -> String {
+        let t = self.peek();
+        match t.tok {
+            Tok::End => "the end of the text".to_string(),
+            _ => format!("'{}'", self.text(t)),
+        }
+    }
+
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek().tok, Tok::Punct(q) if q == p)
+    }
+
+    fn is_kw(&self, kw: &str) -> bool {
+        self.peek().tok == Tok::Ident && self.text(self.peek()) == kw
+    }
+
+    fn eat_punct(&mut self, p: &str) -> bool {
+        let yes = self.is_punct(p);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    fn eat_kw(&mut self, kw: &str) -> bool {
+        let yes = self.is_kw(kw);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    fn expect_punct(&mut self, p: &str) -> Result<Span> {
+        if self.is_punct(p) {
+            return Ok(self.bump().span);
+        }
+        Err(self.error(
+            self.peek().span,
+            format!("expected '{p}', found {}", self.found()),
+        ))
+    }
+
+    fn expect_kw(&mut self, kw: &str) -> Result<Span> {
+        if self.is_kw(kw) {
+            return Ok(self.bump().span);
+        }
+        Err(self.error(
+            self.peek().span,
+            format!("expected '{kw}', found {}", self.found()),
+        ))
+    }
+
+    fn expect_end(&self) -> Result<()> {
+        match self.peek().tok {
+            Tok::End => Ok(()),
+            _ => Err(self.error(
+                self.peek().span,
+                format!("expected the end of the text, found {}", self.found()),
+            )),
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> Result<Ident> {
+        let t = self.peek();
+        if t.tok == Tok::Ident && !is_keyword(self.text(t)) {
+            self.bump();
+            return Ok(Ident {
+                name: self.text(t).to_string(),
+                span: t.span,
+            });
+        }
+        Err(self.error(t.span, format!("expected {what}, found {}", self.found())))
+    }
+
+    /// A quoted name, without its quotes.
+    fn string(&mut self, what: &str) -> Result<Ident> {
+        let t = self.peek();
+        if t.tok == Tok::Str {
+            self.bump();
+            let text = self.text(t);
+            return Ok(Ident {
+                name: text[1..text.len() - 1].to_string(),
+                span: t.span,
+            });
+        }
+        Err(self.error(t.span, format!("expected {what}, found {}", self.found())))
+    }
+
+    // ---- models -------------------------------------------------------------------------
+
+    fn model(&mut self) -> Result<Model> {
+        let mut model_type = None;
+        let mut items = Vec::new();
+        loop {
+            let t = self.peek();
+            if t.tok == Tok::End {
+                break;
+            }
+            let word = self.text(t);
+            if let Some(&(_, kind)) = MODEL_TYPES.iter().find(|(w, _)| *w == word) {
+                let Some(kind) = kind else {
+                    return Err(self.error(
+                        t.span,
+                        format!("model type '{word}' is not supported (dtmc, mdp and smg are)"),
+                    ));
+                };
+                if model_type.is_some() {
+                    return Err(self.error(t.span, "a second model type"));
+                }
+                self.bump();
+                model_type = Some((kind, t.span));
+                continue;
+            }
+            items.push(self.item()?);
+        }
+        // PRISM takes a model without a type for an MDP.
+        let (model_type, type_span) = model_type.unwrap_or((ModelType::Mdp, Span::new(0, 0)));
+        Ok(Model {
+            model_type,
+            type_span,
+            items,
+        })
+    }
+
+    /// A declaration of a model or properties file.
+    fn item(&mut self) -> Result<Item> {
+        let t = self.peek();
+        let word = if t.tok == Tok::Ident {
+            self.text(t)
+        } else {
+            ""
+        };
+        match word {
+            "const" => self.constant().map(Item::Const),
+            "formula" => {
+                self.bump();
+                let name = self.ident("a formula's name")?;
+                self.expect_punct("=")?;
+                let e = self.expr()?;
+                self.expect_punct(";")?;
+                Ok(Item::Formula(name, e))
+            }
+            "label" => {
+                self.bump();
+                let name = self.string("a label's name in quotes")?;
+                self.expect_punct("=")?;
+                let e = self.expr()?;
+                self.expect_punct(";")?;
+                Ok(Item::Label(name, e))
+            }
+            "global" => {
+                self.bump();
+                self.var_decl().map(Item::Global)
+            }
+            "module" => self.module(),
+            "rewards" => self.rewards().map(Item::Rewards),
+            "init" => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_kw("endinit")?;
+                Ok(Item::Init(e))
+            }
+            "player" => self.player().map(Item::Player),
+            "system" => {
+                self.bump();
+                while !self.is_kw("endsystem") {
+                    if self.peek().tok == Tok::End {
+                        return Err(self.error(t.span, "this 'system' has no 'endsystem'"));
+                    }
+                    self.bump();
+                }
+                let end = self.bump().span;
+                Ok(Item::System(t.span.to(end)))
+            }
+            _ => Err(self.error(
+                t.span,
+                format!(
+                    "expected a declaration (const, formula, label, global, module, rewards, \
+                     init, player), found {}",
+                    self.found()
+                ),
+            )),
+        }
+    }
+
+    fn constant(&mut self) -> Result<Const> {
+        self.expect_kw("const")?;
+        let ty = if self.eat_kw("int") {
+            Some(ConstType::Int)
+        } else if self.eat_kw("double") {
+            Some(ConstType::Double)
+        } else if self.eat_kw("bool") {
+            Some(ConstType::Bool)
+        } else {
+            None
+        };
+        let name = self.ident("a constant's name")?;
+        let value = if self.eat_punct("=") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        self.expect_punct(";")?;
+        Ok(Const { name, ty, value })
+    }
+
+    fn var_decl(&mut self) -> Result<VarDecl> {
+        let name = self.ident("a variable's name")?;
+        self.expect_punct(":")?;
+        let ty = if self.eat_kw("bool") {
+            VarType::Bool
+        } else if self.eat_punct("[") {
+            let lo = self.expr()?;
+            self.expect_punct("..")?;
+            let hi = self.expr()?;
+            self.expect_punct("]")?;
+            VarType::Range(lo, hi)
+        } else if self.is_kw("int") || self.is_kw("double") || self.is_kw("clock") {
+            return Err(self.error(
+                self.peek().span,
+                "unbounded variables are not supported: give a range [lo..hi]",
+            ));
+        } else {
+            return Err(self.error(
+                self.peek().span,
+                format!(
+                    "expected a range [lo..hi] or 'bool', found {}",
+                    self.found()
+                ),
+            ));
+        };
+        let init = if self.eat_kw("init") {
+            Some(self.expr()?)
+        } else {
+            None
+        };
+        self.expect_punct(";")?;
+        Ok(VarDecl { name, ty, init })
+    }
+
+    fn module(&mut self) -> Result<Item> {
+        self.expect_kw("module")?;
+        let name = self.ident("a module's name")?;
+        if self.eat_punct("=") {
+            let base = self.ident("the name of the module to copy")?;
+            self.expect_punct("[")?;
+            let mut renames = Vec::new();
+            loop {
+                let old = self.rename_name()?;
+                self.expect_punct("=")?;
+                let new = self.rename_name()?;
+                renames.push((old, new));
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+            self.expect_punct("]")?;
+            self.expect_kw("endmodule")?;
+            return Ok(Item::Renamed(Renamed {
+                name,
+                base,
+                renames,
+            }));
+        }
+        let mut vars = Vec::new();
+        let mut commands = Vec::new();
+        loop {
+            if self.eat_kw("endmodule") {
+                break;
+            }
+            match self.peek().tok {
+                Tok::Punct("[") => commands.push(self.command()?),
+                Tok::Ident if !self.is_kw("endmodule") => vars.push(self.var_decl()?),
+                _ => {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!(
+                            "expected a variable, a command '[...] guard -> updates;' or \
+                             'endmodule', found {}",
+                            self.found()
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(Item::Module(Module {
+            name,
+            vars,
+            commands,
+        }))
+    }
+
+    /// A name in a renaming: any identifier, keywords of expressions aside.
+    fn rename_name(&mut self) -> Result<Ident> {
+        self.ident("a name to rename")
+    }
+
+    fn command(&mut self) -> Result<Command> {
+        let start = self.expect_punct("[")?;
+        let action = if self.is_punct("]") {
+            None
+        } else {
+            Some(self.ident("an action name")?)
+        };
+        self.expect_punct("]")?;
+        let guard = self.expr()?;
+        self.expect_punct("->")?;
+        let mut updates = Vec::new();
+        loop {
+            updates.push(self.update()?);
+            if !self.eat_punct("+") {
+                break;
+            }
+        }
+        let end = self.expect_punct(";")?;
+        Ok(Command {
+            action,
+            guard,
+            updates,
+            span: start.to(end),
+        })
+    }
+
+    /// Whether the next tokens start assignments (`(x' = …)` or `true`) rather than a
+    /// probability.
+    fn at_assignments(&self) -> bool {
+        let (a, b, c) = (self.peek(), self.peek_at(1), self.peek_at(2));
+        let assignment =
+            a.tok == Tok::Punct("(") && b.tok == Tok::Ident && c.tok == Tok::Punct("'");
+        let plain_true = a.tok == Tok::Ident
+            && self.text(a) == "true"
+            && matches!(b.tok, Tok::Punct(";") | Tok::Punct("+"));
+        assignment || plain_true
+    }
+
+    fn update(&mut self) -> Result<Update> {
+        let start = self.peek().span;
+        let prob = if self.at_assignments() {
+            None
+        } else {
+            let p = self.expr()?;
+            self.expect_punct(":")?;
+            Some(p)
+        };
+        let mut assigns = Vec::new();
+        if !self.eat_kw("true") {
+            loop {
+                self.expect_punct("(")?;
+                let var = self.ident("a variable to update")?;
+                self.expect_punct("'")?;
+                self.expect_punct("=")?;
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                assigns.push((var, e));
+                if !self.eat_punct("&") {
+                    break;
+                }
+            }
+        }
+        let end = self.toks[self.pos.saturating_sub(1)].span;
+        Ok(Update {
+            prob,
+            assigns,
+            span: start.to(end),
+        })
+    }
+
+    fn rewards(&mut self) -> Result<Rewards> {
+        let span = self.expect_kw("rewards")?;
+        let name = if self.peek().tok == Tok::Str {
+            Some(self.string("a reward structure's name")?)
+        } else {
+            None
+        };
+        let mut items = Vec::new();
+        while !self.eat_kw("endrewards") {
+            let action = if self.eat_punct("[") {
+                let a = if self.is_punct("]") {
+                    None
+                } else {
+                    Some(self.ident("an action name")?)
+                };
+                self.expect_punct("]")?;
+                Some(a)
+            } else {
+                None
+            };
+            let guard = self.expr()?;
+            self.expect_punct(":")?;
+            let value = self.expr()?;
+            self.expect_punct(";")?;
+            items.push(RewardItem {
+                action,
+                guard,
+                value,
+            });
+        }
+        Ok(Rewards { name, items, span })
+    }
+
+    fn player(&mut self) -> Result<PlayerDecl> {
+        self.expect_kw("player")?;
+        let name = self.ident("a player's name")?;
+        let mut controls = Vec::new();
+        while !self.eat_kw("endplayer") {
+            if !controls.is_empty() {
+                self.expect_punct(",")?;
+            }
+            if self.eat_punct("[") {
+                let a = self.ident("an action name")?;
+                self.expect_punct("]")?;
+                controls.push(Controlled::Action(a));
+            } else {
+                controls.push(Controlled::Module(self.ident("a module name or [action]")?));
+            }
+        }
+        Ok(PlayerDecl { name, controls })
+    }
+
+    // ---- properties ---------------------------------------------------------------------
+
+    fn properties(&mut self) -> Result<PropertiesFile> {
+        self.in_property = true;
+        let mut file = PropertiesFile::default();
+        while self.peek().tok != Tok::End {
+            if self.is_kw("const") || self.is_kw("label") || self.is_kw("formula") {
+                file.items.push(self.item()?);
+                continue;
+            }
+            let name = if self.peek().tok == Tok::Str && self.peek_at(1).tok == Tok::Punct(":") {
+                let n = self.string("a property's name")?;
+                self.bump();
+                Some(n)
+            } else {
+                None
+            };
+            let expr = self.expr()?;
+            file.properties.push(Property { name, expr });
+            if !self.eat_punct(";") {
+                self.expect_end()?;
+            }
+        }
+        Ok(file)
+    }
+
+    /// `P…` / `R…` after an optional coalition: `opt=? [ path ]`.
+    fn query(&mut self, coalition: Option<Vec<Ident>>, start: Span) -> Result<Expr> {
+        let t = self.bump();
+        let word = self.text(t);
+        let (what, mut opt) = match word {
+            "P" => (Measure::Probability, Opt::None),
+            "Pmin" => (Measure::Probability, Opt::Min),
+            "Pmax" => (Measure::Probability, Opt::Max),
+            "R" => (Measure::Reward(None), Opt::None),
+            "Rmin" => (Measure::Reward(None), Opt::Min),
+            "Rmax" => (Measure::Reward(None), Opt::Max),
+            _ => unreachable!("called at a query"),
+        };
+        let what = match what {
+            Measure::Reward(_) if self.eat_punct("{") => {
+                let r = if self.peek().tok == Tok::Str {
+                    RewardRef::Name(self.string("a reward structure's name")?)
+                } else if self.peek().tok == Tok::Int {
+                    let t = self.bump();
+                    let n: usize = self.text(t).parse().map_err(|_| {
+                        self.error(t.span, "a reward structure's number is too large")
+                    })?;
+                    RewardRef::Index(n, t.span)
+                } else {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!(
+                            "expected a reward structure (\"name\" or a number), found {}",
+                            self.found()
+                        ),
+                    ));
+                };
+                self.expect_punct("}")?;
+                Measure::Reward(Some(r))
+            }
+            w => w,
+        };
+        if opt == Opt::None {
+            if self.eat_kw("min") {
+                opt = Opt::Min;
+            } else if self.eat_kw("max") {
+                opt = Opt::Max;
+            }
+        }
+        let bound = if self.is_punct("=") && self.peek_at(1).tok == Tok::Punct("?") {
+            self.bump();
+            self.bump();
+            None
+        } else {
+            let op = match self.peek().tok {
+                Tok::Punct("<") => BinOp::Lt,
+                Tok::Punct("<=") => BinOp::Le,
+                Tok::Punct(">") => BinOp::Gt,
+                Tok::Punct(">=") => BinOp::Ge,
+                _ => {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!(
+                            "expected '=?' or a bound (such as '>=0.5') after {word}, found {}",
+                            self.found()
+                        ),
+                    ))
+                }
+            };
+            self.bump();
+            Some((op, self.sum()?))
+        };
+        self.expect_punct("[")?;
+        let path = self.path()?;
+        let end = self.expect_punct("]")?;
+        let span = start.to(end);
+        Ok(Expr {
+            kind: ExprKind::Query(Box::new(Query {
+                coalition,
+                what,
+                opt,
+                bound,
+                path,
+                span,
+            })),
+            span,
+        })
+    }
+
+    fn path(&mut self) -> Result<Path> {
+        let t = self.peek();
+        let word = if t.tok == Tok::Ident {
+            self.text(t)
+        } else {
+            ""
+        };
+        let bounded = |p: &Self| p.is_punct("<=") || p.is_punct("<") || p.is_punct("[");
+        match word {
+            "F" | "Fc" | "F0" => {
+                self.bump();
+                if bounded(self) {
+                    return Err(self.error(
+                        self.peek().span,
+                        "bounded properties (F<=k) are not supported",
+                    ));
+                }
+                let target = self.expr()?;
+                Ok(match word {
+                    "F" => Path::Eventually(target),
+                    "Fc" => Path::EventuallyCumulative(target),
+                    _ => Path::EventuallyZero(target),
+                })
+            }
+            "G" | "X" | "W" | "R" => Err(self.error(
+                t.span,
+                format!("the path operator '{word}' (LTL) is not supported: use F or U"),
+            )),
+            "C" | "I" | "S" => Err(self.error(
+                t.span,
+                format!(
+                    "the reward operator '{word}' is not supported: use F (reachability rewards)"
+                ),
+            )),
+            _ => {
+                let left = self.expr()?;
+                if !self.is_kw("U") {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!(
+                            "expected 'U' or the end of the path, found {}",
+                            self.found()
+                        ),
+                    ));
+                }
+                self.bump();
+                if bounded(self) {
+                    return Err(self.error(
+                        self.peek().span,
+                        "bounded properties (U<=k) are not supported",
+                    ));
+                }
+                let right = self.expr()?;
+                Ok(Path::Until(left, right))
+            }
+        }
+    }
+
+    // ---- expressions --------------------------------------------------------------------
+
+    fn expr(&mut self) -> Result<Expr> {
+        let c = self.iff()?;
+        if self.eat_punct("?") {
+            let a = self.expr()?;
+            self.expect_punct(":")?;
+            let b = self.expr()?;
+            let span = c.span.to(b.span);
+            return Ok(Expr {
+                kind: ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)),
+                span,
+            });
+        }
+        Ok(c)
+    }
+
+    fn binary(op: BinOp, l: Expr, r: Expr) -> Expr {
+        let span = l.span.to(r.span);
+        Expr {
+            kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+            span,
+        }
+    }
+
+    fn iff(&mut self) -> Result<Expr> {
+        let mut l = self.implies()?;
+        while self.eat_punct("<=>") {
+            let r = self.implies()?;
+            l = Self::binary(BinOp::Iff, l, r);
+        }
+        Ok(l)
+    }
+
+    fn implies(&mut self) -> Result<Expr> {
+        let l = self.or()?;
+        if self.eat_punct("=>") {
+            let r = self.implies()?;
+            return Ok(Self::binary(BinOp::Implies, l, r));
+        }
+        Ok(l)
+    }
+
+    fn or(&mut self) -> Result<Expr> {
+        let mut l = self.and()?;
+        while self.eat_punct("|") {
+            let r = self.and()?;
+            l = Self::binary(BinOp::Or, l, r);
+        }
+        Ok(l)
+    }
+
+    fn and(&mut self) -> Result<Expr> {
+        let mut l = self.not()?;
+        while self.eat_punct("&") {
+            let r = self.not()?;
+            l = Self::binary(BinOp::And, l, r);
+        }
+        Ok(l)
+    }
+
+    fn not(&mut self) -> Result<Expr> {
+        if self.is_punct("!") {
+            let start = self.bump().span;
+            let e = self.not()?;
+            let span = start.to(e.span);
+            return Ok(Expr {
+                kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
+                span,
+            });
+        }
+        self.relation()
+    }
+
+    fn relation(&mut self) -> Result<Expr> {
+        let l = self.sum()?;
+        let op = match self.peek().tok {
+            Tok::Punct("=") => BinOp::Eq,
+            Tok::Punct("!=") => BinOp::Ne,
+            Tok::Punct("<") => BinOp::Lt,
+            Tok::Punct("<=") => BinOp::Le,
+            Tok::Punct(">") => BinOp::Gt,
+            Tok::Punct(">=") => BinOp::Ge,
+            _ => return Ok(l),
+        };
+        self.bump();
+        let r = self.sum()?;
+        Ok(Self::binary(op, l, r))
+    }
+
+    fn sum(&mut self) -> Result<Expr> {
+        let mut l = self.product()?;
+        loop {
+            let op = match self.peek().tok {
+                Tok::Punct("+") => BinOp::Add,
+                Tok::Punct("-") => BinOp::Sub,
+                _ => return Ok(l),
+            };
+            self.bump();
+            let r = self.product()?;
+            l = Self::binary(op, l, r);
+        }
+    }
+
+    fn product(&mut self) -> Result<Expr> {
+        let mut l = self.unary()?;
+        loop {
+            let op = match self.peek().tok {
+                Tok::Punct("*") => BinOp::Mul,
+                Tok::Punct("/") => BinOp::Div,
+                _ => return Ok(l),
+            };
+            self.bump();
+            let r = self.unary()?;
+            l = Self::binary(op, l, r);
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr> {
+        if self.is_punct("-") {
+            let start = self.bump().span;
+            let e = self.unary()?;
+            let span = start.to(e.span);
+            return Ok(Expr {
+                kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
+                span,
+            });
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Result<Expr> {
+        let t = self.peek();
+        let leaf = |kind| Ok(Expr { kind, span: t.span });
+        match t.tok {
+            Tok::Int => {
+                self.bump();
+                leaf(ExprKind::Int(self.text(t).to_string()))
+            }
+            Tok::Real => {
+                self.bump();
+                leaf(ExprKind::Real(self.text(t).to_string()))
+            }
+            Tok::Str => {
+                let s = self.string("a label")?;
+                leaf(ExprKind::Label(s.name))
+            }
+            Tok::Punct("(") => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                Ok(e)
+            }
+            Tok::Punct("<<") if self.in_property => {
+                self.bump();
+                let mut players = Vec::new();
+                while !self.eat_punct(">>") {
+                    if !players.is_empty() {
+                        self.expect_punct(",")?;
+                    }
+                    let p = self.peek();
+                    if p.tok == Tok::Int {
+                        self.bump();
+                        players.push(Ident {
+                            name: self.text(p).to_string(),
+                            span: p.span,
+                        });
+                    } else {
+                        players.push(self.ident("a player's name or number")?);
+                    }
+                }
+                if !self.at_query() {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!("expected P or R after <<...>>, found {}", self.found()),
+                    ));
+                }
+                self.query(Some(players), t.span)
+            }
+            Tok::Ident => {
+                let word = self.text(t);
+                match word {
+                    "true" | "false" => {
+                        self.bump();
+                        leaf(ExprKind::Bool(word == "true"))
+                    }
+                    _ if self.in_property && self.at_query() => self.query(None, t.span),
+                    "filter" if self.in_property => self.filter(),
+                    "S" | "T" | "E" | "A" | "L"
+                        if self.in_property
+                            && (is_operator_start(self, 1)
+                                || self.peek_at(1).tok == Tok::Punct("[")) =>
+                    {
+                        Err(self.error(
+                            t.span,
+                            format!("the operator '{word}' is not supported (P and R queries are)"),
+                        ))
+                    }
+                    _ => {
+                        if let Some(&(f, _)) = Func::ALL.iter().find(|(_, n)| *n == word) {
+                            if self.peek_at(1).tok == Tok::Punct("(") {
+                                return self.call(f);
+                            }
+                        }
+                        if self.peek_at(1).tok == Tok::Punct("(") {
+                            return Err(self.error(
+                                t.span,
+                                format!(
+                                    "unknown function '{word}' (min, max, floor, ceil, round, \
+                                     pow, mod and log are)"
+                                ),
+                            ));
+                        }
+                        let id = self.ident("an expression")?;
+                        Ok(Expr {
+                            kind: ExprKind::Name(id.name),
+                            span: id.span,
+                        })
+                    }
+                }
+            }
+            _ => Err(self.error(
+                t.span,
+                format!("expected an expression, found {}", self.found()),
+            )),
+        }
+    }
+
+    /// Whether a probability or reward query starts here.
+    fn at_query(&self) -> bool {
+        let t = self.peek();
+        if t.tok != Tok::Ident {
+            return false;
+        }
+        match self.text(t) {
+            "Pmin" | "Pmax" | "Rmin" | "Rmax" => true,
+            "P" | "R" => is_operator_start(self, 1),
+            _ => false,
+        }
+    }
+
+    fn call(&mut self, f: Func) -> Result<Expr> {
+        let start = self.bump().span;
+        self.expect_punct("(")?;
+        let mut args = vec![self.expr()?];
+        while self.eat_punct(",") {
+            args.push(self.expr()?);
+        }
+        let end = self.expect_punct(")")?;
+        let span = start.to(end);
+        let ok = match f {
+            Func::Min | Func::Max => !args.is_empty(),
+            Func::Floor | Func::Ceil | Func::Round => args.len() == 1,
+            Func::Pow | Func::Mod | Func::Log => args.len() == 2,
+        };
+        if !ok {
+            return Err(self.error(
+                span,
+                format!(
+                    "{}() takes {} arguments, not {}",
+                    f.name(),
+                    match f {
+                        Func::Min | Func::Max => "one or more",
+                        Func::Floor | Func::Ceil | Func::Round => "one",
+                        _ => "two",
+                    },
+                    args.len()
+                ),
+            ));
+        }
+        Ok(Expr {
+            kind: ExprKind::Call(f, args),
+            span,
+        })
+    }
+
+    fn filter(&mut self) -> Result<Expr> {
+        let start = self.bump().span;
+        self.expect_punct("(")?;
+        let t = self.peek();
+        let op = FilterOp::ALL
+            .iter()
+            .find(|(_, n)| t.tok == Tok::Ident && *n == self.text(t))
+            .map(|(op, _)| *op)
+            .ok_or_else(|| {
+                self.error(
+                    t.span,
+                    format!(
+                        "expected a filter operation (max, min, ...), found {}",
+                        self.found()
+                    ),
+                )
+            })?;
+        self.bump();
+        self.expect_punct(",")?;
+        let prop = self.expr()?;
+        let states = if self.eat_punct(",") {
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
+        let end = self.expect_punct(")")?;
+        let span = start.to(end);
+        Ok(Expr {
+            kind: ExprKind::Filter(op, Box::new(prop), states),
+            span,
+        })
+    }
+}
+
+/// Whether the token `ahead` of the parser's position continues an operator such as `P`: `=`,
+/// `{`, `min`, `max` or a bound.
+fn is_operator_start(p: &Parser<'_>, ahead: usize) -> bool {
+    let t = p.peek_at(ahead);
+    match t.tok {
+        Tok::Punct("=")
+        | Tok::Punct("!=")
+        | Tok::Punct("{")
+        | Tok::Punct("<")
+        | Tok::Punct("<=")
+        | Tok::Punct(">")
+        | Tok::Punct(">=") => true,
+        Tok::Ident => matches!(p.text(t), "min" | "max"),
+        _ => false,
+    }
+}
+
+/// Words that cannot name a variable, constant or formula.
+fn is_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "const"
+            | "int"
+            | "double"
+            | "bool"
+            | "formula"
+            | "label"
+            | "global"
+            | "module"
+            | "endmodule"
+            | "rewards"
+            | "endrewards"
+            | "init"
+            | "endinit"
+            | "player"
+            | "endplayer"
+            | "system"
+            | "endsystem"
+            | "true"
+            | "false"
+            | "dtmc"
+            | "mdp"
+            | "smg"
+            | "ctmc"
+            | "pta"
+            | "probabilistic"
+            | "nondeterministic"
+            | "stochastic"
+    )
+}

@@ -1,0 +1,275 @@
+//! Printing the syntax tree back as PRISM text that parses to the same tree (the parser's best
+//! test: `parse(print(parse(text))) == parse(text)`). Expressions are printed with the
+//! parentheses their operators need, no more.
+
+use std::fmt::{self, Display, Formatter};
+
+use crate::ast::*;
+
+/// How tightly an expression binds, loosest first; an operand that binds more loosely than
+/// its place allows is put in parentheses.
+fn level(e: &Expr) -> u8 {
+    match &e.kind {
+        ExprKind::Ite(..) => 0,
+        ExprKind::Binary(op, ..) => match op {
+            BinOp::Iff => 1,
+            BinOp::Implies => 2,
+            BinOp::Or => 3,
+            BinOp::And => 4,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => 6,
+            BinOp::Add | BinOp::Sub => 7,
+            BinOp::Mul | BinOp::Div => 8,
+        },
+        ExprKind::Unary(UnOp::Not, _) => 5,
+        ExprKind::Unary(UnOp::Neg, _) => 9,
+        _ => 10,
+    }
+}
+
+/// `e`, in parentheses unless it binds at least as tightly as `min`.
+struct Operand<'a>(&'a Expr, u8);
+
+impl Display for Operand<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if level(self.0) < self.1 {
+            write!(f, "({})", self.0)
+        } else {
+            write!(f, "{}", self.0)
+        }
+    }
+}
+
+impl Display for Expr {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let me = level(self);
+        match &self.kind {
+            ExprKind::Int(s) | ExprKind::Real(s) | ExprKind::Name(s) => f.write_str(s),
+            ExprKind::Bool(b) => write!(f, "{b}"),
+            ExprKind::Label(l) => write!(f, "\"{l}\""),
+            ExprKind::Unary(UnOp::Not, e) => write!(f, "!{}", Operand(e, me)),
+            // `- -x` and `-(-x)` both parse; a space keeps `--` from reading as one token.
+            ExprKind::Unary(UnOp::Neg, e) => write!(f, "-{}", Operand(e, me + 1)),
+            ExprKind::Binary(op, l, r) => {
+                // Left-associative operators take an equal left operand bare; `=>` is
+                // right-associative; relations do not chain.
+                let (lmin, rmin) = match op {
+                    BinOp::Implies => (me + 1, me),
+                    BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                        (me + 1, me + 1)
+                    }
+                    _ => (me, me + 1),
+                };
+                write!(f, "{} {} {}", Operand(l, lmin), op.text(), Operand(r, rmin))
+            }
+            ExprKind::Ite(c, a, b) => {
+                write!(
+                    f,
+                    "{} ? {} : {}",
+                    Operand(c, 1),
+                    Operand(a, 0),
+                    Operand(b, 0)
+                )
+            }
+            ExprKind::Call(func, args) => {
+                write!(f, "{}(", func.name())?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                f.write_str(")")
+            }
+            ExprKind::Query(q) => write!(f, "{q}"),
+            ExprKind::Filter(op, prop, states) => {
+                write!(f, "filter({}, {prop}", op.name())?;
+                if let Some(s) = states {
+                    write!(f, ", {s}")?;
+                }
+                f.write_str(")")
+            }
+        }
+    }
+}
+
+impl Display for Query {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        if let Some(players) = &self.coalition {
+            let names: Vec<&str> = players.iter().map(|p| p.name.as_str()).collect();
+            write!(f, "<<{}>> ", names.join(", "))?;
+        }
+        match &self.what {
+            Measure::Probability => f.write_str("P")?,
+            Measure::Reward(None) => f.write_str("R")?,
+            Measure::Reward(Some(RewardRef::Name(n))) => write!(f, "R{{\"{}\"}}", n.name)?,
+            Measure::Reward(Some(RewardRef::Index(i, _))) => write!(f, "R{{{i}}}")?,
+        }
+        match self.opt {
+            Opt::None => {}
+            Opt::Min => f.write_str("min")?,
+            Opt::Max => f.write_str("max")?,
+        }
+        match &self.bound {
+            None => f.write_str("=? [ ")?,
+            Some((op, b)) => write!(f, "{}{} [ ", op.text(), Operand(b, 7))?,
+        }
+        match &self.path {
+            Path::Eventually(e) => write!(f, "F {e}")?,
+            Path::EventuallyCumulative(e) => write!(f, "Fc {e}")?,
+            Path::EventuallyZero(e) => write!(f, "F0 {e}")?,
+            Path::Until(a, b) => write!(f, "{a} U {b}")?,
+        }
+        f.write_str(" ]")
+    }
+}
+
+impl Display for ModelType {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ModelType::Dtmc => "dtmc",
+            ModelType::Mdp => "mdp",
+            ModelType::Smg => "smg",
+        })
+    }
+}
+
+impl Display for VarDecl {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        write!(f, "{} : ", self.name.name)?;
+        match &self.ty {
+            VarType::Range(lo, hi) => write!(f, "[{lo}..{hi}]")?,
+            VarType::Bool => f.write_str("bool")?,
+        }
+        if let Some(init) = &self.init {
+            write!(f, " init {init}")?;
+        }
+        f.write_str(";")
+    }
+}
+
+impl Display for Command {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let action = self.action.as_ref().map_or("", |a| a.name.as_str());
+        write!(f, "[{action}] {} -> ", self.guard)?;
+        for (i, u) in self.updates.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" + ")?;
+            }
+            if let Some(p) = &u.prob {
+                // A probability that is an if-then-else needs parentheses before its `:`.
+                write!(f, "{} : ", Operand(p, 1))?;
+            }
+            if u.assigns.is_empty() {
+                f.write_str("true")?;
+            }
+            for (j, (var, e)) in u.assigns.iter().enumerate() {
+                if j > 0 {
+                    f.write_str(" & ")?;
+                }
+                write!(f, "({}'={e})", var.name)?;
+            }
+        }
+        f.write_str(";")
+    }
+}
+
+impl Display for Item {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match self {
+            Item::Const(c) => {
+                f.write_str("const ")?;
+                match c.ty {
+                    Some(ConstType::Int) => f.write_str("int ")?,
+                    Some(ConstType::Double) => f.write_str("double ")?,
+                    Some(ConstType::Bool) => f.write_str("bool ")?,
+                    None => {}
+                }
+                f.write_str(&c.name.name)?;
+                if let Some(v) = &c.value {
+                    write!(f, " = {v}")?;
+                }
+                f.write_str(";")
+            }
+            Item::Formula(n, e) => write!(f, "formula {} = {e};", n.name),
+            Item::Label(n, e) => write!(f, "label \"{}\" = {e};", n.name),
+            Item::Global(v) => write!(f, "global {v}"),
+            Item::Module(m) => {
+                writeln!(f, "module {}", m.name.name)?;
+                for v in &m.vars {
+                    writeln!(f, "  {v}")?;
+                }
+                for c in &m.commands {
+                    writeln!(f, "  {c}")?;
+                }
+                f.write_str("endmodule")
+            }
+            Item::Renamed(r) => {
+                let pairs: Vec<String> = r
+                    .renames
+                    .iter()
+                    .map(|(a, b)| format!("{}={}", a.name, b.name))
+                    .collect();
+                write!(
+                    f,
+                    "module {} = {} [{}] endmodule",
+                    r.name.name,
+                    r.base.name,
+                    pairs.join(", ")
+                )
+            }
+            Item::Rewards(r) => {
+                f.write_str("rewards")?;
+                if let Some(n) = &r.name {
+                    write!(f, " \"{}\"", n.name)?;
+                }
+                writeln!(f)?;
+                for i in &r.items {
+                    f.write_str("  ")?;
+                    if let Some(a) = &i.action {
+                        write!(f, "[{}] ", a.as_ref().map_or("", |a| a.name.as_str()))?;
+                    }
+                    writeln!(f, "{} : {};", i.guard, i.value)?;
+                }
+                f.write_str("endrewards")
+            }
+            Item::Init(e) => write!(f, "init {e} endinit"),
+            Item::Player(p) => {
+                let items: Vec<String> = p
+                    .controls
+                    .iter()
+                    .map(|c| match c {
+                        Controlled::Module(m) => m.name.clone(),
+                        Controlled::Action(a) => format!("[{}]", a.name),
+                    })
+                    .collect();
+                write!(f, "player {} {} endplayer", p.name.name, items.join(", "))
+            }
+            Item::System(_) => f.write_str("system endsystem"),
+        }
+    }
+}
+
+impl Display for Model {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.model_type)?;
+        for item in &self.items {
+            writeln!(f, "\n{item}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Display for PropertiesFile {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        for item in &self.items {
+            writeln!(f, "{item}")?;
+        }
+        for p in &self.properties {
+            if let Some(n) = &p.name {
+                write!(f, "\"{}\": ", n.name)?;
+            }
+            writeln!(f, "{};", p.expr)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,257 @@
+//! The syntax of the PRISM language on the QVBS models (`tests/qvbs/`, CC-BY 4.0, see its
+//! `LICENSE-NOTE.md`): every model and properties file parses, prints back to text that parses
+//! to the same tree, and every case's property parses; malformed text is an error that names
+//! the line and column, never a panic.
+
+use std::path::{Path, PathBuf};
+
+use perfectplay_prism::ast::{ExprKind, Item, ModelType, Opt, Path as QPath};
+use perfectplay_prism::{parse_model, parse_properties};
+use proptest::prelude::*;
+
+fn qvbs() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/qvbs")
+}
+
+/// Every file under `tests/qvbs/models` with one of these endings.
+fn files(endings: &[&str]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(qvbs().join("models")).unwrap() {
+        for f in std::fs::read_dir(dir.unwrap().path()).unwrap() {
+            let p = f.unwrap().path();
+            let name = p.to_string_lossy().to_string();
+            if endings.iter().any(|e| name.ends_with(e)) {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn model_files() -> Vec<PathBuf> {
+    files(&[".prism", ".pm", ".nm"])
+}
+
+#[test]
+fn every_model_parses_and_round_trips() {
+    let files = model_files();
+    assert_eq!(files.len(), 35, "{files:?}");
+    for path in files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let model = parse_model(&name, &text).unwrap_or_else(|e| panic!("{}", e.render()));
+        let printed = model.to_string();
+        let again = parse_model("printed", &printed)
+            .unwrap_or_else(|e| panic!("{name}: {}\n{printed}", e.render()));
+        assert_eq!(again, model, "{name}");
+        // Printing is a fixed point after one round.
+        assert_eq!(again.to_string(), printed, "{name}");
+        assert!(matches!(model.model_type, ModelType::Dtmc | ModelType::Mdp));
+        assert!(model.items.iter().any(|i| matches!(i, Item::Module(_))));
+    }
+}
+
+#[test]
+fn every_properties_file_parses_and_round_trips() {
+    let files = files(&[".props", ".prctl"]);
+    assert_eq!(files.len(), 10);
+    for path in files {
+        let name = path.display().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        match parse_properties(&name, &text) {
+            Ok(props) => {
+                assert!(!props.properties.is_empty(), "{name}");
+                let again = parse_properties("printed", &props.to_string()).unwrap();
+                assert_eq!(again, props, "{name}");
+            }
+            // haddad-monmege's file asks a CTMC's expected time (T=?), which is not supported:
+            // the error says so and where.
+            Err(e) => {
+                assert!(name.ends_with(".prctl"), "{}", e.render());
+                assert!(e.message.contains("'T' is not supported"), "{}", e.render());
+                assert_eq!((e.line, e.column), (5, 14), "{}", e.render());
+            }
+        }
+    }
+}
+
+/// The fields of `cases.json` this test reads.
+fn cases() -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(qvbs().join("cases.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn every_case_property_parses_as_its_kind() {
+    let cases = cases();
+    assert_eq!(cases.len(), 184);
+    for case in &cases {
+        let text = case["property"].as_str().unwrap();
+        let props = parse_properties("case", text).unwrap_or_else(|e| panic!("{}", e.render()));
+        assert_eq!(props.properties.len(), 1);
+        let mut e = &props.properties[0].expr;
+        if let ExprKind::Filter(_, inner, _) = &e.kind {
+            e = inner;
+        }
+        let ExprKind::Query(q) = &e.kind else {
+            panic!("{text}: not a query");
+        };
+        let kind = case["kind"].as_str().unwrap();
+        match (kind, &q.path) {
+            ("prob-reach", QPath::Eventually(_)) | ("exp-reward", QPath::Eventually(_)) => {}
+            ("prob-until", QPath::Until(..)) => {}
+            _ => panic!("{text} is not a {kind}"),
+        }
+        // An MDP's query asks for an optimum; a DTMC's does not.
+        let mdp = case["type"] == "mdp";
+        assert_eq!(q.opt != Opt::None, mdp, "{text}");
+    }
+}
+
+#[test]
+fn errors_name_the_line_and_column_and_show_a_caret() {
+    let e = parse_model(
+        "m.prism",
+        "dtmc\nmodule m\n  x : [0..1];\n  [] x=0 -> (x'=1)\nendmodule\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.render(),
+        "m.prism:5:1: expected ';', found 'endmodule'\n  |\n5 | endmodule\n  | ^^^^^^^^^"
+    );
+    let e = parse_model("m.prism", "ctmc\n").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "m.prism:1:1: model type 'ctmc' is not supported (dtmc, mdp and smg are)"
+    );
+    let e = parse_properties("p", "P=? [ F<=10 \"done\" ]").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "p:1:8: bounded properties (F<=k) are not supported"
+    );
+    let e = parse_properties("p", "P=? [ G x>1 ]").unwrap_err();
+    assert!(
+        e.headline().contains("'G' (LTL) is not supported"),
+        "{}",
+        e.headline()
+    );
+    let e = parse_properties("p", "P!=0.5 [ F x>1 ]").unwrap_err();
+    assert_eq!(
+        e.headline(),
+        "p:1:2: expected '=?' or a bound (such as '>=0.5') after P, found '!='"
+    );
+    let e = parse_model(
+        "m",
+        "mdp\nmodule m x : [0..1]; [] sqrt(x)=1 -> true; endmodule",
+    )
+    .unwrap_err();
+    assert!(
+        e.headline().contains("unknown function 'sqrt'"),
+        "{}",
+        e.headline()
+    );
+    let e = parse_model("m", "mdp\nmodule m x : int; endmodule").unwrap_err();
+    assert!(
+        e.headline().contains("unbounded variables"),
+        "{}",
+        e.headline()
+    );
+}
+
+#[test]
+fn the_rest_of_the_language_parses_and_round_trips() {
+    let text = r#"smg
+const int N;
+const double p = 1.5e-1;
+const bool b = true;
+const k = -3;
+formula f = x + 1 > N ? 1 : 0;
+formula g = f * 2;
+global z : [0..N] init 0;
+player p1 m1, [go] endplayer
+player p2 m2 endplayer
+module m1
+  x : [0..2*N] init N;
+  y : bool;
+  [go] x < N & !y -> p : (x'=x+1) + 1-p : (x'=max(x-1, 0)) & (y'=true);
+  [] y => x = 0 <=> b -> (z'=mod(z + 1, N));
+  [] true -> true;
+endmodule
+module m2 = m1 [x=w, y=v, go=stop] endmodule
+rewards "r"
+  [go] true : 1;
+  x > 0 : pow(2, x) / 3;
+endrewards
+rewards
+  true : floor(1.5) + ceil(0.5) + round(2.5) + log(8, 2);
+endrewards
+init x = 0 endinit
+label "done" = x = 2*N & -(-x) >= -1;
+"#;
+    let model = parse_model("t", text).unwrap_or_else(|e| panic!("{}", e.render()));
+    let again = parse_model("printed", &model.to_string()).unwrap();
+    assert_eq!(again, model, "{model}");
+    let props = r#"const int K = 2;
+"a": <<p1>> Pmax=? [ F "done" ];
+<<p1, p2>> R{"r"}min=? [ Fc x = K ];
+<<>> Rmax=? [ F0 "done" ];
+R{1}max=? [ F "done" ];
+filter(max, Pmin=? [ !"done" U x > 1 ], "init");
+Pmax=? [ F x = 1 ] + 1;
+P>=1 [ F "done" ];
+R{"r"}<=2.5 [ F "done" ]"#;
+    let p = parse_properties("props", props).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(p.properties.len(), 8);
+    assert_eq!(parse_properties("printed", &p.to_string()).unwrap(), p);
+}
+
+/// A printed expression, after every operator with every other as an operand, parses back to
+/// the same tree.
+#[test]
+fn precedence_survives_printing() {
+    let ops = ["<=>", "=>", "|", "&", "=", "<", "+", "-", "*", "/"];
+    for a in ops {
+        for b in ops {
+            for text in [
+                format!("x {a} y {b} z"),
+                format!("(x {a} y) {b} z"),
+                format!("x {a} (y {b} z)"),
+                format!("!x {a} -y {b} z ? 1 : 2"),
+            ] {
+                let m = format!("mdp\nlabel \"l\" = {text};");
+                let Ok(parsed) = parse_model("t", &m) else {
+                    continue;
+                };
+                let again = parse_model("printed", &parsed.to_string()).unwrap();
+                assert_eq!(again, parsed, "{text} printed as {parsed}");
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    /// Mutations of the QVBS files (a byte replaced, a span cut out or repeated) parse or
+    /// give a diagnostic inside the text; the parser never panics or hangs.
+    #[test]
+    fn mutated_models_never_panic(file in 0usize..35, at in 0.0f64..1.0, len in 0usize..40, what in 0u8..4, byte in 32u8..127) {
+        let files = model_files();
+        let text = std::fs::read_to_string(&files[file]).unwrap();
+        let mut bytes = text.into_bytes();
+        let i = ((bytes.len() as f64) * at) as usize;
+        let j = (i + len).min(bytes.len());
+        match what {
+            0 => if i < bytes.len() { bytes[i] = byte },
+            1 => { bytes.drain(i..j); }
+            2 => { let part: Vec<u8> = bytes[i..j].to_vec(); bytes.splice(i..i, part); }
+            _ => bytes.truncate(i),
+        }
+        let text = String::from_utf8_lossy(&bytes).to_string();
+        if let Err(e) = parse_model("mutant", &text) {
+            prop_assert!(e.line >= 1 && e.line <= text.lines().count() + 1);
+            prop_assert!(!e.message.is_empty());
+        }
+    }
+}
