@@ -29,10 +29,13 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+pub mod build;
 mod error;
 mod lexer;
 mod parser;
 mod print;
+pub mod program;
+pub mod value;
 
 pub use error::{Diagnostic, Span};
 pub use parser::{parse_expr, parse_model, parse_properties};

@@ -1,0 +1,421 @@
+//! Building the state space: every state reachable from the initial ones, each with its
+//! choices (an unlabelled command, or one enabled command of every module that synchronises on
+//! an action) and each choice's distribution over next states. States are packed into one
+//! 128-bit word by the variables' ranges and numbered as found.
+//!
+//! Nothing is normalised or guessed: a probability outside [0, 1], a command whose
+//! probabilities do not sum to exactly one, an update that leaves a variable's range, and two
+//! modules that set one variable in a synchronised step are errors that name the command and
+//! the state. A state without an enabled command (a deadlock) gets a self-loop, as in PRISM and
+//! Storm.
+
+use rustc_hash::FxHashMap;
+
+use crate::program::{EvalError, Program};
+use crate::value::{Value, Q};
+use perfectplay::Rat;
+
+/// Why the state space could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BuildError(pub String);
+
+/// A choice of a state: its action and its outcomes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// The action's number, `None` for an unlabelled command.
+    pub action: Option<usize>,
+    /// The module of an unlabelled command (for smg ownership), or the first module of a
+    /// synchronised one.
+    pub module: usize,
+    /// The first of its outcomes in [`Space::outcomes`].
+    pub first: u32,
+}
+
+/// The reachable state space.
+#[derive(Clone, Debug, Default)]
+pub struct Space {
+    /// Each variable's bit offset and width in a packed state.
+    pub layout: Vec<(u32, u32)>,
+    /// The packed states, by number.
+    pub states: Vec<u128>,
+    /// The initial states' numbers.
+    pub initial: Vec<u32>,
+    /// `choices[choice_start[s]..choice_start[s + 1]]` are state `s`'s choices.
+    pub choice_start: Vec<u32>,
+    /// Every choice; a choice's outcomes run to the next choice's `first`.
+    pub choices: Vec<Choice>,
+    /// Every outcome: probability and next state.
+    pub outcomes: Vec<(Rat, u32)>,
+    /// States that had no enabled command (they got a self-loop).
+    pub deadlocks: usize,
+}
+
+impl Space {
+    /// The number of states.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// Whether there are no states.
+    pub fn is_empty(&self) -> bool {
+        self.states.is_empty()
+    }
+
+    /// The choices of state `s`, as indices into [`Space::choices`].
+    pub fn choices_of(&self, s: u32) -> std::ops::Range<usize> {
+        self.choice_start[s as usize] as usize..self.choice_start[s as usize + 1] as usize
+    }
+
+    /// The outcomes of choice `c`.
+    pub fn outcomes_of(&self, c: usize) -> &[(Rat, u32)] {
+        let end = self
+            .choices
+            .get(c + 1)
+            .map_or(self.outcomes.len(), |n| n.first as usize);
+        &self.outcomes[self.choices[c].first as usize..end]
+    }
+
+    /// The variables' values of state `s`, into `out`.
+    pub fn unpack(&self, program: &Program, s: u32, out: &mut Vec<i64>) {
+        unpack(&self.layout, program, self.states[s as usize], out);
+    }
+
+    /// State `s` as PRISM prints it: `(x=1,b=true)`.
+    pub fn show(&self, program: &Program, s: u32) -> String {
+        let mut vals = Vec::new();
+        self.unpack(program, s, &mut vals);
+        show_values(program, &vals)
+    }
+
+    /// The transitions (outcomes).
+    pub fn transitions(&self) -> usize {
+        self.outcomes.len()
+    }
+}
+
+/// Values as PRISM prints a state.
+pub fn show_values(program: &Program, vals: &[i64]) -> String {
+    let parts: Vec<String> = program
+        .vars
+        .iter()
+        .zip(vals)
+        .map(|(v, &x)| {
+            if v.is_bool {
+                format!("{}={}", v.name, x != 0)
+            } else {
+                format!("{}={x}", v.name)
+            }
+        })
+        .collect();
+    format!("({})", parts.join(","))
+}
+
+fn unpack(layout: &[(u32, u32)], program: &Program, packed: u128, out: &mut Vec<i64>) {
+    out.clear();
+    for ((shift, width), v) in layout.iter().zip(&program.vars) {
+        let mask = if *width == 0 { 0 } else { (1u128 << width) - 1 };
+        out.push(v.lo + ((packed >> shift) & mask) as i64);
+    }
+}
+
+fn pack(layout: &[(u32, u32)], program: &Program, vals: &[i64]) -> u128 {
+    let mut s = 0u128;
+    for (((shift, _), v), &x) in layout.iter().zip(&program.vars).zip(vals) {
+        s |= ((x - v.lo) as u128) << shift;
+    }
+    s
+}
+
+/// Builds the state space of `program`, stopping beyond `max_states` states.
+pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> {
+    let mut layout = Vec::new();
+    let mut bits = 0u32;
+    for v in &program.vars {
+        let span = (v.hi - v.lo) as u128;
+        let width = 128 - span.leading_zeros();
+        layout.push((bits, width));
+        bits += width;
+    }
+    if bits > 128 {
+        return Err(BuildError(format!(
+            "a state needs {bits} bits for its variables' ranges; at most 128 are supported"
+        )));
+    }
+    let mut space = Space {
+        layout,
+        ..Space::default()
+    };
+    let mut index: FxHashMap<u128, u32> = FxHashMap::default();
+    // Initial states.
+    let init_vals: Vec<Vec<i64>> = match &program.init {
+        None => vec![program.vars.iter().map(|v| v.init).collect()],
+        Some(init) => {
+            let total: u128 = program
+                .vars
+                .iter()
+                .map(|v| (v.hi - v.lo + 1) as u128)
+                .try_fold(1u128, |a, b| a.checked_mul(b))
+                .unwrap_or(u128::MAX);
+            if total > 1 << 26 {
+                return Err(BuildError(
+                    "init … endinit: too many valuations of the variables to enumerate".into(),
+                ));
+            }
+            let mut out = Vec::new();
+            let mut vals: Vec<i64> = program.vars.iter().map(|v| v.lo).collect();
+            for k in 0..total {
+                // Valuation number `k`, the last variable fastest.
+                let mut r = k;
+                for (i, v) in program.vars.iter().enumerate().rev() {
+                    let size = (v.hi - v.lo + 1) as u128;
+                    vals[i] = v.lo + (r % size) as i64;
+                    r /= size;
+                }
+                if init
+                    .holds(&vals)
+                    .map_err(|e| BuildError(format!("init … endinit: {e}")))?
+                {
+                    out.push(vals.clone());
+                }
+            }
+            if out.is_empty() {
+                return Err(BuildError("init … endinit holds in no state".into()));
+            }
+            out
+        }
+    };
+    for vals in &init_vals {
+        let p = pack(&space.layout, program, vals);
+        let id = space.states.len() as u32;
+        if index.insert(p, id).is_none() {
+            space.states.push(p);
+            space.initial.push(id);
+        }
+    }
+    // Commands by action, and each action's modules.
+    let mut unlabelled = Vec::new();
+    let mut by_action: Vec<Vec<Vec<usize>>> = vec![Vec::new(); program.actions.len()];
+    for (i, c) in program.commands.iter().enumerate() {
+        match c.action {
+            None => unlabelled.push(i),
+            Some(a) => {
+                let modules = &mut by_action[a];
+                match modules
+                    .iter_mut()
+                    .find(|cs| program.commands[cs[0]].module == c.module)
+                {
+                    Some(cs) => cs.push(i),
+                    None => modules.push(vec![i]),
+                }
+            }
+        }
+    }
+    let mut vals = Vec::new();
+    let mut next = Vec::new();
+    let mut dist: Vec<(Q, Vec<(usize, i64)>)> = Vec::new();
+    let mut s = 0usize;
+    while s < space.states.len() {
+        unpack(&space.layout, program, space.states[s], &mut vals);
+        space.choice_start.push(space.choices.len() as u32);
+        let state_text = || show_values(program, &vals);
+        let fail = |cmd: usize, e: EvalError| {
+            BuildError(format!(
+                "command '{}' in state {}: {e}",
+                program.commands[cmd].text,
+                state_text()
+            ))
+        };
+        let enabled = |cmd: usize| {
+            program.commands[cmd]
+                .guard
+                .holds(&vals)
+                .map_err(|e| fail(cmd, e))
+        };
+        let mut choices: Vec<(Option<usize>, usize, Vec<usize>)> = Vec::new();
+        for &c in &unlabelled {
+            if enabled(c)? {
+                choices.push((None, program.commands[c].module, vec![c]));
+            }
+        }
+        for (a, modules) in by_action.iter().enumerate() {
+            if modules.is_empty() {
+                continue;
+            }
+            let mut per_module = Vec::new();
+            for cs in modules {
+                let mut on = Vec::new();
+                for &c in cs {
+                    if enabled(c)? {
+                        on.push(c);
+                    }
+                }
+                if on.is_empty() {
+                    per_module.clear();
+                    break;
+                }
+                per_module.push(on);
+            }
+            if per_module.is_empty() {
+                continue;
+            }
+            // Every combination of one enabled command per module.
+            let mut pick = vec![0usize; per_module.len()];
+            loop {
+                let combo: Vec<usize> =
+                    pick.iter().zip(&per_module).map(|(&i, cs)| cs[i]).collect();
+                choices.push((Some(a), program.commands[combo[0]].module, combo));
+                let mut k = pick.len();
+                while k > 0 {
+                    k -= 1;
+                    pick[k] += 1;
+                    if pick[k] < per_module[k].len() {
+                        break;
+                    }
+                    pick[k] = 0;
+                    if k == 0 {
+                        k = usize::MAX;
+                        break;
+                    }
+                }
+                if k == usize::MAX {
+                    break;
+                }
+            }
+        }
+        if choices.is_empty() {
+            space.deadlocks += 1;
+            space.choices.push(Choice {
+                action: None,
+                module: 0,
+                first: space.outcomes.len() as u32,
+            });
+            space.outcomes.push((Rat::ONE, s as u32));
+            s += 1;
+            continue;
+        }
+        for (action, module, combo) in choices {
+            // The product of the commands' distributions, as (probability, assignments).
+            dist.clear();
+            dist.push((Q::int(1), Vec::new()));
+            for &c in &combo {
+                let cmd = &program.commands[c];
+                let mut sum = Q::int(0);
+                let mut branch = Vec::new();
+                for (prob, assigns) in &cmd.updates {
+                    let p = match prob {
+                        None => Q::int(1),
+                        Some(e) => e.eval(&vals).map_err(|e| fail(c, e)).and_then(|v| {
+                            v.number().ok_or_else(|| {
+                                fail(c, EvalError::Type("a probability is a boolean"))
+                            })
+                        })?,
+                    };
+                    if p < Q::int(0) || p > Q::int(1) {
+                        return Err(BuildError(format!(
+                            "command '{}' in state {}: probability {p} is outside [0, 1]",
+                            cmd.text,
+                            state_text()
+                        )));
+                    }
+                    sum = sum
+                        .checked_add(p)
+                        .ok_or_else(|| fail(c, EvalError::Overflow))?;
+                    let mut set = Vec::new();
+                    for (var, e) in assigns {
+                        let v = match e.eval(&vals).map_err(|e| fail(c, e))? {
+                            Value::Bool(b) => b as i64,
+                            Value::Int(n) => n,
+                            Value::Real(_) => unreachable!("checked: integer updates"),
+                        };
+                        let var_d = &program.vars[*var];
+                        if v < var_d.lo || v > var_d.hi {
+                            return Err(BuildError(format!(
+                                "command '{}' in state {}: it sets {} to {v}, outside its range [{}..{}]",
+                                cmd.text,
+                                state_text(),
+                                var_d.name,
+                                var_d.lo,
+                                var_d.hi
+                            )));
+                        }
+                        set.push((*var, v));
+                    }
+                    if p > Q::int(0) {
+                        branch.push((p, set));
+                    }
+                }
+                if sum != Q::int(1) {
+                    return Err(BuildError(format!(
+                        "command '{}' in state {}: its probabilities sum to {sum}, not 1",
+                        cmd.text,
+                        state_text()
+                    )));
+                }
+                let mut product = Vec::with_capacity(dist.len() * branch.len());
+                for (p, set) in &dist {
+                    for (q, more) in &branch {
+                        let pq = p
+                            .checked_mul(*q)
+                            .ok_or_else(|| fail(c, EvalError::Overflow))?;
+                        let mut all = set.clone();
+                        for &(var, v) in more {
+                            if all.iter().any(|&(w, _)| w == var) {
+                                return Err(BuildError(format!(
+                                    "state {}: a synchronised step sets {} in two modules (command '{}')",
+                                    state_text(),
+                                    program.vars[var].name,
+                                    cmd.text
+                                )));
+                            }
+                            all.push((var, v));
+                        }
+                        product.push((pq, all));
+                    }
+                }
+                dist = product;
+            }
+            space.choices.push(Choice {
+                action,
+                module,
+                first: space.outcomes.len() as u32,
+            });
+            for (p, set) in &dist {
+                next.clone_from(&vals);
+                for &(var, v) in set {
+                    next[var] = v;
+                }
+                let packed = pack(&space.layout, program, &next);
+                let id = match index.get(&packed) {
+                    Some(&id) => id,
+                    None => {
+                        let id = space.states.len() as u32;
+                        if space.states.len() >= max_states {
+                            return Err(BuildError(format!(
+                                "more than {max_states} states (--max-states)"
+                            )));
+                        }
+                        index.insert(packed, id);
+                        space.states.push(packed);
+                        id
+                    }
+                };
+                let (n, d) = p.parts();
+                let rat = i64::try_from(n)
+                    .ok()
+                    .zip(i64::try_from(d).ok())
+                    .and_then(|(n, d)| Rat::checked_new(n, d))
+                    .ok_or_else(|| {
+                        BuildError(format!(
+                            "state {}: a probability {p} too large a fraction for the solver",
+                            state_text()
+                        ))
+                    })?;
+                space.outcomes.push((rat, id));
+            }
+        }
+        s += 1;
+    }
+    space.choice_start.push(space.choices.len() as u32);
+    Ok(space)
+}

@@ -1,0 +1,1153 @@
+//! The checking pass: from the syntax tree to a [`Program`], the model with its constants
+//! evaluated, formulas expanded, renamed modules copied, names resolved to variable indices and
+//! constant parts folded, and every expression's type checked. Expressions become [`CExpr`]s
+//! that evaluate on a state's variable values without looking a name up.
+
+use std::collections::HashMap;
+
+use crate::ast::*;
+use crate::error::{Diagnostic, Span};
+use crate::value::{Value, Q};
+
+/// A resolved expression: names are variable indices or folded constants.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CExpr {
+    /// A constant.
+    Const(Value),
+    /// Integer variable number `i`.
+    Var(usize),
+    /// Boolean variable number `i` (stored as 0 or 1).
+    BoolVar(usize),
+    /// A unary operator.
+    Unary(UnOp, Box<CExpr>),
+    /// A binary operator.
+    Binary(BinOp, Box<CExpr>, Box<CExpr>),
+    /// `c ? a : b`
+    Ite(Box<CExpr>, Box<CExpr>, Box<CExpr>),
+    /// A function.
+    Call(Func, Vec<CExpr>),
+}
+
+/// Why an expression could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// Division by zero.
+    DivByZero,
+    /// A number outside 128-bit fractions, or an integer outside 64 bits.
+    Overflow,
+    /// A value that is no rational number (`pow(2, 0.5)`).
+    NotRational(&'static str),
+    /// An operand of the wrong type (caught by the checking pass, except in folded parts).
+    Type(&'static str),
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::DivByZero => f.write_str("division by zero"),
+            EvalError::Overflow => f.write_str("a number too large for exact arithmetic"),
+            EvalError::NotRational(what) => write!(
+                f,
+                "{what} is not a rational number, and perfectplay computes with exact rationals"
+            ),
+            EvalError::Type(what) => f.write_str(what),
+        }
+    }
+}
+
+fn int_of(q: Q) -> Result<Value, EvalError> {
+    let (n, d) = q.parts();
+    debug_assert_eq!(d, 1);
+    i64::try_from(n)
+        .map(Value::Int)
+        .map_err(|_| EvalError::Overflow)
+}
+
+fn num(v: Value) -> Result<Q, EvalError> {
+    v.number()
+        .ok_or(EvalError::Type("a boolean where a number is expected"))
+}
+
+fn boolean(v: Value) -> Result<bool, EvalError> {
+    match v {
+        Value::Bool(b) => Ok(b),
+        _ => Err(EvalError::Type("a number where a boolean is expected")),
+    }
+}
+
+/// `a op b` on numbers, an integer when both are.
+fn arith(a: Value, b: Value, f: impl Fn(Q, Q) -> Option<Q>) -> Result<Value, EvalError> {
+    let r = f(num(a)?, num(b)?).ok_or(EvalError::Overflow)?;
+    match (a, b) {
+        (Value::Int(_), Value::Int(_)) => int_of(r),
+        _ => Ok(Value::Real(r)),
+    }
+}
+
+impl CExpr {
+    /// The value on variable values `vars`.
+    pub fn eval(&self, vars: &[i64]) -> Result<Value, EvalError> {
+        Ok(match self {
+            CExpr::Const(v) => *v,
+            CExpr::Var(i) => Value::Int(vars[*i]),
+            CExpr::BoolVar(i) => Value::Bool(vars[*i] != 0),
+            CExpr::Unary(UnOp::Not, e) => Value::Bool(!boolean(e.eval(vars)?)?),
+            CExpr::Unary(UnOp::Neg, e) => match e.eval(vars)? {
+                Value::Int(n) => Value::Int(n.checked_neg().ok_or(EvalError::Overflow)?),
+                v => Value::Real(num(v)?.checked_neg().ok_or(EvalError::Overflow)?),
+            },
+            CExpr::Binary(op, a, b) => {
+                // The boolean connectives look at their right side only when they must.
+                match op {
+                    BinOp::And => {
+                        return Ok(Value::Bool(
+                            boolean(a.eval(vars)?)? && boolean(b.eval(vars)?)?,
+                        ))
+                    }
+                    BinOp::Or => {
+                        return Ok(Value::Bool(
+                            boolean(a.eval(vars)?)? || boolean(b.eval(vars)?)?,
+                        ))
+                    }
+                    BinOp::Implies => {
+                        return Ok(Value::Bool(
+                            !boolean(a.eval(vars)?)? || boolean(b.eval(vars)?)?,
+                        ))
+                    }
+                    _ => {}
+                }
+                let (x, y) = (a.eval(vars)?, b.eval(vars)?);
+                match op {
+                    BinOp::Iff => Value::Bool(boolean(x)? == boolean(y)?),
+                    BinOp::Eq | BinOp::Ne => {
+                        let same = match (x, y) {
+                            (Value::Bool(p), Value::Bool(q)) => p == q,
+                            _ => num(x)? == num(y)?,
+                        };
+                        Value::Bool(same == (*op == BinOp::Eq))
+                    }
+                    BinOp::Lt => Value::Bool(num(x)? < num(y)?),
+                    BinOp::Le => Value::Bool(num(x)? <= num(y)?),
+                    BinOp::Gt => Value::Bool(num(x)? > num(y)?),
+                    BinOp::Ge => Value::Bool(num(x)? >= num(y)?),
+                    BinOp::Add => arith(x, y, Q::checked_add)?,
+                    BinOp::Sub => arith(x, y, Q::checked_sub)?,
+                    BinOp::Mul => arith(x, y, Q::checked_mul)?,
+                    BinOp::Div => {
+                        if num(y)? == Q::int(0) {
+                            return Err(EvalError::DivByZero);
+                        }
+                        Value::Real(num(x)?.checked_div(num(y)?).ok_or(EvalError::Overflow)?)
+                    }
+                    BinOp::And | BinOp::Or | BinOp::Implies => unreachable!("done above"),
+                }
+            }
+            CExpr::Ite(c, a, b) => {
+                if boolean(c.eval(vars)?)? {
+                    a.eval(vars)?
+                } else {
+                    b.eval(vars)?
+                }
+            }
+            CExpr::Call(f, args) => {
+                let vals: Vec<Value> = args
+                    .iter()
+                    .map(|a| a.eval(vars))
+                    .collect::<Result<_, _>>()?;
+                call(*f, &vals)?
+            }
+        })
+    }
+
+    /// The value as a boolean (the checking pass made sure it is one).
+    pub fn holds(&self, vars: &[i64]) -> Result<bool, EvalError> {
+        boolean(self.eval(vars)?)
+    }
+}
+
+fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
+    let all_int = v.iter().all(|x| matches!(x, Value::Int(_)));
+    Ok(match f {
+        Func::Min | Func::Max => {
+            let mut best = v[0];
+            for &x in &v[1..] {
+                let better = if f == Func::Min {
+                    num(x)? < num(best)?
+                } else {
+                    num(x)? > num(best)?
+                };
+                if better {
+                    best = x;
+                }
+            }
+            if all_int {
+                best
+            } else {
+                Value::Real(num(best)?)
+            }
+        }
+        Func::Floor => int_of(Q::new(num(v[0])?.floor(), 1).ok_or(EvalError::Overflow)?)?,
+        Func::Ceil => {
+            let q = num(v[0])?;
+            let fl = q.floor();
+            let c = if Q::new(fl, 1) == Some(q) { fl } else { fl + 1 };
+            int_of(Q::new(c, 1).ok_or(EvalError::Overflow)?)?
+        }
+        Func::Round => {
+            // PRISM rounds halves up (Math.round).
+            let q = num(v[0])?;
+            let half = Q::new(1, 2).expect("a half");
+            int_of(
+                Q::new(q.checked_add(half).ok_or(EvalError::Overflow)?.floor(), 1)
+                    .ok_or(EvalError::Overflow)?,
+            )?
+        }
+        Func::Pow => {
+            let (base, exp) = (num(v[0])?, num(v[1])?);
+            if !exp.is_integer() {
+                return Err(EvalError::NotRational(
+                    "pow with an exponent that is not whole",
+                ));
+            }
+            let e = exp.parts().0;
+            let mut r = Q::int(1);
+            for _ in 0..e.unsigned_abs() {
+                r = r.checked_mul(base).ok_or(EvalError::Overflow)?;
+            }
+            if e < 0 {
+                r = Q::int(1).checked_div(r).ok_or(EvalError::DivByZero)?;
+            }
+            if all_int && e >= 0 {
+                int_of(r)?
+            } else {
+                Value::Real(r)
+            }
+        }
+        Func::Mod => {
+            let (Value::Int(a), Value::Int(n)) = (v[0], v[1]) else {
+                return Err(EvalError::Type("mod takes two integers"));
+            };
+            if n == 0 {
+                return Err(EvalError::DivByZero);
+            }
+            Value::Int(a.rem_euclid(n))
+        }
+        Func::Log => {
+            // Rational only where the logarithm is a whole number.
+            let (x, b) = (num(v[0])?, num(v[1])?);
+            let mut p = Q::int(1);
+            for k in 0..=128 {
+                if p == x {
+                    return Ok(Value::Real(Q::int(k)));
+                }
+                match p.checked_mul(b) {
+                    Some(next) if next != p => p = next,
+                    _ => break,
+                }
+            }
+            return Err(EvalError::NotRational("this log"));
+        }
+    })
+}
+
+/// The type of an expression, as the checking pass infers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// `bool`
+    Bool,
+    /// `int`
+    Int,
+    /// `double`
+    Real,
+}
+
+/// A state variable.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    /// Its name.
+    pub name: String,
+    /// Its least value (0 for a boolean).
+    pub lo: i64,
+    /// Its greatest value (1 for a boolean).
+    pub hi: i64,
+    /// Its initial value.
+    pub init: i64,
+    /// Whether it is a boolean (0 false, 1 true).
+    pub is_bool: bool,
+    /// The module that owns it, `None` for a global.
+    pub module: Option<usize>,
+}
+
+/// An update with resolved expressions: its probability (`None`: the one certain update) and
+/// its assignments (variable number, value).
+pub type UpdateC = (Option<CExpr>, Vec<(usize, CExpr)>);
+
+/// A command with resolved expressions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cmd {
+    /// The module it belongs to.
+    pub module: usize,
+    /// Its action's number, `None` for `[]`.
+    pub action: Option<usize>,
+    /// The guard.
+    pub guard: CExpr,
+    /// The updates: probability (`None`: the one certain update) and assignments.
+    pub updates: Vec<UpdateC>,
+    /// The command as written, for errors.
+    pub text: String,
+}
+
+/// A reward structure with resolved expressions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RewardStruct {
+    /// Its name (empty for an unnamed structure).
+    pub name: String,
+    /// State rewards: guard and value.
+    pub state: Vec<(CExpr, CExpr)>,
+    /// Transition rewards: action (`None` for `[]`), guard and value.
+    pub transition: Vec<(Option<usize>, CExpr, CExpr)>,
+}
+
+/// The checked model.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Its type.
+    pub model_type: ModelType,
+    /// Every constant with its value, in the order declared.
+    pub constants: Vec<(String, Value)>,
+    /// The state variables: globals first, then each module's in order.
+    pub vars: Vec<Var>,
+    /// Module names, in order (renamed copies included).
+    pub modules: Vec<String>,
+    /// Action names.
+    pub actions: Vec<String>,
+    /// Every command.
+    pub commands: Vec<Cmd>,
+    /// Labels.
+    pub labels: Vec<(String, CExpr)>,
+    /// Reward structures, in order.
+    pub rewards: Vec<RewardStruct>,
+    /// `init … endinit`, if given.
+    pub init: Option<CExpr>,
+    /// For smg: each player's name, the modules whose unlabelled commands and the actions it
+    /// controls.
+    pub players: Vec<(String, Vec<usize>, Vec<usize>)>,
+    /// Formulas, for properties.
+    formulas: HashMap<String, Expr>,
+    /// The model's text and file name, for errors in properties that refer to it.
+    file: String,
+    src: String,
+}
+
+/// What a name stands for while resolving.
+struct Scope<'a> {
+    consts: &'a HashMap<String, Value>,
+    formulas: &'a HashMap<String, Expr>,
+    /// Variables: number and whether boolean.
+    vars: &'a HashMap<String, (usize, bool)>,
+    labels: Option<&'a HashMap<String, CExpr>>,
+}
+
+/// The checking pass over one text (a model or a property file).
+pub(crate) struct Checker<'a> {
+    pub file: &'a str,
+    pub src: &'a str,
+}
+
+impl Checker<'_> {
+    fn error(&self, span: Span, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::at(self.file, self.src, span, msg)
+    }
+
+    /// Resolves `e` in `scope`, folding constant parts; `stack` holds the formulas being
+    /// expanded (a formula that uses itself is an error).
+    fn resolve(
+        &self,
+        e: &Expr,
+        scope: &Scope<'_>,
+        stack: &mut Vec<String>,
+    ) -> Result<(CExpr, Type), Diagnostic> {
+        let (c, t) = match &e.kind {
+            ExprKind::Int(s) => {
+                let n: i64 = s
+                    .parse()
+                    .map_err(|_| self.error(e.span, format!("{s} does not fit in 64 bits")))?;
+                (CExpr::Const(Value::Int(n)), Type::Int)
+            }
+            ExprKind::Real(s) => {
+                let q = Q::parse_decimal(s).ok_or_else(|| {
+                    self.error(
+                        e.span,
+                        format!("{s} is too large or too precise to be exact here"),
+                    )
+                })?;
+                (CExpr::Const(Value::Real(q)), Type::Real)
+            }
+            ExprKind::Bool(b) => (CExpr::Const(Value::Bool(*b)), Type::Bool),
+            ExprKind::Name(n) => {
+                if let Some(&(i, is_bool)) = scope.vars.get(n) {
+                    match is_bool {
+                        true => (CExpr::BoolVar(i), Type::Bool),
+                        false => (CExpr::Var(i), Type::Int),
+                    }
+                } else if let Some(v) = scope.consts.get(n) {
+                    let t = match v {
+                        Value::Bool(_) => Type::Bool,
+                        Value::Int(_) => Type::Int,
+                        Value::Real(_) => Type::Real,
+                    };
+                    (CExpr::Const(*v), t)
+                } else if let Some(f) = scope.formulas.get(n) {
+                    if stack.contains(n) {
+                        return Err(self.error(
+                            e.span,
+                            format!("formula '{n}' is defined in terms of itself"),
+                        ));
+                    }
+                    stack.push(n.clone());
+                    let r = self.resolve(f, scope, stack);
+                    stack.pop();
+                    // A formula written in the model is reported where it is used.
+                    r.map_err(|d| self.error(e.span, format!("in formula '{n}': {}", d.message)))?
+                } else {
+                    return Err(self.error(e.span, format!("unknown name '{n}'")));
+                }
+            }
+            ExprKind::Label(l) => match scope.labels.and_then(|ls| ls.get(l)) {
+                Some(c) => (c.clone(), Type::Bool),
+                None => return Err(self.error(e.span, format!("unknown label \"{l}\""))),
+            },
+            ExprKind::Unary(op, a) => {
+                let (ca, ta) = self.resolve(a, scope, stack)?;
+                match (op, ta) {
+                    (UnOp::Not, Type::Bool) => {}
+                    (UnOp::Neg, Type::Int | Type::Real) => {}
+                    (UnOp::Not, _) => return Err(self.error(e.span, "'!' needs a boolean")),
+                    (UnOp::Neg, _) => return Err(self.error(e.span, "'-' needs a number")),
+                }
+                (CExpr::Unary(*op, Box::new(ca)), ta)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (ca, ta) = self.resolve(a, scope, stack)?;
+                let (cb, tb) = self.resolve(b, scope, stack)?;
+                let numeric = |t: Type| t != Type::Bool;
+                let t =
+                    match op {
+                        BinOp::Iff | BinOp::Implies | BinOp::Or | BinOp::And => {
+                            if ta != Type::Bool || tb != Type::Bool {
+                                return Err(self
+                                    .error(e.span, format!("'{}' needs two booleans", op.text())));
+                            }
+                            Type::Bool
+                        }
+                        BinOp::Eq | BinOp::Ne => {
+                            if (ta == Type::Bool) != (tb == Type::Bool) {
+                                return Err(self.error(
+                                    e.span,
+                                    format!("'{}' compares a boolean with a number", op.text()),
+                                ));
+                            }
+                            Type::Bool
+                        }
+                        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                            if !numeric(ta) || !numeric(tb) {
+                                return Err(self
+                                    .error(e.span, format!("'{}' needs two numbers", op.text())));
+                            }
+                            Type::Bool
+                        }
+                        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+                            if !numeric(ta) || !numeric(tb) {
+                                return Err(self
+                                    .error(e.span, format!("'{}' needs two numbers", op.text())));
+                            }
+                            if *op == BinOp::Div || ta == Type::Real || tb == Type::Real {
+                                Type::Real
+                            } else {
+                                Type::Int
+                            }
+                        }
+                    };
+                (CExpr::Binary(*op, Box::new(ca), Box::new(cb)), t)
+            }
+            ExprKind::Ite(c, a, b) => {
+                let (cc, tc) = self.resolve(c, scope, stack)?;
+                let (ca, ta) = self.resolve(a, scope, stack)?;
+                let (cb, tb) = self.resolve(b, scope, stack)?;
+                if tc != Type::Bool {
+                    return Err(self.error(c.span, "the condition of '? :' must be a boolean"));
+                }
+                let t = match (ta, tb) {
+                    (x, y) if x == y => x,
+                    (Type::Int, Type::Real) | (Type::Real, Type::Int) => Type::Real,
+                    _ => {
+                        return Err(
+                            self.error(e.span, "the branches of '? :' mix a boolean and a number")
+                        )
+                    }
+                };
+                (CExpr::Ite(Box::new(cc), Box::new(ca), Box::new(cb)), t)
+            }
+            ExprKind::Call(f, args) => {
+                let mut cs = Vec::new();
+                let mut ts = Vec::new();
+                for a in args {
+                    let (c, t) = self.resolve(a, scope, stack)?;
+                    if t == Type::Bool {
+                        return Err(self.error(a.span, format!("{}() takes numbers", f.name())));
+                    }
+                    cs.push(c);
+                    ts.push(t);
+                }
+                let all_int = ts.iter().all(|t| *t == Type::Int);
+                let t = match f {
+                    Func::Min | Func::Max => {
+                        if all_int {
+                            Type::Int
+                        } else {
+                            Type::Real
+                        }
+                    }
+                    Func::Floor | Func::Ceil | Func::Round => Type::Int,
+                    Func::Mod => {
+                        if !all_int {
+                            return Err(self.error(e.span, "mod() takes two integers"));
+                        }
+                        Type::Int
+                    }
+                    Func::Pow => {
+                        if all_int {
+                            Type::Int
+                        } else {
+                            Type::Real
+                        }
+                    }
+                    Func::Log => Type::Real,
+                };
+                (CExpr::Call(*f, cs), t)
+            }
+            ExprKind::Query(_) | ExprKind::Filter(..) => {
+                return Err(self.error(e.span, "a query cannot appear inside an expression here"))
+            }
+        };
+        Ok((self.fold(c, e.span)?, t))
+    }
+
+    /// `c` evaluated now if it reads no variable.
+    fn fold(&self, c: CExpr, span: Span) -> Result<CExpr, Diagnostic> {
+        fn constant(c: &CExpr) -> bool {
+            match c {
+                CExpr::Const(_) => true,
+                CExpr::Var(_) | CExpr::BoolVar(_) => false,
+                CExpr::Unary(_, a) => constant(a),
+                CExpr::Binary(_, a, b) => constant(a) && constant(b),
+                CExpr::Ite(a, b, d) => constant(a) && constant(b) && constant(d),
+                CExpr::Call(_, args) => args.iter().all(constant),
+            }
+        }
+        if matches!(c, CExpr::Const(_)) || !constant(&c) {
+            return Ok(c);
+        }
+        c.eval(&[])
+            .map(CExpr::Const)
+            .map_err(|e| self.error(span, e.to_string()))
+    }
+}
+
+/// Parses `text` (`N=3,p=0.1,b=true`) into constant values given by the user.
+pub fn parse_constants(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((name, value)) = part.split_once('=') else {
+            return Err(format!("'{part}' is not NAME=VALUE"));
+        };
+        out.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    Ok(out)
+}
+
+impl Program {
+    /// Checks `model` (parsed from `src`, read from `file`) with the values `given` for the
+    /// constants it leaves undefined (as text, `("N", "3")`).
+    pub fn new(
+        file: &str,
+        src: &str,
+        model: &Model,
+        given: &[(String, String)],
+    ) -> Result<Program, Diagnostic> {
+        let ck = Checker { file, src };
+        let whole = Span::new(0, 0);
+        // Constants, in an order that respects their dependencies.
+        let mut decls: HashMap<String, &Const> = HashMap::new();
+        let mut order = Vec::new();
+        let mut formulas: HashMap<String, Expr> = HashMap::new();
+        for item in &model.items {
+            match item {
+                Item::Const(c) => {
+                    if decls.insert(c.name.name.clone(), c).is_some() {
+                        return Err(ck.error(
+                            c.name.span,
+                            format!("constant '{}' is declared twice", c.name.name),
+                        ));
+                    }
+                    order.push(c.name.name.clone());
+                }
+                Item::Formula(n, e) if formulas.insert(n.name.clone(), e.clone()).is_some() => {
+                    return Err(ck.error(n.span, format!("formula '{}' is declared twice", n.name)));
+                }
+                _ => {}
+            }
+        }
+        for (name, _) in given {
+            if !decls.contains_key(name) {
+                return Err(Diagnostic {
+                    file: "--const".into(),
+                    line: 1,
+                    column: 1,
+                    message: format!("the model has no constant '{name}'"),
+                    source_line: String::new(),
+                    width: 1,
+                });
+            }
+        }
+        let missing: Vec<&str> = order
+            .iter()
+            .filter(|n| decls[*n].value.is_none() && !given.iter().any(|(g, _)| g == *n))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            return Err(Diagnostic {
+                file: file.into(),
+                line: 1,
+                column: 1,
+                message: format!(
+                    "undefined constants: {} (give them with --const {})",
+                    missing.join(", "),
+                    missing
+                        .iter()
+                        .map(|m| format!("{m}=..."))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                ),
+                source_line: String::new(),
+                width: 1,
+            });
+        }
+        let mut consts: HashMap<String, Value> = HashMap::new();
+        let no_vars = HashMap::new();
+        let no_formulas = HashMap::new();
+        // Repeated passes: each evaluates the constants whose dependencies are known.
+        let mut pending: Vec<&String> = order.iter().collect();
+        while !pending.is_empty() {
+            let before = pending.len();
+            let mut still = Vec::new();
+            for name in pending {
+                let c = decls[name];
+                let value = match given.iter().find(|(g, _)| g == name) {
+                    Some((_, text)) => {
+                        let e = crate::parser::parse_expr(&format!("--const {name}"), text)?;
+                        let gck = Checker {
+                            file: "--const",
+                            src: text,
+                        };
+                        let scope = Scope {
+                            consts: &consts,
+                            formulas: &no_formulas,
+                            vars: &no_vars,
+                            labels: None,
+                        };
+                        match gck.resolve(&e, &scope, &mut Vec::new()) {
+                            Ok((CExpr::Const(v), _)) => v,
+                            Ok(_) => unreachable!("no variables in scope"),
+                            Err(d) => return Err(d),
+                        }
+                    }
+                    None => {
+                        let e = c.value.as_ref().expect("checked above");
+                        let scope = Scope {
+                            consts: &consts,
+                            formulas: &formulas,
+                            vars: &no_vars,
+                            labels: None,
+                        };
+                        match ck.resolve(e, &scope, &mut Vec::new()) {
+                            Ok((CExpr::Const(v), _)) => v,
+                            Ok(_) => {
+                                return Err(ck.error(
+                                    e.span,
+                                    format!("constant '{name}' must not depend on variables"),
+                                ))
+                            }
+                            Err(d)
+                                if d.message.starts_with("unknown name")
+                                    && order
+                                        .iter()
+                                        .any(|o| d.message.contains(&format!("'{o}'"))) =>
+                            {
+                                still.push(name);
+                                continue;
+                            }
+                            Err(d) => return Err(d),
+                        }
+                    }
+                };
+                let value = match (c.ty.unwrap_or(ConstType::Int), value) {
+                    (ConstType::Int, Value::Int(_)) | (ConstType::Bool, Value::Bool(_)) => value,
+                    (ConstType::Double, Value::Int(n)) => Value::Real(Q::int(n)),
+                    (ConstType::Double, Value::Real(_)) => value,
+                    (ConstType::Int, Value::Real(q)) if c.ty.is_none() => Value::Real(q),
+                    (t, v) => {
+                        return Err(ck.error(
+                            c.name.span,
+                            format!(
+                                "constant '{name}' is {} but its value {v} is {}",
+                                match t {
+                                    ConstType::Int => "int",
+                                    ConstType::Double => "double",
+                                    ConstType::Bool => "bool",
+                                },
+                                v.type_name()
+                            ),
+                        ))
+                    }
+                };
+                consts.insert(name.clone(), value);
+            }
+            if still.len() == before {
+                let name = still[0];
+                return Err(ck.error(
+                    decls[name].name.span,
+                    format!("constant '{name}' is defined in terms of itself"),
+                ));
+            }
+            pending = still;
+        }
+        let _ = whole;
+        let constants = order.iter().map(|n| (n.clone(), consts[n])).collect();
+        let mut program = Program {
+            model_type: model.model_type,
+            constants,
+            vars: Vec::new(),
+            modules: Vec::new(),
+            actions: Vec::new(),
+            commands: Vec::new(),
+            labels: Vec::new(),
+            rewards: Vec::new(),
+            init: None,
+            players: Vec::new(),
+            formulas,
+            file: file.to_string(),
+            src: src.to_string(),
+        };
+        program.build(&ck, model, &consts)?;
+        Ok(program)
+    }
+
+    /// Variables, modules (renamed copies made), commands, labels, rewards, init, players.
+    fn build(
+        &mut self,
+        ck: &Checker<'_>,
+        model: &Model,
+        consts: &HashMap<String, Value>,
+    ) -> Result<(), Diagnostic> {
+        // Modules with renamed copies spelled out.
+        let mut modules: Vec<Module> = Vec::new();
+        for item in &model.items {
+            match item {
+                Item::Module(m) => modules.push(m.clone()),
+                Item::Renamed(r) => {
+                    let Some(base) = model.items.iter().find_map(|i| match i {
+                        Item::Module(m) if m.name.name == r.base.name => Some(m),
+                        _ => None,
+                    }) else {
+                        return Err(
+                            ck.error(r.base.span, format!("no module '{}' to copy", r.base.name))
+                        );
+                    };
+                    modules.push(rename_module(base, r, &self.formulas));
+                }
+                Item::System(span) => {
+                    return Err(ck.error(*span, "system … endsystem is not supported: every module is composed in parallel, as when it is absent"));
+                }
+                _ => {}
+            }
+        }
+        for m in &modules {
+            if self.modules.contains(&m.name.name) {
+                return Err(ck.error(
+                    m.name.span,
+                    format!("module '{}' is declared twice", m.name.name),
+                ));
+            }
+            self.modules.push(m.name.name.clone());
+        }
+        // Variables: globals, then each module's.
+        let mut decls: Vec<(&VarDecl, Option<usize>)> = Vec::new();
+        for item in &model.items {
+            if let Item::Global(v) = item {
+                decls.push((v, None));
+            }
+        }
+        for (i, m) in modules.iter().enumerate() {
+            for v in &m.vars {
+                decls.push((v, Some(i)));
+            }
+        }
+        let mut var_index: HashMap<String, (usize, bool)> = HashMap::new();
+        let no_vars = HashMap::new();
+        let scope = Scope {
+            consts,
+            formulas: &self.formulas,
+            vars: &no_vars,
+            labels: None,
+        };
+        for (v, module) in &decls {
+            if var_index.contains_key(&v.name.name) || consts.contains_key(&v.name.name) {
+                return Err(ck.error(v.name.span, format!("'{}' is declared twice", v.name.name)));
+            }
+            let int_of = |e: &Expr| -> Result<i64, Diagnostic> {
+                match ck.resolve(e, &scope, &mut Vec::new())? {
+                    (CExpr::Const(Value::Int(n)), _) => Ok(n),
+                    (CExpr::Const(Value::Bool(b)), _) if v.ty == VarType::Bool => Ok(b as i64),
+                    _ => Err(ck.error(e.span, "expected a constant integer")),
+                }
+            };
+            let (lo, hi, is_bool) = match &v.ty {
+                VarType::Bool => (0, 1, true),
+                VarType::Range(lo, hi) => (int_of(lo)?, int_of(hi)?, false),
+            };
+            if lo > hi {
+                return Err(ck.error(
+                    v.name.span,
+                    format!("'{}' has the empty range [{lo}..{hi}]", v.name.name),
+                ));
+            }
+            let init = match &v.init {
+                Some(e) => int_of(e)?,
+                None => lo,
+            };
+            if init < lo || init > hi {
+                return Err(ck.error(
+                    v.name.span,
+                    format!("'{}' starts at {init}, outside [{lo}..{hi}]", v.name.name),
+                ));
+            }
+            var_index.insert(v.name.name.clone(), (self.vars.len(), is_bool));
+            self.vars.push(Var {
+                name: v.name.name.clone(),
+                lo,
+                hi,
+                init,
+                is_bool,
+                module: *module,
+            });
+        }
+        let scope = Scope {
+            consts,
+            formulas: &self.formulas,
+            vars: &var_index,
+            labels: None,
+        };
+        let bool_of = |e: &Expr, what: &str| -> Result<CExpr, Diagnostic> {
+            let (c, t) = ck.resolve(e, &scope, &mut Vec::new())?;
+            if t != Type::Bool {
+                return Err(ck.error(e.span, format!("{what} must be a boolean")));
+            }
+            Ok(c)
+        };
+        let num_of = |e: &Expr, what: &str| -> Result<CExpr, Diagnostic> {
+            let (c, t) = ck.resolve(e, &scope, &mut Vec::new())?;
+            if t == Type::Bool {
+                return Err(ck.error(e.span, format!("{what} must be a number")));
+            }
+            Ok(c)
+        };
+        let action_of = |a: &Ident, actions: &mut Vec<String>| -> usize {
+            match actions.iter().position(|x| *x == a.name) {
+                Some(i) => i,
+                None => {
+                    actions.push(a.name.clone());
+                    actions.len() - 1
+                }
+            }
+        };
+        for (mi, m) in modules.iter().enumerate() {
+            for c in &m.commands {
+                let guard = bool_of(&c.guard, "a guard")?;
+                let mut updates = Vec::new();
+                for u in &c.updates {
+                    let prob = match &u.prob {
+                        Some(p) => Some(num_of(p, "a probability")?),
+                        None => None,
+                    };
+                    let mut assigns = Vec::new();
+                    for (var, e) in &u.assigns {
+                        let Some(&(vi, _)) = var_index.get(&var.name) else {
+                            return Err(
+                                ck.error(var.span, format!("unknown variable '{}'", var.name))
+                            );
+                        };
+                        if let Some(owner) = self.vars[vi].module {
+                            if owner != mi {
+                                return Err(ck.error(
+                                    var.span,
+                                    format!(
+                                        "module '{}' cannot change '{}', a variable of module '{}'",
+                                        m.name.name, var.name, self.modules[owner]
+                                    ),
+                                ));
+                            }
+                        }
+                        if assigns.iter().any(|(x, _)| *x == vi) {
+                            return Err(ck.error(
+                                var.span,
+                                format!("'{}' is updated twice in one update", var.name),
+                            ));
+                        }
+                        let (ce, t) = ck.resolve(e, &scope, &mut Vec::new())?;
+                        if (t == Type::Bool) != self.vars[vi].is_bool {
+                            return Err(ck.error(
+                                e.span,
+                                format!("'{}' gets a value of the wrong type", var.name),
+                            ));
+                        }
+                        if t == Type::Real {
+                            return Err(ck.error(
+                                e.span,
+                                format!(
+                                    "'{}' is an integer and gets a value that is not",
+                                    var.name
+                                ),
+                            ));
+                        }
+                        assigns.push((vi, ce));
+                    }
+                    updates.push((prob, assigns));
+                }
+                if updates.len() > 1 && updates.iter().any(|(p, _)| p.is_none()) {
+                    return Err(ck.error(
+                        c.span,
+                        "every update of a command with several needs a probability",
+                    ));
+                }
+                let action = c.action.as_ref().map(|a| action_of(a, &mut self.actions));
+                self.commands.push(Cmd {
+                    module: mi,
+                    action,
+                    guard,
+                    updates,
+                    text: ck.src[c.span.start..c.span.end]
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                });
+            }
+        }
+        for item in &model.items {
+            match item {
+                Item::Label(n, e) => {
+                    if self.labels.iter().any(|(l, _)| *l == n.name) {
+                        return Err(
+                            ck.error(n.span, format!("label \"{}\" is declared twice", n.name))
+                        );
+                    }
+                    let c = bool_of(e, "a label")?;
+                    self.labels.push((n.name.clone(), c));
+                }
+                Item::Rewards(r) => {
+                    let name = r.name.as_ref().map_or(String::new(), |n| n.name.clone());
+                    if !name.is_empty() && self.rewards.iter().any(|s| s.name == name) {
+                        return Err(ck.error(
+                            r.span,
+                            format!("reward structure \"{name}\" is declared twice"),
+                        ));
+                    }
+                    let mut s = RewardStruct {
+                        name,
+                        state: Vec::new(),
+                        transition: Vec::new(),
+                    };
+                    for it in &r.items {
+                        let g = bool_of(&it.guard, "a reward's guard")?;
+                        let v = num_of(&it.value, "a reward")?;
+                        match &it.action {
+                            None => s.state.push((g, v)),
+                            Some(a) => {
+                                let a = a.as_ref().map(|a| action_of(a, &mut self.actions));
+                                s.transition.push((a, g, v));
+                            }
+                        }
+                    }
+                    self.rewards.push(s);
+                }
+                Item::Init(e) => {
+                    if self.init.is_some() {
+                        return Err(ck.error(e.span, "a second init … endinit"));
+                    }
+                    if decls.iter().any(|(v, _)| v.init.is_some()) {
+                        return Err(ck.error(
+                            e.span,
+                            "init … endinit and variables with init values cannot be mixed",
+                        ));
+                    }
+                    self.init = Some(bool_of(e, "init … endinit")?);
+                }
+                Item::Player(p) => {
+                    if model.model_type != ModelType::Smg {
+                        return Err(ck.error(p.name.span, "players belong to smg models"));
+                    }
+                    let mut ms = Vec::new();
+                    let mut acts = Vec::new();
+                    for c in &p.controls {
+                        match c {
+                            Controlled::Module(m) => {
+                                match self.modules.iter().position(|x| *x == m.name) {
+                                    Some(i) => ms.push(i),
+                                    None => {
+                                        return Err(ck
+                                            .error(m.span, format!("unknown module '{}'", m.name)))
+                                    }
+                                }
+                            }
+                            Controlled::Action(a) => {
+                                match self.actions.iter().position(|x| *x == a.name) {
+                                    Some(i) => acts.push(i),
+                                    None => {
+                                        return Err(ck
+                                            .error(a.span, format!("unknown action '{}'", a.name)))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    self.players.push((p.name.name.clone(), ms, acts));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves a property's state formula (labels, formulas, constants and variables of the
+    /// model), from a text read from `file`.
+    pub fn resolve_property(
+        &self,
+        file: &str,
+        src: &str,
+        e: &Expr,
+        extra: &HashMap<String, Value>,
+    ) -> Result<CExpr, Diagnostic> {
+        let ck = Checker { file, src };
+        let mut consts: HashMap<String, Value> = self.constants.iter().cloned().collect();
+        consts.extend(extra.iter().map(|(k, v)| (k.clone(), *v)));
+        let vars: HashMap<String, (usize, bool)> = self
+            .vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.name.clone(), (i, v.is_bool)))
+            .collect();
+        let labels: HashMap<String, CExpr> = self.labels.iter().cloned().collect();
+        let scope = Scope {
+            consts: &consts,
+            formulas: &self.formulas,
+            vars: &vars,
+            labels: Some(&labels),
+        };
+        let (c, t) = ck.resolve(e, &scope, &mut Vec::new())?;
+        if t != Type::Bool {
+            return Err(ck.error(e.span, "expected a condition on states"));
+        }
+        Ok(c)
+    }
+
+    /// The model file's name and text.
+    pub fn source(&self) -> (&str, &str) {
+        (&self.file, &self.src)
+    }
+}
+
+/// A copy of `base` under the renaming of `r`, its formulas expanded first.
+fn rename_module(base: &Module, r: &Renamed, formulas: &HashMap<String, Expr>) -> Module {
+    let map: HashMap<&str, &str> = r
+        .renames
+        .iter()
+        .map(|(a, b)| (a.name.as_str(), b.name.as_str()))
+        .collect();
+    let ident = |i: &Ident| Ident {
+        name: map
+            .get(i.name.as_str())
+            .map_or(i.name.clone(), |s| s.to_string()),
+        span: i.span,
+    };
+    let expr = |e: &Expr| rename_expr(e, &map, formulas, 0);
+    Module {
+        name: r.name.clone(),
+        vars: base
+            .vars
+            .iter()
+            .map(|v| VarDecl {
+                name: ident(&v.name),
+                ty: match &v.ty {
+                    VarType::Range(lo, hi) => VarType::Range(expr(lo), expr(hi)),
+                    VarType::Bool => VarType::Bool,
+                },
+                init: v.init.as_ref().map(expr),
+            })
+            .collect(),
+        commands: base
+            .commands
+            .iter()
+            .map(|c| Command {
+                action: c.action.as_ref().map(ident),
+                guard: expr(&c.guard),
+                updates: c
+                    .updates
+                    .iter()
+                    .map(|u| Update {
+                        prob: u.prob.as_ref().map(expr),
+                        assigns: u.assigns.iter().map(|(v, e)| (ident(v), expr(e))).collect(),
+                        span: u.span,
+                    })
+                    .collect(),
+                span: c.span,
+            })
+            .collect(),
+    }
+}
+
+/// `e` with formulas expanded and names renamed simultaneously.
+fn rename_expr(
+    e: &Expr,
+    map: &HashMap<&str, &str>,
+    formulas: &HashMap<String, Expr>,
+    depth: usize,
+) -> Expr {
+    let kind = match &e.kind {
+        ExprKind::Name(n) => match formulas.get(n) {
+            // A formula that uses itself is left for the checking pass to report.
+            Some(f) if depth < 64 => return rename_expr(f, map, formulas, depth + 1),
+            _ => ExprKind::Name(map.get(n.as_str()).map_or(n.clone(), |s| s.to_string())),
+        },
+        ExprKind::Unary(op, a) => {
+            ExprKind::Unary(*op, Box::new(rename_expr(a, map, formulas, depth)))
+        }
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(
+            *op,
+            Box::new(rename_expr(a, map, formulas, depth)),
+            Box::new(rename_expr(b, map, formulas, depth)),
+        ),
+        ExprKind::Ite(a, b, c) => ExprKind::Ite(
+            Box::new(rename_expr(a, map, formulas, depth)),
+            Box::new(rename_expr(b, map, formulas, depth)),
+            Box::new(rename_expr(c, map, formulas, depth)),
+        ),
+        ExprKind::Call(f, args) => ExprKind::Call(
+            *f,
+            args.iter()
+                .map(|a| rename_expr(a, map, formulas, depth))
+                .collect(),
+        ),
+        other => other.clone(),
+    };
+    Expr { kind, span: e.span }
+}

@@ -1,0 +1,216 @@
+//! Values of PRISM expressions: booleans, integers and exact rationals. Every number a model
+//! writes is rational (a decimal literal is the exact decimal); what is not (`pow(2, 0.5)`,
+//! `log(3, 2)`) is an error that says so, never a rounded float.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// A rational `num / den` in lowest terms, `den > 0`, in 128 bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Q {
+    num: i128,
+    den: i128,
+}
+
+fn gcd(mut a: i128, mut b: i128) -> i128 {
+    a = a.abs();
+    b = b.abs();
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Q {
+    /// The integer `n`.
+    pub fn int(n: i64) -> Q {
+        Q {
+            num: n as i128,
+            den: 1,
+        }
+    }
+
+    /// `num / den` in lowest terms; `None` when `den` is zero.
+    pub fn new(num: i128, den: i128) -> Option<Q> {
+        if den == 0 {
+            return None;
+        }
+        let g = gcd(num, den).max(1);
+        let s = if den < 0 { -1 } else { 1 };
+        Some(Q {
+            num: s * num / g,
+            den: s * den / g,
+        })
+    }
+
+    /// The numerator (with the sign) and the denominator.
+    pub fn parts(self) -> (i128, i128) {
+        (self.num, self.den)
+    }
+
+    /// The decimal literal `text` (`0.25`, `1e-3`, `2.5E2`) exactly; `None` if it does not fit.
+    pub fn parse_decimal(text: &str) -> Option<Q> {
+        let lower = text.to_ascii_lowercase();
+        let (mantissa, exp) = match lower.split_once('e') {
+            Some((m, e)) => (m.to_string(), e.parse::<i32>().ok()?),
+            None => (lower.clone(), 0),
+        };
+        let (int, frac) = mantissa.split_once('.').unwrap_or((&mantissa, ""));
+        let digits = format!("{int}{frac}");
+        let mut num: i128 = digits.parse().ok()?;
+        let mut den: i128 = 1;
+        let scale = exp - frac.len() as i32;
+        for _ in 0..scale.unsigned_abs() {
+            if scale > 0 {
+                num = num.checked_mul(10)?;
+            } else {
+                den = den.checked_mul(10)?;
+            }
+        }
+        Q::new(num, den)
+    }
+
+    /// Whether it is a whole number.
+    pub fn is_integer(self) -> bool {
+        self.den == 1
+    }
+
+    /// The nearest `f64`.
+    pub fn to_f64(self) -> f64 {
+        self.num as f64 / self.den as f64
+    }
+
+    fn checked(num: Option<i128>, den: Option<i128>) -> Option<Q> {
+        Q::new(num?, den?)
+    }
+
+    /// `self + o`, `None` on overflow.
+    pub fn checked_add(self, o: Q) -> Option<Q> {
+        let g = gcd(self.den, o.den);
+        let (a, b) = (self.den / g, o.den / g);
+        Q::checked(
+            self.num
+                .checked_mul(b)
+                .and_then(|x| x.checked_add(o.num.checked_mul(a)?)),
+            self.den.checked_mul(b),
+        )
+    }
+
+    /// `-self`.
+    pub fn checked_neg(self) -> Option<Q> {
+        Some(Q {
+            num: self.num.checked_neg()?,
+            den: self.den,
+        })
+    }
+
+    /// `self - o`.
+    pub fn checked_sub(self, o: Q) -> Option<Q> {
+        self.checked_add(o.checked_neg()?)
+    }
+
+    /// `self * o`.
+    pub fn checked_mul(self, o: Q) -> Option<Q> {
+        let g1 = gcd(self.num, o.den).max(1);
+        let g2 = gcd(o.num, self.den).max(1);
+        Q::checked(
+            (self.num / g1).checked_mul(o.num / g2),
+            (self.den / g2).checked_mul(o.den / g1),
+        )
+    }
+
+    /// `self / o`; `None` when `o` is zero or on overflow.
+    pub fn checked_div(self, o: Q) -> Option<Q> {
+        if o.num == 0 {
+            return None;
+        }
+        self.checked_mul(Q::new(o.den, o.num)?)
+    }
+
+    /// The greatest integer at most `self`.
+    pub fn floor(self) -> i128 {
+        self.num.div_euclid(self.den)
+    }
+}
+
+impl Ord for Q {
+    fn cmp(&self, o: &Q) -> Ordering {
+        (self.num * o.den).cmp(&(o.num * self.den))
+    }
+}
+
+impl PartialOrd for Q {
+    fn partial_cmp(&self, o: &Q) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl fmt::Display for Q {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
+    }
+}
+
+/// The value of an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Value {
+    /// `true` or `false`.
+    Bool(bool),
+    /// An integer.
+    Int(i64),
+    /// A rational that came from a `double` or a division.
+    Real(Q),
+}
+
+impl Value {
+    /// The number, for arithmetic; `None` for a boolean.
+    pub fn number(self) -> Option<Q> {
+        match self {
+            Value::Int(n) => Some(Q::int(n)),
+            Value::Real(q) => Some(q),
+            Value::Bool(_) => None,
+        }
+    }
+
+    /// The type's name, for errors.
+    pub fn type_name(self) -> &'static str {
+        match self {
+            Value::Bool(_) => "bool",
+            Value::Int(_) => "int",
+            Value::Real(_) => "double",
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Real(q) => write!(f, "{q}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_exact() {
+        assert_eq!(Q::parse_decimal("0.1"), Q::new(1, 10));
+        assert_eq!(Q::parse_decimal("1e-3"), Q::new(1, 1000));
+        assert_eq!(Q::parse_decimal("2.5E2"), Q::new(250, 1));
+        let third = Q::new(1, 3).unwrap();
+        assert_eq!(
+            third.checked_add(third).unwrap().checked_add(third),
+            Some(Q::int(1))
+        );
+        assert_eq!(Q::new(-7, 2).unwrap().floor(), -4);
+        assert!(Q::new(1, 3).unwrap() < Q::new(1, 2).unwrap());
+    }
+}

@@ -1,0 +1,69 @@
+//! The state spaces of the QVBS models (`tests/qvbs/`, CC-BY 4.0): the reachable states,
+//! transitions, choices and deadlocks of a full build match Storm's counts in `cases.json`,
+//! for every instance of up to about 50,000 states.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use perfectplay_prism::build::build;
+use perfectplay_prism::parse_model;
+use perfectplay_prism::program::Program;
+
+/// The given constants of a case as `NAME=VALUE` text pairs.
+fn constants(case: &serde_json::Value) -> Vec<(String, String)> {
+    case["constants"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.to_string()))
+        .collect()
+}
+
+#[test]
+fn state_spaces_match_storms_counts() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/qvbs");
+    let cases: Vec<serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(root.join("cases.json")).unwrap()).unwrap();
+    // One build per model file and constants.
+    let mut instances = BTreeMap::new();
+    for c in &cases {
+        if c["states_full"].as_u64().unwrap() <= 50_000 {
+            let key = (
+                c["model"].as_str().unwrap().to_string(),
+                c["constants"].to_string(),
+            );
+            instances.entry(key).or_insert(c);
+        }
+    }
+    assert!(instances.len() >= 20, "{}", instances.len());
+    for ((model, _), c) in instances {
+        let text = std::fs::read_to_string(root.join(&model)).unwrap();
+        let ast = parse_model(&model, &text).unwrap();
+        let program = Program::new(&model, &text, &ast, &constants(c))
+            .unwrap_or_else(|e| panic!("{}", e.render()));
+        let space = build(&program, 10_000_000).unwrap_or_else(|e| panic!("{model}: {e}"));
+        let id = c["id"].as_str().unwrap();
+        assert_eq!(
+            space.len() as u64,
+            c["states_full"].as_u64().unwrap(),
+            "{id}"
+        );
+        assert_eq!(
+            space.deadlocks as u64,
+            c["deadlock_states"].as_u64().unwrap(),
+            "{id}"
+        );
+        assert_eq!(
+            space.initial.len() as u64,
+            c["initial_states"].as_u64().unwrap(),
+            "{id}"
+        );
+        if c["type"] == "mdp" {
+            assert_eq!(
+                space.choices.len() as u64,
+                c["choices_full"].as_u64().unwrap(),
+                "{id}"
+            );
+        }
+    }
+}
