@@ -16,6 +16,7 @@ use serde::Serialize;
 mod analysis;
 mod contest;
 mod plot;
+mod prism;
 mod render;
 
 const ABOUT: &str = "Solves finite games of chance and strategy exactly: the value under optimal \
@@ -184,6 +185,7 @@ fn cli() -> Command {
             analysis::strategy_args,
         ))
         .subcommand(Command::new("games").about("List the built-in games with their options"))
+        .subcommand(prism::command())
         .subcommand(contest::command())
 }
 
@@ -411,7 +413,7 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             print!("{}", games_text());
             Ok(ExitCode::SUCCESS)
         }
-        Some((command, sm)) if command != "contest" => {
+        Some((command, sm)) if command != "contest" && command != "check" => {
             let (name, gm) = sm.subcommand().expect("a game is required");
             let game = perfectplay_games::find(name)?;
             if command == "solve" {
@@ -433,6 +435,7 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             Ok(code)
         }
         Some(("contest", cm)) => contest::run(cm),
+        Some(("check", cm)) => prism::run(cm),
         _ => unreachable!("a subcommand is required"),
     }
 }

@@ -30,12 +30,24 @@
 
 pub mod ast;
 pub mod build;
+pub mod check;
 mod error;
+pub mod graph;
 mod lexer;
 mod parser;
 mod print;
 pub mod program;
+mod session;
 pub mod value;
 
 pub use error::{Diagnostic, Span};
 pub use parser::{parse_expr, parse_model, parse_properties};
+pub use session::{check_prop, Error, Loaded, Prop, Props};
+
+/// The value of a numeric reward expression on variable values.
+pub(crate) fn build_value(e: &program::CExpr, vals: &[i64]) -> Result<value::Q, String> {
+    e.eval(vals)
+        .map_err(|err| err.to_string())?
+        .number()
+        .ok_or_else(|| "a reward is a boolean".to_string())
+}

@@ -1060,6 +1060,28 @@ impl Program {
         Ok(c)
     }
 
+    /// Resolves an expression of a properties file that reads no variable (a constant's
+    /// value), folded to a constant when it can be.
+    pub fn resolve_value(
+        &self,
+        file: &str,
+        src: &str,
+        e: &Expr,
+        extra: &HashMap<String, Value>,
+    ) -> Result<CExpr, Diagnostic> {
+        let ck = Checker { file, src };
+        let mut consts: HashMap<String, Value> = self.constants.iter().cloned().collect();
+        consts.extend(extra.iter().map(|(k, v)| (k.clone(), *v)));
+        let vars = HashMap::new();
+        let scope = Scope {
+            consts: &consts,
+            formulas: &self.formulas,
+            vars: &vars,
+            labels: None,
+        };
+        Ok(ck.resolve(e, &scope, &mut Vec::new())?.0)
+    }
+
     /// The model file's name and text.
     pub fn source(&self) -> (&str, &str) {
         (&self.file, &self.src)

@@ -1,0 +1,241 @@
+//! `perfectplay check`: models in the PRISM language (`perfectplay-prism`) and their
+//! properties, printed as text or JSON.
+
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Result};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use perfectplay_prism::program::parse_constants;
+use perfectplay_prism::{check_prop, Loaded, Props};
+use serde::Serialize;
+
+pub fn command() -> Command {
+    Command::new("check")
+        .about("Check properties of a model in the PRISM language (dtmc, mdp): P=?, Pmin=?, Pmax=? [ F φ ] and [ ψ U φ ]; R=?, Rmin=?, Rmax=? [ F φ ]")
+        .arg(Arg::new("model").value_name("MODEL").required(true).help("The model file (.prism, .pm, .nm)"))
+        .arg(Arg::new("props").value_name("PROPS").help("A properties file (.props); without --prop every property in it is checked"))
+        .arg(
+            Arg::new("prop")
+                .long("prop")
+                .value_name("TEXT|NAME")
+                .action(ArgAction::Append)
+                .help("A property's text ('Pmax=? [ F \"goal\" ]') or the name of one in PROPS; may be repeated"),
+        )
+        .arg(
+            Arg::new("const")
+                .long("const")
+                .value_name("N=3,p=0.1,b=true")
+                .action(ArgAction::Append)
+                .help("Values of constants the model or properties leave undefined"),
+        )
+        .arg(Arg::new("exact").long("exact").action(ArgAction::SetTrue).help("Exact values, printed as p/q too"))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object: model, type, constants, states, transitions, choices, build_seconds, seconds, results"))
+        .arg(
+            Arg::new("max-states")
+                .long("max-states")
+                .value_name("N")
+                .value_parser(clap::value_parser!(u64).range(1..))
+                .help("Stop with an error once the model has more than N states"),
+        )
+        .arg(Arg::new("quiet").long("quiet").short('q').action(ArgAction::SetTrue).help("No statistics on stderr"))
+        .after_help(
+            "Examples:\n  perfectplay check brp.prism brp.props --const N=16,MAX=2\n  \
+             perfectplay check coin.prism --prop 'P=? [ F \"heads\" ]' --exact --json\n\n\
+             Supported: dtmc and mdp models (smg models parse, checking them is to come), \
+             constants, formulas, labels, globals, modules and renaming, synchronisation, \
+             rewards, init...endinit. Not supported: CTMCs and timed models, bounded (F<=k) and \
+             LTL properties, system...endsystem.",
+        )
+}
+
+/// One result in `--json`.
+#[derive(Serialize)]
+struct ResultJson {
+    name: Option<String>,
+    property: String,
+    /// A number, the string "inf", a boolean for a query with a bound, or null after an
+    /// error.
+    value: serde_json::Value,
+    exact: Option<String>,
+    method: &'static str,
+    error_bound: f64,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct CheckJson {
+    model: String,
+    #[serde(rename = "type")]
+    model_type: String,
+    constants: serde_json::Map<String, serde_json::Value>,
+    states: usize,
+    transitions: usize,
+    choices: usize,
+    build_seconds: f64,
+    seconds: f64,
+    results: Vec<ResultJson>,
+}
+
+fn read(path: &str) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read '{path}': {e}"))
+}
+
+pub fn run(m: &ArgMatches) -> Result<ExitCode> {
+    let started = Instant::now();
+    let model_path = m.get_one::<String>("model").expect("required");
+    let mut constants = Vec::new();
+    for text in m.get_many::<String>("const").into_iter().flatten() {
+        constants.extend(parse_constants(text).map_err(|e| anyhow!("--const: {e}"))?);
+    }
+    let max_states = m
+        .get_one::<u64>("max-states")
+        .map_or(usize::MAX, |&n| n as usize);
+    let src = read(model_path)?;
+    let loaded =
+        Loaded::new(model_path, &src, &constants, max_states).map_err(|e| anyhow!("{e}"))?;
+    let props_path = m.get_one::<String>("props");
+    let props_text = match props_path {
+        Some(path) => Some(read(path)?),
+        None => None,
+    };
+    let load_props = |file: &str, text: &str| {
+        Props::new(&loaded, file, text, &constants)
+            .map(Rc::new)
+            .map_err(|e| anyhow!("{e}"))
+    };
+    // What to check: each --prop (the name of a property of the file, or a property's text),
+    // else every property of the file.
+    let wanted: Vec<&String> = m.get_many::<String>("prop").into_iter().flatten().collect();
+    let mut asked: Vec<(Rc<Props>, usize)> = Vec::new();
+    if wanted.is_empty() {
+        let (Some(path), Some(text)) = (props_path, &props_text) else {
+            bail!("give a properties file or --prop");
+        };
+        let props = load_props(path, text)?;
+        for i in 0..props.props.len() {
+            asked.push((props.clone(), i));
+        }
+    }
+    for w in wanted {
+        if let (Some(path), Some(text)) = (props_path, &props_text) {
+            let props = load_props(path, text)?;
+            if let Some(i) = props
+                .props
+                .iter()
+                .position(|p| p.name.as_deref() == Some(w.as_str()))
+            {
+                asked.push((props, i));
+                continue;
+            }
+        }
+        let props = load_props("--prop", w)?;
+        if props.props.len() != 1 {
+            bail!("--prop '{w}': expected one property");
+        }
+        asked.push((props, 0));
+    }
+    report(m, &loaded, model_path, &constants, asked, started)
+}
+
+fn report(
+    m: &ArgMatches,
+    loaded: &Loaded,
+    model_path: &str,
+    constants: &[(String, String)],
+    asked: Vec<(Rc<Props>, usize)>,
+    started: Instant,
+) -> Result<ExitCode> {
+    let exact = m.get_flag("exact");
+    let json = m.get_flag("json");
+    let mut results = Vec::new();
+    let mut failed = false;
+    for (props, i) in &asked {
+        {
+            let p = &props.props[*i];
+            let t = Instant::now();
+            let label = p.name.clone().unwrap_or_else(|| p.text.clone());
+            let a = match check_prop(loaded, props, p, exact) {
+                Ok(a) => a,
+                Err(e) => {
+                    // One property's error does not stop the others.
+                    eprintln!("error: {label}: {e}");
+                    failed = true;
+                    results.push(ResultJson {
+                        name: p.name.clone(),
+                        property: p.text.clone(),
+                        value: serde_json::Value::Null,
+                        exact: None,
+                        method: "",
+                        error_bound: 0.0,
+                        seconds: t.elapsed().as_secs_f64(),
+                        error: Some(e.to_string()),
+                    });
+                    continue;
+                }
+            };
+            let seconds = t.elapsed().as_secs_f64();
+            let value = match a.holds {
+                Some(b) => b.to_string(),
+                None if a.value.is_infinite() => "inf".to_string(),
+                None => a.value.to_string(),
+            };
+            if !json {
+                match (&a.exact, a.holds) {
+                    (Some(q), None) if *q != value => println!("{label}: {value} = {q}"),
+                    _ => println!("{label}: {value}"),
+                }
+            }
+            results.push(ResultJson {
+                name: p.name.clone(),
+                property: p.text.clone(),
+                value: match a.holds {
+                    Some(b) => b.into(),
+                    None if a.value.is_infinite() => "inf".into(),
+                    None => a.value.into(),
+                },
+                exact: if a.holds.is_some() { None } else { a.exact },
+                method: a.method,
+                error_bound: 0.0,
+                seconds,
+                error: None,
+            });
+        }
+    }
+    let space = &loaded.space;
+    if json {
+        let out = CheckJson {
+            model: model_path.to_string(),
+            model_type: loaded.program.model_type.to_string(),
+            constants: constants
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                .collect(),
+            states: space.len(),
+            transitions: space.transitions(),
+            choices: space.choices.len(),
+            build_seconds: loaded.build_seconds,
+            seconds: started.elapsed().as_secs_f64(),
+            results,
+        };
+        println!("{}", serde_json::to_string(&out).expect("serialises"));
+    }
+    if !m.get_flag("quiet") {
+        eprintln!(
+            "states: {}, transitions: {}, choices: {}, build: {:.3} s, total: {:.3} s",
+            space.len(),
+            space.transitions(),
+            space.choices.len(),
+            loaded.build_seconds,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(if failed {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

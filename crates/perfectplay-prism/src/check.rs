@@ -1,0 +1,447 @@
+//! Checking a property on a built state space: the graph analyses decide the states whose
+//! value is known (zero, one, or infinite for a reward), end components are collapsed, and the
+//! rest goes to perfectplay's engine as a [`Model`] whose states are the space's numbers. The
+//! engine solves exactly (policy iteration with exact linear solves per component), in `f64`
+//! or, with `exact`, in rationals.
+//!
+//! Semantics (PRISM's and Storm's): `P=? [ψ U φ]` is the probability of reaching φ through
+//! ψ-states; `Pmin`/`Pmax` optimise over all schedulers. `R=? [F φ]` is the expected reward
+//! until φ, +∞ where φ is reached with probability below one (under some scheduler for `Rmax`,
+//! under every one for `Rmin`); rewards are not earned in φ-states.
+
+use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
+
+use crate::ast::{Measure, ModelType, Opt, Path, Query, RewardRef};
+use crate::build::Space;
+use crate::graph::{almost_sure_some, end_components, reach_every, reach_some, Predecessors};
+use crate::program::{CExpr, Program};
+use crate::value::Q;
+
+/// The answer to one query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The value as the nearest `f64` (`f64::INFINITY` for +∞).
+    pub value: f64,
+    /// The exact value `p/q` when solved exactly (or when the value is decided by the graph
+    /// analysis alone).
+    pub exact: Option<String>,
+    /// How it was computed.
+    pub method: &'static str,
+    /// States the engine solved.
+    pub states: usize,
+    /// For a query with a bound (`P>=0.5 [ … ]`), whether it holds.
+    pub holds: Option<bool>,
+}
+
+/// How to aggregate over several initial states (`filter(op, …, "init")`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OverInitial {
+    /// The only initial state.
+    Only,
+    /// The greatest value.
+    Max,
+    /// The least value.
+    Min,
+    /// The mean value.
+    Avg,
+}
+
+/// A state of the query's model: a state of the space (its end component's representative),
+/// or the virtual start over several initial states.
+type Id = u32;
+
+struct QueryModel<'a> {
+    space: &'a Space,
+    program: &'a Program,
+    /// Per state: the representative of its end component (itself if in none).
+    rep: Vec<u32>,
+    /// Per representative of a collapsed component: its states.
+    members: Vec<Vec<u32>>,
+    /// Per state: `Some(payoff)` if its value is known.
+    fixed: Vec<Option<Rat>>,
+    /// Per choice: whether it may be taken, and its reward.
+    usable: Vec<bool>,
+    reward: Vec<Rat>,
+    player: Player,
+    dtmc: bool,
+    start: Id,
+    over: OverInitial,
+}
+
+impl Model for QueryModel<'_> {
+    type State = Id;
+    type Move = u32;
+
+    fn start(&self) -> Id {
+        self.start
+    }
+
+    fn expand(&self, &s: &Id, node: &mut impl NodeBuilder<Id, u32>) {
+        if s as usize == self.space.len() {
+            // The virtual start: one move (or outcome) per initial state.
+            let init = &self.space.initial;
+            match self.over {
+                OverInitial::Avg => {
+                    node.chance();
+                    let p = Rat::new(1, init.len() as i64);
+                    for &i in init {
+                        node.add_outcome(i, p, 0, self.rep[i as usize]);
+                    }
+                }
+                _ => {
+                    node.decision(if self.over == OverInitial::Min {
+                        Player::Min
+                    } else {
+                        Player::Max
+                    });
+                    for &i in init {
+                        node.add_move(i, 0, self.rep[i as usize]);
+                    }
+                }
+            }
+            return;
+        }
+        if let Some(p) = self.fixed[s as usize] {
+            return node.terminal(p);
+        }
+        let single = [s];
+        let members: &[u32] = match self.members.get(s as usize) {
+            Some(m) if !m.is_empty() => m,
+            _ => &single,
+        };
+        if self.dtmc {
+            node.chance();
+            let k = self.space.choices_of(s).len() as i64;
+            let share = Rat::new(1, k);
+            for c in self.space.choices_of(s) {
+                for &(p, t) in self.space.outcomes_of(c) {
+                    let p = if k == 1 {
+                        p
+                    } else {
+                        p.checked_mul(share).expect("a small fraction")
+                    };
+                    node.add_outcome(c as u32, p, self.reward[c], self.rep[t as usize]);
+                }
+            }
+            return;
+        }
+        node.decision(self.player);
+        for &m in members {
+            for c in self.space.choices_of(m) {
+                if !self.usable[c] {
+                    continue;
+                }
+                let outs = self.space.outcomes_of(c);
+                if outs.len() == 1 {
+                    node.add_move(c as u32, self.reward[c], self.rep[outs[0].1 as usize]);
+                } else {
+                    node.add_random_move(c as u32, self.reward[c]);
+                    for &(p, t) in outs {
+                        node.add_outcome(c as u32, p, 0, self.rep[t as usize]);
+                    }
+                }
+            }
+        }
+    }
+
+    fn show_state(&self, &s: &Id) -> String {
+        if s as usize == self.space.len() {
+            return "the initial states".to_string();
+        }
+        self.space.show(self.program, s)
+    }
+
+    fn show_move(&self, &c: &u32) -> String {
+        match self.space.choices.get(c as usize).and_then(|ch| ch.action) {
+            Some(a) => self.program.actions[a].clone(),
+            None => "[]".to_string(),
+        }
+    }
+
+    fn dense_bound(&self) -> usize {
+        self.space.len() + 1
+    }
+
+    fn dense_index(&self, &s: &Id) -> Option<usize> {
+        Some(s as usize)
+    }
+}
+
+fn rat_of(q: Q, what: &str) -> Result<Rat, String> {
+    let (n, d) = q.parts();
+    i64::try_from(n)
+        .ok()
+        .zip(i64::try_from(d).ok())
+        .and_then(|(n, d)| Rat::checked_new(n, d))
+        .ok_or_else(|| format!("{what} {q} is too large a fraction for the solver"))
+}
+
+/// Which states satisfy `e`.
+fn states_where(space: &Space, program: &Program, e: &CExpr) -> Result<Vec<bool>, String> {
+    let mut vals = Vec::new();
+    (0..space.len() as u32)
+        .map(|s| {
+            space.unpack(program, s, &mut vals);
+            e.holds(&vals)
+                .map_err(|err| format!("in state {}: {err}", space.show(program, s)))
+        })
+        .collect()
+}
+
+/// Answers `query`, whose state formulas are resolved (`target` φ, `through` ψ of an until,
+/// `None` for `F`), on `space`; `exact` solves in rationals.
+pub fn check(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+    exact: bool,
+) -> Result<Answer, String> {
+    let n = space.len();
+    let dtmc = program.model_type == ModelType::Dtmc;
+    match (program.model_type, query.opt) {
+        (ModelType::Dtmc, Opt::Min | Opt::Max) => {
+            return Err("a DTMC has no schedulers: use P=? or R=? without min or max".into())
+        }
+        (ModelType::Mdp, Opt::None) => {
+            return Err("an MDP needs Pmin/Pmax (or Rmin/Rmax): which scheduler is meant?".into())
+        }
+        (ModelType::Smg, _) => {
+            return Err("checking smg models is not supported yet (they parse)".into())
+        }
+        _ => {}
+    }
+    if query.coalition.is_some() {
+        return Err("<<…>> belongs to smg models".into());
+    }
+    if query.bound.is_some() {
+        return Err(
+            "queries with a bound (P>=p) are not supported yet: ask P=? and compare".into(),
+        );
+    }
+    if over == OverInitial::Only && space.initial.len() > 1 {
+        return Err(format!(
+            "the model has {} initial states: ask filter(max|min|avg, …, \"init\")",
+            space.initial.len()
+        ));
+    }
+    let goal = states_where(space, program, target)?;
+    let allowed = match through {
+        Some(psi) => states_where(space, program, psi)?,
+        None => vec![true; n],
+    };
+    let pred = Predecessors::new(space);
+    let maximise = query.opt == Opt::Max;
+    let player = if maximise { Player::Max } else { Player::Min };
+    let mut fixed: Vec<Option<Rat>> = vec![None; n];
+    let mut usable = vec![true; space.choices.len()];
+    let mut reward = vec![Rat::ZERO; space.choices.len()];
+    // States whose value is +∞ (rewards), and the region left to the engine.
+    let mut infinite = vec![false; n];
+    let maybe: Vec<bool>;
+    match &query.what {
+        Measure::Probability => {
+            let not_goal_through: Vec<bool> = (0..n).map(|s| allowed[s] && !goal[s]).collect();
+            // Where the probability is zero: no path (max, DTMC), or some scheduler avoids φ
+            // for ever (min).
+            let positive = if maximise || dtmc {
+                reach_some(&pred, &goal, &not_goal_through)
+            } else {
+                reach_every(space, &pred, &goal, &not_goal_through)
+            };
+            for s in 0..n {
+                if goal[s] {
+                    fixed[s] = Some(Rat::ONE);
+                } else if !positive[s] {
+                    fixed[s] = Some(Rat::ZERO);
+                }
+            }
+            maybe = (0..n).map(|s| fixed[s].is_none()).collect();
+        }
+        Measure::Reward(r) => {
+            if !matches!(query.path, Path::Eventually(_)) {
+                return Err("reward queries ask R=? [ F φ ]".into());
+            }
+            let structure = match r {
+                None => program.rewards.first(),
+                Some(RewardRef::Name(name)) => program.rewards.iter().find(|s| s.name == name.name),
+                Some(RewardRef::Index(i, _)) => {
+                    i.checked_sub(1).and_then(|i| program.rewards.get(i))
+                }
+            }
+            .ok_or_else(|| match r {
+                Some(RewardRef::Name(name)) => format!("no reward structure \"{}\"", name.name),
+                _ => "no such reward structure".to_string(),
+            })?;
+            let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
+            // Finite where φ is reached with probability one: under some scheduler (min), or
+            // under every one (max, DTMC).
+            let finite = if maximise || dtmc {
+                let avoid = reach_every(space, &pred, &goal, &not_goal);
+                let escape: Vec<bool> = avoid.iter().map(|a| !a).collect();
+                let can_escape = reach_some(&pred, &escape, &not_goal);
+                (0..n)
+                    .map(|s| goal[s] || !can_escape[s])
+                    .collect::<Vec<bool>>()
+            } else {
+                almost_sure_some(space, &pred, &goal, &not_goal)
+            };
+            let mut vals = Vec::new();
+            for s in 0..n as u32 {
+                let su = s as usize;
+                if goal[su] {
+                    fixed[su] = Some(Rat::ZERO);
+                    continue;
+                }
+                if !finite[su] {
+                    infinite[su] = true;
+                    continue;
+                }
+                space.unpack(program, s, &mut vals);
+                let mut state = Q::int(0);
+                for (g, v) in &structure.state {
+                    if g.holds(&vals).map_err(|e| e.to_string())? {
+                        let x = crate::build_value(v, &vals)?;
+                        state = state.checked_add(x).ok_or("a reward overflows")?;
+                    }
+                }
+                for c in space.choices_of(s) {
+                    let mut total = state;
+                    let action = space.choices[c].action;
+                    for (a, g, v) in &structure.transition {
+                        if *a == action && g.holds(&vals).map_err(|e| e.to_string())? {
+                            let x = crate::build_value(v, &vals)?;
+                            total = total.checked_add(x).ok_or("a reward overflows")?;
+                        }
+                    }
+                    reward[c] = rat_of(total, "a reward")?;
+                    // A choice that may lead where φ is missed for ever is worth +∞: never
+                    // the minimum.
+                    if space
+                        .outcomes_of(c)
+                        .iter()
+                        .any(|&(_, t)| !finite[t as usize] && !goal[t as usize])
+                    {
+                        usable[c] = false;
+                    }
+                }
+            }
+            maybe = (0..n).map(|s| fixed[s].is_none() && !infinite[s]).collect();
+        }
+    }
+    let start_infinite = match over {
+        OverInitial::Only => infinite[space.initial[0] as usize],
+        OverInitial::Max | OverInitial::Avg => space.initial.iter().any(|&i| infinite[i as usize]),
+        OverInitial::Min => space.initial.iter().all(|&i| infinite[i as usize]),
+    };
+    if start_infinite {
+        return Ok(Answer {
+            value: f64::INFINITY,
+            exact: None,
+            method: "graph",
+            states: 0,
+            holds: None,
+        });
+    }
+    // End components in the undecided region: a scheduler could stay in one for ever, which
+    // no strategy that ends the play does. For a probability every such component is
+    // collapsed (staying is worth zero, no more than leaving); for a reward, those whose
+    // choices earn nothing (staying costs nothing but never reaches φ).
+    let mut rep: Vec<u32> = (0..n as u32).collect();
+    let mut members: Vec<Vec<u32>> = Vec::new();
+    if !dtmc {
+        let inside: Vec<bool> = (0..space.choices.len())
+            .map(|c| {
+                usable[c]
+                    && match query.what {
+                        Measure::Probability => true,
+                        Measure::Reward(_) => reward[c].is_zero(),
+                    }
+            })
+            .collect();
+        let comps = end_components(space, &pred, &maybe, &inside);
+        if !comps.is_empty() {
+            members = vec![Vec::new(); n];
+            for comp in &comps {
+                let head = comp[0];
+                for &s in comp {
+                    rep[s as usize] = head;
+                }
+            }
+            for comp in comps {
+                let head = comp[0] as usize;
+                // The component's choices that stay inside are dropped: what is left are
+                // its exits.
+                for &s in &comp {
+                    for c in space.choices_of(s) {
+                        if inside[c]
+                            && space
+                                .outcomes_of(c)
+                                .iter()
+                                .all(|&(_, t)| rep[t as usize] == rep[head])
+                        {
+                            usable[c] = false;
+                        }
+                    }
+                }
+                if !comp.iter().any(|&s| space.choices_of(s).any(|c| usable[c])) {
+                    // No exit: the play stays for ever, never reaching φ.
+                    fixed[head] = Some(Rat::ZERO);
+                    if matches!(query.what, Measure::Reward(_)) {
+                        return Err(
+                            "internal: an end component without exit in the finite region".into(),
+                        );
+                    }
+                }
+                members[head] = comp;
+            }
+        }
+    }
+    let start = if over == OverInitial::Only {
+        rep[space.initial[0] as usize]
+    } else {
+        n as u32
+    };
+    let model = QueryModel {
+        space,
+        program,
+        rep,
+        members,
+        fixed,
+        usable,
+        reward,
+        player,
+        dtmc,
+        start,
+        over,
+    };
+    // The graph analysis made every strategy left to the engine end the play, so its linear
+    // systems are regular; in floats a pivot can still vanish by rounding (haddad-monmege is
+    // built for that). Then the value is computed exactly instead.
+    let float = if exact {
+        None
+    } else {
+        Solver::new(&model).start_value::<f64>().ok()
+    };
+    if let Some((v, stats)) = float {
+        return Ok(Answer {
+            value: v,
+            exact: None,
+            method: "policy iteration",
+            states: stats.states,
+            holds: None,
+        });
+    }
+    let (v, stats) = Solver::new(&model)
+        .exact_start_value()
+        .map_err(|e| e.to_string())?;
+    Ok(Answer {
+        value: v.to_f64(),
+        exact: if exact { v.exact_string() } else { None },
+        method: "exact",
+        states: stats.states,
+        holds: None,
+    })
+}
