@@ -32,6 +32,7 @@ const AFTER_HELP: &str = "Examples:
   perfectplay distribution perfect-memory --rows 2 --cols 3 --exact --plot moves.svg
   perfectplay strategy gold-pots --pots 4,1,2,10,3 --out strategy.csv
   perfectplay contest grid-game < input.txt
+  perfectplay check model.prism model.props --const N=3
 
 Every game command ('solve', 'explain', 'play', 'distribution', 'strategy') takes the game's
 own options ('perfectplay games' lists them) and --exact, --max-states N, --quiet.
@@ -219,7 +220,8 @@ fn games_text() -> String {
          FILE.json|csv).\n\
          Each takes the game's options above and --exact, --max-states N, --quiet;\n\
          'perfectplay <command> <game> --help' shows the rest.\n\
-         Contest input formats: 'perfectplay contest --help'.\n",
+         Contest input formats: 'perfectplay contest --help'.\n\
+         Models in the PRISM language (dtmc, mdp): 'perfectplay check --help'.\n",
     );
     out
 }
@@ -456,6 +458,12 @@ fn main() -> ExitCode {
     }));
     match run(std::env::args().collect()) {
         Ok(code) => code,
+        // A model file's syntax error shows its line and a caret under the place, as rustc
+        // does.
+        Err(e) if matches!(e.downcast_ref(), Some(perfectplay_prism::Error::Text(_))) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
         Err(e) => {
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
             eprintln!("error: {}", chain.join(": ").replace('\n', " "));

@@ -95,8 +95,7 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
         .get_one::<u64>("max-states")
         .map_or(usize::MAX, |&n| n as usize);
     let src = read(model_path)?;
-    let loaded =
-        Loaded::new(model_path, &src, &constants, max_states).map_err(|e| anyhow!("{e}"))?;
+    let loaded = Loaded::new(model_path, &src, &constants, max_states)?;
     let props_path = m.get_one::<String>("props");
     let props_text = match props_path {
         Some(path) => Some(read(path)?),
@@ -105,7 +104,7 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
     let load_props = |file: &str, text: &str| {
         Props::new(&loaded, file, text, &constants)
             .map(Rc::new)
-            .map_err(|e| anyhow!("{e}"))
+            .map_err(anyhow::Error::from)
     };
     // What to check: each --prop (the name of a property of the file, or a property's text),
     // else every property of the file.
