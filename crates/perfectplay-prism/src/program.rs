@@ -1037,25 +1037,14 @@ impl Program {
         e: &Expr,
         extra: &HashMap<String, Value>,
     ) -> Result<CExpr, Diagnostic> {
-        let ck = Checker { file, src };
-        let mut consts: HashMap<String, Value> = self.constants.iter().cloned().collect();
-        consts.extend(extra.iter().map(|(k, v)| (k.clone(), *v)));
-        let vars: HashMap<String, (usize, bool)> = self
-            .vars
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (v.name.clone(), (i, v.is_bool)))
-            .collect();
-        let labels: HashMap<String, CExpr> = self.labels.iter().cloned().collect();
-        let scope = Scope {
-            consts: &consts,
-            formulas: &self.formulas,
-            vars: &vars,
-            labels: Some(&labels),
-        };
-        let (c, t) = ck.resolve(e, &scope, &mut Vec::new())?;
+        let (c, t) = self.resolve_in(file, src, e, extra, true)?;
         if t != Type::Bool {
-            return Err(ck.error(e.span, "expected a condition on states"));
+            return Err(Diagnostic::at(
+                file,
+                src,
+                e.span,
+                "expected a condition on states",
+            ));
         }
         Ok(c)
     }
@@ -1069,17 +1058,39 @@ impl Program {
         e: &Expr,
         extra: &HashMap<String, Value>,
     ) -> Result<CExpr, Diagnostic> {
+        Ok(self.resolve_in(file, src, e, extra, false)?.0)
+    }
+
+    /// Resolves `e` with the model's constants and formulas, the `extra` constants, and, if
+    /// `states`, its variables and labels.
+    fn resolve_in(
+        &self,
+        file: &str,
+        src: &str,
+        e: &Expr,
+        extra: &HashMap<String, Value>,
+        states: bool,
+    ) -> Result<(CExpr, Type), Diagnostic> {
         let ck = Checker { file, src };
         let mut consts: HashMap<String, Value> = self.constants.iter().cloned().collect();
         consts.extend(extra.iter().map(|(k, v)| (k.clone(), *v)));
-        let vars = HashMap::new();
+        let vars: HashMap<String, (usize, bool)> = match states {
+            true => self
+                .vars
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (v.name.clone(), (i, v.is_bool)))
+                .collect(),
+            false => HashMap::new(),
+        };
+        let labels: HashMap<String, CExpr> = self.labels.iter().cloned().collect();
         let scope = Scope {
             consts: &consts,
             formulas: &self.formulas,
             vars: &vars,
-            labels: None,
+            labels: states.then_some(&labels),
         };
-        Ok(ck.resolve(e, &scope, &mut Vec::new())?.0)
+        ck.resolve(e, &scope, &mut Vec::new())
     }
 
     /// The model file's name and text.
