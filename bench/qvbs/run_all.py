@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Runs every QVBS case (crates/perfectplay-prism/tests/qvbs/cases.json) through
+`perfectplay check` and compares the value with the reference.
+
+Usage: bench/qvbs/run_all.py [--timeout SECONDS] [--max-states N] [--exact]
+Build first: cargo build --release -p perfectplay-cli
+
+Prints one line per case (OK/BAD/TIMEOUT/ERR, id, states, seconds, peak memory, value,
+reference) by increasing state count, then the counts. Floats must agree within 1e-6 relative;
+with --exact, the fraction must equal the exact reference where there is one.
+"""
+import argparse
+import json
+import math
+import os
+import subprocess
+import time
+from fractions import Fraction
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+DATA = os.path.join(REPO, "crates", "perfectplay-prism", "tests", "qvbs")
+BIN = os.path.join(REPO, "target", "release", "perfectplay")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--max-states", type=int, default=10**9)
+    ap.add_argument("--exact", action="store_true")
+    args = ap.parse_args()
+    cases = json.load(open(os.path.join(DATA, "cases.json")))
+    counts = {"OK": 0, "BAD": 0, "TIMEOUT": 0, "ERR": 0}
+    times = []
+    for c in sorted(cases, key=lambda c: c["states_full"]):
+        if c["states_full"] > args.max_states:
+            continue
+        cmd = ["/usr/bin/time", "-f", "%M", BIN, "check", os.path.join(DATA, c["model"]),
+               "--prop", c["property"], "--json", "-q"]
+        if args.exact:
+            cmd.append("--exact")
+        consts = ",".join(f"{k}={json.dumps(v)}" for k, v in c["constants"].items())
+        if consts:
+            cmd += ["--const", consts]
+        start = time.time()
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+        except subprocess.TimeoutExpired:
+            counts["TIMEOUT"] += 1
+            print("TIMEOUT", c["id"], c["states_full"], flush=True)
+            continue
+        seconds = time.time() - start
+        if r.returncode != 0:
+            counts["ERR"] += 1
+            print("ERR", c["id"], c["states_full"], r.stderr.strip().replace("\n", " ")[:200], flush=True)
+            continue
+        memory_mb = int(r.stderr.strip().split("\n")[-1]) // 1024
+        res = json.loads(r.stdout)["results"][0]
+        value, ref = res["value"], c["reference"]
+        if args.exact and c["reference_exact"]:
+            good = res["exact"] is not None and Fraction(res["exact"]) == Fraction(c["reference_exact"])
+        elif ref == "inf" or value == "inf":
+            good = value == ref
+        else:
+            good = abs(value - ref) <= 1e-6 * max(abs(ref), 1e-3)
+        tag = "OK" if good else "BAD"
+        counts[tag] += 1
+        times.append((c["states_full"], seconds))
+        print(tag, c["id"], c["states_full"], f"{seconds:.2f}s", f"{memory_mb}MB", value, ref, flush=True)
+    big = [s for n, s in times if 300_000 <= n <= 2_000_000]
+    print(" ".join(f"{k.lower()} {v}" for k, v in counts.items()))
+    if big:
+        gm = math.exp(sum(math.log(s) for s in big) / len(big))
+        print(f"geometric mean over {len(big)} cases of 0.3 to 2 million states: {gm:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
