@@ -221,7 +221,7 @@ fn games_text() -> String {
          Each takes the game's options above and --exact, --max-states N, --quiet;\n\
          'perfectplay <command> <game> --help' shows the rest.\n\
          Contest input formats: 'perfectplay contest --help'.\n\
-         Models in the PRISM language (dtmc, mdp): 'perfectplay check --help'.\n",
+         Models in the PRISM language (dtmc, mdp, smg): 'perfectplay check --help'.\n",
     );
     out
 }

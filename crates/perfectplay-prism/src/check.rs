@@ -62,7 +62,8 @@ struct QueryModel<'a> {
     /// Per choice: whether it may be taken, and its reward.
     usable: Vec<bool>,
     reward: Vec<Rat>,
-    player: Player,
+    /// Per state, who decides there (one entry for all when it is the same everywhere).
+    player: Vec<Player>,
     dtmc: bool,
     start: Id,
     over: OverInitial,
@@ -125,7 +126,7 @@ impl Model for QueryModel<'_> {
             }
             return;
         }
-        node.decision(self.player);
+        node.decision(*self.player.get(s as usize).unwrap_or(&self.player[0]));
         for &m in members {
             for c in self.space.choices_of(m) {
                 if !self.usable[c] {
@@ -208,13 +209,18 @@ pub fn check(
         (ModelType::Mdp, Opt::None) => {
             return Err("an MDP needs Pmin/Pmax (or Rmin/Rmax): which scheduler is meant?".into())
         }
-        (ModelType::Smg, _) => {
-            return Err("checking smg models is not supported yet (they parse)".into())
+        (ModelType::Smg, Opt::None) => {
+            return Err("an smg property needs min or max: <<p1>> Pmax=? [ … ]".into())
         }
         _ => {}
     }
-    if query.coalition.is_some() {
-        return Err("<<…>> belongs to smg models".into());
+    let smg = program.model_type == ModelType::Smg;
+    match (&query.coalition, smg) {
+        (Some(_), false) => return Err("<<…>> belongs to smg models".into()),
+        (None, true) => {
+            return Err("an smg property names its coalition: <<p1>> Pmax=? [ … ]".into())
+        }
+        _ => {}
     }
     if query.bound.is_some() {
         return Err(
@@ -235,6 +241,13 @@ pub fn check(
     let pred = Predecessors::new(space);
     let maximise = query.opt == Opt::Max;
     let player = if maximise { Player::Max } else { Player::Min };
+    let players = match &query.coalition {
+        Some(coalition) => owners(program, space, coalition, player)?,
+        None => vec![player],
+    };
+    if smg && !matches!(query.what, Measure::Probability) {
+        return Err("reward properties of smg models are not supported yet".into());
+    }
     let mut fixed: Vec<Option<Rat>> = vec![None; n];
     let mut usable = vec![true; space.choices.len()];
     let mut reward = vec![Rat::ZERO; space.choices.len()];
@@ -246,7 +259,7 @@ pub fn check(
             let not_goal_through: Vec<bool> = (0..n).map(|s| allowed[s] && !goal[s]).collect();
             // Where the probability is zero: no path (max, DTMC), or some scheduler avoids φ
             // for ever (min).
-            let positive = if maximise || dtmc {
+            let positive = if maximise || dtmc || smg {
                 reach_some(&pred, &goal, &not_goal_through)
             } else {
                 reach_every(space, &pred, &goal, &not_goal_through)
@@ -351,7 +364,7 @@ pub fn check(
     // choices earn nothing (staying costs nothing but never reaches φ).
     let mut rep: Vec<u32> = (0..n as u32).collect();
     let mut members: Vec<Vec<u32>> = Vec::new();
-    if !dtmc {
+    if !dtmc && !smg {
         let inside: Vec<bool> = (0..space.choices.len())
             .map(|c| {
                 usable[c]
@@ -412,7 +425,7 @@ pub fn check(
         fixed,
         usable,
         reward,
-        player,
+        player: players,
         dtmc,
         start,
         over,
@@ -444,4 +457,73 @@ pub fn check(
         states: stats.states,
         holds: None,
     })
+}
+
+/// Who decides in each state of an smg: the coalition's players optimise as the query says
+/// (`best`), every other player the opposite. A state belongs to the player that controls its
+/// choices: a module's unlabelled commands, or an action.
+fn owners(
+    program: &Program,
+    space: &Space,
+    coalition: &[crate::ast::Ident],
+    best: Player,
+) -> Result<Vec<Player>, String> {
+    let worst = match best {
+        Player::Max => Player::Min,
+        Player::Min => Player::Max,
+    };
+    let mut members = vec![false; program.players.len()];
+    for id in coalition {
+        let i = match id.name.parse::<usize>() {
+            Ok(k) if (1..=program.players.len()).contains(&k) => k - 1,
+            Ok(k) => return Err(format!("no player number {k}")),
+            Err(_) => program
+                .players
+                .iter()
+                .position(|(name, _, _)| *name == id.name)
+                .ok_or_else(|| format!("no player '{}'", id.name))?,
+        };
+        members[i] = true;
+    }
+    let owner_of = |c: usize| -> Option<usize> {
+        let ch = &space.choices[c];
+        program
+            .players
+            .iter()
+            .position(|(_, modules, actions)| match ch.action {
+                Some(a) => actions.contains(&a),
+                None => modules.contains(&ch.module),
+            })
+    };
+    (0..space.len() as u32)
+        .map(|s| {
+            let mut owner = None;
+            for c in space.choices_of(s) {
+                // A deadlock's self-loop belongs to nobody: it decides nothing.
+                let Some(o) = owner_of(c) else {
+                    if space.choices_of(s).len() == 1 {
+                        continue;
+                    }
+                    return Err(format!(
+                        "state {}: a choice that no player controls",
+                        space.show(program, s)
+                    ));
+                };
+                if owner.is_some_and(|p| p != o) {
+                    return Err(format!(
+                        "state {}: choices of two players ({} and {})",
+                        space.show(program, s),
+                        program.players[owner.unwrap_or(0)].0,
+                        program.players[o].0
+                    ));
+                }
+                owner = Some(o);
+            }
+            Ok(match owner {
+                Some(o) if members[o] => best,
+                Some(_) => worst,
+                None => best,
+            })
+        })
+        .collect()
 }

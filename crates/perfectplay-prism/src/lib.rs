@@ -1,10 +1,11 @@
 //! The PRISM modelling language as a front end of perfectplay: models of type `dtmc`, `mdp`
 //! and PRISM-games' turn-based `smg`, and their properties.
 //!
-//! This crate reads text; the core (`perfectplay`) knows nothing of it. So far it holds the
-//! language's syntax: [`parse_model`] and [`parse_properties`] build the syntax tree
-//! ([`ast`]), which prints back as PRISM text ([`std::fmt::Display`]) that parses to the same
-//! tree. Every error is a [`Diagnostic`] that names the file, line and column and shows the line
+//! This crate reads text; the core (`perfectplay`) knows nothing of it. [`parse_model`] and
+//! [`parse_properties`] build the syntax tree ([`ast`]), which prints back as PRISM text
+//! ([`std::fmt::Display`]) that parses to the same tree; [`program`] checks it, [`build`] makes
+//! the state space, [`graph`] and [`check`] answer queries with perfectplay's engine, and
+//! [`Loaded`], [`Props`] and [`check_prop`] are the front door. Every error is a [`Diagnostic`] that names the file, line and column and shows the line
 //! with a caret. Constructs outside the supported language (bounded and LTL paths, CTMC
 //! operators, other model types) are reported by name.
 //!
