@@ -11,7 +11,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::program::{EvalError, Program};
+use crate::program::{CExpr, EvalError, Program};
 use crate::value::{Value, Q};
 use perfectplay::Rat;
 
@@ -211,6 +211,25 @@ pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> 
             }
         }
     }
+    let constant_sum_is_one: Vec<bool> = program
+        .commands
+        .iter()
+        .map(|cmd| {
+            let mut sum = Some(Q::int(0));
+            for (prob, _) in &cmd.updates {
+                let p = match prob {
+                    None => Some(Q::int(1)),
+                    Some(CExpr::Const(v)) => v.number(),
+                    Some(_) => None,
+                };
+                sum = match (sum, p) {
+                    (Some(s), Some(p)) if p >= Q::int(0) && p <= Q::int(1) => s.checked_add(p),
+                    _ => None,
+                };
+            }
+            sum == Some(Q::int(1))
+        })
+        .collect();
     let mut vals = Vec::new();
     let mut next = Vec::new();
     let mut dist: Vec<(Q, Vec<(usize, i64)>)> = Vec::new();
@@ -300,6 +319,9 @@ pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> 
             dist.push((Q::int(1), Vec::new()));
             for &c in &combo {
                 let cmd = &program.commands[c];
+                // A command whose probabilities are constants that sum to one (the usual
+                // case) is checked once, not in every state.
+                let checked = constant_sum_is_one[c];
                 let mut sum = Q::int(0);
                 let mut branch = Vec::new();
                 for (prob, assigns) in &cmd.updates {
@@ -318,15 +340,20 @@ pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> 
                             state_text()
                         )));
                     }
-                    sum = sum
-                        .checked_add(p)
-                        .ok_or_else(|| fail(c, EvalError::Overflow))?;
+                    if !checked {
+                        sum = sum
+                            .checked_add(p)
+                            .ok_or_else(|| fail(c, EvalError::Overflow))?;
+                    }
                     let mut set = Vec::new();
                     for (var, e) in assigns {
-                        let v = match e.eval(&vals).map_err(|e| fail(c, e))? {
-                            Value::Bool(b) => b as i64,
-                            Value::Int(n) => n,
-                            Value::Real(_) => unreachable!("checked: integer updates"),
+                        let v = match e.eval_int(&vals) {
+                            Some(v) => v,
+                            None => match e.eval(&vals).map_err(|e| fail(c, e))? {
+                                Value::Bool(b) => b as i64,
+                                Value::Int(n) => n,
+                                Value::Real(_) => unreachable!("checked: integer updates"),
+                            },
                         };
                         let var_d = &program.vars[*var];
                         if v < var_d.lo || v > var_d.hi {
@@ -345,7 +372,7 @@ pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> 
                         branch.push((p, set));
                     }
                 }
-                if sum != Q::int(1) {
+                if !checked && sum != Q::int(1) {
                     return Err(BuildError(format!(
                         "command '{}' in state {}: its probabilities sum to {sum}, not 1",
                         cmd.text,
@@ -355,9 +382,15 @@ pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> 
                 let mut product = Vec::with_capacity(dist.len() * branch.len());
                 for (p, set) in &dist {
                     for (q, more) in &branch {
-                        let pq = p
-                            .checked_mul(*q)
-                            .ok_or_else(|| fail(c, EvalError::Overflow))?;
+                        let one = Q::int(1);
+                        let pq = if *p == one {
+                            *q
+                        } else if *q == one {
+                            *p
+                        } else {
+                            p.checked_mul(*q)
+                                .ok_or_else(|| fail(c, EvalError::Overflow))?
+                        };
                         let mut all = set.clone();
                         for &(var, v) in more {
                             if all.iter().any(|&(w, _)| w == var) {

@@ -160,8 +160,78 @@ impl CExpr {
     }
 
     /// The value as a boolean (the checking pass made sure it is one).
+    #[inline]
     pub fn holds(&self, vars: &[i64]) -> Result<bool, EvalError> {
-        boolean(self.eval(vars)?)
+        match self.eval_int(vars) {
+            Some(v) => Ok(v != 0),
+            None => boolean(self.eval(vars)?),
+        }
+    }
+
+    /// The value of an integer or boolean expression (a boolean as 0 or 1) in machine integers,
+    /// the common case of guards and updates; `None` where that does not apply (a rational
+    /// operand, a division, an overflow), and then [`CExpr::eval`] gives the value or the error.
+    pub fn eval_int(&self, vars: &[i64]) -> Option<i64> {
+        Some(match self {
+            CExpr::Const(Value::Int(n)) => *n,
+            CExpr::Const(Value::Bool(b)) => *b as i64,
+            CExpr::Const(Value::Real(_)) => return None,
+            CExpr::Var(i) | CExpr::BoolVar(i) => vars[*i],
+            CExpr::Unary(UnOp::Not, e) => 1 - e.eval_int(vars)?,
+            CExpr::Unary(UnOp::Neg, e) => e.eval_int(vars)?.checked_neg()?,
+            CExpr::Binary(op, a, b) => {
+                let x = a.eval_int(vars)?;
+                match op {
+                    BinOp::And if x == 0 => return Some(0),
+                    BinOp::Or if x != 0 => return Some(1),
+                    BinOp::Implies if x == 0 => return Some(1),
+                    _ => {}
+                }
+                let y = b.eval_int(vars)?;
+                match op {
+                    BinOp::And | BinOp::Or | BinOp::Implies => y,
+                    BinOp::Iff | BinOp::Eq => (x == y) as i64,
+                    BinOp::Ne => (x != y) as i64,
+                    BinOp::Lt => (x < y) as i64,
+                    BinOp::Le => (x <= y) as i64,
+                    BinOp::Gt => (x > y) as i64,
+                    BinOp::Ge => (x >= y) as i64,
+                    BinOp::Add => x.checked_add(y)?,
+                    BinOp::Sub => x.checked_sub(y)?,
+                    BinOp::Mul => x.checked_mul(y)?,
+                    BinOp::Div => return None,
+                }
+            }
+            CExpr::Ite(c, a, b) => {
+                if c.eval_int(vars)? != 0 {
+                    a.eval_int(vars)?
+                } else {
+                    b.eval_int(vars)?
+                }
+            }
+            CExpr::Call(f, args) => match f {
+                Func::Min | Func::Max => {
+                    let mut best = args[0].eval_int(vars)?;
+                    for a in &args[1..] {
+                        let v = a.eval_int(vars)?;
+                        if (*f == Func::Min && v < best) || (*f == Func::Max && v > best) {
+                            best = v;
+                        }
+                    }
+                    best
+                }
+                Func::Floor | Func::Ceil | Func::Round => args[0].eval_int(vars)?,
+                Func::Mod => {
+                    let (a, n) = (args[0].eval_int(vars)?, args[1].eval_int(vars)?);
+                    a.checked_rem_euclid(n)?
+                }
+                Func::Pow => {
+                    let (a, e) = (args[0].eval_int(vars)?, args[1].eval_int(vars)?);
+                    a.checked_pow(u32::try_from(e).ok()?)?
+                }
+                Func::Log => return None,
+            },
+        })
     }
 }
 
@@ -1183,4 +1253,42 @@ fn rename_expr(
         other => other.clone(),
     };
     Expr { kind, span: e.span }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse_model;
+
+    /// The machine-integer evaluation agrees with the exact one wherever it answers, and
+    /// declines (for the exact one to answer or to name the error) on divisions, rationals
+    /// and overflow.
+    #[test]
+    fn integer_evaluation_agrees_or_declines() {
+        let src = "mdp\nconst double h = 0.5;\nmodule m\n  x : [-5..5];\n  b : bool;\nendmodule\n";
+        let model = parse_model("t", src).unwrap();
+        let program = Program::new("t", src, &model, &[]).unwrap();
+        let cases = [
+            ("x * 3 - 2 > 1 & !b", Some(true)),
+            ("x = 2 ? b : !b | x > 4", Some(false)),
+            ("min(x, 1) + max(x, 7) = 9", Some(true)),
+            ("mod(-x, 3) = 1 & pow(x, 2) = 4", Some(true)),
+            ("x / 2 = 1", None),
+            ("x * h = 1", None),
+            ("pow(x, 62) * 4 > 0", None),
+            ("b => x = 3", Some(true)),
+        ];
+        for (text, expect) in cases {
+            let e = crate::parser::parse_expr("e", text).unwrap();
+            let c = program
+                .resolve_property("e", text, &e, &HashMap::new())
+                .unwrap();
+            let vals = [2, 0];
+            let int = c.eval_int(&vals).map(|v| v != 0);
+            assert_eq!(int, expect, "{text}");
+            if let Ok(Value::Bool(exact)) = c.eval(&vals) {
+                assert!(int.is_none_or(|i| i == exact), "{text}");
+            }
+        }
+    }
 }
