@@ -1066,28 +1066,17 @@ impl Program {
                     if model.model_type != ModelType::Smg {
                         return Err(ck.error(p.name.span, "players belong to smg models"));
                     }
+                    let find = |names: &[String], id: &Ident, what: &str| {
+                        names.iter().position(|x| *x == id.name).ok_or_else(|| {
+                            ck.error(id.span, format!("unknown {what} '{}'", id.name))
+                        })
+                    };
                     let mut ms = Vec::new();
                     let mut acts = Vec::new();
                     for c in &p.controls {
                         match c {
-                            Controlled::Module(m) => {
-                                match self.modules.iter().position(|x| *x == m.name) {
-                                    Some(i) => ms.push(i),
-                                    None => {
-                                        return Err(ck
-                                            .error(m.span, format!("unknown module '{}'", m.name)))
-                                    }
-                                }
-                            }
-                            Controlled::Action(a) => {
-                                match self.actions.iter().position(|x| *x == a.name) {
-                                    Some(i) => acts.push(i),
-                                    None => {
-                                        return Err(ck
-                                            .error(a.span, format!("unknown action '{}'", a.name)))
-                                    }
-                                }
-                            }
+                            Controlled::Module(m) => ms.push(find(&self.modules, m, "module")?),
+                            Controlled::Action(a) => acts.push(find(&self.actions, a, "action")?),
                         }
                     }
                     self.players.push((p.name.name.clone(), ms, acts));

@@ -3,27 +3,18 @@
 //! for every instance of up to about 50,000 states.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+mod common;
+
+use common::{cases, constants, qvbs};
 
 use perfectplay_prism::build::build;
 use perfectplay_prism::parse_model;
 use perfectplay_prism::program::Program;
 
-/// The given constants of a case as `NAME=VALUE` text pairs.
-fn constants(case: &serde_json::Value) -> Vec<(String, String)> {
-    case["constants"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.clone(), v.to_string()))
-        .collect()
-}
-
 #[test]
 fn state_spaces_match_storms_counts() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/qvbs");
-    let cases: Vec<serde_json::Value> =
-        serde_json::from_str(&std::fs::read_to_string(root.join("cases.json")).unwrap()).unwrap();
+    let root = qvbs();
+    let cases = cases();
     // One build per model file and constants.
     let mut instances = BTreeMap::new();
     for c in &cases {

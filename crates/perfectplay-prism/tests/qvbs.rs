@@ -4,29 +4,17 @@
 //! exact fraction, exactly.
 
 use std::collections::HashMap;
-use std::path::Path;
+mod common;
+
+use common::{cases, constants, qvbs};
 
 use perfectplay_prism::{check_prop, Loaded, Props};
 
 const MAX_STATES: u64 = 50_000;
 
-fn constants(case: &serde_json::Value) -> Vec<(String, String)> {
-    case["constants"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.clone(), v.to_string()))
-        .collect()
-}
-
-fn cases() -> Vec<serde_json::Value> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/qvbs");
-    serde_json::from_str(&std::fs::read_to_string(root.join("cases.json")).unwrap()).unwrap()
-}
-
 /// Runs `f` on every small case with its loaded model (each model built once).
 fn each_small_case(mut f: impl FnMut(&serde_json::Value, &Loaded, &Props)) -> usize {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/qvbs");
+    let root = qvbs();
     let mut loaded: HashMap<(String, String), Loaded> = HashMap::new();
     let mut count = 0;
     for case in cases() {

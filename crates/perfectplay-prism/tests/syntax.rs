@@ -3,15 +3,15 @@
 //! to the same tree, and every case's property parses; malformed text is an error that names
 //! the line and column, never a panic.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
+
+use common::{cases, qvbs};
 
 use perfectplay_prism::ast::{ExprKind, Item, ModelType, Opt, Path as QPath};
 use perfectplay_prism::{parse_model, parse_properties};
 use proptest::prelude::*;
-
-fn qvbs() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/qvbs")
-}
 
 /// Every file under `tests/qvbs/models` with one of these endings.
 fn files(endings: &[&str]) -> Vec<PathBuf> {
@@ -74,12 +74,6 @@ fn every_properties_file_parses_and_round_trips() {
             }
         }
     }
-}
-
-/// The fields of `cases.json` this test reads.
-fn cases() -> Vec<serde_json::Value> {
-    let text = std::fs::read_to_string(qvbs().join("cases.json")).unwrap();
-    serde_json::from_str(&text).unwrap()
 }
 
 #[test]
