@@ -13,6 +13,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import subprocess
 import time
 from fractions import Fraction
@@ -43,9 +44,15 @@ def main():
         if consts:
             cmd += ["--const", consts]
         start = time.time()
+        # A session of its own, so that a timeout ends the checker too, not only `time`.
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+            out, err = proc.communicate(timeout=args.timeout)
+            r = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
         except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
             counts["TIMEOUT"] += 1
             print("TIMEOUT", c["id"], c["states_full"], flush=True)
             continue
