@@ -33,6 +33,7 @@ pub mod ast;
 pub mod build;
 pub mod check;
 mod error;
+mod eval;
 pub mod graph;
 mod lexer;
 mod parser;

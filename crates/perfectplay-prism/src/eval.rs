@@ -1,0 +1,317 @@
+//! Resolved expressions and their evaluation on a state's variable values: in machine
+//! integers where every operand is an integer or a boolean (guards and updates, the common
+//! case), and in exact rationals otherwise.
+
+use crate::ast::{BinOp, Func, UnOp};
+use crate::value::{Value, Q};
+
+/// A resolved expression: names are variable indices or folded constants.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CExpr {
+    /// A constant.
+    Const(Value),
+    /// Integer variable number `i`.
+    Var(usize),
+    /// Boolean variable number `i` (stored as 0 or 1).
+    BoolVar(usize),
+    /// A unary operator.
+    Unary(UnOp, Box<CExpr>),
+    /// A binary operator.
+    Binary(BinOp, Box<CExpr>, Box<CExpr>),
+    /// `c ? a : b`
+    Ite(Box<CExpr>, Box<CExpr>, Box<CExpr>),
+    /// A function.
+    Call(Func, Vec<CExpr>),
+}
+
+/// Why an expression could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EvalError {
+    /// Division by zero.
+    DivByZero,
+    /// A number outside 128-bit fractions, or an integer outside 64 bits.
+    Overflow,
+    /// A value that is no rational number (`pow(2, 0.5)`).
+    NotRational(&'static str),
+    /// An operand of the wrong type (caught by the checking pass, except in folded parts).
+    Type(&'static str),
+}
+
+impl std::fmt::Display for EvalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EvalError::DivByZero => f.write_str("division by zero"),
+            EvalError::Overflow => f.write_str("a number too large for exact arithmetic"),
+            EvalError::NotRational(what) => write!(
+                f,
+                "{what} is not a rational number, and perfectplay computes with exact rationals"
+            ),
+            EvalError::Type(what) => f.write_str(what),
+        }
+    }
+}
+
+fn int_of(q: Q) -> Result<Value, EvalError> {
+    let (n, d) = q.parts();
+    debug_assert_eq!(d, 1);
+    i64::try_from(n)
+        .map(Value::Int)
+        .map_err(|_| EvalError::Overflow)
+}
+
+fn num(v: Value) -> Result<Q, EvalError> {
+    v.number()
+        .ok_or(EvalError::Type("a boolean where a number is expected"))
+}
+
+fn boolean(v: Value) -> Result<bool, EvalError> {
+    match v {
+        Value::Bool(b) => Ok(b),
+        _ => Err(EvalError::Type("a number where a boolean is expected")),
+    }
+}
+
+/// `a op b` on numbers, an integer when both are.
+fn arith(a: Value, b: Value, f: impl Fn(Q, Q) -> Option<Q>) -> Result<Value, EvalError> {
+    let r = f(num(a)?, num(b)?).ok_or(EvalError::Overflow)?;
+    match (a, b) {
+        (Value::Int(_), Value::Int(_)) => int_of(r),
+        _ => Ok(Value::Real(r)),
+    }
+}
+
+impl CExpr {
+    /// The value on variable values `vars`.
+    pub fn eval(&self, vars: &[i64]) -> Result<Value, EvalError> {
+        Ok(match self {
+            CExpr::Const(v) => *v,
+            CExpr::Var(i) => Value::Int(vars[*i]),
+            CExpr::BoolVar(i) => Value::Bool(vars[*i] != 0),
+            CExpr::Unary(UnOp::Not, e) => Value::Bool(!boolean(e.eval(vars)?)?),
+            CExpr::Unary(UnOp::Neg, e) => match e.eval(vars)? {
+                Value::Int(n) => Value::Int(n.checked_neg().ok_or(EvalError::Overflow)?),
+                v => Value::Real(num(v)?.checked_neg().ok_or(EvalError::Overflow)?),
+            },
+            CExpr::Binary(op, a, b) => {
+                // The boolean connectives look at their right side only when they must.
+                match op {
+                    BinOp::And => {
+                        return Ok(Value::Bool(
+                            boolean(a.eval(vars)?)? && boolean(b.eval(vars)?)?,
+                        ))
+                    }
+                    BinOp::Or => {
+                        return Ok(Value::Bool(
+                            boolean(a.eval(vars)?)? || boolean(b.eval(vars)?)?,
+                        ))
+                    }
+                    BinOp::Implies => {
+                        return Ok(Value::Bool(
+                            !boolean(a.eval(vars)?)? || boolean(b.eval(vars)?)?,
+                        ))
+                    }
+                    _ => {}
+                }
+                let (x, y) = (a.eval(vars)?, b.eval(vars)?);
+                match op {
+                    BinOp::Iff => Value::Bool(boolean(x)? == boolean(y)?),
+                    BinOp::Eq | BinOp::Ne => {
+                        let same = match (x, y) {
+                            (Value::Bool(p), Value::Bool(q)) => p == q,
+                            _ => num(x)? == num(y)?,
+                        };
+                        Value::Bool(same == (*op == BinOp::Eq))
+                    }
+                    BinOp::Lt => Value::Bool(num(x)? < num(y)?),
+                    BinOp::Le => Value::Bool(num(x)? <= num(y)?),
+                    BinOp::Gt => Value::Bool(num(x)? > num(y)?),
+                    BinOp::Ge => Value::Bool(num(x)? >= num(y)?),
+                    BinOp::Add => arith(x, y, Q::checked_add)?,
+                    BinOp::Sub => arith(x, y, Q::checked_sub)?,
+                    BinOp::Mul => arith(x, y, Q::checked_mul)?,
+                    BinOp::Div => {
+                        if num(y)? == Q::int(0) {
+                            return Err(EvalError::DivByZero);
+                        }
+                        Value::Real(num(x)?.checked_div(num(y)?).ok_or(EvalError::Overflow)?)
+                    }
+                    BinOp::And | BinOp::Or | BinOp::Implies => unreachable!("done above"),
+                }
+            }
+            CExpr::Ite(c, a, b) => {
+                if boolean(c.eval(vars)?)? {
+                    a.eval(vars)?
+                } else {
+                    b.eval(vars)?
+                }
+            }
+            CExpr::Call(f, args) => {
+                let vals: Vec<Value> = args
+                    .iter()
+                    .map(|a| a.eval(vars))
+                    .collect::<Result<_, _>>()?;
+                call(*f, &vals)?
+            }
+        })
+    }
+
+    /// The value as a boolean (the checking pass made sure it is one).
+    #[inline]
+    pub fn holds(&self, vars: &[i64]) -> Result<bool, EvalError> {
+        match self.eval_int(vars) {
+            Some(v) => Ok(v != 0),
+            None => boolean(self.eval(vars)?),
+        }
+    }
+
+    /// The value of an integer or boolean expression (a boolean as 0 or 1) in machine integers,
+    /// the common case of guards and updates; `None` where that does not apply (a rational
+    /// operand, a division, an overflow), and then [`CExpr::eval`] gives the value or the error.
+    pub fn eval_int(&self, vars: &[i64]) -> Option<i64> {
+        Some(match self {
+            CExpr::Const(Value::Int(n)) => *n,
+            CExpr::Const(Value::Bool(b)) => *b as i64,
+            CExpr::Const(Value::Real(_)) => return None,
+            CExpr::Var(i) | CExpr::BoolVar(i) => vars[*i],
+            CExpr::Unary(UnOp::Not, e) => 1 - e.eval_int(vars)?,
+            CExpr::Unary(UnOp::Neg, e) => e.eval_int(vars)?.checked_neg()?,
+            CExpr::Binary(op, a, b) => {
+                let x = a.eval_int(vars)?;
+                match op {
+                    BinOp::And if x == 0 => return Some(0),
+                    BinOp::Or if x != 0 => return Some(1),
+                    BinOp::Implies if x == 0 => return Some(1),
+                    _ => {}
+                }
+                let y = b.eval_int(vars)?;
+                match op {
+                    BinOp::And | BinOp::Or | BinOp::Implies => y,
+                    BinOp::Iff | BinOp::Eq => (x == y) as i64,
+                    BinOp::Ne => (x != y) as i64,
+                    BinOp::Lt => (x < y) as i64,
+                    BinOp::Le => (x <= y) as i64,
+                    BinOp::Gt => (x > y) as i64,
+                    BinOp::Ge => (x >= y) as i64,
+                    BinOp::Add => x.checked_add(y)?,
+                    BinOp::Sub => x.checked_sub(y)?,
+                    BinOp::Mul => x.checked_mul(y)?,
+                    BinOp::Div => return None,
+                }
+            }
+            CExpr::Ite(c, a, b) => {
+                if c.eval_int(vars)? != 0 {
+                    a.eval_int(vars)?
+                } else {
+                    b.eval_int(vars)?
+                }
+            }
+            CExpr::Call(f, args) => match f {
+                Func::Min | Func::Max => {
+                    let mut best = args[0].eval_int(vars)?;
+                    for a in &args[1..] {
+                        let v = a.eval_int(vars)?;
+                        if (*f == Func::Min && v < best) || (*f == Func::Max && v > best) {
+                            best = v;
+                        }
+                    }
+                    best
+                }
+                Func::Floor | Func::Ceil | Func::Round => args[0].eval_int(vars)?,
+                Func::Mod => {
+                    let (a, n) = (args[0].eval_int(vars)?, args[1].eval_int(vars)?);
+                    a.checked_rem_euclid(n)?
+                }
+                Func::Pow => {
+                    let (a, e) = (args[0].eval_int(vars)?, args[1].eval_int(vars)?);
+                    a.checked_pow(u32::try_from(e).ok()?)?
+                }
+                Func::Log => return None,
+            },
+        })
+    }
+}
+
+fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
+    let all_int = v.iter().all(|x| matches!(x, Value::Int(_)));
+    Ok(match f {
+        Func::Min | Func::Max => {
+            let mut best = v[0];
+            for &x in &v[1..] {
+                let better = if f == Func::Min {
+                    num(x)? < num(best)?
+                } else {
+                    num(x)? > num(best)?
+                };
+                if better {
+                    best = x;
+                }
+            }
+            if all_int {
+                best
+            } else {
+                Value::Real(num(best)?)
+            }
+        }
+        Func::Floor => int_of(Q::new(num(v[0])?.floor(), 1).ok_or(EvalError::Overflow)?)?,
+        Func::Ceil => {
+            let q = num(v[0])?;
+            let fl = q.floor();
+            let c = if Q::new(fl, 1) == Some(q) { fl } else { fl + 1 };
+            int_of(Q::new(c, 1).ok_or(EvalError::Overflow)?)?
+        }
+        Func::Round => {
+            // PRISM rounds halves up (Math.round).
+            let q = num(v[0])?;
+            let half = Q::new(1, 2).expect("a half");
+            int_of(
+                Q::new(q.checked_add(half).ok_or(EvalError::Overflow)?.floor(), 1)
+                    .ok_or(EvalError::Overflow)?,
+            )?
+        }
+        Func::Pow => {
+            let (base, exp) = (num(v[0])?, num(v[1])?);
+            if !exp.is_integer() {
+                return Err(EvalError::NotRational(
+                    "pow with an exponent that is not whole",
+                ));
+            }
+            let e = exp.parts().0;
+            let mut r = Q::int(1);
+            for _ in 0..e.unsigned_abs() {
+                r = r.checked_mul(base).ok_or(EvalError::Overflow)?;
+            }
+            if e < 0 {
+                r = Q::int(1).checked_div(r).ok_or(EvalError::DivByZero)?;
+            }
+            if all_int && e >= 0 {
+                int_of(r)?
+            } else {
+                Value::Real(r)
+            }
+        }
+        Func::Mod => {
+            let (Value::Int(a), Value::Int(n)) = (v[0], v[1]) else {
+                return Err(EvalError::Type("mod takes two integers"));
+            };
+            if n == 0 {
+                return Err(EvalError::DivByZero);
+            }
+            Value::Int(a.rem_euclid(n))
+        }
+        Func::Log => {
+            // Rational only where the logarithm is a whole number.
+            let (x, b) = (num(v[0])?, num(v[1])?);
+            let mut p = Q::int(1);
+            for k in 0..=128 {
+                if p == x {
+                    return Ok(Value::Real(Q::int(k)));
+                }
+                match p.checked_mul(b) {
+                    Some(next) if next != p => p = next,
+                    _ => break,
+                }
+            }
+            return Err(EvalError::NotRational("this log"));
+        }
+    })
+}

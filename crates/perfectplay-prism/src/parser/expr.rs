@@ -1,0 +1,315 @@
+//! The expression grammar, loosest first: `? :`, `<=>`, `=>`, `|`, `&`, `!`, relations, `+ -`,
+//! `* /`, unary minus; in properties also queries (`P…`, `R…`, `<<…>>`) and filters.
+
+use super::{is_operator_start, Parser, Result};
+use crate::ast::*;
+use crate::lexer::Tok;
+
+impl Parser<'_> {
+    pub(super) fn expr(&mut self) -> Result<Expr> {
+        let c = self.iff()?;
+        if self.eat_punct("?") {
+            let a = self.expr()?;
+            self.expect_punct(":")?;
+            let b = self.expr()?;
+            let span = c.span.to(b.span);
+            return Ok(Expr {
+                kind: ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)),
+                span,
+            });
+        }
+        Ok(c)
+    }
+
+    fn binary(op: BinOp, l: Expr, r: Expr) -> Expr {
+        let span = l.span.to(r.span);
+        Expr {
+            kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+            span,
+        }
+    }
+
+    fn iff(&mut self) -> Result<Expr> {
+        let mut l = self.implies()?;
+        while self.eat_punct("<=>") {
+            let r = self.implies()?;
+            l = Self::binary(BinOp::Iff, l, r);
+        }
+        Ok(l)
+    }
+
+    fn implies(&mut self) -> Result<Expr> {
+        let l = self.or()?;
+        if self.eat_punct("=>") {
+            let r = self.implies()?;
+            return Ok(Self::binary(BinOp::Implies, l, r));
+        }
+        Ok(l)
+    }
+
+    fn or(&mut self) -> Result<Expr> {
+        let mut l = self.and()?;
+        while self.eat_punct("|") {
+            let r = self.and()?;
+            l = Self::binary(BinOp::Or, l, r);
+        }
+        Ok(l)
+    }
+
+    fn and(&mut self) -> Result<Expr> {
+        let mut l = self.not()?;
+        while self.eat_punct("&") {
+            let r = self.not()?;
+            l = Self::binary(BinOp::And, l, r);
+        }
+        Ok(l)
+    }
+
+    fn not(&mut self) -> Result<Expr> {
+        if self.is_punct("!") {
+            let start = self.bump().span;
+            let e = self.not()?;
+            let span = start.to(e.span);
+            return Ok(Expr {
+                kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
+                span,
+            });
+        }
+        self.relation()
+    }
+
+    fn relation(&mut self) -> Result<Expr> {
+        let l = self.sum()?;
+        let op = match self.peek().tok {
+            Tok::Punct("=") => BinOp::Eq,
+            Tok::Punct("!=") => BinOp::Ne,
+            Tok::Punct("<") => BinOp::Lt,
+            Tok::Punct("<=") => BinOp::Le,
+            Tok::Punct(">") => BinOp::Gt,
+            Tok::Punct(">=") => BinOp::Ge,
+            _ => return Ok(l),
+        };
+        self.bump();
+        let r = self.sum()?;
+        Ok(Self::binary(op, l, r))
+    }
+
+    pub(super) fn sum(&mut self) -> Result<Expr> {
+        let mut l = self.product()?;
+        loop {
+            let op = match self.peek().tok {
+                Tok::Punct("+") => BinOp::Add,
+                Tok::Punct("-") => BinOp::Sub,
+                _ => return Ok(l),
+            };
+            self.bump();
+            let r = self.product()?;
+            l = Self::binary(op, l, r);
+        }
+    }
+
+    fn product(&mut self) -> Result<Expr> {
+        let mut l = self.unary()?;
+        loop {
+            let op = match self.peek().tok {
+                Tok::Punct("*") => BinOp::Mul,
+                Tok::Punct("/") => BinOp::Div,
+                _ => return Ok(l),
+            };
+            self.bump();
+            let r = self.unary()?;
+            l = Self::binary(op, l, r);
+        }
+    }
+
+    fn unary(&mut self) -> Result<Expr> {
+        if self.is_punct("-") {
+            let start = self.bump().span;
+            let e = self.unary()?;
+            let span = start.to(e.span);
+            return Ok(Expr {
+                kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
+                span,
+            });
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> Result<Expr> {
+        let t = self.peek();
+        let leaf = |kind| Ok(Expr { kind, span: t.span });
+        match t.tok {
+            Tok::Int => {
+                self.bump();
+                leaf(ExprKind::Int(self.text(t).to_string()))
+            }
+            Tok::Real => {
+                self.bump();
+                leaf(ExprKind::Real(self.text(t).to_string()))
+            }
+            Tok::Str => {
+                let s = self.string("a label")?;
+                leaf(ExprKind::Label(s.name))
+            }
+            Tok::Punct("(") => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                Ok(e)
+            }
+            Tok::Punct("<<") if self.in_property => {
+                self.bump();
+                let mut players = Vec::new();
+                while !self.eat_punct(">>") {
+                    if !players.is_empty() {
+                        self.expect_punct(",")?;
+                    }
+                    let p = self.peek();
+                    if p.tok == Tok::Int {
+                        self.bump();
+                        players.push(Ident {
+                            name: self.text(p).to_string(),
+                            span: p.span,
+                        });
+                    } else {
+                        players.push(self.ident("a player's name or number")?);
+                    }
+                }
+                if !self.at_query() {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!("expected P or R after <<...>>, found {}", self.found()),
+                    ));
+                }
+                self.query(Some(players), t.span)
+            }
+            Tok::Ident => {
+                let word = self.text(t);
+                match word {
+                    "true" | "false" => {
+                        self.bump();
+                        leaf(ExprKind::Bool(word == "true"))
+                    }
+                    _ if self.in_property && self.at_query() => self.query(None, t.span),
+                    "filter" if self.in_property => self.filter(),
+                    "S" | "T" | "E" | "A" | "L"
+                        if self.in_property
+                            && (is_operator_start(self, 1)
+                                || self.peek_at(1).tok == Tok::Punct("[")) =>
+                    {
+                        Err(self.error(
+                            t.span,
+                            format!("the operator '{word}' is not supported (P and R queries are)"),
+                        ))
+                    }
+                    _ => {
+                        if let Some(&(f, _)) = Func::ALL.iter().find(|(_, n)| *n == word) {
+                            if self.peek_at(1).tok == Tok::Punct("(") {
+                                return self.call(f);
+                            }
+                        }
+                        if self.peek_at(1).tok == Tok::Punct("(") {
+                            return Err(self.error(
+                                t.span,
+                                format!(
+                                    "unknown function '{word}' (min, max, floor, ceil, round, \
+                                     pow, mod and log are)"
+                                ),
+                            ));
+                        }
+                        let id = self.ident("an expression")?;
+                        Ok(Expr {
+                            kind: ExprKind::Name(id.name),
+                            span: id.span,
+                        })
+                    }
+                }
+            }
+            _ => Err(self.error(
+                t.span,
+                format!("expected an expression, found {}", self.found()),
+            )),
+        }
+    }
+
+    /// Whether a probability or reward query starts here.
+    fn at_query(&self) -> bool {
+        let t = self.peek();
+        if t.tok != Tok::Ident {
+            return false;
+        }
+        match self.text(t) {
+            "Pmin" | "Pmax" | "Rmin" | "Rmax" => true,
+            "P" | "R" => is_operator_start(self, 1),
+            _ => false,
+        }
+    }
+
+    fn call(&mut self, f: Func) -> Result<Expr> {
+        let start = self.bump().span;
+        self.expect_punct("(")?;
+        let mut args = vec![self.expr()?];
+        while self.eat_punct(",") {
+            args.push(self.expr()?);
+        }
+        let end = self.expect_punct(")")?;
+        let span = start.to(end);
+        let ok = match f {
+            Func::Min | Func::Max => !args.is_empty(),
+            Func::Floor | Func::Ceil | Func::Round => args.len() == 1,
+            Func::Pow | Func::Mod | Func::Log => args.len() == 2,
+        };
+        if !ok {
+            return Err(self.error(
+                span,
+                format!(
+                    "{}() takes {} arguments, not {}",
+                    f.name(),
+                    match f {
+                        Func::Min | Func::Max => "one or more",
+                        Func::Floor | Func::Ceil | Func::Round => "one",
+                        _ => "two",
+                    },
+                    args.len()
+                ),
+            ));
+        }
+        Ok(Expr {
+            kind: ExprKind::Call(f, args),
+            span,
+        })
+    }
+
+    fn filter(&mut self) -> Result<Expr> {
+        let start = self.bump().span;
+        self.expect_punct("(")?;
+        let t = self.peek();
+        let op = FilterOp::ALL
+            .iter()
+            .find(|(_, n)| t.tok == Tok::Ident && *n == self.text(t))
+            .map(|(op, _)| *op)
+            .ok_or_else(|| {
+                self.error(
+                    t.span,
+                    format!(
+                        "expected a filter operation (max, min, ...), found {}",
+                        self.found()
+                    ),
+                )
+            })?;
+        self.bump();
+        self.expect_punct(",")?;
+        let prop = self.expr()?;
+        let states = if self.eat_punct(",") {
+            Some(Box::new(self.expr()?))
+        } else {
+            None
+        };
+        let end = self.expect_punct(")")?;
+        let span = start.to(end);
+        Ok(Expr {
+            kind: ExprKind::Filter(op, Box::new(prop), states),
+            span,
+        })
+    }
+}
