@@ -1,6 +1,7 @@
 //! `perfectplay check`: models in the PRISM language (`perfectplay-prism`) and their
 //! properties, printed as text or JSON.
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::rc::Rc;
 use std::time::Instant;
@@ -96,7 +97,31 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
         .get_one::<u64>("max-states")
         .map_or(usize::MAX, |&n| n as usize);
     let src = read(model_path)?;
-    let loaded = Loaded::new(model_path, &src, &constants, max_states)?;
+    // Progress of a long build on a terminal, as `solve` shows it.
+    let bar = (!m.get_flag("quiet") && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar
+    });
+    let built = Loaded::with_progress(
+        model_path,
+        &src,
+        &constants,
+        max_states,
+        &mut |done, found| {
+            if let Some(bar) = &bar {
+                bar.set_message(format!(
+                    "building: {done} states expanded, {found} found ({:.0}/s)",
+                    done as f64 / started.elapsed().as_secs_f64().max(1e-9)
+                ));
+                bar.tick();
+            }
+        },
+    );
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let loaded = built?;
     let props_path = m.get_one::<String>("props");
     let props_text = match props_path {
         Some(path) => Some(read(path)?),

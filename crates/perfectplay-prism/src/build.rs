@@ -129,6 +129,18 @@ fn pack(layout: &[(u32, u32)], program: &Program, vals: &[i64]) -> u128 {
 
 /// Builds the state space of `program`, stopping beyond `max_states` states.
 pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> {
+    build_with_progress(program, max_states, &mut |_, _| {})
+}
+
+/// How many states between two calls of the progress callback.
+const PROGRESS_EVERY: usize = 1 << 16;
+
+/// [`build`], calling `progress(expanded, found)` every 65,536 expanded states.
+pub fn build_with_progress(
+    program: &Program,
+    max_states: usize,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Space, BuildError> {
     let mut layout = Vec::new();
     let mut bits = 0u32;
     for v in &program.vars {
@@ -235,6 +247,9 @@ pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> 
     let mut dist: Vec<(Q, Vec<(usize, i64)>)> = Vec::new();
     let mut s = 0usize;
     while s < space.states.len() {
+        if s % PROGRESS_EVERY == 0 && s > 0 {
+            progress(s, space.states.len());
+        }
         unpack(&space.layout, program, space.states[s], &mut vals);
         space.choice_start.push(space.choices.len() as u32);
         let state_text = || show_values(program, &vals);

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::ast::{BinOp, ExprKind, FilterOp, Item, Opt, Path, PropertiesFile};
-use crate::build::{build, Space};
+use crate::build::{build_with_progress, Space};
 use crate::check::{check, Answer, OverInitial};
 use crate::error::Diagnostic;
 use crate::parser::{parse_model, parse_properties};
@@ -48,10 +48,22 @@ impl Loaded {
         constants: &[(String, String)],
         max_states: usize,
     ) -> Result<Loaded, Error> {
+        Loaded::with_progress(file, src, constants, max_states, &mut |_, _| {})
+    }
+
+    /// [`Loaded::new`], calling `progress(expanded, found)` now and then while it builds.
+    pub fn with_progress(
+        file: &str,
+        src: &str,
+        constants: &[(String, String)],
+        max_states: usize,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Loaded, Error> {
         let started = Instant::now();
         let ast = parse_model(file, src)?;
         let program = Program::new(file, src, &ast, constants)?;
-        let space = build(&program, max_states).map_err(|e| Error::Model(e.0))?;
+        let space =
+            build_with_progress(&program, max_states, progress).map_err(|e| Error::Model(e.0))?;
         Ok(Loaded {
             program,
             space,
