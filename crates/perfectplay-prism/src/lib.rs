@@ -39,6 +39,7 @@ mod lexer;
 mod parser;
 mod print;
 pub mod program;
+mod resolve;
 mod session;
 pub mod value;
 

@@ -1,0 +1,235 @@
+//! Resolving expressions: names to variable indices, constants and formulas (expanded), types
+//! checked, and the parts that read no variable folded to constants.
+
+use std::collections::HashMap;
+
+use crate::ast::*;
+use crate::error::{Diagnostic, Span};
+use crate::eval::CExpr;
+use crate::value::{Value, Q};
+
+/// The type of an expression, as the checking pass infers it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// `bool`
+    Bool,
+    /// `int`
+    Int,
+    /// `double`
+    Real,
+}
+
+/// What a name stands for while resolving.
+pub(crate) struct Scope<'a> {
+    pub consts: &'a HashMap<String, Value>,
+    pub formulas: &'a HashMap<String, Expr>,
+    /// Variables: number and whether boolean.
+    pub vars: &'a HashMap<String, (usize, bool)>,
+    pub labels: Option<&'a HashMap<String, CExpr>>,
+}
+
+/// The checking pass over one text (a model or a property file).
+pub(crate) struct Checker<'a> {
+    pub file: &'a str,
+    pub src: &'a str,
+}
+
+impl Checker<'_> {
+    pub(crate) fn error(&self, span: Span, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::at(self.file, self.src, span, msg)
+    }
+
+    /// Resolves `e` in `scope`, folding constant parts; `stack` holds the formulas being
+    /// expanded (a formula that uses itself is an error).
+    pub(crate) fn resolve(
+        &self,
+        e: &Expr,
+        scope: &Scope<'_>,
+        stack: &mut Vec<String>,
+    ) -> Result<(CExpr, Type), Diagnostic> {
+        let (c, t) = match &e.kind {
+            ExprKind::Int(s) => {
+                let n: i64 = s
+                    .parse()
+                    .map_err(|_| self.error(e.span, format!("{s} does not fit in 64 bits")))?;
+                (CExpr::Const(Value::Int(n)), Type::Int)
+            }
+            ExprKind::Real(s) => {
+                let q = Q::parse_decimal(s).ok_or_else(|| {
+                    self.error(
+                        e.span,
+                        format!("{s} is too large or too precise to be exact here"),
+                    )
+                })?;
+                (CExpr::Const(Value::Real(q)), Type::Real)
+            }
+            ExprKind::Bool(b) => (CExpr::Const(Value::Bool(*b)), Type::Bool),
+            ExprKind::Name(n) => {
+                if let Some(&(i, is_bool)) = scope.vars.get(n) {
+                    match is_bool {
+                        true => (CExpr::BoolVar(i), Type::Bool),
+                        false => (CExpr::Var(i), Type::Int),
+                    }
+                } else if let Some(v) = scope.consts.get(n) {
+                    let t = match v {
+                        Value::Bool(_) => Type::Bool,
+                        Value::Int(_) => Type::Int,
+                        Value::Real(_) => Type::Real,
+                    };
+                    (CExpr::Const(*v), t)
+                } else if let Some(f) = scope.formulas.get(n) {
+                    if stack.contains(n) {
+                        return Err(self.error(
+                            e.span,
+                            format!("formula '{n}' is defined in terms of itself"),
+                        ));
+                    }
+                    stack.push(n.clone());
+                    let r = self.resolve(f, scope, stack);
+                    stack.pop();
+                    // A formula written in the model is reported where it is used.
+                    r.map_err(|d| self.error(e.span, format!("in formula '{n}': {}", d.message)))?
+                } else {
+                    return Err(self.error(e.span, format!("unknown name '{n}'")));
+                }
+            }
+            ExprKind::Label(l) => match scope.labels.and_then(|ls| ls.get(l)) {
+                Some(c) => (c.clone(), Type::Bool),
+                None => return Err(self.error(e.span, format!("unknown label \"{l}\""))),
+            },
+            ExprKind::Unary(op, a) => {
+                let (ca, ta) = self.resolve(a, scope, stack)?;
+                match (op, ta) {
+                    (UnOp::Not, Type::Bool) => {}
+                    (UnOp::Neg, Type::Int | Type::Real) => {}
+                    (UnOp::Not, _) => return Err(self.error(e.span, "'!' needs a boolean")),
+                    (UnOp::Neg, _) => return Err(self.error(e.span, "'-' needs a number")),
+                }
+                (CExpr::Unary(*op, Box::new(ca)), ta)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (ca, ta) = self.resolve(a, scope, stack)?;
+                let (cb, tb) = self.resolve(b, scope, stack)?;
+                let numeric = |t: Type| t != Type::Bool;
+                let t =
+                    match op {
+                        BinOp::Iff | BinOp::Implies | BinOp::Or | BinOp::And => {
+                            if ta != Type::Bool || tb != Type::Bool {
+                                return Err(self
+                                    .error(e.span, format!("'{}' needs two booleans", op.text())));
+                            }
+                            Type::Bool
+                        }
+                        BinOp::Eq | BinOp::Ne => {
+                            if (ta == Type::Bool) != (tb == Type::Bool) {
+                                return Err(self.error(
+                                    e.span,
+                                    format!("'{}' compares a boolean with a number", op.text()),
+                                ));
+                            }
+                            Type::Bool
+                        }
+                        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                            if !numeric(ta) || !numeric(tb) {
+                                return Err(self
+                                    .error(e.span, format!("'{}' needs two numbers", op.text())));
+                            }
+                            Type::Bool
+                        }
+                        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+                            if !numeric(ta) || !numeric(tb) {
+                                return Err(self
+                                    .error(e.span, format!("'{}' needs two numbers", op.text())));
+                            }
+                            if *op == BinOp::Div || ta == Type::Real || tb == Type::Real {
+                                Type::Real
+                            } else {
+                                Type::Int
+                            }
+                        }
+                    };
+                (CExpr::Binary(*op, Box::new(ca), Box::new(cb)), t)
+            }
+            ExprKind::Ite(c, a, b) => {
+                let (cc, tc) = self.resolve(c, scope, stack)?;
+                let (ca, ta) = self.resolve(a, scope, stack)?;
+                let (cb, tb) = self.resolve(b, scope, stack)?;
+                if tc != Type::Bool {
+                    return Err(self.error(c.span, "the condition of '? :' must be a boolean"));
+                }
+                let t = match (ta, tb) {
+                    (x, y) if x == y => x,
+                    (Type::Int, Type::Real) | (Type::Real, Type::Int) => Type::Real,
+                    _ => {
+                        return Err(
+                            self.error(e.span, "the branches of '? :' mix a boolean and a number")
+                        )
+                    }
+                };
+                (CExpr::Ite(Box::new(cc), Box::new(ca), Box::new(cb)), t)
+            }
+            ExprKind::Call(f, args) => {
+                let mut cs = Vec::new();
+                let mut ts = Vec::new();
+                for a in args {
+                    let (c, t) = self.resolve(a, scope, stack)?;
+                    if t == Type::Bool {
+                        return Err(self.error(a.span, format!("{}() takes numbers", f.name())));
+                    }
+                    cs.push(c);
+                    ts.push(t);
+                }
+                let all_int = ts.iter().all(|t| *t == Type::Int);
+                let t = match f {
+                    Func::Min | Func::Max => {
+                        if all_int {
+                            Type::Int
+                        } else {
+                            Type::Real
+                        }
+                    }
+                    Func::Floor | Func::Ceil | Func::Round => Type::Int,
+                    Func::Mod => {
+                        if !all_int {
+                            return Err(self.error(e.span, "mod() takes two integers"));
+                        }
+                        Type::Int
+                    }
+                    Func::Pow => {
+                        if all_int {
+                            Type::Int
+                        } else {
+                            Type::Real
+                        }
+                    }
+                    Func::Log => Type::Real,
+                };
+                (CExpr::Call(*f, cs), t)
+            }
+            ExprKind::Query(_) | ExprKind::Filter(..) => {
+                return Err(self.error(e.span, "a query cannot appear inside an expression here"))
+            }
+        };
+        Ok((self.fold(c, e.span)?, t))
+    }
+
+    /// `c` evaluated now if it reads no variable.
+    fn fold(&self, c: CExpr, span: Span) -> Result<CExpr, Diagnostic> {
+        fn constant(c: &CExpr) -> bool {
+            match c {
+                CExpr::Const(_) => true,
+                CExpr::Var(_) | CExpr::BoolVar(_) => false,
+                CExpr::Unary(_, a) => constant(a),
+                CExpr::Binary(_, a, b) => constant(a) && constant(b),
+                CExpr::Ite(a, b, d) => constant(a) && constant(b) && constant(d),
+                CExpr::Call(_, args) => args.iter().all(constant),
+            }
+        }
+        if matches!(c, CExpr::Const(_)) || !constant(&c) {
+            return Ok(c);
+        }
+        c.eval(&[])
+            .map(CExpr::Const)
+            .map_err(|e| self.error(span, e.to_string()))
+    }
+}
