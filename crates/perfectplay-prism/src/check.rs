@@ -8,12 +8,18 @@
 //! ψ-states; `Pmin`/`Pmax` optimise over all schedulers. `R=? [F φ]` is the expected reward
 //! until φ, +∞ where φ is reached with probability below one (under some scheduler for `Rmax`,
 //! under every one for `Rmin`); rewards are not earned in φ-states.
+//!
+//! A stochastic game (`smg`) is the two-player game of the coalition against the rest. Its
+//! graph analyses are the game's (the attractor of φ, almost-sure reachability against an
+//! adversary), and its cycles are solved by the engine with the rule that an endless play is
+//! lost by the player who wants φ reached ([`Model::endless_play_loser`]): it is worth zero to
+//! the maximiser of a probability and +∞ to the minimiser of a reward, as in PRISM-games.
 
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
 use crate::ast::{Measure, ModelType, Opt, Path, Query, RewardRef};
 use crate::build::Space;
-use crate::graph::{almost_sure_some, end_components, reach_every, reach_some, Predecessors};
+use crate::graph::{almost_sure, end_components, reach, Predecessors, Side};
 use crate::program::{CExpr, Program};
 use crate::value::Q;
 
@@ -65,6 +71,10 @@ struct QueryModel<'a> {
     /// Per state, who decides there (one entry for all when it is the same everywhere).
     player: Vec<Player>,
     dtmc: bool,
+    /// Who an endless play counts against: the player who wants to reach the target of a
+    /// probability, the one who wants to reach it soon for a reward (an endless play earns
+    /// +∞ there).
+    endless: Player,
     start: Id,
     over: OverInitial,
 }
@@ -166,6 +176,10 @@ impl Model for QueryModel<'_> {
     fn dense_index(&self, &s: &Id) -> Option<usize> {
         Some(s as usize)
     }
+
+    fn endless_play_loser(&self) -> Option<Player> {
+        Some(self.endless)
+    }
 }
 
 fn rat_of(q: Q, what: &str) -> Result<Rat, String> {
@@ -245,9 +259,19 @@ pub fn check(
         Some(coalition) => owners(program, space, coalition, player)?,
         None => vec![player],
     };
-    if smg && !matches!(query.what, Measure::Probability) {
-        return Err("reward properties of smg models are not supported yet".into());
-    }
+    // Who resolves each state's choices, for a player who wants to reach φ.
+    let side = |wants: Player| {
+        let players = &players;
+        move |s: u32| {
+            if dtmc {
+                Side::Chance
+            } else if *players.get(s as usize).unwrap_or(&players[0]) == wants {
+                Side::Ally
+            } else {
+                Side::Adversary
+            }
+        }
+    };
     let mut fixed: Vec<Option<Rat>> = vec![None; n];
     let mut usable = vec![true; space.choices.len()];
     let mut reward = vec![Rat::ZERO; space.choices.len()];
@@ -257,13 +281,8 @@ pub fn check(
     match &query.what {
         Measure::Probability => {
             let not_goal_through: Vec<bool> = (0..n).map(|s| allowed[s] && !goal[s]).collect();
-            // Where the probability is zero: no path (max, DTMC), or some scheduler avoids φ
-            // for ever (min).
-            let positive = if maximise || dtmc || smg {
-                reach_some(&pred, &goal, &not_goal_through)
-            } else {
-                reach_every(space, &pred, &goal, &not_goal_through)
-            };
+            // Where the probability is zero: the maximiser cannot make φ possible.
+            let positive = reach(space, &pred, &goal, &not_goal_through, side(Player::Max));
             for s in 0..n {
                 if goal[s] {
                     fixed[s] = Some(Rat::ONE);
@@ -289,18 +308,8 @@ pub fn check(
                 _ => "no such reward structure".to_string(),
             })?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
-            // Finite where φ is reached with probability one: under some scheduler (min), or
-            // under every one (max, DTMC).
-            let finite = if maximise || dtmc {
-                let avoid = reach_every(space, &pred, &goal, &not_goal);
-                let escape: Vec<bool> = avoid.iter().map(|a| !a).collect();
-                let can_escape = reach_some(&pred, &escape, &not_goal);
-                (0..n)
-                    .map(|s| goal[s] || !can_escape[s])
-                    .collect::<Vec<bool>>()
-            } else {
-                almost_sure_some(space, &pred, &goal, &not_goal)
-            };
+            // Finite where the minimiser reaches φ with probability one.
+            let finite = almost_sure(space, &pred, &goal, &not_goal, side(Player::Min));
             let mut vals = Vec::new();
             for s in 0..n as u32 {
                 let su = s as usize;
@@ -427,6 +436,10 @@ pub fn check(
         reward,
         player: players,
         dtmc,
+        endless: match query.what {
+            Measure::Probability => Player::Max,
+            Measure::Reward(_) => Player::Min,
+        },
         start,
         over,
     };

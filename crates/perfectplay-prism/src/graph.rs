@@ -5,8 +5,10 @@
 //! component, collapsed to one state, can no longer trap a strategy.
 //!
 //! The algorithms are the standard ones (Baier and Katoen, *Principles of Model Checking*,
-//! 10.6): backward reachability, attractors, the nested fixed point of `Prob1E`, and the
-//! iterated strongly-connected-component refinement of maximal end components.
+//! 10.6): attractors, the nested fixed points of `Prob1E` and `Prob1A`, and the iterated
+//! strongly-connected-component refinement of maximal end components. For a stochastic game
+//! each state's choices belong to an ally or an adversary of reaching the target ([`Side`]),
+//! which makes the same fixed points the game's.
 
 use crate::build::Space;
 
@@ -58,33 +60,27 @@ impl Predecessors {
     }
 }
 
-/// The states that can reach `target` (itself included) along paths whose other states are
-/// all `through`: where some scheduler reaches it with positive probability.
-pub fn reach_some(pred: &Predecessors, target: &[bool], through: &[bool]) -> Vec<bool> {
-    let mut seen = target.to_vec();
-    let mut stack: Vec<u32> = (0..target.len() as u32)
-        .filter(|&s| target[s as usize])
-        .collect();
-    while let Some(t) = stack.pop() {
-        for &c in pred.of(t) {
-            let s = pred.owner[c as usize];
-            if !seen[s as usize] && through[s as usize] {
-                seen[s as usize] = true;
-                stack.push(s);
-            }
-        }
-    }
-    seen
+/// Who resolves the choices of a state, for the analyses of reaching a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// A scheduler (or player) that wants the target: some choice is enough.
+    Ally,
+    /// One that does not: every choice must lead there.
+    Adversary,
+    /// Chance (a DTMC's choices are mixed uniformly): every choice is taken.
+    Chance,
 }
 
-/// The states from which every scheduler reaches `target` with positive probability, along
-/// `through` states (the attractor): a state joins once every one of its choices can lead
-/// into the set.
-pub fn reach_every(
+/// The states from which `target` (itself included) is reached with positive probability
+/// along `through` states, when each state's choices are resolved by `side` (the attractor):
+/// a state joins once some choice can lead into the set (an ally or chance), or every one
+/// can (an adversary).
+pub fn reach(
     space: &Space,
     pred: &Predecessors,
     target: &[bool],
     through: &[bool],
+    side: impl Fn(u32) -> Side,
 ) -> Vec<bool> {
     let n = space.len();
     let mut inside = target.to_vec();
@@ -99,44 +95,70 @@ pub fn reach_every(
                 continue;
             }
             hit[c as usize] = true;
-            let s = pred.owner[c as usize] as usize;
-            left[s] -= 1;
-            if left[s] == 0 && !inside[s] && through[s] {
-                inside[s] = true;
-                stack.push(s as u32);
+            let s = pred.owner[c as usize];
+            left[s as usize] -= 1;
+            let joins = match side(s) {
+                Side::Ally | Side::Chance => true,
+                Side::Adversary => left[s as usize] == 0,
+            };
+            if joins && !inside[s as usize] && through[s as usize] {
+                inside[s as usize] = true;
+                stack.push(s);
             }
         }
     }
     inside
 }
 
-/// The states from which some scheduler reaches `target` with probability one, along
-/// `through` states (`Prob1E`, a nested fixed point).
-pub fn almost_sure_some(
+/// The states from which `target` is reached with probability one along `through` states,
+/// when each state's choices are resolved by `side` (a nested fixed point: the states that
+/// reach the target with positive probability without the risk of leaving the candidates,
+/// until the candidates stay the same; `Prob1E` for an ally, `Prob1A` for an adversary).
+pub fn almost_sure(
     space: &Space,
     pred: &Predecessors,
     target: &[bool],
     through: &[bool],
+    side: impl Fn(u32) -> Side,
 ) -> Vec<bool> {
     let n = space.len();
     let mut keep: Vec<bool> = (0..n).map(|s| target[s] || through[s]).collect();
     loop {
-        // States that reach the target within `keep` by choices that stay in `keep`.
+        let stays =
+            |c: usize, keep: &[bool]| space.outcomes_of(c).iter().all(|&(_, u)| keep[u as usize]);
+        // An adversary or chance must not be able to leave the candidates at all.
+        let safe: Vec<bool> = (0..n as u32)
+            .map(|s| match side(s) {
+                Side::Ally => true,
+                Side::Adversary | Side::Chance => space.choices_of(s).all(|c| stays(c, &keep)),
+            })
+            .collect();
         let mut reach = target.to_vec();
+        let mut hit = vec![false; space.choices.len()];
+        let mut left: Vec<u32> = (0..n as u32)
+            .map(|s| space.choices_of(s).len() as u32)
+            .collect();
         let mut stack: Vec<u32> = (0..n as u32).filter(|&s| target[s as usize]).collect();
         while let Some(t) = stack.pop() {
             for &c in pred.of(t) {
-                let s = pred.owner[c as usize] as usize;
-                if reach[s] || !keep[s] {
+                if hit[c as usize] {
                     continue;
                 }
-                if space
-                    .outcomes_of(c as usize)
-                    .iter()
-                    .all(|&(_, u)| keep[u as usize])
-                {
-                    reach[s] = true;
-                    stack.push(s as u32);
+                hit[c as usize] = true;
+                let s = pred.owner[c as usize];
+                let su = s as usize;
+                if reach[su] || !keep[su] || !safe[su] {
+                    continue;
+                }
+                left[su] -= 1;
+                let joins = match side(s) {
+                    Side::Ally => stays(c as usize, &keep),
+                    Side::Chance => true,
+                    Side::Adversary => left[su] == 0,
+                };
+                if joins {
+                    reach[su] = true;
+                    stack.push(s);
                 }
             }
         }

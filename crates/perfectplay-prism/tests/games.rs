@@ -118,28 +118,78 @@ endmodule
     assert_eq!(exact.as_deref(), Some("1/2"));
 }
 
-/// A game in which the two players together can keep the play going for ever (Min sends it
-/// back to 0, Max goes to 1 again) is not solved yet: the answer needs the end components of
-/// games, and the error says where the value is not defined by the engine's rules.
+/// A game in which the two players together can keep the play going for ever: Max at 0 may
+/// stop, winning with probability 2/5, or go to 1, where Min may send the play back or flip a
+/// coin that wins for Max with probability 1/4. An endless play never reaches the goal.
+/// - Max maximising: if Max goes, Min sends the play back for ever (worth 0), so Max stops:
+///   2/5.
+/// - Max minimising against Min maximising: Max goes every time; Min's coin (1/4) beats the
+///   endless play (0): 1/4. Value iteration from above stays at 2/5 here (2/5 is a fixed
+///   point of the Bellman equations), so the end component decides the answer.
 #[test]
-fn games_with_cooperative_cycles_are_a_clear_error_for_now() {
+fn a_game_with_an_end_component_worked_out_by_hand() {
     let src = "smg
 player maxi [go], [stop] endplayer
 player mini [back], [coin] endplayer
 module m
   x : [0..3] init 0;
   [go] x=0 -> (x'=1);
-  [stop] x=0 -> 1/2 : (x'=2) + 1/2 : (x'=3);
+  [stop] x=0 -> 2/5 : (x'=2) + 3/5 : (x'=3);
   [back] x=1 -> (x'=0);
-  [coin] x=1 -> 3/4 : (x'=2) + 1/4 : (x'=3);
+  [coin] x=1 -> 1/4 : (x'=2) + 3/4 : (x'=3);
 endmodule
 ";
-    let loaded = Loaded::new("loop.prism", src, &[], 1000).unwrap();
-    let props = Props::new(&loaded, "prop", "<<maxi>> Pmax=? [ F x=2 ]", &[]).unwrap();
-    let e = check_prop(&loaded, &props, &props.props[0], false).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("two-player cycle that can repeat forever"),
-        "{e}"
-    );
+    for exact in [false, true] {
+        let ask = |prop: &str| answer("loop.prism", src, &[], prop, exact);
+        let fraction = |(v, e): (f64, Option<String>)| e.unwrap_or_else(|| v.to_string());
+        let (two_fifths, quarter) = if exact {
+            ("2/5", "1/4")
+        } else {
+            ("0.4", "0.25")
+        };
+        assert_eq!(fraction(ask("<<maxi>> Pmax=? [ F x=2 ]")), two_fifths);
+        assert_eq!(fraction(ask("<<mini>> Pmin=? [ F x=2 ]")), two_fifths);
+        assert_eq!(fraction(ask("<<maxi>> Pmin=? [ F x=2 ]")), quarter);
+        assert_eq!(fraction(ask("<<mini>> Pmax=? [ F x=2 ]")), quarter);
+    }
+}
+
+/// Rewards in a game with an end component: Min at 0 may pay 3 to finish, go to the sink (3),
+/// which never finishes, or ask Max (at 1), who may finish for 1 or send the play back.
+/// - Min minimising: asking lets Max send the play back for ever, which never finishes (+∞),
+///   so Min pays: 3. Value iteration from zero stays at 1 here.
+/// - Min maximising: the sink never finishes: +∞.
+/// - Max minimising, Min maximising, without the sink: Min asks (Max must finish, for 1, or
+///   the play is endless, +∞, the worst for Max) only if 1 beats paying 3: Min pays, 3.
+#[test]
+fn a_reward_game_with_an_end_component_worked_out_by_hand() {
+    let src = "smg
+player mini [pay], [ask], [sink] endplayer
+player maxi [back], [finish] endplayer
+const bool SINK;
+module m
+  x : [0..3] init 0;
+  [pay] x=0 -> (x'=2);
+  [ask] x=0 -> (x'=1);
+  [sink] x=0 & SINK -> (x'=3);
+  [back] x=1 -> (x'=0);
+  [finish] x=1 -> (x'=2);
+endmodule
+rewards \"cost\"
+  [pay] true : 3;
+  [finish] true : 1;
+endrewards
+label \"done\" = x=2;
+";
+    for exact in [false, true] {
+        let ask = |prop: &str, sink: bool| {
+            let consts = [("SINK", sink.to_string())];
+            answer("reward.prism", src, &consts, prop, exact).0
+        };
+        assert_eq!(ask("<<mini>> Rmin=? [ F \"done\" ]", true), 3.0);
+        assert_eq!(ask("<<maxi>> Rmax=? [ F \"done\" ]", true), 3.0);
+        assert_eq!(ask("<<mini>> Rmax=? [ F \"done\" ]", true), f64::INFINITY);
+        assert_eq!(ask("<<mini>> Rmax=? [ F \"done\" ]", false), 3.0);
+        assert_eq!(ask("<<maxi>> Rmin=? [ F \"done\" ]", false), 3.0);
+    }
 }

@@ -20,7 +20,10 @@
 //!   improves, the values satisfy the optimality equations and `v ≤ T_μ^k v → v_μ` for every
 //!   proper `μ`, so they are optimal among proper strategies.
 //! - With two players, the component must be *stopping*: no pair of strategies may keep the play
-//!   inside it forever ([`CycleError::NonStopping`] otherwise). Then the value exists and is
+//!   inside it forever ([`CycleError::NonStopping`] otherwise), unless the model names the
+//!   player who loses an endless play ([`crate::Model::endless_play_loser`]). That player must
+//!   then be able to end the play from every state; Hoffman–Karp runs with that player outside,
+//!   from a strategy that ends the play (see [`Component::hoffman_karp`]). Then the value exists and is
 //!   unique, and Hoffman–Karp strategy iteration finds it: Max's strategy is fixed, Min's best
 //!   response is found by policy iteration, Max improves, until Max cannot improve. Both start from
 //!   the greedy guess of a few value iteration sweeps, which is often already optimal, so most
@@ -85,14 +88,35 @@ impl<N: Number> Component<N> {
 
     /// Solves the component: values and, for each decision, the index of the chosen edge.
     /// `sys` is scratch space for the linear solves, reused from component to component.
-    pub fn solve(&self, sys: &mut System<N>) -> Result<(Vec<N>, Vec<u32>), CycleError> {
+    /// `endless` is the model's [`endless_play_loser`](crate::Model::endless_play_loser).
+    pub fn solve(
+        &self,
+        sys: &mut System<N>,
+        endless: Option<Player>,
+    ) -> Result<(Vec<N>, Vec<u32>), CycleError> {
         let has = |p: Player| self.kind.contains(&Kind::Decision(p));
+        if let Some(loser) = endless.filter(|_| has(Player::Max) || has(Player::Min)) {
+            // The loser must be able to end the play from everywhere; then every strategy of
+            // the loser's that does so leaves the other player only ending strategies.
+            let ending = self.ending_policy(loser)?;
+            if has(Player::Max) && has(Player::Min) {
+                let mut policy = self.warm_policy();
+                if self.trap(Some((loser, &policy))).is_some() {
+                    for x in 0..self.n() {
+                        if self.kind[x] == Kind::Decision(loser) {
+                            policy[x] = ending[x];
+                        }
+                    }
+                }
+                return self.hoffman_karp(loser, policy, true, sys);
+            }
+        }
         if has(Player::Max) && has(Player::Min) {
-            if let Some(x) = self.cooperative_trap() {
+            if let Some(x) = self.trap(None) {
                 return Err(CycleError::NonStopping(x));
             }
             // In a stopping game every strategy pair is proper, so any start will do.
-            return self.hoffman_karp(self.warm_policy(), sys);
+            return self.hoffman_karp(Player::Max, self.warm_policy(), false, sys);
         }
         let controller = [Player::Max, Player::Min].into_iter().find(|p| has(*p));
         let mut policy = match controller {
@@ -111,15 +135,23 @@ impl<N: Number> Component<N> {
 
     /// A state from which the players together can keep the play inside the component forever
     /// with probability one, if any: the greatest set in which every chance node has all its
-    /// outcomes inside and every decision has a move inside.
-    fn cooperative_trap(&self) -> Option<usize> {
+    /// outcomes inside and every decision has a move inside. With `fixed = Some((p, policy))`,
+    /// `p` follows `policy` (its decisions count only their chosen move): a state from which
+    /// the other player alone can keep the play going.
+    fn trap(&self, fixed: Option<(Player, &[u32])>) -> Option<usize> {
         // Worklist removal, linear in the edges: a chance node leaves the set as soon as one
         // outcome does, a decision when its last move into the set does.
         let n = self.n();
+        let out = |x: usize| match (fixed, self.kind[x]) {
+            (Some((p, policy)), Kind::Decision(q)) if p == q => {
+                std::slice::from_ref(&self.out(x)[policy[x] as usize])
+            }
+            _ => self.out(x),
+        };
         let preds = Preds::new(
             n,
             (0..n).flat_map(|x| {
-                self.out(x)
+                out(x)
                     .iter()
                     .filter(|e| e.to != EXIT)
                     .map(move |e| (e.to as usize, x as u32))
@@ -129,7 +161,7 @@ impl<N: Number> Component<N> {
         let mut inside = vec![true; n];
         let mut removed = Vec::new();
         for x in 0..n {
-            let out = self.out(x);
+            let out = out(x);
             moves_inside[x] = out.iter().filter(|e| e.to != EXIT).count();
             let keep = match self.kind[x] {
                 Kind::Chance => moves_inside[x] == out.len(),
@@ -154,6 +186,69 @@ impl<N: Number> Component<N> {
             }
         }
         inside.iter().position(|&b| b)
+    }
+
+    /// A strategy of `player` that ends the play with probability one whatever the other player
+    /// does (the attractor of the exits): a state joins once chance or `player` can move to an
+    /// exit or into the set with positive probability, or once every move of the other player
+    /// does. Each of `player`'s decisions picks a move one layer closer. A state from which the
+    /// other player can keep the play going is [`CycleError::NonStopping`].
+    fn ending_policy(&self, player: Player) -> Result<Vec<u32>, CycleError> {
+        let n = self.n();
+        let preds = Preds::new(
+            n,
+            (0..n).flat_map(|x| {
+                self.out(x)
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.to != EXIT)
+                    .map(move |(i, e)| (e.to as usize, (x as u32, i as u32)))
+            }),
+        );
+        let mut policy = vec![u32::MAX; n];
+        let mut joined = vec![false; n];
+        // Per decision of the other player: its moves not yet known to lead into the set.
+        let mut left: Vec<usize> = (0..n).map(|x| self.out(x).len()).collect();
+        let mut queue = Vec::new();
+        // Whether `x` joins now that its move `i` leads into the set (`left` counts it).
+        let mut joins = |x: usize, i: usize, left: &mut [usize]| match self.kind[x] {
+            Kind::Chance => true,
+            Kind::Decision(p) if p == player => {
+                policy[x] = i as u32;
+                true
+            }
+            Kind::Decision(_) => {
+                left[x] -= 1;
+                left[x] == 0
+            }
+        };
+        for x in 0..n {
+            let exits: Vec<usize> = (0..self.out(x).len())
+                .filter(|&i| self.out(x)[i].to == EXIT)
+                .collect();
+            for i in exits {
+                if !joined[x] && joins(x, i, &mut left) {
+                    joined[x] = true;
+                    queue.push(x);
+                }
+            }
+        }
+        let mut head = 0;
+        while head < queue.len() {
+            let y = queue[head];
+            head += 1;
+            for &(x, i) in preds.of(y) {
+                let x = x as usize;
+                if !joined[x] && joins(x, i as usize, &mut left) {
+                    joined[x] = true;
+                    queue.push(x);
+                }
+            }
+        }
+        match joined.iter().position(|j| !j) {
+            Some(x) => Err(CycleError::NonStopping(x)),
+            None => Ok(policy),
+        }
     }
 
     /// A policy under which every state leaves the component with probability one, computed as
@@ -471,16 +566,33 @@ impl<N: Number> Component<N> {
         policy
     }
 
-    /// Hoffman–Karp strategy iteration for a stopping two-player component, from `policy`.
+    /// Hoffman–Karp strategy iteration from `policy`: `outer`'s strategy is fixed, the other
+    /// player's best response is found by policy iteration, `outer` improves, until `outer`
+    /// cannot improve.
+    ///
+    /// Either the component is stopping, or (`ending`) `outer` is the player who loses an
+    /// endless play and `policy` ends the play against everything the other player does. An
+    /// improvement keeps that: on a closed class of the improved strategy pair, summing the
+    /// inequalities of the values against its stationary distribution shows a positive gain
+    /// per step for `outer` if a switched state is in it, and a switch-free class would have
+    /// been closed before. So a strategy that stops ending the play means `outer` has found a
+    /// cycle that gains without bound: [`CycleError::Divergent`].
     fn hoffman_karp(
         &self,
+        outer: Player,
         mut policy: Vec<u32>,
+        ending: bool,
         sys: &mut System<N>,
     ) -> Result<(Vec<N>, Vec<u32>), CycleError> {
         for _ in 0..MAX_ITERATIONS {
-            let v = self.policy_iteration(&mut policy, Some(Player::Min), sys)?;
-            if !self.improve(&v, &mut policy, Player::Max) {
+            let v = self.policy_iteration(&mut policy, Some(outer.other()), sys)?;
+            if !self.improve(&v, &mut policy, outer) {
                 return Ok((v, policy));
+            }
+            if ending {
+                if let Some(x) = self.trap(Some((outer, &policy))) {
+                    return Err(CycleError::Divergent(x, outer));
+                }
             }
         }
         Err(CycleError::NoConvergence(0))

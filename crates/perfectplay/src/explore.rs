@@ -524,7 +524,8 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             }
         }
         comp.start.push(comp.edges.len());
-        let (values, choices) = comp.solve(&mut self.system).map_err(|err| {
+        let endless = self.model.endless_play_loser();
+        let (values, choices) = comp.solve(&mut self.system, endless).map_err(|err| {
             let name = |x: usize| self.show(self.tstack[root + owner[x]].id);
             let who = |p: Player| match p {
                 Player::Max => "Max".to_string(),

@@ -34,6 +34,14 @@ impl Player {
             Player::Min => a < b,
         }
     }
+
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::Max => Player::Min,
+            Player::Min => Player::Max,
+        }
+    }
 }
 
 /// A game described state by state. See the crate documentation for a complete example.
@@ -52,7 +60,7 @@ impl Player {
 ///
 /// # The hooks
 /// Two methods are required: [`start`](Model::start) and [`expand`](Model::expand). The rest
-/// are optional and come in three groups:
+/// are optional and come in four groups:
 /// - **display**: [`show_state`](Model::show_state), [`show_move`](Model::show_move) and
 ///   [`parse_state`](Model::parse_state), for errors, explanations and exports;
 /// - **numbering**: [`dense_bound`](Model::dense_bound) and [`dense_index`](Model::dense_index),
@@ -61,6 +69,9 @@ impl Player {
 ///   [`sweep_window`](Model::sweep_window) and [`transient`](Model::transient), which let the
 ///   start value be computed as a hand-written dynamic program would (see
 ///   [`Solver::start_value`](crate::Solver::start_value)).
+///
+/// - **semantics**: [`endless_play_loser`](Model::endless_play_loser), for games whose two
+///   players could keep a play going for ever.
 ///
 /// The optional groups are provided methods of this trait, not traits of their own, because
 /// the solver decides at run time whether a model offers them: without specialisation a
@@ -173,6 +184,23 @@ pub trait Model {
     fn transient(&self, state: &Self::State) -> bool {
         let _ = state;
         false
+    }
+
+    /// Who loses a play that never ends, where two players together could keep a play going
+    /// for ever (a cycle through both players' decisions). The default, `None`, allows no such
+    /// cycle: every pair of strategies must end the play with probability one, and a cycle that
+    /// does not is [`SolveError::NonStopping`](crate::SolveError::NonStopping).
+    ///
+    /// `Some(p)` says an endless play is the worst outcome for `p`, as in a reachability game,
+    /// where a play that never reaches the goal is worth nothing to the player who wants it.
+    /// The value is then the best that `p` can guarantee while ending the play. `p` must be able
+    /// to end the play, with probability one, from every state of such a cycle; where the other
+    /// player can keep it going for ever, the value (the worst for `p`, whatever the cycle earns)
+    /// is not computed: [`SolveError::NonStopping`](crate::SolveError::NonStopping) names the
+    /// state. A model that can say so decides those states before (a model checker's
+    /// qualitative analysis does).
+    fn endless_play_loser(&self) -> Option<Player> {
+        None
     }
 
     /// Parses a state written in the game's own notation (the inverse of

@@ -97,3 +97,63 @@ fn cyclic_one_player_with_loops_min() {
 fn cyclic_one_player_with_loops_max() {
     check_many(Shape::Loops, &[Player::Max], 200, 8);
 }
+
+/// A table whose endless plays are worth zero, the least payoff: a reachability game.
+struct Reach(common::Table);
+
+impl perfectplay::Model for Reach {
+    type State = usize;
+    type Move = usize;
+    fn start(&self) -> usize {
+        0
+    }
+    fn expand(&self, s: &usize, node: &mut impl perfectplay::NodeBuilder<usize, usize>) {
+        self.0.expand(s, node)
+    }
+    fn endless_play_loser(&self) -> Option<Player> {
+        Some(Player::Max)
+    }
+}
+
+/// Two players who together could keep a play going for ever, Max losing an endless play:
+/// where Max can end the play from every state of its cycles, the engine's value is the
+/// brute-force game value with endless plays worth zero, in exact and float arithmetic;
+/// elsewhere it declines with an error, never a value.
+#[test]
+fn cyclic_two_players_endless_play_lost_by_max() {
+    let mut rng = Rng(9);
+    let (mut solved, mut declined, mut rescued) = (0, 0, 0);
+    while solved + declined < 1500 {
+        let inner = 2 + rng.below(8);
+        let game = random_game(&mut rng, inner, Shape::Reach, &[Player::Max, Player::Min]);
+        if profiles(&game) > 1 << 9 {
+            continue;
+        }
+        let expect = common::brute_force_with(&game, true).expect("a value");
+        let reach = Reach(game);
+        let stopping = solve_exact(&reach.0).is_ok();
+        match solve_exact(&reach) {
+            Ok(exact) => {
+                assert_eq!(*exact.start_value(), expect, "exact value\n{:?}", reach.0);
+                let float = solve(&reach).unwrap_or_else(|e| panic!("{e}\n{:?}", reach.0));
+                let (f, e) = (*float.start_value(), expect.to_f64());
+                assert!((f - e).abs() <= 1e-9 * e.abs().max(1.0), "{f} vs {e}");
+                solved += 1;
+                rescued += usize::from(!stopping);
+            }
+            Err(err) => {
+                assert!(
+                    matches!(err, perfectplay::SolveError::NonStopping { .. }),
+                    "{err}"
+                );
+                declined += 1;
+            }
+        }
+    }
+    // The endless-play rule must matter: games solved only thanks to it.
+    assert!(solved > 1000, "solved {solved}, declined {declined}");
+    assert!(
+        rescued > 20,
+        "only {rescued} solved games were not stopping ({solved} solved, {declined} declined)"
+    );
+}

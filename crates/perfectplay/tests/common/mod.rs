@@ -133,6 +133,9 @@ pub enum Shape {
     /// One player, backward moves allowed (self-loops too); rewards have the sign that makes
     /// looping unattractive, so values exist; chance nodes with backward edges can end directly.
     Loops,
+    /// A reachability game: backward moves allowed for both players, no rewards, terminal
+    /// payoffs of zero or more (an endless play is worth zero, the least).
+    Reach,
 }
 
 /// Random probabilities: weights 1..=4 normalised exactly.
@@ -152,6 +155,7 @@ pub fn random_game(rng: &mut Rng, inner: usize, shape: Shape, players: &[Player]
         match (shape, player) {
             (Shape::Loops, Some(Player::Min)) => Rat::new(r.numer().abs(), r.denom() as i64),
             (Shape::Loops, Some(Player::Max)) => Rat::new(-r.numer().abs(), r.denom() as i64),
+            (Shape::Reach, _) => Rat::ZERO,
             _ => r,
         }
     };
@@ -203,7 +207,14 @@ pub fn random_game(rng: &mut Rng, inner: usize, shape: Shape, players: &[Player]
                     moves.push(GMove::Random(r, outcomes(rng, solo.then_some(player))));
                     continue;
                 }
-                let back = shape == Shape::Loops && i > 0 && rng.chance(1, 3);
+                let back = match shape {
+                    Shape::Loops => i > 0 && rng.chance(1, 3),
+                    // Min's first move goes forward, and Max's mostly, so that Max can
+                    // often end the play.
+                    Shape::Reach if player == Player::Max && i == 0 => rng.chance(1, 4),
+                    Shape::Reach => i > 0 && rng.chance(1, 2),
+                    _ => false,
+                };
                 let t = if back { rng.below(x + 1) } else { forward(rng) };
                 moves.push(GMove::Plain(reward(rng, solo.then_some(player)), t));
             }
@@ -225,7 +236,11 @@ pub fn random_game(rng: &mut Rng, inner: usize, shape: Shape, players: &[Player]
         }
     }
     for _ in 0..terminals {
-        nodes.push(GNode::Terminal(Rat::new(rng.range(-5, 5), rng.range(1, 3))));
+        let low = if shape == Shape::Reach { 0 } else { -5 };
+        nodes.push(GNode::Terminal(Rat::new(
+            rng.range(low, 5),
+            rng.range(1, 3),
+        )));
     }
     Table(nodes)
 }
@@ -267,6 +282,12 @@ pub fn solve_dense(mut a: Vec<Vec<Exact>>, mut c: Vec<Exact>) -> Option<Vec<Exac
 /// The value of state 0 when every decision follows `profile` (a move index per state), or
 /// `None` if the play from state 0 does not end with probability one.
 pub fn evaluate(game: &Table, profile: &[usize]) -> Option<Exact> {
+    evaluate_with(game, profile, false)
+}
+
+/// As [`evaluate`]; with `endless_zero`, a play that never ends is worth zero (for games
+/// without rewards) instead of making the profile not count.
+pub fn evaluate_with(game: &Table, profile: &[usize], endless_zero: bool) -> Option<Exact> {
     let n = game.0.len();
     let succ = |x: usize| -> Vec<(Exact, Exact, usize)> {
         match &game.0[x] {
@@ -313,10 +334,14 @@ pub fn evaluate(game: &Table, profile: &[usize]) -> Option<Exact> {
             }
         }
     }
-    if (0..n).any(|x| reach[x] && !can[x]) {
+    if !endless_zero && (0..n).any(|x| reach[x] && !can[x]) {
         return None;
     }
-    let ids: Vec<usize> = (0..n).filter(|&x| reach[x]).collect();
+    // A state that cannot end keeps the value zero: it is no unknown.
+    let ids: Vec<usize> = (0..n).filter(|&x| reach[x] && can[x]).collect();
+    if !can[0] {
+        return Some(Exact::zero());
+    }
     let local = |x: usize| ids.iter().position(|&y| y == x).expect("reachable");
     let m = ids.len();
     let mut a = vec![vec![Exact::zero(); m]; m];
@@ -327,8 +352,10 @@ pub fn evaluate(game: &Table, profile: &[usize]) -> Option<Exact> {
         }
         for (p, r, t) in succ(x) {
             c[i] = c[i].add(&p.mul(&r));
-            let j = local(t);
-            a[i][j] = a[i][j].add(&p);
+            if can[t] {
+                let j = local(t);
+                a[i][j] = a[i][j].add(&p);
+            }
         }
     }
     let v = solve_dense(a, c)?;
@@ -339,6 +366,11 @@ pub fn evaluate(game: &Table, profile: &[usize]) -> Option<Exact> {
 /// the best over strategies whose play from the start ends with probability one. Two players:
 /// max over Max's strategies of min over Min's. `None` if nothing qualifies.
 pub fn brute_force(game: &Table) -> Option<Exact> {
+    brute_force_with(game, false)
+}
+
+/// As [`brute_force`]; with `endless_zero`, a play that never ends is worth zero.
+pub fn brute_force_with(game: &Table, endless_zero: bool) -> Option<Exact> {
     let deciders = |who: Player| -> Vec<usize> {
         (0..game.0.len())
             .filter(|&x| game.0[x].player() == Some(who))
@@ -377,7 +409,7 @@ pub fn brute_force(game: &Table) -> Option<Exact> {
             for (i, &x) in mins.iter().enumerate() {
                 prof[x] = cmin[i];
             }
-            if let Some(v) = evaluate(game, &prof) {
+            if let Some(v) = evaluate_with(game, &prof, endless_zero) {
                 if worst.as_ref().is_none_or(|w| v < *w) {
                     worst = Some(v);
                 }
