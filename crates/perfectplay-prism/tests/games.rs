@@ -193,3 +193,22 @@ label \"done\" = x=2;
         assert_eq!(ask("<<maxi>> Rmin=? [ F \"done\" ]", false), 3.0);
     }
 }
+
+/// A DTMC's commands enabled together are taken with equal probability: the state that may
+/// stay or move moves with probability one, after two steps on average (a scheduler that
+/// always stays would make it +∞).
+#[test]
+fn a_dtmc_mixes_its_enabled_commands() {
+    let src = "dtmc
+module m
+  x : [0..1] init 0;
+  [] x=0 -> (x'=1);
+  [] x=0 -> (x'=0);
+endmodule
+rewards true : 1; endrewards
+";
+    let steps = answer("mix.prism", src, &[], "R=? [ F x=1 ]", true);
+    assert_eq!(steps.1.as_deref(), Some("2"));
+    let reach = answer("mix.prism", src, &[], "P=? [ F x=1 ]", true);
+    assert_eq!(reach.1.as_deref(), Some("1"));
+}
