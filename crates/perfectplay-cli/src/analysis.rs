@@ -11,7 +11,6 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay::dynamic::{player_name, DistributionReport, Explained, Solved, Value};
 use perfectplay::{DistributionOptions, NodeKind, Player, Rng, Simulation};
-use perfectplay_games::{GameSpec, Params};
 use serde::Serialize;
 
 fn flag(name: &'static str, help: &'static str) -> Arg {
@@ -311,9 +310,11 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Writes the strategy of `solved`; the JSON names the game (or model file) and its
+/// parameters.
 pub fn strategy(
-    game: &GameSpec,
-    params: &Params,
+    game: &str,
+    params: &BTreeMap<&str, &str>,
     solved: &dyn Solved,
     m: &ArgMatches,
 ) -> Result<ExitCode> {
@@ -335,17 +336,12 @@ pub fn strategy(
     let written = |e: std::io::Error| anyhow!("--out: cannot write '{out}': {e}");
     let mut count = 0usize;
     if json {
-        let p: BTreeMap<&str, &str> = game
-            .params
-            .iter()
-            .filter_map(|spec| Some((spec.name, params.get(spec.name)?)))
-            .collect();
         // One document, written a row at a time.
         write!(
             w,
             "{{\"game\":{},\"params\":{},\"states\":[",
-            to_json(&game.name),
-            to_json(&p)
+            to_json(&game),
+            to_json(params)
         )
         .map_err(written)?;
         for r in solved.strategy_rows() {

@@ -33,9 +33,12 @@ const AFTER_HELP: &str = "Examples:
   perfectplay strategy gold-pots --pots 4,1,2,10,3 --out strategy.csv
   perfectplay contest grid-game < input.txt
   perfectplay check model.prism model.props --const N=3
+  perfectplay explain model.prism --prop 'Pmax=? [ F \"goal\" ]' --state '(x=1,b=true)'
 
 Every game command ('solve', 'explain', 'play', 'distribution', 'strategy') takes the game's
-own options ('perfectplay games' lists them) and --exact, --max-states N, --quiet.
+own options ('perfectplay games' lists them) and --exact, --max-states N, --quiet. In place of
+a game, 'explain', 'play', 'distribution' and 'strategy' take a model file in the PRISM
+language with --prop, the property whose optimum is played.
 
 Exit codes: 0 success, 2 error (one line on stderr starting with 'error:').";
 
@@ -119,11 +122,85 @@ fn game_command(g: &'static GameSpec, command: &str, extra: fn(Command) -> Comma
 }
 
 fn per_game(name: &'static str, about: &'static str, extra: fn(Command) -> Command) -> Command {
-    Command::new(name)
+    let cmd = Command::new(name)
         .about(about)
         .subcommand_required(true)
         .subcommand_value_name("GAME")
-        .subcommands(catalog().iter().map(|g| game_command(g, name, extra)))
+        .subcommands(catalog().iter().map(|g| game_command(g, name, extra)));
+    if name == "solve" {
+        return cmd;
+    }
+    // A model file in the PRISM language where a game's name goes; its options are parsed by
+    // `model_command`.
+    cmd.subcommand_value_name("GAME|MODEL")
+        .allow_external_subcommands(true)
+        .after_help(format!(
+            "A model in the PRISM language goes where a game's name goes, with --prop saying \
+             what is optimised:\n  perfectplay {name} MODEL.prism --prop 'Pmax=? [ F \"goal\" ]' \
+             [--const N=3] [options]\n(see 'perfectplay {name} MODEL.prism --help')"
+        ))
+}
+
+/// Whether the name in a game's place is a model file rather than a game.
+fn is_model_file(name: &str) -> bool {
+    perfectplay_games::find(name).is_err()
+        && (std::path::Path::new(name).is_file()
+            || [".prism", ".pm", ".nm", ".sm"]
+                .iter()
+                .any(|ext| name.ends_with(ext)))
+}
+
+/// The command line of `explain|play|distribution|strategy MODEL …`.
+fn model_args(command: &str) -> Command {
+    let extra: fn(Command) -> Command = match command {
+        "explain" => analysis::explain_args,
+        "play" => analysis::play_args,
+        "distribution" => analysis::distribution_args,
+        _ => analysis::strategy_args,
+    };
+    let cmd = Command::new(format!("perfectplay {command} MODEL"))
+        .no_binary_name(true)
+        .about("The game that a property of a PRISM model optimises (dtmc, mdp, smg)");
+    extra(common_args(prism::query_args(cmd)))
+}
+
+/// `explain|play|distribution|strategy MODEL …`: the options after the model file are parsed
+/// here, then the model's game is queried as a built-in one is.
+fn model_command(command: &str, model: &str, gm: &ArgMatches) -> Result<ExitCode> {
+    let args: Vec<std::ffi::OsString> = gm
+        .get_many::<std::ffi::OsString>("")
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    let m = match model_args(command).try_get_matches_from(args) {
+        Ok(m) => m,
+        Err(e) => return clap_error(e),
+    };
+    prism::analyse(command, model, &m)
+}
+
+/// A command-line error as the one `error:` line (help and version are printed instead).
+fn clap_error(e: clap::Error) -> Result<ExitCode> {
+    use clap::error::ErrorKind::*;
+    if matches!(e.kind(), DisplayHelp | DisplayVersion) {
+        print!("{e}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    if e.kind() == DisplayHelpOnMissingArgumentOrSubcommand {
+        eprint!("{e}");
+        return Ok(ExitCode::from(2));
+    }
+    // clap's message without its usage block, on one line, minus "error: ".
+    let text = e.render().to_string();
+    let message: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect();
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    Err(anyhow!("{message} (see --help)"))
 }
 
 fn json_flag(cmd: Command, help: &'static str) -> Command {
@@ -221,7 +298,12 @@ fn games_text() -> String {
          Each takes the game's options above and --exact, --max-states N, --quiet;\n\
          'perfectplay <command> <game> --help' shows the rest.\n\
          Contest input formats: 'perfectplay contest --help'.\n\
-         Models in the PRISM language (dtmc, mdp, smg): 'perfectplay check --help'.\n",
+         Models in the PRISM language (dtmc, mdp, smg): 'perfectplay check MODEL.prism\n\
+         --prop TEXT' checks properties; explain, play, distribution and strategy take\n\
+         MODEL.prism where they take a game, with --prop saying what is optimised and states\n\
+         written as PRISM prints them, for example\n\
+         \x20 perfectplay explain pig.prism --const GOAL=20 --state '(a=3,b=0,t=4,p=1,won=0)' \\\n\
+         \x20   --prop '<<first>> Pmax=? [ F \"first_wins\" ]'\n",
     );
     out
 }
@@ -388,27 +470,7 @@ fn json(game: &GameSpec, params: &Params, report: &Report) -> String {
 fn run(args: Vec<String>) -> Result<ExitCode> {
     let matches = match cli().try_get_matches_from(args) {
         Ok(m) => m,
-        Err(e) => {
-            use clap::error::ErrorKind::*;
-            if matches!(e.kind(), DisplayHelp | DisplayVersion) {
-                print!("{e}");
-                return Ok(ExitCode::SUCCESS);
-            }
-            if e.kind() == DisplayHelpOnMissingArgumentOrSubcommand {
-                eprint!("{e}");
-                return Ok(ExitCode::from(2));
-            }
-            // clap's message without its usage block, on one line, minus "error: ".
-            let text = e.render().to_string();
-            let message: Vec<&str> = text
-                .lines()
-                .take_while(|l| !l.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            let message = message.join(" ");
-            let message = message.strip_prefix("error: ").unwrap_or(&message);
-            return Err(anyhow!("{message} (see --help)"));
-        }
+        Err(e) => return clap_error(e),
     };
     match matches.subcommand() {
         Some(("games", _)) => {
@@ -417,6 +479,9 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
         }
         Some((command, sm)) if command != "contest" && command != "check" => {
             let (name, gm) = sm.subcommand().expect("a game is required");
+            if command != "solve" && is_model_file(name) {
+                return model_command(command, name, gm);
+            }
             let game = perfectplay_games::find(name)?;
             if command == "solve" {
                 return solve(game, gm);
@@ -428,7 +493,14 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
                 "explain" => analysis::explain(solved.as_ref(), gm),
                 "play" => analysis::play(solved.as_ref(), gm),
                 "distribution" => analysis::distribution(solved.as_ref(), gm),
-                "strategy" => analysis::strategy(game, &params, solved.as_ref(), gm),
+                "strategy" => {
+                    let p = game
+                        .params
+                        .iter()
+                        .filter_map(|spec| Some((spec.name, params.get(spec.name)?)))
+                        .collect();
+                    analysis::strategy(game.name, &p, solved.as_ref(), gm)
+                }
                 _ => unreachable!("every command is listed"),
             }?;
             if !gm.get_flag("quiet") {

@@ -1,6 +1,7 @@
 //! `perfectplay check`: models in the PRISM language (`perfectplay-prism`) and their
 //! properties, printed as text or JSON.
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -9,7 +10,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay_prism::program::parse_constants;
-use perfectplay_prism::{check_prop, Loaded, Props};
+use perfectplay_prism::{check_prop, query_model, Loaded, Props};
 use serde::Serialize;
 
 pub fn command() -> Command {
@@ -44,11 +45,13 @@ pub fn command() -> Command {
         .after_help(
             "Examples:\n  perfectplay check brp.prism brp.props --const N=16,MAX=2\n  \
              perfectplay check coin.prism --prop 'P=? [ F \"heads\" ]' --exact --json\n\n\
-             Supported: dtmc and mdp models, and smg games for probabilities \
-             ('<<p1>> Pmax=? [ F φ ]'), \
+             Supported: dtmc and mdp models, and smg games ('<<p1>> Pmax=? [ F φ ]'), \
              constants, formulas, labels, globals, modules and renaming, synchronisation, \
              rewards, init...endinit. Not supported: CTMCs and timed models, bounded (F<=k) and \
-             LTL properties, system...endsystem.",
+             LTL properties, system...endsystem.\n\n\
+             explain, play, distribution and strategy take a model file in place of a game, \
+             with --prop saying what is optimised: \
+             'perfectplay explain MODEL.prism --help'.",
         )
 }
 
@@ -86,9 +89,34 @@ fn read(path: &str) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read '{path}': {e}"))
 }
 
-pub fn run(m: &ArgMatches) -> Result<ExitCode> {
+/// The options of `explain`, `play`, `distribution` and `strategy` for a model file: the
+/// property that says what is optimised, and the constants.
+pub fn query_args(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("props")
+            .value_name("PROPS")
+            .help("A properties file whose named property --prop may give"),
+    )
+    .arg(
+        Arg::new("prop")
+            .long("prop")
+            .value_name("TEXT|NAME")
+            .required(true)
+            .help("What is optimised: a property's text ('Pmax=? [ F \"goal\" ]') or the name of one in PROPS"),
+    )
+    .arg(
+        Arg::new("const")
+            .long("const")
+            .value_name("N=3,p=0.1,b=true")
+            .action(ArgAction::Append)
+            .help("Values of constants the model or properties leave undefined"),
+    )
+}
+
+/// The model file `model_path` built with the constants of `m`, showing the build's progress
+/// on a terminal unless `--quiet`; and the constants.
+fn load(m: &ArgMatches, model_path: &str) -> Result<(Loaded, Vec<(String, String)>)> {
     let started = Instant::now();
-    let model_path = m.get_one::<String>("model").expect("required");
     let mut constants = Vec::new();
     for text in m.get_many::<String>("const").into_iter().flatten() {
         constants.extend(parse_constants(text).map_err(|e| anyhow!("--const: {e}"))?);
@@ -121,19 +149,26 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    let loaded = built?;
+    Ok((built?, constants))
+}
+
+/// The properties `m` asks for: each `--prop` (the name of a property of the props file, or a
+/// property's text), else every property of the file.
+fn asked(
+    m: &ArgMatches,
+    loaded: &Loaded,
+    constants: &[(String, String)],
+) -> Result<Vec<(Rc<Props>, usize)>> {
     let props_path = m.get_one::<String>("props");
     let props_text = match props_path {
         Some(path) => Some(read(path)?),
         None => None,
     };
     let load_props = |file: &str, text: &str| {
-        Props::new(&loaded, file, text, &constants)
+        Props::new(loaded, file, text, constants)
             .map(Rc::new)
             .map_err(anyhow::Error::from)
     };
-    // What to check: each --prop (the name of a property of the file, or a property's text),
-    // else every property of the file.
     let wanted: Vec<&String> = m.get_many::<String>("prop").into_iter().flatten().collect();
     let mut asked: Vec<(Rc<Props>, usize)> = Vec::new();
     if wanted.is_empty() {
@@ -163,7 +198,47 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
         }
         asked.push((props, 0));
     }
+    Ok(asked)
+}
+
+pub fn run(m: &ArgMatches) -> Result<ExitCode> {
+    let started = Instant::now();
+    let model_path = m.get_one::<String>("model").expect("required");
+    let (loaded, constants) = load(m, model_path)?;
+    let asked = asked(m, &loaded, &constants)?;
     report(m, &loaded, model_path, &constants, asked, started)
+}
+
+/// `perfectplay explain|play|distribution|strategy MODEL --prop …`: the game the property
+/// optimises, solved by the engine, then queried as a built-in game is. `m` has the options
+/// of [`query_args`] and the command's own.
+pub fn analyse(command: &str, model_path: &str, m: &ArgMatches) -> Result<ExitCode> {
+    let (loaded, constants) = load(m, model_path)?;
+    let asked = asked(m, &loaded, &constants)?;
+    let [(props, i)] = &asked[..] else {
+        bail!("--prop: one property says what is optimised");
+    };
+    let prop = &props.props[*i];
+    let model = query_model(&loaded, props, prop).map_err(|e| anyhow!("--prop: {e}"))?;
+    let solved = crate::solve_model(&model, m)?;
+    let code = match command {
+        "explain" => crate::analysis::explain(solved.as_ref(), m),
+        "play" => crate::analysis::play(solved.as_ref(), m),
+        "distribution" => crate::analysis::distribution(solved.as_ref(), m),
+        "strategy" => {
+            let mut params: BTreeMap<&str, &str> = constants
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            params.insert("prop", &prop.text);
+            crate::analysis::strategy(model_path, &params, solved.as_ref(), m)
+        }
+        _ => unreachable!("the commands that take a model"),
+    }?;
+    if !m.get_flag("quiet") {
+        crate::print_stats(solved.report(), m.get_flag("exact"));
+    }
+    Ok(code)
 }
 
 fn report(

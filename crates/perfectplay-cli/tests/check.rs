@@ -171,3 +171,123 @@ fn errors_name_the_place() {
         text(&o.stderr)
     );
 }
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)))
+}
+
+fn pig_model() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../perfectplay-prism/examples/pig.prism")
+        .to_string_lossy()
+        .to_string()
+}
+
+const FIRST_WINS: &str = "<<first>> Pmax=? [ F \"first_wins\" ]";
+
+/// `explain` on Pig written in PRISM gives the built-in game's moves, values and losses at
+/// the same position, exactly.
+#[test]
+fn explain_takes_a_model_file_and_a_state_as_prism_prints_it() {
+    let model = pig_model();
+    let ours = json(&run(&[
+        "explain",
+        &model,
+        "--const",
+        "GOAL=10",
+        "--prop",
+        FIRST_WINS,
+        "--state",
+        "(a=3,b=0,t=4,p=1,won=0)",
+        "--exact",
+        "--json",
+        "-q",
+    ]));
+    let built_in = json(&run(&[
+        "explain",
+        "pig",
+        "--goal",
+        "10",
+        "--state",
+        "A 3 B 0, A to move, turn 4",
+        "--exact",
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(ours["value_exact"], built_in["value_exact"]);
+    let moves = |v: &serde_json::Value| -> Vec<(String, String)> {
+        v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| (m["value_exact"].to_string(), m["loss_exact"].to_string()))
+            .collect()
+    };
+    assert_eq!(moves(&ours), moves(&built_in));
+    assert_eq!(ours["moves"][0]["move"], "[roll1]");
+    assert_eq!(ours["moves"][1]["move"], "[hold1]");
+    // A state the model never reaches, and one that is not a state, are errors.
+    for (state, says) in [
+        ("(a=3,b=0,t=4,p=2,won=1)", "not reachable"),
+        ("(a=3,b=0,t=4,p=1)", "no value for won"),
+        ("(a=3,b=0,t=40,p=1,won=0)", "outside its range"),
+    ] {
+        let out = run(&[
+            "explain", &model, "--const", "GOAL=10", "--prop", FIRST_WINS, "--state", state,
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let err = text(&out.stderr);
+        assert!(
+            err.starts_with("error: --state: ") && err.contains(says),
+            "{err}"
+        );
+    }
+}
+
+/// `strategy`, `distribution` and `play --auto` on a model file: the scheduler of every
+/// decision state, the distribution of the outcome, simulated games.
+#[test]
+fn strategy_distribution_and_play_take_a_model_file() {
+    let model = pig_model();
+    let common = ["--const", "GOAL=5", "--prop", FIRST_WINS, "-q"];
+    let strategy = json(&run(&[
+        &["strategy", &model, "--out", "-"][..],
+        &common[..],
+    ]
+    .concat()));
+    let built_in = json(&run(&[
+        "strategy", "pig", "--goal", "5", "--out", "-", "-q",
+    ]));
+    assert_eq!(strategy["params"]["GOAL"], "5");
+    assert_eq!(strategy["value"], built_in["value"]);
+    // Every decision state of the game, the won states aside (terminal in the built-in game,
+    // a deadlock's self-loop in the model).
+    let decisions = strategy["states"].as_array().unwrap().len();
+    assert_eq!(decisions, built_in["states"].as_array().unwrap().len());
+    let d = json(&run(&[
+        &["distribution", &model, "--json"][..],
+        &common[..],
+    ]
+    .concat()));
+    let p_win = d["pmf"].as_array().unwrap().last().unwrap()[1]
+        .as_f64()
+        .unwrap();
+    assert!((p_win - strategy["value"].as_f64().unwrap()).abs() < 1e-12);
+    let play = json(&run(&[
+        &["play", &model, "--auto", "2000", "--json"][..],
+        &common[..],
+    ]
+    .concat()));
+    let ci = play["ci95"].as_array().unwrap();
+    let v = strategy["value"].as_f64().unwrap();
+    assert!(ci[0].as_f64().unwrap() - 0.05 < v && v < ci[1].as_f64().unwrap() + 0.05);
+    // What is optimised must be said.
+    let out = run(&["explain", &model, "--const", "GOAL=5"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--prop"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -88,6 +88,63 @@ impl Space {
         show_values(program, &vals)
     }
 
+    /// The number of the state written as PRISM prints one, `(x=1,b=true)` (every variable
+    /// once, in any order; the parentheses may be left out).
+    pub fn parse_state(&self, program: &Program, text: &str) -> Result<u32, String> {
+        let inner = text.trim();
+        let inner = inner
+            .strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or(inner);
+        let mut vals: Vec<Option<i64>> = vec![None; program.vars.len()];
+        for part in inner.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (name, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("'{part}' is not NAME=VALUE"))?;
+            let (name, value) = (name.trim(), value.trim());
+            let i = program
+                .vars
+                .iter()
+                .position(|v| v.name == name)
+                .ok_or_else(|| format!("no variable '{name}'"))?;
+            let v = &program.vars[i];
+            let x = match (v.is_bool, value) {
+                (true, "true") => 1,
+                (true, "false") => 0,
+                (true, _) => return Err(format!("{name} is a boolean, not '{value}'")),
+                (false, _) => value
+                    .parse::<i64>()
+                    .map_err(|_| format!("{name} is an integer, not '{value}'"))?,
+            };
+            if !(v.lo..=v.hi).contains(&x) {
+                return Err(format!(
+                    "{name}={x} is outside its range [{}..{}]",
+                    v.lo, v.hi
+                ));
+            }
+            if vals[i].replace(x).is_some() {
+                return Err(format!("{name} is given twice"));
+            }
+        }
+        let missing: Vec<&str> = program
+            .vars
+            .iter()
+            .zip(&vals)
+            .filter(|(_, x)| x.is_none())
+            .map(|(v, _)| v.name.as_str())
+            .collect();
+        if !missing.is_empty() {
+            return Err(format!("no value for {}", missing.join(", ")));
+        }
+        let vals: Vec<i64> = vals.into_iter().flatten().collect();
+        let packed = pack(&self.layout, program, &vals);
+        self.states
+            .iter()
+            .position(|&p| p == packed)
+            .map(|s| s as u32)
+            .ok_or_else(|| format!("{} is not reachable", show_values(program, &vals)))
+    }
+
     /// The transitions (outcomes).
     pub fn transitions(&self) -> usize {
         self.outcomes.len()
@@ -119,7 +176,7 @@ fn unpack(layout: &[(u32, u32)], program: &Program, packed: u128, out: &mut Vec<
     }
 }
 
-fn pack(layout: &[(u32, u32)], program: &Program, vals: &[i64]) -> u128 {
+pub(crate) fn pack(layout: &[(u32, u32)], program: &Program, vals: &[i64]) -> u128 {
     let mut s = 0u128;
     for (((shift, _), v), &x) in layout.iter().zip(&program.vars).zip(vals) {
         s |= ((x - v.lo) as u128) << shift;

@@ -56,7 +56,15 @@ pub enum OverInitial {
 /// or the virtual start over several initial states.
 type Id = u32;
 
-struct QueryModel<'a> {
+/// Marks a move label that is an outcome (or an initial state), labelled by the state it leads
+/// to; other labels are choices.
+const OUTCOME: u32 = 1 << 31;
+
+/// A query on a built space as a game for perfectplay's engine: its states are the space's
+/// numbers (an end component's representative stands for all of it), plus a virtual start
+/// over several initial states; the states whose value the graph analysis decided are
+/// terminal.
+pub struct QueryModel<'a> {
     space: &'a Space,
     program: &'a Program,
     /// Per state: the representative of its end component (itself if in none).
@@ -96,7 +104,7 @@ impl Model for QueryModel<'_> {
                     node.chance();
                     let p = Rat::new(1, init.len() as i64);
                     for &i in init {
-                        node.add_outcome(i, p, 0, self.rep[i as usize]);
+                        node.add_outcome(i | OUTCOME, p, 0, self.rep[i as usize]);
                     }
                 }
                 _ => {
@@ -106,7 +114,7 @@ impl Model for QueryModel<'_> {
                         Player::Max
                     });
                     for &i in init {
-                        node.add_move(i, 0, self.rep[i as usize]);
+                        node.add_move(i | OUTCOME, 0, self.rep[i as usize]);
                     }
                 }
             }
@@ -131,7 +139,7 @@ impl Model for QueryModel<'_> {
                     } else {
                         p.checked_mul(share).expect("a small fraction")
                     };
-                    node.add_outcome(c as u32, p, self.reward[c], self.rep[t as usize]);
+                    node.add_outcome(t | OUTCOME, p, self.reward[c], self.rep[t as usize]);
                 }
             }
             return;
@@ -148,7 +156,7 @@ impl Model for QueryModel<'_> {
                 } else {
                     node.add_random_move(c as u32, self.reward[c]);
                     for &(p, t) in outs {
-                        node.add_outcome(c as u32, p, 0, self.rep[t as usize]);
+                        node.add_outcome(t | OUTCOME, p, 0, self.rep[t as usize]);
                     }
                 }
             }
@@ -162,11 +170,22 @@ impl Model for QueryModel<'_> {
         self.space.show(self.program, s)
     }
 
-    fn show_move(&self, &c: &u32) -> String {
-        match self.space.choices.get(c as usize).and_then(|ch| ch.action) {
-            Some(a) => self.program.actions[a].clone(),
-            None => "[]".to_string(),
+    /// A choice as its action, `[act]`, or `[] of module m` for an unlabelled command; an
+    /// outcome as the state it leads to.
+    fn show_move(&self, &m: &u32) -> String {
+        if m & OUTCOME != 0 {
+            return self.space.show(self.program, m & !OUTCOME);
         }
+        let choice = &self.space.choices[m as usize];
+        match choice.action {
+            Some(a) => format!("[{}]", self.program.actions[a]),
+            None => format!("[] of module {}", self.program.modules[choice.module]),
+        }
+    }
+
+    fn parse_state(&self, text: &str) -> Result<Id, String> {
+        let s = self.space.parse_state(self.program, text)?;
+        Ok(self.rep[s as usize])
     }
 
     fn dense_bound(&self) -> usize {
@@ -214,7 +233,68 @@ pub fn check(
     over: OverInitial,
     exact: bool,
 ) -> Result<Answer, String> {
+    let model = match prepare(program, space, query, through, target, over)? {
+        Prepared::Infinite => {
+            return Ok(Answer {
+                value: f64::INFINITY,
+                exact: None,
+                method: "graph",
+                states: 0,
+                holds: None,
+            })
+        }
+        Prepared::Model(model) => model,
+    };
+    // The graph analysis made every strategy left to the engine end the play, so its linear
+    // systems are regular; in floats a pivot can still vanish by rounding (haddad-monmege is
+    // built for that). Then the value is computed exactly instead.
+    let float = if exact {
+        None
+    } else {
+        Solver::new(&model).start_value::<f64>().ok()
+    };
+    if let Some((v, stats)) = float {
+        return Ok(Answer {
+            value: v,
+            exact: None,
+            method: "policy iteration",
+            states: stats.states,
+            holds: None,
+        });
+    }
+    let (v, stats) = Solver::new(&model)
+        .exact_start_value()
+        .map_err(|e| e.to_string())?;
+    Ok(Answer {
+        value: v.to_f64(),
+        exact: if exact { v.exact_string() } else { None },
+        method: "exact",
+        states: stats.states,
+        holds: None,
+    })
+}
+
+/// A query made ready for the engine.
+pub enum Prepared<'a> {
+    /// The graph analysis alone decided the value: +∞.
+    Infinite,
+    /// The model the engine solves.
+    Model(QueryModel<'a>),
+}
+
+/// The graph analyses of `query` (as for [`check`]) and the model they leave to the engine.
+pub fn prepare<'a>(
+    program: &'a Program,
+    space: &'a Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+) -> Result<Prepared<'a>, String> {
     let n = space.len();
+    if n >= OUTCOME as usize {
+        return Err(format!("{n} states are more than the solver numbers"));
+    }
     let dtmc = program.model_type == ModelType::Dtmc;
     match (program.model_type, query.opt) {
         (ModelType::Dtmc, Opt::Min | Opt::Max) => {
@@ -359,13 +439,7 @@ pub fn check(
         OverInitial::Min => space.initial.iter().all(|&i| infinite[i as usize]),
     };
     if start_infinite {
-        return Ok(Answer {
-            value: f64::INFINITY,
-            exact: None,
-            method: "graph",
-            states: 0,
-            holds: None,
-        });
+        return Ok(Prepared::Infinite);
     }
     // End components in the undecided region: a scheduler could stay in one for ever, which
     // no strategy that ends the play does. For a probability every such component is
@@ -443,33 +517,7 @@ pub fn check(
         start,
         over,
     };
-    // The graph analysis made every strategy left to the engine end the play, so its linear
-    // systems are regular; in floats a pivot can still vanish by rounding (haddad-monmege is
-    // built for that). Then the value is computed exactly instead.
-    let float = if exact {
-        None
-    } else {
-        Solver::new(&model).start_value::<f64>().ok()
-    };
-    if let Some((v, stats)) = float {
-        return Ok(Answer {
-            value: v,
-            exact: None,
-            method: "policy iteration",
-            states: stats.states,
-            holds: None,
-        });
-    }
-    let (v, stats) = Solver::new(&model)
-        .exact_start_value()
-        .map_err(|e| e.to_string())?;
-    Ok(Answer {
-        value: v.to_f64(),
-        exact: if exact { v.exact_string() } else { None },
-        method: "exact",
-        states: stats.states,
-        holds: None,
-    })
+    Ok(Prepared::Model(model))
 }
 
 /// Who decides in each state of an smg: the coalition's players optimise as the query says

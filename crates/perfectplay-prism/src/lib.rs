@@ -43,9 +43,10 @@ mod resolve;
 mod session;
 pub mod value;
 
+pub use check::QueryModel;
 pub use error::{Diagnostic, Span};
 pub use parser::{parse_expr, parse_model, parse_properties};
-pub use session::{check_prop, Error, Loaded, Prop, Props};
+pub use session::{check_prop, query_model, Error, Loaded, Prop, Props};
 
 /// The value of a numeric reward expression on variable values.
 pub(crate) fn build_value(e: &program::CExpr, vals: &[i64]) -> Result<value::Q, String> {

@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use crate::ast::{BinOp, ExprKind, FilterOp, Item, Opt, Path, PropertiesFile};
+use crate::ast::{BinOp, ExprKind, FilterOp, Item, Opt, Path, PropertiesFile, Query};
 use crate::build::{build_with_progress, Space};
-use crate::check::{check, Answer, OverInitial};
+use crate::check::{check, prepare, Answer, OverInitial, Prepared, QueryModel};
 use crate::error::Diagnostic;
 use crate::parser::{parse_model, parse_properties};
 use crate::program::{CExpr, Program};
@@ -159,13 +159,48 @@ fn const_value(
     }
 }
 
-/// Checks property `prop` of `props` on `loaded`; `exact` solves in rationals.
-pub fn check_prop(
-    loaded: &Loaded,
+/// A property resolved against the model: the query, how it aggregates over the initial
+/// states, and its state formulas.
+struct Resolved<'p> {
+    over: OverInitial,
+    query: &'p Query,
+    through: Option<CExpr>,
+    target: CExpr,
+}
+
+/// The game that optimises property `prop` of `props` on `loaded`, for the engine's queries
+/// (explanations, the strategy, the distribution, play). A property with a bound, and one whose
+/// value at the start is +∞, have none.
+pub fn query_model<'a>(
+    loaded: &'a Loaded,
     props: &Props,
     prop: &Prop,
-    exact: bool,
-) -> Result<Answer, Error> {
+) -> Result<QueryModel<'a>, Error> {
+    let r = resolve_prop(loaded, props, prop)?;
+    if r.query.bound.is_some() {
+        return Err(Error::Model(
+            "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)".into(),
+        ));
+    }
+    match prepare(
+        &loaded.program,
+        &loaded.space,
+        r.query,
+        r.through.as_ref(),
+        &r.target,
+        r.over,
+    )
+    .map_err(Error::Model)?
+    {
+        Prepared::Model(model) => Ok(model),
+        Prepared::Infinite => Err(Error::Model(format!(
+            "{}: the value at the start is +∞ (the target is missed with positive probability)",
+            prop.text
+        ))),
+    }
+}
+
+fn resolve_prop<'p>(loaded: &Loaded, props: &Props, prop: &'p Prop) -> Result<Resolved<'p>, Error> {
     let (over, query) = match &prop.expr.kind {
         ExprKind::Query(q) => (OverInitial::Only, q),
         ExprKind::Filter(op, inner, states) => {
@@ -213,6 +248,27 @@ pub fn check_prop(
             ))
         }
     };
+    Ok(Resolved {
+        over,
+        query,
+        through,
+        target,
+    })
+}
+
+/// Checks property `prop` of `props` on `loaded`; `exact` solves in rationals.
+pub fn check_prop(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    exact: bool,
+) -> Result<Answer, Error> {
+    let Resolved {
+        over,
+        query,
+        through,
+        target,
+    } = resolve_prop(loaded, props, prop)?;
     let Some((op, bound)) = &query.bound else {
         return check(
             &loaded.program,
