@@ -300,8 +300,107 @@ pub fn build_with_progress(
         })
         .collect();
     let mut vals = Vec::new();
-    let mut next = Vec::new();
-    let mut dist: Vec<(Q, Vec<(usize, i64)>)> = Vec::new();
+    // Per command: the variables its updates set.
+    let writes: Vec<Vec<usize>> = program
+        .commands
+        .iter()
+        .map(|cmd| {
+            let mut vars: Vec<usize> = cmd
+                .updates
+                .iter()
+                .flat_map(|(_, assigns)| assigns.iter().map(|(var, _)| *var))
+                .collect();
+            vars.sort_unstable();
+            vars.dedup();
+            vars
+        })
+        .collect();
+    let mut written = vec![0u64; program.vars.len()];
+    let mut stamp = 0u64;
+    // A command's branches in a state: probability, the bits of the variables it sets, and
+    // their new values in place.
+    let layout = space.layout.clone();
+    let branches = |c: usize, vals: &[i64], out: &mut Vec<(Q, u128, u128)>| {
+        let cmd = &program.commands[c];
+        let state_text = || show_values(program, vals);
+        let fail = |e: EvalError| {
+            BuildError(format!(
+                "command '{}' in state {}: {e}",
+                cmd.text,
+                state_text()
+            ))
+        };
+        out.clear();
+        // A command whose probabilities are constants that sum to one (the usual case) is
+        // checked once, not in every state.
+        let checked = constant_sum_is_one[c];
+        let mut sum = Q::int(0);
+        for (prob, assigns) in &cmd.updates {
+            let p = match prob {
+                None => Q::int(1),
+                Some(e) => e.eval(vals).map_err(fail).and_then(|v| {
+                    v.number()
+                        .ok_or_else(|| fail(EvalError::Type("a probability is a boolean")))
+                })?,
+            };
+            if p < Q::int(0) || p > Q::int(1) {
+                return Err(BuildError(format!(
+                    "command '{}' in state {}: probability {p} is outside [0, 1]",
+                    cmd.text,
+                    state_text()
+                )));
+            }
+            if !checked {
+                sum = sum
+                    .checked_add(p)
+                    .ok_or_else(|| fail(EvalError::Overflow))?;
+            }
+            let (mut mask, mut bits) = (0u128, 0u128);
+            for (var, e) in assigns {
+                let v = match e.eval_int(vals) {
+                    Some(v) => v,
+                    None => match e.eval(vals).map_err(fail)? {
+                        Value::Bool(b) => b as i64,
+                        Value::Int(n) => n,
+                        Value::Real(_) => unreachable!("checked: integer updates"),
+                    },
+                };
+                let var_d = &program.vars[*var];
+                if v < var_d.lo || v > var_d.hi {
+                    return Err(BuildError(format!(
+                        "command '{}' in state {}: it sets {} to {v}, outside its range [{}..{}]",
+                        cmd.text,
+                        state_text(),
+                        var_d.name,
+                        var_d.lo,
+                        var_d.hi
+                    )));
+                }
+                let (shift, width) = layout[*var];
+                let field = if width == 0 {
+                    0
+                } else {
+                    ((1u128 << width) - 1) << shift
+                };
+                mask |= field;
+                bits = (bits & !field) | (((v - var_d.lo) as u128) << shift);
+            }
+            if p > Q::int(0) {
+                out.push((p, mask, bits));
+            }
+        }
+        if !checked && sum != Q::int(1) {
+            return Err(BuildError(format!(
+                "command '{}' in state {}: its probabilities sum to {sum}, not 1",
+                cmd.text,
+                state_text()
+            )));
+        }
+        Ok(())
+    };
+    let mut branch: Vec<(Q, u128, u128)> = Vec::new();
+    let mut dist: Vec<(Q, u128)> = Vec::new();
+    let mut product: Vec<(Q, u128)> = Vec::new();
     let mut s = 0usize;
     while s < space.states.len() {
         if s % PROGRESS_EVERY == 0 && s > 0 {
@@ -386,111 +485,57 @@ pub fn build_with_progress(
             continue;
         }
         for (action, module, combo) in choices {
-            // The product of the commands' distributions, as (probability, assignments).
-            dist.clear();
-            dist.push((Q::int(1), Vec::new()));
-            for &c in &combo {
-                let cmd = &program.commands[c];
-                // A command whose probabilities are constants that sum to one (the usual
-                // case) is checked once, not in every state.
-                let checked = constant_sum_is_one[c];
-                let mut sum = Q::int(0);
-                let mut branch = Vec::new();
-                for (prob, assigns) in &cmd.updates {
-                    let p = match prob {
-                        None => Q::int(1),
-                        Some(e) => e.eval(&vals).map_err(|e| fail(c, e)).and_then(|v| {
-                            v.number().ok_or_else(|| {
-                                fail(c, EvalError::Type("a probability is a boolean"))
-                            })
-                        })?,
-                    };
-                    if p < Q::int(0) || p > Q::int(1) {
-                        return Err(BuildError(format!(
-                            "command '{}' in state {}: probability {p} is outside [0, 1]",
-                            cmd.text,
-                            state_text()
-                        )));
-                    }
-                    if !checked {
-                        sum = sum
-                            .checked_add(p)
-                            .ok_or_else(|| fail(c, EvalError::Overflow))?;
-                    }
-                    let mut set = Vec::new();
-                    for (var, e) in assigns {
-                        let v = match e.eval_int(&vals) {
-                            Some(v) => v,
-                            None => match e.eval(&vals).map_err(|e| fail(c, e))? {
-                                Value::Bool(b) => b as i64,
-                                Value::Int(n) => n,
-                                Value::Real(_) => unreachable!("checked: integer updates"),
-                            },
-                        };
-                        let var_d = &program.vars[*var];
-                        if v < var_d.lo || v > var_d.hi {
+            // Two synchronised commands must not set the same variable.
+            if combo.len() > 1 {
+                stamp += 1;
+                for &c in &combo {
+                    for &var in &writes[c] {
+                        if written[var] == stamp {
                             return Err(BuildError(format!(
-                                "command '{}' in state {}: it sets {} to {v}, outside its range [{}..{}]",
-                                cmd.text,
+                                "state {}: a synchronised step sets {} in two modules (command '{}')",
                                 state_text(),
-                                var_d.name,
-                                var_d.lo,
-                                var_d.hi
+                                program.vars[var].name,
+                                program.commands[c].text
                             )));
                         }
-                        set.push((*var, v));
-                    }
-                    if p > Q::int(0) {
-                        branch.push((p, set));
+                        written[var] = stamp;
                     }
                 }
-                if !checked && sum != Q::int(1) {
-                    return Err(BuildError(format!(
-                        "command '{}' in state {}: its probabilities sum to {sum}, not 1",
-                        cmd.text,
-                        state_text()
-                    )));
+            }
+            // The product of the commands' distributions over packed next states: each
+            // branch clears the bits of the variables it sets and puts in their new values.
+            dist.clear();
+            dist.push((Q::int(1), space.states[s]));
+            for &c in &combo {
+                branches(c, &vals, &mut branch)?;
+                if let [(p, mask, bits)] = branch[..] {
+                    if p == Q::int(1) {
+                        for d in dist.iter_mut() {
+                            d.1 = (d.1 & !mask) | bits;
+                        }
+                        continue;
+                    }
                 }
-                let mut product = Vec::with_capacity(dist.len() * branch.len());
-                for (p, set) in &dist {
-                    for (q, more) in &branch {
-                        let one = Q::int(1);
-                        let pq = if *p == one {
-                            *q
-                        } else if *q == one {
-                            *p
+                product.clear();
+                for &(p, state) in &dist {
+                    for &(q, mask, bits) in &branch {
+                        let pq = if p == Q::int(1) {
+                            q
                         } else {
-                            p.checked_mul(*q)
+                            p.checked_mul(q)
                                 .ok_or_else(|| fail(c, EvalError::Overflow))?
                         };
-                        let mut all = set.clone();
-                        for &(var, v) in more {
-                            if all.iter().any(|&(w, _)| w == var) {
-                                return Err(BuildError(format!(
-                                    "state {}: a synchronised step sets {} in two modules (command '{}')",
-                                    state_text(),
-                                    program.vars[var].name,
-                                    cmd.text
-                                )));
-                            }
-                            all.push((var, v));
-                        }
-                        product.push((pq, all));
+                        product.push((pq, (state & !mask) | bits));
                     }
                 }
-                dist = product;
+                std::mem::swap(&mut dist, &mut product);
             }
             space.choices.push(Choice {
                 action,
                 module,
                 first: space.outcomes.len() as u32,
             });
-            for (p, set) in &dist {
-                next.clone_from(&vals);
-                for &(var, v) in set {
-                    next[var] = v;
-                }
-                let packed = pack(&space.layout, program, &next);
+            for &(p, packed) in &dist {
                 let id = match index.get(&packed) {
                     Some(&id) => id,
                     None => {

@@ -363,8 +363,10 @@ pub fn prepare<'a>(
             let not_goal_through: Vec<bool> = (0..n).map(|s| allowed[s] && !goal[s]).collect();
             // Where the probability is zero: the maximiser cannot make φ possible.
             let positive = reach(space, &pred, &goal, &not_goal_through, side(Player::Max));
+            // Where it is one: the maximiser reaches φ almost surely.
+            let certain = almost_sure(space, &pred, &goal, &not_goal_through, side(Player::Max));
             for s in 0..n {
-                if goal[s] {
+                if certain[s] {
                     fixed[s] = Some(Rat::ONE);
                 } else if !positive[s] {
                     fixed[s] = Some(Rat::ZERO);
