@@ -286,6 +286,9 @@ fn report(
             if !json {
                 match (&a.exact, a.holds) {
                     (Some(q), None) if *q != value => println!("{label}: {value} = {q}"),
+                    (None, None) if a.error_bound > 0.0 => {
+                        println!("{label}: {value} (± {:.1e})", a.error_bound)
+                    }
                     _ => println!("{label}: {value}"),
                 }
             }
@@ -299,7 +302,7 @@ fn report(
                 },
                 exact: if a.holds.is_some() { None } else { a.exact },
                 method: a.method,
-                error_bound: 0.0,
+                error_bound: a.error_bound,
                 seconds,
                 error: None,
             });

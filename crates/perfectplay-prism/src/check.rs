@@ -37,6 +37,9 @@ pub struct Answer {
     pub states: usize,
     /// For a query with a bound (`P>=0.5 [ … ]`), whether it holds.
     pub holds: Option<bool>,
+    /// A bound on the absolute error of `value`: zero when every part was solved directly
+    /// (exactly, or in floats up to rounding), else the certified bound of value iteration.
+    pub error_bound: f64,
 }
 
 /// How to aggregate over several initial states (`filter(op, …, "init")`).
@@ -241,6 +244,7 @@ pub fn check(
                 method: "graph",
                 states: 0,
                 holds: None,
+                error_bound: 0.0,
             })
         }
         Prepared::Model(model) => model,
@@ -257,9 +261,14 @@ pub fn check(
         return Ok(Answer {
             value: v,
             exact: None,
-            method: "policy iteration",
+            method: if stats.error_bound > 0.0 {
+                "value iteration with a certified bound"
+            } else {
+                "policy iteration"
+            },
             states: stats.states,
             holds: None,
+            error_bound: stats.error_bound,
         });
     }
     let (v, stats) = Solver::new(&model)
@@ -271,6 +280,7 @@ pub fn check(
         method: "exact",
         states: stats.states,
         holds: None,
+        error_bound: 0.0,
     })
 }
 

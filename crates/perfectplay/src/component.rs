@@ -32,7 +32,7 @@
 //! Every policy is evaluated exactly (up to float rounding) by [`crate::linear`].
 
 use crate::backup::Kind;
-use crate::linear::System;
+use crate::linear::{System, Unsolved};
 use crate::{Number, Player};
 
 /// Marks an edge that leaves the component.
@@ -62,7 +62,28 @@ pub(crate) enum CycleError {
     Divergent(usize, Player),
     NonStopping(usize),
     NoConvergence(usize),
+    /// A direct solve would cost more than its budget (internal: `solve` then iterates).
+    TooCostly,
 }
+
+/// The budget of a direct solve in floats, in multiply-adds of elimination: this many per edge
+/// of the component, and at least [`DIRECT_WORK_MIN`]. A component that needs more (a dense
+/// one of many states: elimination costs the cube of its size) is solved by certified value
+/// iteration instead ([`Component::iterate`]).
+const DIRECT_WORK_PER_EDGE: u64 = 8;
+const DIRECT_WORK_MIN: u64 = 1 << 22;
+
+/// A component of at least this many nodes, with at least [`DENSE_DEGREE`] edges per node on
+/// average, is solved by iteration from the start in floats.
+const DENSE_NODES: usize = 1024;
+const DENSE_DEGREE: usize = 32;
+
+/// The most sweeps certified value iteration makes before it settles for the bound it has.
+const MAX_SWEEPS: usize = 100_000;
+
+/// The error bound certified value iteration aims at, relative to the largest value (at least
+/// one).
+const TARGET: f64 = 1e-12;
 
 /// A safeguard against a policy iteration that does not stop (exact policy iteration always
 /// stops; this would signal a bug, and is reported rather than hung on).
@@ -89,7 +110,46 @@ impl<N: Number> Component<N> {
     /// Solves the component: values and, for each decision, the index of the chosen edge.
     /// `sys` is scratch space for the linear solves, reused from component to component.
     /// `endless` is the model's [`endless_play_loser`](crate::Model::endless_play_loser).
+    /// The third result is an absolute bound on the error of the values: zero when they were
+    /// solved directly (exactly, up to float rounding), the certified bound of value iteration
+    /// otherwise (floats only, for components too costly to eliminate).
     pub fn solve(
+        &self,
+        sys: &mut System<N>,
+        endless: Option<Player>,
+    ) -> Result<(Vec<N>, Vec<u32>, f64), CycleError> {
+        let approximate = !N::EXACT && N::from_f64(0.0).is_some();
+        // A large component whose nodes have many edges each is dense: elimination would cost
+        // about the cube of its size, and merely setting up its system costs more than
+        // iterating. It goes straight to iteration.
+        let dense = self.n() >= DENSE_NODES && self.edges.len() >= DENSE_DEGREE * self.n();
+        if approximate && dense && self.trap(None).is_none() {
+            if let Some(solved) = self.iterate() {
+                return Ok(solved);
+            }
+        }
+        sys.budget = approximate
+            .then(|| DIRECT_WORK_MIN.max(DIRECT_WORK_PER_EDGE * self.edges.len() as u64));
+        let direct = self.solve_directly(sys, endless);
+        sys.budget = None;
+        match direct {
+            Ok((v, policy)) => Ok((v, policy, 0.0)),
+            // Iteration needs the one fixed point of a component that every pair of strategies
+            // leaves.
+            Err(CycleError::TooCostly) => {
+                match self.trap(None).map_or_else(|| self.iterate(), |_| None) {
+                    Some(solved) => Ok(solved),
+                    None => self
+                        .solve_directly(sys, endless)
+                        .map(|(v, policy)| (v, policy, 0.0)),
+                }
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`Component::solve`] by policy or strategy iteration with direct linear solves.
+    fn solve_directly(
         &self,
         sys: &mut System<N>,
         endless: Option<Player>,
@@ -326,7 +386,7 @@ impl<N: Number> Component<N> {
     /// takes its row, and its value follows from the solution by one backup. This halves the
     /// system of a game whose moves are random (a roll of the dice), and the values are the
     /// same.
-    fn evaluate(&self, policy: &[u32], sys: &mut System<N>) -> Result<Vec<N>, usize> {
+    fn evaluate(&self, policy: &[u32], sys: &mut System<N>) -> Result<Vec<N>, CycleError> {
         let n = self.n();
         // How often each node is reached by the policy, and whether by a decision.
         let mut refs = vec![0u32; n];
@@ -379,7 +439,10 @@ impl<N: Number> Component<N> {
                 }
             };
         }
-        let solved = sys.solve().map_err(|i| unknowns[i])?;
+        let solved = sys.solve().map_err(|e| match e {
+            Unsolved::Pivot(i) => CycleError::NoTermination(unknowns[i]),
+            Unsolved::OverBudget => CycleError::TooCostly,
+        })?;
         let mut v = vec![N::zero(); n];
         for (&x, value) in unknowns.iter().zip(solved) {
             v[x] = value;
@@ -477,9 +540,7 @@ impl<N: Number> Component<N> {
         sys: &mut System<N>,
     ) -> Result<Vec<N>, CycleError> {
         for _ in 0..MAX_ITERATIONS {
-            let v = self
-                .evaluate(policy, sys)
-                .map_err(CycleError::NoTermination)?;
+            let v = self.evaluate(policy, sys)?;
             let Some(player) = player else {
                 return Ok(v);
             };
@@ -491,6 +552,115 @@ impl<N: Number> Component<N> {
             }
         }
         Err(CycleError::NoConvergence(0))
+    }
+
+    /// Value iteration with a certified error bound, in `f64`, for a component that every pair
+    /// of strategies leaves (so the Bellman operator `B` has one fixed point, the value):
+    /// 1. A vector `w ≥ 1 + max P w`, checked after computing it (the most node steps to leave
+    ///    the component, from Gauss–Seidel iteration, enlarged by a hundredth).
+    /// 2. Gauss–Seidel value iteration gives `v`, and `δ` is its Bellman residual
+    ///    `max |B v − v|`. Then `B(v + δw) ≤ B v + δ(w − 1) ≤ v + δw` and likewise from below,
+    ///    so `v − δw ≤ value ≤ v + δw` by monotonicity: the bound is `δ · max w`.
+    ///
+    /// `None` when `w` cannot be certified (or a number overflows); the caller solves directly.
+    fn iterate(&self) -> Option<(Vec<N>, Vec<u32>, f64)> {
+        let n = self.n();
+        // The edges in `f64`, an exit leading to the extra entry `n`, which stays zero.
+        let edges: Vec<(usize, f64, f64)> = self
+            .edges
+            .iter()
+            .map(|e| {
+                let to = if e.to == EXIT { n } else { e.to as usize };
+                (to, e.prob.to_f64(), e.konst.to_f64())
+            })
+            .collect();
+        let out = |x: usize| &edges[self.start[x]..self.start[x + 1]];
+        // `T w = 1 + max P w`, over every move of every decision.
+        let steps = |w: &[f64], x: usize| -> f64 {
+            1.0 + match self.kind[x] {
+                Kind::Chance => out(x).iter().map(|&(to, p, _)| p * w[to]).sum(),
+                Kind::Decision(_) => out(x).iter().map(|&(to, _, _)| w[to]).fold(0.0, f64::max),
+            }
+        };
+        let mut w = vec![0.0f64; n + 1];
+        let mut certified = false;
+        for sweep in 0..MAX_SWEEPS {
+            let mut change = 0.0f64;
+            for x in (0..n).rev() {
+                let new = steps(&w, x);
+                change = change.max(new - w[x]);
+                w[x] = new;
+            }
+            let top = w.iter().copied().fold(0.0, f64::max);
+            if !top.is_finite() {
+                return None;
+            }
+            if change <= 1e-4 * top || sweep % 64 == 63 {
+                let enlarged: Vec<f64> = w.iter().map(|&x| x * 1.01).collect();
+                if (0..n).all(|x| steps(&enlarged, x) <= enlarged[x]) {
+                    w = enlarged;
+                    certified = true;
+                    break;
+                }
+            }
+        }
+        if !certified {
+            return None;
+        }
+        let w_max = w.iter().copied().fold(0.0, f64::max);
+        // One backup of `x` against `v`: its value and, for a decision, the first best move.
+        let backup = |v: &[f64], x: usize| -> (f64, u32) {
+            let q = |&(to, _, konst): &(usize, f64, f64)| konst + v[to];
+            match self.kind[x] {
+                Kind::Chance => (out(x).iter().map(|e| e.1 * q(e)).sum(), u32::MAX),
+                Kind::Decision(player) => {
+                    let mut best = (q(&out(x)[0]), 0u32);
+                    for (i, e) in out(x).iter().enumerate().skip(1) {
+                        let value = q(e);
+                        if player.prefers(&value, &best.0) {
+                            best = (value, i as u32);
+                        }
+                    }
+                    best
+                }
+            }
+        };
+        let residual = |v: &[f64]| -> f64 {
+            (0..n)
+                .map(|x| (backup(v, x).0 - v[x]).abs())
+                .fold(0.0, f64::max)
+        };
+        let mut v = vec![0.0f64; n + 1];
+        let mut bound = f64::INFINITY;
+        for sweep in 0..MAX_SWEEPS {
+            let mut change = 0.0f64;
+            let mut scale = 1.0f64;
+            for x in (0..n).rev() {
+                let (new, _) = backup(&v, x);
+                change = change.max((new - v[x]).abs());
+                scale = scale.max(new.abs());
+                v[x] = new;
+            }
+            if !change.is_finite() {
+                return None;
+            }
+            // The residual costs a sweep: look only when the change says it may be enough.
+            if change * w_max <= TARGET * scale || sweep + 1 == MAX_SWEEPS {
+                bound = residual(&v) * w_max;
+                if bound <= TARGET * scale {
+                    break;
+                }
+            }
+        }
+        if !bound.is_finite() {
+            return None;
+        }
+        let policy = (0..n).map(|x| backup(&v, x).1).collect();
+        let values = v[..n]
+            .iter()
+            .map(|&x| N::from_f64(x))
+            .collect::<Option<Vec<N>>>()?;
+        Some((values, policy, bound))
     }
 
     /// A starting policy for strategy iteration: greedy against a few sweeps of Gauss–Seidel

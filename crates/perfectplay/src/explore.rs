@@ -525,7 +525,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         }
         comp.start.push(comp.edges.len());
         let endless = self.model.endless_play_loser();
-        let (values, choices) = comp.solve(&mut self.system, endless).map_err(|err| {
+        let (values, choices, bound) = comp.solve(&mut self.system, endless).map_err(|err| {
             let name = |x: usize| self.show(self.tstack[root + owner[x]].id);
             let who = |p: Player| match p {
                 Player::Max => "Max".to_string(),
@@ -549,8 +549,12 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
                 },
                 CycleError::NonStopping(x) => SolveError::NonStopping { state: name(x) },
                 CycleError::NoConvergence(x) => SolveError::NoConvergence { state: name(x) },
+                CycleError::TooCostly => unreachable!("a component solves on after its budget"),
             }
         })?;
+        // Errors of components add up along the way to the start (each value is an average
+        // of its successors' plus rewards, so an error of the exits passes on at most as is).
+        self.stats.error_bound += bound;
         // Member `i` is local node `first[i]`; the others are the random moves' chance nodes.
         for (i, &x) in first.iter().enumerate() {
             let id = self.tstack[root + i].id as usize;

@@ -42,6 +42,19 @@ pub(crate) struct System<N> {
     /// Scratch of [`System::solve`], kept for the next system (components come by the
     /// thousand, most of them small).
     scratch: Scratch,
+    /// At most this many multiply-adds of elimination, if set: beyond it
+    /// [`System::solve`] gives up with [`Unsolved::OverBudget`] (a dense system of many
+    /// unknowns costs their cube, and the caller may have a better method for it).
+    pub budget: Option<u64>,
+}
+
+/// Why [`System::solve`] gave no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Unsolved {
+    /// The pivot of this unknown was not positive.
+    Pivot(usize),
+    /// The elimination would cost more than the budget.
+    OverBudget,
 }
 
 /// The working memory of one elimination.
@@ -117,6 +130,7 @@ impl<N: Number> System<N> {
             slot: FxHashMap::default(),
             preds: Vec::new(),
             scratch: Scratch::default(),
+            budget: None,
         };
         s.reset(n);
         s
@@ -185,9 +199,10 @@ impl<N: Number> System<N> {
         Some(a)
     }
 
-    /// Solves the system. `Err(x)` if the pivot of unknown `x` was not positive.
-    pub fn solve(&mut self) -> Result<Vec<N>, usize> {
+    /// Solves the system, within the budget if one is set.
+    pub fn solve(&mut self) -> Result<Vec<N>, Unsolved> {
         let n = self.c.len();
+        let mut work = 0u64;
         let mut preds = std::mem::take(&mut self.preds);
         let mut scratch = std::mem::take(&mut self.scratch);
         let Scratch {
@@ -245,7 +260,7 @@ impl<N: Number> System<N> {
             if let Some(a) = self_loop {
                 let pivot = N::one().sub(&a);
                 if pivot <= N::zero() {
-                    return Err(x);
+                    return Err(Unsolved::Pivot(x));
                 }
                 self.c[x] = self.c[x].div(&pivot);
                 for (_, b) in row.iter_mut() {
@@ -265,6 +280,10 @@ impl<N: Number> System<N> {
                 let Some(a) = self.take(p, x as u32) else {
                     continue;
                 };
+                work += row.len() as u64 + 1;
+                if self.budget.is_some_and(|b| work > b) {
+                    return Err(Unsolved::OverBudget);
+                }
                 let cx = a.mul(&self.c[x]);
                 self.c[p] = self.c[p].add(&cx);
                 for (y, b) in &row {

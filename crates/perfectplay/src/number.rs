@@ -40,6 +40,9 @@ pub trait Number: Clone + fmt::Debug + PartialOrd + Send + Sync + 'static {
     }
     /// The nearest `f64`.
     fn to_f64(&self) -> f64;
+    /// A float result of an iterative method (with its certified error bound kept apart), for
+    /// number types that accept one; `None` for exact numbers, which are never approximated.
+    fn from_f64(x: f64) -> Option<Self>;
     /// `p/q` for an exact number, `None` for a float.
     fn exact_string(&self) -> Option<String>;
     /// Whether `a` is larger than `b` by more than rounding noise: strictly larger for exact
@@ -84,6 +87,9 @@ impl Number for f64 {
     }
     fn add_mul(&mut self, a: &f64, b: &f64) {
         *self += a * b;
+    }
+    fn from_f64(x: f64) -> Option<f64> {
+        Some(x)
     }
     fn to_f64(&self) -> f64 {
         *self
@@ -174,6 +180,9 @@ impl Number for Exact {
         } else {
             self.0 += &a.0 * &b.0;
         }
+    }
+    fn from_f64(_: f64) -> Option<Exact> {
+        None
     }
     fn to_f64(&self) -> f64 {
         f64::rounding_from(&self.0, RoundingMode::Nearest).0
@@ -316,6 +325,10 @@ impl Number for Checked {
             q.mul_add(o.value, -self.value) == 0.0,
             self.rounded | o.rounded,
         )
+    }
+    fn from_f64(x: f64) -> Option<Checked> {
+        // Not exact: an exact solve that meets it falls back.
+        Some(Checked::noting(x, false, true))
     }
     fn to_f64(&self) -> f64 {
         self.value

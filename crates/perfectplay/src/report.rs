@@ -58,6 +58,10 @@ pub struct Stats {
     pub largest_component: usize,
     /// Wall-clock seconds of the whole computation.
     pub seconds: f64,
+    /// A bound on the absolute error of the values, from components too costly to solve
+    /// directly, which are solved by value iteration with a certified bound (floats only):
+    /// zero when every value was solved directly (exactly, up to float rounding).
+    pub error_bound: f64,
     /// How the value was computed.
     #[serde(flatten)]
     pub method: Method,
