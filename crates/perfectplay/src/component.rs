@@ -189,7 +189,8 @@ impl<N: Number> Component<N> {
             }
             None => self.proper_policy()?,
         };
-        let v = self.policy_iteration(&mut policy, controller, sys)?;
+        let may_trap = self.trap(None).is_some();
+        let v = self.policy_iteration(&mut policy, controller, may_trap, sys)?;
         Ok((v, policy))
     }
 
@@ -533,10 +534,15 @@ impl<N: Number> Component<N> {
 
     /// Policy iteration for `player` from a proper `policy`; decisions of the other player (if
     /// any) stay as they are.
+    ///
+    /// `may_trap` says whether an improved policy could keep the play inside for ever (a
+    /// positive-gain cycle: [`CycleError::Divergent`]); it cannot where every strategy ends the
+    /// play, and then the check is skipped.
     fn policy_iteration(
         &self,
         policy: &mut [u32],
         player: Option<Player>,
+        may_trap: bool,
         sys: &mut System<N>,
     ) -> Result<Vec<N>, CycleError> {
         for _ in 0..MAX_ITERATIONS {
@@ -547,7 +553,7 @@ impl<N: Number> Component<N> {
             if !self.improve(&v, policy, player) {
                 return Ok(v);
             }
-            if let Some(x) = self.trapped(policy) {
+            if let Some(x) = may_trap.then(|| self.trapped(policy)).flatten() {
                 return Err(CycleError::Divergent(x, player));
             }
         }
@@ -755,7 +761,9 @@ impl<N: Number> Component<N> {
         sys: &mut System<N>,
     ) -> Result<(Vec<N>, Vec<u32>), CycleError> {
         for _ in 0..MAX_ITERATIONS {
-            let v = self.policy_iteration(&mut policy, Some(outer.other()), sys)?;
+            // The outer strategy ends the play (or the game is stopping): the inner player's
+            // policies all do.
+            let v = self.policy_iteration(&mut policy, Some(outer.other()), false, sys)?;
             if !self.improve(&v, &mut policy, outer) {
                 return Ok((v, policy));
             }
