@@ -315,7 +315,7 @@ fn report(
             model_type: loaded.program.model_type.to_string(),
             constants: constants
                 .iter()
-                .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                .map(|(k, v)| (k.clone(), constant_json(v)))
                 .collect(),
             states: space.len(),
             transitions: space.transitions(),
@@ -341,4 +341,22 @@ fn report(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A constant's value as given on the command line, as JSON: a boolean, a number (an integer
+/// exactly), or the text itself (a fraction or an expression).
+fn constant_json(text: &str) -> serde_json::Value {
+    let t = text.trim();
+    match t {
+        "true" => return true.into(),
+        "false" => return false.into(),
+        _ => {}
+    }
+    if let Ok(n) = t.parse::<i64>() {
+        return n.into();
+    }
+    match t.parse::<f64>() {
+        Ok(x) if x.is_finite() => x.into(),
+        _ => t.into(),
+    }
 }

@@ -291,3 +291,36 @@ fn strategy_distribution_and_play_take_a_model_file() {
         text(&out.stderr)
     );
 }
+
+/// `--json` gives the constants with their types: integers, numbers and booleans.
+#[test]
+fn json_constants_keep_their_types() {
+    let model = file(
+        "typed.prism",
+        "dtmc
+const int N;
+const double p;
+const bool b;
+module m
+  x : [0..N] init 0;
+  [] x<N -> p : (x'=x+1) + 1-p : (x'=x);
+endmodule
+",
+    );
+    let out = json(&run(&[
+        "check",
+        &model,
+        "--prop",
+        "P=? [ F x=N ]",
+        "--const",
+        "N=3,p=0.25,b=true",
+        "--json",
+        "-q",
+    ]));
+    assert_eq!(
+        out["constants"],
+        serde_json::json!({"N": 3, "p": 0.25, "b": true})
+    );
+    assert_eq!(out["results"][0]["value"], 1.0);
+    assert_eq!(out["results"][0]["error_bound"], 0.0);
+}
