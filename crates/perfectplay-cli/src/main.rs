@@ -526,6 +526,11 @@ fn main() -> ExitCode {
         if msg.contains("Broken pipe") {
             std::process::exit(0);
         }
+        // Nor is a standard output that cannot be written (a full disk, `> /dev/full`).
+        if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
+            eprintln!("error: cannot write to standard output: {why}");
+            std::process::exit(2);
+        }
         eprintln!("error: internal error (please report it): {msg}");
     }));
     match run(std::env::args().collect()) {

@@ -715,3 +715,32 @@ fn exported_strategy_reproduces_the_value() {
     assert_eq!(csv_text.lines().count(), states.len() + 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A standard output that cannot be written (a full disk) is the user's environment, not an
+/// internal error: one `error:` line and exit 2, for a value, a listing and a JSON report.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_one_error_line() {
+    for args in [
+        &["solve", "pig", "--goal", "10"][..],
+        &["games"][..],
+        &["explain", "pig", "--goal", "10", "--json"][..],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full exists on Linux");
+        let out = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(args)
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: cannot write to standard output: ") && err.lines().count() == 1,
+            "{args:?}: {err}"
+        );
+    }
+}
