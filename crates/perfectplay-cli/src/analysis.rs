@@ -61,7 +61,7 @@ pub fn play_args(cmd: Command) -> Command {
             .help("Play N games with optimal play on every side and print the mean total with a 95% confidence interval"),
     )
     .arg(json_flag(
-        "With --auto: print {\"games\", \"mean\", \"ci95\": [low, high], \"value\"}",
+        "With --auto: print {\"games\", \"mean\", \"std\", \"ci95\": [low, high] (null for one game), \"interval\": \"wilson\" (two outcomes) or \"normal\", \"value\"}",
     ))
 }
 
@@ -131,9 +131,13 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
                 })
             );
         } else {
+            let ci = match s.ci95 {
+                Some((lo, hi)) => format!("95% CI [{lo}, {hi}], {}", s.interval),
+                None => "one game has no confidence interval".to_string(),
+            };
             println!(
-                "games: {}, mean total: {} (95% CI [{}, {}]), value: {}",
-                s.games, s.mean, s.ci95.0, s.ci95.1, value
+                "games: {}, mean total: {} ({ci}), value: {}",
+                s.games, s.mean, value
             );
         }
         return Ok(ExitCode::SUCCESS);

@@ -744,3 +744,43 @@ fn a_full_standard_output_is_one_error_line() {
         );
     }
 }
+
+/// `play --auto`: one game has no interval; a win-or-lose total gets Wilson's interval, which
+/// stays within [0, 1] where the normal approximation would not (10 wins of 10 had [1, 1]).
+#[test]
+fn simulated_intervals_mean_something() {
+    let one = run(
+        &["play", "pig", "--goal", "10", "--auto", "1", "--json", "-q"],
+        "",
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout(&one)).unwrap();
+    assert!(v["ci95"].is_null(), "{v}");
+    let text = run(&["play", "pig", "--goal", "10", "--auto", "1", "-q"], "");
+    assert!(
+        stdout(&text).contains("one game has no confidence interval"),
+        "{}",
+        stdout(&text)
+    );
+    for (games, seed) in [("10", "1"), ("12", "3"), ("400", "5")] {
+        let o = run(
+            &[
+                "play", "pig", "--goal", "5", "--auto", games, "--seed", seed, "--json", "-q",
+            ],
+            "",
+        );
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["interval"], "wilson", "{v}");
+        let (lo, hi) = (
+            v["ci95"][0].as_f64().unwrap(),
+            v["ci95"][1].as_f64().unwrap(),
+        );
+        let mean = v["mean"].as_f64().unwrap();
+        assert!(0.0 <= lo && lo < mean && mean <= hi && hi <= 1.0, "{v}");
+        if mean == 1.0 {
+            assert!(
+                lo < 0.9,
+                "a certain-looking sample still has a real interval: {v}"
+            );
+        }
+    }
+}

@@ -58,8 +58,23 @@ pub struct Simulation {
     pub mean: f64,
     /// The sample standard deviation of the total.
     pub std: f64,
-    /// The 95% confidence interval of the mean (normal approximation).
-    pub ci95: (f64, f64),
+    /// The 95% confidence interval of the mean; `None` for a single game, which has none.
+    pub ci95: Option<(f64, f64)>,
+    /// How the interval was made: `"wilson"` (Wilson's score interval) when every total is one
+    /// of two values (a win or a loss), `"normal"` (the normal approximation) otherwise.
+    pub interval: &'static str,
+}
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wilson's score interval for a proportion of `k` in `n`.
+fn wilson(k: f64, n: f64) -> (f64, f64) {
+    let p = k / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
@@ -78,6 +93,10 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         let mut node = Node::new();
         // Welford's running mean and sum of squared deviations.
         let (mut mean, mut m2) = (0.0f64, 0.0f64);
+        // The distinct totals while there are at most two, and how often the first came.
+        let mut two: Vec<f64> = Vec::with_capacity(2);
+        let mut binary = true;
+        let mut first_count = 0usize;
         for g in 0..games {
             let mut state = self.state_at(0).clone();
             let mut total = 0.0f64;
@@ -118,18 +137,46 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                     });
                 }
             }
+            if binary {
+                match two.iter().position(|&t| t == total) {
+                    Some(i) => first_count += usize::from(i == 0),
+                    None if two.len() < 2 => {
+                        first_count += usize::from(two.is_empty());
+                        two.push(total);
+                    }
+                    None => binary = false,
+                }
+            }
             let delta = total - mean;
             mean += delta / (g + 1) as f64;
             m2 += delta * (total - mean);
         }
         let n = games.max(1) as f64;
         let var = if games > 1 { m2 / (n - 1.0) } else { 0.0 };
-        let half = 1.959_963_984_540_054 * (var / n).sqrt();
+        // Two outcomes (or one of them only, when it is a 0 or a 1 of a win probability): the
+        // proportion's interval, mapped onto the two totals.
+        if two.len() == 1 && (two[0] == 0.0 || two[0] == 1.0) {
+            two.push(1.0 - two[0]);
+        }
+        let (ci95, interval) = match (games, binary, two.as_slice()) {
+            (0 | 1, _, _) => (None, "normal"),
+            (_, true, &[a, b]) => {
+                let (lo, hi) = wilson(first_count as f64, n);
+                // The proportion is of the first total, `a`: the mean is `b + (a - b) p`.
+                let (x, y) = (b + (a - b) * lo, b + (a - b) * hi);
+                (Some((x.min(y), x.max(y))), "wilson")
+            }
+            _ => {
+                let half = Z95 * (var / n).sqrt();
+                (Some((mean - half, mean + half)), "normal")
+            }
+        };
         Ok(Simulation {
             games,
             mean,
             std: var.sqrt(),
-            ci95: (mean - half, mean + half),
+            ci95,
+            interval,
         })
     }
 }
