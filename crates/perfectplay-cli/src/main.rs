@@ -385,13 +385,23 @@ fn with_options<T>(
             .try_get_one::<u64>("threads")
             .ok()
             .flatten()
-            .map(|&n| n as usize),
+            .map(|&n| capped_threads(n as usize, quiet)),
     };
     let result = f(options);
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     Ok(result?)
+}
+
+/// `--threads N`, at most the cores of this machine: more only wait on each other. Says so
+/// unless `quiet`.
+fn capped_threads(n: usize, quiet: bool) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if n > cores && !quiet {
+        eprintln!("note: --threads {n} is more than the {cores} cores here; using {cores}");
+    }
+    n.min(cores)
 }
 
 fn print_stats(report: &Report, exact: bool) {

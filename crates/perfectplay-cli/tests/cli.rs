@@ -784,3 +784,46 @@ fn simulated_intervals_mean_something() {
         }
     }
 }
+
+/// `--threads` beyond the machine's cores is capped, with a note, and the value is the same.
+#[test]
+fn threads_beyond_the_cores_are_capped_with_a_note() {
+    let many = run(
+        &[
+            "solve",
+            "perfect-memory",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+            "--threads",
+            "1024",
+        ],
+        "",
+    );
+    let one = run(
+        &[
+            "solve",
+            "perfect-memory",
+            "--rows",
+            "4",
+            "--cols",
+            "4",
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    assert!(many.status.success(), "{}", stderr(&many));
+    assert_eq!(stdout(&many), stdout(&one));
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    if cores < 1024 {
+        assert!(
+            stderr(&many).contains(&format!(
+                "note: --threads 1024 is more than the {cores} cores here"
+            )),
+            "{}",
+            stderr(&many)
+        );
+    }
+}
