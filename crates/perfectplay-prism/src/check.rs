@@ -19,7 +19,7 @@ use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
 use crate::ast::{Measure, ModelType, Opt, Path, Query, RewardRef};
 use crate::build::Space;
-use crate::graph::{almost_sure, end_components, reach, Predecessors, Side};
+use crate::graph::{almost_sure, almost_sure_within, end_components, reach, Predecessors, Side};
 use crate::program::{CExpr, Program};
 use crate::value::Q;
 
@@ -54,6 +54,9 @@ pub enum OverInitial {
     /// The mean value.
     Avg,
 }
+
+/// The most passes the shortcut of probability one makes (see `prepare`).
+const PROB1_ROUNDS: usize = 4;
 
 /// A state of the query's model: a state of the space (its end component's representative),
 /// or the virtual start over several initial states.
@@ -373,8 +376,18 @@ pub fn prepare<'a>(
             let not_goal_through: Vec<bool> = (0..n).map(|s| allowed[s] && !goal[s]).collect();
             // Where the probability is zero: the maximiser cannot make φ possible.
             let positive = reach(space, &pred, &goal, &not_goal_through, side(Player::Max));
-            // Where it is one: the maximiser reaches φ almost surely.
-            let certain = almost_sure(space, &pred, &goal, &not_goal_through, side(Player::Max));
+            // Where it is one: the maximiser reaches φ almost surely. Only a shortcut (the
+            // solve finds these values too), so it is skipped where the fixed point would
+            // take more than a few passes over the space.
+            let certain = almost_sure_within(
+                space,
+                &pred,
+                &goal,
+                &not_goal_through,
+                side(Player::Max),
+                PROB1_ROUNDS,
+            )
+            .unwrap_or_else(|| goal.clone());
             for s in 0..n {
                 if certain[s] {
                     fixed[s] = Some(Rat::ONE);

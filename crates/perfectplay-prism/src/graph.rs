@@ -121,9 +121,23 @@ pub fn almost_sure(
     through: &[bool],
     side: impl Fn(u32) -> Side,
 ) -> Vec<bool> {
+    almost_sure_within(space, pred, target, through, side, usize::MAX)
+        .expect("no limit on the rounds")
+}
+
+/// [`almost_sure`] in at most `rounds` rounds of the outer fixed point (each a pass over the
+/// space), or `None` if it needs more.
+pub fn almost_sure_within(
+    space: &Space,
+    pred: &Predecessors,
+    target: &[bool],
+    through: &[bool],
+    side: impl Fn(u32) -> Side,
+    rounds: usize,
+) -> Option<Vec<bool>> {
     let n = space.len();
     let mut keep: Vec<bool> = (0..n).map(|s| target[s] || through[s]).collect();
-    loop {
+    for _ in 0..rounds {
         let stays =
             |c: usize, keep: &[bool]| space.outcomes_of(c).iter().all(|&(_, u)| keep[u as usize]);
         // An adversary or chance must not be able to leave the candidates at all.
@@ -163,10 +177,11 @@ pub fn almost_sure(
             }
         }
         if reach == keep {
-            return keep;
+            return Some(keep);
         }
         keep = reach;
     }
+    None
 }
 
 /// The maximal end components among the states `within`, using only the choices `allowed`
