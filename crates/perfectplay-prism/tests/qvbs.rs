@@ -21,12 +21,6 @@ fn each_small_case(mut f: impl FnMut(&serde_json::Value, &Loaded, &Props)) -> us
         if case["states_full"].as_u64().unwrap() > MAX_STATES {
             continue;
         }
-        // herman.15 is one strongly connected component of 32,768 states with dense rows:
-        // the engine's exact elimination of a component that size is the method for the
-        // component sizes the later iterative methods take over. Left out until then.
-        if case["model"].as_str().unwrap().ends_with("herman.15.prism") {
-            continue;
-        }
         let model = case["model"].as_str().unwrap().to_string();
         let key = (model.clone(), case["constants"].to_string());
         let l = loaded.entry(key).or_insert_with(|| {
@@ -78,8 +72,9 @@ fn small_cases_give_the_reference_values_in_floats() {
 }
 
 /// In exact mode every small case with an exact reference gives that fraction, to the digit.
-/// herman.11 is left out with herman.15: its one component of 2,048 states with dense rows
-/// takes minutes of big-rational elimination.
+/// herman.11 and herman.15 are left out: each is one component (2,048 and 32,768 states) with
+/// dense rows, whose exact elimination in big rationals takes minutes to hours (floats solve
+/// them by value iteration with a certified bound, in the test above).
 #[test]
 fn small_cases_give_the_exact_references() {
     let mut failures = Vec::new();
@@ -91,7 +86,7 @@ fn small_cases_give_the_exact_references() {
         // Whole numbers are written as `n/1` there.
         let reference = reference.strip_suffix("/1").unwrap_or(reference);
         let id = case["id"].as_str().unwrap();
-        if id.starts_with("herman/herman.11") {
+        if id.starts_with("herman/herman.11") || id.starts_with("herman/herman.15") {
             return;
         }
         checked += 1;
