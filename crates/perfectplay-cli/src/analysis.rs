@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-use crate::render;
+use crate::{files, render};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay::dynamic::{player_name, DistributionReport, Explained, Solved, Value};
@@ -328,13 +328,17 @@ pub fn strategy(
         bail!("--out: '{out}' must end in .json or .csv (or be '-')");
     }
     // Rows are written as they are made: a strategy of millions of states is never held
-    // whole, as text or as JSON values.
-    let sink: Box<dyn Write> = if out == "-" {
-        Box::new(std::io::stdout().lock())
-    } else {
-        let file =
-            std::fs::File::create(out).with_context(|| format!("--out: cannot write '{out}'"))?;
-        Box::new(file)
+    // whole, as text or as JSON values. A file replaces the target only once complete.
+    if files::is_folder(out) {
+        bail!("--out: '{out}' is a folder");
+    }
+    let file = (out != "-")
+        .then(|| files::Replacement::create(out))
+        .transpose()
+        .with_context(|| format!("--out: cannot write '{out}'"))?;
+    let sink: Box<dyn Write + '_> = match &file {
+        Some(f) => Box::new(f.file()),
+        None => Box::new(std::io::stdout().lock()),
     };
     let mut w = std::io::BufWriter::new(sink);
     let written = |e: std::io::Error| anyhow!("--out: cannot write '{out}': {e}");
@@ -379,7 +383,9 @@ pub fn strategy(
         }
     }
     w.flush().map_err(written)?;
-    if out != "-" {
+    drop(w);
+    if let Some(f) = file {
+        f.commit().map_err(written)?;
         eprintln!("wrote {count} decision states to {out}");
     }
     Ok(ExitCode::SUCCESS)

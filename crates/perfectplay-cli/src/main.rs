@@ -15,6 +15,8 @@ use serde::Serialize;
 
 mod analysis;
 mod contest;
+mod files;
+mod interrupt;
 mod plot;
 mod prism;
 mod render;
@@ -367,6 +369,7 @@ fn with_options<T>(
         bar
     });
     let mut on_progress = |p: &Progress| {
+        interrupt::progress(p.states);
         if let Some(bar) = &bar {
             bar.set_message(format!(
                 "{} states explored ({:.0}/s), {} components solved",
@@ -525,6 +528,7 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
 }
 
 fn main() -> ExitCode {
+    interrupt::install();
     std::panic::set_hook(Box::new(|info| {
         let msg = info
             .payload()

@@ -17,9 +17,11 @@ pub fn distribution(d: &DistributionReport, file: &str) -> Result<()> {
     }
     let svg = svg(d)?;
     if png {
-        std::fs::write(file, to_png(&svg)?).with_context(|| format!("cannot write '{file}'"))?;
+        crate::files::write(file, &to_png(&svg)?)
+            .with_context(|| format!("cannot write '{file}'"))?;
     } else {
-        std::fs::write(file, svg).with_context(|| format!("cannot write '{file}'"))?;
+        crate::files::write(file, svg.as_bytes())
+            .with_context(|| format!("cannot write '{file}'"))?;
     }
     Ok(())
 }

@@ -137,6 +137,7 @@ fn load(m: &ArgMatches, model_path: &str) -> Result<(Loaded, Vec<(String, String
         &constants,
         max_states,
         &mut |done, found| {
+            crate::interrupt::progress(found);
             if let Some(bar) = &bar {
                 bar.set_message(format!(
                     "building: {done} states expanded, {found} found ({:.0}/s)",

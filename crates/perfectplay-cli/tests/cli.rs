@@ -827,3 +827,80 @@ fn threads_beyond_the_cores_are_capped_with_a_note() {
         );
     }
 }
+
+/// Ctrl-C during a long solve: one line that says how far it got, exit 130, nothing on
+/// standard output.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_interrupt_ends_a_solve_with_one_line_and_status_130() {
+    let child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["solve", "pig", "--goal", "100", "--exact"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("it ends");
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: interrupted") && err.lines().count() == 1,
+        "{err}"
+    );
+}
+
+/// A file-size limit hit while writing a strategy: an error line, exit 2, and the file that
+/// was there before is untouched, with no temporary file left beside it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_write_cut_short_leaves_the_old_file_in_place() {
+    let dir = std::env::temp_dir().join(format!("perfectplay-fsize-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("strategy.json");
+    std::fs::write(&target, "the old strategy").unwrap();
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 20; exec '{}' strategy pig --goal 30 --out '{}'",
+            env!("CARGO_BIN_EXE_perfectplay"),
+            target.display()
+        ))
+        .output()
+        .expect("sh runs");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).starts_with("error: --out: cannot write"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "the old strategy"
+    );
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+    // Without the limit the new strategy replaces the old file whole.
+    let ok = run(
+        &[
+            "strategy",
+            "pig",
+            "--goal",
+            "30",
+            "--out",
+            target.to_str().unwrap(),
+            "-q",
+        ],
+        "",
+    );
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    let text = std::fs::read_to_string(&target).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert!(v["states"].as_array().unwrap().len() > 1000);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
