@@ -51,6 +51,7 @@ pub fn play_args(cmd: Command) -> Command {
             .value_name("SIDE")
             .value_parser(["auto", "max", "min"])
             .default_value("auto")
+            .conflicts_with("auto")
             .help("Which player you are: max, min, or auto (whoever decides first)"),
     )
     .arg(
@@ -66,7 +67,7 @@ pub fn play_args(cmd: Command) -> Command {
 }
 
 pub fn distribution_args(cmd: Command) -> Command {
-    cmd.arg(flag("csv", "Print 'total,probability,cumulative' lines"))
+    cmd.arg(flag("csv", "Print 'total,probability,cumulative' lines").conflicts_with("json"))
         .arg(json_flag(
             "Print {\"value\", \"mean\", \"std\", \"tail\", \"quantiles\", \"pmf\": [[total, probability], ...], \"cdf\": [...]}",
         ))

@@ -904,3 +904,23 @@ fn a_write_cut_short_leaves_the_old_file_in_place() {
     assert!(v["states"].as_array().unwrap().len() > 1000);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Options that cannot go together are errors, not silent choices.
+#[test]
+fn conflicting_options_are_errors() {
+    for args in [
+        &["distribution", "pig", "--goal", "5", "--csv", "--json"][..],
+        &[
+            "play", "pig", "--goal", "5", "--side", "max", "--auto", "10",
+        ][..],
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).starts_with("error: the argument")
+                && stderr(&o).contains("cannot be used with"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

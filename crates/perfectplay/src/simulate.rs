@@ -74,7 +74,18 @@ fn wilson(k: f64, n: f64) -> (f64, f64) {
     let z2 = Z95 * Z95;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At the ends the interval reaches 0 or 1 exactly (rounding would leave 0.9999999999999999).
+    let low = if k == 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let high = if k == n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (low, high)
 }
 
 impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
