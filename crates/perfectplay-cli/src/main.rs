@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
 use perfectplay::{Method, Progress, SolveError};
@@ -35,6 +35,8 @@ const AFTER_HELP: &str = "Examples:
   perfectplay strategy gold-pots --pots 4,1,2,10,3 --out strategy.csv
   perfectplay contest grid-game < input.txt
   perfectplay check model.prism model.props --const N=3
+  perfectplay completions bash > ~/.local/share/bash-completion/completions/perfectplay
+  perfectplay man > perfectplay.1
   perfectplay explain model.prism --prop 'Pmax=? [ F \"goal\" ]' --state '(x=1,b=true)'
 
 Every game command ('solve', 'explain', 'play', 'distribution', 'strategy') takes the game's
@@ -267,6 +269,24 @@ fn cli() -> Command {
         .subcommand(Command::new("games").about("List the built-in games with their options"))
         .subcommand(prism::command())
         .subcommand(contest::command())
+        .subcommand(
+            Command::new("completions")
+                .about("Print the shell completion script for bash, zsh, fish, elvish or powershell")
+                .arg(
+                    Arg::new("shell")
+                        .value_name("SHELL")
+                        .required(true)
+                        .value_parser(clap::value_parser!(clap_complete::Shell)),
+                )
+                .after_help(
+                    "Example (bash):\n  perfectplay completions bash > ~/.local/share/bash-completion/completions/perfectplay",
+                ),
+        )
+        .subcommand(
+            Command::new("man")
+                .about("Print the manual page (roff)")
+                .after_help("Example:\n  perfectplay man > perfectplay.1 && man ./perfectplay.1"),
+        )
 }
 
 fn games_text() -> String {
@@ -489,6 +509,22 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
         Some(("games", _)) => {
             print!("{}", games_text());
             Ok(ExitCode::SUCCESS)
+        }
+        Some(("completions", cm)) => {
+            let shell = *cm
+                .get_one::<clap_complete::Shell>("shell")
+                .expect("required");
+            clap_complete::generate(shell, &mut cli(), "perfectplay", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(("man", _)) => {
+            match clap_mangen::Man::new(cli()).render(&mut std::io::stdout()) {
+                // A reader that went away (`| head`) is no error.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                    Err(e).context("cannot write the manual page")
+                }
+                _ => Ok(ExitCode::SUCCESS),
+            }
         }
         Some((command, sm)) if command != "contest" && command != "check" => {
             let (name, gm) = sm.subcommand().expect("a game is required");

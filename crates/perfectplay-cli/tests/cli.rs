@@ -924,3 +924,22 @@ fn conflicting_options_are_errors() {
         );
     }
 }
+
+/// Shell completions and the manual page come from the command line's own definition.
+#[test]
+fn completions_and_the_manual_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = run(&["completions", shell], "");
+        assert!(o.status.success(), "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        assert!(
+            script.contains("perfectplay") && script.contains("explain"),
+            "{shell}"
+        );
+    }
+    let bad = run(&["completions", "cmd.exe"], "");
+    assert_eq!(bad.status.code(), Some(2));
+    let man = run(&["man"], "");
+    assert!(man.status.success());
+    assert!(stdout(&man).contains(".SH NAME") && stdout(&man).contains("completions"));
+}
