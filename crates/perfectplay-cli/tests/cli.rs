@@ -943,3 +943,41 @@ fn completions_and_the_manual_page() {
     assert!(man.status.success());
     assert!(stdout(&man).contains(".SH NAME") && stdout(&man).contains("completions"));
 }
+
+/// Under an address-space limit (`prlimit --as`), a game too large for it stops with the
+/// memory error line and exit 2, not an allocation failure: the solve's tables, the dense
+/// numbering's slots and exploration's growth are all budgeted against the limit.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_address_space_limit_is_honoured() {
+    if Command::new("prlimit").arg("--version").output().is_err() {
+        eprintln!("prlimit is not installed: skipped");
+        return;
+    }
+    let pots: Vec<String> = (0..16_000)
+        .map(|i| ((i * 7) % 13 + 1).to_string())
+        .collect();
+    let pots = pots.join(",");
+    for args in [
+        vec!["solve", "pig", "--goal", "300"],
+        vec!["explain", "gold-pots", "--pots", pots.as_str()],
+        vec!["distribution", "gold-pots", "--pots", pots.as_str()],
+    ] {
+        let out = Command::new("prlimit")
+            .arg("--as=600000000")
+            .arg(env!("CARGO_BIN_EXE_perfectplay"))
+            .args(&args)
+            .arg("-q")
+            .output()
+            .expect("prlimit runs");
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{}: {err}", args[0]);
+        assert!(
+            err.starts_with(
+                "error: too large: the game needs more memory than is left: stopped after"
+            ),
+            "{}: {err}",
+            args[0]
+        );
+    }
+}

@@ -153,10 +153,18 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         // A numbered model bounds the state count: reserving that much address space up front
         // spares the copies of growing (pages that are never written are never backed). Only
         // up to a point: a sparse numbering must not reserve more than the machine can map.
-        let capacity = model
+        let mut capacity = model
             .dense_bound()
             .min(max_states.saturating_add(1))
             .min(RESERVE_AT_MOST);
+        // Nor more than the memory left (an address-space limit counts reserved pages too):
+        // the tables then grow as they fill, under the check of `check_memory`.
+        let per_state = (3 * std::mem::size_of::<u32>()
+            + std::mem::size_of::<N>()
+            + std::mem::size_of::<M::State>()) as u64;
+        while capacity > 0 && !memory::affords(capacity as u64 * per_state) {
+            capacity /= 2;
+        }
         Engine {
             model,
             max_states,

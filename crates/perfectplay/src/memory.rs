@@ -15,12 +15,37 @@ pub(crate) const MARGIN: u64 = 256 << 20;
 /// Bytes this process has resident and bytes it can still get (from the machine, or from its
 /// memory cgroup if that allows less); `None` where this cannot be read.
 pub(crate) fn reading() -> Option<(u64, u64)> {
-    let resident = kib_field(&fs::read_to_string("/proc/self/status").ok()?, "VmRSS:")?;
+    let status = fs::read_to_string("/proc/self/status").ok()?;
+    let resident = kib_field(&status, "VmRSS:")?;
     let mut available = kib_field(&fs::read_to_string("/proc/meminfo").ok()?, "MemAvailable:")?;
     if let Some(left) = cgroup_left() {
         available = available.min(left);
     }
+    // The process's own address-space limit (`ulimit -v`, `prlimit --as`) counts every
+    // mapping, resident or not: then the size that may double is the mapped one.
+    if let (Some(limit), Some(size)) = (address_space_limit(), kib_field(&status, "VmSize:")) {
+        available = available.min(limit.saturating_sub(size));
+        return Some((resident.max(size), available));
+    }
     Some((resident, available))
+}
+
+/// The soft limit on this process's address space, if one is set (`/proc/self/limits`).
+fn address_space_limit() -> Option<u64> {
+    let limits = fs::read_to_string("/proc/self/limits").ok()?;
+    soft_limit(&limits, "Max address space")
+}
+
+/// The soft limit of the `name` line of a `/proc/self/limits` text; `None` if unlimited.
+fn soft_limit(limits: &str, name: &str) -> Option<u64> {
+    let line = limits.lines().find(|l| l.starts_with(name))?;
+    line[name.len()..].split_whitespace().next()?.parse().ok()
+}
+
+/// Whether a one-off allocation of `bytes` (a table reserved ahead) leaves the margin free;
+/// `true` where memory cannot be read.
+pub(crate) fn affords(bytes: u64) -> bool {
+    reading().is_none_or(|(_, available)| available >= bytes + MARGIN)
 }
 
 /// What the memory cgroup of this process still allows, if it sets a limit: its own directory
@@ -116,6 +141,18 @@ mod tests {
         let text = "Name:\tx\nVmPeak:\t  9 kB\nVmRSS:\t    2004 kB\n";
         assert_eq!(kib_field(text, "VmRSS:"), Some(2004 * 1024));
         assert_eq!(kib_field(text, "VmSwap:"), None);
+    }
+
+    #[test]
+    fn address_space_limits_are_read() {
+        let text = "Limit                     Soft Limit           Hard Limit           Units\n\
+                    Max stack size            8388608              unlimited            bytes\n\
+                    Max address space         600000000            unlimited            bytes\n";
+        assert_eq!(soft_limit(text, "Max address space"), Some(600_000_000));
+        assert_eq!(soft_limit(text, "Max stack size"), Some(8_388_608));
+        let unlimited =
+            "Max address space         unlimited            unlimited            bytes\n";
+        assert_eq!(soft_limit(unlimited, "Max address space"), None);
     }
 
     #[cfg(target_os = "linux")]

@@ -46,10 +46,16 @@ pub(crate) enum InternError {
 }
 
 impl<S: Clone + Eq + Hash> StateSet<S> {
-    /// The set for `model`: dense if it offers a numbering; room for `capacity` states.
+    /// The set for `model`: dense if it offers a numbering and the memory left affords its
+    /// table of slots (hashed otherwise: it grows with the states found, under the engine's
+    /// memory check); room for `capacity` states.
     pub fn for_model<M: Model<State = S>>(model: &M, capacity: usize) -> Self {
+        let slot_bytes = std::mem::size_of::<u32>() as u64;
         match model.dense_bound() {
             0 => StateSet::Hashed(Hashed::default()),
+            bound if !crate::memory::affords(bound as u64 * slot_bytes) => {
+                StateSet::Hashed(Hashed::default())
+            }
             bound => StateSet::Dense {
                 slots: vec![EMPTY; bound],
                 states: Vec::with_capacity(capacity),
