@@ -74,7 +74,8 @@ impl Diagnostic {
         }
     }
 
-    /// `FILE:LINE:COL: message`, then the line and a caret under the place.
+    /// `FILE:LINE:COL: message`, then the line and carets under the place, as rustc does; of
+    /// a long line only [`CONTEXT`] characters on either side.
     pub fn render(&self) -> String {
         let mut out = format!(
             "{}:{}:{}: {}",
@@ -82,20 +83,26 @@ impl Diagnostic {
         );
         if !self.source_line.trim().is_empty() {
             let gutter = self.line.to_string().len();
-            let pad: String = self
-                .source_line
+            // A long line is shown around the place only, with `…` where it is cut.
+            let chars: Vec<char> = self.source_line.chars().collect();
+            let at = (self.column - 1).min(chars.len());
+            let from = at.saturating_sub(CONTEXT);
+            let to = (at + self.width.max(1) + CONTEXT).min(chars.len());
+            let before = if from > 0 { "…" } else { "" };
+            let after = if to < chars.len() { "…" } else { "" };
+            let shown: String = chars[from..to].iter().collect();
+            let pad: String = before
                 .chars()
-                .take(self.column - 1)
+                .chain(chars[from..at].iter().copied())
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
             out.push_str(&format!(
-                "\n{:gutter$} |\n{} | {}\n{:gutter$} | {}{}",
+                "\n{:gutter$} |\n{} | {before}{shown}{after}\n{:gutter$} | {}{}",
                 "",
                 self.line,
-                self.source_line,
                 "",
                 pad,
-                "^".repeat(self.width)
+                "^".repeat(self.width.min(to - at).max(1))
             ));
         }
         out
@@ -115,3 +122,6 @@ impl fmt::Display for Span {
         write!(f, "{}..{}", self.start, self.end)
     }
 }
+
+/// Characters of a long source line shown on either side of an error's place.
+pub const CONTEXT: usize = 60;

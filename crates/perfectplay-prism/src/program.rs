@@ -112,7 +112,7 @@ impl Program {
         model: &Model,
         given: &[(String, String)],
     ) -> Result<Program, Diagnostic> {
-        let ck = Checker { file, src };
+        let ck = Checker::new(file, src);
         let whole = Span::new(0, 0);
         // Constants, in an order that respects their dependencies.
         let mut decls: HashMap<String, &Const> = HashMap::new();
@@ -183,10 +183,7 @@ impl Program {
                 let value = match given.iter().find(|(g, _)| g == name) {
                     Some((_, text)) => {
                         let e = crate::parser::parse_expr(&format!("--const {name}"), text)?;
-                        let gck = Checker {
-                            file: "--const",
-                            src: text,
-                        };
+                        let gck = Checker::new("--const", text);
                         let scope = Scope {
                             consts: &consts,
                             formulas: &no_formulas,
@@ -597,7 +594,7 @@ impl Program {
         extra: &HashMap<String, Value>,
         states: bool,
     ) -> Result<(CExpr, Type), Diagnostic> {
-        let ck = Checker { file, src };
+        let ck = Checker::new(file, src);
         let mut consts: HashMap<String, Value> = self.constants.iter().cloned().collect();
         consts.extend(extra.iter().map(|(k, v)| (k.clone(), *v)));
         let vars: HashMap<String, (usize, bool)> = match states {

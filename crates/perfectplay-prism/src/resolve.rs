@@ -32,6 +32,30 @@ pub(crate) struct Scope<'a> {
 pub(crate) struct Checker<'a> {
     pub file: &'a str,
     pub src: &'a str,
+    /// How deep `resolve` is nested, formulas expanded (see [`MAX_RESOLVE_DEPTH`]).
+    depth: std::cell::Cell<usize>,
+    /// Nodes resolved so far (see [`MAX_RESOLVED`]).
+    nodes: std::cell::Cell<usize>,
+}
+
+/// The deepest an expression may be once its formulas are expanded: deeper is an error, not a
+/// stack overflow in the passes that walk it.
+pub(crate) const MAX_RESOLVE_DEPTH: usize = 800;
+
+/// The most nodes the expressions of one text may have once their formulas are expanded (a
+/// formula used twice in the next, and that in the next, doubles at every step).
+pub(crate) const MAX_RESOLVED: usize = 20_000_000;
+
+impl<'a> Checker<'a> {
+    /// The pass over `src`, read from `file`.
+    pub(crate) fn new(file: &'a str, src: &'a str) -> Checker<'a> {
+        Checker {
+            file,
+            src,
+            depth: Default::default(),
+            nodes: Default::default(),
+        }
+    }
 }
 
 impl Checker<'_> {
@@ -42,6 +66,33 @@ impl Checker<'_> {
     /// Resolves `e` in `scope`, folding constant parts; `stack` holds the formulas being
     /// expanded (a formula that uses itself is an error).
     pub(crate) fn resolve(
+        &self,
+        e: &Expr,
+        scope: &Scope<'_>,
+        stack: &mut Vec<String>,
+    ) -> Result<(CExpr, Type), Diagnostic> {
+        let depth = self.depth.get();
+        let nodes = self.nodes.get() + 1;
+        self.nodes.set(nodes);
+        if depth >= MAX_RESOLVE_DEPTH {
+            return Err(self.error(
+                e.span,
+                format!("with its formulas expanded, the expression nests more than {MAX_RESOLVE_DEPTH} levels deep"),
+            ));
+        }
+        if nodes > MAX_RESOLVED {
+            return Err(self.error(
+                e.span,
+                format!("with their formulas expanded, the expressions have more than {MAX_RESOLVED} parts"),
+            ));
+        }
+        self.depth.set(depth + 1);
+        let r = self.resolve_node(e, scope, stack);
+        self.depth.set(depth);
+        r
+    }
+
+    fn resolve_node(
         &self,
         e: &Expr,
         scope: &Scope<'_>,
@@ -88,7 +139,7 @@ impl Checker<'_> {
                     let r = self.resolve(f, scope, stack);
                     stack.pop();
                     // A formula written in the model is reported where it is used.
-                    r.map_err(|d| self.error(e.span, format!("in formula '{n}': {}", d.message)))?
+                    r.map_err(|d| self.error(e.span, in_formula(n, &d.message)))?
                 } else {
                     return Err(self.error(e.span, format!("unknown name '{n}'")));
                 }
@@ -231,5 +282,21 @@ impl Checker<'_> {
         c.eval(&[])
             .map(CExpr::Const)
             .map_err(|e| self.error(span, e.to_string()))
+    }
+}
+
+/// An error from inside formula `name`, which may itself come from formulas it uses: named
+/// by the formula where it is used and the one where it arose, not the whole chain between.
+fn in_formula(name: &str, message: &str) -> String {
+    let nested = message.strip_prefix("in formula '").and_then(|rest| {
+        let (outer, tail) = rest.split_once('\'')?;
+        match tail.strip_prefix(" (through '") {
+            Some(t) => t.split_once("'): "),
+            None => Some((outer, tail.strip_prefix(": ")?)),
+        }
+    });
+    match nested {
+        Some((inner, body)) => format!("in formula '{name}' (through '{inner}'): {body}"),
+        None => format!("in formula '{name}': {message}"),
     }
 }

@@ -228,7 +228,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
 
     /// Mutations of the QVBS files (a byte replaced, a span cut out or repeated) parse or
-    /// give a diagnostic inside the text; the parser never panics or hangs.
+    /// give a diagnostic inside the text, and what parses loads or gives an error; the front
+    /// end never panics or hangs. Inputs worth keeping go to the corpus (`tests/corpus/`).
     #[test]
     fn mutated_models_never_panic(file in 0usize..35, at in 0.0f64..1.0, len in 0usize..40, what in 0u8..4, byte in 32u8..127) {
         let files = model_files();
@@ -243,9 +244,17 @@ proptest! {
             _ => bytes.truncate(i),
         }
         let text = String::from_utf8_lossy(&bytes).to_string();
-        if let Err(e) = parse_model("mutant", &text) {
-            prop_assert!(e.line >= 1 && e.line <= text.lines().count() + 1);
-            prop_assert!(!e.message.is_empty());
+        match parse_model("mutant", &text) {
+            Err(e) => {
+                prop_assert!(e.line >= 1 && e.line <= text.lines().count() + 1);
+                prop_assert!(!e.message.is_empty());
+            }
+            // What parses is checked and built too (a few states): an error, never a panic.
+            Ok(_) => {
+                if let Err(e) = perfectplay_prism::Loaded::new("mutant", &text, &[], 1000) {
+                    prop_assert!(!e.to_string().is_empty());
+                }
+            }
         }
     }
 }

@@ -6,7 +6,31 @@ use crate::ast::*;
 use crate::lexer::Tok;
 
 impl Parser<'_> {
+    /// One level deeper into the expression; an error beyond [`super::MAX_DEPTH`].
+    fn deeper(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > super::MAX_DEPTH {
+            let span = self.peek().span;
+            return Err(self.error(
+                span,
+                format!(
+                    "the expression nests more than {} levels deep",
+                    super::MAX_DEPTH
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     pub(super) fn expr(&mut self) -> Result<Expr> {
+        let depth = self.depth;
+        self.deeper()?;
+        let e = self.ternary();
+        self.depth = depth;
+        e
+    }
+
+    fn ternary(&mut self) -> Result<Expr> {
         let c = self.iff()?;
         if self.eat_punct("?") {
             let a = self.expr()?;
@@ -33,6 +57,7 @@ impl Parser<'_> {
         let mut l = self.implies()?;
         while self.eat_punct("<=>") {
             let r = self.implies()?;
+            self.deeper()?;
             l = Self::binary(BinOp::Iff, l, r);
         }
         Ok(l)
@@ -51,6 +76,7 @@ impl Parser<'_> {
         let mut l = self.and()?;
         while self.eat_punct("|") {
             let r = self.and()?;
+            self.deeper()?;
             l = Self::binary(BinOp::Or, l, r);
         }
         Ok(l)
@@ -60,6 +86,7 @@ impl Parser<'_> {
         let mut l = self.not()?;
         while self.eat_punct("&") {
             let r = self.not()?;
+            self.deeper()?;
             l = Self::binary(BinOp::And, l, r);
         }
         Ok(l)
@@ -68,6 +95,7 @@ impl Parser<'_> {
     fn not(&mut self) -> Result<Expr> {
         if self.is_punct("!") {
             let start = self.bump().span;
+            self.deeper()?;
             let e = self.not()?;
             let span = start.to(e.span);
             return Ok(Expr {
@@ -104,6 +132,7 @@ impl Parser<'_> {
             };
             self.bump();
             let r = self.product()?;
+            self.deeper()?;
             l = Self::binary(op, l, r);
         }
     }
@@ -118,6 +147,7 @@ impl Parser<'_> {
             };
             self.bump();
             let r = self.unary()?;
+            self.deeper()?;
             l = Self::binary(op, l, r);
         }
     }
@@ -125,6 +155,7 @@ impl Parser<'_> {
     fn unary(&mut self) -> Result<Expr> {
         if self.is_punct("-") {
             let start = self.bump().span;
+            self.deeper()?;
             let e = self.unary()?;
             let span = start.to(e.span);
             return Ok(Expr {

@@ -52,7 +52,14 @@ struct Parser<'a> {
     pos: usize,
     /// Whether properties may appear (queries, filters).
     in_property: bool,
+    /// How deep the expression being parsed is nested (see [`MAX_DEPTH`]).
+    depth: usize,
 }
+
+/// The deepest an expression may nest (parentheses, operators, a chain of operators counting
+/// one level per operator): deeper ones are an error, not a stack overflow in the passes that
+/// walk the tree.
+pub const MAX_DEPTH: usize = 400;
 
 impl<'a> Parser<'a> {
     fn new(file: &'a str, src: &'a str) -> Result<Self> {
@@ -63,6 +70,7 @@ impl<'a> Parser<'a> {
             toks,
             pos: 0,
             in_property: false,
+            depth: 0,
         })
     }
 
