@@ -25,13 +25,7 @@ pub fn command() -> Command {
                 .action(ArgAction::Append)
                 .help("A property's text ('Pmax=? [ F \"goal\" ]') or the name of one in PROPS; may be repeated"),
         )
-        .arg(
-            Arg::new("const")
-                .long("const")
-                .value_name("N=3,p=0.1,b=true")
-                .action(ArgAction::Append)
-                .help("Values of constants the model or properties leave undefined"),
-        )
+        .arg(const_arg())
         .arg(Arg::new("exact").long("exact").action(ArgAction::SetTrue).help("Exact values, printed as p/q too"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object: model, type, constants, states, transitions, choices, build_seconds, seconds, results"))
         .arg(
@@ -104,13 +98,16 @@ pub fn query_args(cmd: Command) -> Command {
             .required(true)
             .help("What is optimised: a property's text ('Pmax=? [ F \"goal\" ]') or the name of one in PROPS"),
     )
-    .arg(
-        Arg::new("const")
-            .long("const")
-            .value_name("N=3,p=0.1,b=true")
-            .action(ArgAction::Append)
-            .help("Values of constants the model or properties leave undefined"),
-    )
+    .arg(const_arg())
+}
+
+/// `--const N=3,p=0.1,b=true`, repeatable.
+fn const_arg() -> Arg {
+    Arg::new("const")
+        .long("const")
+        .value_name("N=3,p=0.1,b=true")
+        .action(ArgAction::Append)
+        .help("Values of constants the model or properties leave undefined")
 }
 
 /// The model file `model_path` built with the constants of `m`, showing the build's progress
