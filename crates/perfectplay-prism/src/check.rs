@@ -398,9 +398,14 @@ pub fn prepare<'a>(
             maybe = (0..n).map(|s| fixed[s].is_none()).collect();
         }
         Measure::Reward(r) => {
-            if !matches!(query.path, Path::Eventually(_)) {
-                return Err("reward queries ask R=? [ F φ ]".into());
-            }
+            let cumulative = match query.path {
+                Path::Eventually(_) => false,
+                Path::EventuallyCumulative(_) if smg => {
+                    return Err("Fc on smg models is not supported yet (F is)".into())
+                }
+                Path::EventuallyCumulative(_) => true,
+                _ => return Err("reward queries ask R=? [ F φ ] or [ Fc φ ]".into()),
+            };
             let structure = match r {
                 None => program.rewards.first(),
                 Some(RewardRef::Name(name)) => program.rewards.iter().find(|s| s.name == name.name),
@@ -413,17 +418,10 @@ pub fn prepare<'a>(
                 _ => "no such reward structure".to_string(),
             })?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
-            // Finite where the minimiser reaches φ with probability one.
-            let finite = almost_sure(space, &pred, &goal, &not_goal, side(Player::Min));
+            // Every choice's reward (state and transition rewards) outside φ.
             let mut vals = Vec::new();
             for s in 0..n as u32 {
-                let su = s as usize;
-                if goal[su] {
-                    fixed[su] = Some(Rat::ZERO);
-                    continue;
-                }
-                if !finite[su] {
-                    infinite[su] = true;
+                if goal[s as usize] {
                     continue;
                 }
                 space.unpack(program, s, &mut vals);
@@ -444,15 +442,31 @@ pub fn prepare<'a>(
                         }
                     }
                     reward[c] = rat_of(total, "a reward")?;
-                    // A choice that may lead where φ is missed for ever is worth +∞: never
-                    // the minimum.
-                    if space
-                        .outcomes_of(c)
-                        .iter()
-                        .any(|&(_, t)| !finite[t as usize] && !goal[t as usize])
-                    {
-                        usable[c] = false;
-                    }
+                }
+            }
+            // `F`: finite where the minimiser reaches φ with probability one. `Fc`: a play
+            // that misses φ earns its total, finite only if it ends up where nothing is
+            // earned any more (see `cumulative_finite`).
+            let finite = if cumulative {
+                cumulative_finite(space, &pred, &goal, &reward, dtmc, maximise, &mut fixed)?
+            } else {
+                almost_sure(space, &pred, &goal, &not_goal, side(Player::Min))
+            };
+            for s in 0..n {
+                if goal[s] {
+                    fixed[s] = Some(Rat::ZERO);
+                } else if !finite[s] {
+                    infinite[s] = true;
+                }
+            }
+            for c in 0..space.choices.len() {
+                // A choice that may lead where the reward is +∞ is never the minimum.
+                if space
+                    .outcomes_of(c)
+                    .iter()
+                    .any(|&(_, t)| infinite[t as usize])
+                {
+                    usable[c] = false;
                 }
             }
             maybe = (0..n).map(|s| fixed[s].is_none() && !infinite[s]).collect();
@@ -508,9 +522,12 @@ pub fn prepare<'a>(
                     }
                 }
                 if !comp.iter().any(|&s| space.choices_of(s).any(|c| usable[c])) {
-                    // No exit: the play stays for ever, never reaching φ.
+                    // No exit: the play stays for ever, never reaching φ, and earns nothing
+                    // more (for a reward, only `Fc` leaves such a component finite).
                     fixed[head] = Some(Rat::ZERO);
-                    if matches!(query.what, Measure::Reward(_)) {
+                    if matches!(query.path, Path::Eventually(_))
+                        && matches!(query.what, Measure::Reward(_))
+                    {
                         return Err(
                             "internal: an end component without exit in the finite region".into(),
                         );
@@ -543,6 +560,90 @@ pub fn prepare<'a>(
         over,
     };
     Ok(Prepared::Model(model))
+}
+
+/// `R[Fc φ]` on a DTMC or an MDP (rewards of at least zero): where the value is finite, with
+/// the states that earn nothing more for ever fixed at zero in `fixed`.
+///
+/// A play that misses φ earns its total, which is +∞ when it stays in an end component with a
+/// positive reward (a bottom component of a DTMC). So the maximiser's value is +∞ where it can
+/// reach one with positive probability; the minimiser's is finite where it can reach, with
+/// probability one, φ or an end component of zero-reward choices, where it then stays (worth
+/// zero); a DTMC's is +∞ where a positive bottom component is reachable, and zero in the
+/// others.
+fn cumulative_finite(
+    space: &Space,
+    pred: &Predecessors,
+    goal: &[bool],
+    reward: &[Rat],
+    dtmc: bool,
+    maximise: bool,
+    fixed: &mut [Option<Rat>],
+) -> Result<Vec<bool>, String> {
+    let n = space.len();
+    if reward.iter().any(|r| *r < Rat::ZERO) {
+        return Err("Fc needs rewards of at least zero".into());
+    }
+    let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
+    let choice_inside = |c: usize, members: &[bool]| {
+        space
+            .outcomes_of(c)
+            .iter()
+            .all(|&(_, t)| members[t as usize])
+    };
+    // The end components outside φ; in a DTMC only those closed under every choice (its
+    // bottom components), since chance takes every choice.
+    let all = vec![true; space.choices.len()];
+    let mut positive = vec![false; n];
+    let mut zero = vec![false; n];
+    for comp in end_components(space, pred, &not_goal, &all) {
+        let mut members = vec![false; n];
+        for &s in &comp {
+            members[s as usize] = true;
+        }
+        let closed = comp
+            .iter()
+            .all(|&s| space.choices_of(s).all(|c| choice_inside(c, &members)));
+        if dtmc && !closed {
+            continue;
+        }
+        let earns = comp.iter().any(|&s| {
+            space
+                .choices_of(s)
+                .any(|c| choice_inside(c, &members) && reward[c] > Rat::ZERO)
+        });
+        for &s in &comp {
+            if earns {
+                positive[s as usize] = true;
+            } else if dtmc {
+                zero[s as usize] = true;
+            }
+        }
+    }
+    if !dtmc && !maximise {
+        // Where the minimiser can stay for ever without earning.
+        let free: Vec<bool> = (0..space.choices.len())
+            .map(|c| reward[c] == Rat::ZERO)
+            .collect();
+        for comp in end_components(space, pred, &not_goal, &free) {
+            for s in comp {
+                zero[s as usize] = true;
+            }
+        }
+    }
+    for s in 0..n {
+        if zero[s] {
+            fixed[s] = Some(Rat::ZERO);
+        }
+    }
+    Ok(if dtmc || maximise {
+        let side = |_: u32| if dtmc { Side::Chance } else { Side::Ally };
+        let doomed = reach(space, pred, &positive, &not_goal, side);
+        doomed.iter().map(|d| !d).collect()
+    } else {
+        let stop: Vec<bool> = (0..n).map(|s| goal[s] || zero[s]).collect();
+        almost_sure(space, pred, &stop, &not_goal, |_| Side::Ally)
+    })
 }
 
 /// Who decides in each state of an smg: the coalition's players optimise as the query says

@@ -75,7 +75,7 @@ impl Diagnostic {
     }
 
     /// `FILE:LINE:COL: message`, then the line and carets under the place, as rustc does; of
-    /// a long line only [`CONTEXT`] characters on either side.
+    /// a long line only `CONTEXT` characters on either side.
     pub fn render(&self) -> String {
         let mut out = format!(
             "{}:{}:{}: {}",

@@ -242,9 +242,10 @@ fn resolve_prop<'p>(loaded: &Loaded, props: &Props, prop: &'p Prop) -> Result<Re
     let (through, target) = match &query.path {
         Path::Eventually(t) => (None, resolve(t)?),
         Path::Until(a, b) => (Some(resolve(a)?), resolve(b)?),
-        Path::EventuallyCumulative(_) | Path::EventuallyZero(_) => {
+        Path::EventuallyCumulative(t) => (None, resolve(t)?),
+        Path::EventuallyZero(_) => {
             return Err(Error::Model(
-                "the reward variants Fc and F0 are not supported yet".into(),
+                "the reward variant F0 is not supported yet (F and Fc are)".into(),
             ))
         }
     };

@@ -212,3 +212,54 @@ rewards true : 1; endrewards
     let reach = answer("mix.prism", src, &[], "P=? [ F x=1 ]", true);
     assert_eq!(reach.1.as_deref(), Some("1"));
 }
+
+/// `R[Fc φ]`: a play that misses φ earns its total. In the DTMC half the plays end in a
+/// bottom component that earns nothing (worth what was earned before, 2) or, with the other
+/// reward structure, something at every step (+∞). In the MDP a scheduler may stay at 0 for
+/// ever earning nothing (the minimum, 0; `F` would make that +∞), go to φ for 3, or (with
+/// `C`) to a trap that earns 1 a step (the maximum, +∞).
+#[test]
+fn cumulative_rewards_worked_out_by_hand() {
+    let dtmc = "dtmc
+module m
+  x : [0..2] init 0;
+  [] x=0 -> 0.5 : (x'=1) + 0.5 : (x'=2);
+  [] x>0 -> true;
+endmodule
+rewards \"r\"
+  x=0 : 2;
+endrewards
+rewards \"all\"
+  x!=1 : 1;
+endrewards
+";
+    let mdp = "mdp
+const bool C;
+module m
+  x : [0..2] init 0;
+  [stay] x=0 -> (x'=0);
+  [go] x=0 -> (x'=1);
+  [trap] x=0 & C -> (x'=2);
+  [] x>0 -> true;
+endmodule
+rewards \"r\"
+  [go] true : 3;
+  x=2 : 1;
+endrewards
+";
+    let inf = f64::INFINITY;
+    for exact in [false, true] {
+        let d = |prop: &str| answer("fc.prism", dtmc, &[], prop, exact).0;
+        assert_eq!(d("R{\"r\"}=? [ Fc x=1 ]"), 2.0);
+        assert_eq!(d("R{\"r\"}=? [ F x=1 ]"), inf);
+        assert_eq!(d("R{\"all\"}=? [ Fc x=1 ]"), inf);
+        for (c, rmin_fc, rmax_fc) in [(true, 0.0, inf), (false, 0.0, 3.0)] {
+            let consts = [("C", c.to_string())];
+            let m = |prop: &str| answer("fc.prism", mdp, &consts, prop, exact).0;
+            assert_eq!(m("Rmin=? [ Fc x=1 ]"), rmin_fc, "C={c}");
+            assert_eq!(m("Rmax=? [ Fc x=1 ]"), rmax_fc, "C={c}");
+            assert_eq!(m("Rmin=? [ F x=1 ]"), 3.0, "C={c}");
+            assert_eq!(m("Rmax=? [ F x=1 ]"), inf, "C={c}");
+        }
+    }
+}
