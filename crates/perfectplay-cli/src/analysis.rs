@@ -133,12 +133,19 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
             );
         } else {
             let ci = match s.ci95 {
-                Some((lo, hi)) => format!("95% CI [{lo}, {hi}], {}", s.interval),
+                Some((lo, hi)) => format!(
+                    "95% CI [{}, {}], {}",
+                    render::float_text(lo),
+                    render::float_text(hi),
+                    s.interval
+                ),
                 None => "one game has no confidence interval".to_string(),
             };
             println!(
                 "games: {}, mean total: {} ({ci}), value: {}",
-                s.games, s.mean, value
+                s.games,
+                render::float_text(s.mean),
+                render::float_text(value)
             );
         }
         return Ok(ExitCode::SUCCESS);

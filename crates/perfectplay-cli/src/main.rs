@@ -71,6 +71,7 @@ fn common_args(cmd: Command) -> Command {
             .action(ArgAction::SetTrue)
             .help("No progress and no statistics on stderr"),
     )
+    .arg(render::digits_arg())
 }
 
 /// The game's example as a command line (after `perfectplay`) for `command`.
@@ -181,6 +182,7 @@ fn model_command(command: &str, model: &str, gm: &ArgMatches) -> Result<ExitCode
         Ok(m) => m,
         Err(e) => return clap_error(e),
     };
+    render::configure(&m);
     prism::analyse(command, model, &m)
 }
 
@@ -467,8 +469,12 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
         println!("{}", json(game, &params, &report));
     } else {
         match &report.exact {
-            Some(q) => println!("{} = {}", report.value, q),
-            None => println!("{}", report.value),
+            Some(q) => println!(
+                "{} = {}",
+                render::float_text(report.value),
+                render::fraction_text(q)
+            ),
+            None => println!("{}", render::float_text(report.value)),
         }
     }
     if !m.get_flag("quiet") {
@@ -528,6 +534,7 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
         }
         Some((command, sm)) if command != "contest" && command != "check" => {
             let (name, gm) = sm.subcommand().expect("a game is required");
+            render::configure(gm);
             if command != "solve" && is_model_file(name) {
                 return model_command(command, name, gm);
             }
@@ -558,7 +565,10 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             Ok(code)
         }
         Some(("contest", cm)) => contest::run(cm),
-        Some(("check", cm)) => prism::run(cm),
+        Some(("check", cm)) => {
+            render::configure(cm);
+            prism::run(cm)
+        }
         _ => unreachable!("a subcommand is required"),
     }
 }

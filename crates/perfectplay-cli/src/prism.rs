@@ -36,6 +36,7 @@ pub fn command() -> Command {
                 .help("Stop with an error once the model has more than N states"),
         )
         .arg(Arg::new("quiet").long("quiet").short('q').action(ArgAction::SetTrue).help("No statistics on stderr"))
+        .arg(crate::render::digits_arg())
         .after_help(
             "Examples:\n  perfectplay check brp.prism brp.props --const N=16,MAX=2\n  \
              perfectplay check coin.prism --prop 'P=? [ F \"heads\" ]' --exact --json\n\n\
@@ -279,11 +280,13 @@ fn report(
             let value = match a.holds {
                 Some(b) => b.to_string(),
                 None if a.value.is_infinite() => "inf".to_string(),
-                None => a.value.to_string(),
+                None => crate::render::float_text(a.value),
             };
             if !json {
                 match (&a.exact, a.holds) {
-                    (Some(q), None) if *q != value => println!("{label}: {value} = {q}"),
+                    (Some(q), None) if *q != value => {
+                        println!("{label}: {value} = {}", crate::render::fraction_text(q))
+                    }
                     (None, None) if a.error_bound > 0.0 => {
                         println!("{label}: {value} (± {:.1e})", a.error_bound)
                     }

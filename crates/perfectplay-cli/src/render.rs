@@ -2,13 +2,64 @@
 //! function per report and format, each returning the whole text.
 
 use std::fmt::Write;
+use std::sync::OnceLock;
+
+use clap::{Arg, ArgMatches};
 
 use perfectplay::dynamic::{player_name, DistributionReport, Explained, Value};
 use perfectplay::{BranchValue, NodeKind, Player};
 
-/// A float as text, in the fewest digits that read back to it: in scientific notation when
-/// tiny (a probability of 1e-300 is not three hundred zeros).
+/// Significant digits of the decimals in text output, unless `--digits` says otherwise: a float
+/// solve is exact up to rounding in its last few bits, so twelve digits say what is known
+/// (`4.7`, not `4.699999999999999`). JSON keeps every digit.
+pub const DEFAULT_DIGITS: usize = 12;
+
+/// A fraction longer than this many characters is shortened in text output unless
+/// `--digits all` asks for every digit.
+pub const LONG_FRACTION: usize = 60;
+
+/// `--digits`: `Some(n)` significant digits, `None` for every digit.
+static DIGITS: OnceLock<Option<usize>> = OnceLock::new();
+
+/// The `--digits` option's definition.
+pub fn digits_arg() -> Arg {
+    Arg::new("digits")
+        .long("digits")
+        .value_name("N|all")
+        .value_parser(|s: &str| -> Result<Option<usize>, String> {
+            match s {
+                "all" => Ok(None),
+                _ => match s.parse::<usize>() {
+                    Ok(n) if (1..=17).contains(&n) => Ok(Some(n)),
+                    _ => Err("give a number of significant digits from 1 to 17, or 'all'".into()),
+                },
+            }
+        })
+        .help(
+            "Significant digits of decimals in text output (default 12; JSON keeps every digit); \
+             'all' prints every digit of decimals and of long fractions",
+        )
+}
+
+/// Takes `--digits` from the command's options, if it has one.
+pub fn configure(m: &ArgMatches) {
+    if let Ok(Some(d)) = m.try_get_one::<Option<usize>>("digits") {
+        let _ = DIGITS.set(*d);
+    }
+}
+
+fn digits() -> Option<usize> {
+    *DIGITS.get().unwrap_or(&Some(DEFAULT_DIGITS))
+}
+
+/// A float as text, rounded to the significant digits of `--digits` and then in the fewest
+/// digits that read back to that: in scientific notation when tiny (a probability of 1e-300
+/// is not three hundred zeros).
 pub fn float_text(x: f64) -> String {
+    let x = match digits() {
+        Some(d) if x.is_finite() && x != 0.0 => format!("{:.*e}", d - 1, x).parse().unwrap_or(x),
+        _ => x,
+    };
     if x != 0.0 && x.abs() < 1e-4 {
         format!("{x:e}")
     } else {
@@ -16,11 +67,29 @@ pub fn float_text(x: f64) -> String {
     }
 }
 
+/// A fraction as text: whole, or (beyond [`LONG_FRACTION`] characters, unless `--digits all`)
+/// its leading digits and the lengths of numerator and denominator.
+pub fn fraction_text(q: &str) -> String {
+    if digits().is_none() || q.len() <= LONG_FRACTION {
+        return q.to_string();
+    }
+    let (n, d) = q.split_once('/').unwrap_or((q, "1"));
+    let lead = |s: &str| -> String { s.chars().take(12).collect() };
+    let count = |s: &str| s.trim_start_matches('-').len();
+    format!(
+        "{}…/{}… ({} and {} digits; --digits all prints them)",
+        lead(n),
+        lead(d),
+        count(n),
+        count(d)
+    )
+}
+
 /// A value as text: the float (see `float_text`), and ` = p/q` in exact mode.
 pub fn show(v: &Value) -> String {
     let float = float_text(v.float);
     match &v.exact {
-        Some(q) if *q != float => format!("{float} = {q}"),
+        Some(q) if *q != float => format!("{float} = {}", fraction_text(q)),
         _ => float,
     }
 }
@@ -116,7 +185,7 @@ pub fn distribution_text(value: &Value, d: &DistributionReport) -> String {
     let mut out = String::new();
     writeln!(out, "value: {}", show(value)).expect("writing to a string");
     writeln!(out, "mean: {}", show(&d.mean)).expect("writing to a string");
-    writeln!(out, "std: {}", d.std).expect("writing to a string");
+    writeln!(out, "std: {}", float_text(d.std)).expect("writing to a string");
     if d.tail.float == 0.0 && d.tail.exact.as_deref().is_none_or(|q| q == "0") {
         writeln!(out, "tail: 0 (every play was followed to its end)").expect("writing to a string");
     } else {

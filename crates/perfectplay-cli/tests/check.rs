@@ -53,7 +53,7 @@ fn a_die_of_coins_gives_exact_answers_in_text_and_json() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     assert_eq!(
         text(&o.stdout),
-        "six: 0.16666666666666666 = 1/6\nflips: 3.6666666666666665 = 11/3\nnever: inf\n"
+        "six: 0.166666666667 = 1/6\nflips: 3.66666666667 = 11/3\nnever: inf\n"
     );
     let o = run(&["check", &model, &props, "--prop", "six", "--json", "-q"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();

@@ -50,10 +50,64 @@ fn perfect_memory_4x4(extra: &[&str]) -> Output {
 fn perfect_memory_4x4_float_and_exact() {
     let o = perfect_memory_4x4(&[]);
     assert!(o.status.success());
-    assert_eq!(stdout(&o), "12.392984792984793\n");
+    // Twelve significant digits by default; every digit on request (JSON has them all).
+    assert_eq!(stdout(&o), "12.392984793\n");
     assert!(stderr(&o).starts_with("states: "), "statistics on stderr");
     let o = perfect_memory_4x4(&["--exact"]);
-    assert_eq!(stdout(&o), "12.392984792984793 = 558242/45045\n");
+    assert_eq!(stdout(&o), "12.392984793 = 558242/45045\n");
+    let o = perfect_memory_4x4(&["--digits", "all"]);
+    assert_eq!(stdout(&o), "12.392984792984793\n");
+}
+
+/// Text output shows what is known, not float noise (the values are 47/10 and 13), and a
+/// fraction of thousands of digits is shortened unless every digit is asked for.
+#[test]
+fn numbers_are_shown_as_a_person_reads_them() {
+    let yeetzhee = |groups: &str, extra: &[&str]| {
+        let mut args = vec![
+            "solve", "yeetzhee", "--dice", "3", "--faces", "6", "--groups", groups, "-q",
+        ];
+        args.extend_from_slice(extra);
+        stdout(&run(&args, ""))
+    };
+    assert_eq!(yeetzhee("1,2", &[]), "4.7\n");
+    assert_eq!(yeetzhee("1,2", &["--exact"]), "4.7 = 47/10\n");
+    assert_eq!(yeetzhee("3", &[]), "13\n");
+    assert_eq!(yeetzhee("1,2", &["--digits", "3"]), "4.7\n");
+    let long = run(
+        &[
+            "solve",
+            "pig",
+            "--goal",
+            "30",
+            "--opponent",
+            "hold-at-20",
+            "--exact",
+            "-q",
+        ],
+        "",
+    );
+    let text = stdout(&long);
+    assert!(text.contains("digits; --digits all prints them)"), "{text}");
+    assert!(text.len() < 200, "{text}");
+    let full = run(
+        &[
+            "solve",
+            "pig",
+            "--goal",
+            "30",
+            "--opponent",
+            "hold-at-20",
+            "--exact",
+            "-q",
+            "--digits",
+            "all",
+        ],
+        "",
+    );
+    assert!(stdout(&full).len() > 200 && !stdout(&full).contains('…'));
+    let bad = run(&["solve", "pig", "--goal", "5", "--digits", "0"], "");
+    assert_eq!(bad.status.code(), Some(2));
 }
 
 #[test]
