@@ -58,7 +58,7 @@ pub fn play_args(cmd: Command) -> Command {
         Arg::new("auto")
             .long("auto")
             .value_name("N")
-            .value_parser(clap::value_parser!(u64).range(1..))
+            .value_parser(crate::positive)
             .help("Play N games with optimal play on every side and print the mean total with a 95% confidence interval"),
     )
     .arg(json_flag(

@@ -61,7 +61,7 @@ fn common_args(cmd: Command) -> Command {
         Arg::new("max-states")
             .long("max-states")
             .value_name("N")
-            .value_parser(clap::value_parser!(u64).range(1..))
+            .value_parser(positive)
             .help("Stop with an error once more than N states are explored"),
     )
     .arg(
@@ -72,6 +72,15 @@ fn common_args(cmd: Command) -> Command {
             .help("No progress and no statistics on stderr"),
     )
     .arg(render::digits_arg())
+}
+
+/// A count of at least one, with a message that says so (clap's names the largest `u64`).
+pub(crate) fn positive(s: &str) -> Result<u64, String> {
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        Ok(_) => Err("it must be at least 1".into()),
+        Err(_) => Err("it must be a whole number of at least 1".into()),
+    }
 }
 
 /// The game's example as a command line (after `perfectplay`) for `command`.

@@ -32,7 +32,7 @@ pub fn command() -> Command {
             Arg::new("max-states")
                 .long("max-states")
                 .value_name("N")
-                .value_parser(clap::value_parser!(u64).range(1..))
+                .value_parser(crate::positive)
                 .help("Stop with an error once the model has more than N states"),
         )
         .arg(Arg::new("quiet").long("quiet").short('q').action(ArgAction::SetTrue).help("No statistics on stderr"))

@@ -1035,3 +1035,39 @@ fn an_address_space_limit_is_honoured() {
         );
     }
 }
+
+/// Messages name the real ranges: K of hold-at-K runs to the goal, and a count is at least 1.
+#[test]
+fn ranges_in_messages_are_the_real_ones() {
+    for (k, goal) in [("0", "10"), ("99999", "10"), ("11", "10")] {
+        let o = run(
+            &[
+                "solve",
+                "pig",
+                "--goal",
+                goal,
+                "--opponent",
+                &format!("hold-at-{k}"),
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains(&format!("hold-at-{k}: K must be in 1..={goal} (the goal)")),
+            "{}",
+            stderr(&o)
+        );
+    }
+    for args in [
+        &["solve", "pig", "--goal", "10", "--max-states", "0"][..],
+        &["play", "pig", "--goal", "10", "--auto", "0"][..],
+    ] {
+        let o = run(args, "");
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains("it must be at least 1"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

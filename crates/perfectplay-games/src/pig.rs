@@ -123,7 +123,15 @@ impl Pig {
         let opponent = match text {
             "optimal" => Opponent::Optimal,
             _ => match text.strip_prefix("hold-at-") {
-                Some(k) => Opponent::HoldAt(crate::parse_int("opponent", k, 1, u16::MAX)?),
+                // K's range is the goal's: 1..=G, which the message names.
+                Some(k) => {
+                    Opponent::HoldAt(crate::parse_int("opponent", k, 1, goal).map_err(|_| {
+                        GameError::param(
+                            "opponent",
+                            format!("hold-at-{k}: K must be in 1..={goal} (the goal)"),
+                        )
+                    })?)
+                }
                 None => {
                     return Err(GameError::param(
                         "opponent",
