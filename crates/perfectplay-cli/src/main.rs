@@ -98,10 +98,24 @@ fn example(g: &GameSpec, command: &str) -> String {
 
 /// The option that reads a text parameter from a file, `--NAME-file`.
 fn file_option(p: &ParamSpec) -> Option<(String, String)> {
-    (p.kind == ParamKind::Text).then(|| {
+    is_file_kind(p).then(|| {
         let help = format!("read --{} from FILE ('-' for stdin) instead", p.name);
         (format!("{}-file", p.name), help)
     })
+}
+
+/// Parameters that may come from a file: texts, and lists (which can be longer than a command
+/// line holds).
+fn is_file_kind(p: &ParamSpec) -> bool {
+    matches!(p.kind, ParamKind::Text | ParamKind::IntList { .. })
+}
+
+/// A list read from a file: numbers separated by commas, spaces or new lines, as `a,b,c`.
+fn list_text(text: &str) -> String {
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// `perfectplay <command> <game> [game options] [common options] [command options]`.
@@ -113,7 +127,15 @@ fn game_command(g: &'static GameSpec, command: &str, extra: fn(Command) -> Comma
         let mut arg = Arg::new(p.name)
             .long(p.name)
             .value_name(p.value)
-            .help(p.help)
+            .help(match p.kind {
+                ParamKind::IntList { .. } => {
+                    format!(
+                        "{} (or @FILE: the list from a file, '@-' for stdin)",
+                        p.help
+                    )
+                }
+                _ => p.help.to_string(),
+            })
             .allow_hyphen_values(true);
         if let Some(d) = p.default {
             arg = arg.default_value(d);
@@ -347,9 +369,15 @@ fn params_of(game: &GameSpec, m: &ArgMatches) -> Result<Params> {
     for p in game.params {
         let text = m.get_one::<String>(p.name);
         let file = file_option(p).and_then(|(name, _)| Some((m.get_one::<String>(&name)?, name)));
+        let list = matches!(p.kind, ParamKind::IntList { .. });
         let value = match (text, file) {
             (Some(_), Some(_)) => bail!("--{0}: give either --{0} or --{0}-file, not both", p.name),
+            // `--pots @FILE` is `--pots-file FILE`.
+            (Some(v), None) if list && v.starts_with('@') => {
+                list_text(&read_input(&v[1..], p.name)?)
+            }
             (Some(v), None) => v.clone(),
+            (None, Some((path, option))) if list => list_text(&read_input(path, &option)?),
             (None, Some((path, option))) => read_input(path, &option)?,
             (None, None) if p.required => bail!("--{0}: is required (or --{0}-file)", p.name),
             (None, None) => continue,

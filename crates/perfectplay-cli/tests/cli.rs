@@ -1071,3 +1071,42 @@ fn ranges_in_messages_are_the_real_ones() {
         );
     }
 }
+
+/// A list option reads from a file as `@FILE` or `--NAME-file FILE` (commas, spaces or new
+/// lines between the numbers), for lists longer than a command line holds.
+#[test]
+fn list_options_read_from_files() {
+    let dir = std::env::temp_dir().join(format!("perfectplay-lists-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("pots.txt");
+    std::fs::write(&path, "4 1 2\n10, 3\n").unwrap();
+    let path = path.to_str().unwrap();
+    let plain = stdout(&run(
+        &["solve", "gold-pots", "--pots", "4,1,2,10,3", "-q"],
+        "",
+    ));
+    let at = format!("@{path}");
+    for args in [
+        vec!["solve", "gold-pots", "--pots", at.as_str(), "-q"],
+        vec!["solve", "gold-pots", "--pots-file", path, "-q"],
+    ] {
+        assert_eq!(stdout(&run(&args, "")), plain, "{args:?}");
+    }
+    let stdin = run(
+        &["solve", "gold-pots", "--pots", "@-", "-q"],
+        "4,1,2,10,3\n",
+    );
+    assert_eq!(stdout(&stdin), plain);
+    let both = run(
+        &["solve", "gold-pots", "--pots", "1", "--pots-file", path],
+        "",
+    );
+    assert_eq!(both.status.code(), Some(2));
+    let missing = run(&["solve", "gold-pots", "--pots", "@/no/such/file"], "");
+    assert!(
+        stderr(&missing).starts_with("error: --pots: cannot read"),
+        "{}",
+        stderr(&missing)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
