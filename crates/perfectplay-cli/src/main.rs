@@ -610,6 +610,19 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
     }
 }
 
+/// An error message on one line, with any control character echoed from the user's input
+/// (an escape sequence, a carriage return) written as an escape, not acted on by the terminal.
+fn one_line(message: &str) -> String {
+    message
+        .replace('\n', " ")
+        .chars()
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect()
+}
+
 fn main() -> ExitCode {
     interrupt::install();
     std::panic::set_hook(Box::new(|info| {
@@ -640,7 +653,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            eprintln!("error: {}", chain.join(": ").replace('\n', " "));
+            eprintln!("error: {}", one_line(&chain.join(": ")));
             ExitCode::from(2)
         }
     }

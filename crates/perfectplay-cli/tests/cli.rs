@@ -1110,3 +1110,14 @@ fn list_options_read_from_files() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Control characters echoed from the input are written as escapes, on the one error line.
+#[test]
+fn control_characters_in_errors_are_escaped() {
+    let o = run(&["solve", "pig", "--goal", "1\r0\u{1b}[2J"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(!err.contains('\r') && !err.contains('\u{1b}'), "{err:?}");
+    assert!(err.contains("1\\r0\\u{1b}[2J"), "{err:?}");
+    assert_eq!(err.lines().count(), 1);
+}
