@@ -31,6 +31,8 @@
 //!
 //! Every policy is evaluated exactly (up to float rounding) by [`crate::linear`].
 
+mod certified;
+
 use crate::backup::Kind;
 use crate::linear::{System, Unsolved};
 use crate::{Number, Player};
@@ -77,13 +79,6 @@ const DIRECT_WORK_MIN: u64 = 1 << 22;
 /// average, is solved by iteration from the start in floats.
 const DENSE_NODES: usize = 1024;
 const DENSE_DEGREE: usize = 32;
-
-/// The most sweeps certified value iteration makes before it settles for the bound it has.
-const MAX_SWEEPS: usize = 100_000;
-
-/// The error bound certified value iteration aims at, relative to the largest value (at least
-/// one).
-const TARGET: f64 = 1e-12;
 
 /// A safeguard against a policy iteration that does not stop (exact policy iteration always
 /// stops; this would signal a bug, and is reported rather than hung on).
@@ -558,115 +553,6 @@ impl<N: Number> Component<N> {
             }
         }
         Err(CycleError::NoConvergence(0))
-    }
-
-    /// Value iteration with a certified error bound, in `f64`, for a component that every pair
-    /// of strategies leaves (so the Bellman operator `B` has one fixed point, the value):
-    /// 1. A vector `w ≥ 1 + max P w`, checked after computing it (the most node steps to leave
-    ///    the component, from Gauss–Seidel iteration, enlarged by a hundredth).
-    /// 2. Gauss–Seidel value iteration gives `v`, and `δ` is its Bellman residual
-    ///    `max |B v − v|`. Then `B(v + δw) ≤ B v + δ(w − 1) ≤ v + δw` and likewise from below,
-    ///    so `v − δw ≤ value ≤ v + δw` by monotonicity: the bound is `δ · max w`.
-    ///
-    /// `None` when `w` cannot be certified (or a number overflows); the caller solves directly.
-    fn iterate(&self) -> Option<(Vec<N>, Vec<u32>, f64)> {
-        let n = self.n();
-        // The edges in `f64`, an exit leading to the extra entry `n`, which stays zero.
-        let edges: Vec<(usize, f64, f64)> = self
-            .edges
-            .iter()
-            .map(|e| {
-                let to = if e.to == EXIT { n } else { e.to as usize };
-                (to, e.prob.to_f64(), e.konst.to_f64())
-            })
-            .collect();
-        let out = |x: usize| &edges[self.start[x]..self.start[x + 1]];
-        // `T w = 1 + max P w`, over every move of every decision.
-        let steps = |w: &[f64], x: usize| -> f64 {
-            1.0 + match self.kind[x] {
-                Kind::Chance => out(x).iter().map(|&(to, p, _)| p * w[to]).sum(),
-                Kind::Decision(_) => out(x).iter().map(|&(to, _, _)| w[to]).fold(0.0, f64::max),
-            }
-        };
-        let mut w = vec![0.0f64; n + 1];
-        let mut certified = false;
-        for sweep in 0..MAX_SWEEPS {
-            let mut change = 0.0f64;
-            for x in (0..n).rev() {
-                let new = steps(&w, x);
-                change = change.max(new - w[x]);
-                w[x] = new;
-            }
-            let top = w.iter().copied().fold(0.0, f64::max);
-            if !top.is_finite() {
-                return None;
-            }
-            if change <= 1e-4 * top || sweep % 64 == 63 {
-                let enlarged: Vec<f64> = w.iter().map(|&x| x * 1.01).collect();
-                if (0..n).all(|x| steps(&enlarged, x) <= enlarged[x]) {
-                    w = enlarged;
-                    certified = true;
-                    break;
-                }
-            }
-        }
-        if !certified {
-            return None;
-        }
-        let w_max = w.iter().copied().fold(0.0, f64::max);
-        // One backup of `x` against `v`: its value and, for a decision, the first best move.
-        let backup = |v: &[f64], x: usize| -> (f64, u32) {
-            let q = |&(to, _, konst): &(usize, f64, f64)| konst + v[to];
-            match self.kind[x] {
-                Kind::Chance => (out(x).iter().map(|e| e.1 * q(e)).sum(), u32::MAX),
-                Kind::Decision(player) => {
-                    let mut best = (q(&out(x)[0]), 0u32);
-                    for (i, e) in out(x).iter().enumerate().skip(1) {
-                        let value = q(e);
-                        if player.prefers(&value, &best.0) {
-                            best = (value, i as u32);
-                        }
-                    }
-                    best
-                }
-            }
-        };
-        let residual = |v: &[f64]| -> f64 {
-            (0..n)
-                .map(|x| (backup(v, x).0 - v[x]).abs())
-                .fold(0.0, f64::max)
-        };
-        let mut v = vec![0.0f64; n + 1];
-        let mut bound = f64::INFINITY;
-        for sweep in 0..MAX_SWEEPS {
-            let mut change = 0.0f64;
-            let mut scale = 1.0f64;
-            for x in (0..n).rev() {
-                let (new, _) = backup(&v, x);
-                change = change.max((new - v[x]).abs());
-                scale = scale.max(new.abs());
-                v[x] = new;
-            }
-            if !change.is_finite() {
-                return None;
-            }
-            // The residual costs a sweep: look only when the change says it may be enough.
-            if change * w_max <= TARGET * scale || sweep + 1 == MAX_SWEEPS {
-                bound = residual(&v) * w_max;
-                if bound <= TARGET * scale {
-                    break;
-                }
-            }
-        }
-        if !bound.is_finite() {
-            return None;
-        }
-        let policy = (0..n).map(|x| backup(&v, x).1).collect();
-        let values = v[..n]
-            .iter()
-            .map(|&x| N::from_f64(x))
-            .collect::<Option<Vec<N>>>()?;
-        Some((values, policy, bound))
     }
 
     /// A starting policy for strategy iteration: greedy against a few sweeps of Gauss–Seidel
