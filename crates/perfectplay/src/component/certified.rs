@@ -1,7 +1,7 @@
 //! Value iteration with a certified error bound, for components too dense to eliminate in
 //! floats (see [`Component::solve`]).
 
-use super::{Component, EXIT};
+use super::Component;
 use crate::backup::Kind;
 use crate::Number;
 
@@ -24,15 +24,7 @@ impl<N: Number> Component<N> {
     /// `None` when `w` cannot be certified (or a number overflows); the caller solves directly.
     pub(super) fn iterate(&self) -> Option<(Vec<N>, Vec<u32>, f64)> {
         let n = self.n();
-        // The edges in `f64`, an exit leading to the extra entry `n`, which stays zero.
-        let edges: Vec<(usize, f64, f64)> = self
-            .edges
-            .iter()
-            .map(|e| {
-                let to = if e.to == EXIT { n } else { e.to as usize };
-                (to, e.prob.to_f64(), e.konst.to_f64())
-            })
-            .collect();
+        let edges = self.float_edges();
         let out = |x: usize| &edges[self.start[x]..self.start[x + 1]];
         // `T w = 1 + max P w`, over every move of every decision.
         let steps = |w: &[f64], x: usize| -> f64 {

@@ -555,6 +555,19 @@ impl<N: Number> Component<N> {
         Err(CycleError::NoConvergence(0))
     }
 
+    /// The edges as `(to, probability, constant)` in `f64`, for the float iterations: an exit
+    /// leads to the extra entry `n` of their value vectors, which stays zero.
+    fn float_edges(&self) -> Vec<(usize, f64, f64)> {
+        let n = self.n();
+        self.edges
+            .iter()
+            .map(|e| {
+                let to = if e.to == EXIT { n } else { e.to as usize };
+                (to, e.prob.to_f64(), e.konst.to_f64())
+            })
+            .collect()
+    }
+
     /// A starting policy for strategy iteration: greedy against a few sweeps of Gauss–Seidel
     /// value iteration in `f64`, from zero. It is only a guess (strategy iteration then proves or
     /// improves it), but a good one saves most of the exact policy evaluations, which are the
@@ -564,15 +577,7 @@ impl<N: Number> Component<N> {
         const SWEEPS: usize = 64;
         const STABLE: usize = 4;
         let n = self.n();
-        // The edges in `f64`, an exit leading to the extra entry `n` of `v`, which stays zero.
-        let edges: Vec<(usize, f64, f64)> = self
-            .edges
-            .iter()
-            .map(|e| {
-                let to = if e.to == EXIT { n } else { e.to as usize };
-                (to, e.prob.to_f64(), e.konst.to_f64())
-            })
-            .collect();
+        let edges = self.float_edges();
         let mut v = vec![0.0f64; n + 1];
         let mut policy = vec![u32::MAX; n];
         let mut stable = 0;
