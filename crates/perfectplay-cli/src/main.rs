@@ -448,6 +448,8 @@ fn with_options<T>(
             .ok()
             .flatten()
             .map(|&n| capped_threads(n as usize, quiet)),
+        // An interrupt ends the process (see `interrupt`).
+        stop: None,
     };
     let result = f(options);
     if let Some(bar) = &bar {

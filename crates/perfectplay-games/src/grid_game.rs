@@ -464,11 +464,26 @@ impl DynModel for ByAssignment {
     }
 
     fn solve_dyn(&self, _: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError> {
-        Err(SolveError::Unsupported(format!(
-            "the assignment method computes only the value; explain, play, distribution and \
-             strategy need the state search (--method search, n ≤ {MAX_SEARCH})"
-        )))
+        Err(value_only())
     }
+
+    fn solve_shared(
+        self: std::sync::Arc<Self>,
+        _: SolveOptions<'_>,
+    ) -> Result<Box<dyn Solved + Send + Sync>, SolveError>
+    where
+        Self: 'static,
+    {
+        Err(value_only())
+    }
+}
+
+/// Why the assignment method answers nothing but the value.
+fn value_only() -> SolveError {
+    SolveError::Unsupported(format!(
+        "the assignment method computes only the value; explain, play, distribution and \
+         strategy need the state search (--method search, n ≤ {MAX_SEARCH})"
+    ))
 }
 
 fn read_grid(p: &Params) -> Result<Vec<Vec<i64>>, GameError> {

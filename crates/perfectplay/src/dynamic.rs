@@ -2,6 +2,9 @@
 //! which pick a game at run time and cannot name its state type.
 
 use std::fmt;
+use std::ops::Deref;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -23,6 +26,8 @@ pub struct SolveOptions<'a> {
     /// Threads for [`DynModel::solve_report`]; `None` for the solver's defaults (see
     /// [`Solver::threads`]).
     pub threads: Option<usize>,
+    /// Stops the solve with [`SolveError::Interrupted`] once set (see [`Solver::stop_on`]).
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// The value of the start state and how it was obtained.
@@ -37,8 +42,9 @@ pub struct Report {
     pub stats: Stats,
 }
 
-/// A model whose state type is hidden; every [`Model`] is one.
-pub trait DynModel {
+/// A model whose state type is hidden; every [`Model`] that can be shared between threads (with
+/// its states) is one.
+pub trait DynModel: Send + Sync {
     /// Solves the model and reports the value of its start state.
     fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError> {
         Ok(self.solve_dyn(options)?.report().clone())
@@ -47,6 +53,16 @@ pub trait DynModel {
     /// Solves the model and keeps the result for queries: explanations, the strategy, the
     /// distribution of the total, simulated play.
     fn solve_dyn(&self, options: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError>;
+
+    /// [`solve_dyn`](DynModel::solve_dyn) for a shared model: the result keeps the model
+    /// alive, so a front end can hold it as long as it likes (a Python object, a web
+    /// session) and hand it to another thread.
+    fn solve_shared(
+        self: Arc<Self>,
+        options: SolveOptions<'_>,
+    ) -> Result<Box<dyn Solved + Send + Sync>, SolveError>
+    where
+        Self: 'static;
 }
 
 /// A number of a solved game with its type hidden: the `f64` (the float result or the exact
@@ -173,9 +189,26 @@ pub trait Solved {
 
 /// A model with its solution: the [`Solved`] of every [`Model`].
 struct SolvedModel<'m, M: Model, N> {
-    model: &'m M,
+    model: Held<'m, M>,
     solution: Solution<M::State, N>,
     report: Report,
+}
+
+/// How a [`SolvedModel`] holds its model: lent by the caller or shared with it.
+enum Held<'m, M> {
+    Lent(&'m M),
+    Shared(Arc<M>),
+}
+
+impl<M> Deref for Held<'_, M> {
+    type Target = M;
+
+    fn deref(&self) -> &M {
+        match self {
+            Held::Lent(m) => m,
+            Held::Shared(m) => m,
+        }
+    }
 }
 
 /// The longest simulated game before [`Solved::simulate`] gives up.
@@ -196,7 +229,7 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
             .parse_state(text)
             .map_err(SolveError::Unsupported)?;
         self.solution
-            .number_of(self.model, &state)
+            .number_of(&*self.model, &state)
             .ok_or_else(|| SolveError::UnknownState {
                 state: self.model.show_state(&state),
             })
@@ -209,12 +242,12 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
             });
         }
         let state = self.solution.state_at(id);
-        let e = self.solution.explain(self.model, state)?;
+        let e = self.solution.explain(&*self.model, state)?;
         let mut node = crate::Node::new();
         self.model.expand(state, &mut node);
         let number = |b: &crate::Branch<M::State, M::Move>| {
             self.solution
-                .number_of(self.model, &b.next)
+                .number_of(&*self.model, &b.next)
                 .unwrap_or(usize::MAX)
         };
         let next = match node.kind() {
@@ -248,7 +281,7 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
     fn strategy_rows(
         &self,
     ) -> Box<dyn Iterator<Item = Result<StrategyRow<Value>, SolveError>> + '_> {
-        Box::new(self.solution.strategy_rows(self.model).map(|r| {
+        Box::new(self.solution.strategy_rows(&*self.model).map(|r| {
             r.map(|r| StrategyRow {
                 state: r.state,
                 value: Value::of(&r.value),
@@ -262,13 +295,13 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         &self,
         options: &DistributionOptions,
     ) -> Result<DistributionReport, SolveError> {
-        let d = self.solution.distribution(self.model, options)?;
+        let d = self.solution.distribution(&*self.model, options)?;
         Ok(DistributionReport::of(&d))
     }
 
     fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError> {
         self.solution
-            .simulate(self.model, games, seed, MAX_GAME_STEPS)
+            .simulate(&*self.model, games, seed, MAX_GAME_STEPS)
     }
 }
 
@@ -298,28 +331,35 @@ fn solver<'a, 'p: 'a, M: Model + Sync>(m: &'a M, options: SolveOptions<'p>) -> S
     if let Some(f) = options.progress {
         solver = solver.on_progress(f);
     }
+    if let Some(flag) = options.stop {
+        solver = solver.stop_on(flag);
+    }
     solver
 }
 
 fn solve_with<'m, M: Model + Sync, N: Number>(
-    m: &'m M,
+    m: Held<'m, M>,
     options: SolveOptions<'_>,
-) -> Result<Box<dyn Solved + 'm>, SolveError> {
-    let solution = solver(m, options).solve::<N>()?;
+) -> Result<SolvedModel<'m, M, N>, SolveError> {
+    let solution = solver(&*m, options).solve::<N>()?;
     let v = solution.start_value();
     let report = Report {
         value: v.to_f64(),
         exact: v.exact_string(),
         stats: solution.stats().clone(),
     };
-    Ok(Box::new(SolvedModel {
+    Ok(SolvedModel {
         model: m,
         solution,
         report,
-    }))
+    })
 }
 
-impl<M: Model + Sync> DynModel for M {
+impl<M> DynModel for M
+where
+    M: Model + Send + Sync,
+    M::State: Send + Sync,
+{
     /// [`Solver::start_value`] (a sweep when the model offers one); in exact mode
     /// [`Solver::exact_start_value`] (multi-modular when it applies).
     fn solve_report(&self, options: SolveOptions<'_>) -> Result<Report, SolveError> {
@@ -340,11 +380,25 @@ impl<M: Model + Sync> DynModel for M {
     }
 
     fn solve_dyn(&self, options: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError> {
-        if options.exact {
-            solve_with::<M, Exact>(self, options)
+        Ok(if options.exact {
+            Box::new(solve_with::<M, Exact>(Held::Lent(self), options)?)
         } else {
-            solve_with::<M, f64>(self, options)
-        }
+            Box::new(solve_with::<M, f64>(Held::Lent(self), options)?)
+        })
+    }
+
+    fn solve_shared(
+        self: Arc<Self>,
+        options: SolveOptions<'_>,
+    ) -> Result<Box<dyn Solved + Send + Sync>, SolveError>
+    where
+        Self: 'static,
+    {
+        Ok(if options.exact {
+            Box::new(solve_with::<M, Exact>(Held::Shared(self), options)?)
+        } else {
+            Box::new(solve_with::<M, f64>(Held::Shared(self), options)?)
+        })
     }
 }
 

@@ -78,6 +78,12 @@ pub enum SolveError {
     /// states to explain).
     #[error("{0}")]
     Unsupported(String),
+    /// The caller's stop flag was set ([`Solver::stop_on`](crate::Solver::stop_on)).
+    #[error("interrupted after {states} states")]
+    Interrupted {
+        /// States found (or swept) when the solve stopped.
+        states: usize,
+    },
     /// A state given to a query was not found among the explored states.
     #[error("state {state} was not explored by this solve")]
     UnknownState {

@@ -26,7 +26,7 @@ use crate::component::{Component, CycleError, LocalEdge, EXIT};
 use crate::linear::System;
 use crate::memory;
 use crate::model::{Branch, Model, Node, NodeKind};
-use crate::report::{Progress, Stats};
+use crate::report::{Progress, Stats, Watch};
 use crate::states::{InternError, StateSet};
 use crate::{Number, Player, Rat, SolveError};
 
@@ -115,7 +115,7 @@ struct Frame {
 pub(crate) struct Engine<'a, M: Model, N, O> {
     model: &'a M,
     max_states: usize,
-    progress: Option<&'a mut dyn FnMut(&Progress)>,
+    watch: Watch<'a>,
     next_report: usize,
     started: Instant,
     states: StateSet<M::State>,
@@ -143,13 +143,8 @@ pub(crate) struct Explored<S, N> {
 }
 
 impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
-    /// An engine for `model` that stops beyond `max_states` states and reports to `progress`.
-    pub(crate) fn new(
-        model: &'a M,
-        max_states: usize,
-        progress: Option<&'a mut dyn FnMut(&Progress)>,
-        observer: O,
-    ) -> Self {
+    /// An engine for `model` that stops beyond `max_states` states and reports to `watch`.
+    pub(crate) fn new(model: &'a M, max_states: usize, watch: Watch<'a>, observer: O) -> Self {
         // A numbered model bounds the state count: reserving that much address space up front
         // spares the copies of growing (pages that are never written are never backed). Only
         // up to a point: a sparse numbering must not reserve more than the machine can map.
@@ -168,7 +163,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         Engine {
             model,
             max_states,
-            progress,
+            watch,
             next_report: PROGRESS_EVERY,
             started: Instant::now(),
             states: StateSet::for_model(model, capacity),
@@ -212,7 +207,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         self.observer.state();
         if id + 1 >= self.next_report {
             self.next_report += PROGRESS_EVERY;
-            self.report();
+            self.report()?;
             self.check_memory()?;
         }
         Ok(id as u32)
@@ -263,14 +258,12 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         }
     }
 
-    fn report(&mut self) {
-        if let Some(f) = self.progress.as_mut() {
-            f(&Progress {
-                states: self.states.len(),
-                components: self.stats.components,
-                seconds: self.started.elapsed().as_secs_f64(),
-            });
-        }
+    fn report(&mut self) -> Result<(), SolveError> {
+        self.watch.report(&Progress {
+            states: self.states.len(),
+            components: self.stats.components,
+            seconds: self.started.elapsed().as_secs_f64(),
+        })
     }
 
     /// Expands a state: a terminal becomes final at once, anything else is pushed on the
@@ -389,7 +382,8 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         }
         self.stats.states = self.states.len();
         self.stats.seconds = self.started.elapsed().as_secs_f64();
-        self.report();
+        // The last report; a stop asked for now comes after the work it would have spared.
+        let _ = self.report();
         // The statuses become the components: terminal states (and, if exploration stopped
         // early, states never finished) are in none.
         let mut component = self.status;

@@ -205,7 +205,7 @@ pub use error::SolveError;
 pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player, MAX_TRANSIENT_DEPTH};
 pub use number::{Exact, Number};
 pub use rat::Rat;
-pub use report::{Method, Progress, Stats};
+pub use report::{Method, Progress, Stats, Watch};
 pub use simulate::{Rng, Simulation};
 pub use solution::{BranchValue, Solution, StateExplanation, StrategyRow};
 pub use solver::{Solver, PARALLEL_SWEEP_RANKS};

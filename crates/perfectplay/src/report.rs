@@ -1,8 +1,12 @@
 //! What a solve reports besides its values: the counts, the time, and which method ran with
-//! that method's own figures; and the progress of a solve under way. Plain data, serialisable, so that every front end prints the
-//! same facts.
+//! that method's own figures; and the progress of a solve under way. Plain data, serialisable,
+//! so that every front end prints the same facts.
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
+
+use crate::SolveError;
 
 /// The method that computed a value, with its own figures. The solver layer
 /// ([`Solver`](crate::Solver)) picks it from what the model offers and what is asked.
@@ -65,6 +69,39 @@ pub struct Stats {
     /// How the value was computed.
     #[serde(flatten)]
     pub method: Method,
+}
+
+/// What a solve method is lent to report how far it has got and to learn that it must stop:
+/// the caller's progress callback ([`Solver::on_progress`](crate::Solver::on_progress)) and
+/// stop flag ([`Solver::stop_on`](crate::Solver::stop_on)).
+#[derive(Default)]
+pub struct Watch<'a> {
+    progress: Option<&'a mut dyn FnMut(&Progress)>,
+    stop: Option<&'a AtomicBool>,
+}
+
+impl<'a> Watch<'a> {
+    /// A watch that calls `progress` and stops once `stop` is set.
+    pub(crate) fn new(
+        progress: Option<&'a mut dyn FnMut(&Progress)>,
+        stop: Option<&'a AtomicBool>,
+    ) -> Self {
+        Watch { progress, stop }
+    }
+
+    /// Passes `p` to the callback, then fails with [`SolveError::Interrupted`] if the stop
+    /// flag is set (the callback may be what set it).
+    pub(crate) fn report(&mut self, p: &Progress) -> Result<(), SolveError> {
+        if let Some(f) = self.progress.as_mut() {
+            f(p);
+        }
+        match self.stop {
+            Some(flag) if flag.load(Ordering::Relaxed) => {
+                Err(SolveError::Interrupted { states: p.states })
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 /// How far a solve has got, passed to the progress callback.

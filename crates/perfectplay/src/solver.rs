@@ -5,13 +5,14 @@
 //! multi-modular evaluation ([`crate::multimodular`]), over the shared backup kernel
 //! ([`crate::backup`]).
 
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use crate::explore::{Engine, Explored};
 use crate::model::Model;
 use crate::multimodular::{self, Graph};
 use crate::number::Checked;
-use crate::report::{Method, Progress, Stats};
+use crate::report::{Method, Progress, Stats, Watch};
 use crate::solution::Solution;
 use crate::sweep::{self, SweepNumber};
 use crate::{Exact, Number, SolveError};
@@ -47,6 +48,7 @@ pub struct Solver<'a, M: Model> {
     model: &'a M,
     max_states: Option<usize>,
     progress: Option<&'a mut dyn FnMut(&Progress)>,
+    stop: Option<&'a AtomicBool>,
     /// Threads asked for (see [`Solver::threads`]).
     threads: Option<usize>,
 }
@@ -98,6 +100,7 @@ impl<'a, M: Model> Solver<'a, M> {
             model,
             max_states: None,
             progress: None,
+            stop: None,
             threads: None,
         }
     }
@@ -111,6 +114,14 @@ impl<'a, M: Model> Solver<'a, M> {
     /// Calls `f` every 65,536 new states with the counts so far.
     pub fn on_progress(mut self, f: &'a mut dyn FnMut(&Progress)) -> Self {
         self.progress = Some(f);
+        self
+    }
+
+    /// Stops the solve with [`SolveError::Interrupted`] soon after `flag` is set (by another
+    /// thread, a signal handler or the progress callback): it is read where progress is
+    /// reported, every 65,536 states.
+    pub fn stop_on(mut self, flag: &'a AtomicBool) -> Self {
+        self.stop = Some(flag);
         self
     }
 
@@ -131,18 +142,19 @@ impl<'a, M: Model> Solver<'a, M> {
         self.max_states.unwrap_or(usize::MAX)
     }
 
-    /// The progress callback, lent to one method.
-    fn progress(&mut self) -> Option<&mut dyn FnMut(&Progress)> {
-        match &mut self.progress {
-            Some(f) => Some(&mut **f),
+    /// The progress callback and the stop flag, lent to one method.
+    fn watch(&mut self) -> Watch<'_> {
+        let progress = match &mut self.progress {
+            Some(f) => Some(&mut **f as &mut dyn FnMut(&Progress)),
             None => None,
-        }
+        };
+        Watch::new(progress, self.stop)
     }
 
     /// Explores and solves in `N`.
     fn explore<N: Number>(&mut self) -> Result<Explored<M::State, N>, SolveError> {
         let (model, limit) = (self.model, self.limit());
-        Ok(Engine::<M, N, ()>::new(model, limit, self.progress(), ())
+        Ok(Engine::<M, N, ()>::new(model, limit, self.watch(), ())
             .run()?
             .0)
     }
@@ -239,7 +251,7 @@ impl<M: Model + Sync> Solver<'_, M> {
                         1
                     }
                 });
-                N::sweep(model, limit, solver.progress(), threads)
+                N::sweep(model, limit, solver.watch(), threads)
             }
             _ => None,
         })
@@ -328,7 +340,7 @@ impl<M: Model + Sync> Solver<'_, M> {
     /// The exact value by a sweep in checked floats, or `None` at the first rounding.
     fn checked_sweep(&mut self) -> Option<Result<(Exact, Stats), SolveError>> {
         let (model, limit) = (self.model, self.limit());
-        let swept = Checked::sweep(model, limit, self.progress(), 1)?;
+        let swept = Checked::sweep(model, limit, self.watch(), 1)?;
         Some(swept.map(|(value, stats)| {
             let stats = Stats {
                 method: Method::CheckedSweep,
@@ -342,7 +354,7 @@ impl<M: Model + Sync> Solver<'_, M> {
     /// reason is only that: rationals give the value).
     fn multimodular(&mut self) -> Option<Result<(Exact, Stats), SolveError>> {
         let (model, limit) = (self.model, self.limit());
-        let engine = Engine::<M, f64, Graph>::new(model, limit, self.progress(), Graph::new());
+        let engine = Engine::<M, f64, Graph>::new(model, limit, self.watch(), Graph::new());
         let (explored, graph) = match engine.run() {
             Ok(done) => done,
             Err(e) => return Some(Err(e)),

@@ -1153,3 +1153,91 @@ fn transient_states_in_a_cycle_are_a_model_error() {
         );
     }
 }
+
+/// A walk down from `n` to 0, one state a step, numbered and swept when `swept`.
+struct Walk {
+    n: u32,
+    swept: bool,
+}
+
+impl Model for Walk {
+    type State = u32;
+    type Move = &'static str;
+    fn start(&self) -> u32 {
+        self.n
+    }
+    fn expand(&self, &k: &u32, node: &mut impl NodeBuilder<u32, &'static str>) {
+        if k == 0 {
+            return node.terminal(0);
+        }
+        node.decision(Player::Max);
+        node.add_move("step", 1, k - 1);
+    }
+    fn dense_bound(&self) -> usize {
+        if self.swept {
+            self.n as usize + 1
+        } else {
+            0
+        }
+    }
+    fn dense_index(&self, &k: &u32) -> Option<usize> {
+        self.swept.then_some(k as usize)
+    }
+    fn sweep_len(&self) -> usize {
+        self.dense_bound()
+    }
+    fn sweep_state(&self, rank: usize) -> Option<u32> {
+        Some(rank as u32)
+    }
+}
+
+/// A stop flag set from the progress callback ends exploring and sweeping solves, with the
+/// states reached; unset, it changes nothing.
+#[test]
+fn a_stop_flag_interrupts_a_solve() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    for swept in [false, true] {
+        let walk = Walk { n: 300_000, swept };
+        let stop = AtomicBool::new(false);
+        let mut on_progress = |_: &perfectplay::Progress| stop.store(true, Ordering::Relaxed);
+        let err = Solver::new(&walk)
+            .on_progress(&mut on_progress)
+            .stop_on(&stop)
+            .start_value::<f64>()
+            .err()
+            .expect("interrupted");
+        match err {
+            SolveError::Interrupted { states } => {
+                assert!((1 << 16..300_000).contains(&states), "{states}")
+            }
+            e => panic!("{e}"),
+        }
+        let idle = AtomicBool::new(false);
+        let (v, _) = Solver::new(&walk)
+            .stop_on(&idle)
+            .start_value::<f64>()
+            .unwrap();
+        assert_eq!(v, 300_000.0);
+    }
+}
+
+/// A solve that shares its model keeps it alive for the queries after the caller's handle is
+/// gone.
+#[test]
+fn a_shared_solve_owns_its_model() {
+    use perfectplay::dynamic::{DynModel, SolveOptions};
+    use std::sync::Arc;
+    let model: Arc<dyn DynModel> = Arc::new(Walk { n: 5, swept: false });
+    let solved = Arc::clone(&model)
+        .solve_shared(SolveOptions {
+            exact: true,
+            ..Default::default()
+        })
+        .unwrap();
+    drop(model);
+    assert_eq!(solved.report().exact.as_deref(), Some("5"));
+    assert_eq!(solved.states(), 6);
+    let e = solved.explain(0).unwrap();
+    assert_eq!(e.explanation.state, "5");
+    assert_eq!(e.next, vec![vec![(Rat::ONE, 1)]]);
+}

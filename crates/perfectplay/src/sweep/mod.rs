@@ -28,7 +28,7 @@ use crate::backup::{back_up_by, edge_numbers, Edge, Kind};
 use crate::memory;
 use crate::model::{Model, Node, NodeKind, MAX_TRANSIENT_DEPTH};
 use crate::number::Checked;
-use crate::report::{Method, Progress, Stats};
+use crate::report::{Method, Progress, Stats, Watch};
 use crate::{Exact, Number, Rat, SolveError};
 
 mod builder;
@@ -57,11 +57,11 @@ pub trait SweepNumber: Number {
     fn sweep<M: Model + Sync>(
         model: &M,
         max_states: usize,
-        progress: Option<&mut dyn FnMut(&Progress)>,
+        watch: Watch<'_>,
         threads: usize,
     ) -> Option<Result<(Self, Stats), SolveError>> {
         let _ = threads;
-        start_value(model, max_states, progress)
+        start_value(model, max_states, watch)
     }
 }
 
@@ -71,13 +71,13 @@ impl SweepNumber for f64 {
     fn sweep<M: Model + Sync>(
         model: &M,
         max_states: usize,
-        progress: Option<&mut dyn FnMut(&Progress)>,
+        watch: Watch<'_>,
         threads: usize,
     ) -> Option<Result<(f64, Stats), SolveError>> {
         if threads > 1 {
-            parallel::start_value(model, max_states, progress, threads)
+            parallel::start_value(model, max_states, watch, threads)
         } else {
-            start_value(model, max_states, progress)
+            start_value(model, max_states, watch)
         }
     }
 }
@@ -127,7 +127,7 @@ fn room_for(bytes: usize) -> Result<(), SolveError> {
 fn start_value<M: Model, N: SweepNumber>(
     model: &M,
     max_states: usize,
-    progress: Option<&mut dyn FnMut(&Progress)>,
+    watch: Watch<'_>,
 ) -> Option<Result<(N, Stats), SolveError>> {
     let bound = sweep_bound(model)?;
     // A window as large as the table saves nothing.
@@ -144,13 +144,13 @@ fn start_value<M: Model, N: SweepNumber>(
             values: vec![N::zero(); bound],
             solved: vec![0; bound.div_ceil(64)],
         };
-        return sweep(model, table, max_states, progress);
+        return sweep(model, table, max_states, watch);
     }
     let ring = room_for(ring_len * std::mem::size_of::<Slot<N>>())
         .and_then(|()| number(model, bound, &model.start()))
         .map(|start| Ring::new(bound, ring_len, start));
     match ring {
-        Ok(ring) => sweep(model, ring, max_states, progress),
+        Ok(ring) => sweep(model, ring, max_states, watch),
         Err(e) => Some(Err(e)),
     }
 }
@@ -160,7 +160,7 @@ fn sweep<M: Model, N: SweepNumber>(
     model: &M,
     mut table: impl Values<N>,
     max_states: usize,
-    mut progress: Option<&mut dyn FnMut(&Progress)>,
+    mut watch: Watch<'_>,
 ) -> Option<Result<(N, Stats), SolveError>> {
     let started = Instant::now();
     let mut scratch = Scratch::new(1);
@@ -184,7 +184,7 @@ fn sweep<M: Model, N: SweepNumber>(
             }
             if states >= next_check {
                 next_check += CHECK_EVERY;
-                report(&mut progress, &scratch.stats, started);
+                report(&mut watch, &scratch.stats, started)?;
                 check_memory(states)?;
             }
         }
@@ -387,14 +387,12 @@ fn twice<M: Model>(model: &M, state: &M::State) -> SolveError {
     )
 }
 
-fn report(progress: &mut Option<&mut dyn FnMut(&Progress)>, stats: &Stats, started: Instant) {
-    if let Some(f) = progress.as_mut() {
-        f(&Progress {
-            states: stats.states,
-            components: stats.components,
-            seconds: started.elapsed().as_secs_f64(),
-        });
-    }
+fn report(watch: &mut Watch<'_>, stats: &Stats, started: Instant) -> Result<(), SolveError> {
+    watch.report(&Progress {
+        states: stats.states,
+        components: stats.components,
+        seconds: started.elapsed().as_secs_f64(),
+    })
 }
 
 fn limit_error(states: usize, limit: usize, components: usize) -> SolveError {

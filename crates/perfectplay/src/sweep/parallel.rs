@@ -25,7 +25,7 @@ use super::{
     CHECK_EVERY,
 };
 use crate::model::Model;
-use crate::report::{Method, Progress, Stats};
+use crate::report::{Method, Stats, Watch};
 use crate::SolveError;
 
 /// How many ranks a thread of the parallel sweep takes at a time.
@@ -54,7 +54,7 @@ const IDLE: usize = usize::MAX;
 pub(super) fn start_value<M: Model + Sync>(
     model: &M,
     max_states: usize,
-    mut progress: Option<&mut dyn FnMut(&Progress)>,
+    mut watch: Watch<'_>,
     threads: usize,
 ) -> Option<Result<(f64, Stats), SolveError>> {
     let bound = sweep_bound(model)?;
@@ -84,7 +84,7 @@ pub(super) fn start_value<M: Model + Sync>(
         shared.work(model, 0, max_states, &mut |stats| {
             if stats.states >= next_check {
                 next_check = stats.states + CHECK_EVERY;
-                report(&mut progress, stats, started);
+                report(&mut watch, stats, started)?;
                 check_memory(stats.states)?;
             }
             Ok(())
