@@ -144,10 +144,10 @@ impl<'a, M: Model> Solver<'a, M> {
 
     /// The progress callback and the stop flag, lent to one method.
     fn watch(&mut self) -> Watch<'_> {
-        let progress = match &mut self.progress {
-            Some(f) => Some(&mut **f as &mut dyn FnMut(&Progress)),
-            None => None,
-        };
+        let progress = self
+            .progress
+            .as_mut()
+            .map(|f| &mut **f as &mut dyn FnMut(&Progress));
         Watch::new(progress, self.stop)
     }
 
