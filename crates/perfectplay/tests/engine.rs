@@ -1204,8 +1204,7 @@ fn a_stop_flag_interrupts_a_solve() {
             .on_progress(&mut on_progress)
             .stop_on(&stop)
             .start_value::<f64>()
-            .err()
-            .expect("interrupted");
+            .expect_err("interrupted");
         match err {
             SolveError::Interrupted { states } => {
                 assert!((1 << 16..300_000).contains(&states), "{states}")
