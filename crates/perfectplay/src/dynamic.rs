@@ -283,6 +283,7 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
     ) -> Box<dyn Iterator<Item = Result<StrategyRow<Value>, SolveError>> + '_> {
         Box::new(self.solution.strategy_rows(&*self.model).map(|r| {
             r.map(|r| StrategyRow {
+                id: r.id,
                 state: r.state,
                 value: Value::of(&r.value),
                 optimal: r.optimal,

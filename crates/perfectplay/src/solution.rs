@@ -49,6 +49,8 @@ pub struct BranchValue<N> {
 /// One decision state of an exported strategy ([`Solution::strategy`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StrategyRow<N> {
+    /// The number of the state in the solution (see [`Solution::state_at`]).
+    pub id: usize,
     /// The state, as the model shows it.
     pub state: String,
     /// Its value.
@@ -203,7 +205,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             .iter()
             .enumerate()
             .filter(|&(i, _)| self.choices[i] != NO_CHOICE)
-            .map(move |(_, state)| {
+            .map(move |(id, state)| {
                 let e = self.explain(model, state)?;
                 let chosen = e
                     .branches
@@ -212,6 +214,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                     .map(|b| b.label.clone())
                     .unwrap_or_default();
                 Ok(StrategyRow {
+                    id,
                     state: e.state,
                     value: e.value,
                     optimal: e

@@ -1,0 +1,140 @@
+//! Numbers between Python and the engine: what a game gives (ints, `Fraction`s, floats when
+//! asked for) read into exact rationals, and the engine's values given back as floats and
+//! `Fraction`s.
+
+use perfectplay::dynamic::Value;
+use perfectplay::Rat;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyBool, PyFloat, PyInt};
+
+/// A number as a game gave it, read when its node was made: exact, or a float that the solve
+/// accepts only when asked to (see [`Given::to_rat`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Given {
+    /// An int or a rational (`Fraction`).
+    Exact(Rat),
+    /// A float, kept as given.
+    Float(f64),
+}
+
+impl Given {
+    /// Reads `obj`, an int, a `Fraction` (anything with integer `numerator` and
+    /// `denominator`) or a float; `what` names it in errors ("probability", "reward").
+    pub fn read(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Given> {
+        if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
+            return match obj.extract::<i64>() {
+                Ok(n) => Ok(Given::Exact(Rat::integer(n))),
+                Err(_) => Err(too_large(obj, what)),
+            };
+        }
+        if obj.is_instance_of::<PyFloat>() {
+            return Ok(Given::Float(obj.extract::<f64>()?));
+        }
+        if let (Ok(n), Ok(d)) = (obj.getattr("numerator"), obj.getattr("denominator")) {
+            if !obj.is_instance_of::<PyBool>() {
+                let (Ok(n), Ok(d)) = (n.extract::<i64>(), d.extract::<i64>()) else {
+                    return Err(too_large(obj, what));
+                };
+                return Rat::checked_new(n, d)
+                    .map(Given::Exact)
+                    .ok_or_else(|| too_large(obj, what));
+            }
+        }
+        Err(PyTypeError::new_err(format!(
+            "{what} {} is a {}; give an int or a fractions.Fraction",
+            show(obj),
+            obj.get_type().name().map_or("?".into(), |n| n.to_string())
+        )))
+    }
+
+    /// The exact rational: a float only when `floats` says to read floats as the binary
+    /// fractions they store. `what` names the number in the error.
+    pub fn to_rat(self, what: &str, floats: bool) -> Result<Rat, String> {
+        match self {
+            Given::Exact(r) => Ok(r),
+            Given::Float(x) if floats => binary_fraction(x).ok_or_else(|| {
+                format!(
+                    "{what} {x:?} is not a finite float with an exact fraction of 64-bit \
+                     numerator and denominator"
+                )
+            }),
+            Given::Float(x) => Err(format!(
+                "{what} {x:?} is a float, which is seldom the number meant (0.1 is not 1/10); \
+                 give an int or a fractions.Fraction, or solve with accept_floats=True to read \
+                 floats as the exact binary fractions they store"
+            )),
+        }
+    }
+}
+
+fn too_large(obj: &Bound<'_, PyAny>, what: &str) -> PyErr {
+    PyValueError::new_err(format!(
+        "{what} {} does not fit the engine's exact numbers (a 64-bit numerator and denominator)",
+        show(obj)
+    ))
+}
+
+/// `repr(obj)`, or a placeholder when even that fails.
+pub fn show(obj: &Bound<'_, PyAny>) -> String {
+    obj.repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "<unprintable object>".into())
+}
+
+/// The exact value of a finite float, when its numerator and denominator fit.
+fn binary_fraction(x: f64) -> Option<Rat> {
+    if !x.is_finite() {
+        return None;
+    }
+    if x == 0.0 {
+        return Some(Rat::ZERO);
+    }
+    let bits = x.to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i32;
+    let mantissa = if exponent == 0 {
+        (bits & ((1 << 52) - 1)) << 1
+    } else {
+        (bits & ((1 << 52) - 1)) | (1 << 52)
+    };
+    // x = ±mantissa · 2^(exponent - 1075)
+    let mut m = mantissa as i128;
+    let mut e = exponent - 1075;
+    while m % 2 == 0 && e < 0 {
+        m /= 2;
+        e += 1;
+    }
+    let sign = if x < 0.0 { -1 } else { 1 };
+    if e >= 0 {
+        let n = m.checked_mul(1i128.checked_shl(e as u32)?)?;
+        return i64::try_from(sign * n).ok().map(Rat::integer);
+    }
+    let d = 1i128.checked_shl((-e) as u32).filter(|&d| d > 0)?;
+    Rat::checked_new(i64::try_from(sign * m).ok()?, i64::try_from(d).ok()?)
+}
+
+/// `fractions.Fraction`, imported once.
+fn fraction_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
+    static FRACTION: GILOnceCell<Py<PyAny>> = GILOnceCell::new();
+    FRACTION
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("fractions")?.getattr("Fraction")?.unbind())
+        })
+        .map(|f| f.bind(py))
+}
+
+/// A `Fraction` from the engine's `p/q` (or integer) text.
+pub fn fraction(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+    Ok(fraction_type(py)?.call1((text,))?.unbind())
+}
+
+/// A `Fraction` of a [`Rat`].
+pub fn rat_fraction(py: Python<'_>, r: Rat) -> PyResult<Py<PyAny>> {
+    Ok(fraction_type(py)?.call1((r.numer(), r.denom()))?.unbind())
+}
+
+/// The exact part of a value: a `Fraction`, or `None` in float mode.
+pub fn exact(py: Python<'_>, v: &Value) -> PyResult<Option<Py<PyAny>>> {
+    v.exact.as_deref().map(|q| fraction(py, q)).transpose()
+}

@@ -1,0 +1,123 @@
+//! Models in the PRISM language: loaded and built once, then checked property by property.
+
+use perfectplay_prism::{check_prop, Loaded, Props};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::solved::SolveFailed;
+
+/// A PRISM model, built (`perfectplay.prism.Model` wraps it).
+#[pyclass(frozen, unsendable, module = "perfectplay._core")]
+pub struct PrismModel {
+    loaded: Loaded,
+    /// The properties file's text and name, if one was given.
+    props: Option<(String, String)>,
+    constants: Vec<(String, String)>,
+}
+
+fn error(e: perfectplay_prism::Error) -> PyErr {
+    match e {
+        perfectplay_prism::Error::Text(_) => PyValueError::new_err(e.to_string()),
+        _ => SolveFailed::new_err(e.to_string()),
+    }
+}
+
+/// Reads and builds the model in file `path` with `constants` (name, value text), and keeps
+/// the properties file `props` (path) for [`PrismModel::check`].
+#[pyfunction]
+#[pyo3(signature = (path, constants, props=None, max_states=None))]
+pub fn load_prism(
+    py: Python<'_>,
+    path: &str,
+    constants: Vec<(String, String)>,
+    props: Option<&str>,
+    max_states: Option<usize>,
+) -> PyResult<PrismModel> {
+    let read = |p: &str| {
+        std::fs::read_to_string(p)
+            .map_err(|e| PyValueError::new_err(format!("cannot read '{p}': {e}")))
+    };
+    let src = read(path)?;
+    let props = props
+        .map(|p| read(p).map(|t| (p.to_string(), t)))
+        .transpose()?;
+    let limit = max_states.unwrap_or(usize::MAX);
+    let loaded = py
+        .allow_threads(|| Loaded::new(path, &src, &constants, limit))
+        .map_err(error)?;
+    Ok(PrismModel {
+        loaded,
+        props,
+        constants,
+    })
+}
+
+#[pymethods]
+impl PrismModel {
+    /// Checks `prop` (a property's text, or the name of one in the properties file) and
+    /// returns a dict: value, exact (`p/q` text or None), holds (for a bound), method, states,
+    /// error_bound.
+    #[pyo3(signature = (prop, exact=false))]
+    fn check<'py>(&self, py: Python<'py>, prop: &str, exact: bool) -> PyResult<Bound<'py, PyDict>> {
+        let named = match &self.props {
+            Some((file, text)) => {
+                let all = Props::new(&self.loaded, file, text, &self.constants).map_err(error)?;
+                all.props
+                    .iter()
+                    .position(|p| p.name.as_deref() == Some(prop))
+                    .map(|i| (all, i))
+            }
+            None => None,
+        };
+        let (props, i) = match named {
+            Some(found) => found,
+            None => {
+                let p =
+                    Props::new(&self.loaded, "<property>", prop, &self.constants).map_err(error)?;
+                if p.props.len() != 1 {
+                    return Err(PyValueError::new_err(format!(
+                        "'{prop}' holds {} properties; check one at a time",
+                        p.props.len()
+                    )));
+                }
+                (p, 0)
+            }
+        };
+        let a = check_prop(&self.loaded, &props, &props.props[i], exact).map_err(error)?;
+        let d = PyDict::new(py);
+        d.set_item("property", &props.props[i].text)?;
+        d.set_item("value", a.value)?;
+        d.set_item("exact", a.exact)?;
+        d.set_item("holds", a.holds)?;
+        d.set_item("method", a.method)?;
+        d.set_item("states", a.states)?;
+        d.set_item("error_bound", a.error_bound)?;
+        Ok(d)
+    }
+
+    /// The names of the properties in the properties file (unnamed ones by their text).
+    fn properties(&self) -> PyResult<Vec<String>> {
+        let Some((file, text)) = &self.props else {
+            return Ok(Vec::new());
+        };
+        let all = Props::new(&self.loaded, file, text, &self.constants).map_err(error)?;
+        Ok(all
+            .props
+            .iter()
+            .map(|p| p.name.clone().unwrap_or_else(|| p.text.clone()))
+            .collect())
+    }
+
+    /// The model's reachable states.
+    #[getter]
+    fn states(&self) -> usize {
+        self.loaded.space.len()
+    }
+
+    /// Seconds spent parsing, checking and building.
+    #[getter]
+    fn build_seconds(&self) -> f64 {
+        self.loaded.build_seconds
+    }
+}
