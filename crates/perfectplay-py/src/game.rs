@@ -8,7 +8,7 @@
 
 use std::sync::Mutex;
 
-use perfectplay::{Model, NodeBuilder};
+use perfectplay::{Model, NodeBuilder, Player};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -27,6 +27,8 @@ pub struct PyGame {
     failure: Mutex<Option<PyErr>>,
     /// Whether floats are read as the binary fractions they store.
     floats: bool,
+    /// Who loses a play that never ends (the game's `endless_play_loser()`).
+    endless: Option<Player>,
 }
 
 /// Why a node could not be read.
@@ -54,12 +56,30 @@ impl PyGame {
             ))
         })?;
         let start = game.call_method0("start")?;
+        let endless = match game.getattr("endless_play_loser") {
+            Ok(f) => {
+                let who = f.call0()?;
+                match who.extract::<Option<String>>().ok().flatten().as_deref() {
+                    _ if who.is_none() => None,
+                    Some("max") => Some(Player::Max),
+                    Some("min") => Some(Player::Min),
+                    _ => {
+                        return Err(PyValueError::new_err(format!(
+                            "endless_play_loser() returns \"max\", \"min\" or None, not {}",
+                            show(&who)
+                        )))
+                    }
+                }
+            }
+            Err(_) => None,
+        };
         let g = PyGame {
             expand: expand.unbind(),
             index: PyDict::new(py).unbind(),
             states: Mutex::new(Vec::new()),
             failure: Mutex::new(None),
             floats,
+            endless,
         };
         g.intern(py, &start)
             .map_err(|reason| PyValueError::new_err(format!("the start state: {reason}")))?;
@@ -240,6 +260,10 @@ impl Model for PyGame {
 
     fn show_move(&self, mv: &String) -> String {
         mv.clone()
+    }
+
+    fn endless_play_loser(&self) -> Option<Player> {
+        self.endless
     }
 
     /// `#N`, the state numbered `N` here: how the bindings ask the engine for the number it

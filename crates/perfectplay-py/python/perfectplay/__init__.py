@@ -90,6 +90,14 @@ class Game:
         reward)`` tuples."""
         raise NotImplementedError("a Game defines expand(state)")
 
+    def endless_play_loser(self) -> Optional[str]:
+        """Who loses a play that never ends, in a game where the two players together
+        could keep a play going for ever: ``"max"`` or ``"min"``. The default, None,
+        allows no such cycle (the solve then raises :class:`SolveError`). With ``"max"``
+        the value is the best Max can guarantee while ending the play (as in a
+        reachability game, where never reaching the goal is worth nothing)."""
+        return None
+
 
 def games() -> List[Dict[str, Any]]:
     """The built-in games: for each a dict with its ``name``, ``summary``, ``notation``
