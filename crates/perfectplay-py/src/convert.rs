@@ -7,7 +7,7 @@ use perfectplay::Rat;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBool, PyFloat, PyInt};
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 
 /// A number as a game gave it, read when its node was made: exact, or a float that the solve
 /// accepts only when asked to (see [`Given::to_rat`]).
@@ -45,7 +45,9 @@ impl Given {
         Err(PyTypeError::new_err(format!(
             "{what} {} is a {}; give an int or a fractions.Fraction",
             show(obj),
-            obj.get_type().name().map_or("?".into(), |n| n.to_string())
+            obj.get_type()
+                .name()
+                .map_or("?".into(), |n| text(&n).unwrap_or_default())
         )))
     }
 
@@ -79,8 +81,15 @@ fn too_large(obj: &Bound<'_, PyAny>, what: &str) -> PyErr {
 /// `repr(obj)`, or a placeholder when even that fails.
 pub fn show(obj: &Bound<'_, PyAny>) -> String {
     obj.repr()
-        .map(|r| r.to_string())
+        .and_then(|r| text(&r))
         .unwrap_or_else(|_| "<unprintable object>".into())
+}
+
+/// The text of a Python string. (Not `to_string()`: PyO3's `Display` calls `str()` again,
+/// and an error there, such as a Ctrl-C arriving just then, would be printed and lost
+/// instead of raised.)
+pub fn text(s: &Bound<'_, PyString>) -> PyResult<String> {
+    Ok(s.to_cow()?.into_owned())
 }
 
 /// The exact value of a finite float, when its numerator and denominator fit.

@@ -81,7 +81,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<nodes::Decision>()?;
     m.add_class::<nodes::Chance>()?;
     m.add_class::<nodes::Move>()?;
-    m.add("SolveError", m.py().get_type::<solved::SolveFailed>())?;
+    m.add(
+        "SolveError",
+        m.py().get_type::<solved::errors::SolveError>(),
+    )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

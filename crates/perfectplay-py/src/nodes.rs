@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use crate::convert::{show, Given};
+use crate::convert::{show, text, Given};
 
 /// An outcome of a chance node or of a random move.
 pub struct Outcome {
@@ -42,7 +42,7 @@ impl Outcome {
             _ => Given::read(&t.get_item(2)?, "reward")?,
         };
         let label = match t.len() {
-            4 => Some(t.get_item(3)?.str()?.to_string()),
+            4 => Some(text(&t.get_item(3)?.str()?)?),
             _ => None,
         };
         Ok(Outcome {
@@ -148,8 +148,8 @@ impl Move {
     ) -> PyResult<Self> {
         let py = label.py();
         let label = match label.downcast::<PyString>() {
-            Ok(s) => s.to_string(),
-            Err(_) => label.str()?.to_string(),
+            Ok(s) => text(s)?,
+            Err(_) => text(&label.str()?)?,
         };
         let reward = match reward {
             Some(r) => Given::read(r, "reward")?,

@@ -5,7 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::solved::SolveFailed;
+use crate::solved::errors::SolveError;
 
 /// A PRISM model, built (`perfectplay.prism.Model` wraps it).
 #[pyclass(frozen, unsendable, module = "perfectplay._core")]
@@ -19,7 +19,7 @@ pub struct PrismModel {
 fn error(e: perfectplay_prism::Error) -> PyErr {
     match e {
         perfectplay_prism::Error::Text(_) => PyValueError::new_err(e.to_string()),
-        _ => SolveFailed::new_err(e.to_string()),
+        _ => SolveError::new_err(e.to_string()),
     }
 }
 

@@ -10,20 +10,23 @@ use std::sync::{Arc, Mutex};
 
 use perfectplay::dynamic::{player_name, DynModel, Explained, Report, SolveOptions, Solved};
 use perfectplay::{BranchValue, DistributionOptions, NodeKind, SolveError};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::convert::{exact, fraction};
 use crate::game::PyGame;
 
-pyo3::create_exception!(
-    perfectplay,
-    SolveFailed,
-    PyRuntimeError,
-    "The engine could not solve the game: its value is undefined (a cycle no strategy leaves, \
-     a gain without bound), a state limit was reached, or it is too large."
-);
+/// The exceptions of the package besides Python's own.
+pub mod errors {
+    pyo3::create_exception!(
+        perfectplay,
+        SolveError,
+        pyo3::exceptions::PyRuntimeError,
+        "The engine could not solve the game: its value is undefined (a cycle no strategy \
+         leaves, a gain without bound), a state limit was reached, or it is too large."
+    );
+}
 
 /// How a solve was asked for.
 #[derive(Clone, Copy, Default)]
@@ -41,7 +44,7 @@ pub fn solve_error(e: SolveError) -> PyErr {
     match e {
         SolveError::InvalidModel { .. } => PyValueError::new_err(e.to_string()),
         SolveError::Interrupted { .. } => PyKeyboardInterrupt::new_err(e.to_string()),
-        e => SolveFailed::new_err(e.to_string()),
+        e => errors::SolveError::new_err(e.to_string()),
     }
 }
 
@@ -215,7 +218,11 @@ impl Solution {
                         notation.map_or(String::new(), |n| format!(": {n}"))
                     ))
                 })?;
-                solved.find(&text).map_err(|e| self.error(e))
+                solved.find(&text).map_err(|e| match e {
+                    SolveError::Unsupported(m) => PyValueError::new_err(m),
+                    e @ SolveError::UnknownState { .. } => PyValueError::new_err(e.to_string()),
+                    e => self.error(e),
+                })
             }
             Game::Python(g) => {
                 let unknown = || {

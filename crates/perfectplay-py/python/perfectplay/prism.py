@@ -1,0 +1,106 @@
+"""Models in the PRISM language (dtmc, mdp and smg), checked by the perfectplay engine.
+
+    >>> from perfectplay import prism
+    >>> m = prism.load("brp.prism", const={"N": 16, "MAX": 2})  # doctest: +SKIP
+    >>> m.check('P=? [ F s=5 ]').value                          # doctest: +SKIP
+    0.0004233334437734...
+
+The language and the properties are those of the command line's ``perfectplay
+check`` (see ``perfectplay check --help``): ``P=?``, ``Pmin=?``, ``Pmax=?`` of
+``F φ`` and ``ψ U φ``; ``R=?``, ``Rmin=?``, ``Rmax=?`` of ``F φ``; ``<<p1>>``
+for games; bounds such as ``P>=0.5 [ … ]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from os import PathLike
+from typing import Any, List, Mapping, Optional, Union
+
+from . import _core
+
+__all__ = ["Model", "Result", "load"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer to one property: ``value`` (a float; ``inf`` for an infinite expected
+    reward), ``exact`` (a ``Fraction`` when solved exactly or decided by the graph
+    alone), ``holds`` (for a property with a bound), and how it was computed."""
+
+    property: str
+    value: float
+    exact: Optional[Fraction]
+    holds: Optional[bool]
+    method: str
+    states: int
+    error_bound: float
+
+
+def _const_text(name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float, Fraction, str)):
+        return str(value)
+    raise ValueError(f"constant '{name}': expected a bool, a number or text, not {value!r}")
+
+
+class Model:
+    """A PRISM model, parsed, checked and built once; :meth:`check` answers its
+    properties."""
+
+    def __init__(self, core: Any, path: str) -> None:
+        self._core = core
+        self.path = path
+
+    def check(self, prop: str, exact: bool = False) -> Result:
+        """Checks ``prop``: a property's text (``'Pmax=? [ F "goal" ]'``) or the name of a
+        property in the properties file given to :func:`load`. ``exact`` solves in
+        rationals."""
+        d = self._core.check(prop, exact=bool(exact))
+        return Result(
+            property=d["property"],
+            value=d["value"],
+            exact=None if d["exact"] is None else Fraction(d["exact"]),
+            holds=d["holds"],
+            method=d["method"],
+            states=d["states"],
+            error_bound=d["error_bound"],
+        )
+
+    def properties(self) -> List[str]:
+        """The properties of the properties file: names, or texts of unnamed ones."""
+        return self._core.properties()
+
+    @property
+    def states(self) -> int:
+        """The number of reachable states."""
+        return self._core.states
+
+    @property
+    def build_seconds(self) -> float:
+        """Seconds spent parsing, checking and building."""
+        return self._core.build_seconds
+
+    def __repr__(self) -> str:
+        return f"<perfectplay.prism.Model {self.path!r} states={self.states}>"
+
+
+def load(
+    path: Union[str, "PathLike[str]"],
+    const: Optional[Mapping[str, Any]] = None,
+    props: Union[str, "PathLike[str]", None] = None,
+    max_states: Optional[int] = None,
+) -> Model:
+    """Reads, checks and builds the model in ``path`` with the values of its undefined
+    constants in ``const`` (``{"N": 16, "MAX": 2}``); ``props`` is a properties file
+    whose properties :meth:`Model.check` may then name. A syntax or type error raises
+    ``ValueError`` with its place; ``max_states`` stops a build that grows beyond it."""
+    constants = [(k, _const_text(k, v)) for k, v in (const or {}).items()]
+    if max_states is not None and (isinstance(max_states, bool) or max_states < 1):
+        raise ValueError(f"max_states must be a positive int or None, not {max_states!r}")
+    core = _core.load_prism(
+        str(path), constants, None if props is None else str(props), max_states
+    )
+    return Model(core, str(path))

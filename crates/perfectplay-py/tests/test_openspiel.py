@@ -1,0 +1,78 @@
+"""OpenSpiel's games solved exactly: Pig as our own Pig, tic-tac-toe a draw, Catch as
+OpenSpiel's value iteration says, and a game whose state strings do not identify positions
+refused."""
+
+import sys
+
+import pytest
+
+import perfectplay
+
+pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+from perfectplay import openspiel  # noqa: E402
+
+
+@pytest.mark.parametrize("goal", [5, 10, 20])
+@pytest.mark.parametrize("loser", ["max", "min"])
+def test_pig_is_our_pig(goal, loser):
+    # OpenSpiel scores a win +1 and a loss -1; ours is the probability of winning.
+    theirs = openspiel.solve("pig", winscore=goal, endless_play_loser=loser, exact=True)
+    ours = perfectplay.solve("pig", goal=goal, exact=True)
+    assert theirs.exact == 2 * ours.exact - 1
+
+
+def test_pig_lets_both_players_pass_for_ever():
+    with pytest.raises(perfectplay.SolveError, match="repeat forever"):
+        openspiel.solve("pig", winscore=5)
+
+
+def test_tic_tac_toe_is_a_draw():
+    s = openspiel.solve("tic_tac_toe", exact=True)
+    assert s.exact == 0
+    assert s.report["states"] == 5478
+    start = s.explain()
+    assert start.player == "max" and len(start) == 9
+    # Every opening move draws with best play.
+    assert all(b.exact == 0 for b in start)
+
+
+def value_iteration_value(game, cyclic=False):
+    vi = pytest.importorskip("open_spiel.python.algorithms.value_iteration",
+                             reason="OpenSpiel's value iteration needs cvxpy")
+    values = vi.value_iteration(game, depth_limit=-1, threshold=1e-12, cyclic_game=cyclic)
+
+    def value(state):
+        if state.is_chance_node():
+            return sum(p * value(state.child(a)) for a, p in state.chance_outcomes())
+        return values[str(state)]
+
+    return value(game.new_initial_state())
+
+
+@pytest.mark.parametrize("rows,columns", [(3, 5), (4, 9), (5, 11), (6, 13)])
+def test_catch_matches_openspiels_value_iteration(rows, columns):
+    game = pyspiel.load_game("catch", {"rows": rows, "columns": columns})
+    s = openspiel.solve(game, exact=True)
+    assert float(s.exact) == pytest.approx(value_iteration_value(game), abs=1e-9)
+    # The ball falls in one of the columns, uniformly.
+    assert s.exact.denominator in (1, columns) or columns % s.exact.denominator == 0
+
+
+def test_pig_matches_openspiels_value_iteration():
+    # OpenSpiel's search of the states recurses once per move.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100_000))
+    game = pyspiel.load_game("pig", {"winscore": 8})
+    s = openspiel.solve(game, endless_play_loser="max")
+    assert s.value == pytest.approx(value_iteration_value(game, cyclic=True), abs=1e-9)
+
+
+def test_keys_that_do_not_identify_positions_are_refused():
+    with pytest.raises(ValueError, match="two different OpenSpiel positions"):
+        openspiel.solve("2048", max_tile=8)
+
+
+def test_games_outside_the_bridge_are_refused():
+    with pytest.raises(ValueError, match="perfect information"):
+        openspiel.solve("kuhn_poker")
+    with pytest.raises(ValueError, match="sequential"):
+        openspiel.solve("matrix_rps")

@@ -1,0 +1,77 @@
+"""PRISM models from Python: the QVBS reference values, properties by name and by text, and
+errors with their place."""
+
+import json
+from fractions import Fraction
+
+import pytest
+
+from perfectplay import prism
+
+from conftest import QVBS
+
+CASES = json.loads((QVBS / "cases.json").read_text())
+
+
+def small_cases():
+    picked = [c for c in CASES if c["states"] <= 5000 and c["kind"].startswith("prob")]
+    return picked[:12]
+
+
+@pytest.mark.parametrize("case", small_cases(), ids=lambda c: c["id"])
+def test_qvbs_reference_values(case):
+    m = prism.load(QVBS / case["model"], const=case["constants"])
+    assert m.states == case["states"]
+    r = m.check(case["property"], exact=True)
+    assert r.value == pytest.approx(case["reference"], rel=1e-9, abs=1e-12)
+    if case.get("reference_exact"):
+        assert r.exact == Fraction(case["reference_exact"])
+
+
+DIE = """dtmc
+module die
+  s : [0..7] init 0;
+  d : [0..6] init 0;
+  [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);
+  [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);
+  [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);
+  [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);
+  [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);
+  [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);
+  [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);
+  [] s=7 -> (s'=7);
+endmodule
+label "six" = s=7 & d=6;
+rewards "coins" s<7 : 1; endrewards
+"""
+
+
+def test_knuths_die(tmp_path):
+    path = tmp_path / "die.prism"
+    path.write_text(DIE)
+    props = tmp_path / "die.props"
+    props.write_text('"six": P=? [ F "six" ];\n"flips": R{"coins"}=? [ F s=7 ];\n')
+    m = prism.load(path, props=props)
+    assert m.properties() == ["six", "flips"]
+    assert m.check("six", exact=True).exact == Fraction(1, 6)
+    assert m.check("flips", exact=True).exact == Fraction(11, 3)
+    assert m.check('P>=0.2 [ F "six" ]').holds is False
+
+
+def test_errors_name_their_place(tmp_path):
+    path = tmp_path / "bad.prism"
+    path.write_text("dtmc\nmodule m\n  x : [0..1] init 0;\n  [] x=0 -> (x'=y);\nendmodule\n")
+    with pytest.raises(ValueError, match="y"):
+        prism.load(path)
+    with pytest.raises(ValueError, match="cannot read"):
+        prism.load(tmp_path / "missing.prism")
+    good = tmp_path / "good.prism"
+    good.write_text(DIE)
+    with pytest.raises(ValueError):
+        prism.load(good).check("P=? [ F ")
+
+
+def test_constants_are_required_and_checked():
+    case = CASES[0]
+    with pytest.raises(Exception, match="N"):
+        prism.load(QVBS / case["model"])
