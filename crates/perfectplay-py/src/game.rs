@@ -1,6 +1,6 @@
 //! A game written in Python as a [`Model`]: the engine sees dense numbers, a Python dict
 //! numbers the states (so any hashable value is a state, hashed and compared by Python), and
-//! `expand` is called back with the GIL held.
+//! `expand` takes the GIL for each call back into Python (the solve itself runs without it).
 //!
 //! `Model::expand` cannot fail, so a failure (an exception in the game's code, a node the
 //! engine cannot read, Ctrl-C) is kept here and the node is left invalid: the engine stops

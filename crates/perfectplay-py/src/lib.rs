@@ -3,7 +3,7 @@
 //! (`python/perfectplay`) gives it its public face: `perfectplay.solve`, the `Solution` class,
 //! the OpenSpiel bridge and `perfectplay.prism`.
 //!
-//! The front ends' rule holds here too: this crate only builds models ([`game::PyGame`] reads
+//! The front ends' rule holds here too: this crate only builds models (`game::PyGame` reads
 //! a Python game; the built-ins and PRISM models come from their crates) and hands them to the
 //! engine.
 

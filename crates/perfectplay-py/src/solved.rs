@@ -58,8 +58,9 @@ pub enum Game {
     Python(Arc<PyGame>),
 }
 
-/// Runs `solve` with the GIL released when it runs no Python, checking for Ctrl-C at each
-/// progress report; a Python game's solve keeps the GIL (its `expand` checks for Ctrl-C).
+/// Runs `solve` with the GIL released: a Python game's `expand` takes it back for each call
+/// (and checks for Ctrl-C there); a built-in game's solve checks for Ctrl-C at each progress
+/// report and stops through the stop flag.
 fn run<T: Send>(
     py: Python<'_>,
     game: &Game,
@@ -68,35 +69,31 @@ fn run<T: Send>(
 ) -> PyResult<T> {
     let stop = AtomicBool::new(false);
     let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
-    let result = match game {
-        Game::Python(g) => {
-            let r = solve(SolveOptions {
-                exact: options.exact,
-                max_states: options.max_states,
-                threads: Some(1),
-                ..Default::default()
-            });
-            if let Some(e) = g.take_failure() {
-                return Err(e);
-            }
-            r
-        }
-        Game::Builtin(..) => py.allow_threads(|| {
-            let mut progress = |_: &perfectplay::Progress| {
-                if let Err(e) = Python::with_gil(|py| py.check_signals()) {
-                    *interrupt.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                    stop.store(true, Ordering::Relaxed);
-                }
-            };
-            solve(SolveOptions {
-                exact: options.exact,
-                max_states: options.max_states,
-                threads: options.threads,
-                progress: Some(&mut progress),
-                stop: Some(&stop),
-            })
-        }),
+    let threads = match game {
+        // One thread calls into Python.
+        Game::Python(_) => Some(1),
+        Game::Builtin(..) => options.threads,
     };
+    let result = py.allow_threads(|| {
+        let mut progress = |_: &perfectplay::Progress| {
+            if let Err(e) = Python::with_gil(|py| py.check_signals()) {
+                *interrupt.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        solve(SolveOptions {
+            exact: options.exact,
+            max_states: options.max_states,
+            threads,
+            progress: Some(&mut progress),
+            stop: Some(&stop),
+        })
+    });
+    if let Game::Python(g) = game {
+        if let Some(e) = g.take_failure() {
+            return Err(e);
+        }
+    }
     result.map_err(
         |e| match interrupt.lock().unwrap_or_else(|e| e.into_inner()).take() {
             Some(raised) if matches!(e, SolveError::Interrupted { .. }) => raised,
@@ -402,11 +399,9 @@ impl Solution {
             return Err(PyValueError::new_err("simulate needs at least one game"));
         }
         let solved = self.explored(py)?;
-        let s = match &self.game {
-            Game::Python(_) => solved.simulate(games, seed),
-            Game::Builtin(..) => py.allow_threads(|| solved.simulate(games, seed)),
-        }
-        .map_err(|e| self.error(e))?;
+        let s = py
+            .allow_threads(|| solved.simulate(games, seed))
+            .map_err(|e| self.error(e))?;
         let d = PyDict::new(py);
         d.set_item("games", s.games)?;
         d.set_item("mean", s.mean)?;

@@ -159,3 +159,14 @@ def test_the_assignment_method_answers_the_value_only():
                                         method="search").value
     with pytest.raises(perfectplay.SolveError, match="assignment"):
         s.explain()
+
+
+def test_the_package_docs_examples_run():
+    import doctest
+
+    import perfectplay.prism
+
+    for module in (perfectplay, perfectplay.prism):
+        result = doctest.testmod(module)
+        assert result.failed == 0
+    assert doctest.testmod(perfectplay).attempted >= 4

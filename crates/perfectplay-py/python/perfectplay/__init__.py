@@ -5,7 +5,7 @@ Solve a built-in game by name, with its parameters as keyword arguments::
     >>> import perfectplay
     >>> s = perfectplay.solve("pig", goal=20)
     >>> round(s.value, 6)
-    0.546735
+    0.615559
 
 or a game written in Python: subclass :class:`Game` with ``start()`` and
 ``expand(state)``, where ``expand`` returns a :class:`Terminal`, a
