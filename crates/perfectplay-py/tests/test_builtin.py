@@ -45,6 +45,7 @@ def test_every_game_gives_the_command_lines_value(cli, name, params, exact):
         assert s.exact is None
     assert s.report["states"] == expected["states"]
     assert s.report["method"] == expected["method"]
+    assert s.report["exact"] == s.exact
 
 
 def test_the_catalog_lists_every_game_with_its_parameters():

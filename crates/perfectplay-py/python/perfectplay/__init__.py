@@ -399,9 +399,11 @@ class Solution:
 
     @property
     def report(self) -> Dict[str, Any]:
-        """How the value was computed: value, exact, states, components, method,
-        seconds, error_bound and the method's own figures."""
-        return self._core.report()
+        """How the value was computed: value, exact (a ``Fraction`` or None), states,
+        components, method, seconds, error_bound and the method's own figures."""
+        r = self._core.report()
+        r["exact"] = _fraction(r.get("exact"))
+        return r
 
     def explain(self, state: Any = None) -> Explanation:
         """Every move (or chance outcome) of ``state`` with its value; for moves also
