@@ -2,7 +2,8 @@
 # The Python package's tests, from a fresh clone: makes a virtual environment (target/py-venv,
 # or $PERFECTPLAY_VENV), installs the test tools and the package from this folder into it
 # (the tools and optional peers from PyPI), builds the command-line tool the tests compare
-# against, and runs pytest. Extra arguments go to pytest.
+# against, and runs pytest. Every tool is installed by this script; it needs only the Rust
+# toolchain and Python 3.9 or later. Extra arguments go to pytest.
 #   crates/perfectplay-py/run-tests.sh
 #   crates/perfectplay-py/run-tests.sh -k openspiel -x
 set -euo pipefail
@@ -19,7 +20,8 @@ pip=("$venv/bin/pip" install --quiet --disable-pip-version-check)
 "${pip[@]}" pandas matplotlib || echo "note: pandas or matplotlib did not install; their tests skip"
 "${pip[@]}" open_spiel cvxpy || echo "note: open_spiel did not install; the OpenSpiel tests skip"
 "${pip[@]}" --no-build-isolation "$here"
-(cd "$root" && cargo build --release --locked -p perfectplay-cli)
-export PERFECTPLAY_CLI="$root/target/release/perfectplay"
+# The test profile: after `cargo test --workspace` (as in .ci/run) the tool is already built.
+(cd "$root" && cargo build --locked --profile test -p perfectplay-cli)
+export PERFECTPLAY_CLI="$root/target/debug/perfectplay"
 cd "$here"
 exec "$venv/bin/python" -m pytest tests -q -rs "$@"
