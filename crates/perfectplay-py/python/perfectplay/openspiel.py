@@ -97,6 +97,8 @@ class OpenSpielGame(Game):
         self._key_of = key if key is not None else str
         self._rewards = t.reward_model == pyspiel.GameType.RewardModel.REWARDS
         self._states: Dict[str, Any] = {}
+        # Each distinct float is read once (games repeat a few: 1/6, +1, -1).
+        self._numbers: Dict[float, Fraction] = {}
         self._signature: Dict[str, Any] = {}
 
     def _key(self, state: Any) -> Hashable:
@@ -126,6 +128,12 @@ class OpenSpielGame(Game):
             return ("chance", tuple(state.chance_outcomes()))
         return (f"player {state.current_player()}", tuple(state.legal_actions()))
 
+    def _exact(self, x: float, what: str, state: Any) -> Fraction:
+        f = self._numbers.get(x)
+        if f is None:
+            f = self._numbers[x] = _exact(x, what, str(state))
+        return f
+
     def endless_play_loser(self) -> Optional[str]:
         return self._endless
 
@@ -134,7 +142,7 @@ class OpenSpielGame(Game):
 
     def _child(self, state: Any, action: int):
         child = state.child(action)
-        reward = _exact(child.rewards()[0], "reward", str(state)) if self._rewards else 0
+        reward = self._exact(child.rewards()[0], "reward", state) if self._rewards else 0
         return self._key(child), reward
 
     def expand(self, key: str):
@@ -142,13 +150,13 @@ class OpenSpielGame(Game):
         if state.is_terminal():
             if self._rewards:
                 return Terminal(0)
-            return Terminal(_exact(state.returns()[0], "return", key))
+            return Terminal(self._exact(state.returns()[0], "return", state))
         if state.is_chance_node():
             outcomes = []
             for action, p in state.chance_outcomes():
                 child, reward = self._child(state, action)
                 label = state.action_to_string(state.current_player(), action)
-                outcomes.append((_exact(p, "probability", key), child, reward, label))
+                outcomes.append((self._exact(p, "probability", state), child, reward, label))
             return Chance(outcomes)
         player = state.current_player()
         moves = []
