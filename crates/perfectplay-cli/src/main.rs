@@ -44,6 +44,9 @@ own options ('perfectplay games' lists them) and --exact, --max-states N, --quie
 a game, 'explain', 'play', 'distribution' and 'strategy' take a model file in the PRISM
 language with --prop, the property whose optimum is played.
 
+From Python: 'pip install ./crates/perfectplay-py' in a clone gives the module 'perfectplay'
+(every game here, games written in Python, OpenSpiel's games, PRISM models; help(perfectplay)).
+
 Exit codes: 0 success, 2 error (one line on stderr starting with 'error:').";
 
 /// The options every game command takes besides the game's own.
