@@ -24,11 +24,13 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "blocks",
             value: "LIST",
-            help: "block values, 1 to 12 numbers in 1..=1000, e.g. 1,2,3",
+            help: "block values, 1 to 16 positive numbers summing to at most 4294967295, e.g. \
+                   1,2,3 (the original problem: up to 12 blocks in 1..=1000); a position per \
+                   set of blocks left and roll, so 16 blocks take a fraction of a second",
             kind: ParamKind::IntList {
                 min: 1,
-                max: 1000,
-                len: (1, 12),
+                max: MAX_VALUE as i64,
+                len: (1, MAX_BLOCKS),
             },
             default: None,
             required: true,
@@ -36,11 +38,13 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "faces",
             value: "LIST",
-            help: "die faces, 1 to 12 numbers in 1..=1000 (repeats are weights), e.g. 6,5",
+            help: "die faces, 1 to 1000 positive numbers up to 4294967295 (repeats are weights; \
+                   a face no subset sums to ends the game), e.g. 6,5 (the original problem: up \
+                   to 12 faces in 1..=1000)",
             kind: ParamKind::IntList {
                 min: 1,
-                max: 1000,
-                len: (1, 12),
+                max: MAX_VALUE as i64,
+                len: (1, MAX_FACES),
             },
             default: None,
             required: true,
@@ -50,6 +54,15 @@ pub const SPEC: GameSpec = GameSpec {
     notation: Some(NOTATION),
     build: |p| Ok(Box::new(SubsetSumExtreme::from_params(p)?) as Box<dyn DynModel>),
 };
+
+/// The most blocks: a position is a 16-bit mask of the blocks left.
+pub const MAX_BLOCKS: usize = 16;
+
+/// The most faces of the die (with repeats).
+pub const MAX_FACES: usize = 1000;
+
+/// The largest block or face value, and the largest sum of the blocks: sums are `u32`.
+pub const MAX_VALUE: u32 = u32::MAX;
 
 /// The game for given blocks and faces.
 #[derive(Clone, Debug)]
@@ -85,21 +98,29 @@ pub enum State {
 }
 
 impl SubsetSumExtreme {
-    /// The game with these blocks and faces (each 1 to 12 values in 1..=1000).
+    /// The game with these blocks (1 to [`MAX_BLOCKS`] positive values, summing to at most
+    /// [`MAX_VALUE`]) and faces (1 to [`MAX_FACES`] positive values).
     pub fn new(blocks: &[u32], faces: &[u32]) -> Result<Self, GameError> {
-        for (name, list) in [("blocks", blocks), ("faces", faces)] {
-            if list.is_empty() || list.len() > 12 {
+        for (name, list, most) in [("blocks", blocks, MAX_BLOCKS), ("faces", faces, MAX_FACES)] {
+            if list.is_empty() || list.len() > most {
                 return Err(GameError::param(
                     name,
-                    format!("expected 1 to 12 values, got {}", list.len()),
+                    format!("expected 1 to {most} values, got {}", list.len()),
                 ));
             }
-            if let Some(v) = list.iter().find(|v| !(1..=1000).contains(*v)) {
+            if list.contains(&0) {
                 return Err(GameError::param(
                     name,
-                    format!("{v} is out of range 1..=1000"),
+                    "0 is out of range: values are positive",
                 ));
             }
+        }
+        let total: u64 = blocks.iter().map(|&b| u64::from(b)).sum();
+        if total > u64::from(MAX_VALUE) {
+            return Err(GameError::param(
+                "blocks",
+                format!("the blocks sum to {total}, more than {MAX_VALUE}"),
+            ));
         }
         let mut blocks = blocks.to_vec();
         blocks.sort_unstable();
@@ -127,8 +148,8 @@ impl SubsetSumExtreme {
 
     /// Builds from `--blocks` and `--faces`.
     pub fn from_params(p: &Params) -> Result<Self, GameError> {
-        let blocks = p.int_list("blocks", 1, 1000, (1, 12))?;
-        let faces = p.int_list("faces", 1, 1000, (1, 12))?;
+        let blocks = p.int_list("blocks", 1, MAX_VALUE, (1, MAX_BLOCKS))?;
+        let faces = p.int_list("faces", 1, MAX_VALUE, (1, MAX_FACES))?;
         SubsetSumExtreme::new(&blocks, &faces)
     }
 
@@ -321,8 +342,75 @@ mod tests {
     #[test]
     fn bad_lists_name_the_option() {
         let e = SubsetSumExtreme::new(&[], &[1]).unwrap_err();
-        assert_eq!(e.to_string(), "blocks: expected 1 to 12 values, got 0");
+        assert_eq!(e.to_string(), "blocks: expected 1 to 16 values, got 0");
+        let e = SubsetSumExtreme::new(&[1; 17], &[1]).unwrap_err();
+        assert_eq!(e.to_string(), "blocks: expected 1 to 16 values, got 17");
         let e = SubsetSumExtreme::new(&[1], &[0]).unwrap_err();
-        assert_eq!(e.to_string(), "faces: 0 is out of range 1..=1000");
+        assert_eq!(
+            e.to_string(),
+            "faces: 0 is out of range: values are positive"
+        );
+        let e = SubsetSumExtreme::new(&[u32::MAX, 1], &[1]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "blocks: the blocks sum to 4294967296, more than 4294967295"
+        );
+    }
+
+    /// The limits are the engine's, not the contest's: faces no subset can match, values far
+    /// beyond 1000, and more than 12 blocks.
+    #[test]
+    fn values_beyond_the_contests_limits() {
+        // A face of 12,000 never matches: the game ends at once with every block left.
+        assert_eq!(exact(&[1, 2, 3], &[12000]), "6");
+        // Half the time the die shows 6 and every block goes; else 3,817 ends the game.
+        assert_eq!(exact(&[1, 2, 3], &[3817, 6]), "3");
+        // Either face first: (1/2)(4e9/2) + (1/2)(5/2).
+        assert_eq!(
+            exact(&[4_000_000_000, 5], &[5, 4_000_000_000]),
+            "4000000005/4"
+        );
+        // Sixteen blocks: the value matches a direct recursion over the remaining blocks.
+        let blocks: Vec<u32> = (1..=16).collect();
+        let faces = [3, 5, 7, 11, 13, 30];
+        let g = SubsetSumExtreme::new(&blocks, &faces).unwrap();
+        let v = *solve(&g).unwrap().start_value();
+        let mut memo = std::collections::HashMap::new();
+        let direct = brute(&blocks, &faces, (1u32 << 16) - 1, &mut memo);
+        assert!((v - direct).abs() < 1e-9 * direct, "{v} {direct}");
+    }
+
+    /// The least expected sum left from the blocks of `mask`, by recursion over masks.
+    fn brute(
+        blocks: &[u32],
+        faces: &[u32],
+        mask: u32,
+        memo: &mut std::collections::HashMap<u32, f64>,
+    ) -> f64 {
+        if let Some(&v) = memo.get(&mask) {
+            return v;
+        }
+        let sum = |m: u32| -> u64 {
+            (0..blocks.len())
+                .filter(|i| m >> i & 1 == 1)
+                .map(|i| u64::from(blocks[i]))
+                .sum()
+        };
+        let mut total = 0.0;
+        for &f in faces {
+            let mut best: Option<f64> = None;
+            let mut sub = mask;
+            while sub != 0 {
+                if sum(sub) == u64::from(f) {
+                    let v = brute(blocks, faces, mask & !sub, memo);
+                    best = Some(best.map_or(v, |b: f64| b.min(v)));
+                }
+                sub = (sub - 1) & mask;
+            }
+            total += best.unwrap_or(sum(mask) as f64);
+        }
+        let v = total / faces.len() as f64;
+        memo.insert(mask, v);
+        v
     }
 }

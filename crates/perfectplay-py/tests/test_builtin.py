@@ -11,6 +11,8 @@ import perfectplay
 CASES = [
     ("subset-sum-extreme", dict(blocks=[1, 2, 3], faces=[6, 5])),
     ("subset-sum-extreme", dict(blocks="3,5,7,2", faces="12,4,7,7")),
+    ("subset-sum-extreme", dict(blocks=[3, 5, 7, 2], faces=[3817, 12000, 4])),
+    ("subset-sum-extreme", dict(blocks=list(range(1, 15)), faces=[3, 5, 7, 11, 30])),
     ("perfect-memory", dict(rows=2, cols=3)),
     ("perfect-memory", dict(rows=4, cols=4)),
     ("yeetzhee", dict(dice=3, faces=6, groups=[1, 2])),
