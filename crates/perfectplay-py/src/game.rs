@@ -16,6 +16,16 @@ use pyo3::types::PyDict;
 use crate::convert::show;
 use crate::nodes::{Chance, Decision, Move, Outcome, Terminal};
 
+/// The label of a move or outcome: the text given, or, for an outcome given without one, the
+/// state it leads to, whose `repr` is made only when a label is shown (not on every expand).
+#[derive(Clone, Debug)]
+pub enum Label {
+    /// The text given.
+    Given(String),
+    /// The state numbered so, shown as its `repr`.
+    NextState(u32),
+}
+
 /// A Python game object (with `start()` and `expand(state)`) seen as a model.
 pub struct PyGame {
     expand: Py<PyAny>,
@@ -145,7 +155,7 @@ impl PyGame {
         &self,
         py: Python<'_>,
         id: u32,
-        node: &mut impl NodeBuilder<u32, String>,
+        node: &mut impl NodeBuilder<u32, Label>,
         kind_set: &mut bool,
     ) -> Result<(), Fault> {
         py.check_signals()?;
@@ -167,10 +177,10 @@ impl PyGame {
                 match (&m.next, &m.chance) {
                     (Some(next), _) => {
                         let next = self.intern(py, next.bind(py)).map_err(Fault::Bad)?;
-                        node.add_move(m.label.clone(), reward, next);
+                        node.add_move(Label::Given(m.label.clone()), reward, next);
                     }
                     (None, Some(outcomes)) => {
-                        node.add_random_move(m.label.clone(), reward);
+                        node.add_random_move(Label::Given(m.label.clone()), reward);
                         self.add_outcomes(py, outcomes, node)?;
                     }
                     (None, None) => unreachable!("a Move has a next state or outcomes"),
@@ -193,7 +203,7 @@ impl PyGame {
         &self,
         py: Python<'_>,
         outcomes: &[Outcome],
-        node: &mut impl NodeBuilder<u32, String>,
+        node: &mut impl NodeBuilder<u32, Label>,
     ) -> Result<(), Fault> {
         for o in outcomes {
             let p = o
@@ -202,7 +212,11 @@ impl PyGame {
                 .map_err(Fault::Bad)?;
             let reward = o.reward.to_rat("reward", self.floats).map_err(Fault::Bad)?;
             let next = self.intern(py, o.next.bind(py)).map_err(Fault::Bad)?;
-            node.add_outcome(o.label(py), p, reward, next);
+            let label = match &o.label {
+                Some(l) => Label::Given(l.clone()),
+                None => Label::NextState(next),
+            };
+            node.add_outcome(label, p, reward, next);
         }
         Ok(())
     }
@@ -231,13 +245,13 @@ impl PyGame {
 
 impl Model for PyGame {
     type State = u32;
-    type Move = String;
+    type Move = Label;
 
     fn start(&self) -> u32 {
         0
     }
 
-    fn expand(&self, &id: &u32, node: &mut impl NodeBuilder<u32, String>) {
+    fn expand(&self, &id: &u32, node: &mut impl NodeBuilder<u32, Label>) {
         Python::with_gil(|py| {
             // After a failure every node is left unset, which the engine rejects at once.
             if self.failed() {
@@ -258,8 +272,11 @@ impl Model for PyGame {
         Python::with_gil(|py| show(self.state(py, id).bind(py)))
     }
 
-    fn show_move(&self, mv: &String) -> String {
-        mv.clone()
+    fn show_move(&self, mv: &Label) -> String {
+        match mv {
+            Label::Given(text) => text.clone(),
+            Label::NextState(id) => self.show_state(id),
+        }
     }
 
     fn endless_play_loser(&self) -> Option<Player> {

@@ -17,7 +17,7 @@ pub struct Outcome {
     pub next: Py<PyAny>,
     /// The reward collected on the way.
     pub reward: Given,
-    /// Its label in explanations: the one given, else `repr` of the state.
+    /// Its label in explanations, if one was given (else the state it leads to names it).
     pub label: Option<String>,
 }
 
@@ -51,14 +51,6 @@ impl Outcome {
             reward,
             label,
         })
-    }
-
-    /// The label shown for this outcome.
-    pub fn label(&self, py: Python<'_>) -> String {
-        match &self.label {
-            Some(l) => l.clone(),
-            None => show(self.next.bind(py)),
-        }
     }
 }
 

@@ -29,7 +29,7 @@ pub mod errors {
 }
 
 /// How a solve was asked for.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 pub struct Options {
     /// Exact rationals.
     pub exact: bool,
