@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use crate::{files, render};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use perfectplay::dynamic::{player_name, DistributionReport, Explained, Solved, Value};
+use perfectplay::dynamic::{DistributionReport, Explained, Solved, Value};
 use perfectplay::{DistributionOptions, NodeKind, Player, Rng, Simulation};
 use serde::Serialize;
 
@@ -162,7 +162,8 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
 }
 
 /// One game in the terminal: the user's moves read from stdin, the other side optimal, chance
-/// from the seeded generator.
+/// from the seeded generator. The position is shown after every step, the sides are named as
+/// the game names them, and the end is told in the game's terms.
 fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Result<ExitCode> {
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -170,36 +171,68 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
     let mut rng = Rng::new(seed);
     let mut id = 0;
     let mut total = perfectplay::Rat::ZERO;
+    let two_players = has_two_players(solved);
     println!(
-        "value of the game: {}. Type a move's number or name; 'hint' shows every move's value, \
-         'quit' ends.",
-        solved.report().value
+        "value of the game: {}. Type a move's number or name (or its first letters); 'hint' \
+         shows every move's value, 'quit' ends.",
+        render::float_text(solved.report().value)
     );
+    let start = solved.explain(0)?;
+    if let NodeKind::Decision(p) = start.explanation.kind {
+        side.get_or_insert(p);
+    }
+    if let (Some(you), true) = (side, two_players) {
+        say_sides(solved, you);
+    }
+    println!("\n{}", start.explanation.state);
     loop {
         let e = solved.explain(id)?;
         let x = &e.explanation;
         let pick = match x.kind {
             NodeKind::Terminal => {
                 // A terminal state's value is its payoff.
-                println!(
-                    "\n{}\ngame over: total {}",
-                    x.state,
-                    total.to_f64() + x.value.float
-                );
+                let end = payoff(&x.value).and_then(|payoff| total.checked_add(payoff));
+                match end.and_then(|t| solved.show_end(id, t)) {
+                    Some(end) => println!("game over: {end}"),
+                    None => println!(
+                        "game over: {}, {} {}",
+                        x.state,
+                        solved.total_name(),
+                        render::float_text(total.to_f64() + x.value.float)
+                    ),
+                }
+                if let (Some(you), true) = (side, two_players) {
+                    println!("(you were {})", solved.player_label(you));
+                }
                 return Ok(ExitCode::SUCCESS);
             }
-            NodeKind::Chance => {
-                let i = rng.pick(x.branches.iter().map(|b| b.probability));
-                println!(
-                    "  chance: {} (probability {})",
-                    x.branches[i].label, x.branches[i].probability
-                );
-                i
-            }
+            NodeKind::Chance => rng.pick(x.branches.iter().map(|b| b.probability)),
             NodeKind::Decision(p) => {
-                let you = *side.get_or_insert(p);
-                if p == you {
-                    println!("\n{}  [total so far {total}]", x.state);
+                let you = match side {
+                    Some(you) => you,
+                    None => {
+                        side = Some(p);
+                        if two_players {
+                            say_sides(solved, p);
+                        }
+                        p
+                    }
+                };
+                if p != you {
+                    let i = x.branches.iter().position(|b| b.chosen).unwrap_or(0);
+                    println!(
+                        "  {} plays: {}",
+                        solved.player_label(p),
+                        x.branches[i].label
+                    );
+                    i
+                } else if x.branches.len() == 1 {
+                    println!("  you play: {} (the only move)", x.branches[0].label);
+                    0
+                } else {
+                    if !total.is_zero() {
+                        println!("  [{} so far: {total}]", solved.total_name());
+                    }
                     for (i, b) in x.branches.iter().enumerate() {
                         println!("  {}. {}", i + 1, b.label);
                     }
@@ -210,10 +243,6 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
                             return Ok(ExitCode::SUCCESS);
                         }
                     }
-                } else {
-                    let i = x.branches.iter().position(|b| b.chosen).unwrap_or(0);
-                    println!("  {} plays: {}", player_name(p), x.branches[i].label);
-                    i
                 }
             }
             NodeKind::Unset => bail!("the model left a state without a kind"),
@@ -222,7 +251,10 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
         let b = &x.branches[pick];
         total = total.checked_add(b.reward).ok_or_else(overflow)?;
         let next = &e.next[pick];
-        id = if b.outcomes.is_empty() {
+        id = if matches!(x.kind, NodeKind::Chance) {
+            println!("  chance: {} (probability {})", b.label, b.probability);
+            next[0].1
+        } else if b.outcomes.is_empty() {
             next[0].1
         } else {
             // A random move: chance draws its outcome.
@@ -232,11 +264,39 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
             total = total.checked_add(o.reward).ok_or_else(overflow)?;
             next[i].1
         };
+        let next = solved.explain(id)?;
+        if !matches!(next.explanation.kind, NodeKind::Terminal) {
+            println!("\n{}", next.explanation.state);
+        }
     }
 }
 
-/// Reads the user's move: a number, a move name, `hint` or `quit` (`None`). Anything else is
-/// asked again.
+/// A terminal's payoff as a fraction: its exact value, or a whole float.
+fn payoff(v: &Value) -> Option<perfectplay::Rat> {
+    if let Some(q) = &v.exact {
+        let (n, d) = q.split_once('/').unwrap_or((q, "1"));
+        return perfectplay::Rat::checked_new(n.parse().ok()?, d.parse().ok()?);
+    }
+    let f = v.float;
+    (f.fract() == 0.0 && f.abs() < 9e15).then(|| perfectplay::Rat::integer(f as i64))
+}
+
+/// Whether the game names its two players apart (a one-player game names its player only).
+fn has_two_players(solved: &dyn Solved) -> bool {
+    solved.player_label(Player::Max) != solved.player_label(Player::Min)
+}
+
+/// Says which side the user plays and which the computer plays.
+fn say_sides(solved: &dyn Solved, you: Player) {
+    println!(
+        "you are {}; {} plays optimally",
+        solved.player_label(you),
+        solved.player_label(you.other())
+    );
+}
+
+/// Reads the user's move: a number, a move name or the first letters of one, `hint` or `quit`
+/// (`None`). Anything else is asked again.
 fn ask(
     lines: &mut impl Iterator<Item = std::io::Result<String>>,
     out: &mut impl Write,
@@ -255,7 +315,7 @@ fn ask(
         match answer {
             "" => continue,
             "q" | "quit" | "exit" => return Ok(None),
-            "h" | "hint" | "?" => {
+            "hint" | "?" => {
                 print!("{}", render::explanation_text(e));
                 continue;
             }
@@ -266,16 +326,27 @@ fn ask(
                 return Ok(Some(n - 1));
             }
         }
+        let lower = answer.to_lowercase();
         if let Some(i) = branches
             .iter()
-            .position(|b| b.label.eq_ignore_ascii_case(answer))
+            .position(|b| b.label.to_lowercase() == lower)
         {
             return Ok(Some(i));
         }
-        println!(
-            "'{answer}' is not a move here: type 1 to {}, a move's name, 'hint' or 'quit'",
-            branches.len()
-        );
+        let starts: Vec<usize> = (0..branches.len())
+            .filter(|&i| branches[i].label.to_lowercase().starts_with(&lower))
+            .collect();
+        match starts[..] {
+            [i] => return Ok(Some(i)),
+            [] => println!(
+                "'{answer}' is not a move here: type 1 to {}, a move's name, 'hint' or 'quit'",
+                branches.len()
+            ),
+            _ => println!(
+                "'{answer}' starts {} moves: type more of the name, or the number",
+                starts.len()
+            ),
+        }
     }
 }
 

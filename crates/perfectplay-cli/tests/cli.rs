@@ -565,30 +565,88 @@ fn auto_play_confidence_interval_contains_the_value() {
 
 #[test]
 fn interactive_play_reasks_on_bad_input_and_finishes() {
-    // PerfectMemory 1x2: one move ends the game. Junk and a hint first.
+    // PerfectMemory 2x2: junk, a hint, an ambiguous prefix ("flip" starts every move), then
+    // moves by number until the end.
     let o = run(
         &[
             "play",
             "perfect-memory",
             "--rows",
-            "1",
+            "2",
             "--cols",
             "2",
             "--seed",
             "3",
             "-q",
         ],
-        "junk\n7\nhint\n1\n1\n1\n1\n",
+        "junk\n7\nhint\nflip\n1\n1\n1\n1\n1\n1\n",
     );
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(out.contains("'junk' is not a move here"), "{out}");
     assert!(out.contains("'7' is not a move here"), "{out}");
     assert!(out.contains("* marks optimal moves"), "{out}");
-    assert!(out.contains("game over: total 1"), "{out}");
+    assert!(out.contains("'flip' starts 2 moves"), "{out}");
+    // The end in the game's terms, with the moves counted.
+    assert!(out.contains("game over: every pair is found, in "), "{out}");
     // Quitting early is fine too.
     let o = run(&["play", "pig", "--goal", "10", "-q"], "quit\n");
     assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn play_shows_the_position_names_the_sides_and_ends_in_the_games_terms() {
+    // Pig to 20 as B, holding whenever allowed ("h" is the first letter of hold only).
+    let o = run(
+        &[
+            "play", "pig", "--goal", "20", "--side", "min", "--seed", "6", "-q",
+        ],
+        &"h\n".repeat(200),
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(out.contains("you are B; A plays optimally"), "{out}");
+    // A forced move is played for the user and said so.
+    assert!(out.contains("you play: roll (the only move)"), "{out}");
+    // The position after every step: both scores, the mover and the turn total.
+    let positions = out
+        .lines()
+        .filter(|l| l.starts_with("A ") && l.contains(" B ") && l.contains("to move, turn"))
+        .count();
+    // Every roll's outcome is followed by the position it leads to, unless it ends the game.
+    let steps = out.matches("chance: ").count();
+    assert!(
+        positions + 1 >= steps,
+        "{positions} positions for {steps} steps:\n{out}"
+    );
+    assert!(out.contains("A plays: roll"), "{out}");
+    let end = out
+        .lines()
+        .find(|l| l.starts_with("game over: "))
+        .expect(&out);
+    assert!(
+        end == "game over: A reaches 20 and wins" || end == "game over: B reaches 20 and wins",
+        "{end}"
+    );
+    assert!(out.contains("(you were B)"), "{out}");
+    // Gold pots: the gold of both players at the end.
+    let o = run(&["play", "gold-pots", "--pots", "3,1,4", "-q"], "1\n1\n1\n");
+    let out = stdout(&o);
+    assert!(
+        out.contains("you are the first player; the second player plays optimally"),
+        "{out}"
+    );
+    assert!(out.contains("game over: the first player has "), "{out}");
+    let sum: u32 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("game over: the first player has "))
+        .map(|l| {
+            l.split(|c: char| !c.is_ascii_digit())
+                .filter_map(|n| n.parse::<u32>().ok())
+                .sum()
+        })
+        .expect(&out);
+    assert_eq!(sum, 8, "{out}");
 }
 
 /// `distribution perfect-memory` on a 2x3 board in exact mode with one output flag.

@@ -187,6 +187,32 @@ impl Model for GoldPots {
         }
     }
 
+    fn player_label(&self, player: Player) -> Option<String> {
+        Some(
+            match (self.variant, player) {
+                (Variant::CompetitiveKnown, Player::Max) => "the first player",
+                (Variant::CompetitiveKnown, Player::Min) => "the second player",
+                // Every decision maximises the first player's gold.
+                _ => "the player to move",
+            }
+            .to_string(),
+        )
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some("gold of the first player".to_string())
+    }
+
+    fn show_end(&self, _end: &State, total: perfectplay::Rat) -> Option<String> {
+        // The total is the first player's gold, a whole number.
+        let all: i64 = self.pots.iter().map(|&p| i64::from(p)).sum();
+        let first = total.numer();
+        Some(format!(
+            "the first player has {first} gold, the second {}",
+            all - first
+        ))
+    }
+
     fn show_state(&self, &(i, j): &State) -> String {
         let who = if self.first_to_move((i, j)) {
             "first"

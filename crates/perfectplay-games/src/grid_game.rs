@@ -361,6 +361,23 @@ impl Model for GridGame {
         }
     }
 
+    fn player_label(&self, player: Player) -> Option<String> {
+        Some(match player {
+            Player::Max => "Alice".to_string(),
+            Player::Min => "Bob".to_string(),
+        })
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some("Alice's total".to_string())
+    }
+
+    fn show_end(&self, _end: &State, total: perfectplay::Rat) -> Option<String> {
+        Some(format!(
+            "every row and column is crossed: Alice gets {total}"
+        ))
+    }
+
     fn show_state(&self, s: &State) -> String {
         let set = |m: u32| {
             let v: Vec<String> = (0..self.n())

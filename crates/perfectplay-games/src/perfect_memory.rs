@@ -234,6 +234,18 @@ impl Model for PerfectMemory {
         }
     }
 
+    fn player_label(&self, _player: Player) -> Option<String> {
+        Some("the player".to_string())
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some("moves".to_string())
+    }
+
+    fn show_end(&self, _end: &State, total: Rat) -> Option<String> {
+        Some(format!("every pair is found, in {total} moves"))
+    }
+
     fn show_state(&self, s: &State) -> String {
         use State::*;
         let (name, u, k) = match *s {

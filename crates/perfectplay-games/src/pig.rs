@@ -232,6 +232,29 @@ impl Model for Pig {
         }
     }
 
+    fn player_label(&self, player: Player) -> Option<String> {
+        Some(match (player, self.opponent) {
+            (Player::Max, _) => "A".to_string(),
+            (Player::Min, Opponent::Optimal) => "B".to_string(),
+            (Player::Min, Opponent::HoldAt(k)) => format!("B (holds at {k})"),
+        })
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some("winner (1: A, 0: B)".to_string())
+    }
+
+    fn show_end(&self, end: &State, _total: Rat) -> Option<String> {
+        match end {
+            State::Won { a } => Some(format!(
+                "{} reaches {} and wins",
+                if *a { "A" } else { "B" },
+                self.goal
+            )),
+            State::Play { .. } => None,
+        }
+    }
+
     fn show_state(&self, state: &State) -> String {
         match *state {
             State::Won { a: true } => "A wins".to_string(),

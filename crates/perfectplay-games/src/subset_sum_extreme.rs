@@ -239,6 +239,20 @@ impl Model for SubsetSumExtreme {
         }
     }
 
+    fn player_label(&self, _player: Player) -> Option<String> {
+        Some("the player".to_string())
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some("sum of the blocks left".to_string())
+    }
+
+    fn show_end(&self, _end: &State, total: Rat) -> Option<String> {
+        Some(format!(
+            "no more blocks can go: the blocks left sum to {total}"
+        ))
+    }
+
     fn show_state(&self, s: &State) -> String {
         let list = |mask: u16| {
             let v: Vec<String> = (0..self.blocks.len())

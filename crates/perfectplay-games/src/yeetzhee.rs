@@ -290,6 +290,18 @@ impl Model for Yeetzhee {
         }
     }
 
+    fn player_label(&self, _player: Player) -> Option<String> {
+        Some("the player".to_string())
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some("rolls".to_string())
+    }
+
+    fn show_end(&self, _end: &State, total: Rat) -> Option<String> {
+        Some(format!("every group is complete, after {total} rolls"))
+    }
+
     fn show_state(&self, s: &State) -> String {
         let list = |g: Groups| {
             let v: Vec<String> = g.sizes().iter().map(u8::to_string).collect();

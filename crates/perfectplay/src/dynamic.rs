@@ -185,6 +185,13 @@ pub trait Solved {
     /// Plays `games` games with the computed strategy everywhere (see
     /// [`Solution::simulate`]).
     fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError>;
+    /// How the game names `player` ([`Model::player_label`]), or `max` / `min`.
+    fn player_label(&self, player: crate::Player) -> String;
+    /// What the total counts ([`Model::total_name`]), or `"total"`.
+    fn total_name(&self) -> String;
+    /// The end of a play at the terminal state `id` with `total` in all, in the game's terms
+    /// ([`Model::show_end`]); `None` where the game does not say, or `id` is no state.
+    fn show_end(&self, id: usize, total: Rat) -> Option<String>;
 }
 
 /// A model with its solution: the [`Solved`] of every [`Model`].
@@ -303,6 +310,24 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
     fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError> {
         self.solution
             .simulate(&*self.model, games, seed, MAX_GAME_STEPS)
+    }
+
+    fn player_label(&self, player: crate::Player) -> String {
+        self.model
+            .player_label(player)
+            .unwrap_or_else(|| player_name(player).to_string())
+    }
+
+    fn total_name(&self) -> String {
+        self.model
+            .total_name()
+            .unwrap_or_else(|| "total".to_string())
+    }
+
+    fn show_end(&self, id: usize, total: Rat) -> Option<String> {
+        (id < self.solution.len())
+            .then(|| self.model.show_end(self.solution.state_at(id), total))
+            .flatten()
     }
 }
 

@@ -61,8 +61,10 @@ impl Player {
 /// # The hooks
 /// Two methods are required: [`start`](Model::start) and [`expand`](Model::expand). The rest
 /// are optional and come in four groups:
-/// - **display**: [`show_state`](Model::show_state), [`show_move`](Model::show_move) and
-///   [`parse_state`](Model::parse_state), for errors, explanations and exports;
+/// - **display**: [`show_state`](Model::show_state), [`show_move`](Model::show_move),
+///   [`parse_state`](Model::parse_state), [`player_label`](Model::player_label),
+///   [`total_name`](Model::total_name) and [`show_end`](Model::show_end), for errors,
+///   explanations, exports, play and plots;
 /// - **numbering**: [`dense_bound`](Model::dense_bound) and [`dense_index`](Model::dense_index),
 ///   which spare the engine its hashing;
 /// - **sweep order**: [`sweep_len`](Model::sweep_len), [`sweep_state`](Model::sweep_state),
@@ -105,6 +107,29 @@ pub trait Model {
     /// A readable description of a move or outcome label. The default is the `Debug` form.
     fn show_move(&self, mv: &Self::Move) -> String {
         format!("{mv:?}")
+    }
+
+    /// How the game names `player`, as play and explanations show it (`"A"`, `"Alice"`, `"the
+    /// first player"`). The default, `None`, leaves front ends to say `max` or `min`.
+    fn player_label(&self, player: Player) -> Option<String> {
+        let _ = player;
+        None
+    }
+
+    /// What the total of a play counts, in a few words (`"moves"`, `"rolls"`, `"first player
+    /// wins"`), for the axis of a plot and the end of a played game. The default, `None`,
+    /// leaves front ends to say "total".
+    fn total_name(&self) -> Option<String> {
+        None
+    }
+
+    /// How a play that ended in the terminal state `end`, having scored `total` in all (the
+    /// step rewards along it and the payoff of `end`), is told in the game's terms (`"A wins"`,
+    /// `"all pairs found in 12 moves"`). The default, `None`, leaves front ends to show the
+    /// state and the total.
+    fn show_end(&self, end: &Self::State, total: Rat) -> Option<String> {
+        let _ = (end, total);
+        None
     }
 
     /// An optional numbering of the states, which the engine then uses instead of hashing them
