@@ -78,6 +78,10 @@ pub fn distribution_args(cmd: Command) -> Command {
                 .help("Also draw the distribution to FILE.svg or FILE.png"),
         )
         .arg(
+            flag("cdf", "Draw P(total <= t) in --plot rather than the probability of each total")
+                .requires("plot"),
+        )
+        .arg(
             Arg::new("tail")
                 .long("tail")
                 .value_name("EPS")
@@ -350,7 +354,8 @@ fn ask(
     }
 }
 
-pub fn distribution(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
+/// `distribution`: `title` names the game and its parameters, for `--plot`.
+pub fn distribution(solved: &dyn Solved, m: &ArgMatches, title: &str) -> Result<ExitCode> {
     let tail = *m.get_one::<f64>("tail").expect("has a default");
     // Zero cannot be met where a cycle has rewards (plays there can last for ever), and no
     // answer needs it: every other play is followed to its end whatever EPS is.
@@ -363,7 +368,17 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
     };
     let d = solved.distribution(&options)?;
     if let Some(file) = m.get_one::<String>("plot") {
-        crate::plot::distribution(&d, file).with_context(|| format!("--plot {file}"))?;
+        let plot = crate::plot::Plot {
+            distribution: &d,
+            title,
+            total: &solved.total_name(),
+            view: if m.get_flag("cdf") {
+                crate::plot::View::Cumulative
+            } else {
+                crate::plot::View::Probability
+            },
+        };
+        crate::plot::draw(&plot, file).with_context(|| format!("--plot {file}"))?;
     }
     let value = &solved.report().value;
     if m.get_flag("json") {

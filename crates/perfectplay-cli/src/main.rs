@@ -590,7 +590,17 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             let code = match command {
                 "explain" => analysis::explain(solved.as_ref(), gm),
                 "play" => analysis::play(solved.as_ref(), gm),
-                "distribution" => analysis::distribution(solved.as_ref(), gm),
+                "distribution" => {
+                    let options: Vec<String> = game
+                        .params
+                        .iter()
+                        .filter_map(|spec| {
+                            Some(format!("--{} {}", spec.name, params.get(spec.name)?))
+                        })
+                        .collect();
+                    let title = format!("{} {}", game.name, options.join(" "));
+                    analysis::distribution(solved.as_ref(), gm, title.trim_end())
+                }
                 "strategy" => {
                     let p = game
                         .params

@@ -223,7 +223,13 @@ pub fn analyse(command: &str, model_path: &str, m: &ArgMatches) -> Result<ExitCo
     let code = match command {
         "explain" => crate::analysis::explain(solved.as_ref(), m),
         "play" => crate::analysis::play(solved.as_ref(), m),
-        "distribution" => crate::analysis::distribution(solved.as_ref(), m),
+        "distribution" => {
+            let name = std::path::Path::new(model_path)
+                .file_name()
+                .map_or(model_path.into(), |n| n.to_string_lossy());
+            let title = format!("{name}: {}", prop.text);
+            crate::analysis::distribution(solved.as_ref(), m, &title)
+        }
         "strategy" => {
             let mut params: BTreeMap<&str, &str> = constants
                 .iter()

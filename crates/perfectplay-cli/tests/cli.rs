@@ -781,8 +781,42 @@ fn distribution_plots_are_valid_files_of_the_right_size() {
     assert!(text.contains("width=\"800\"") && text.contains("height=\"500\""));
     assert!(text.trim_end().ends_with("</svg>"));
     assert!(text.contains("<rect"));
+    // The title names the game and its parameters, the x-axis what the total counts; the mean
+    // is marked; integer totals get whole-number ticks only.
+    assert!(text.contains("perfect-memory --rows 4 --cols 4"), "{text}");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.contains(&"moves"), "{text}");
+    assert!(text.contains("mean 12.393"), "{text}");
+    // The x-axis ticks (centred labels under the axis) are whole numbers.
+    let ticks: Vec<f64> = lines
+        .windows(2)
+        .filter(|w| w[0].contains("dy=\"0.76em\" text-anchor=\"middle\""))
+        .filter_map(|w| w[1].parse().ok())
+        .collect();
+    assert!(ticks.len() >= 3, "{text}");
+    assert!(ticks.iter().all(|t| t.fract() == 0.0), "{ticks:?}");
     assert_eq!(png_size(&std::fs::read(&png).unwrap()), (800, 500));
+    // The cumulative view.
+    let cdf = dir.join("c.svg");
+    run_ok(&[
+        "distribution",
+        "yeetzhee",
+        "--dice",
+        "3",
+        "--faces",
+        "6",
+        "--groups",
+        "1,2",
+        "-q",
+        "--cdf",
+        "--plot",
+        cdf.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&cdf).unwrap();
+    assert!(text.lines().any(|l| l == "P(rolls &lt;= x)"), "{text}");
+    assert!(text.contains("<polyline") || text.contains("<path"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
+    assert_error(&["distribution", "pig", "--goal", "5", "--cdf"], "--plot");
     assert_error(
         &["distribution", "pig", "--goal", "5", "--plot", "x.gif"],
         "--plot",
