@@ -537,6 +537,32 @@ fn explain_rejects_bad_and_unreachable_states() {
         ],
         "--method search",
     );
+    // A state that names the wrong player, or a position no play reaches, is refused with the
+    // reason, not rewritten.
+    let gold = ["explain", "gold-pots", "--pots", "4,1,2,10,3", "--state"];
+    assert_error(
+        &[&gold[..], &["pots 1..4 (second player to move)"]].concat(),
+        "--state: 'pots 1..4 (second player to move)': with 2 pots taken it is the first player's turn",
+    );
+    assert_error(&[&gold[..], &["pots 1..4 junk"]].concat(), "is not a state");
+    let o = run(
+        &[&gold[..], &["pots 1..5 (second player to move)", "-q"]].concat(),
+        "",
+    );
+    assert!(stdout(&o).starts_with("state: pots 1..5 (second player to move)\n"));
+    let grid = ["explain", "grid-game", "--grid", "1 2; 3 4", "--state"];
+    assert_error(
+        &[&grid[..], &["crossed rows {1} columns {}"]].concat(),
+        "1 rows and 0 columns crossed",
+    );
+    assert_error(
+        &[
+            &grid[..],
+            &["crossed rows {1} columns {2}, Bob answers row 1"],
+        ]
+        .concat(),
+        "row 1 is crossed already",
+    );
 }
 
 #[test]
@@ -814,7 +840,10 @@ fn distribution_plots_are_valid_files_of_the_right_size() {
     ]);
     let text = std::fs::read_to_string(&cdf).unwrap();
     assert!(text.lines().any(|l| l == "P(rolls &lt;= x)"), "{text}");
-    assert!(text.contains("<polyline") || text.contains("<path"), "{text}");
+    assert!(
+        text.contains("<polyline") || text.contains("<path"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     assert_error(&["distribution", "pig", "--goal", "5", "--cdf"], "--plot");
     assert_error(

@@ -279,11 +279,11 @@ impl Model for GoldPots {
 
     fn parse_state(&self, text: &str) -> Result<State, String> {
         let bad = || crate::notation::bad(text, NOTATION);
-        let range = text
-            .trim()
-            .strip_prefix("pots ")
-            .and_then(|r| r.split_whitespace().next())
-            .ok_or_else(bad)?;
+        let rest = text.trim().strip_prefix("pots ").ok_or_else(bad)?;
+        let (range, mover) = match rest.split_once(char::is_whitespace) {
+            Some((range, mover)) => (range, Some(mover.trim())),
+            None => (rest, None),
+        };
         let (i, j) = range.split_once("..").ok_or_else(bad)?;
         let (i, j): (u32, u32) = (i.parse().map_err(|_| bad())?, j.parse().map_err(|_| bad())?);
         if i > j || j as usize > self.pots.len() {
@@ -292,13 +292,30 @@ impl Model for GoldPots {
                 self.pots.len()
             ));
         }
+        // Whose turn it is follows from the pots taken; a text that names a player must name
+        // that one.
+        let first = self.first_to_move((i, j));
+        match mover {
+            None => {}
+            Some("(first player to move)") if first => {}
+            Some("(second player to move)") if !first => {}
+            Some("(first player to move)" | "(second player to move)") => {
+                return Err(format!(
+                    "'{text}': with {} pots taken it is the {} player's turn",
+                    self.pots.len() as u32 - (j - i),
+                    if first { "first" } else { "second" }
+                ))
+            }
+            Some(_) => return Err(bad()),
+        }
         Ok((i, j))
     }
 }
 
 /// How states are written.
 const NOTATION: &str = "'pots I..J': pots I to J-1 remain, counted from 0 (e.g. 'pots 1..4'); \
-    whose turn it is follows from the count";
+    whose turn it is follows from the count, and may be added as explain prints it: \
+    'pots 1..4 (second player to move)'";
 
 #[cfg(test)]
 mod tests {

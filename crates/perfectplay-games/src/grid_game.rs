@@ -449,9 +449,22 @@ impl Model for GridGame {
             },
             None => return Err(bad()),
         };
+        let (rows, cols) = (set(&rows)?, set(&cols)?);
+        // Alice and Bob cross one line each per round, Alice first.
+        if rows.count_ones() != cols.count_ones() {
+            return Err(format!(
+                "'{text}': {} rows and {} columns crossed; every round crosses one of each \
+                 (Alice's row waiting for Bob's column is written ', Bob answers row R')",
+                rows.count_ones(),
+                cols.count_ones()
+            ));
+        }
+        if let Some(row) = pending.filter(|&r| rows & 1 << r != 0) {
+            return Err(format!("'{text}': row {} is crossed already", row + 1));
+        }
         Ok(State {
-            rows: set(&rows)?,
-            cols: set(&cols)?,
+            rows,
+            cols,
             pending,
         })
     }
