@@ -14,6 +14,17 @@
 //! "re-roll" loops back to it) costs time linear in its size, as does a cycle or a chain; dense
 //! components cost `O(n^3)` as plain Gaussian elimination would.
 //!
+//! # Accuracy in floats
+//! Where a state almost surely comes back to itself (a re-roll that succeeds once in a
+//! billion), `1 - a_xx` cancels: `a_xx` is `1 - ε` rounded, and `ε` keeps only a few of its
+//! digits. A *stochastic* system ([`System::reset_stochastic`]) knows each row's exit mass,
+//! the probability of leaving the component, `e_x = 1 - Σ_y a_xy`, given by the caller as a
+//! sum of the exiting edges' probabilities. In floats, the pivot is then `e_x + Σ_{y≠x} a_xy`,
+//! a sum of positive terms without cancellation, and eliminating `x` into `p` adds
+//! `a_px e_x / pivot` to `e_p` (the Grassmann–Taksar–Heyman idea for Markov chains); every
+//! quantity stays a sum of products of positive numbers, accurate to a few rounding errors
+//! however close to one the loops are. Exact arithmetic takes `1 - a_xx`, equal and cheaper.
+//!
 //! The same code runs on `f64` and on exact rationals. A pivot `1 - a_xx` that is not positive
 //! means the policy does not leave the component with probability one; the caller prevents that
 //! and gets the unknown back as an error if it happens anyway.
@@ -32,6 +43,10 @@ use crate::Number;
 pub(crate) struct System<N> {
     pub c: Vec<N>,
     rows: Vec<Vec<(u32, N)>>,
+    /// Each row's exit mass `1 - Σ_y a_xy`, in a stochastic system (see the module docs).
+    exit: Vec<N>,
+    /// Whether [`System::reset_stochastic`] made this a stochastic system.
+    stochastic: bool,
     indexed: Vec<bool>,
     /// Whether `rows[x]` holds the self-loop `a_xx`, so that the cost of eliminating `x`
     /// needs no search.
@@ -125,6 +140,8 @@ impl<N: Number> System<N> {
         let mut s = System {
             c: Vec::new(),
             rows: Vec::new(),
+            exit: Vec::new(),
+            stochastic: false,
             indexed: Vec::new(),
             looped: Vec::new(),
             slot: FxHashMap::default(),
@@ -139,6 +156,8 @@ impl<N: Number> System<N> {
     /// Empties the system and makes it one of `n` unknowns, keeping the memory of its rows
     /// (the engine solves many systems one after another).
     pub fn reset(&mut self, n: usize) {
+        self.stochastic = false;
+        self.exit.clear();
         self.c.clear();
         self.c.resize(n, N::zero());
         self.rows.truncate(n);
@@ -152,6 +171,21 @@ impl<N: Number> System<N> {
         self.looped.clear();
         self.looped.resize(n, false);
         self.slot.clear();
+    }
+
+    /// Empties the system and makes it a stochastic one of `n` unknowns: each row is part of a
+    /// probability distribution whose rest leaves the system, declared with
+    /// [`System::add_exit`] (see the module docs).
+    pub fn reset_stochastic(&mut self, n: usize) {
+        self.reset(n);
+        self.stochastic = true;
+        self.exit.resize(n, N::zero());
+    }
+
+    /// Adds `p` to the probability that row `x` leaves the system (stochastic systems only).
+    pub fn add_exit(&mut self, x: usize, p: &N) {
+        debug_assert!(self.stochastic, "exits belong to stochastic systems");
+        self.exit[x] = self.exit[x].add(p);
     }
 
     /// The position of `y` in `rows[x]`.
@@ -257,14 +291,22 @@ impl<N: Number> System<N> {
             // Remove the self-loop and normalise the row.
             let self_loop = self.take(x, x as u32);
             let mut row = std::mem::take(&mut self.rows[x]);
+            let gth = self.stochastic && !N::EXACT;
             if let Some(a) = self_loop {
-                let pivot = N::one().sub(&a);
+                let pivot = if gth {
+                    row.iter().fold(self.exit[x].clone(), |s, (_, b)| s.add(b))
+                } else {
+                    N::one().sub(&a)
+                };
                 if pivot <= N::zero() {
                     return Err(Unsolved::Pivot(x));
                 }
                 self.c[x] = self.c[x].div(&pivot);
                 for (_, b) in row.iter_mut() {
                     *b = b.div(&pivot);
+                }
+                if gth {
+                    self.exit[x] = self.exit[x].div(&pivot);
                 }
             }
             for &(y, _) in &row {
@@ -286,6 +328,10 @@ impl<N: Number> System<N> {
                 }
                 let cx = a.mul(&self.c[x]);
                 self.c[p] = self.c[p].add(&cx);
+                if gth {
+                    let ex = a.mul(&self.exit[x]);
+                    self.exit[p] = self.exit[p].add(&ex);
+                }
                 for (y, b) in &row {
                     if self.add(p, *y, a.mul(b)) && *y as usize != p {
                         preds[*y as usize].push(p as u32);

@@ -1240,3 +1240,54 @@ fn a_shared_solve_owns_its_model() {
     assert_eq!(e.explanation.state, "5");
     assert_eq!(e.next, vec![vec![(Rat::ONE, 1)]]);
 }
+
+/// A re-roll that succeeds once in `odds`: state 0 is a choice between stopping (worth
+/// `stop`) and rolling (one step), which comes back to 0 unless it hits, worth `prize` more.
+struct Longshot {
+    odds: i64,
+    stop: i64,
+    prize: i64,
+}
+
+impl Model for Longshot {
+    type State = u8;
+    type Move = &'static str;
+    fn start(&self) -> u8 {
+        0
+    }
+    fn expand(&self, s: &u8, node: &mut impl NodeBuilder<u8, &'static str>) {
+        match s {
+            0 => {
+                node.decision(Player::Max);
+                node.add_move("stop", self.stop, 2);
+                node.add_move("roll", -1, 1);
+            }
+            1 => {
+                node.chance();
+                node.add_outcome("hit", Rat::new(1, self.odds), self.prize, 2);
+                node.add_outcome("miss", Rat::new(self.odds - 1, self.odds), 0, 0);
+            }
+            _ => node.terminal(0),
+        }
+    }
+}
+
+/// Loops that come back with probability within 1e-9 of one: the float value keeps its
+/// digits (the pivot is summed from the exits, not `1 - (1 - ε)`), and agrees with the exact
+/// one to a few rounding errors.
+#[test]
+fn near_certain_loops_keep_their_float_digits() {
+    for odds in [3, 1_000_003, 4_294_967_295, 1 << 40] {
+        // Rolling costs `odds` steps on average and wins `prize`; stopping wins `stop`.
+        let g = Longshot {
+            odds,
+            stop: 1,
+            prize: 3 * odds,
+        };
+        let float = *solve(&g).unwrap().start_value();
+        let exact = perfectplay::Number::to_f64(solve_exact(&g).unwrap().start_value());
+        assert_eq!(exact, (2 * odds) as f64, "{odds}");
+        let error = (float - exact).abs() / exact;
+        assert!(error < 1e-14, "odds {odds}: {float} vs {exact} ({error:e})");
+    }
+}

@@ -407,13 +407,15 @@ impl<N: Number> Component<N> {
                 unknowns.push(x);
             }
         }
-        sys.reset(unknowns.len());
+        sys.reset_stochastic(unknowns.len());
         // Adds the row of chance node `y` to unknown `i`; returns its constant.
         let chance_row = |sys: &mut System<N>, i: usize, y: usize| {
             let mut c = N::zero();
             for e in self.out(y) {
                 c.add_mul(&e.prob, &e.konst);
-                if e.to != EXIT {
+                if e.to == EXIT {
+                    sys.add_exit(i, &e.prob);
+                } else {
                     sys.add(i, index[e.to as usize], e.prob.clone());
                 }
             }
@@ -425,6 +427,7 @@ impl<N: Number> Component<N> {
                 Kind::Decision(_) => {
                     let e = &self.out(x)[policy[x] as usize];
                     if e.to == EXIT {
+                        sys.add_exit(i, &N::one());
                         e.konst.clone()
                     } else if folded(e.to as usize) {
                         e.konst.add(&chance_row(sys, i, e.to as usize))
