@@ -42,16 +42,16 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "rows",
             value: "N",
-            help: "rows of the board, 1..=50 (rows × cols must be even)",
-            kind: ParamKind::Int { min: 1, max: 50 },
+            help: "rows of the board, at least 1; rows × cols must be even and at most 20000 (the original problem: up to 50 × 50)",
+            kind: ParamKind::Int { min: 1, max: MAX_CELLS as i64 },
             default: None,
             required: true,
         },
         ParamSpec {
             name: "cols",
             value: "M",
-            help: "columns of the board, 1..=50",
-            kind: ParamKind::Int { min: 1, max: 50 },
+            help: "columns of the board, at least 1",
+            kind: ParamKind::Int { min: 1, max: MAX_CELLS as i64 },
             default: None,
             required: true,
         },
@@ -60,6 +60,11 @@ pub const SPEC: GameSpec = GameSpec {
     notation: Some(NOTATION),
     build: |p| Ok(Box::new(PerfectMemory::from_params(p)?) as Box<dyn DynModel>),
 };
+
+/// The most cells of a board: the sweep numbers a turn by a multiplication that is exact while
+/// `cells³ / 16 < 2^40` (see [`Model::sweep_state`]), which holds up to about 26,000 cells; a
+/// board this large has about 1.5 · 10^8 positions.
+pub const MAX_CELLS: u32 = 20_000;
 
 /// The game on a board of `cells` cells.
 #[derive(Clone, Debug)]
@@ -100,28 +105,31 @@ pub enum State {
 impl PerfectMemory {
     /// The game on a `rows × cols` board; `rows · cols` must be even.
     pub fn new(rows: u32, cols: u32) -> Result<Self, GameError> {
-        if !(1..=50).contains(&rows) {
-            return Err(GameError::param(
-                "rows",
-                format!("{rows} is out of range 1..=50"),
-            ));
+        for (name, n) in [("rows", rows), ("cols", cols)] {
+            if n == 0 {
+                return Err(GameError::param(name, "a board needs at least 1"));
+            }
         }
-        if !(1..=50).contains(&cols) {
+        let cells = u64::from(rows) * u64::from(cols);
+        if cells > u64::from(MAX_CELLS) {
             return Err(GameError::param(
                 "cols",
-                format!("{cols} is out of range 1..=50"),
+                format!(
+                    "the board {rows}x{cols} has {cells} cells; the numbering of its states \
+                     takes at most {MAX_CELLS}"
+                ),
             ));
         }
-        if rows * cols % 2 == 1 {
+        if cells % 2 == 1 {
             return Err(GameError::param(
                 "cols",
                 format!("the board {rows}x{cols} has an odd number of cells"),
             ));
         }
-        Ok(PerfectMemory::with_cells(rows * cols))
+        Ok(PerfectMemory::with_cells(cells as u32))
     }
 
-    /// The game on a board of `cells` cells, an even number up to 2,500.
+    /// The game on a board of `cells` cells, an even number up to [`MAX_CELLS`].
     fn with_cells(cells: u32) -> Self {
         let run = cells as usize / 4 + 1;
         PerfectMemory {
@@ -133,7 +141,7 @@ impl PerfectMemory {
 
     /// Builds from `--rows` and `--cols`.
     pub fn from_params(p: &Params) -> Result<Self, GameError> {
-        PerfectMemory::new(p.int("rows", 1, 50)?, p.int("cols", 1, 50)?)
+        PerfectMemory::new(p.int("rows", 1, MAX_CELLS)?, p.int("cols", 1, MAX_CELLS)?)
     }
 }
 
@@ -295,7 +303,7 @@ impl Model for PerfectMemory {
     fn sweep_state(&self, rank: usize) -> Option<State> {
         // `rank / self.run` by a multiplication. With `per_run = (2^40 + e) / run` for some
         // `e < run`, the product is `2^40 · (rank / run + rank · e / (run · 2^40))`. The second
-        // term is below `1 / run` because `rank · run < 2^40` (ranks are below `2,501 · 626`
+        // term is below `1 / run` because `rank · run < 2^40` (ranks are below `20,001 · 5,001`
         // on the largest board), and the fraction of the first is at most `1 - 1 / run`, so
         // the sum does not reach the next integer.
         let u = ((rank as u64 * self.per_run) >> 40) as usize;
@@ -475,7 +483,7 @@ mod tests {
         );
         assert_eq!(
             PerfectMemory::new(0, 2).unwrap_err().to_string(),
-            "rows: 0 is out of range 1..=50"
+            "rows: 0 is out of range 1..=20000"
         );
     }
 }

@@ -35,7 +35,7 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "goal",
             value: "G",
-            help: "the score that wins, 1..=300 (about G³ states)",
+            help: "the score that wins, 1..=1000 (about G³ states: 1M at 100, 27M at 300; the memory guard stops a goal too large for this machine with a clear error)",
             kind: ParamKind::Int { min: 1, max: MAX_GOAL as i64 },
             default: Some("100"),
             required: false,
@@ -57,7 +57,7 @@ pub const SPEC: GameSpec = GameSpec {
 };
 
 /// Largest supported goal.
-pub const MAX_GOAL: u16 = 300;
+pub const MAX_GOAL: u16 = 1000;
 
 /// How the second player plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

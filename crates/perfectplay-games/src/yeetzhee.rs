@@ -28,16 +28,16 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "dice",
             value: "N",
-            help: "number of dice, 1..=50",
-            kind: ParamKind::Int { min: 1, max: 50 },
+            help: "number of dice, 1..=127; the dice plus the number of groups at most 128 (the original problem: up to 50)",
+            kind: ParamKind::Int { min: 1, max: 127 },
             default: None,
             required: true,
         },
         ParamSpec {
             name: "faces",
             value: "M",
-            help: "faces per die, 1..=50",
-            kind: ParamKind::Int { min: 1, max: 50 },
+            help: "faces per die, 1..=4294967295 (the original problem: up to 50)",
+            kind: ParamKind::Int { min: 1, max: u32::MAX as i64 },
             default: None,
             required: true,
         },
@@ -47,8 +47,8 @@ pub const SPEC: GameSpec = GameSpec {
             help: "target group sizes, non-decreasing, summing to N, at most M of them, e.g. 1,2",
             kind: ParamKind::IntList {
                 min: 0,
-                max: 50,
-                len: (1, 50),
+                max: 127,
+                len: (1, 127),
             },
             default: None,
             required: true,
@@ -79,12 +79,13 @@ pub enum State {
 
 /// The sizes of the groups of equal faces placed so far, largest first, packed in 128 bits:
 /// each size `g` is `g` one-bits and a zero, from the low end (at most 50 dice in at most 50
-/// groups: 100 bits). A copyable key that hashes in one step and never allocates.
+/// groups: 100 bits; the game allows any dice and groups that fit). A copyable key that hashes in one step and never allocates.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Groups(u128);
 
 impl Groups {
-    /// The groups with these sizes (any order; each 1..=50, at most 50 dice in all).
+    /// The groups with these sizes (any order; each at least 1; the sizes plus their number at
+    /// most 128).
     ///
     /// # Panics
     /// If the sizes do not fit the packing (more than 128 bits).
@@ -167,17 +168,14 @@ pub enum Label {
 impl Yeetzhee {
     /// The game; `groups` must be non-decreasing, sum to `dice`, and number at most `faces`.
     pub fn new(dice: u32, faces: u32, groups: &[u32]) -> Result<Self, GameError> {
-        if !(1..=50).contains(&dice) {
+        if !(1..=127).contains(&dice) {
             return Err(GameError::param(
                 "dice",
-                format!("{dice} is out of range 1..=50"),
+                format!("{dice} is out of range 1..=127"),
             ));
         }
-        if !(1..=50).contains(&faces) {
-            return Err(GameError::param(
-                "faces",
-                format!("{faces} is out of range 1..=50"),
-            ));
+        if faces == 0 {
+            return Err(GameError::param("faces", "a die needs at least 1 face"));
         }
         if groups.is_empty() {
             return Err(GameError::param(
@@ -204,11 +202,22 @@ impl Yeetzhee {
                 ),
             ));
         }
-        let sum: u32 = groups.iter().sum();
-        if sum != dice {
+        let sum: u64 = groups.iter().map(|&g| u64::from(g)).sum();
+        if sum != u64::from(dice) {
             return Err(GameError::param(
                 "groups",
                 format!("the group sizes sum to {sum}, not to the {dice} dice"),
+            ));
+        }
+        // A position packs each group as its size in one-bits and a zero (see [`Groups`]).
+        if dice as usize + groups.len() > 128 {
+            return Err(GameError::param(
+                "groups",
+                format!(
+                    "{dice} dice in {} groups take {} bits of a position, more than its 128",
+                    groups.len(),
+                    dice as usize + groups.len()
+                ),
             ));
         }
         let target = groups.iter().rev().map(|&g| g as u8).collect();
@@ -221,9 +230,9 @@ impl Yeetzhee {
 
     /// Builds from `--dice`, `--faces` and `--groups`.
     pub fn from_params(p: &Params) -> Result<Self, GameError> {
-        let dice = p.int("dice", 1, 50)?;
-        let faces = p.int("faces", 1, 50)?;
-        let groups = p.int_list("groups", 0, 50, (1, 50))?;
+        let dice = p.int("dice", 1, 127)?;
+        let faces = p.int("faces", 1, u32::MAX)?;
+        let groups = p.int_list("groups", 0, 127, (1, 127))?;
         Yeetzhee::new(dice, faces, &groups)
     }
 

@@ -45,6 +45,25 @@ fn perfect_memory() {
     }
 }
 
+/// Boards beyond the original problem's 50 × 50: the engine's own limit is the numbering of the
+/// positions (`MAX_CELLS`).
+#[test]
+fn perfect_memory_beyond_the_contest() {
+    use perfectplay_games::perfect_memory::MAX_CELLS;
+    for (rows, cols) in [(51, 52), (3, 998), (1, 4000), (7, 100)] {
+        let e = *solve(&PerfectMemory::new(rows, cols).unwrap())
+            .unwrap()
+            .start_value();
+        let b = baselines::perfect_memory((rows * cols) as usize);
+        assert!(close(e, b), "{rows}x{cols}: {e} vs {b}");
+    }
+    assert!(PerfectMemory::new(1, MAX_CELLS).is_ok());
+    let e = PerfectMemory::new(1, MAX_CELLS + 2)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("at most 20000"), "{e}");
+}
+
 #[test]
 fn gold_pots() {
     let mut rng = Rng::new(1);
@@ -112,6 +131,30 @@ fn yeetzhee() {
         assert!(close(e, b), "{dice} {faces} {groups:?}: {e} vs {b}");
         done += 1;
     }
+}
+
+/// Beyond the original problem's 50 dice and 50 faces: up to 127 dice (a position packs the
+/// dice and the groups in 128 bits) and any face count that fits a `u32`.
+#[test]
+fn yeetzhee_beyond_the_contest() {
+    let mut rng = Rng::new(5);
+    for _ in 0..12 {
+        let faces = [3, 60, 1_000_000, u32::MAX][rng.below(4) as usize];
+        let k = 1 + rng.below(3) as usize;
+        let mut groups: Vec<u32> = (0..k).map(|_| 1 + rng.below(40) as u32).collect();
+        groups.sort_unstable();
+        let dice: u32 = groups.iter().sum();
+        let e = *solve(&Yeetzhee::new(dice, faces, &groups).unwrap())
+            .unwrap()
+            .start_value();
+        let g: Vec<usize> = groups.iter().map(|&x| x as usize).collect();
+        let b = baselines::yeetzhee(dice as usize, faces as usize, &g);
+        assert!(close(e, b), "{dice} {faces} {groups:?}: {e} vs {b}");
+    }
+    // 127 dice in one group fit; 64 dice in 65 groups do not.
+    assert!(Yeetzhee::new(127, 2, &[127]).is_ok());
+    let e = Yeetzhee::new(65, 100, &[1; 65]).unwrap_err().to_string();
+    assert!(e.contains("more than its 128"), "{e}");
 }
 
 #[test]

@@ -56,7 +56,7 @@ def test_the_catalog_lists_every_game_with_its_parameters():
                      "grid-game", "pig"]
     pig = next(g for g in perfectplay.games() if g["name"] == "pig")
     goal = next(p for p in pig["params"] if p["name"] == "goal")
-    assert (goal["kind"], goal["min"], goal["max"], goal["default"]) == ("int", 1, 300, "100")
+    assert (goal["kind"], goal["min"], goal["max"], goal["default"]) == ("int", 1, 1000, "100")
     assert "A to move" in pig["notation"]
 
 
@@ -69,7 +69,7 @@ def test_names_may_use_underscores():
     (lambda: perfectplay.solve("chess"), ["unknown game 'chess'", "pig"]),
     (lambda: perfectplay.solve("pig", gaol=10), ["unknown parameter 'gaol'", "goal"]),
     (lambda: perfectplay.solve("pig", goal=0), ["goal"]),
-    (lambda: perfectplay.solve("pig", goal=301), ["goal", "300"]),
+    (lambda: perfectplay.solve("pig", goal=1001), ["goal", "1000"]),
     (lambda: perfectplay.solve("pig", goal="ten"), ["goal"]),
     (lambda: perfectplay.solve("pig", goal=True), ["goal"]),
     (lambda: perfectplay.solve("pig", opponent="hold-at-0"), ["opponent"]),
