@@ -415,7 +415,9 @@ fn build(game: &GameSpec, params: &Params) -> Result<Box<dyn DynModel>> {
 /// The caller prints the statistics once the command has succeeded, so that a failing command
 /// prints nothing but its error line.
 fn solve_model<'m>(model: &'m dyn DynModel, m: &ArgMatches) -> Result<Box<dyn Solved + 'm>> {
-    with_options(m, |options| model.solve_dyn(options))
+    let solved = with_options(m, |options| model.solve_dyn(options))?;
+    render::know_error_bound(solved.report().stats.error_bound);
+    Ok(solved)
 }
 
 /// Runs `f` with the solve options of the command line and a progress spinner on a terminal
@@ -507,6 +509,7 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
     // applies, and a model that only computes a value (the grid game's assignment method)
     // answers too.
     let report = with_options(m, |options| model.solve_report(options))?;
+    render::know_error_bound(report.stats.error_bound);
     if m.get_flag("json") {
         println!("{}", json(game, &params, &report));
     } else {
@@ -515,6 +518,11 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
                 "{} = {}",
                 render::float_text(report.value),
                 render::fraction_text(q)
+            ),
+            None if report.stats.error_bound > 0.0 => println!(
+                "{} (± {:.1e}, certified)",
+                render::float_text(report.value),
+                report.stats.error_bound
             ),
             None => println!("{}", render::float_text(report.value)),
         }

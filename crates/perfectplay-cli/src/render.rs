@@ -2,6 +2,7 @@
 //! function per report and format, each returning the whole text.
 
 use std::fmt::Write;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use clap::{Arg, ArgMatches};
@@ -36,7 +37,8 @@ pub fn digits_arg() -> Arg {
             }
         })
         .help(
-            "Significant digits of decimals in text output (default 12; JSON keeps every digit); \
+            "Significant digits of decimals in text output (default 12, fewer where the solve's \
+             certified error bound leaves fewer known; JSON keeps every digit and the bound); \
              'all' prints every digit of decimals and of long fractions",
         )
 }
@@ -52,11 +54,38 @@ fn digits() -> Option<usize> {
     *DIGITS.get().unwrap_or(&Some(DEFAULT_DIGITS))
 }
 
-/// A float as text, rounded to the significant digits of `--digits` and then in the fewest
-/// digits that read back to that: in scientific notation when tiny (a probability of 1e-300
-/// is not three hundred zeros).
+/// The solve's bound on the absolute error of its values, as `f64` bits (zero: exact up to
+/// float rounding).
+static ERROR_BOUND: AtomicU64 = AtomicU64::new(0);
+
+/// Tells the renderers the solve's error bound ([`perfectplay::Stats::error_bound`]): unless
+/// `--digits` is given, no float is printed with more digits than the bound leaves known.
+pub fn know_error_bound(bound: f64) {
+    if bound.is_finite() && bound > 0.0 {
+        ERROR_BOUND.store(bound.to_bits(), Ordering::Relaxed);
+    }
+}
+
+/// The significant digits to print `x` with: `--digits` when given; otherwise the default,
+/// cut to the digits the error bound leaves known (at least one). `None`: every digit.
+fn digits_for(x: f64) -> Option<usize> {
+    let bound = f64::from_bits(ERROR_BOUND.load(Ordering::Relaxed));
+    match DIGITS.get() {
+        Some(asked) => *asked,
+        None if bound > 0.0 && x.is_finite() && x != 0.0 => {
+            let known = (x.abs() / bound).log10().floor();
+            Some((known.max(1.0) as usize).min(DEFAULT_DIGITS))
+        }
+        None => Some(DEFAULT_DIGITS),
+    }
+}
+
+/// A float as text, rounded to the significant digits of `--digits` (by default those the
+/// solve's error bound leaves known, at most [`DEFAULT_DIGITS`]) and then in the fewest digits
+/// that read back to that: in scientific notation when tiny (a probability of 1e-300 is not
+/// three hundred zeros).
 pub fn float_text(x: f64) -> String {
-    let x = match digits() {
+    let x = match digits_for(x) {
         Some(d) if x.is_finite() && x != 0.0 => format!("{:.*e}", d - 1, x).parse().unwrap_or(x),
         _ => x,
     };
@@ -227,5 +256,23 @@ pub fn csv_field(s: &str) -> String {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without `--digits`, a value known to within `bound` shows only its known digits.
+    #[test]
+    fn the_error_bound_cuts_the_digits() {
+        assert_eq!(float_text(4.699999999999999), "4.7");
+        know_error_bound(3e-9);
+        // 0.123456789012 ± 3e-9: seven digits are known.
+        assert_eq!(float_text(0.123456789012), "0.1234568");
+        // 2451.00000017 ± 3e-9: eleven.
+        assert_eq!(float_text(2451.000000173), "2451.0000002");
+        // A value below the bound keeps one digit.
+        assert_eq!(float_text(1.234e-10), "1e-10");
     }
 }
