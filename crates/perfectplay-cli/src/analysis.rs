@@ -3,7 +3,7 @@
 //! formats them and talks to the terminal.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
+use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
 
 use crate::{files, render};
@@ -120,7 +120,27 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
     let seed = *m.get_one::<u64>("seed").expect("has a default");
     let value = solved.report().value;
     if let Some(&games) = m.get_one::<u64>("auto") {
-        let s = solved.simulate(games as usize, seed)?;
+        // A bar on a terminal for runs long enough to watch.
+        let bar = (!m.get_flag("quiet") && std::io::stderr().is_terminal()).then(|| {
+            let bar = indicatif::ProgressBar::new(games);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} games, {per_sec}, {eta} left",
+                )
+                .expect("a valid template"),
+            );
+            bar
+        });
+        let s = solved.simulate_watched(games as usize, seed, &mut |done| {
+            if let Some(bar) = &bar {
+                bar.set_position(done as u64);
+            }
+        });
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        let s = s?;
         if m.get_flag("json") {
             #[derive(Serialize)]
             struct Played<'a> {
@@ -137,12 +157,10 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
             );
         } else {
             let ci = match s.ci95 {
-                Some((lo, hi)) => format!(
-                    "95% CI [{}, {}], {}",
-                    render::float_text(lo),
-                    render::float_text(hi),
-                    s.interval
-                ),
+                Some((lo, hi)) => {
+                    let (lo, hi) = render::interval_text(lo, hi);
+                    format!("95% CI [{lo}, {hi}], {}", s.interval)
+                }
                 None => "one game has no confidence interval".to_string(),
             };
             println!(

@@ -96,6 +96,25 @@ pub fn float_text(x: f64) -> String {
     }
 }
 
+/// A confidence interval as text: both ends to two significant digits of its width (more
+/// would be noise), in the fewest digits that read back to them.
+pub fn interval_text(lo: f64, hi: f64) -> (String, String) {
+    let width = hi - lo;
+    if !(width > 0.0 && width.is_finite()) {
+        return (float_text(lo), float_text(hi));
+    }
+    let decimals = (1.0 - width.log10().floor()).clamp(0.0, 17.0) as usize;
+    let round = |x: f64| -> String {
+        let t = format!("{x:.decimals$}");
+        match t.parse::<f64>() {
+            Ok(v) if v != 0.0 && v.abs() < 1e-4 => format!("{v:e}"),
+            Ok(v) => v.to_string(),
+            Err(_) => t,
+        }
+    };
+    (round(lo), round(hi))
+}
+
 /// A fraction as text: whole, or (beyond [`LONG_FRACTION`] characters, unless `--digits all`)
 /// its leading digits and the lengths of numerator and denominator.
 pub fn fraction_text(q: &str) -> String {
@@ -262,6 +281,15 @@ pub fn csv_field(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An interval shows two digits of its width.
+    #[test]
+    fn intervals_show_two_digits_of_their_width() {
+        let (lo, hi) = interval_text(0.527582030342, 0.531956826077);
+        assert_eq!((lo.as_str(), hi.as_str()), ("0.5276", "0.532"));
+        let (lo, hi) = interval_text(4699.864496, 4729.075504);
+        assert_eq!((lo.as_str(), hi.as_str()), ("4700", "4729"));
+    }
 
     /// Without `--digits`, a value known to within `bound` shows only its known digits.
     #[test]

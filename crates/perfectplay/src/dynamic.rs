@@ -184,7 +184,17 @@ pub trait Solved {
         -> Result<DistributionReport, SolveError>;
     /// Plays `games` games with the computed strategy everywhere (see
     /// [`Solution::simulate`]).
-    fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError>;
+    fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError> {
+        self.simulate_watched(games, seed, &mut |_| {})
+    }
+    /// [`Solved::simulate`], telling `played` how many games are done now and then (see
+    /// [`Solution::simulate_watched`]).
+    fn simulate_watched(
+        &self,
+        games: usize,
+        seed: u64,
+        played: &mut dyn FnMut(usize),
+    ) -> Result<Simulation, SolveError>;
     /// How the game names `player` ([`Model::player_label`]), or `max` / `min`.
     fn player_label(&self, player: crate::Player) -> String;
     /// What the total counts ([`Model::total_name`]), or `"total"`.
@@ -307,9 +317,14 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         Ok(DistributionReport::of(&d))
     }
 
-    fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError> {
+    fn simulate_watched(
+        &self,
+        games: usize,
+        seed: u64,
+        played: &mut dyn FnMut(usize),
+    ) -> Result<Simulation, SolveError> {
         self.solution
-            .simulate(&*self.model, games, seed, MAX_GAME_STEPS)
+            .simulate_watched(&*self.model, games, seed, MAX_GAME_STEPS, played)
     }
 
     fn player_label(&self, player: crate::Player) -> String {

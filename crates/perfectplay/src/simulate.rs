@@ -88,6 +88,9 @@ fn wilson(k: f64, n: f64) -> (f64, f64) {
     (low, high)
 }
 
+/// How many simulated games [`Solution::simulate_watched`] plays between two reports.
+pub const SIMULATION_REPORT: usize = 1024;
+
 impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     /// Plays `games` games from the start, drawing chance with [`Rng::new(seed)`](Rng::new) and
     /// playing the computed strategy at every decision, and summarises the totals. A game that
@@ -99,6 +102,19 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         games: usize,
         seed: u64,
         max_steps: usize,
+    ) -> Result<Simulation, SolveError> {
+        self.simulate_watched(model, games, seed, max_steps, &mut |_| {})
+    }
+
+    /// [`Solution::simulate`], telling `played` the number of games finished after every
+    /// [`SIMULATION_REPORT`] games and at the end (for a progress bar).
+    pub fn simulate_watched<M: Model<State = S>>(
+        &self,
+        model: &M,
+        games: usize,
+        seed: u64,
+        max_steps: usize,
+        played: &mut dyn FnMut(usize),
     ) -> Result<Simulation, SolveError> {
         let mut rng = Rng::new(seed);
         let mut node = Node::new();
@@ -161,7 +177,11 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             let delta = total - mean;
             mean += delta / (g + 1) as f64;
             m2 += delta * (total - mean);
+            if (g + 1) % SIMULATION_REPORT == 0 {
+                played(g + 1);
+            }
         }
+        played(games);
         let n = games.max(1) as f64;
         let var = if games > 1 { m2 / (n - 1.0) } else { 0.0 };
         // Two outcomes (or one of them only, when it is a 0 or a 1 of a win probability): the

@@ -218,6 +218,24 @@ fn simulated_mean_is_near_the_value() {
     assert!(inside >= trials * 8 / 10, "{inside} of {trials}");
 }
 
+/// A watched simulation reports its games as they finish, ending with all of them, and gives
+/// the same summary as an unwatched one.
+#[test]
+fn a_watched_simulation_reports_its_progress() {
+    let mut rng = Rng(16);
+    let game = small_game(&mut rng, Shape::Stopping, &[Player::Max]);
+    let solution = solve(&game).unwrap();
+    let mut seen = Vec::new();
+    let watched = solution
+        .simulate_watched(&game, 3000, 9, 1_000_000, &mut |n| seen.push(n))
+        .unwrap();
+    assert_eq!(seen, vec![1024, 2048, 3000]);
+    assert_eq!(
+        watched,
+        solution.simulate(&game, 3000, 9, 1_000_000).unwrap()
+    );
+}
+
 #[test]
 fn type_erased_interface_matches_the_typed_one() {
     let mut rng = Rng(15);
