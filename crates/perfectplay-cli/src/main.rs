@@ -5,6 +5,9 @@
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Read};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -415,38 +418,62 @@ fn build(game: &GameSpec, params: &Params) -> Result<Box<dyn DynModel>> {
 /// The caller prints the statistics once the command has succeeded, so that a failing command
 /// prints nothing but its error line.
 fn solve_model<'m>(model: &'m dyn DynModel, m: &ArgMatches) -> Result<Box<dyn Solved + 'm>> {
-    let solved = with_options(m, |options| model.solve_dyn(options))?;
+    let solved = with_options(m, model, |options| model.solve_dyn(options))?;
     render::know_error_bound(solved.report().stats.error_bound);
     Ok(solved)
 }
 
 /// Runs `f` with the solve options of the command line and a progress spinner on a terminal
-/// unless `--quiet`.
+/// unless `--quiet`. An exact solve still running after [`SIZE_AFTER`] learns the size of the
+/// game from a float solve of `model` on another thread (of at most [`SIZE_STATES`] states),
+/// and its line then shows the components solved out of all and the time left at the current
+/// rate.
 fn with_options<T>(
     m: &ArgMatches,
+    model: &dyn DynModel,
     f: impl FnOnce(SolveOptions<'_>) -> Result<T, SolveError>,
 ) -> Result<T> {
     let quiet = m.get_flag("quiet");
+    let exact = m.get_flag("exact");
+    let max_states = m.get_one::<u64>("max-states").map(|&n| n as usize);
     let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         bar
     });
+    // The game's states and components, once the float solve has them.
+    let size: OnceLock<(usize, usize)> = OnceLock::new();
+    let done = AtomicBool::new(false);
     let mut on_progress = |p: &Progress| {
         interrupt::progress(p.states);
-        if let Some(bar) = &bar {
-            bar.set_message(format!(
+        let Some(bar) = &bar else { return };
+        let message = match size.get() {
+            Some(&(states, components)) if p.components > 0 => {
+                let share = p.components as f64 / components.max(1) as f64;
+                let left = p.seconds * (1.0 - share).max(0.0) / share;
+                format!(
+                    "{}/{components} components ({:.1}%), {}/{states} states, {:.0} s, \
+                     ~{:.0} s left at this rate",
+                    p.components,
+                    100.0 * share,
+                    p.states,
+                    p.seconds,
+                    left
+                )
+            }
+            _ => format!(
                 "{} states explored ({:.0}/s), {} components solved",
                 p.states,
                 p.states as f64 / p.seconds.max(1e-9),
                 p.components
-            ));
-            bar.tick();
-        }
+            ),
+        };
+        bar.set_message(message);
+        bar.tick();
     };
     let options = SolveOptions {
-        exact: m.get_flag("exact"),
-        max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
+        exact,
+        max_states,
         progress: Some(&mut on_progress),
         threads: m
             .try_get_one::<u64>("threads")
@@ -456,12 +483,44 @@ fn with_options<T>(
         // An interrupt ends the process (see `interrupt`).
         stop: None,
     };
-    let result = f(options);
+    let result = std::thread::scope(|scope| {
+        if exact && bar.is_some() {
+            scope.spawn(|| {
+                let started = Instant::now();
+                while started.elapsed() < SIZE_AFTER {
+                    if done.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                let options = SolveOptions {
+                    exact: false,
+                    max_states: Some(max_states.unwrap_or(SIZE_STATES).min(SIZE_STATES)),
+                    progress: None,
+                    threads: Some(1),
+                    stop: Some(&done),
+                };
+                if let Ok(solved) = model.solve_dyn(options) {
+                    let stats = &solved.report().stats;
+                    let _ = size.set((stats.states, stats.components));
+                }
+            });
+        }
+        let result = f(options);
+        done.store(true, Ordering::Relaxed);
+        result
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
     Ok(result?)
 }
+
+/// How long an exact solve runs before its progress line learns the size of the game.
+const SIZE_AFTER: Duration = Duration::from_secs(2);
+
+/// The largest game whose size the progress line of an exact solve learns.
+const SIZE_STATES: usize = 5_000_000;
 
 /// `--threads N`, at most the cores of this machine: more only wait on each other. Says so
 /// unless `quiet`.
@@ -508,7 +567,7 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
     // Only the value is needed: in exact mode this is the multi-modular evaluation when it
     // applies, and a model that only computes a value (the grid game's assignment method)
     // answers too.
-    let report = with_options(m, |options| model.solve_report(options))?;
+    let report = with_options(m, model.as_ref(), |options| model.solve_report(options))?;
     render::know_error_bound(report.stats.error_bound);
     if m.get_flag("json") {
         println!("{}", json(game, &params, &report));

@@ -1030,6 +1030,28 @@ fn an_interrupt_ends_a_solve_with_one_line_and_status_130() {
     );
 }
 
+/// On a terminal, a long exact solve learns the size of the game and counts its components out
+/// of all of them, with the time left. The terminal is `script`'s; the solve is cut short.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_long_exact_solve_shows_how_far_it_is() {
+    let command = format!(
+        "timeout -s INT 10 '{}' solve pig --goal 100 --exact",
+        env!("CARGO_BIN_EXE_perfectplay")
+    );
+    let out = Command::new("script")
+        .args(["-q", "-c", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("script (util-linux) runs");
+    let screen = stdout(&out);
+    // Pig to 100 has 9801 components and 960896 states.
+    assert!(screen.contains("/9801 components ("), "{screen}");
+    assert!(screen.contains("/960896 states"), "{screen}");
+    assert!(screen.contains("left at this rate"), "{screen}");
+    assert!(screen.contains("error: interrupted after"), "{screen}");
+}
+
 /// A file-size limit hit while writing a strategy: an error line, exit 2, and the file that
 /// was there before is untouched, with no temporary file left beside it.
 #[cfg(target_os = "linux")]

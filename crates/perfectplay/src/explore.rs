@@ -85,6 +85,9 @@ const RESERVE_AT_MOST: usize = 1 << 24;
 /// How many states between progress reports.
 const PROGRESS_EVERY: usize = 1 << 16;
 
+/// The longest time between two progress reports of an exact solve while it solves cycles.
+const REPORT_PERIOD: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// Whether a status says final.
 #[inline(always)]
 fn is_final(status: u32) -> bool {
@@ -117,6 +120,8 @@ pub(crate) struct Engine<'a, M: Model, N, O> {
     max_states: usize,
     watch: Watch<'a>,
     next_report: usize,
+    /// When progress was last reported.
+    last_report: Instant,
     started: Instant,
     states: StateSet<M::State>,
     /// Per state: final (with its component), on the stack or unseen; see `ON_STACK`.
@@ -165,6 +170,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             max_states,
             watch,
             next_report: PROGRESS_EVERY,
+            last_report: Instant::now(),
             started: Instant::now(),
             states: StateSet::for_model(model, capacity),
             status: Vec::with_capacity(capacity),
@@ -259,6 +265,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
     }
 
     fn report(&mut self) -> Result<(), SolveError> {
+        self.last_report = Instant::now();
         self.watch.report(&Progress {
             states: self.states.len(),
             components: self.stats.components,
@@ -421,6 +428,11 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         self.observer.cycle();
         if O::SOLVES {
             self.solve_cyclic(root)?;
+            // Exact cycles can be slow one by one (their fractions grow): report by time too,
+            // so that progress moves once every state is explored.
+            if N::EXACT && self.last_report.elapsed() >= REPORT_PERIOD {
+                self.report()?;
+            }
         }
         let number = self.stats.components as u32 - 1;
         for e in &self.tstack[root..] {
