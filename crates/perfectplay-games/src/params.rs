@@ -130,12 +130,12 @@ mod tests {
     #[test]
     fn integers_too_large_for_their_type_are_out_of_range() {
         let e = |t: &str| parse_int::<u32>("goal", t, 1, 300).unwrap_err().to_string();
-        assert_eq!(e("100000"), "goal: 100000 is out of range 1..=1000");
+        assert_eq!(e("100000"), "goal: 100000 is out of range 1..=300");
         assert_eq!(
             e("99999999999999999999999"),
-            "goal: 99999999999999999999999 is out of range 1..=1000"
+            "goal: 99999999999999999999999 is out of range 1..=300"
         );
-        assert_eq!(e("-5"), "goal: -5 is out of range 1..=1000");
+        assert_eq!(e("-5"), "goal: -5 is out of range 1..=300");
         assert_eq!(e("x"), "goal: expected an integer, got 'x'");
         assert_eq!(e("1.5"), "goal: expected an integer, got '1.5'");
         assert_eq!(e("-"), "goal: expected an integer, got '-'");

@@ -483,7 +483,7 @@ mod tests {
         );
         assert_eq!(
             PerfectMemory::new(0, 2).unwrap_err().to_string(),
-            "rows: 0 is out of range 1..=20000"
+            "rows: a board needs at least 1"
         );
     }
 }

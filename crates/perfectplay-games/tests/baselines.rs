@@ -113,6 +113,17 @@ fn subset_sum_extreme() {
     }
 }
 
+/// The engine and the hand-written program agree on Yeetzhee with these faces and groups.
+fn yeetzhee_agrees(faces: u32, groups: &[u32]) {
+    let dice: u32 = groups.iter().sum();
+    let e = *solve(&Yeetzhee::new(dice, faces, groups).unwrap())
+        .unwrap()
+        .start_value();
+    let g: Vec<usize> = groups.iter().map(|&x| x as usize).collect();
+    let b = baselines::yeetzhee(dice as usize, faces as usize, &g);
+    assert!(close(e, b), "{dice} {faces} {groups:?}: {e} vs {b}");
+}
+
 #[test]
 fn yeetzhee() {
     let mut rng = Rng::new(4);
@@ -122,13 +133,7 @@ fn yeetzhee() {
         let k = 1 + rng.below(faces.min(5) as u64) as usize;
         let mut groups: Vec<u32> = (0..k).map(|_| 1 + rng.below(4) as u32).collect();
         groups.sort_unstable();
-        let dice: u32 = groups.iter().sum();
-        let e = *solve(&Yeetzhee::new(dice, faces, &groups).unwrap())
-            .unwrap()
-            .start_value();
-        let g: Vec<usize> = groups.iter().map(|&x| x as usize).collect();
-        let b = baselines::yeetzhee(dice as usize, faces as usize, &g);
-        assert!(close(e, b), "{dice} {faces} {groups:?}: {e} vs {b}");
+        yeetzhee_agrees(faces, &groups);
         done += 1;
     }
 }
@@ -143,13 +148,7 @@ fn yeetzhee_beyond_the_contest() {
         let k = 1 + rng.below(3) as usize;
         let mut groups: Vec<u32> = (0..k).map(|_| 1 + rng.below(40) as u32).collect();
         groups.sort_unstable();
-        let dice: u32 = groups.iter().sum();
-        let e = *solve(&Yeetzhee::new(dice, faces, &groups).unwrap())
-            .unwrap()
-            .start_value();
-        let g: Vec<usize> = groups.iter().map(|&x| x as usize).collect();
-        let b = baselines::yeetzhee(dice as usize, faces as usize, &g);
-        assert!(close(e, b), "{dice} {faces} {groups:?}: {e} vs {b}");
+        yeetzhee_agrees(faces, &groups);
     }
     // 127 dice in one group fit; 64 dice in 65 groups do not.
     assert!(Yeetzhee::new(127, 2, &[127]).is_ok());

@@ -39,6 +39,8 @@ pub struct PyGame {
     floats: bool,
     /// Who loses a play that never ends (the game's `endless_play_loser()`).
     endless: Option<Player>,
+    /// What the total counts (the game's `total_name()`).
+    total: Option<String>,
 }
 
 /// Why a node could not be read.
@@ -83,7 +85,23 @@ impl PyGame {
             }
             Err(_) => None,
         };
+        let total = match game.getattr("total_name") {
+            Ok(f) => {
+                let name = f.call0()?;
+                match name.extract::<Option<String>>() {
+                    Ok(name) => name,
+                    Err(_) => {
+                        return Err(PyValueError::new_err(format!(
+                            "total_name() returns a str or None, not {}",
+                            show(&name)
+                        )))
+                    }
+                }
+            }
+            Err(_) => None,
+        };
         let g = PyGame {
+            total,
             expand: expand.unbind(),
             index: PyDict::new(py).unbind(),
             states: Mutex::new(Vec::new()),
@@ -277,6 +295,10 @@ impl Model for PyGame {
             Label::Given(text) => text.clone(),
             Label::NextState(id) => self.show_state(id),
         }
+    }
+
+    fn total_name(&self) -> Option<String> {
+        self.total.clone()
     }
 
     fn endless_play_loser(&self) -> Option<Player> {

@@ -348,6 +348,7 @@ impl Solution {
             .allow_threads(|| solved.distribution(&options))
             .map_err(|e| self.error(e))?;
         let d = PyDict::new(py);
+        d.set_item("total_name", solved.total_name())?;
         d.set_item(
             "support",
             r.pmf.iter().map(|(t, _, _)| t.to_f64()).collect::<Vec<_>>(),

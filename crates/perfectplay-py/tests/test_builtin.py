@@ -142,7 +142,8 @@ def test_distribution_plot(tmp_path):
     matplotlib.use("Agg")
     d = perfectplay.solve("yeetzhee", dice=3, faces=6, groups=[1, 2]).distribution()
     ax = d.plot(title="yeetzhee")
-    assert ax.get_xlabel() == "total" and ax.get_title() == "yeetzhee"
+    assert ax.get_xlabel() == "rolls" and ax.get_title() == "yeetzhee"
+    assert d.total_name == "rolls"
     ax.figure.savefig(tmp_path / "d.png")
     assert (tmp_path / "d.png").stat().st_size > 0
 

@@ -261,6 +261,7 @@ def test_distribution_and_simulation_of_a_python_game():
     d = s.distribution()
     assert sum(d.probabilities_exact) == 1 and d.mean_exact == F(28, 9)
     assert list(d.support) == [2.0, 3.0, 4.0]
+    assert d.total_name == "total"
     sim = s.simulate(20000, seed=1)
     assert sim.ci95[0] - 0.05 <= 28 / 9 <= sim.ci95[1] + 0.05
 
@@ -323,3 +324,18 @@ def test_floats_only_when_asked_for():
     # 0.1 + 0.2 + 0.7 is not one in binary fractions: never normalised.
     with pytest.raises(ValueError, match="sum"):
         perfectplay.solve(G([0.1, 0.2, 0.7]), accept_floats=True)
+
+
+def test_a_game_names_its_total():
+    class Steps(Race):
+        def total_name(self):
+            return "steps"
+
+    assert perfectplay.solve(Steps()).distribution().total_name == "steps"
+
+    class Bad(Race):
+        def total_name(self):
+            return 3
+
+    with pytest.raises(ValueError, match="total_name"):
+        perfectplay.solve(Bad())

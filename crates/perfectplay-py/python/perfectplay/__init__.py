@@ -90,6 +90,11 @@ class Game:
         reward)`` tuples."""
         raise NotImplementedError("a Game defines expand(state)")
 
+    def total_name(self) -> Optional[str]:
+        """What the total counts, in a few words ("moves", "points"), for
+        :attr:`Distribution.total_name` and its plot. The default, None, says "total"."""
+        return None
+
     def endless_play_loser(self) -> Optional[str]:
         """Who loses a play that never ends, in a game where the two players together
         could keep a play going for ever: ``"max"`` or ``"min"``. The default, None,
@@ -313,6 +318,8 @@ class Distribution:
     objects. ``tail`` is the probability still in play when the computation
     stopped (zero for a game without cycles); ``quantiles`` maps 0.01, 0.05,
     0.25, 0.5, 0.75, 0.95 and 0.99 to totals (``None`` beyond the tail).
+    ``total_name`` says what the total counts, as the game names it ("moves",
+    "rolls"; "total" when it does not say).
     """
 
     support: Any
@@ -326,6 +333,7 @@ class Distribution:
     quantiles: Dict[float, Optional[float]]
     probabilities_exact: Optional[List[Fraction]] = None
     support_exact: Optional[List[Fraction]] = None
+    total_name: str = "total"
 
     def quantile(self, q: float) -> Optional[float]:
         """The least total whose cumulative probability reaches ``q`` (``None`` if the
@@ -346,14 +354,14 @@ class Distribution:
             _, ax = plt.subplots()
         if cdf:
             ax.step(self.support, self.cdf, where="post")
-            ax.set_ylabel("P(total ≤ x)")
+            ax.set_ylabel(f"P({self.total_name} ≤ x)")
         else:
             width = 0.8 * float(min(1.0, *(b - a for a, b in zip(self.support, self.support[1:])))) \
                 if len(self.support) > 1 else 0.8
             ax.bar(self.support, self.probabilities, width=width)
             ax.set_ylabel("probability")
         ax.axvline(self.mean, color="black", linestyle="--", label=f"mean {self.mean:.6g}")
-        ax.set_xlabel("total")
+        ax.set_xlabel(self.total_name)
         ax.legend()
         if title:
             ax.set_title(title)
@@ -445,6 +453,7 @@ class Solution:
             quantiles=d["quantiles"],
             probabilities_exact=d.get("probabilities_exact"),
             support_exact=d.get("support_exact"),
+            total_name=d["total_name"],
         )
 
     def simulate(self, n: int = 10_000, seed: int = 0) -> Simulation:
