@@ -3,18 +3,16 @@
 //! exit code: 0 on success, 2 on any error (one line on stderr starting with `error:`).
 
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Read};
+use std::io::Read;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
-use perfectplay::{Method, Progress, SolveError};
+use perfectplay::dynamic::{DynModel, Report};
 use perfectplay_games::{catalog, GameError, GameSpec, ParamKind, ParamSpec, Params};
 use serde::Serialize;
+
+use solving::{print_stats, solve_model, with_options};
 
 mod analysis;
 mod contest;
@@ -23,6 +21,7 @@ mod interrupt;
 mod plot;
 mod prism;
 mod render;
+mod solving;
 
 const ABOUT: &str = "Solves finite games of chance and strategy exactly: the value under optimal \
 play, computed by one engine for every game (cycles, two players, chance).";
@@ -412,153 +411,6 @@ fn build(game: &GameSpec, params: &Params) -> Result<Box<dyn DynModel>> {
         GameError::Param { param, message } => anyhow!("--{param}: {message}"),
         other => other.into(),
     })
-}
-
-/// Solves `model` with the common options, showing progress on a terminal unless `--quiet`.
-/// The caller prints the statistics once the command has succeeded, so that a failing command
-/// prints nothing but its error line.
-fn solve_model<'m>(model: &'m dyn DynModel, m: &ArgMatches) -> Result<Box<dyn Solved + 'm>> {
-    let solved = with_options(m, model, |options| model.solve_dyn(options))?;
-    render::know_error_bound(solved.report().stats.error_bound);
-    Ok(solved)
-}
-
-/// Runs `f` with the solve options of the command line and a progress spinner on a terminal
-/// unless `--quiet`. An exact solve still running after [`SIZE_AFTER`] learns the size of the
-/// game from a float solve of `model` on another thread (of at most [`SIZE_STATES`] states),
-/// and its line then shows the components solved out of all and the time left at the current
-/// rate.
-fn with_options<T>(
-    m: &ArgMatches,
-    model: &dyn DynModel,
-    f: impl FnOnce(SolveOptions<'_>) -> Result<T, SolveError>,
-) -> Result<T> {
-    let quiet = m.get_flag("quiet");
-    let exact = m.get_flag("exact");
-    let max_states = m.get_one::<u64>("max-states").map(|&n| n as usize);
-    let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new_spinner();
-        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        bar
-    });
-    // The game's states and components, once the float solve has them.
-    let size: OnceLock<(usize, usize)> = OnceLock::new();
-    let done = AtomicBool::new(false);
-    let mut on_progress = |p: &Progress| {
-        interrupt::progress(p.states);
-        let Some(bar) = &bar else { return };
-        let message = match size.get() {
-            Some(&(states, components)) if p.components > 0 => {
-                let share = p.components as f64 / components.max(1) as f64;
-                let left = p.seconds * (1.0 - share).max(0.0) / share;
-                format!(
-                    "{}/{components} components ({:.1}%), {}/{states} states, {:.0} s, \
-                     ~{:.0} s left at this rate",
-                    p.components,
-                    100.0 * share,
-                    p.states,
-                    p.seconds,
-                    left
-                )
-            }
-            _ => format!(
-                "{} states explored ({:.0}/s), {} components solved",
-                p.states,
-                p.states as f64 / p.seconds.max(1e-9),
-                p.components
-            ),
-        };
-        bar.set_message(message);
-        bar.tick();
-    };
-    let options = SolveOptions {
-        exact,
-        max_states,
-        progress: Some(&mut on_progress),
-        threads: m
-            .try_get_one::<u64>("threads")
-            .ok()
-            .flatten()
-            .map(|&n| capped_threads(n as usize, quiet)),
-        // An interrupt ends the process (see `interrupt`).
-        stop: None,
-    };
-    let result = std::thread::scope(|scope| {
-        if exact && bar.is_some() {
-            scope.spawn(|| {
-                let started = Instant::now();
-                while started.elapsed() < SIZE_AFTER {
-                    if done.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                let options = SolveOptions {
-                    exact: false,
-                    max_states: Some(max_states.unwrap_or(SIZE_STATES).min(SIZE_STATES)),
-                    progress: None,
-                    threads: Some(1),
-                    stop: Some(&done),
-                };
-                if let Ok(solved) = model.solve_dyn(options) {
-                    let stats = &solved.report().stats;
-                    let _ = size.set((stats.states, stats.components));
-                }
-            });
-        }
-        let result = f(options);
-        done.store(true, Ordering::Relaxed);
-        result
-    });
-    if let Some(bar) = &bar {
-        bar.finish_and_clear();
-    }
-    Ok(result?)
-}
-
-/// How long an exact solve runs before its progress line learns the size of the game.
-const SIZE_AFTER: Duration = Duration::from_secs(2);
-
-/// The largest game whose size the progress line of an exact solve learns.
-const SIZE_STATES: usize = 5_000_000;
-
-/// `--threads N`, at most the cores of this machine: more only wait on each other. Says so
-/// unless `quiet`.
-fn capped_threads(n: usize, quiet: bool) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    if n > cores && !quiet {
-        eprintln!("note: --threads {n} is more than the {cores} cores here; using {cores}");
-    }
-    n.min(cores)
-}
-
-fn print_stats(report: &Report, exact: bool) {
-    let s = &report.stats;
-    let shape = match s.method {
-        // No components were looked for: the game gave its states in an order that solves them.
-        Method::Sweep { threads } if threads > 1 => {
-            format!("swept in the game's own order on {threads} threads, not explored")
-        }
-        Method::Sweep { .. } | Method::CheckedSweep => {
-            "swept in the game's own order, not explored".to_string()
-        }
-        _ => format!(
-            "components: {} (cyclic: {}, largest: {})",
-            s.components, s.cyclic_components, s.largest_component
-        ),
-    };
-    eprintln!(
-        "states: {}, {shape}, time: {:.3} s, numbers: {}",
-        s.states,
-        s.seconds,
-        match (exact, s.method) {
-            (false, _) => "f64".to_string(),
-            (true, Method::Multimodular { primes }) => {
-                format!("exact (multi-modular, {primes} primes)")
-            }
-            (true, _) => "exact".to_string(),
-        }
-    );
 }
 
 fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {

@@ -219,7 +219,7 @@ pub fn analyse(command: &str, model_path: &str, m: &ArgMatches) -> Result<ExitCo
     };
     let prop = &props.props[*i];
     let model = query_model(&loaded, props, prop).map_err(|e| anyhow!("--prop: {e}"))?;
-    let solved = crate::solve_model(&model, m)?;
+    let solved = crate::solving::solve_model(&model, m)?;
     let code = match command {
         "explain" => crate::analysis::explain(solved.as_ref(), m),
         "play" => crate::analysis::play(solved.as_ref(), m),
@@ -241,7 +241,7 @@ pub fn analyse(command: &str, model_path: &str, m: &ArgMatches) -> Result<ExitCo
         _ => unreachable!("the commands that take a model"),
     }?;
     if !m.get_flag("quiet") {
-        crate::print_stats(solved.report(), m.get_flag("exact"));
+        crate::solving::print_stats(solved.report(), m.get_flag("exact"));
     }
     Ok(code)
 }
