@@ -185,7 +185,10 @@ impl<N: Number> System<N> {
     /// Adds `p` to the probability that row `x` leaves the system (stochastic systems only).
     pub fn add_exit(&mut self, x: usize, p: &N) {
         debug_assert!(self.stochastic, "exits belong to stochastic systems");
-        self.exit[x] = self.exit[x].add(p);
+        // Exact pivots are `1 - a_xx` (see the module docs): no exit is needed.
+        if !N::EXACT {
+            self.exit[x] = self.exit[x].add(p);
+        }
     }
 
     /// The position of `y` in `rows[x]`.
