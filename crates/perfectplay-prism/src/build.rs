@@ -23,13 +23,38 @@ pub struct BuildError(pub String);
 /// A choice of a state: its action and its outcomes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
-    /// The action's number, `None` for an unlabelled command.
-    pub action: Option<usize>,
+    /// The action's number, [`NO_ACTION`] for an unlabelled command (a word, not an
+    /// `Option<usize>`: models have millions of choices).
+    action: u32,
     /// The module of an unlabelled command (for smg ownership), or the first module of a
     /// synchronised one.
-    pub module: usize,
+    module: u32,
     /// The first of its outcomes in [`Space::outcomes`].
     pub first: u32,
+}
+
+/// The action of a choice made by an unlabelled command.
+const NO_ACTION: u32 = u32::MAX;
+
+impl Choice {
+    /// A choice of `action` (`None`: unlabelled) by `module`, its outcomes from `first` on.
+    fn new(action: Option<usize>, module: usize, first: usize) -> Choice {
+        Choice {
+            action: action.map_or(NO_ACTION, |a| a as u32),
+            module: module as u32,
+            first: first as u32,
+        }
+    }
+
+    /// The action's number, `None` for an unlabelled command.
+    pub fn action(&self) -> Option<usize> {
+        (self.action != NO_ACTION).then_some(self.action as usize)
+    }
+
+    /// The module of an unlabelled command, or the first module of a synchronised one.
+    pub fn module(&self) -> usize {
+        self.module as usize
+    }
 }
 
 /// The reachable state space.
@@ -45,8 +70,11 @@ pub struct Space {
     pub choice_start: Vec<u32>,
     /// Every choice; a choice's outcomes run to the next choice's `first`.
     pub choices: Vec<Choice>,
-    /// Every outcome: probability and next state.
-    pub outcomes: Vec<(Rat, u32)>,
+    /// Every outcome: its probability's number in [`Space::probabilities`] and the next state
+    /// (two words: models have millions of outcomes and few distinct probabilities).
+    pub outcomes: Vec<(u32, u32)>,
+    /// The distinct probabilities of the outcomes.
+    pub probabilities: Vec<Rat>,
     /// States that had no enabled command (they got a self-loop).
     pub deadlocks: usize,
 }
@@ -67,8 +95,13 @@ impl Space {
         self.choice_start[s as usize] as usize..self.choice_start[s as usize + 1] as usize
     }
 
-    /// The outcomes of choice `c`.
-    pub fn outcomes_of(&self, c: usize) -> &[(Rat, u32)] {
+    /// The probability numbered `p` (the first of an outcome).
+    pub fn probability(&self, p: u32) -> Rat {
+        self.probabilities[p as usize]
+    }
+
+    /// The outcomes of choice `c`: `(probability number, next state)`.
+    pub fn outcomes_of(&self, c: usize) -> &[(u32, u32)] {
         let end = self
             .choices
             .get(c + 1)
@@ -216,6 +249,14 @@ pub fn build_with_progress(
         ..Space::default()
     };
     let mut index: FxHashMap<u128, u32> = FxHashMap::default();
+    // The probabilities' numbers.
+    let mut numbered: FxHashMap<Rat, u32> = FxHashMap::default();
+    let mut number = |space: &mut Space, p: Rat| -> u32 {
+        *numbered.entry(p).or_insert_with(|| {
+            space.probabilities.push(p);
+            space.probabilities.len() as u32 - 1
+        })
+    };
     // Initial states.
     let init_vals: Vec<Vec<i64>> = match &program.init {
         None => vec![program.vars.iter().map(|v| v.init).collect()],
@@ -475,12 +516,11 @@ pub fn build_with_progress(
         }
         if choices.is_empty() {
             space.deadlocks += 1;
-            space.choices.push(Choice {
-                action: None,
-                module: 0,
-                first: space.outcomes.len() as u32,
-            });
-            space.outcomes.push((Rat::ONE, s as u32));
+            space
+                .choices
+                .push(Choice::new(None, 0, space.outcomes.len()));
+            let one = number(&mut space, Rat::ONE);
+            space.outcomes.push((one, s as u32));
             s += 1;
             continue;
         }
@@ -530,11 +570,9 @@ pub fn build_with_progress(
                 }
                 std::mem::swap(&mut dist, &mut product);
             }
-            space.choices.push(Choice {
-                action,
-                module,
-                first: space.outcomes.len() as u32,
-            });
+            space
+                .choices
+                .push(Choice::new(action, module, space.outcomes.len()));
             for &(p, packed) in &dist {
                 let id = match index.get(&packed) {
                     Some(&id) => id,
@@ -561,7 +599,8 @@ pub fn build_with_progress(
                             state_text()
                         ))
                     })?;
-                space.outcomes.push((rat, id));
+                let p = number(&mut space, rat);
+                space.outcomes.push((p, id));
             }
         }
         s += 1;

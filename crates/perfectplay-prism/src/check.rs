@@ -140,6 +140,7 @@ impl Model for QueryModel<'_> {
             let share = Rat::new(1, k);
             for c in self.space.choices_of(s) {
                 for &(p, t) in self.space.outcomes_of(c) {
+                    let p = self.space.probability(p);
                     let p = if k == 1 {
                         p
                     } else {
@@ -162,6 +163,7 @@ impl Model for QueryModel<'_> {
                 } else {
                     node.add_random_move(c as u32, self.reward[c]);
                     for &(p, t) in outs {
+                        let p = self.space.probability(p);
                         node.add_outcome(t | OUTCOME, p, 0, self.rep[t as usize]);
                     }
                 }
@@ -183,9 +185,9 @@ impl Model for QueryModel<'_> {
             return self.space.show(self.program, m & !OUTCOME);
         }
         let choice = &self.space.choices[m as usize];
-        match choice.action {
+        match choice.action() {
             Some(a) => format!("[{}]", self.program.actions[a]),
-            None => format!("[] of module {}", self.program.modules[choice.module]),
+            None => format!("[] of module {}", self.program.modules[choice.module()]),
         }
     }
 
@@ -434,7 +436,7 @@ pub fn prepare<'a>(
                 }
                 for c in space.choices_of(s) {
                     let mut total = state;
-                    let action = space.choices[c].action;
+                    let action = space.choices[c].action();
                     for (a, g, v) in &structure.transition {
                         if *a == action && g.holds(&vals).map_err(|e| e.to_string())? {
                             let x = crate::build_value(v, &vals)?;
@@ -677,9 +679,9 @@ fn owners(
         program
             .players
             .iter()
-            .position(|(_, modules, actions)| match ch.action {
+            .position(|(_, modules, actions)| match ch.action() {
                 Some(a) => actions.contains(&a),
-                None => modules.contains(&ch.module),
+                None => modules.contains(&ch.module()),
             })
     };
     (0..space.len() as u32)
