@@ -78,10 +78,10 @@ pub struct QueryModel<'a> {
     /// Per representative of a collapsed component: its states.
     members: Vec<Vec<u32>>,
     /// Per state: `Some(payoff)` if its value is known.
-    fixed: Vec<Option<Rat>>,
+    fixed: Few,
     /// Per choice: whether it may be taken, and its reward.
     usable: Vec<bool>,
-    reward: Vec<Rat>,
+    reward: Few,
     /// Per state, who decides there (one entry for all when it is the same everywhere).
     player: Vec<Player>,
     dtmc: bool,
@@ -91,6 +91,46 @@ pub struct QueryModel<'a> {
     endless: Player,
     start: Id,
     over: OverInitial,
+}
+
+/// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
+/// reward): a word each, not the 24 bytes of an `Option<Rat>`, for models of millions of states.
+struct Few {
+    ids: Vec<u32>,
+    values: Vec<Rat>,
+}
+
+impl Few {
+    /// The id of `None`.
+    const NONE: u32 = u32::MAX;
+
+    fn of(all: impl IntoIterator<Item = Option<Rat>>) -> Few {
+        let mut numbered: rustc_hash::FxHashMap<Rat, u32> = Default::default();
+        let mut values = Vec::new();
+        let ids = all
+            .into_iter()
+            .map(|x| match x {
+                None => Few::NONE,
+                Some(r) => *numbered.entry(r).or_insert_with(|| {
+                    values.push(r);
+                    values.len() as u32 - 1
+                }),
+            })
+            .collect();
+        Few { ids, values }
+    }
+
+    fn get(&self, i: usize) -> Option<Rat> {
+        match self.ids[i] {
+            Few::NONE => None,
+            id => Some(self.values[id as usize]),
+        }
+    }
+
+    /// An entry known to be there (a reward).
+    fn at(&self, i: usize) -> Rat {
+        self.get(i).expect("every choice has a reward")
+    }
 }
 
 impl Model for QueryModel<'_> {
@@ -126,7 +166,7 @@ impl Model for QueryModel<'_> {
             }
             return;
         }
-        if let Some(p) = self.fixed[s as usize] {
+        if let Some(p) = self.fixed.get(s as usize) {
             return node.terminal(p);
         }
         let single = [s];
@@ -146,7 +186,7 @@ impl Model for QueryModel<'_> {
                     } else {
                         p.checked_mul(share).expect("a small fraction")
                     };
-                    node.add_outcome(t | OUTCOME, p, self.reward[c], self.rep[t as usize]);
+                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep[t as usize]);
                 }
             }
             return;
@@ -159,9 +199,9 @@ impl Model for QueryModel<'_> {
                 }
                 let outs = self.space.outcomes_of(c);
                 if outs.len() == 1 {
-                    node.add_move(c as u32, self.reward[c], self.rep[outs[0].1 as usize]);
+                    node.add_move(c as u32, self.reward.at(c), self.rep[outs[0].1 as usize]);
                 } else {
-                    node.add_random_move(c as u32, self.reward[c]);
+                    node.add_random_move(c as u32, self.reward.at(c));
                     for &(p, t) in outs {
                         let p = self.space.probability(p);
                         node.add_outcome(t | OUTCOME, p, 0, self.rep[t as usize]);
@@ -252,7 +292,7 @@ pub fn check(
                 error_bound: 0.0,
             })
         }
-        Prepared::Model(model) => model,
+        Prepared::Model(model) => *model,
     };
     // The graph analysis made every strategy left to the engine end the play, so its linear
     // systems are regular; in floats a pivot can still vanish by rounding (haddad-monmege is
@@ -294,7 +334,7 @@ pub enum Prepared<'a> {
     /// The graph analysis alone decided the value: +∞.
     Infinite,
     /// The model the engine solves.
-    Model(QueryModel<'a>),
+    Model(Box<QueryModel<'a>>),
 }
 
 /// The graph analyses of `query` (as for [`check`]) and the model they leave to the engine.
@@ -549,9 +589,9 @@ pub fn prepare<'a>(
         program,
         rep,
         members,
-        fixed,
+        fixed: Few::of(fixed),
         usable,
-        reward,
+        reward: Few::of(reward.into_iter().map(Some)),
         player: players,
         dtmc,
         endless: match query.what {
@@ -561,7 +601,7 @@ pub fn prepare<'a>(
         start,
         over,
     };
-    Ok(Prepared::Model(model))
+    Ok(Prepared::Model(Box::new(model)))
 }
 
 /// `R[Fc φ]` on a DTMC or an MDP (rewards of at least zero): where the value is finite, with

@@ -192,7 +192,7 @@ pub fn query_model<'a>(
     )
     .map_err(Error::Model)?
     {
-        Prepared::Model(model) => Ok(model),
+        Prepared::Model(model) => Ok(*model),
         Prepared::Infinite => Err(Error::Model(format!(
             "{}: the value at the start is +∞ (the target is missed with positive probability)",
             prop.text
