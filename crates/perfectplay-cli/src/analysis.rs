@@ -311,7 +311,7 @@ fn has_two_players(solved: &dyn Solved) -> bool {
 /// Says which side the user plays and which the computer plays.
 fn say_sides(solved: &dyn Solved, you: Player) {
     println!(
-        "you are {}; {} plays optimally",
+        "you are {}; the computer plays {}, optimally",
         solved.player_label(you),
         solved.player_label(you.other())
     );

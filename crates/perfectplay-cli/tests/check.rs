@@ -292,6 +292,40 @@ fn strategy_distribution_and_play_take_a_model_file() {
     );
 }
 
+/// Play on a model names the sides only in an smg, where they are the coalition and the
+/// other players; an MDP's one scheduler is no side of a game.
+#[test]
+fn play_names_the_sides_of_an_smg_only() {
+    let out = run(&[
+        "play",
+        &pig_model(),
+        "--const",
+        "GOAL=5",
+        "--prop",
+        FIRST_WINS,
+        "-q",
+    ]);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("you are the coalition <<first>>; the computer plays the other players"),
+        "{said}"
+    );
+    let hold = pig_model().replace("pig.prism", "pig_hold.prism");
+    let out = run(&[
+        "play",
+        &hold,
+        "--const",
+        "GOAL=5,K=2",
+        "--prop",
+        "Pmax=? [ F won=1 ]",
+        "-q",
+    ]);
+    let said = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(said.starts_with("value of the game: "), "{said}");
+    assert!(!said.contains("you are"), "{said}");
+}
+
 /// `--json` gives the constants with their types: integers, numbers and booleans.
 #[test]
 fn json_constants_keep_their_types() {

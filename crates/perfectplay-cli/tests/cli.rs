@@ -631,7 +631,10 @@ fn play_shows_the_position_names_the_sides_and_ends_in_the_games_terms() {
     );
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert!(out.contains("you are B; A plays optimally"), "{out}");
+    assert!(
+        out.contains("you are B; the computer plays A, optimally"),
+        "{out}"
+    );
     // A forced move is played for the user and said so.
     assert!(out.contains("you play: roll (the only move)"), "{out}");
     // The position after every step: both scores, the mover and the turn total.
@@ -659,7 +662,7 @@ fn play_shows_the_position_names_the_sides_and_ends_in_the_games_terms() {
     let o = run(&["play", "gold-pots", "--pots", "3,1,4", "-q"], "1\n1\n1\n");
     let out = stdout(&o);
     assert!(
-        out.contains("you are the first player; the second player plays optimally"),
+        out.contains("you are the first player; the computer plays the second player, optimally"),
         "{out}"
     );
     assert!(out.contains("game over: the first player has "), "{out}");

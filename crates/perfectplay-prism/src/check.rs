@@ -91,6 +91,9 @@ pub struct QueryModel<'a> {
     endless: Player,
     start: Id,
     over: OverInitial,
+    /// In an smg, the engine's player that is the coalition, and the coalition as written
+    /// (`<<p1,p2>>`); `None` where one scheduler resolves every choice.
+    coalition: Option<(Player, String)>,
 }
 
 /// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
@@ -209,6 +212,16 @@ impl Model for QueryModel<'_> {
                 }
             }
         }
+    }
+
+    /// An smg's sides are the coalition and the other players; elsewhere one scheduler
+    /// resolves every choice, and play names no sides.
+    fn player_label(&self, player: Player) -> Option<String> {
+        Some(match &self.coalition {
+            Some((side, text)) if *side == player => format!("the coalition {text}"),
+            Some(_) => "the other players".to_string(),
+            None => "the scheduler".to_string(),
+        })
     }
 
     fn show_state(&self, &s: &Id) -> String {
@@ -600,6 +613,10 @@ pub fn prepare<'a>(
         },
         start,
         over,
+        coalition: query.coalition.as_ref().map(|c| {
+            let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
+            (player, format!("<<{}>>", names.join(",")))
+        }),
     };
     Ok(Prepared::Model(Box::new(model)))
 }
