@@ -270,6 +270,18 @@ fn strategy_distribution_and_play_take_a_model_file() {
         &common[..],
     ]
     .concat()));
+    let svg = file("pig-plot.svg", "");
+    let drawn = run(&[&["distribution", &model, "--plot", &svg][..], &common[..]].concat());
+    assert_eq!(drawn.status.code(), Some(0), "{}", text(&drawn.stderr));
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        svg.contains("pig.prism: &lt;&lt;first&gt;&gt; Pmax=?"),
+        "{svg}"
+    );
+    assert!(
+        svg.lines().any(|l| l == "target reached (1) or not (0)"),
+        "{svg}"
+    );
     let p_win = d["pmf"].as_array().unwrap().last().unwrap()[1]
         .as_f64()
         .unwrap();

@@ -94,6 +94,8 @@ pub struct QueryModel<'a> {
     /// In an smg, the engine's player that is the coalition, and the coalition as written
     /// (`<<p1,p2>>`); `None` where one scheduler resolves every choice.
     coalition: Option<(Player, String)>,
+    /// What a play's total is: whether the target was reached, or the reward.
+    total: &'static str,
 }
 
 /// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
@@ -212,6 +214,10 @@ impl Model for QueryModel<'_> {
                 }
             }
         }
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some(self.total.to_string())
     }
 
     /// An smg's sides are the coalition and the other players; elsewhere one scheduler
@@ -613,6 +619,10 @@ pub fn prepare<'a>(
         },
         start,
         over,
+        total: match query.what {
+            Measure::Probability => "target reached (1) or not (0)",
+            Measure::Reward(_) => "reward",
+        },
         coalition: query.coalition.as_ref().map(|c| {
             let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
             (player, format!("<<{}>>", names.join(",")))
