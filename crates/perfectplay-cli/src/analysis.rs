@@ -199,16 +199,15 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
          shows every move's value, 'quit' ends.",
         render::float_text(solved.report().value)
     );
-    let start = solved.explain(0)?;
-    if let NodeKind::Decision(p) = start.explanation.kind {
+    let mut e = solved.explain(id)?;
+    if let NodeKind::Decision(p) = e.explanation.kind {
         side.get_or_insert(p);
     }
     if let (Some(you), true) = (side, two_players) {
         say_sides(solved, you);
     }
-    println!("\n{}", start.explanation.state);
+    println!("\n{}", e.explanation.state);
     loop {
-        let e = solved.explain(id)?;
         let x = &e.explanation;
         let pick = match x.kind {
             NodeKind::Terminal => {
@@ -286,9 +285,9 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
             total = total.checked_add(o.reward).ok_or_else(overflow)?;
             next[i].1
         };
-        let next = solved.explain(id)?;
-        if !matches!(next.explanation.kind, NodeKind::Terminal) {
-            println!("\n{}", next.explanation.state);
+        e = solved.explain(id)?;
+        if !matches!(e.explanation.kind, NodeKind::Terminal) {
+            println!("\n{}", e.explanation.state);
         }
     }
 }

@@ -48,15 +48,7 @@ const CUT: f64 = 5e-4;
 
 /// A number in a plot's labels: six significant digits at most.
 fn short(x: f64) -> String {
-    if x == 0.0 || !x.is_finite() {
-        return x.to_string();
-    }
-    let x: f64 = format!("{x:.5e}").parse().unwrap_or(x);
-    if x.abs() < 1e-4 {
-        format!("{x:e}")
-    } else {
-        x.to_string()
-    }
+    crate::render::significant_text(x, Some(6))
 }
 
 fn svg(plot: &Plot<'_>) -> Result<String> {

@@ -85,7 +85,13 @@ fn digits_for(x: f64) -> Option<usize> {
 /// that read back to that: in scientific notation when tiny (a probability of 1e-300 is not
 /// three hundred zeros).
 pub fn float_text(x: f64) -> String {
-    let x = match digits_for(x) {
+    significant_text(x, digits_for(x))
+}
+
+/// `x` rounded to `digits` significant digits (`None`: all), in the fewest digits that read
+/// back to that, in scientific notation when tiny.
+pub fn significant_text(x: f64, digits: Option<usize>) -> String {
+    let x = match digits {
         Some(d) if x.is_finite() && x != 0.0 => format!("{:.*e}", d - 1, x).parse().unwrap_or(x),
         _ => x,
     };

@@ -57,6 +57,15 @@ impl Choice {
     }
 }
 
+/// The number of `r` among the distinct fractions `values` (which `numbered` indexes), adding
+/// it if it is new: millions of probabilities or rewards are then a word each.
+pub(crate) fn number_of(numbered: &mut FxHashMap<Rat, u32>, values: &mut Vec<Rat>, r: Rat) -> u32 {
+    *numbered.entry(r).or_insert_with(|| {
+        values.push(r);
+        values.len() as u32 - 1
+    })
+}
+
 /// The reachable state space.
 #[derive(Clone, Debug, Default)]
 pub struct Space {
@@ -250,13 +259,7 @@ pub fn build_with_progress(
     };
     let mut index: FxHashMap<u128, u32> = FxHashMap::default();
     // The probabilities' numbers.
-    let mut numbered: FxHashMap<Rat, u32> = FxHashMap::default();
-    let mut number = |space: &mut Space, p: Rat| -> u32 {
-        *numbered.entry(p).or_insert_with(|| {
-            space.probabilities.push(p);
-            space.probabilities.len() as u32 - 1
-        })
-    };
+    let mut numbered = FxHashMap::default();
     // Initial states.
     let init_vals: Vec<Vec<i64>> = match &program.init {
         None => vec![program.vars.iter().map(|v| v.init).collect()],
@@ -519,7 +522,7 @@ pub fn build_with_progress(
             space
                 .choices
                 .push(Choice::new(None, 0, space.outcomes.len()));
-            let one = number(&mut space, Rat::ONE);
+            let one = number_of(&mut numbered, &mut space.probabilities, Rat::ONE);
             space.outcomes.push((one, s as u32));
             s += 1;
             continue;
@@ -599,7 +602,7 @@ pub fn build_with_progress(
                             state_text()
                         ))
                     })?;
-                let p = number(&mut space, rat);
+                let p = number_of(&mut numbered, &mut space.probabilities, rat);
                 space.outcomes.push((p, id));
             }
         }

@@ -110,16 +110,13 @@ impl Few {
     const NONE: u32 = u32::MAX;
 
     fn of(all: impl IntoIterator<Item = Option<Rat>>) -> Few {
-        let mut numbered: rustc_hash::FxHashMap<Rat, u32> = Default::default();
+        let mut numbered = Default::default();
         let mut values = Vec::new();
         let ids = all
             .into_iter()
             .map(|x| match x {
                 None => Few::NONE,
-                Some(r) => *numbered.entry(r).or_insert_with(|| {
-                    values.push(r);
-                    values.len() as u32 - 1
-                }),
+                Some(r) => crate::build::number_of(&mut numbered, &mut values, r),
             })
             .collect();
         Few { ids, values }
