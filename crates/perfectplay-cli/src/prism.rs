@@ -10,7 +10,8 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay_prism::program::parse_constants;
-use perfectplay_prism::{check_prop, query_model, Loaded, Props};
+use perfectplay_prism::program::Program;
+use perfectplay_prism::{check_prop, parse_program, query_model, Loaded, Props};
 use serde::Serialize;
 
 pub fn command() -> Command {
@@ -27,7 +28,8 @@ pub fn command() -> Command {
         )
         .arg(const_arg())
         .arg(Arg::new("exact").long("exact").action(ArgAction::SetTrue).help("Exact values, printed as p/q too"))
-        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object: model, type, constants, states, transitions, choices, build_seconds, seconds, results"))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object: model, type, constants, states, transitions, choices, unexpanded, build_seconds, seconds, results"))
+        .arg(Arg::new("full").long("full").action(ArgAction::SetTrue).help("Build every reachable state; by default a state where every property asked is decided (its target reached, or its until broken) is not expanded, as in Storm"))
         .arg(
             Arg::new("max-states")
                 .long("max-states")
@@ -75,6 +77,8 @@ struct CheckJson {
     states: usize,
     transitions: usize,
     choices: usize,
+    /// States where every property was decided, left unexpanded (0 with `--full`).
+    unexpanded: usize,
     build_seconds: f64,
     seconds: f64,
     results: Vec<ResultJson>,
@@ -111,51 +115,58 @@ fn const_arg() -> Arg {
         .help("Values of constants the model or properties leave undefined")
 }
 
-/// The model file `model_path` built with the constants of `m`, showing the build's progress
-/// on a terminal unless `--quiet`; and the constants.
-fn load(m: &ArgMatches, model_path: &str) -> Result<(Loaded, Vec<(String, String)>)> {
-    let started = Instant::now();
+/// The model file `model_path` parsed and checked with the constants of `m`, and the
+/// constants.
+fn load(m: &ArgMatches, model_path: &str) -> Result<(Program, Vec<(String, String)>)> {
     let mut constants = Vec::new();
     for text in m.get_many::<String>("const").into_iter().flatten() {
         constants.extend(parse_constants(text).map_err(|e| anyhow!("--const: {e}"))?);
     }
+    let src = read(model_path)?;
+    Ok((parse_program(model_path, &src, &constants)?, constants))
+}
+
+/// `program` built for the properties `asked` (in full if none), showing the build's progress
+/// on a terminal unless `--quiet`; `started` is when its parsing began.
+fn build(
+    m: &ArgMatches,
+    program: Program,
+    asked: &[(Rc<Props>, usize)],
+    started: Instant,
+) -> Result<Loaded> {
     let max_states = m
         .get_one::<u64>("max-states")
         .map_or(usize::MAX, |&n| n as usize);
-    let src = read(model_path)?;
     // Progress of a long build on a terminal, as `solve` shows it.
     let bar = (!m.get_flag("quiet") && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new_spinner();
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         bar
     });
-    let built = Loaded::with_progress(
-        model_path,
-        &src,
-        &constants,
-        max_states,
-        &mut |done, found| {
-            crate::interrupt::progress(found);
-            if let Some(bar) = &bar {
-                bar.set_message(format!(
-                    "building: {done} states expanded, {found} found ({:.0}/s)",
-                    done as f64 / started.elapsed().as_secs_f64().max(1e-9)
-                ));
-                bar.tick();
-            }
-        },
-    );
+    let asked: Vec<(&Props, usize)> = asked.iter().map(|(p, i)| (p.as_ref(), *i)).collect();
+    let built = Loaded::for_properties(program, &asked, max_states, &mut |done, found| {
+        crate::interrupt::progress(found);
+        if let Some(bar) = &bar {
+            bar.set_message(format!(
+                "building: {done} states expanded, {found} found ({:.0}/s)",
+                done as f64 / started.elapsed().as_secs_f64().max(1e-9)
+            ));
+            bar.tick();
+        }
+    });
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
-    Ok((built?, constants))
+    let mut built = built?;
+    built.build_seconds = started.elapsed().as_secs_f64();
+    Ok(built)
 }
 
 /// The properties `m` asks for: each `--prop` (the name of a property of the props file, or a
 /// property's text), else every property of the file.
 fn asked(
     m: &ArgMatches,
-    loaded: &Loaded,
+    program: &Program,
     constants: &[(String, String)],
 ) -> Result<Vec<(Rc<Props>, usize)>> {
     let props_path = m.get_one::<String>("props");
@@ -164,7 +175,7 @@ fn asked(
         None => None,
     };
     let load_props = |file: &str, text: &str| {
-        Props::new(loaded, file, text, constants)
+        Props::new(program, file, text, constants)
             .map(Rc::new)
             .map_err(anyhow::Error::from)
     };
@@ -203,8 +214,15 @@ fn asked(
 pub fn run(m: &ArgMatches) -> Result<ExitCode> {
     let started = Instant::now();
     let model_path = m.get_one::<String>("model").expect("required");
-    let (loaded, constants) = load(m, model_path)?;
-    let asked = asked(m, &loaded, &constants)?;
+    let (program, constants) = load(m, model_path)?;
+    let asked = asked(m, &program, &constants)?;
+    // Built as far as the properties need, unless --full.
+    let directed = if m.get_flag("full") {
+        &[][..]
+    } else {
+        &asked[..]
+    };
+    let loaded = build(m, program, directed, started)?;
     report(m, &loaded, model_path, &constants, asked, started)
 }
 
@@ -212,8 +230,11 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
 /// optimises, solved by the engine, then queried as a built-in game is. `m` has the options
 /// of [`query_args`] and the command's own.
 pub fn analyse(command: &str, model_path: &str, m: &ArgMatches) -> Result<ExitCode> {
-    let (loaded, constants) = load(m, model_path)?;
-    let asked = asked(m, &loaded, &constants)?;
+    let started = Instant::now();
+    let (program, constants) = load(m, model_path)?;
+    let asked = asked(m, &program, &constants)?;
+    // Built in full: every state can be asked about.
+    let loaded = build(m, program, &[], started)?;
     let [(props, i)] = &asked[..] else {
         bail!("--prop: one property says what is optimised");
     };
@@ -327,6 +348,7 @@ fn report(
             states: space.len(),
             transitions: space.transitions(),
             choices: space.choices.len(),
+            unexpanded: space.stopped,
             build_seconds: loaded.build_seconds,
             seconds: started.elapsed().as_secs_f64(),
             results,
@@ -334,8 +356,12 @@ fn report(
         println!("{}", serde_json::to_string(&out).expect("serialises"));
     }
     if !m.get_flag("quiet") {
+        let unexpanded = match space.stopped {
+            0 => String::new(),
+            n => format!(" ({n} decided, not expanded)"),
+        };
         eprintln!(
-            "states: {}, transitions: {}, choices: {}, build: {:.3} s, total: {:.3} s",
+            "states: {}{unexpanded}, transitions: {}, choices: {}, build: {:.3} s, total: {:.3} s",
             space.len(),
             space.transitions(),
             space.choices.len(),

@@ -11,6 +11,8 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::fast::IntExpr;
+use crate::index::Indexed;
 use crate::program::{CExpr, EvalError, Program};
 use crate::value::{Value, Q};
 use perfectplay::Rat;
@@ -86,6 +88,9 @@ pub struct Space {
     pub probabilities: Vec<Rat>,
     /// States that had no enabled command (they got a self-loop).
     pub deadlocks: usize,
+    /// States left unexpanded because the build's stop condition held there (each got a
+    /// self-loop): see [`build_until`].
+    pub stopped: usize,
 }
 
 impl Space {
@@ -240,6 +245,19 @@ pub fn build_with_progress(
     max_states: usize,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Space, BuildError> {
+    build_until(program, max_states, None, progress)
+}
+
+/// [`build_with_progress`], except that a state where `stop` holds is not expanded: it gets a
+/// self-loop, as a deadlock does (and counts in [`Space::stopped`], not as a deadlock). A
+/// property decides nothing after its target (the φ of `F φ`, the φ or ¬ψ of `ψ U φ`), so
+/// building up to it answers the property on fewer states, as Storm's builder does.
+pub fn build_until(
+    program: &Program,
+    max_states: usize,
+    stop: Option<&CExpr>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Space, BuildError> {
     let mut layout = Vec::new();
     let mut bits = 0u32;
     for v in &program.vars {
@@ -306,12 +324,16 @@ pub fn build_with_progress(
             space.initial.push(id);
         }
     }
-    // Commands by action, and each action's modules.
-    let mut unlabelled = Vec::new();
+    // Unlabelled commands by module (runs of program order), and labelled ones by action and
+    // module, each group indexed by a variable its guards pin.
+    let mut unlabelled: Vec<Vec<usize>> = Vec::new();
     let mut by_action: Vec<Vec<Vec<usize>>> = vec![Vec::new(); program.actions.len()];
     for (i, c) in program.commands.iter().enumerate() {
         match c.action {
-            None => unlabelled.push(i),
+            None => match unlabelled.last_mut() {
+                Some(run) if program.commands[run[0]].module == c.module => run.push(i),
+                _ => unlabelled.push(vec![i]),
+            },
             Some(a) => {
                 let modules = &mut by_action[a];
                 match modules
@@ -324,6 +346,19 @@ pub fn build_with_progress(
             }
         }
     }
+    let unlabelled: Vec<Indexed> = unlabelled
+        .into_iter()
+        .map(|cs| Indexed::new(program, cs))
+        .collect();
+    let by_action: Vec<Vec<Indexed>> = by_action
+        .into_iter()
+        .map(|modules| {
+            modules
+                .into_iter()
+                .map(|cs| Indexed::new(program, cs))
+                .collect()
+        })
+        .collect();
     let constant_sum_is_one: Vec<bool> = program
         .commands
         .iter()
@@ -344,6 +379,23 @@ pub fn build_with_progress(
         })
         .collect();
     let mut vals = Vec::new();
+    // Guards and assignments compiled for the loop.
+    let guards: Vec<IntExpr> = program
+        .commands
+        .iter()
+        .map(|c| IntExpr::new(&c.guard))
+        .collect();
+    let assigned: Vec<Vec<Vec<IntExpr>>> = program
+        .commands
+        .iter()
+        .map(|c| {
+            c.updates
+                .iter()
+                .map(|(_, assigns)| assigns.iter().map(|(_, e)| IntExpr::new(e)).collect())
+                .collect()
+        })
+        .collect();
+    let stop_fast = stop.map(IntExpr::new);
     // Per command: the variables its updates set.
     let writes: Vec<Vec<usize>> = program
         .commands
@@ -379,7 +431,7 @@ pub fn build_with_progress(
         // checked once, not in every state.
         let checked = constant_sum_is_one[c];
         let mut sum = Q::int(0);
-        for (prob, assigns) in &cmd.updates {
+        for ((prob, assigns), fast) in cmd.updates.iter().zip(&assigned[c]) {
             let p = match prob {
                 None => Q::int(1),
                 Some(e) => e.eval(vals).map_err(fail).and_then(|v| {
@@ -400,8 +452,8 @@ pub fn build_with_progress(
                     .ok_or_else(|| fail(EvalError::Overflow))?;
             }
             let (mut mask, mut bits) = (0u128, 0u128);
-            for (var, e) in assigns {
-                let v = match e.eval_int(vals) {
+            for ((var, e), fast) in assigns.iter().zip(fast) {
+                let v = match fast.eval(vals) {
                     Some(v) => v,
                     None => match e.eval(vals).map_err(fail)? {
                         Value::Bool(b) => b as i64,
@@ -445,6 +497,9 @@ pub fn build_with_progress(
     let mut branch: Vec<(Q, u128, u128)> = Vec::new();
     let mut dist: Vec<(Q, u128)> = Vec::new();
     let mut product: Vec<(Q, u128)> = Vec::new();
+    let mut choices: Vec<(Option<usize>, usize, usize, usize)> = Vec::new();
+    let (mut combos, mut on, mut on_start, mut pick) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut s = 0usize;
     while s < space.states.len() {
         if s % PROGRESS_EVERY == 0 && s > 0 {
@@ -460,50 +515,79 @@ pub fn build_with_progress(
                 state_text()
             ))
         };
-        let enabled = |cmd: usize| {
-            program.commands[cmd]
+        let enabled = |cmd: usize| match guards[cmd].eval(&vals) {
+            Some(v) => Ok(v != 0),
+            None => program.commands[cmd]
                 .guard
                 .holds(&vals)
-                .map_err(|e| fail(cmd, e))
+                .map_err(|e| fail(cmd, e)),
         };
-        let mut choices: Vec<(Option<usize>, usize, Vec<usize>)> = Vec::new();
-        for &c in &unlabelled {
-            if enabled(c)? {
-                choices.push((None, program.commands[c].module, vec![c]));
+        let stopped = match (stop, &stop_fast) {
+            (Some(e), Some(fast)) => match fast.eval(&vals) {
+                Some(v) => v != 0,
+                None => e
+                    .holds(&vals)
+                    .map_err(|e| BuildError(format!("in state {}: {e}", state_text())))?,
+            },
+            _ => false,
+        };
+        // The choices: action, module, and their commands `combos[from..to]`.
+        choices.clear();
+        combos.clear();
+        for group in unlabelled.iter().filter(|_| !stopped) {
+            for &c in group.candidates(&vals) {
+                if enabled(c)? {
+                    combos.push(c);
+                    choices.push((
+                        None,
+                        program.commands[c].module,
+                        combos.len() - 1,
+                        combos.len(),
+                    ));
+                }
             }
         }
         for (a, modules) in by_action.iter().enumerate() {
-            if modules.is_empty() {
+            if modules.is_empty() || stopped {
                 continue;
             }
-            let mut per_module = Vec::new();
-            for cs in modules {
-                let mut on = Vec::new();
-                for &c in cs {
+            // Each module's enabled commands, `on[on_start[k]..on_start[k + 1]]`.
+            on.clear();
+            on_start.clear();
+            for group in modules {
+                on_start.push(on.len());
+                for &c in group.candidates(&vals) {
                     if enabled(c)? {
                         on.push(c);
                     }
                 }
-                if on.is_empty() {
-                    per_module.clear();
+                if on.len() == on_start[on_start.len() - 1] {
+                    on_start.clear();
                     break;
                 }
-                per_module.push(on);
             }
-            if per_module.is_empty() {
+            if on_start.is_empty() {
                 continue;
             }
+            on_start.push(on.len());
+            let modules_on = on_start.len() - 1;
             // Every combination of one enabled command per module.
-            let mut pick = vec![0usize; per_module.len()];
+            pick.clear();
+            pick.resize(modules_on, 0);
             loop {
-                let combo: Vec<usize> =
-                    pick.iter().zip(&per_module).map(|(&i, cs)| cs[i]).collect();
-                choices.push((Some(a), program.commands[combo[0]].module, combo));
-                let mut k = pick.len();
+                let from = combos.len();
+                combos.extend((0..modules_on).map(|k| on[on_start[k] + pick[k]]));
+                choices.push((
+                    Some(a),
+                    program.commands[combos[from]].module,
+                    from,
+                    combos.len(),
+                ));
+                let mut k = modules_on;
                 while k > 0 {
                     k -= 1;
                     pick[k] += 1;
-                    if pick[k] < per_module[k].len() {
+                    if on_start[k] + pick[k] < on_start[k + 1] {
                         break;
                     }
                     pick[k] = 0;
@@ -518,7 +602,11 @@ pub fn build_with_progress(
             }
         }
         if choices.is_empty() {
-            space.deadlocks += 1;
+            if stopped {
+                space.stopped += 1;
+            } else {
+                space.deadlocks += 1;
+            }
             space
                 .choices
                 .push(Choice::new(None, 0, space.outcomes.len()));
@@ -527,11 +615,12 @@ pub fn build_with_progress(
             s += 1;
             continue;
         }
-        for (action, module, combo) in choices {
+        for &(action, module, from, to) in &choices {
+            let combo = &combos[from..to];
             // Two synchronised commands must not set the same variable.
             if combo.len() > 1 {
                 stamp += 1;
-                for &c in &combo {
+                for &c in combo {
                     for &var in &writes[c] {
                         if written[var] == stamp {
                             return Err(BuildError(format!(
@@ -549,7 +638,7 @@ pub fn build_with_progress(
             // branch clears the bits of the variables it sets and puts in their new values.
             dist.clear();
             dist.push((Q::int(1), space.states[s]));
-            for &c in &combo {
+            for &c in combo {
                 branches(c, &vals, &mut branch)?;
                 if let [(p, mask, bits)] = branch[..] {
                     if p == Q::int(1) {

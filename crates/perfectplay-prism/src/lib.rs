@@ -34,7 +34,9 @@ pub mod build;
 pub mod check;
 mod error;
 mod eval;
+mod fast;
 pub mod graph;
+mod index;
 mod lexer;
 mod parser;
 mod print;
@@ -46,7 +48,7 @@ pub mod value;
 pub use check::QueryModel;
 pub use error::{Diagnostic, Span};
 pub use parser::{parse_expr, parse_model, parse_properties};
-pub use session::{check_prop, query_model, Error, Loaded, Prop, Props};
+pub use session::{check_prop, parse_program, query_model, Error, Loaded, Prop, Props};
 
 /// The value of a numeric reward expression on variable values.
 pub(crate) fn build_value(e: &program::CExpr, vals: &[i64]) -> Result<value::Q, String> {

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::ast::{BinOp, ExprKind, FilterOp, Item, Opt, Path, PropertiesFile, Query};
-use crate::build::{build_with_progress, Space};
+use crate::build::{build_until, Space};
 use crate::check::{check, prepare, Answer, OverInitial, Prepared, QueryModel};
 use crate::error::Diagnostic;
 use crate::parser::{parse_model, parse_properties};
@@ -35,8 +35,23 @@ pub struct Loaded {
     pub program: Program,
     /// Its reachable states.
     pub space: Space,
-    /// Seconds spent parsing, checking and building.
+    /// Seconds spent building (and, from [`Loaded::new`], parsing and checking).
     pub build_seconds: f64,
+    /// Where the build stopped (see [`Loaded::for_properties`]): the conditions of the
+    /// properties it was built for, all of which hold in every unexpanded state; empty for a
+    /// full build.
+    decided: Vec<CExpr>,
+}
+
+/// Parses and checks the model `src` read from `file`, with `constants` given as
+/// `(name, value text)`, without building it.
+pub fn parse_program(
+    file: &str,
+    src: &str,
+    constants: &[(String, String)],
+) -> Result<Program, Error> {
+    let ast = parse_model(file, src)?;
+    Ok(Program::new(file, src, &ast, constants)?)
 }
 
 impl Loaded {
@@ -60,16 +75,81 @@ impl Loaded {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Loaded, Error> {
         let started = Instant::now();
-        let ast = parse_model(file, src)?;
-        let program = Program::new(file, src, &ast, constants)?;
-        let space =
-            build_with_progress(&program, max_states, progress).map_err(|e| Error::Model(e.0))?;
+        let program = parse_program(file, src, constants)?;
+        let mut loaded = Loaded::for_properties(program, &[], max_states, progress)?;
+        loaded.build_seconds = started.elapsed().as_secs_f64();
+        Ok(loaded)
+    }
+
+    /// Builds `program` for checking the properties `asked` (pairs of a file's properties and
+    /// the number of one): a state where all of them are decided (the target of `F φ`, the
+    /// target or a state outside ψ of `ψ U φ`) is not expanded, as Storm's builder does, so
+    /// that [`Space::len`] counts the states the properties need. Other properties cannot be
+    /// checked on the result; with none asked (or one that cannot say where it is decided),
+    /// the build is full. Calls `progress(expanded, found)` now and then.
+    pub fn for_properties(
+        program: Program,
+        asked: &[(&Props, usize)],
+        max_states: usize,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Loaded, Error> {
+        let started = Instant::now();
+        let mut decided: Vec<CExpr> = Vec::new();
+        for (props, i) in asked {
+            match decided_where(&program, props, &props.props[*i]) {
+                Some(c) if !decided.contains(&c) => decided.push(c),
+                Some(_) => {}
+                None => {
+                    decided.clear();
+                    break;
+                }
+            }
+        }
+        let stop = decided
+            .iter()
+            .cloned()
+            .reduce(|a, b| CExpr::Binary(BinOp::And, Box::new(a), Box::new(b)));
+        let space = build_until(&program, max_states, stop.as_ref(), progress)
+            .map_err(|e| Error::Model(e.0))?;
         Ok(Loaded {
             program,
             space,
             build_seconds: started.elapsed().as_secs_f64(),
+            decided,
         })
     }
+
+    /// An error unless property `prop` can be answered on this build (a full one, or one
+    /// built for it).
+    fn built_for(&self, props: &Props, prop: &Prop) -> Result<(), Error> {
+        // A property that cannot be resolved gets its own error from the check.
+        if self.decided.is_empty()
+            || decided_where(&self.program, props, prop).is_none_or(|c| self.decided.contains(&c))
+        {
+            Ok(())
+        } else {
+            Err(Error::Model(format!(
+                "{}: the model was built for other properties (build it for this one, or in \
+                 full)",
+                prop.text
+            )))
+        }
+    }
+}
+
+/// Where property `prop` is decided whatever happens next: the target φ of `F φ` (and of the
+/// reward variants), φ or ¬ψ for `ψ U φ`. `None` if the property cannot be resolved (its
+/// check then reports why).
+fn decided_where(program: &Program, props: &Props, prop: &Prop) -> Option<CExpr> {
+    let r = resolve_prop(program, props, prop).ok()?;
+    Some(match r.through {
+        None => r.target,
+        Some(psi) => CExpr::Binary(
+            BinOp::Or,
+            Box::new(r.target),
+            Box::new(CExpr::Unary(crate::ast::UnOp::Not, Box::new(psi))),
+        ),
+    })
 }
 
 /// A property to check: its name (if any), its text as printed, and where it came from.
@@ -95,7 +175,7 @@ impl Props {
     /// Parses the properties `src` read from `file`; `given` holds values for constants the
     /// file leaves undefined.
     pub fn new(
-        loaded: &Loaded,
+        program: &Program,
         file: &str,
         src: &str,
         given: &[(String, String)],
@@ -108,9 +188,9 @@ impl Props {
                     let value = match (&c.value, given.iter().find(|(n, _)| *n == c.name.name)) {
                         (_, Some((_, text))) => {
                             let e = crate::parser::parse_expr("--const", text)?;
-                            const_value(loaded, "--const", text, &e, &consts)?
+                            const_value(program, "--const", text, &e, &consts)?
                         }
-                        (Some(e), None) => const_value(loaded, file, src, e, &consts)?,
+                        (Some(e), None) => const_value(program, file, src, e, &consts)?,
                         (None, None) => {
                             return Err(Error::Model(format!(
                                 "undefined constant '{}' of the properties (give it with --const)",
@@ -145,13 +225,13 @@ impl Props {
 }
 
 fn const_value(
-    loaded: &Loaded,
+    program: &Program,
     file: &str,
     src: &str,
     e: &crate::ast::Expr,
     consts: &HashMap<String, Value>,
 ) -> Result<Value, Error> {
-    match loaded.program.resolve_value(file, src, e, consts)? {
+    match program.resolve_value(file, src, e, consts)? {
         CExpr::Const(v) => Ok(v),
         _ => Err(Error::Model(
             "a constant must not depend on variables".into(),
@@ -176,7 +256,8 @@ pub fn query_model<'a>(
     props: &Props,
     prop: &Prop,
 ) -> Result<QueryModel<'a>, Error> {
-    let r = resolve_prop(loaded, props, prop)?;
+    loaded.built_for(props, prop)?;
+    let r = resolve_prop(&loaded.program, props, prop)?;
     if r.query.bound.is_some() {
         return Err(Error::Model(
             "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)".into(),
@@ -200,7 +281,11 @@ pub fn query_model<'a>(
     }
 }
 
-fn resolve_prop<'p>(loaded: &Loaded, props: &Props, prop: &'p Prop) -> Result<Resolved<'p>, Error> {
+fn resolve_prop<'p>(
+    program: &Program,
+    props: &Props,
+    prop: &'p Prop,
+) -> Result<Resolved<'p>, Error> {
     let (over, query) = match &prop.expr.kind {
         ExprKind::Query(q) => (OverInitial::Only, q),
         ExprKind::Filter(op, inner, states) => {
@@ -235,9 +320,7 @@ fn resolve_prop<'p>(loaded: &Loaded, props: &Props, prop: &'p Prop) -> Result<Re
         }
     };
     let resolve = |e: &crate::ast::Expr| -> Result<CExpr, Error> {
-        Ok(loaded
-            .program
-            .resolve_property(&prop.file, &prop.src, e, &props.consts)?)
+        Ok(program.resolve_property(&prop.file, &prop.src, e, &props.consts)?)
     };
     let (through, target) = match &query.path {
         Path::Eventually(t) => (None, resolve(t)?),
@@ -264,12 +347,13 @@ pub fn check_prop(
     prop: &Prop,
     exact: bool,
 ) -> Result<Answer, Error> {
+    loaded.built_for(props, prop)?;
     let Resolved {
         over,
         query,
         through,
         target,
-    } = resolve_prop(loaded, props, prop)?;
+    } = resolve_prop(&loaded.program, props, prop)?;
     let Some((op, bound)) = &query.bound else {
         return check(
             &loaded.program,

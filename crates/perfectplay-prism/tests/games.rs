@@ -7,7 +7,7 @@ use std::path::Path;
 
 use perfectplay::{solve, solve_exact};
 use perfectplay_games::pig::{Opponent, Pig};
-use perfectplay_prism::{check_prop, Loaded, Props};
+use perfectplay_prism::{check_prop, parse_program, Loaded, Props};
 
 fn example(name: &str) -> (String, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,7 +32,7 @@ fn answer(
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect();
     let loaded = Loaded::new(file, src, &consts, 10_000_000).unwrap_or_else(|e| panic!("{e}"));
-    let props = Props::new(&loaded, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
     let a = check_prop(&loaded, &props, &props.props[0], exact).unwrap_or_else(|e| panic!("{e}"));
     (a.value, a.exact)
 }
@@ -261,5 +261,50 @@ endrewards
             assert_eq!(m("Rmin=? [ F x=1 ]"), 3.0, "C={c}");
             assert_eq!(m("Rmax=? [ F x=1 ]"), inf, "C={c}");
         }
+    }
+}
+
+/// `perfectplay check` builds a model only as far as its properties need: a state where every
+/// asked property is decided (φ or ¬ψ of `ψ U φ`) is not expanded, and a property the build
+/// was not made for is refused rather than answered on too few states.
+#[test]
+fn a_build_for_properties_stops_where_they_are_decided() {
+    let src = "dtmc
+module m
+  x : [0..4] init 0;
+  [] x=0 -> 1/3:(x'=1) + 2/3:(x'=2);
+  [] x=1 -> 1/2:(x'=3) + 1/2:(x'=0);
+  [] x=2 -> (x'=4);
+  [] x>=3 -> (x'=0);
+endmodule
+";
+    let program = parse_program("chain", src, &[]).unwrap();
+    let until = Props::new(&program, "p", "P=? [ x!=2 U x=3 ]", &[]).unwrap();
+    let reach = Props::new(&program, "p", "P=? [ F x=4 ]", &[]).unwrap();
+    let nothing = &mut |_, _| {};
+    // x = 4 lies beyond the until's decided states 2 and 3: p0 = p1 / 3, p1 = 1/2 + p0 / 2.
+    let l = Loaded::for_properties(program.clone(), &[(&until, 0)], 100, nothing).unwrap();
+    assert_eq!(
+        (l.space.len(), l.space.stopped, l.space.deadlocks),
+        (4, 2, 0)
+    );
+    let a = check_prop(&l, &until, &until.props[0], true).unwrap();
+    assert_eq!(a.exact.as_deref(), Some("1/5"));
+    let e = check_prop(&l, &reach, &reach.props[0], false)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("built for other properties"), "{e}");
+    // Built for both, a state is left out only where both are decided: none here.
+    let both = [(&until, 0), (&reach, 0)];
+    let l = Loaded::for_properties(program, &both, 100, nothing).unwrap();
+    assert_eq!((l.space.len(), l.space.stopped), (5, 0));
+    for (props, _) in both {
+        let a = check_prop(&l, props, &props.props[0], true).unwrap();
+        let want = if std::ptr::eq(props, &until) {
+            "1/5"
+        } else {
+            "1"
+        };
+        assert_eq!(a.exact.as_deref(), Some(want));
     }
 }

@@ -62,7 +62,8 @@ impl PrismModel {
     fn check<'py>(&self, py: Python<'py>, prop: &str, exact: bool) -> PyResult<Bound<'py, PyDict>> {
         let named = match &self.props {
             Some((file, text)) => {
-                let all = Props::new(&self.loaded, file, text, &self.constants).map_err(error)?;
+                let all =
+                    Props::new(&self.loaded.program, file, text, &self.constants).map_err(error)?;
                 all.props
                     .iter()
                     .position(|p| p.name.as_deref() == Some(prop))
@@ -73,8 +74,8 @@ impl PrismModel {
         let (props, i) = match named {
             Some(found) => found,
             None => {
-                let p =
-                    Props::new(&self.loaded, "<property>", prop, &self.constants).map_err(error)?;
+                let p = Props::new(&self.loaded.program, "<property>", prop, &self.constants)
+                    .map_err(error)?;
                 if p.props.len() != 1 {
                     return Err(PyValueError::new_err(format!(
                         "'{prop}' holds {} properties; check one at a time",
@@ -101,7 +102,7 @@ impl PrismModel {
         let Some((file, text)) = &self.props else {
             return Ok(Vec::new());
         };
-        let all = Props::new(&self.loaded, file, text, &self.constants).map_err(error)?;
+        let all = Props::new(&self.loaded.program, file, text, &self.constants).map_err(error)?;
         Ok(all
             .props
             .iter()
