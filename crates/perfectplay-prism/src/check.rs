@@ -19,6 +19,7 @@ use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
 use crate::ast::{Measure, ModelType, Opt, Path, Query, RewardRef};
 use crate::build::Space;
+use crate::fast::IntExpr;
 use crate::graph::{almost_sure, almost_sure_within, end_components, reach, Predecessors, Side};
 use crate::program::{CExpr, Program};
 use crate::value::Q;
@@ -277,10 +278,11 @@ fn rat_of(q: Q, what: &str) -> Result<Rat, String> {
 /// Which states satisfy `e`.
 fn states_where(space: &Space, program: &Program, e: &CExpr) -> Result<Vec<bool>, String> {
     let mut vals = Vec::new();
+    let fast = IntExpr::new(e);
     (0..space.len() as u32)
         .map(|s| {
             space.unpack(program, s, &mut vals);
-            e.holds(&vals)
+            fast.holds(e, &vals)
                 .map_err(|err| format!("in state {}: {err}", space.show(program, s)))
         })
         .collect()
@@ -478,14 +480,24 @@ pub fn prepare<'a>(
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
             // Every choice's reward (state and transition rewards) outside φ.
             let mut vals = Vec::new();
+            let state_guards: Vec<IntExpr> = structure
+                .state
+                .iter()
+                .map(|(g, _)| IntExpr::new(g))
+                .collect();
+            let transition_guards: Vec<IntExpr> = structure
+                .transition
+                .iter()
+                .map(|(_, g, _)| IntExpr::new(g))
+                .collect();
             for s in 0..n as u32 {
                 if goal[s as usize] {
                     continue;
                 }
                 space.unpack(program, s, &mut vals);
                 let mut state = Q::int(0);
-                for (g, v) in &structure.state {
-                    if g.holds(&vals).map_err(|e| e.to_string())? {
+                for ((g, v), fast) in structure.state.iter().zip(&state_guards) {
+                    if fast.holds(g, &vals).map_err(|e| e.to_string())? {
                         let x = crate::build_value(v, &vals)?;
                         state = state.checked_add(x).ok_or("a reward overflows")?;
                     }
@@ -493,8 +505,8 @@ pub fn prepare<'a>(
                 for c in space.choices_of(s) {
                     let mut total = state;
                     let action = space.choices[c].action();
-                    for (a, g, v) in &structure.transition {
-                        if *a == action && g.holds(&vals).map_err(|e| e.to_string())? {
+                    for ((a, g, v), fast) in structure.transition.iter().zip(&transition_guards) {
+                        if *a == action && fast.holds(g, &vals).map_err(|e| e.to_string())? {
                             let x = crate::build_value(v, &vals)?;
                             total = total.checked_add(x).ok_or("a reward overflows")?;
                         }

@@ -130,6 +130,16 @@ impl IntExpr {
         }
     }
 
+    /// Whether boolean `slow`, compiled as `self`, holds on `vars`: by the compiled form where
+    /// it gives a value, by the tree (and its error) otherwise.
+    #[inline]
+    pub(crate) fn holds(&self, slow: &CExpr, vars: &[i64]) -> Result<bool, crate::eval::EvalError> {
+        match self.eval(vars) {
+            Some(v) => Ok(v != 0),
+            None => slow.holds(vars),
+        }
+    }
+
     /// The value on variable values `vars`: what [`CExpr::eval_int`] gives.
     pub(crate) fn eval(&self, vars: &[i64]) -> Option<i64> {
         Some(match self {
