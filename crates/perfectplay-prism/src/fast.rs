@@ -8,41 +8,25 @@ use crate::ast::{BinOp, Func, UnOp};
 use crate::eval::CExpr;
 use crate::value::Value;
 
-/// A comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Cmp {
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+/// Whether `op` compares two integers (booleans as 0 and 1: `<=>` is `=`).
+fn compares(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Eq | BinOp::Iff | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+    )
 }
 
-impl Cmp {
-    fn of(op: BinOp) -> Option<Cmp> {
-        Some(match op {
-            BinOp::Eq | BinOp::Iff => Cmp::Eq,
-            BinOp::Ne => Cmp::Ne,
-            BinOp::Lt => Cmp::Lt,
-            BinOp::Le => Cmp::Le,
-            BinOp::Gt => Cmp::Gt,
-            BinOp::Ge => Cmp::Ge,
-            _ => return None,
-        })
-    }
-
-    #[inline(always)]
-    fn test(self, x: i64, y: i64) -> i64 {
-        (match self {
-            Cmp::Eq => x == y,
-            Cmp::Ne => x != y,
-            Cmp::Lt => x < y,
-            Cmp::Le => x <= y,
-            Cmp::Gt => x > y,
-            Cmp::Ge => x >= y,
-        }) as i64
-    }
+/// `x op y` for a comparison `op`, as 0 or 1.
+#[inline(always)]
+fn compare(op: BinOp, x: i64, y: i64) -> i64 {
+    (match op {
+        BinOp::Eq | BinOp::Iff => x == y,
+        BinOp::Ne => x != y,
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        _ => x >= y,
+    }) as i64
 }
 
 /// An integer expression (booleans as 0 and 1).
@@ -52,12 +36,12 @@ pub(crate) enum IntExpr {
     Const(i64),
     /// A variable.
     Var(u32),
-    /// `variable cmp constant`.
-    VarConst(Cmp, u32, i64),
-    /// `variable cmp variable`.
-    VarVar(Cmp, u32, u32),
-    /// `a cmp b`.
-    Compare(Cmp, Box<IntExpr>, Box<IntExpr>),
+    /// `variable op constant`, for a comparison `op`.
+    VarConst(BinOp, u32, i64),
+    /// `variable op variable`.
+    VarVar(BinOp, u32, u32),
+    /// `a op b`.
+    Compare(BinOp, Box<IntExpr>, Box<IntExpr>),
     /// Every operand non-zero, left to right, stopping at the first zero.
     All(Vec<IntExpr>),
     /// Some operand non-zero, left to right, stopping at the first.
@@ -105,11 +89,11 @@ impl IntExpr {
             }
             CExpr::Binary(BinOp::Implies, x, y) => IntExpr::Implies(b(x), b(y)),
             CExpr::Binary(op, x, y) => {
-                if let Some(cmp) = Cmp::of(*op) {
+                if compares(*op) {
                     return match (IntExpr::new(x), IntExpr::new(y)) {
-                        (IntExpr::Var(v), IntExpr::Const(c)) => IntExpr::VarConst(cmp, v, c),
-                        (IntExpr::Var(v), IntExpr::Var(w)) => IntExpr::VarVar(cmp, v, w),
-                        (x, y) => IntExpr::Compare(cmp, Box::new(x), Box::new(y)),
+                        (IntExpr::Var(v), IntExpr::Const(c)) => IntExpr::VarConst(*op, v, c),
+                        (IntExpr::Var(v), IntExpr::Var(w)) => IntExpr::VarVar(*op, v, w),
+                        (x, y) => IntExpr::Compare(*op, Box::new(x), Box::new(y)),
                     };
                 }
                 match op {
@@ -145,9 +129,9 @@ impl IntExpr {
         Some(match self {
             IntExpr::Const(n) => *n,
             IntExpr::Var(i) => vars[*i as usize],
-            IntExpr::VarConst(cmp, v, c) => cmp.test(vars[*v as usize], *c),
-            IntExpr::VarVar(cmp, v, w) => cmp.test(vars[*v as usize], vars[*w as usize]),
-            IntExpr::Compare(cmp, x, y) => cmp.test(x.eval(vars)?, y.eval(vars)?),
+            IntExpr::VarConst(op, v, c) => compare(*op, vars[*v as usize], *c),
+            IntExpr::VarVar(op, v, w) => compare(*op, vars[*v as usize], vars[*w as usize]),
+            IntExpr::Compare(op, x, y) => compare(*op, x.eval(vars)?, y.eval(vars)?),
             IntExpr::All(parts) => {
                 for p in parts {
                     if p.eval(vars)? == 0 {

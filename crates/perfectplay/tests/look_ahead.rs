@@ -1,0 +1,102 @@
+//! Policy iteration on a large component looks ahead between its exact evaluations in floats
+//! (modified policy iteration); exact arithmetic does not. Both must give the same values and
+//! the same optimal moves on long walks, where a change of strategy has far to travel, and the
+//! float solve must report no iteration bound (it still ends on an exact evaluation).
+
+use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver};
+
+/// A walk on `0..=n`: at each inner position `player` picks one of three moves, each a step
+/// up, a step down or a stay with pseudo-random probabilities (in tenths, up more likely than
+/// down, so that no strategy makes the walk last exponentially long) and its own cost per
+/// step; the ends pay their own amounts.
+struct Walk {
+    n: u32,
+    player: Player,
+}
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ceb9fe1a85ec53);
+    x ^ (x >> 33)
+}
+
+impl Walk {
+    /// Move `m` at `s`: tenths up, down and staying, and its cost.
+    fn step(&self, s: u32, m: u32) -> (i64, i64, i64, i64) {
+        let h = mix(u64::from(s) * 3 + u64::from(m));
+        let up = 3 + (h % 4) as i64;
+        let down = 1 + ((h >> 8) % 3) as i64;
+        let stay = 10 - up - down;
+        (up, down, stay, 1 + ((h >> 16) % 3) as i64)
+    }
+}
+
+impl Model for Walk {
+    type State = u32;
+    type Move = u32;
+
+    fn start(&self) -> u32 {
+        self.n / 2
+    }
+
+    fn expand(&self, &s: &u32, node: &mut impl NodeBuilder<u32, u32>) {
+        if s == 0 {
+            return node.terminal(40);
+        }
+        if s == self.n {
+            return node.terminal(-25);
+        }
+        node.decision(self.player);
+        for m in 0..3 {
+            let (up, down, stay, cost) = self.step(s, m);
+            node.add_random_move(m, 0);
+            node.add_outcome(0, Rat::new(up, 10), cost, s + 1);
+            node.add_outcome(1, Rat::new(down, 10), cost, s - 1);
+            if stay > 0 {
+                node.add_outcome(2, Rat::new(stay, 10), cost, s);
+            }
+        }
+    }
+
+    fn dense_bound(&self) -> usize {
+        self.n as usize + 1
+    }
+
+    fn dense_index(&self, &s: &u32) -> Option<usize> {
+        Some(s as usize)
+    }
+}
+
+#[test]
+fn long_walks_give_the_exact_values_and_moves_in_floats() {
+    for player in [Player::Max, Player::Min] {
+        // Three chance nodes per position: a component of over 1,024 nodes.
+        let walk = Walk { n: 300, player };
+        let float = Solver::new(&walk).solve::<f64>().unwrap();
+        let exact = Solver::new(&walk).solve::<Exact>().unwrap();
+        assert_eq!(float.stats().error_bound, 0.0, "{player:?}");
+        for s in 1..walk.n {
+            let (f, e) = (*float.value(&s).unwrap(), exact.value(&s).unwrap().to_f64());
+            assert!(
+                (f - e).abs() <= 1e-9 * e.abs().max(1.0),
+                "{player:?} at {s}: {f} {e}"
+            );
+            // The move the float solve chose is optimal by the exact values (moves may tie).
+            let m = float.chosen(&s).unwrap() as u32;
+            let (up, down, stay, cost) = walk.step(s, m);
+            let v = |t: u32| match t {
+                0 => 40.0,
+                t if t == walk.n => -25.0,
+                t => exact.value(&t).unwrap().to_f64(),
+            };
+            let q = (up as f64 * v(s + 1) + down as f64 * v(s - 1) + stay as f64 * v(s)) / 10.0
+                + cost as f64;
+            assert!(
+                (q - e).abs() <= 1e-9 * e.abs().max(1.0),
+                "{player:?} at {s}: move {m}"
+            );
+        }
+    }
+}
