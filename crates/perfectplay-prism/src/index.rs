@@ -8,8 +8,8 @@ use crate::eval::CExpr;
 use crate::program::Program;
 use crate::value::Value;
 
-/// More values than this and the variable is not worth a table.
-const MAX_BUCKETS: i64 = 1 << 16;
+/// The most entries of one group's table (buckets times the commands in each, about).
+const MAX_ENTRIES: u64 = 1 << 16;
 
 /// A group of commands (in program order), bucketed by the value of one variable.
 #[derive(Clone, Debug)]
@@ -43,10 +43,18 @@ impl Indexed {
                 count[v] += 1;
             }
         }
+        // The table holds every command that does not pin the variable in every bucket: it
+        // must stay small.
+        let size = |v: usize| {
+            let values = program.vars[v]
+                .hi
+                .abs_diff(program.vars[v].lo)
+                .saturating_add(1);
+            values.saturating_mul(1 + (commands.len() - count[v]) as u64)
+        };
         let best = (0..program.vars.len())
-            .filter(|&v| program.vars[v].hi - program.vars[v].lo < MAX_BUCKETS)
-            .max_by_key(|&v| (count[v], std::cmp::Reverse(v)))
-            .filter(|&v| count[v] >= 2);
+            .filter(|&v| count[v] >= 2 && size(v) <= MAX_ENTRIES)
+            .max_by_key(|&v| (count[v], std::cmp::Reverse(v)));
         let Some(var) = best else {
             return Indexed {
                 by: None,
@@ -114,5 +122,51 @@ fn pinned(e: &CExpr, out: &mut Vec<(usize, i64)>) {
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In every valuation the candidates are, in program order, a subset of the group that
+    /// holds every enabled command.
+    #[test]
+    fn candidates_hold_every_enabled_command_in_order() {
+        let src = "mdp
+module m
+  s : [0..3] init 0;
+  x : [0..2] init 0;
+  b : bool init false;
+  [] s=0 & x<2 -> (x'=x+1);
+  [] s=1 -> (s'=2);
+  [] x=1 & s=1 & b -> (s'=0);
+  [] 1=s & s=2 -> (s'=0);
+  [] b -> (b'=false);
+  [] !b & s=3 -> (b'=true);
+  [] s=3 -> (s'=0);
+endmodule
+";
+        let ast = crate::parse_model("m", src).unwrap();
+        let program = Program::new("m", src, &ast, &[]).unwrap();
+        let all: Vec<usize> = (0..program.commands.len()).collect();
+        let group = Indexed::new(&program, all.clone());
+        assert_eq!(group.by.map(|(v, _)| v), Some(0), "indexed by s");
+        for s in 0..=3 {
+            for x in 0..=2 {
+                for b in 0..=1 {
+                    let vals = [s, x, b];
+                    let got = group.candidates(&vals);
+                    assert!(got.windows(2).all(|w| w[0] < w[1]));
+                    for &c in &all {
+                        if program.commands[c].guard.holds(&vals).unwrap() {
+                            assert!(got.contains(&c), "command {c} at {vals:?}");
+                        }
+                    }
+                }
+            }
+        }
+        // The guard that pins s to two values holds nowhere and is in no bucket.
+        assert!(group.buckets.iter().all(|b| !b.contains(&3)));
     }
 }
