@@ -3,33 +3,39 @@
 //! the same optimal moves on long walks, where a change of strategy has far to travel, and the
 //! float solve must report no iteration bound (it still ends on an exact evaluation).
 
+mod common;
+
+use common::Rng;
 use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver};
 
 /// A walk on `0..=n`: at each inner position `player` picks one of three moves, each a step
-/// up, a step down or a stay with pseudo-random probabilities (in tenths, up more likely than
-/// down, so that no strategy makes the walk last exponentially long) and its own cost per
-/// step; the ends pay their own amounts.
+/// up, a step down or a stay with random probabilities (in tenths, up more likely than down,
+/// so that no strategy makes the walk last exponentially long) and its own cost per step; the
+/// ends pay their own amounts.
 struct Walk {
     n: u32,
     player: Player,
-}
-
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51afd7ed558ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ceb9fe1a85ec53);
-    x ^ (x >> 33)
+    /// `moves[s][m]`: tenths up, down and staying, and the cost.
+    moves: Vec<[(i64, i64, i64, i64); 3]>,
 }
 
 impl Walk {
+    fn new(n: u32, player: Player, seed: u64) -> Walk {
+        let mut rng = Rng(seed);
+        let moves = (0..=n)
+            .map(|_| {
+                [(); 3].map(|()| {
+                    let (up, down) = (rng.range(3, 6), rng.range(1, 3));
+                    (up, down, 10 - up - down, rng.range(1, 3))
+                })
+            })
+            .collect();
+        Walk { n, player, moves }
+    }
+
     /// Move `m` at `s`: tenths up, down and staying, and its cost.
     fn step(&self, s: u32, m: u32) -> (i64, i64, i64, i64) {
-        let h = mix(u64::from(s) * 3 + u64::from(m));
-        let up = 3 + (h % 4) as i64;
-        let down = 1 + ((h >> 8) % 3) as i64;
-        let stay = 10 - up - down;
-        (up, down, stay, 1 + ((h >> 16) % 3) as i64)
+        self.moves[s as usize][m as usize]
     }
 }
 
@@ -73,7 +79,7 @@ impl Model for Walk {
 fn long_walks_give_the_exact_values_and_moves_in_floats() {
     for player in [Player::Max, Player::Min] {
         // Three chance nodes per position: a component of over 1,024 nodes.
-        let walk = Walk { n: 300, player };
+        let walk = Walk::new(300, player, 7);
         let float = Solver::new(&walk).solve::<f64>().unwrap();
         let exact = Solver::new(&walk).solve::<Exact>().unwrap();
         assert_eq!(float.stats().error_bound, 0.0, "{player:?}");
