@@ -417,7 +417,7 @@ pub fn build_until(
                 .collect()
         })
         .collect();
-    let stop_fast = stop.map(IntExpr::new);
+    let stop = stop.map(|e| (e, IntExpr::new(e)));
     // Per command: the variables its updates set.
     let writes: Vec<Vec<usize>> = program
         .commands
@@ -543,11 +543,11 @@ pub fn build_until(
                 .holds(&program.commands[cmd].guard, &vals)
                 .map_err(|e| fail(cmd, e))
         };
-        let stopped = match (stop, &stop_fast) {
-            (Some(e), Some(fast)) => fast
+        let stopped = match &stop {
+            Some((e, fast)) => fast
                 .holds(e, &vals)
                 .map_err(|e| BuildError(format!("in state {}: {e}", state_text())))?,
-            _ => false,
+            None => false,
         };
         // The choices: action, module, and their commands `combos[from..to]`.
         choices.clear();

@@ -119,13 +119,10 @@ impl Loaded {
         })
     }
 
-    /// An error unless property `prop` can be answered on this build (a full one, or one
-    /// built for it).
-    fn built_for(&self, props: &Props, prop: &Prop) -> Result<(), Error> {
-        // A property that cannot be resolved gets its own error from the check.
-        if self.decided.is_empty()
-            || decided_where(&self.program, props, prop).is_none_or(|c| self.decided.contains(&c))
-        {
+    /// An error unless property `prop`, resolved as `r`, can be answered on this build (a
+    /// full one, or one built for it).
+    fn built_for(&self, r: &Resolved, prop: &Prop) -> Result<(), Error> {
+        if self.decided.is_empty() || self.decided.contains(&r.decided()) {
             Ok(())
         } else {
             Err(Error::Model(format!(
@@ -137,19 +134,10 @@ impl Loaded {
     }
 }
 
-/// Where property `prop` is decided whatever happens next: the target φ of `F φ` (and of the
-/// reward variants), φ or ¬ψ for `ψ U φ`. `None` if the property cannot be resolved (its
-/// check then reports why).
+/// Where property `prop` is decided whatever happens next ([`Resolved::decided`]); `None` if
+/// the property cannot be resolved (its check then reports why).
 fn decided_where(program: &Program, props: &Props, prop: &Prop) -> Option<CExpr> {
-    let r = resolve_prop(program, props, prop).ok()?;
-    Some(match r.through {
-        None => r.target,
-        Some(psi) => CExpr::Binary(
-            BinOp::Or,
-            Box::new(r.target),
-            Box::new(CExpr::Unary(crate::ast::UnOp::Not, Box::new(psi))),
-        ),
-    })
+    Some(resolve_prop(program, props, prop).ok()?.decided())
 }
 
 /// A property to check: its name (if any), its text as printed, and where it came from.
@@ -248,6 +236,21 @@ struct Resolved<'p> {
     target: CExpr,
 }
 
+impl Resolved<'_> {
+    /// Where the property is decided whatever happens next: the target φ of `F φ` (and of the
+    /// reward variants), φ or ¬ψ for `ψ U φ`.
+    fn decided(&self) -> CExpr {
+        match &self.through {
+            None => self.target.clone(),
+            Some(psi) => CExpr::Binary(
+                BinOp::Or,
+                Box::new(self.target.clone()),
+                Box::new(CExpr::Unary(crate::ast::UnOp::Not, Box::new(psi.clone()))),
+            ),
+        }
+    }
+}
+
 /// The game that optimises property `prop` of `props` on `loaded`, for the engine's queries
 /// (explanations, the strategy, the distribution, play). A property with a bound, and one whose
 /// value at the start is +∞, have none.
@@ -256,8 +259,8 @@ pub fn query_model<'a>(
     props: &Props,
     prop: &Prop,
 ) -> Result<QueryModel<'a>, Error> {
-    loaded.built_for(props, prop)?;
     let r = resolve_prop(&loaded.program, props, prop)?;
+    loaded.built_for(&r, prop)?;
     if r.query.bound.is_some() {
         return Err(Error::Model(
             "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)".into(),
@@ -347,13 +350,14 @@ pub fn check_prop(
     prop: &Prop,
     exact: bool,
 ) -> Result<Answer, Error> {
-    loaded.built_for(props, prop)?;
+    let r = resolve_prop(&loaded.program, props, prop)?;
+    loaded.built_for(&r, prop)?;
     let Resolved {
         over,
         query,
         through,
         target,
-    } = resolve_prop(&loaded.program, props, prop)?;
+    } = r;
     let Some((op, bound)) = &query.bound else {
         return check(
             &loaded.program,
