@@ -587,55 +587,32 @@ impl<N: Number> Component<N> {
         Err(CycleError::NoConvergence(0))
     }
 
-    /// Modified policy iteration's look-ahead, in `f64`: from the exact values `v` of the last
+    /// Modified policy iteration's look-ahead, in floats: from the exact values `v` of the last
     /// policy and the improved `policy`, a few rounds of Gauss–Seidel sweeps of the policy's own
-    /// equations, each followed by a greedy improvement of `player`'s moves. Where a change
+    /// equations, each followed by the improvement step of policy iteration. Where a change
     /// has to travel far through the component (a long random walk), plain policy iteration
     /// moves it a step per exact evaluation; the sweeps carry it further at a fraction of the
     /// cost. Only a guess: the next exact evaluation and improvement decide, as before.
     fn look_ahead(&self, v: &[N], policy: &mut [u32], player: Player) {
         const ROUNDS: usize = 8;
         const SWEEPS: usize = 4;
-        let n = self.n();
-        let mut w: Vec<f64> = v.iter().map(N::to_f64).collect();
-        let q = |e: &LocalEdge<N>, w: &[f64]| {
-            e.konst.to_f64() + if e.to == EXIT { 0.0 } else { w[e.to as usize] }
-        };
+        let mut w = v.to_vec();
         for _ in 0..ROUNDS {
             for _ in 0..SWEEPS {
-                for x in (0..n).rev() {
-                    let new = match self.kind[x] {
+                for x in (0..self.n()).rev() {
+                    w[x] = match self.kind[x] {
                         Kind::Chance => {
-                            self.out(x).iter().map(|e| e.prob.to_f64() * q(e, &w)).sum()
+                            let mut sum = N::zero();
+                            for e in self.out(x) {
+                                sum.add_mul(&e.prob, &Self::q(e, &w));
+                            }
+                            sum
                         }
-                        Kind::Decision(_) => q(&self.out(x)[policy[x] as usize], &w),
+                        Kind::Decision(_) => Self::q(&self.out(x)[policy[x] as usize], &w),
                     };
-                    if new.is_finite() {
-                        w[x] = new;
-                    }
                 }
             }
-            let mut changed = false;
-            for x in 0..n {
-                if self.kind[x] != Kind::Decision(player) {
-                    continue;
-                }
-                let out = self.out(x);
-                let mut best = (policy[x], q(&out[policy[x] as usize], &w));
-                for (i, e) in out.iter().enumerate() {
-                    let value = q(e, &w);
-                    let better = match player {
-                        Player::Max => f64::clearly_better(&value, &best.1),
-                        Player::Min => f64::clearly_better(&best.1, &value),
-                    };
-                    if better {
-                        best = (i as u32, value);
-                    }
-                }
-                changed |= best.0 != policy[x];
-                policy[x] = best.0;
-            }
-            if !changed {
+            if !self.improve(&w, policy, player) {
                 break;
             }
         }
