@@ -72,7 +72,7 @@ const OUTCOME: u32 = 1 << 31;
 /// over several initial states; the states whose value the graph analysis decided are
 /// terminal.
 pub struct QueryModel<'a> {
-    space: &'a Space,
+    pub(crate) space: &'a Space,
     program: &'a Program,
     /// Per state: the representative of its end component (itself if in none).
     rep: Vec<u32>,
@@ -81,7 +81,7 @@ pub struct QueryModel<'a> {
     /// Per state: `Some(payoff)` if its value is known.
     fixed: Few,
     /// Per choice: whether it may be taken, and its reward.
-    usable: Vec<bool>,
+    pub(crate) usable: Vec<bool>,
     reward: Few,
     /// Per state, who decides there (one entry for all when it is the same everywhere).
     player: Vec<Player>,
@@ -97,6 +97,13 @@ pub struct QueryModel<'a> {
     coalition: Option<(Player, String)>,
     /// What a play's total is: whether the target was reached, or the reward.
     total: &'static str,
+    /// An `Fc` query on a stochastic game, which the engine alone does not solve (see
+    /// [`crate::total`]).
+    total_game: bool,
+    /// During a step of [`crate::total`]'s strategy iteration: per state the choice the reward
+    /// maximiser follows (`u32::MAX` where it does not decide), and the states the virtual
+    /// start spreads over, so that every state is solved.
+    step: Option<(Vec<u32>, Vec<u32>)>,
 }
 
 /// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
@@ -136,16 +143,72 @@ impl Few {
     }
 }
 
+impl QueryModel<'_> {
+    /// Who decides at state `s`.
+    pub(crate) fn player_of(&self, s: u32) -> Player {
+        *self.player.get(s as usize).unwrap_or(&self.player[0])
+    }
+
+    /// The value of state `s` if the graph analysis decided it.
+    pub(crate) fn fixed_value(&self, s: usize) -> Option<Rat> {
+        self.fixed.get(s)
+    }
+
+    /// The reward of choice `c`.
+    pub(crate) fn reward_of(&self, c: usize) -> Rat {
+        self.reward.at(c)
+    }
+
+    /// Makes the model one step of [`crate::total`]'s strategy iteration: the states with a
+    /// known value, the maximiser's choices, and the states to solve.
+    pub(crate) fn set_step(
+        &mut self,
+        fixed: Vec<Option<Rat>>,
+        follow: Vec<u32>,
+        spread: Vec<u32>,
+        usable: Vec<bool>,
+    ) {
+        self.fixed = Few::of(fixed);
+        self.usable = usable;
+        self.step = Some((follow, spread));
+    }
+
+    /// Ends the strategy iteration, with the states of known value and the usable choices as
+    /// before it.
+    pub(crate) fn clear_step(&mut self, fixed: Vec<Option<Rat>>, usable: Vec<bool>) {
+        self.fixed = Few::of(fixed);
+        self.usable = usable;
+        self.step = None;
+    }
+
+    /// Whether the query is an `Fc` reward on a stochastic game (solved by [`crate::total`],
+    /// not by the engine alone).
+    pub fn is_total_game(&self) -> bool {
+        self.total_game
+    }
+}
+
 impl Model for QueryModel<'_> {
     type State = Id;
     type Move = u32;
 
     fn start(&self) -> Id {
-        self.start
+        match self.step {
+            Some(_) => self.space.len() as Id,
+            None => self.start,
+        }
     }
 
     fn expand(&self, &s: &Id, node: &mut impl NodeBuilder<Id, u32>) {
         if s as usize == self.space.len() {
+            if let Some((_, spread)) = &self.step {
+                node.chance();
+                let p = Rat::new(1, spread.len().max(1) as i64);
+                for &i in spread {
+                    node.add_outcome(i | OUTCOME, p, 0, i);
+                }
+                return;
+            }
             // The virtual start: one move (or outcome) per initial state.
             let init = &self.space.initial;
             match self.over {
@@ -172,6 +235,19 @@ impl Model for QueryModel<'_> {
         if let Some(p) = self.fixed.get(s as usize) {
             return node.terminal(p);
         }
+        if let Some((follow, _)) = &self.step {
+            let c = follow[s as usize];
+            if c != u32::MAX {
+                // The maximiser's fixed choice: chance over its outcomes.
+                let c = c as usize;
+                node.chance();
+                for &(p, t) in self.space.outcomes_of(c) {
+                    let p = self.space.probability(p);
+                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep[t as usize]);
+                }
+                return;
+            }
+        }
         let single = [s];
         let members: &[u32] = match self.members.get(s as usize) {
             Some(m) if !m.is_empty() => m,
@@ -194,7 +270,7 @@ impl Model for QueryModel<'_> {
             }
             return;
         }
-        node.decision(*self.player.get(s as usize).unwrap_or(&self.player[0]));
+        node.decision(self.player_of(s));
         for &m in members {
             for c in self.space.choices_of(m) {
                 if !self.usable[c] {
@@ -312,6 +388,9 @@ pub fn check(
         }
         Prepared::Model(model) => *model,
     };
+    if model.total_game {
+        return total_game_answer(model, over, exact);
+    }
     // The graph analysis made every strategy left to the engine end the play, so its linear
     // systems are regular; in floats a pivot can still vanish by rounding (haddad-monmege is
     // built for that). Then the value is computed exactly instead.
@@ -344,6 +423,80 @@ pub fn check(
         states: stats.states,
         holds: None,
         error_bound: 0.0,
+    })
+}
+
+/// The answer to an `Fc` query on a stochastic game, by [`crate::total`]'s strategy
+/// iteration: in floats, or exactly with `exact` (and where a float solve fails).
+fn total_game_answer(
+    mut model: QueryModel,
+    over: OverInitial,
+    exact: bool,
+) -> Result<Answer, String> {
+    /// The value at the start (`None` for +∞).
+    fn at_start<N: Number>(
+        model: &QueryModel,
+        values: &[Option<N>],
+        over: OverInitial,
+    ) -> Option<N> {
+        let mut init = model
+            .space
+            .initial
+            .iter()
+            .map(|&i| values[i as usize].clone());
+        let first = init.next().expect("an initial state");
+        // `None` (+∞) is above every number.
+        let above = |a: &Option<N>, b: &Option<N>| match (a, b) {
+            (None, Some(_)) => true,
+            (Some(a), Some(b)) => a > b,
+            _ => false,
+        };
+        match over {
+            OverInitial::Only => first,
+            OverInitial::Max => init.fold(first, |a, b| if above(&b, &a) { b } else { a }),
+            OverInitial::Min => init.fold(first, |a, b| if above(&a, &b) { b } else { a }),
+            OverInitial::Avg => {
+                let k = model.space.initial.len() as i64;
+                init.try_fold(first?, |a, b| Some(a.add(&b?)))
+                    .map(|sum| sum.mul(&N::from_rat(Rat::new(1, k))))
+            }
+        }
+    }
+    let answer = |value: f64, exact: Option<String>, method, states, error_bound| Answer {
+        value,
+        exact,
+        method,
+        states,
+        holds: None,
+        error_bound,
+    };
+    if !exact {
+        if let Ok(solved) = crate::total::solve::<f64>(&mut model) {
+            let v = at_start(&model, &solved.values, over).unwrap_or(f64::INFINITY);
+            let method = if solved.error_bound > 0.0 {
+                "strategy iteration, value iteration with a certified bound"
+            } else {
+                "strategy iteration"
+            };
+            return Ok(answer(v, None, method, solved.states, solved.error_bound));
+        }
+    }
+    let solved = crate::total::solve::<perfectplay::Exact>(&mut model)?;
+    Ok(match at_start(&model, &solved.values, over) {
+        None => answer(
+            f64::INFINITY,
+            None,
+            "exact strategy iteration",
+            solved.states,
+            0.0,
+        ),
+        Some(v) => answer(
+            v.to_f64(),
+            if exact { v.exact_string() } else { None },
+            "exact strategy iteration",
+            solved.states,
+            0.0,
+        ),
     })
 }
 
@@ -460,9 +613,6 @@ pub fn prepare<'a>(
         Measure::Reward(r) => {
             let cumulative = match query.path {
                 Path::Eventually(_) => false,
-                Path::EventuallyCumulative(_) if smg => {
-                    return Err("Fc on smg models is not supported yet (F is)".into())
-                }
                 Path::EventuallyCumulative(_) => true,
                 _ => return Err("reward queries ask R=? [ F φ ] or [ Fc φ ]".into()),
             };
@@ -517,7 +667,11 @@ pub fn prepare<'a>(
             // `F`: finite where the minimiser reaches φ with probability one. `Fc`: a play
             // that misses φ earns its total, finite only if it ends up where nothing is
             // earned any more (see `cumulative_finite`).
-            let finite = if cumulative {
+            let finite = if cumulative && smg {
+                // Decided by the strategy iteration (`crate::total`).
+                total_game_zero(space, &pred, &goal, &reward, &players, &mut fixed)?;
+                vec![true; n]
+            } else if cumulative {
                 cumulative_finite(space, &pred, &goal, &reward, dtmc, maximise, &mut fixed)?
             } else {
                 almost_sure(space, &pred, &goal, &not_goal, side(Player::Min))
@@ -636,6 +790,8 @@ pub fn prepare<'a>(
             let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
             (player, format!("<<{}>>", names.join(",")))
         }),
+        total_game: smg && matches!(query.path, Path::EventuallyCumulative(_)),
+        step: None,
     };
     Ok(Prepared::Model(Box::new(model)))
 }
@@ -724,6 +880,38 @@ fn cumulative_finite(
     })
 }
 
+/// `R[Fc φ]` on a stochastic game (rewards of at least zero): the states where the minimiser
+/// can keep every reward at zero for ever, whatever the maximiser does, are fixed at zero in
+/// `fixed` (the rest is [`crate::total`]'s).
+fn total_game_zero(
+    space: &Space,
+    pred: &Predecessors,
+    goal: &[bool],
+    reward: &[Rat],
+    players: &[Player],
+    fixed: &mut [Option<Rat>],
+) -> Result<(), String> {
+    if reward.iter().any(|r| *r < Rat::ZERO) {
+        return Err("Fc needs rewards of at least zero".into());
+    }
+    let usable = vec![true; space.choices.len()];
+    let game = crate::total::Game {
+        space,
+        pred,
+        reward,
+        usable: &usable,
+        is_max: |s: u32| *players.get(s as usize).unwrap_or(&players[0]) == Player::Max,
+    };
+    let open: Vec<bool> = goal.iter().map(|g| !g).collect();
+    let zero = game.zero_for_ever(goal, &open, None, false);
+    for s in 0..space.len() {
+        if zero[s] {
+            fixed[s] = Some(Rat::ZERO);
+        }
+    }
+    Ok(())
+}
+
 /// Who decides in each state of an smg: the coalition's players optimise as the query says
 /// (`best`), every other player the opposite. A state belongs to the player that controls its
 /// choices: a module's unlabelled commands, or an action.
@@ -739,6 +927,11 @@ fn owners(
     };
     let mut members = vec![false; program.players.len()];
     for id in coalition {
+        if id.name == "*" {
+            // `<<*>>`: every player.
+            members.iter_mut().for_each(|m| *m = true);
+            continue;
+        }
         let i = match id.name.parse::<usize>() {
             Ok(k) if (1..=program.players.len()).contains(&k) => k - 1,
             Ok(k) => return Err(format!("no player number {k}")),

@@ -135,6 +135,20 @@ pub fn almost_sure_within(
     side: impl Fn(u32) -> Side,
     rounds: usize,
 ) -> Option<Vec<bool>> {
+    almost_sure_using(space, pred, target, through, side, rounds, |_| true)
+}
+
+/// [`almost_sure_within`] with only the choices that `usable` admits: a state's other choices
+/// do not exist for the analysis.
+pub fn almost_sure_using(
+    space: &Space,
+    pred: &Predecessors,
+    target: &[bool],
+    through: &[bool],
+    side: impl Fn(u32) -> Side,
+    rounds: usize,
+    usable: impl Fn(usize) -> bool,
+) -> Option<Vec<bool>> {
     let n = space.len();
     let mut keep: Vec<bool> = (0..n).map(|s| target[s] || through[s]).collect();
     for _ in 0..rounds {
@@ -144,18 +158,21 @@ pub fn almost_sure_within(
         let safe: Vec<bool> = (0..n as u32)
             .map(|s| match side(s) {
                 Side::Ally => true,
-                Side::Adversary | Side::Chance => space.choices_of(s).all(|c| stays(c, &keep)),
+                Side::Adversary | Side::Chance => space
+                    .choices_of(s)
+                    .filter(|&c| usable(c))
+                    .all(|c| stays(c, &keep)),
             })
             .collect();
         let mut reach = target.to_vec();
         let mut hit = vec![false; space.choices.len()];
         let mut left: Vec<u32> = (0..n as u32)
-            .map(|s| space.choices_of(s).len() as u32)
+            .map(|s| space.choices_of(s).filter(|&c| usable(c)).count() as u32)
             .collect();
         let mut stack: Vec<u32> = (0..n as u32).filter(|&s| target[s as usize]).collect();
         while let Some(t) = stack.pop() {
             for &c in pred.of(t) {
-                if hit[c as usize] {
+                if hit[c as usize] || !usable(c as usize) {
                     continue;
                 }
                 hit[c as usize] = true;

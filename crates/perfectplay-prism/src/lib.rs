@@ -43,6 +43,7 @@ mod print;
 pub mod program;
 mod resolve;
 mod session;
+mod total;
 pub mod value;
 
 pub use check::QueryModel;

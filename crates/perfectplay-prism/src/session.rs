@@ -276,6 +276,12 @@ pub fn query_model<'a>(
     )
     .map_err(Error::Model)?
     {
+        Prepared::Model(model) if model.is_total_game() => Err(Error::Model(format!(
+            "{}: Fc on a stochastic game is checked by strategy iteration over the maximiser's \
+             strategies, which explain, play, strategy and distribution do not support yet; \
+             `check` gives its value",
+            prop.text
+        ))),
         Prepared::Model(model) => Ok(*model),
         Prepared::Infinite => Err(Error::Model(format!(
             "{}: the value at the start is +∞ (the target is missed with positive probability)",

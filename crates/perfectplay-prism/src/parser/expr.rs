@@ -196,7 +196,7 @@ impl Parser<'_> {
                         self.expect_punct(",")?;
                     }
                     let p = self.peek();
-                    if p.tok == Tok::Int {
+                    if p.tok == Tok::Int || (p.tok == Tok::Punct("*") && players.is_empty()) {
                         self.bump();
                         players.push(Ident {
                             name: self.text(p).to_string(),

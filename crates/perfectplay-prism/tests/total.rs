@@ -1,0 +1,216 @@
+//! `R[Fc φ]` on stochastic games: a play that misses φ earns its total. Small games worked out
+//! by hand, where neither rule for endless plays that `F` uses gives the answer, and random
+//! small games against value iteration from zero (which converges to the least fixed point of
+//! the optimality equations, the value), float and exact.
+
+use perfectplay_prism::{check_prop, Loaded, Props};
+use proptest::prelude::*;
+
+/// The value of `prop` on the model `src`, as a float and, with `exact`, a fraction.
+fn answer(src: &str, prop: &str, exact: bool) -> (f64, Option<String>) {
+    let loaded = Loaded::new("game.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let a = check_prop(&loaded, &props, &props.props[0], exact)
+        .unwrap_or_else(|e| panic!("{prop}: {e}"));
+    (a.value, a.exact)
+}
+
+/// Min at 0 may finish for 5 or hand over to Max at 1, who may finish for 3 or hand the play
+/// back for nothing. Handing back for ever earns Max nothing more, so Max finishes: Min hands
+/// over, 3. With `F` an endless play is +∞, which Max would choose: Min finishes, 5. With a
+/// loop at 1 that pays, Max would loop for ever (+∞ for `Fc` too), so Min finishes, 5; the
+/// loop is +∞ from 1.
+#[test]
+fn the_minimiser_may_hand_over_when_looping_gains_the_maximiser_nothing() {
+    let game = |pay: u32, start: u32| {
+        format!(
+            "smg
+player mini [finish5], [hand] endplayer
+player maxi [finish3], [back], [loop] endplayer
+module m
+  x : [0..2] init {start};
+  [finish5] x=0 -> (x'=2);
+  [hand] x=0 -> (x'=1);
+  [finish3] x=1 -> (x'=2);
+  [back] x=1 -> (x'=0);
+  [loop] x=1 -> (x'=1);
+endmodule
+rewards \"r\"
+  [finish5] true : 5;
+  [finish3] true : 3;
+  [loop] true : {pay};
+endrewards
+"
+        )
+    };
+    for exact in [false, true] {
+        let free = game(0, 0);
+        assert_eq!(answer(&free, "<<mini>> Rmin=? [ Fc x=2 ]", exact).0, 3.0);
+        assert_eq!(answer(&free, "<<maxi>> Rmax=? [ Fc x=2 ]", exact).0, 3.0);
+        assert_eq!(answer(&free, "<<mini>> Rmin=? [ F x=2 ]", exact).0, 5.0);
+        let paid = game(1, 0);
+        assert_eq!(answer(&paid, "<<mini>> Rmin=? [ Fc x=2 ]", exact).0, 5.0);
+        assert_eq!(answer(&paid, "<<maxi>> Rmax=? [ Fc x=2 ]", exact).0, 5.0);
+        let inf = f64::INFINITY;
+        assert_eq!(
+            answer(&game(1, 1), "<<maxi>> Rmax=? [ Fc x=2 ]", exact).0,
+            inf
+        );
+    }
+}
+
+/// Max at 0 can only pass to Min at 1, who may send the play back earning 1, or finish for 2
+/// (or, with the third choice, stay at 1 for nothing). Max cannot end the play at all; Min
+/// sending it back for ever would pay +∞, so Min finishes: 2. Where Min can stay for nothing,
+/// the value is 0.
+#[test]
+fn the_maximiser_cannot_end_the_play() {
+    let game = |stay: bool| {
+        format!(
+            "smg
+player maxi [pass] endplayer
+player mini [again], [finish], [stay] endplayer
+module m
+  x : [0..2] init 0;
+  [pass] x=0 -> (x'=1);
+  [again] x=1 -> (x'=0);
+  [finish] x=1 -> (x'=2);
+  [stay] x=1 & {stay} -> (x'=1);
+endmodule
+rewards \"r\"
+  [again] true : 1;
+  [finish] true : 2;
+endrewards
+"
+        )
+    };
+    for exact in [false, true] {
+        let a = answer(&game(false), "<<maxi>> Rmax=? [ Fc x=2 ]", exact);
+        assert_eq!(a.0, 2.0);
+        if exact {
+            assert_eq!(a.1.as_deref(), Some("2"));
+        }
+        let a = answer(&game(true), "<<mini>> Rmin=? [ Fc x=2 ]", exact);
+        assert_eq!(a.0, 0.0);
+    }
+}
+
+/// A random small game: per state its owner (0 or 1) and its choices, each an action with a
+/// reward and one or two outcomes (probability one half each). State `n` is the target.
+#[derive(Clone, Debug)]
+struct Game {
+    owner: Vec<u8>,
+    choices: Vec<Vec<(u32, Vec<usize>)>>,
+}
+
+impl Game {
+    fn n(&self) -> usize {
+        self.owner.len()
+    }
+
+    /// The game in the PRISM language, each choice its own action.
+    fn prism(&self) -> String {
+        let n = self.n();
+        let mut actions = [Vec::new(), Vec::new()];
+        let mut commands = String::new();
+        let mut rewards = String::new();
+        for (s, cs) in self.choices.iter().enumerate() {
+            for (i, (r, outs)) in cs.iter().enumerate() {
+                let a = format!("a{s}_{i}");
+                actions[self.owner[s] as usize].push(format!("[{a}]"));
+                let update = match outs.as_slice() {
+                    [t] => format!("(x'={t})"),
+                    [t, u] => format!("1/2 : (x'={t}) + 1/2 : (x'={u})"),
+                    _ => unreachable!(),
+                };
+                commands.push_str(&format!("  [{a}] x={s} -> {update};\n"));
+                rewards.push_str(&format!("  [{a}] true : {r};\n"));
+            }
+        }
+        let player = |k: usize, name: &str| {
+            if actions[k].is_empty() {
+                // A player needs something to own: the target's loop.
+                format!("player {name} [end{k}] endplayer\n")
+            } else {
+                format!("player {name} {} endplayer\n", actions[k].join(", "))
+            }
+        };
+        format!(
+            "smg\n{}{}module m\n  x : [0..{n}] init 0;\n{commands}  [end0] x={n} -> true;\n  [end1] false -> true;\nendmodule\nrewards \"r\"\n{rewards}endrewards\n",
+            player(0, "p0"),
+            player(1, "p1")
+        )
+    }
+
+    /// Value iteration from zero, with player 0 optimising as `p0_max` says: the values after
+    /// many rounds, +∞ where they still grow.
+    fn value_iteration(&self, p0_max: bool) -> Vec<f64> {
+        let n = self.n();
+        let round = |v: &[f64]| -> Vec<f64> {
+            (0..=n)
+                .map(|s| {
+                    if s == n {
+                        return 0.0;
+                    }
+                    let worths = self.choices[s].iter().map(|(r, outs)| {
+                        *r as f64 + outs.iter().map(|&t| v[t]).sum::<f64>() / outs.len() as f64
+                    });
+                    if (self.owner[s] == 0) == p0_max {
+                        worths.fold(f64::NEG_INFINITY, f64::max)
+                    } else {
+                        worths.fold(f64::INFINITY, f64::min)
+                    }
+                })
+                .collect()
+        };
+        let mut v = vec![0.0; n + 1];
+        for _ in 0..20_000 {
+            v = round(&v);
+        }
+        let mut w = v.clone();
+        for _ in 0..20_000 {
+            w = round(&w);
+        }
+        v.iter()
+            .zip(&w)
+            .map(|(a, b)| if b - a > 1e-6 { f64::INFINITY } else { *b })
+            .collect()
+    }
+}
+
+fn game() -> impl Strategy<Value = Game> {
+    (2usize..6).prop_flat_map(|n| {
+        let choice = (
+            prop_oneof![3 => Just(0u32), 1 => Just(1u32), 1 => Just(2u32)],
+            prop::collection::vec(0..=n, 1..=2),
+        );
+        (
+            prop::collection::vec(0u8..2, n),
+            prop::collection::vec(prop::collection::vec(choice, 1..=3), n),
+        )
+            .prop_map(|(owner, choices)| Game { owner, choices })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// Float and exact answers at the start agree with value iteration from zero, for either
+    /// player maximising.
+    #[test]
+    fn random_games_agree_with_value_iteration(g in game()) {
+        let src = g.prism();
+        for (p0_max, prop) in [(true, "<<p0>> Rmax=? [ Fc x=N ]"), (false, "<<p0>> Rmin=? [ Fc x=N ]")] {
+            let prop = prop.replace('N', &g.n().to_string());
+            let want = g.value_iteration(p0_max)[0];
+            let (float, _) = answer(&src, &prop, false);
+            let (exact_f, exact) = answer(&src, &prop, true);
+            if want.is_infinite() {
+                prop_assert!(float.is_infinite() && exact_f.is_infinite(), "{prop}: {float} {exact_f} vs +∞\n{src}");
+            } else {
+                prop_assert!((float - want).abs() <= 1e-9 * want.max(1.0), "{prop}: {float} vs {want}\n{src}");
+                prop_assert!((exact_f - want).abs() <= 1e-9 * want.max(1.0), "{prop}: {exact:?} vs {want}\n{src}");
+            }
+        }
+    }
+}
