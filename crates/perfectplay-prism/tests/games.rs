@@ -116,6 +116,9 @@ endmodule
     // Max's coalition minimising: Max stops (1/2) rather than let Min pick 3/4.
     let (_, exact) = answer("hand.prism", src, &[], "<<maxi>> Pmin=? [ F x=2 ]", true);
     assert_eq!(exact.as_deref(), Some("1/2"));
+    // Every player together (`<<*>>`): Max goes and Min picks 3/4.
+    let (_, exact) = answer("hand.prism", src, &[], "<<*>> Pmax=? [ F x=2 ]", true);
+    assert_eq!(exact.as_deref(), Some("3/4"));
 }
 
 /// A game in which the two players together can keep the play going for ever: Max at 0 may
