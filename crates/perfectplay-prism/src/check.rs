@@ -76,8 +76,9 @@ pub struct QueryModel<'a> {
     program: &'a Program,
     /// Per state: the representative of its end component (itself if in none).
     rep: Vec<u32>,
-    /// Per representative of a collapsed component: its states.
-    members: Vec<Vec<u32>>,
+    /// Per representative of a collapsed component: its states (a map, not a list per state:
+    /// models have millions of states and few components).
+    members: rustc_hash::FxHashMap<u32, Vec<u32>>,
     /// Per state: `Some(payoff)` if its value is known.
     fixed: Few,
     /// Per choice: whether it may be taken, and its reward.
@@ -249,9 +250,9 @@ impl Model for QueryModel<'_> {
             }
         }
         let single = [s];
-        let members: &[u32] = match self.members.get(s as usize) {
-            Some(m) if !m.is_empty() => m,
-            _ => &single,
+        let members: &[u32] = match self.members.get(&s) {
+            Some(m) => m,
+            None => &single,
         };
         if self.dtmc {
             node.chance();
@@ -500,6 +501,27 @@ fn total_game_answer(
     })
 }
 
+/// What the graph analysis knows of a state's value (a byte per state while it runs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Known {
+    /// Left to the engine.
+    Open,
+    /// Zero.
+    Zero,
+    /// One (a probability).
+    One,
+}
+
+impl Known {
+    fn value(self) -> Option<Rat> {
+        match self {
+            Known::Open => None,
+            Known::Zero => Some(Rat::ZERO),
+            Known::One => Some(Rat::ONE),
+        }
+    }
+}
+
 /// A query made ready for the engine.
 pub enum Prepared<'a> {
     /// The graph analysis alone decided the value: +∞.
@@ -578,9 +600,10 @@ pub fn prepare<'a>(
             }
         }
     };
-    let mut fixed: Vec<Option<Rat>> = vec![None; n];
+    let mut fixed = vec![Known::Open; n];
     let mut usable = vec![true; space.choices.len()];
-    let mut reward = vec![Rat::ZERO; space.choices.len()];
+    // Per choice, its reward: empty (all zero) for a probability.
+    let mut reward = Vec::new();
     // States whose value is +∞ (rewards), and the region left to the engine.
     let mut infinite = vec![false; n];
     let maybe: Vec<bool>;
@@ -603,12 +626,12 @@ pub fn prepare<'a>(
             .unwrap_or_else(|| goal.clone());
             for s in 0..n {
                 if certain[s] {
-                    fixed[s] = Some(Rat::ONE);
+                    fixed[s] = Known::One;
                 } else if !positive[s] {
-                    fixed[s] = Some(Rat::ZERO);
+                    fixed[s] = Known::Zero;
                 }
             }
-            maybe = (0..n).map(|s| fixed[s].is_none()).collect();
+            maybe = (0..n).map(|s| fixed[s] == Known::Open).collect();
         }
         Measure::Reward(r) => {
             let cumulative = match query.path {
@@ -640,6 +663,7 @@ pub fn prepare<'a>(
                 .iter()
                 .map(|(_, g, _)| IntExpr::new(g))
                 .collect();
+            reward = vec![Rat::ZERO; space.choices.len()];
             for s in 0..n as u32 {
                 if goal[s as usize] {
                     continue;
@@ -678,7 +702,7 @@ pub fn prepare<'a>(
             };
             for s in 0..n {
                 if goal[s] {
-                    fixed[s] = Some(Rat::ZERO);
+                    fixed[s] = Known::Zero;
                 } else if !finite[s] {
                     infinite[s] = true;
                 }
@@ -693,7 +717,9 @@ pub fn prepare<'a>(
                     usable[c] = false;
                 }
             }
-            maybe = (0..n).map(|s| fixed[s].is_none() && !infinite[s]).collect();
+            maybe = (0..n)
+                .map(|s| fixed[s] == Known::Open && !infinite[s])
+                .collect();
         }
     }
     let start_infinite = match over {
@@ -709,7 +735,7 @@ pub fn prepare<'a>(
     // collapsed (staying is worth zero, no more than leaving); for a reward, those whose
     // choices earn nothing (staying costs nothing but never reaches φ).
     let mut rep: Vec<u32> = (0..n as u32).collect();
-    let mut members: Vec<Vec<u32>> = Vec::new();
+    let mut members = rustc_hash::FxHashMap::default();
     if !dtmc && !smg {
         let inside: Vec<bool> = (0..space.choices.len())
             .map(|c| {
@@ -722,7 +748,6 @@ pub fn prepare<'a>(
             .collect();
         let comps = end_components(space, &pred, &maybe, &inside);
         if !comps.is_empty() {
-            members = vec![Vec::new(); n];
             for comp in &comps {
                 let head = comp[0];
                 for &s in comp {
@@ -748,7 +773,7 @@ pub fn prepare<'a>(
                 if !comp.iter().any(|&s| space.choices_of(s).any(|c| usable[c])) {
                     // No exit: the play stays for ever, never reaching φ, and earns nothing
                     // more (for a reward, only `Fc` leaves such a component finite).
-                    fixed[head] = Some(Rat::ZERO);
+                    fixed[head] = Known::Zero;
                     if matches!(query.path, Path::Eventually(_))
                         && matches!(query.what, Measure::Reward(_))
                     {
@@ -757,7 +782,7 @@ pub fn prepare<'a>(
                         );
                     }
                 }
-                members[head] = comp;
+                members.insert(head as u32, comp);
             }
         }
     }
@@ -771,9 +796,13 @@ pub fn prepare<'a>(
         program,
         rep,
         members,
-        fixed: Few::of(fixed),
+        fixed: Few::of(fixed.into_iter().map(Known::value)),
         usable,
-        reward: Few::of(reward.into_iter().map(Some)),
+        reward: if reward.is_empty() {
+            Few::of(std::iter::repeat_n(Some(Rat::ZERO), space.choices.len()))
+        } else {
+            Few::of(reward.into_iter().map(Some))
+        },
         player: players,
         dtmc,
         endless: match query.what {
@@ -812,7 +841,7 @@ fn cumulative_finite(
     reward: &[Rat],
     dtmc: bool,
     maximise: bool,
-    fixed: &mut [Option<Rat>],
+    fixed: &mut [Known],
 ) -> Result<Vec<bool>, String> {
     let n = space.len();
     if reward.iter().any(|r| *r < Rat::ZERO) {
@@ -867,7 +896,7 @@ fn cumulative_finite(
     }
     for s in 0..n {
         if zero[s] {
-            fixed[s] = Some(Rat::ZERO);
+            fixed[s] = Known::Zero;
         }
     }
     Ok(if dtmc || maximise {
@@ -889,7 +918,7 @@ fn total_game_zero(
     goal: &[bool],
     reward: &[Rat],
     players: &[Player],
-    fixed: &mut [Option<Rat>],
+    fixed: &mut [Known],
 ) -> Result<(), String> {
     if reward.iter().any(|r| *r < Rat::ZERO) {
         return Err("Fc needs rewards of at least zero".into());
@@ -906,7 +935,7 @@ fn total_game_zero(
     let zero = game.zero_for_ever(goal, &open, None, false);
     for s in 0..space.len() {
         if zero[s] {
-            fixed[s] = Some(Rat::ZERO);
+            fixed[s] = Known::Zero;
         }
     }
     Ok(())

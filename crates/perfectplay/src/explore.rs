@@ -456,6 +456,19 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         self.arena.truncate(first_edge);
     }
 
+    /// Drops the arena's edges from `first` on (a component's, once it has its own copy), and
+    /// gives their memory back when they were most of it: a large component's edges would
+    /// otherwise stay beside its copy and the solver's working memory.
+    fn drop_edges_from(&mut self, first: usize) {
+        /// Below this many edges of spare capacity, the memory is kept for the next states.
+        const KEEP: usize = 1 << 20;
+        self.arena.truncate(first);
+        let spare = self.arena.capacity() - self.arena.len();
+        if spare > KEEP && spare > 2 * self.arena.len() {
+            self.arena.shrink_to(2 * self.arena.len());
+        }
+    }
+
     /// One Bellman backup for a state that is not on a cycle.
     fn backup(&mut self, entry: Entry, first_edge: usize) {
         let (value, choice) = back_up(entry.kind, &self.arena[first_edge..], &self.values);
@@ -538,6 +551,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             }
         }
         comp.start.push(comp.edges.len());
+        self.drop_edges_from(self.tstack[root].edges as usize);
         let endless = self.model.endless_play_loser();
         let (values, choices, bound) = comp.solve(&mut self.system, endless).map_err(|err| {
             let name = |x: usize| self.show(self.tstack[root + owner[x]].id);

@@ -33,8 +33,13 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use crate::Number;
+
+/// A row of the system: most have one entry (a decision's move), kept inline (a component
+/// can have millions of rows, and a separate allocation each would double their memory).
+type Row<N> = SmallVec<[(u32, N); 1]>;
 
 /// A sparse system `v = c + A v`; `rows[x]` lists `(y, a_xy)` with each `y` at most once. A
 /// short row is searched directly; once a row grows longer than [`SHORT`] it is *indexed*:
@@ -42,7 +47,7 @@ use crate::Number;
 /// component: the centre of a star).
 pub(crate) struct System<N> {
     pub c: Vec<N>,
-    rows: Vec<Vec<(u32, N)>>,
+    rows: Vec<Row<N>>,
     /// Each row's exit mass `1 - Σ_y a_xy`, in a stochastic system (see the module docs).
     exit: Vec<N>,
     /// Whether [`System::reset_stochastic`] made this a stochastic system.
@@ -53,7 +58,7 @@ pub(crate) struct System<N> {
     looped: Vec<bool>,
     slot: FxHashMap<u64, u32>,
     /// Scratch: the predecessors of each unknown during elimination.
-    preds: Vec<Vec<u32>>,
+    preds: Vec<SmallVec<[u32; 4]>>,
     /// Scratch of [`System::solve`], kept for the next system (components come by the
     /// thousand, most of them small).
     scratch: Scratch,
@@ -76,10 +81,10 @@ pub(crate) enum Unsolved {
 #[derive(Default)]
 struct Scratch {
     heap: CostQueue,
-    indeg: Vec<usize>,
+    indeg: Vec<u32>,
     queued: Vec<usize>,
     done: Vec<bool>,
-    order: Vec<usize>,
+    order: Vec<u32>,
 }
 
 /// A min-queue of `(cost, unknown)`: buckets for the small costs that almost every
@@ -161,11 +166,11 @@ impl<N: Number> System<N> {
         self.c.clear();
         self.c.resize(n, N::zero());
         self.rows.truncate(n);
-        self.rows.iter_mut().for_each(Vec::clear);
-        self.rows.resize_with(n, Vec::new);
+        self.rows.iter_mut().for_each(SmallVec::clear);
+        self.rows.resize_with(n, SmallVec::new);
         self.preds.truncate(n);
-        self.preds.iter_mut().for_each(Vec::clear);
-        self.preds.resize_with(n, Vec::new);
+        self.preds.iter_mut().for_each(SmallVec::clear);
+        self.preds.resize_with(n, SmallVec::new);
         self.indexed.clear();
         self.indexed.resize(n, false);
         self.looped.clear();
@@ -268,7 +273,7 @@ impl<N: Number> System<N> {
         queued.clear();
         queued.resize(n, 0);
         for x in 0..n {
-            queued[x] = indeg[x] * outdeg(self, x);
+            queued[x] = indeg[x] as usize * outdeg(self, x);
             heap.push(queued[x], x as u32);
         }
         let requeue = |heap: &mut CostQueue, queued: &mut [usize], x: usize, cost: usize| {
@@ -285,7 +290,7 @@ impl<N: Number> System<N> {
             if done[x] || cost != queued[x] {
                 continue;
             }
-            let now = indeg[x] * outdeg(self, x);
+            let now = indeg[x] as usize * outdeg(self, x);
             if now != cost {
                 queued[x] = now;
                 heap.push(now, x as u32);
@@ -341,21 +346,22 @@ impl<N: Number> System<N> {
                         indeg[*y as usize] += 1;
                     }
                 }
-                requeue(heap, queued, p, indeg[p] * outdeg(self, p));
+                requeue(heap, queued, p, indeg[p] as usize * outdeg(self, p));
             }
             // Keep the list's memory for the next system.
             preds[x] = list;
             for &(y, _) in &row {
                 let y = y as usize;
-                requeue(heap, queued, y, indeg[y] * outdeg(self, y));
+                requeue(heap, queued, y, indeg[y] as usize * outdeg(self, y));
             }
             self.rows[x] = row;
             done[x] = true;
-            order.push(x);
+            order.push(x as u32);
         }
         self.preds = preds;
         let mut v = vec![N::zero(); n];
         for &x in order.iter().rev() {
+            let x = x as usize;
             let mut s = std::mem::replace(&mut self.c[x], N::zero());
             for (y, b) in &self.rows[x] {
                 s.add_mul(b, &v[*y as usize]);

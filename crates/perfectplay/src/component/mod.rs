@@ -404,11 +404,11 @@ impl<N: Number> Component<N> {
         };
         // Unknowns of the system, and where each node is among them.
         let mut index = vec![u32::MAX; n];
-        let mut unknowns = Vec::with_capacity(n);
+        let mut unknowns: Vec<u32> = Vec::with_capacity(n);
         for x in 0..n {
             if !folded(x) {
                 index[x] = unknowns.len() as u32;
-                unknowns.push(x);
+                unknowns.push(x as u32);
             }
         }
         sys.reset_stochastic(unknowns.len());
@@ -426,6 +426,7 @@ impl<N: Number> Component<N> {
             c
         };
         for (i, &x) in unknowns.iter().enumerate() {
+            let x = x as usize;
             sys.c[i] = match self.kind[x] {
                 Kind::Chance => chance_row(sys, i, x),
                 Kind::Decision(_) => {
@@ -443,12 +444,12 @@ impl<N: Number> Component<N> {
             };
         }
         let solved = sys.solve().map_err(|e| match e {
-            Unsolved::Pivot(i) => CycleError::NoTermination(unknowns[i]),
+            Unsolved::Pivot(i) => CycleError::NoTermination(unknowns[i] as usize),
             Unsolved::OverBudget => CycleError::TooCostly,
         })?;
         let mut v = vec![N::zero(); n];
         for (&x, value) in unknowns.iter().zip(solved) {
-            v[x] = value;
+            v[x as usize] = value;
         }
         // A folded node leads only to unknowns (a node it reaches has a chance predecessor: it).
         for y in (0..n).filter(|&y| folded(y)) {
