@@ -16,7 +16,7 @@ use serde::Serialize;
 
 pub fn command() -> Command {
     Command::new("check")
-        .about("Check properties of a model in the PRISM language (dtmc, mdp, smg): P=?, Pmin=?, Pmax=? [ F φ ] and [ ψ U φ ]; R=?, Rmin=?, Rmax=? [ F φ ]")
+        .about("Check properties of a model in the PRISM language (dtmc, mdp, smg): P=?, Pmin=?, Pmax=? [ F φ ] and [ ψ U φ ]; R=?, Rmin=?, Rmax=? [ F φ ] and [ Fc φ ]")
         .arg(Arg::new("model").value_name("MODEL").required(true).help("The model file (.prism, .pm, .nm)"))
         .arg(Arg::new("props").value_name("PROPS").help("A properties file (.props); without --prop every property in it is checked"))
         .arg(
@@ -42,10 +42,11 @@ pub fn command() -> Command {
         .after_help(
             "Examples:\n  perfectplay check brp.prism brp.props --const N=16,MAX=2\n  \
              perfectplay check coin.prism --prop 'P=? [ F \"heads\" ]' --exact --json\n\n\
-             Supported: dtmc and mdp models, and smg games ('<<p1>> Pmax=? [ F φ ]'), \
-             constants, formulas, labels, globals, modules and renaming, synchronisation, \
-             rewards, init...endinit. Not supported: CTMCs and timed models, bounded (F<=k) and \
-             LTL properties, system...endsystem.\n\n\
+             Supported: dtmc and mdp models, and smg games ('<<p1>> Pmax=? [ F φ ]', \
+             '<<*>>' for every player), constants, formulas, labels, globals, modules and \
+             renaming, synchronisation, rewards, init...endinit. R[ F φ ] is +∞ where φ may be \
+             missed; R[ Fc φ ] counts what a play that misses φ earns. Not supported: R[ F0 φ ], \
+             CTMCs and timed models, bounded (F<=k) and LTL properties, system...endsystem.\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \
              with --prop saying what is optimised: \
              'perfectplay explain MODEL.prism --help'.",
