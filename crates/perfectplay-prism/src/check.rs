@@ -13,14 +13,15 @@
 //! graph analyses are the game's (the attractor of φ, almost-sure reachability against an
 //! adversary), and its cycles are solved by the engine with the rule that an endless play is
 //! lost by the player who wants φ reached ([`Model::endless_play_loser`]): it is worth zero to
-//! the maximiser of a probability and +∞ to the minimiser of a reward, as in PRISM-games.
+//! the maximiser of a probability and +∞ to the minimiser of a reward, as in PRISM-games. An
+//! `Fc` reward on a game, where an endless play earns its total, is solved by `total.rs`.
 
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
 use crate::ast::{Measure, ModelType, Opt, Path, Query, RewardRef};
 use crate::build::Space;
 use crate::fast::IntExpr;
-use crate::graph::{almost_sure, almost_sure_within, end_components, reach, Predecessors, Side};
+use crate::graph::{almost_sure, almost_sure_using, end_components, reach, Predecessors, Side};
 use crate::program::{CExpr, Program};
 use crate::value::Q;
 
@@ -182,8 +183,9 @@ impl QueryModel<'_> {
         self.step = None;
     }
 
-    /// Whether the query is an `Fc` reward on a stochastic game (solved by [`crate::total`],
-    /// not by the engine alone).
+    /// Whether the query is an `Fc` reward on a stochastic game, which `check` solves by
+    /// strategy iteration over the reward maximiser's strategies, each step an engine solve:
+    /// the engine alone would not give its value.
     pub fn is_total_game(&self) -> bool {
         self.total_game
     }
@@ -615,13 +617,14 @@ pub fn prepare<'a>(
             // Where it is one: the maximiser reaches φ almost surely. Only a shortcut (the
             // solve finds these values too), so it is skipped where the fixed point would
             // take more than a few passes over the space.
-            let certain = almost_sure_within(
+            let certain = almost_sure_using(
                 space,
                 &pred,
                 &goal,
                 &not_goal_through,
                 side(Player::Max),
                 PROB1_ROUNDS,
+                |_| true,
             )
             .unwrap_or_else(|| goal.clone());
             for s in 0..n {

@@ -121,25 +121,13 @@ pub fn almost_sure(
     through: &[bool],
     side: impl Fn(u32) -> Side,
 ) -> Vec<bool> {
-    almost_sure_within(space, pred, target, through, side, usize::MAX)
+    almost_sure_using(space, pred, target, through, side, usize::MAX, |_| true)
         .expect("no limit on the rounds")
 }
 
 /// [`almost_sure`] in at most `rounds` rounds of the outer fixed point (each a pass over the
-/// space), or `None` if it needs more.
-pub fn almost_sure_within(
-    space: &Space,
-    pred: &Predecessors,
-    target: &[bool],
-    through: &[bool],
-    side: impl Fn(u32) -> Side,
-    rounds: usize,
-) -> Option<Vec<bool>> {
-    almost_sure_using(space, pred, target, through, side, rounds, |_| true)
-}
-
-/// [`almost_sure_within`] with only the choices that `usable` admits: a state's other choices
-/// do not exist for the analysis.
+/// space), or `None` if it needs more, with only the choices that `usable` admits: a state's
+/// other choices do not exist for the analysis.
 pub fn almost_sure_using(
     space: &Space,
     pred: &Predecessors,
