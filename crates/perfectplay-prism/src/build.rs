@@ -25,25 +25,25 @@ pub struct BuildError(pub String);
 /// A choice of a state: its action and its outcomes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
-    /// The action's number, [`NO_ACTION`] for an unlabelled command (a word, not an
+    /// The action's number, [`NO_ACTION`] for an unlabelled command (half a word, not an
     /// `Option<usize>`: models have millions of choices).
-    action: u32,
+    action: u16,
     /// The module of an unlabelled command (for smg ownership), or the first module of a
     /// synchronised one.
-    module: u32,
+    module: u16,
     /// The first of its outcomes in [`Space::outcomes`].
     pub first: u32,
 }
 
 /// The action of a choice made by an unlabelled command.
-const NO_ACTION: u32 = u32::MAX;
+const NO_ACTION: u16 = u16::MAX;
 
 impl Choice {
     /// A choice of `action` (`None`: unlabelled) by `module`, its outcomes from `first` on.
     fn new(action: Option<usize>, module: usize, first: usize) -> Choice {
         Choice {
-            action: action.map_or(NO_ACTION, |a| a as u32),
-            module: module as u32,
+            action: action.map_or(NO_ACTION, |a| a as u16),
+            module: module as u16,
             first: first as u32,
         }
     }
@@ -74,7 +74,7 @@ pub struct Space {
     /// Each variable's bit offset and width in a packed state.
     pub layout: Vec<(u32, u32)>,
     /// The packed states, by number.
-    pub states: Vec<u128>,
+    pub states: Packed,
     /// The initial states' numbers.
     pub initial: Vec<u32>,
     /// `choices[choice_start[s]..choice_start[s + 1]]` are state `s`'s choices.
@@ -125,7 +125,7 @@ impl Space {
 
     /// The variables' values of state `s`, into `out`.
     pub fn unpack(&self, program: &Program, s: u32, out: &mut Vec<i64>) {
-        unpack(&self.layout, program, self.states[s as usize], out);
+        unpack(&self.layout, program, self.states.get(s as usize), out);
     }
 
     /// State `s` as PRISM prints it: `(x=1,b=true)`.
@@ -186,8 +186,7 @@ impl Space {
         let vals: Vec<i64> = vals.into_iter().flatten().collect();
         let packed = pack(&self.layout, program, &vals);
         self.states
-            .iter()
-            .position(|&p| p == packed)
+            .position(packed)
             .map(|s| s as u32)
             .ok_or_else(|| format!("{} is not reachable", show_values(program, &vals)))
     }
@@ -229,6 +228,68 @@ pub(crate) fn pack(layout: &[(u32, u32)], program: &Program, vals: &[i64]) -> u1
         s |= ((x - v.lo) as u128) << shift;
     }
     s
+}
+
+/// The packed states of a space, by number: a word each where the variables fit in 64 bits
+/// (the usual case), else two.
+#[derive(Clone, Debug)]
+pub enum Packed {
+    /// States of at most 64 bits.
+    Narrow(Vec<u64>),
+    /// States of up to 128 bits.
+    Wide(Vec<u128>),
+}
+
+impl Default for Packed {
+    fn default() -> Packed {
+        Packed::Narrow(Vec::new())
+    }
+}
+
+impl Packed {
+    /// An empty list for states of `bits` bits.
+    fn for_bits(bits: u32) -> Packed {
+        if bits <= 64 {
+            Packed::Narrow(Vec::new())
+        } else {
+            Packed::Wide(Vec::new())
+        }
+    }
+
+    /// The number of states.
+    pub fn len(&self) -> usize {
+        match self {
+            Packed::Narrow(v) => v.len(),
+            Packed::Wide(v) => v.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// State number `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u128 {
+        match self {
+            Packed::Narrow(v) => v[i] as u128,
+            Packed::Wide(v) => v[i],
+        }
+    }
+
+    /// Adds a state (of the list's width).
+    fn push(&mut self, packed: u128) {
+        match self {
+            Packed::Narrow(v) => v.push(packed as u64),
+            Packed::Wide(v) => v.push(packed),
+        }
+    }
+
+    /// The number of a state, by search.
+    fn position(&self, packed: u128) -> Option<usize> {
+        (0..self.len()).position(|i| self.get(i) == packed)
+    }
 }
 
 /// The numbers of the packed states found so far: keys of one word where the variables fit
@@ -289,8 +350,17 @@ pub fn build_until(
             "a state needs {bits} bits for its variables' ranges; at most 128 are supported"
         )));
     }
+    if program.actions.len() >= NO_ACTION as usize || program.modules.len() > u16::MAX as usize {
+        return Err(BuildError(format!(
+            "{} actions and {} modules: at most {} of each are supported",
+            program.actions.len(),
+            program.modules.len(),
+            NO_ACTION - 1
+        )));
+    }
     let mut space = Space {
         layout,
+        states: Packed::for_bits(bits),
         ..Space::default()
     };
     let mut index = if bits <= 64 {
@@ -528,7 +598,7 @@ pub fn build_until(
         if s % PROGRESS_EVERY == 0 && s > 0 {
             progress(s, space.states.len());
         }
-        unpack(&space.layout, program, space.states[s], &mut vals);
+        unpack(&space.layout, program, space.states.get(s), &mut vals);
         space.choice_start.push(space.choices.len() as u32);
         let state_text = || show_values(program, &vals);
         let fail = |cmd: usize, e: EvalError| {
@@ -655,7 +725,7 @@ pub fn build_until(
             // The product of the commands' distributions over packed next states: each
             // branch clears the bits of the variables it sets and puts in their new values.
             dist.clear();
-            dist.push((Q::int(1), space.states[s]));
+            dist.push((Q::int(1), space.states.get(s)));
             for &c in combo {
                 branches(c, &vals, &mut branch)?;
                 if let [(p, mask, bits)] = branch[..] {

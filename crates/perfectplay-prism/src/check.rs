@@ -75,7 +75,8 @@ const OUTCOME: u32 = 1 << 31;
 pub struct QueryModel<'a> {
     pub(crate) space: &'a Space,
     program: &'a Program,
-    /// Per state: the representative of its end component (itself if in none).
+    /// Per state: the representative of its end component (itself if in none); empty when no
+    /// component was collapsed.
     rep: Vec<u32>,
     /// Per representative of a collapsed component: its states (a map, not a list per state:
     /// models have millions of states and few components).
@@ -109,10 +110,21 @@ pub struct QueryModel<'a> {
 }
 
 /// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
-/// reward): a word each, not the 24 bytes of an `Option<Rat>`, for models of millions of states.
+/// reward): a byte or a word each, not the 24 bytes of an `Option<Rat>`, for models of millions
+/// of states, and nothing per entry when all are the same (the rewards of a probability).
 struct Few {
-    ids: Vec<u32>,
+    ids: Ids,
     values: Vec<Rat>,
+}
+
+/// Each entry's number in [`Few`]'s values ([`Few::NONE`] for none).
+enum Ids {
+    /// Every entry the same.
+    All(u32),
+    /// A byte each, for fewer than 255 values ([`Few::NONE`] is 255).
+    Bytes(Vec<u8>),
+    /// A word each.
+    Words(Vec<u32>),
 }
 
 impl Few {
@@ -122,18 +134,37 @@ impl Few {
     fn of(all: impl IntoIterator<Item = Option<Rat>>) -> Few {
         let mut numbered = Default::default();
         let mut values = Vec::new();
-        let ids = all
+        let words: Vec<u32> = all
             .into_iter()
             .map(|x| match x {
                 None => Few::NONE,
                 Some(r) => crate::build::number_of(&mut numbered, &mut values, r),
             })
             .collect();
+        let first = words.first().copied().unwrap_or(Few::NONE);
+        let ids = if words.iter().all(|&id| id == first) {
+            Ids::All(first)
+        } else if values.len() < u8::MAX as usize {
+            Ids::Bytes(
+                words
+                    .iter()
+                    .map(|&id| id.min(u8::MAX as u32) as u8)
+                    .collect(),
+            )
+        } else {
+            Ids::Words(words)
+        };
         Few { ids, values }
     }
 
     fn get(&self, i: usize) -> Option<Rat> {
-        match self.ids[i] {
+        let id = match &self.ids {
+            Ids::All(id) => *id,
+            Ids::Bytes(b) if b[i] == u8::MAX => Few::NONE,
+            Ids::Bytes(b) => b[i] as u32,
+            Ids::Words(w) => w[i],
+        };
+        match id {
             Few::NONE => None,
             id => Some(self.values[id as usize]),
         }
@@ -146,6 +177,11 @@ impl Few {
 }
 
 impl QueryModel<'_> {
+    /// The state that stands for `s`: its end component's representative.
+    fn rep(&self, s: u32) -> u32 {
+        self.rep.get(s as usize).copied().unwrap_or(s)
+    }
+
     /// Who decides at state `s`.
     pub(crate) fn player_of(&self, s: u32) -> Player {
         *self.player.get(s as usize).unwrap_or(&self.player[0])
@@ -219,7 +255,7 @@ impl Model for QueryModel<'_> {
                     node.chance();
                     let p = Rat::new(1, init.len() as i64);
                     for &i in init {
-                        node.add_outcome(i | OUTCOME, p, 0, self.rep[i as usize]);
+                        node.add_outcome(i | OUTCOME, p, 0, self.rep(i));
                     }
                 }
                 _ => {
@@ -229,7 +265,7 @@ impl Model for QueryModel<'_> {
                         Player::Max
                     });
                     for &i in init {
-                        node.add_move(i | OUTCOME, 0, self.rep[i as usize]);
+                        node.add_move(i | OUTCOME, 0, self.rep(i));
                     }
                 }
             }
@@ -246,7 +282,7 @@ impl Model for QueryModel<'_> {
                 node.chance();
                 for &(p, t) in self.space.outcomes_of(c) {
                     let p = self.space.probability(p);
-                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep[t as usize]);
+                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep(t));
                 }
                 return;
             }
@@ -268,7 +304,7 @@ impl Model for QueryModel<'_> {
                     } else {
                         p.checked_mul(share).expect("a small fraction")
                     };
-                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep[t as usize]);
+                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep(t));
                 }
             }
             return;
@@ -281,12 +317,12 @@ impl Model for QueryModel<'_> {
                 }
                 let outs = self.space.outcomes_of(c);
                 if outs.len() == 1 {
-                    node.add_move(c as u32, self.reward.at(c), self.rep[outs[0].1 as usize]);
+                    node.add_move(c as u32, self.reward.at(c), self.rep(outs[0].1));
                 } else {
                     node.add_random_move(c as u32, self.reward.at(c));
                     for &(p, t) in outs {
                         let p = self.space.probability(p);
-                        node.add_outcome(t | OUTCOME, p, 0, self.rep[t as usize]);
+                        node.add_outcome(t | OUTCOME, p, 0, self.rep(t));
                     }
                 }
             }
@@ -329,7 +365,7 @@ impl Model for QueryModel<'_> {
 
     fn parse_state(&self, text: &str) -> Result<Id, String> {
         let s = self.space.parse_state(self.program, text)?;
-        Ok(self.rep[s as usize])
+        Ok(self.rep(s))
     }
 
     fn dense_bound(&self) -> usize {
@@ -794,6 +830,10 @@ pub fn prepare<'a>(
     } else {
         n as u32
     };
+    if members.is_empty() {
+        // Every state stands for itself.
+        rep = Vec::new();
+    }
     let model = QueryModel {
         space,
         program,

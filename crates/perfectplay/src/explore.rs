@@ -88,6 +88,21 @@ const PROGRESS_EVERY: usize = 1 << 16;
 /// The longest time between two progress reports of an exact solve while it solves cycles.
 const REPORT_PERIOD: std::time::Duration = std::time::Duration::from_millis(200);
 
+/// Gives back most of `v`'s memory when most of it is spare (past a million entries): the
+/// rest is kept for what comes next.
+fn give_back<T>(v: &mut Vec<T>) {
+    const KEEP: usize = 1 << 20;
+    let spare = v.capacity() - v.len();
+    if spare > KEEP && spare > 2 * v.len() {
+        v.shrink_to(2 * v.len());
+    }
+}
+
+/// The number of a component's edge: a word, as the arena's edges are numbered.
+fn edge_number(i: usize) -> u32 {
+    u32::try_from(i).expect("fewer edges than the arena can number")
+}
+
 /// Whether a status says final.
 #[inline(always)]
 fn is_final(status: u32) -> bool {
@@ -460,13 +475,8 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
     /// gives their memory back when they were most of it: a large component's edges would
     /// otherwise stay beside its copy and the solver's working memory.
     fn drop_edges_from(&mut self, first: usize) {
-        /// Below this many edges of spare capacity, the memory is kept for the next states.
-        const KEEP: usize = 1 << 20;
         self.arena.truncate(first);
-        let spare = self.arena.capacity() - self.arena.len();
-        if spare > KEEP && spare > 2 * self.arena.len() {
-            self.arena.shrink_to(2 * self.arena.len());
-        }
+        give_back(&mut self.arena);
     }
 
     /// One Bellman backup for a state that is not on a cycle.
@@ -523,7 +533,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         let mut random = Vec::new();
         for (i, m) in members.iter().enumerate() {
             comp.kind.push(m.kind);
-            comp.start.push(comp.edges.len());
+            comp.start.push(edge_number(comp.edges.len()));
             owner.push(i);
             let edges = edges_of(i);
             if m.kind == Kind::Chance {
@@ -545,12 +555,12 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             }
             for r in random.drain(..) {
                 comp.kind.push(Kind::Chance);
-                comp.start.push(comp.edges.len());
+                comp.start.push(edge_number(comp.edges.len()));
                 owner.push(i);
                 comp.edges.extend(edges[r].iter().map(local));
             }
         }
-        comp.start.push(comp.edges.len());
+        comp.start.push(edge_number(comp.edges.len()));
         self.drop_edges_from(self.tstack[root].edges as usize);
         let endless = self.model.endless_play_loser();
         let (values, choices, bound) = comp.solve(&mut self.system, endless).map_err(|err| {

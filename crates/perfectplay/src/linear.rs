@@ -82,7 +82,8 @@ pub(crate) enum Unsolved {
 struct Scratch {
     heap: CostQueue,
     indeg: Vec<u32>,
-    queued: Vec<usize>,
+    /// Costs, capped at `u32::MAX` (a word each: systems have millions of unknowns).
+    queued: Vec<u32>,
     done: Vec<bool>,
     order: Vec<u32>,
 }
@@ -95,6 +96,12 @@ struct CostQueue {
     /// No bucket below this one holds anything.
     low: usize,
     large: BinaryHeap<Reverse<(usize, u32)>>,
+}
+
+/// An elimination's cost as a word: beyond `u32::MAX` the order among such costs does not
+/// matter (the system is dense there, and its solve too costly for the budget anyway).
+fn capped(cost: usize) -> u32 {
+    cost.min(u32::MAX as usize) as u32
 }
 
 /// Costs below this go to buckets.
@@ -273,13 +280,14 @@ impl<N: Number> System<N> {
         queued.clear();
         queued.resize(n, 0);
         for x in 0..n {
-            queued[x] = indeg[x] as usize * outdeg(self, x);
-            heap.push(queued[x], x as u32);
+            queued[x] = capped(indeg[x] as usize * outdeg(self, x));
+            heap.push(queued[x] as usize, x as u32);
         }
-        let requeue = |heap: &mut CostQueue, queued: &mut [usize], x: usize, cost: usize| {
+        let requeue = |heap: &mut CostQueue, queued: &mut [u32], x: usize, cost: usize| {
+            let cost = capped(cost);
             if cost < queued[x] {
                 queued[x] = cost;
-                heap.push(cost, x as u32);
+                heap.push(cost as usize, x as u32);
             }
         };
         done.clear();
@@ -287,13 +295,13 @@ impl<N: Number> System<N> {
         order.clear();
         while let Some((cost, x)) = heap.pop() {
             let x = x as usize;
-            if done[x] || cost != queued[x] {
+            if done[x] || cost != queued[x] as usize {
                 continue;
             }
-            let now = indeg[x] as usize * outdeg(self, x);
-            if now != cost {
+            let now = capped(indeg[x] as usize * outdeg(self, x));
+            if now as usize != cost {
                 queued[x] = now;
-                heap.push(now, x as u32);
+                heap.push(now as usize, x as u32);
                 continue;
             }
             // Remove the self-loop and normalise the row.

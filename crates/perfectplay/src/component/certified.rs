@@ -25,7 +25,7 @@ impl<N: Number> Component<N> {
     pub(super) fn iterate(&self) -> Option<(Vec<N>, Vec<u32>, f64)> {
         let n = self.n();
         let edges = self.float_edges();
-        let out = |x: usize| &edges[self.start[x]..self.start[x + 1]];
+        let out = |x: usize| &edges[self.start[x] as usize..self.start[x + 1] as usize];
         // `T w = 1 + max P w`, over every move of every decision.
         let steps = |w: &[f64], x: usize| -> f64 {
             1.0 + match self.kind[x] {

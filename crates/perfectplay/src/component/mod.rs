@@ -52,8 +52,9 @@ pub(crate) struct LocalEdge<N> {
 /// A component with local indices `0..n`.
 pub(crate) struct Component<N> {
     pub kind: Vec<Kind>,
-    /// Edges of state `x` are `edges[start[x]..start[x + 1]]`.
-    pub start: Vec<usize>,
+    /// Edges of state `x` are `edges[start[x]..start[x + 1]]` (a word each: components have
+    /// millions of nodes).
+    pub start: Vec<u32>,
     pub edges: Vec<LocalEdge<N>>,
 }
 
@@ -94,7 +95,7 @@ impl<N: Number> Component<N> {
     }
 
     fn out(&self, x: usize) -> &[LocalEdge<N>] {
-        &self.edges[self.start[x]..self.start[x + 1]]
+        &self.edges[self.start[x] as usize..self.start[x + 1] as usize]
     }
 
     /// The edges `policy` uses at `x`: the chosen move of a decision, every outcome of chance.
@@ -399,9 +400,14 @@ impl<N: Number> Component<N> {
                 }
             }
         }
-        let folded = |y: usize| {
-            self.kind[y] == Kind::Chance && (refs[y] == 0 || (refs[y] == 1 && by_decision[y]))
-        };
+        let folded: Vec<bool> = (0..n)
+            .map(|y| {
+                self.kind[y] == Kind::Chance && (refs[y] == 0 || (refs[y] == 1 && by_decision[y]))
+            })
+            .collect();
+        // Gone before the solve, whose memory is the peak of a large component.
+        drop((refs, by_decision));
+        let folded = |y: usize| folded[y];
         // Unknowns of the system, and where each node is among them.
         let mut index = vec![u32::MAX; n];
         let mut unknowns: Vec<u32> = Vec::with_capacity(n);
@@ -443,6 +449,7 @@ impl<N: Number> Component<N> {
                 }
             };
         }
+        drop(index);
         let solved = sys.solve().map_err(|e| match e {
             Unsolved::Pivot(i) => CycleError::NoTermination(unknowns[i] as usize),
             Unsolved::OverBudget => CycleError::TooCostly,
@@ -652,7 +659,7 @@ impl<N: Number> Component<N> {
             let mut scale = 1.0f64;
             // Later-discovered states are usually nearer the exits: sweep them first.
             for x in (0..n).rev() {
-                let out = &edges[self.start[x]..self.start[x + 1]];
+                let out = &edges[self.start[x] as usize..self.start[x + 1] as usize];
                 let q = |&(to, _, konst): &(usize, f64, f64)| konst + v[to];
                 let new = match self.kind[x] {
                     Kind::Chance => out.iter().map(|e| e.1 * q(e)).sum(),
