@@ -975,7 +975,7 @@ fn total_game_zero(
         is_max: |s: u32| *players.get(s as usize).unwrap_or(&players[0]) == Player::Max,
     };
     let open: Vec<bool> = goal.iter().map(|g| !g).collect();
-    let zero = game.zero_for_ever(goal, &open, None, false);
+    let zero = game.zero_for_ever(goal, &open, None);
     for s in 0..space.len() {
         if zero[s] {
             fixed[s] = Known::Zero;

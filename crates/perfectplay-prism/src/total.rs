@@ -50,15 +50,8 @@ impl<F: Fn(u32) -> bool + Copy> Game<'_, F> {
     /// ever, or until a `stop` state (which ends the play): the greatest set in which each
     /// minimiser's state has a choice of zero reward, among the usable ones, and each
     /// maximiser's state only such choices (or, where `follow` fixes the maximiser's choice,
-    /// that one), every outcome staying in the set or in `stop`. With `stop_may_earn`, a
-    /// choice whose outcomes are all in `stop` counts whatever it earns.
-    pub fn zero_for_ever(
-        &self,
-        stop: &[bool],
-        open: &[bool],
-        follow: Option<&[u32]>,
-        stop_may_earn: bool,
-    ) -> Vec<bool> {
+    /// that one), every outcome staying in the set or in `stop`.
+    pub fn zero_for_ever(&self, stop: &[bool], open: &[bool], follow: Option<&[u32]>) -> Vec<bool> {
         let Game {
             space,
             pred,
@@ -72,13 +65,12 @@ impl<F: Fn(u32) -> bool + Copy> Game<'_, F> {
                 Some(f) if is_max(s) => f[s as usize] as usize == c,
                 _ => usable[c],
             };
-            let outs = space.outcomes_of(c);
             chosen
-                && ((reward[c].is_zero()
-                    && outs
-                        .iter()
-                        .all(|&(_, t)| stop[t as usize] || inside[t as usize]))
-                    || (stop_may_earn && outs.iter().all(|&(_, t)| stop[t as usize])))
+                && reward[c].is_zero()
+                && space
+                    .outcomes_of(c)
+                    .iter()
+                    .all(|&(_, t)| stop[t as usize] || inside[t as usize])
         };
         let keeps = |s: u32, inside: &[bool]| -> bool {
             if is_max(s) && follow.is_none() {
@@ -159,7 +151,7 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
         solved.rounds += 1;
         // Against the maximiser's strategy: where the minimiser can stay at zero (the value is
         // zero), and where it cannot reach that or the end with probability one (+∞).
-        let zero = game.zero_for_ever(&stop, &open, Some(&follow), false);
+        let zero = game.zero_for_ever(&stop, &open, Some(&follow));
         let fine: Vec<bool> = (0..n).map(|s| stop[s] || zero[s]).collect();
         let rest: Vec<bool> = fine.iter().map(|f| !f).collect();
         let choice_counts = |c: usize| {
