@@ -350,13 +350,17 @@ pub fn build_until(
             "a state needs {bits} bits for its variables' ranges; at most 128 are supported"
         )));
     }
-    if program.actions.len() >= NO_ACTION as usize || program.modules.len() > u16::MAX as usize {
-        return Err(BuildError(format!(
-            "{} actions and {} modules: at most {} of each are supported",
-            program.actions.len(),
-            program.modules.len(),
-            NO_ACTION - 1
-        )));
+    // A choice keeps its action and module in half a word each.
+    let most = NO_ACTION as usize - 1;
+    for (count, what) in [
+        (program.actions.len(), "actions"),
+        (program.modules.len(), "modules"),
+    ] {
+        if count > most {
+            return Err(BuildError(format!(
+                "{count} {what}: at most {most} are supported"
+            )));
+        }
     }
     let mut space = Space {
         layout,

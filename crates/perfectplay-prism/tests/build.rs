@@ -58,3 +58,27 @@ fn state_spaces_match_storms_counts() {
         }
     }
 }
+
+/// A choice keeps its action and module in half a word each: a model with more actions than
+/// that is an error naming the limit, never a wrapped number.
+#[test]
+fn too_many_actions_are_an_error_not_a_wrap() {
+    let model = |actions: usize| {
+        let commands: String = (0..actions)
+            .map(|i| format!("  [a{i}] x=0 -> true;\n"))
+            .collect();
+        format!("mdp\nmodule m\n  x : [0..1] init 0;\n{commands}endmodule\n")
+    };
+    let build_of = |text: &str| {
+        let ast = parse_model("many.prism", text).unwrap();
+        let program = Program::new("many.prism", text, &ast, &[]).unwrap();
+        build(&program, 100)
+    };
+    let space = build_of(&model(65_534)).unwrap();
+    assert_eq!((space.len(), space.choices.len()), (1, 65_534));
+    let err = build_of(&model(65_535)).unwrap_err().to_string();
+    assert!(
+        err.contains("65535 actions") && err.contains("at most 65534"),
+        "{err}"
+    );
+}
