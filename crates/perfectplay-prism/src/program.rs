@@ -396,14 +396,18 @@ impl Program {
             }
             Ok(c)
         };
-        let action_of = |a: &Ident, actions: &mut Vec<String>| -> usize {
-            match actions.iter().position(|x| *x == a.name) {
-                Some(i) => i,
-                None => {
-                    actions.push(a.name.clone());
-                    actions.len() - 1
-                }
-            }
+        // Each action's number, found by name (a model may have thousands of actions).
+        let mut numbers: std::collections::HashMap<String, usize> = self
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.clone(), i))
+            .collect();
+        let mut action_of = |a: &Ident, actions: &mut Vec<String>| -> usize {
+            *numbers.entry(a.name.clone()).or_insert_with(|| {
+                actions.push(a.name.clone());
+                actions.len() - 1
+            })
         };
         for (mi, m) in modules.iter().enumerate() {
             for c in &m.commands {
