@@ -1,6 +1,6 @@
 //! Checking a property on a built state space: the graph analyses decide the states whose
 //! value is known (zero, one, or infinite for a reward), end components are collapsed, and the
-//! rest goes to perfectplay's engine as a [`Model`] whose states are the space's numbers. The
+//! rest goes to perfectplay's engine as a [`QueryModel`] whose states are the space's numbers. The
 //! engine solves exactly (policy iteration with exact linear solves per component), in `f64`
 //! or, with `exact`, in rationals.
 //!
@@ -12,17 +12,19 @@
 //! A stochastic game (`smg`) is the two-player game of the coalition against the rest. Its
 //! graph analyses are the game's (the attractor of φ, almost-sure reachability against an
 //! adversary), and its cycles are solved by the engine with the rule that an endless play is
-//! lost by the player who wants φ reached ([`Model::endless_play_loser`]): it is worth zero to
-//! the maximiser of a probability and +∞ to the minimiser of a reward, as in PRISM-games. An
-//! `Fc` reward on a game, where an endless play earns its total, is solved by `total.rs`.
+//! lost by the player who wants φ reached ([`perfectplay::Model::endless_play_loser`]): it is
+//! worth zero to the maximiser of a probability and +∞ to the minimiser of a reward, as in
+//! PRISM-games. An `Fc` reward on a game, where an endless play earns its total, is solved by
+//! `total.rs`. The model handed to the engine is `query.rs`'s.
 
-use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
+use perfectplay::{Number, Player, Rat, Solver};
 
 use crate::ast::{Measure, ModelType, Opt, Path, Query, RewardRef};
 use crate::build::Space;
 use crate::fast::IntExpr;
 use crate::graph::{almost_sure, almost_sure_using, end_components, reach, Predecessors, Side};
 use crate::program::{CExpr, Program};
+use crate::query::{Few, QueryModel, OUTCOME};
 use crate::value::Q;
 
 /// The answer to one query.
@@ -59,327 +61,6 @@ pub enum OverInitial {
 
 /// The most passes the shortcut of probability one makes (see `prepare`).
 const PROB1_ROUNDS: usize = 4;
-
-/// A state of the query's model: a state of the space (its end component's representative),
-/// or the virtual start over several initial states.
-type Id = u32;
-
-/// Marks a move label that is an outcome (or an initial state), labelled by the state it leads
-/// to; other labels are choices.
-const OUTCOME: u32 = 1 << 31;
-
-/// A query on a built space as a game for perfectplay's engine: its states are the space's
-/// numbers (an end component's representative stands for all of it), plus a virtual start
-/// over several initial states; the states whose value the graph analysis decided are
-/// terminal.
-pub struct QueryModel<'a> {
-    pub(crate) space: &'a Space,
-    program: &'a Program,
-    /// Per state: the representative of its end component (itself if in none); empty when no
-    /// component was collapsed.
-    rep: Vec<u32>,
-    /// Per representative of a collapsed component: its states (a map, not a list per state:
-    /// models have millions of states and few components).
-    members: rustc_hash::FxHashMap<u32, Vec<u32>>,
-    /// Per state: `Some(payoff)` if its value is known.
-    fixed: Few,
-    /// Per choice: whether it may be taken, and its reward.
-    pub(crate) usable: Vec<bool>,
-    reward: Few,
-    /// Per state, who decides there (one entry for all when it is the same everywhere).
-    player: Vec<Player>,
-    dtmc: bool,
-    /// Who an endless play counts against: the player who wants to reach the target of a
-    /// probability, the one who wants to reach it soon for a reward (an endless play earns
-    /// +∞ there).
-    endless: Player,
-    start: Id,
-    over: OverInitial,
-    /// In an smg, the engine's player that is the coalition, and the coalition as written
-    /// (`<<p1,p2>>`); `None` where one scheduler resolves every choice.
-    coalition: Option<(Player, String)>,
-    /// What a play's total is: whether the target was reached, or the reward.
-    total: &'static str,
-    /// An `Fc` query on a stochastic game, which the engine alone does not solve (see
-    /// [`crate::total`]).
-    total_game: bool,
-    /// During a step of [`crate::total`]'s strategy iteration: per state the choice the reward
-    /// maximiser follows (`u32::MAX` where it does not decide), and the states the virtual
-    /// start spreads over, so that every state is solved.
-    step: Option<(Vec<u32>, Vec<u32>)>,
-}
-
-/// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
-/// reward): a byte or a word each, not the 24 bytes of an `Option<Rat>`, for models of millions
-/// of states, and nothing per entry when all are the same (the rewards of a probability).
-struct Few {
-    ids: Ids,
-    values: Vec<Rat>,
-}
-
-/// Each entry's number in [`Few`]'s values ([`Few::NONE`] for none).
-enum Ids {
-    /// Every entry the same.
-    All(u32),
-    /// A byte each, for fewer than 255 values ([`Few::NONE`] is 255).
-    Bytes(Vec<u8>),
-    /// A word each.
-    Words(Vec<u32>),
-}
-
-impl Few {
-    /// The id of `None`.
-    const NONE: u32 = u32::MAX;
-
-    fn of(all: impl IntoIterator<Item = Option<Rat>>) -> Few {
-        let mut numbered = Default::default();
-        let mut values = Vec::new();
-        let words: Vec<u32> = all
-            .into_iter()
-            .map(|x| match x {
-                None => Few::NONE,
-                Some(r) => crate::build::number_of(&mut numbered, &mut values, r),
-            })
-            .collect();
-        let first = words.first().copied().unwrap_or(Few::NONE);
-        let ids = if words.iter().all(|&id| id == first) {
-            Ids::All(first)
-        } else if values.len() < u8::MAX as usize {
-            Ids::Bytes(
-                words
-                    .iter()
-                    .map(|&id| id.min(u8::MAX as u32) as u8)
-                    .collect(),
-            )
-        } else {
-            Ids::Words(words)
-        };
-        Few { ids, values }
-    }
-
-    fn get(&self, i: usize) -> Option<Rat> {
-        let id = match &self.ids {
-            Ids::All(id) => *id,
-            Ids::Bytes(b) if b[i] == u8::MAX => Few::NONE,
-            Ids::Bytes(b) => b[i] as u32,
-            Ids::Words(w) => w[i],
-        };
-        match id {
-            Few::NONE => None,
-            id => Some(self.values[id as usize]),
-        }
-    }
-
-    /// An entry known to be there (a reward).
-    fn at(&self, i: usize) -> Rat {
-        self.get(i).expect("every choice has a reward")
-    }
-}
-
-impl QueryModel<'_> {
-    /// The state that stands for `s`: its end component's representative.
-    fn rep(&self, s: u32) -> u32 {
-        self.rep.get(s as usize).copied().unwrap_or(s)
-    }
-
-    /// Who decides at state `s`.
-    pub(crate) fn player_of(&self, s: u32) -> Player {
-        *self.player.get(s as usize).unwrap_or(&self.player[0])
-    }
-
-    /// The value of state `s` if the graph analysis decided it.
-    pub(crate) fn fixed_value(&self, s: usize) -> Option<Rat> {
-        self.fixed.get(s)
-    }
-
-    /// The reward of choice `c`.
-    pub(crate) fn reward_of(&self, c: usize) -> Rat {
-        self.reward.at(c)
-    }
-
-    /// Makes the model one step of [`crate::total`]'s strategy iteration: the states with a
-    /// known value, the maximiser's choices, and the states to solve.
-    pub(crate) fn set_step(
-        &mut self,
-        fixed: Vec<Option<Rat>>,
-        follow: Vec<u32>,
-        spread: Vec<u32>,
-        usable: Vec<bool>,
-    ) {
-        self.fixed = Few::of(fixed);
-        self.usable = usable;
-        self.step = Some((follow, spread));
-    }
-
-    /// Ends the strategy iteration, with the states of known value and the usable choices as
-    /// before it.
-    pub(crate) fn clear_step(&mut self, fixed: Vec<Option<Rat>>, usable: Vec<bool>) {
-        self.fixed = Few::of(fixed);
-        self.usable = usable;
-        self.step = None;
-    }
-
-    /// Whether the query is an `Fc` reward on a stochastic game, which `check` solves by
-    /// strategy iteration over the reward maximiser's strategies, each step an engine solve:
-    /// the engine alone would not give its value.
-    pub fn is_total_game(&self) -> bool {
-        self.total_game
-    }
-}
-
-impl Model for QueryModel<'_> {
-    type State = Id;
-    type Move = u32;
-
-    fn start(&self) -> Id {
-        match self.step {
-            Some(_) => self.space.len() as Id,
-            None => self.start,
-        }
-    }
-
-    fn expand(&self, &s: &Id, node: &mut impl NodeBuilder<Id, u32>) {
-        if s as usize == self.space.len() {
-            if let Some((_, spread)) = &self.step {
-                node.chance();
-                let p = Rat::new(1, spread.len().max(1) as i64);
-                for &i in spread {
-                    node.add_outcome(i | OUTCOME, p, 0, i);
-                }
-                return;
-            }
-            // The virtual start: one move (or outcome) per initial state.
-            let init = &self.space.initial;
-            match self.over {
-                OverInitial::Avg => {
-                    node.chance();
-                    let p = Rat::new(1, init.len() as i64);
-                    for &i in init {
-                        node.add_outcome(i | OUTCOME, p, 0, self.rep(i));
-                    }
-                }
-                _ => {
-                    node.decision(if self.over == OverInitial::Min {
-                        Player::Min
-                    } else {
-                        Player::Max
-                    });
-                    for &i in init {
-                        node.add_move(i | OUTCOME, 0, self.rep(i));
-                    }
-                }
-            }
-            return;
-        }
-        if let Some(p) = self.fixed.get(s as usize) {
-            return node.terminal(p);
-        }
-        if let Some((follow, _)) = &self.step {
-            let c = follow[s as usize];
-            if c != u32::MAX {
-                // The maximiser's fixed choice: chance over its outcomes.
-                let c = c as usize;
-                node.chance();
-                for &(p, t) in self.space.outcomes_of(c) {
-                    let p = self.space.probability(p);
-                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep(t));
-                }
-                return;
-            }
-        }
-        let single = [s];
-        let members: &[u32] = match self.members.get(&s) {
-            Some(m) => m,
-            None => &single,
-        };
-        if self.dtmc {
-            node.chance();
-            let k = self.space.choices_of(s).len() as i64;
-            let share = Rat::new(1, k);
-            for c in self.space.choices_of(s) {
-                for &(p, t) in self.space.outcomes_of(c) {
-                    let p = self.space.probability(p);
-                    let p = if k == 1 {
-                        p
-                    } else {
-                        p.checked_mul(share).expect("a small fraction")
-                    };
-                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep(t));
-                }
-            }
-            return;
-        }
-        node.decision(self.player_of(s));
-        for &m in members {
-            for c in self.space.choices_of(m) {
-                if !self.usable[c] {
-                    continue;
-                }
-                let outs = self.space.outcomes_of(c);
-                if outs.len() == 1 {
-                    node.add_move(c as u32, self.reward.at(c), self.rep(outs[0].1));
-                } else {
-                    node.add_random_move(c as u32, self.reward.at(c));
-                    for &(p, t) in outs {
-                        let p = self.space.probability(p);
-                        node.add_outcome(t | OUTCOME, p, 0, self.rep(t));
-                    }
-                }
-            }
-        }
-    }
-
-    fn total_name(&self) -> Option<String> {
-        Some(self.total.to_string())
-    }
-
-    /// An smg's sides are the coalition and the other players; elsewhere one scheduler
-    /// resolves every choice, and play names no sides.
-    fn player_label(&self, player: Player) -> Option<String> {
-        Some(match &self.coalition {
-            Some((side, text)) if *side == player => format!("the coalition {text}"),
-            Some(_) => "the other players".to_string(),
-            None => "the scheduler".to_string(),
-        })
-    }
-
-    fn show_state(&self, &s: &Id) -> String {
-        if s as usize == self.space.len() {
-            return "the initial states".to_string();
-        }
-        self.space.show(self.program, s)
-    }
-
-    /// A choice as its action, `[act]`, or `[] of module m` for an unlabelled command; an
-    /// outcome as the state it leads to.
-    fn show_move(&self, &m: &u32) -> String {
-        if m & OUTCOME != 0 {
-            return self.space.show(self.program, m & !OUTCOME);
-        }
-        let choice = &self.space.choices[m as usize];
-        match choice.action() {
-            Some(a) => format!("[{}]", self.program.actions[a]),
-            None => format!("[] of module {}", self.program.modules[choice.module()]),
-        }
-    }
-
-    fn parse_state(&self, text: &str) -> Result<Id, String> {
-        let s = self.space.parse_state(self.program, text)?;
-        Ok(self.rep(s))
-    }
-
-    fn dense_bound(&self) -> usize {
-        self.space.len() + 1
-    }
-
-    fn dense_index(&self, &s: &Id) -> Option<usize> {
-        Some(s as usize)
-    }
-
-    fn endless_play_loser(&self) -> Option<Player> {
-        Some(self.endless)
-    }
-}
 
 fn rat_of(q: Q, what: &str) -> Result<Rat, String> {
     let (n, d) = q.parts();
@@ -428,7 +109,7 @@ pub fn check(
         Prepared::Model(model) => *model,
     };
     if model.total_game {
-        return total_game_answer(model, over, exact);
+        return crate::total::answer(model, over, exact);
     }
     // The graph analysis made every strategy left to the engine end the play, so its linear
     // systems are regular; in floats a pivot can still vanish by rounding (haddad-monmege is
@@ -462,80 +143,6 @@ pub fn check(
         states: stats.states,
         holds: None,
         error_bound: 0.0,
-    })
-}
-
-/// The answer to an `Fc` query on a stochastic game, by [`crate::total`]'s strategy
-/// iteration: in floats, or exactly with `exact` (and where a float solve fails).
-fn total_game_answer(
-    mut model: QueryModel,
-    over: OverInitial,
-    exact: bool,
-) -> Result<Answer, String> {
-    /// The value at the start (`None` for +∞).
-    fn at_start<N: Number>(
-        model: &QueryModel,
-        values: &[Option<N>],
-        over: OverInitial,
-    ) -> Option<N> {
-        let mut init = model
-            .space
-            .initial
-            .iter()
-            .map(|&i| values[i as usize].clone());
-        let first = init.next().expect("an initial state");
-        // `None` (+∞) is above every number.
-        let above = |a: &Option<N>, b: &Option<N>| match (a, b) {
-            (None, Some(_)) => true,
-            (Some(a), Some(b)) => a > b,
-            _ => false,
-        };
-        match over {
-            OverInitial::Only => first,
-            OverInitial::Max => init.fold(first, |a, b| if above(&b, &a) { b } else { a }),
-            OverInitial::Min => init.fold(first, |a, b| if above(&a, &b) { b } else { a }),
-            OverInitial::Avg => {
-                let k = model.space.initial.len() as i64;
-                init.try_fold(first?, |a, b| Some(a.add(&b?)))
-                    .map(|sum| sum.mul(&N::from_rat(Rat::new(1, k))))
-            }
-        }
-    }
-    let answer = |value: f64, exact: Option<String>, method, states, error_bound| Answer {
-        value,
-        exact,
-        method,
-        states,
-        holds: None,
-        error_bound,
-    };
-    if !exact {
-        if let Ok(solved) = crate::total::solve::<f64>(&mut model) {
-            let v = at_start(&model, &solved.values, over).unwrap_or(f64::INFINITY);
-            let method = if solved.error_bound > 0.0 {
-                "strategy iteration, value iteration with a certified bound"
-            } else {
-                "strategy iteration"
-            };
-            return Ok(answer(v, None, method, solved.states, solved.error_bound));
-        }
-    }
-    let solved = crate::total::solve::<perfectplay::Exact>(&mut model)?;
-    Ok(match at_start(&model, &solved.values, over) {
-        None => answer(
-            f64::INFINITY,
-            None,
-            "exact strategy iteration",
-            solved.states,
-            0.0,
-        ),
-        Some(v) => answer(
-            v.to_f64(),
-            if exact { v.exact_string() } else { None },
-            "exact strategy iteration",
-            solved.states,
-            0.0,
-        ),
     })
 }
 

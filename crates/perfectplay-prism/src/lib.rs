@@ -41,14 +41,15 @@ mod lexer;
 mod parser;
 mod print;
 pub mod program;
+mod query;
 mod resolve;
 mod session;
 mod total;
 pub mod value;
 
-pub use check::QueryModel;
 pub use error::{Diagnostic, Span};
 pub use parser::{parse_expr, parse_model, parse_properties};
+pub use query::QueryModel;
 pub use session::{check_prop, parse_program, query_model, Error, Loaded, Prop, Props};
 
 /// The value of a numeric reward expression on variable values.

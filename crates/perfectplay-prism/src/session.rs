@@ -5,10 +5,11 @@ use std::time::Instant;
 
 use crate::ast::{BinOp, ExprKind, FilterOp, Item, Opt, Path, PropertiesFile, Query};
 use crate::build::{build_until, Space};
-use crate::check::{check, prepare, Answer, OverInitial, Prepared, QueryModel};
+use crate::check::{check, prepare, Answer, OverInitial, Prepared};
 use crate::error::Diagnostic;
 use crate::parser::{parse_model, parse_properties};
 use crate::program::{CExpr, Program};
+use crate::query::QueryModel;
 use crate::value::Value;
 
 /// Why a model or property could not be checked.

@@ -24,8 +24,9 @@
 use perfectplay::{Number, Player, Rat, Solver};
 
 use crate::build::Space;
-use crate::check::QueryModel;
+use crate::check::{Answer, OverInitial};
 use crate::graph::{almost_sure_using, Predecessors, Side};
+use crate::query::QueryModel;
 
 /// The most strategies the maximiser tries before giving up (each is one solve of the space).
 const MAX_ROUNDS: usize = 10_000;
@@ -102,6 +103,76 @@ impl<F: Fn(u32) -> bool + Copy> Game<'_, F> {
         }
         inside
     }
+}
+
+/// The answer to an `Fc` query on a stochastic game, by this strategy iteration: in floats,
+/// or exactly with `exact` (and where a float solve fails).
+pub fn answer(mut model: QueryModel, over: OverInitial, exact: bool) -> Result<Answer, String> {
+    /// The value at the start (`None` for +∞).
+    fn at_start<N: Number>(
+        model: &QueryModel,
+        values: &[Option<N>],
+        over: OverInitial,
+    ) -> Option<N> {
+        let mut init = model
+            .space
+            .initial
+            .iter()
+            .map(|&i| values[i as usize].clone());
+        let first = init.next().expect("an initial state");
+        // `None` (+∞) is above every number.
+        let above = |a: &Option<N>, b: &Option<N>| match (a, b) {
+            (None, Some(_)) => true,
+            (Some(a), Some(b)) => a > b,
+            _ => false,
+        };
+        match over {
+            OverInitial::Only => first,
+            OverInitial::Max => init.fold(first, |a, b| if above(&b, &a) { b } else { a }),
+            OverInitial::Min => init.fold(first, |a, b| if above(&a, &b) { b } else { a }),
+            OverInitial::Avg => {
+                let k = model.space.initial.len() as i64;
+                init.try_fold(first?, |a, b| Some(a.add(&b?)))
+                    .map(|sum| sum.mul(&N::from_rat(Rat::new(1, k))))
+            }
+        }
+    }
+    let answer = |value: f64, exact: Option<String>, method, states, error_bound| Answer {
+        value,
+        exact,
+        method,
+        states,
+        holds: None,
+        error_bound,
+    };
+    if !exact {
+        if let Ok(solved) = solve::<f64>(&mut model) {
+            let v = at_start(&model, &solved.values, over).unwrap_or(f64::INFINITY);
+            let method = if solved.error_bound > 0.0 {
+                "strategy iteration, value iteration with a certified bound"
+            } else {
+                "strategy iteration"
+            };
+            return Ok(answer(v, None, method, solved.states, solved.error_bound));
+        }
+    }
+    let solved = solve::<perfectplay::Exact>(&mut model)?;
+    Ok(match at_start(&model, &solved.values, over) {
+        None => answer(
+            f64::INFINITY,
+            None,
+            "exact strategy iteration",
+            solved.states,
+            0.0,
+        ),
+        Some(v) => answer(
+            v.to_f64(),
+            if exact { v.exact_string() } else { None },
+            "exact strategy iteration",
+            solved.states,
+            0.0,
+        ),
+    })
 }
 
 /// The values of `model` (an Fc game after its graph analyses) at every state (`None` for

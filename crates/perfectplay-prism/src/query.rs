@@ -1,0 +1,331 @@
+//! A query on a built state space as a game for perfectplay's engine ([`QueryModel`]): its
+//! states are the space's numbers, end components collapsed to one representative, the states
+//! the graph analysis decided terminal, and (for `crate::total`'s strategy iteration) the
+//! maximiser's choices fixed and every open state solved.
+
+use perfectplay::{Model, NodeBuilder, Player, Rat};
+
+use crate::build::Space;
+use crate::check::OverInitial;
+use crate::program::Program;
+
+/// A state of the query's model: a state of the space (its end component's representative),
+/// or the virtual start over several initial states.
+pub(crate) type Id = u32;
+
+/// Marks a move label that is an outcome (or an initial state), labelled by the state it leads
+/// to; other labels are choices.
+pub(crate) const OUTCOME: u32 = 1 << 31;
+
+/// A query on a built space as a game for perfectplay's engine: its states are the space's
+/// numbers (an end component's representative stands for all of it), plus a virtual start
+/// over several initial states; the states whose value the graph analysis decided are
+/// terminal.
+pub struct QueryModel<'a> {
+    pub(crate) space: &'a Space,
+    pub(crate) program: &'a Program,
+    /// Per state: the representative of its end component (itself if in none); empty when no
+    /// component was collapsed.
+    pub(crate) rep: Vec<u32>,
+    /// Per representative of a collapsed component: its states (a map, not a list per state:
+    /// models have millions of states and few components).
+    pub(crate) members: rustc_hash::FxHashMap<u32, Vec<u32>>,
+    /// Per state: `Some(payoff)` if its value is known.
+    pub(crate) fixed: Few,
+    /// Per choice: whether it may be taken, and its reward.
+    pub(crate) usable: Vec<bool>,
+    pub(crate) reward: Few,
+    /// Per state, who decides there (one entry for all when it is the same everywhere).
+    pub(crate) player: Vec<Player>,
+    pub(crate) dtmc: bool,
+    /// Who an endless play counts against: the player who wants to reach the target of a
+    /// probability, the one who wants to reach it soon for a reward (an endless play earns
+    /// +∞ there).
+    pub(crate) endless: Player,
+    pub(crate) start: Id,
+    pub(crate) over: OverInitial,
+    /// In an smg, the engine's player that is the coalition, and the coalition as written
+    /// (`<<p1,p2>>`); `None` where one scheduler resolves every choice.
+    pub(crate) coalition: Option<(Player, String)>,
+    /// What a play's total is: whether the target was reached, or the reward.
+    pub(crate) total: &'static str,
+    /// An `Fc` query on a stochastic game, which the engine alone does not solve (see
+    /// [`crate::total`]).
+    pub(crate) total_game: bool,
+    /// During a step of [`crate::total`]'s strategy iteration: per state the choice the reward
+    /// maximiser follows (`u32::MAX` where it does not decide), and the states the virtual
+    /// start spreads over, so that every state is solved.
+    pub(crate) step: Option<(Vec<u32>, Vec<u32>)>,
+}
+
+/// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
+/// reward): a byte or a word each, not the 24 bytes of an `Option<Rat>`, for models of millions
+/// of states, and nothing per entry when all are the same (the rewards of a probability).
+pub(crate) struct Few {
+    ids: Ids,
+    values: Vec<Rat>,
+}
+
+/// Each entry's number in [`Few`]'s values ([`Few::NONE`] for none).
+enum Ids {
+    /// Every entry the same.
+    All(u32),
+    /// A byte each, for fewer than 255 values ([`Few::NONE`] is 255).
+    Bytes(Vec<u8>),
+    /// A word each.
+    Words(Vec<u32>),
+}
+
+impl Few {
+    /// The id of `None`.
+    const NONE: u32 = u32::MAX;
+
+    pub(crate) fn of(all: impl IntoIterator<Item = Option<Rat>>) -> Few {
+        let mut numbered = Default::default();
+        let mut values = Vec::new();
+        let words: Vec<u32> = all
+            .into_iter()
+            .map(|x| match x {
+                None => Few::NONE,
+                Some(r) => crate::build::number_of(&mut numbered, &mut values, r),
+            })
+            .collect();
+        let first = words.first().copied().unwrap_or(Few::NONE);
+        let ids = if words.iter().all(|&id| id == first) {
+            Ids::All(first)
+        } else if values.len() < u8::MAX as usize {
+            Ids::Bytes(
+                words
+                    .iter()
+                    .map(|&id| id.min(u8::MAX as u32) as u8)
+                    .collect(),
+            )
+        } else {
+            Ids::Words(words)
+        };
+        Few { ids, values }
+    }
+
+    fn get(&self, i: usize) -> Option<Rat> {
+        let id = match &self.ids {
+            Ids::All(id) => *id,
+            Ids::Bytes(b) if b[i] == u8::MAX => Few::NONE,
+            Ids::Bytes(b) => b[i] as u32,
+            Ids::Words(w) => w[i],
+        };
+        match id {
+            Few::NONE => None,
+            id => Some(self.values[id as usize]),
+        }
+    }
+
+    /// An entry known to be there (a reward).
+    fn at(&self, i: usize) -> Rat {
+        self.get(i).expect("every choice has a reward")
+    }
+}
+
+impl QueryModel<'_> {
+    /// The state that stands for `s`: its end component's representative.
+    fn rep(&self, s: u32) -> u32 {
+        self.rep.get(s as usize).copied().unwrap_or(s)
+    }
+
+    /// Who decides at state `s`.
+    pub(crate) fn player_of(&self, s: u32) -> Player {
+        *self.player.get(s as usize).unwrap_or(&self.player[0])
+    }
+
+    /// The value of state `s` if the graph analysis decided it.
+    pub(crate) fn fixed_value(&self, s: usize) -> Option<Rat> {
+        self.fixed.get(s)
+    }
+
+    /// The reward of choice `c`.
+    pub(crate) fn reward_of(&self, c: usize) -> Rat {
+        self.reward.at(c)
+    }
+
+    /// Makes the model one step of [`crate::total`]'s strategy iteration: the states with a
+    /// known value, the maximiser's choices, and the states to solve.
+    pub(crate) fn set_step(
+        &mut self,
+        fixed: Vec<Option<Rat>>,
+        follow: Vec<u32>,
+        spread: Vec<u32>,
+        usable: Vec<bool>,
+    ) {
+        self.fixed = Few::of(fixed);
+        self.usable = usable;
+        self.step = Some((follow, spread));
+    }
+
+    /// Ends the strategy iteration, with the states of known value and the usable choices as
+    /// before it.
+    pub(crate) fn clear_step(&mut self, fixed: Vec<Option<Rat>>, usable: Vec<bool>) {
+        self.fixed = Few::of(fixed);
+        self.usable = usable;
+        self.step = None;
+    }
+
+    /// Whether the query is an `Fc` reward on a stochastic game, which `check` solves by
+    /// strategy iteration over the reward maximiser's strategies, each step an engine solve:
+    /// the engine alone would not give its value.
+    pub fn is_total_game(&self) -> bool {
+        self.total_game
+    }
+}
+
+impl Model for QueryModel<'_> {
+    type State = Id;
+    type Move = u32;
+
+    fn start(&self) -> Id {
+        match self.step {
+            Some(_) => self.space.len() as Id,
+            None => self.start,
+        }
+    }
+
+    fn expand(&self, &s: &Id, node: &mut impl NodeBuilder<Id, u32>) {
+        if s as usize == self.space.len() {
+            if let Some((_, spread)) = &self.step {
+                node.chance();
+                let p = Rat::new(1, spread.len().max(1) as i64);
+                for &i in spread {
+                    node.add_outcome(i | OUTCOME, p, 0, i);
+                }
+                return;
+            }
+            // The virtual start: one move (or outcome) per initial state.
+            let init = &self.space.initial;
+            match self.over {
+                OverInitial::Avg => {
+                    node.chance();
+                    let p = Rat::new(1, init.len() as i64);
+                    for &i in init {
+                        node.add_outcome(i | OUTCOME, p, 0, self.rep(i));
+                    }
+                }
+                _ => {
+                    node.decision(if self.over == OverInitial::Min {
+                        Player::Min
+                    } else {
+                        Player::Max
+                    });
+                    for &i in init {
+                        node.add_move(i | OUTCOME, 0, self.rep(i));
+                    }
+                }
+            }
+            return;
+        }
+        if let Some(p) = self.fixed.get(s as usize) {
+            return node.terminal(p);
+        }
+        if let Some((follow, _)) = &self.step {
+            let c = follow[s as usize];
+            if c != u32::MAX {
+                // The maximiser's fixed choice: chance over its outcomes.
+                let c = c as usize;
+                node.chance();
+                for &(p, t) in self.space.outcomes_of(c) {
+                    let p = self.space.probability(p);
+                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep(t));
+                }
+                return;
+            }
+        }
+        let single = [s];
+        let members: &[u32] = match self.members.get(&s) {
+            Some(m) => m,
+            None => &single,
+        };
+        if self.dtmc {
+            node.chance();
+            let k = self.space.choices_of(s).len() as i64;
+            let share = Rat::new(1, k);
+            for c in self.space.choices_of(s) {
+                for &(p, t) in self.space.outcomes_of(c) {
+                    let p = self.space.probability(p);
+                    let p = if k == 1 {
+                        p
+                    } else {
+                        p.checked_mul(share).expect("a small fraction")
+                    };
+                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep(t));
+                }
+            }
+            return;
+        }
+        node.decision(self.player_of(s));
+        for &m in members {
+            for c in self.space.choices_of(m) {
+                if !self.usable[c] {
+                    continue;
+                }
+                let outs = self.space.outcomes_of(c);
+                if outs.len() == 1 {
+                    node.add_move(c as u32, self.reward.at(c), self.rep(outs[0].1));
+                } else {
+                    node.add_random_move(c as u32, self.reward.at(c));
+                    for &(p, t) in outs {
+                        let p = self.space.probability(p);
+                        node.add_outcome(t | OUTCOME, p, 0, self.rep(t));
+                    }
+                }
+            }
+        }
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some(self.total.to_string())
+    }
+
+    /// An smg's sides are the coalition and the other players; elsewhere one scheduler
+    /// resolves every choice, and play names no sides.
+    fn player_label(&self, player: Player) -> Option<String> {
+        Some(match &self.coalition {
+            Some((side, text)) if *side == player => format!("the coalition {text}"),
+            Some(_) => "the other players".to_string(),
+            None => "the scheduler".to_string(),
+        })
+    }
+
+    fn show_state(&self, &s: &Id) -> String {
+        if s as usize == self.space.len() {
+            return "the initial states".to_string();
+        }
+        self.space.show(self.program, s)
+    }
+
+    /// A choice as its action, `[act]`, or `[] of module m` for an unlabelled command; an
+    /// outcome as the state it leads to.
+    fn show_move(&self, &m: &u32) -> String {
+        if m & OUTCOME != 0 {
+            return self.space.show(self.program, m & !OUTCOME);
+        }
+        let choice = &self.space.choices[m as usize];
+        match choice.action() {
+            Some(a) => format!("[{}]", self.program.actions[a]),
+            None => format!("[] of module {}", self.program.modules[choice.module()]),
+        }
+    }
+
+    fn parse_state(&self, text: &str) -> Result<Id, String> {
+        let s = self.space.parse_state(self.program, text)?;
+        Ok(self.rep(s))
+    }
+
+    fn dense_bound(&self) -> usize {
+        self.space.len() + 1
+    }
+
+    fn dense_index(&self, &s: &Id) -> Option<usize> {
+        Some(s as usize)
+    }
+
+    fn endless_play_loser(&self) -> Option<Player> {
+        Some(self.endless)
+    }
+}
