@@ -367,10 +367,10 @@ pub fn build_until(
         states: Packed::for_bits(bits),
         ..Space::default()
     };
-    let mut index = if bits <= 64 {
-        StateIndex::Narrow(FxHashMap::default())
-    } else {
-        StateIndex::Wide(FxHashMap::default())
+    // Keys as wide as the packed states.
+    let mut index = match space.states {
+        Packed::Narrow(_) => StateIndex::Narrow(FxHashMap::default()),
+        Packed::Wide(_) => StateIndex::Wide(FxHashMap::default()),
     };
     // The probabilities' numbers.
     let mut numbered = FxHashMap::default();

@@ -157,22 +157,11 @@ pub fn answer(mut model: QueryModel, over: OverInitial, exact: bool) -> Result<A
         }
     }
     let solved = solve::<perfectplay::Exact>(&mut model)?;
-    Ok(match at_start(&model, &solved.values, over) {
-        None => answer(
-            f64::INFINITY,
-            None,
-            "exact strategy iteration",
-            solved.states,
-            0.0,
-        ),
-        Some(v) => answer(
-            v.to_f64(),
-            if exact { v.exact_string() } else { None },
-            "exact strategy iteration",
-            solved.states,
-            0.0,
-        ),
-    })
+    let v = at_start(&model, &solved.values, over);
+    let value = v.as_ref().map_or(f64::INFINITY, |v| v.to_f64());
+    let fraction = v.filter(|_| exact).and_then(|v| v.exact_string());
+    let method = "exact strategy iteration";
+    Ok(answer(value, fraction, method, solved.states, 0.0))
 }
 
 /// The values of `model` (an Fc game after its graph analyses) at every state (`None` for

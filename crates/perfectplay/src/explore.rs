@@ -88,16 +88,6 @@ const PROGRESS_EVERY: usize = 1 << 16;
 /// The longest time between two progress reports of an exact solve while it solves cycles.
 const REPORT_PERIOD: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// Gives back most of `v`'s memory when most of it is spare (past a million entries): the
-/// rest is kept for what comes next.
-fn give_back<T>(v: &mut Vec<T>) {
-    const KEEP: usize = 1 << 20;
-    let spare = v.capacity() - v.len();
-    if spare > KEEP && spare > 2 * v.len() {
-        v.shrink_to(2 * v.len());
-    }
-}
-
 /// The number of a component's edge: a word, as the arena's edges are numbered.
 fn edge_number(i: usize) -> u32 {
     u32::try_from(i).expect("fewer edges than the arena can number")
@@ -475,8 +465,13 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
     /// gives their memory back when they were most of it: a large component's edges would
     /// otherwise stay beside its copy and the solver's working memory.
     fn drop_edges_from(&mut self, first: usize) {
+        /// Spare room of up to this many edges is kept for the states to come.
+        const KEEP: usize = 1 << 20;
         self.arena.truncate(first);
-        give_back(&mut self.arena);
+        let (len, spare) = (self.arena.len(), self.arena.capacity() - self.arena.len());
+        if spare > KEEP && spare > 2 * len {
+            self.arena.shrink_to(2 * len);
+        }
     }
 
     /// One Bellman backup for a state that is not on a cycle.

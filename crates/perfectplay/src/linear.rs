@@ -98,8 +98,8 @@ struct CostQueue {
     large: BinaryHeap<Reverse<(usize, u32)>>,
 }
 
-/// An elimination's cost as a word: beyond `u32::MAX` the order among such costs does not
-/// matter (the system is dense there, and its solve too costly for the budget anyway).
+/// An elimination's cost as a word: beyond `u32::MAX` the order among such costs only changes
+/// the speed, not the solution, and a system with such costs is dense whatever the order.
 fn capped(cost: usize) -> u32 {
     cost.min(u32::MAX as usize) as u32
 }
