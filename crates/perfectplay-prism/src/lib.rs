@@ -32,6 +32,7 @@
 pub mod ast;
 pub mod build;
 pub mod check;
+mod compound;
 mod error;
 mod eval;
 mod fast;

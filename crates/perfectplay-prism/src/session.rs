@@ -138,7 +138,11 @@ impl Loaded {
 /// Where property `prop` is decided whatever happens next ([`Resolved::decided`]); `None` if
 /// the property cannot be resolved (its check then reports why).
 fn decided_where(program: &Program, props: &Props, prop: &Prop) -> Option<CExpr> {
-    Some(resolve_prop(program, props, prop).ok()?.decided())
+    Some(
+        resolve_prop(program, props, prop, &prop.expr)
+            .ok()?
+            .decided(),
+    )
 }
 
 /// A property to check: its name (if any), its text as printed, and where it came from.
@@ -260,7 +264,13 @@ pub fn query_model<'a>(
     props: &Props,
     prop: &Prop,
 ) -> Result<QueryModel<'a>, Error> {
-    let r = resolve_prop(&loaded.program, props, prop)?;
+    if !matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
+        return Err(Error::Model(format!(
+            "{}: explain, play, strategy and distribution optimise one P or R query, not              arithmetic over queries",
+            prop.text
+        )));
+    }
+    let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
     if r.query.bound.is_some() {
         return Err(Error::Model(
@@ -291,12 +301,15 @@ pub fn query_model<'a>(
     }
 }
 
+/// Resolves `expr`, a query of property `prop` (the whole property, or a part of one that
+/// computes with several).
 fn resolve_prop<'p>(
     program: &Program,
     props: &Props,
-    prop: &'p Prop,
+    prop: &Prop,
+    expr: &'p crate::ast::Expr,
 ) -> Result<Resolved<'p>, Error> {
-    let (over, query) = match &prop.expr.kind {
+    let (over, query) = match &expr.kind {
         ExprKind::Query(q) => (OverInitial::Only, q),
         ExprKind::Filter(op, inner, states) => {
             let over = match op {
@@ -325,7 +338,7 @@ fn resolve_prop<'p>(
         }
         _ => {
             return Err(Error::Model(
-                "only P and R queries (and filters of them) are supported".into(),
+                "a property is a P or R query, a filter of one, or arithmetic over them".into(),
             ))
         }
     };
@@ -350,14 +363,45 @@ fn resolve_prop<'p>(
     })
 }
 
-/// Checks property `prop` of `props` on `loaded`; `exact` solves in rationals.
+/// Checks property `prop` of `props` on `loaded`; `exact` solves in rationals. A property that
+/// computes with the values of queries (`1 - Pmin=? [ F φ ]`) has each answered at the start
+/// and the arithmetic done on the answers (see `compound`).
 pub fn check_prop(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,
     exact: bool,
 ) -> Result<Answer, Error> {
-    let r = resolve_prop(&loaded.program, props, prop)?;
+    if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
+        return check_query(loaded, props, prop, &prop.expr, exact);
+    }
+    let constant = |e: &crate::ast::Expr| {
+        const_value(&loaded.program, &prop.file, &prop.src, e, &props.consts)
+            .map_err(|e| e.to_string())
+    };
+    let mut query = |e: &crate::ast::Expr, exact: bool| {
+        check_query(loaded, props, prop, e, exact).map_err(|err| format!("{e}: {err}"))
+    };
+    crate::compound::evaluate(
+        &prop.expr,
+        &mut crate::compound::Env {
+            query: &mut query,
+            constant: &constant,
+            exact,
+        },
+    )
+    .map_err(Error::Model)
+}
+
+/// Answers `expr`, one query of property `prop` (or a filter of one), at the start.
+fn check_query(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    expr: &crate::ast::Expr,
+    exact: bool,
+) -> Result<Answer, Error> {
+    let r = resolve_prop(&loaded.program, props, prop, expr)?;
     loaded.built_for(&r, prop)?;
     let Resolved {
         over,
@@ -377,16 +421,21 @@ pub fn check_prop(
         )
         .map_err(Error::Model);
     };
-    // `P>=b` holds when every scheduler meets the bound: the least value is compared (the
-    // greatest for `<` and `<=`); a DTMC has the one value.
+    // In an MDP, `P>=b` holds when every scheduler meets the bound: the least value is
+    // compared (the greatest for `<` and `<=`). In a game, `<<C>> P>=b` holds when the
+    // coalition can ensure the bound whatever the others do (PRISM-games): the coalition
+    // maximises against `>` and `>=` and minimises against `<` and `<=`. A DTMC has the one
+    // value.
     let mut numeric = query.clone();
     numeric.bound = None;
-    if loaded.program.model_type != crate::ast::ModelType::Dtmc {
-        numeric.opt = match op {
-            BinOp::Gt | BinOp::Ge => Opt::Min,
-            _ => Opt::Max,
-        };
-    }
+    let lower = matches!(op, BinOp::Gt | BinOp::Ge);
+    numeric.opt = match loaded.program.model_type {
+        crate::ast::ModelType::Dtmc => numeric.opt,
+        crate::ast::ModelType::Smg if lower => Opt::Max,
+        crate::ast::ModelType::Smg => Opt::Min,
+        _ if lower => Opt::Min,
+        _ => Opt::Max,
+    };
     let b = match loaded
         .program
         .resolve_value(&prop.file, &prop.src, bound, &props.consts)?

@@ -537,9 +537,9 @@ impl<'a> Parser<'a> {
             };
             let expr = self.expr()?;
             file.properties.push(Property { name, expr });
-            if !self.eat_punct(";") {
-                self.expect_end()?;
-            }
+            // As in PRISM, a `;` after a property is optional: a property ends where its
+            // expression can go no further, and the next one starts there.
+            self.eat_punct(";");
         }
         Ok(file)
     }

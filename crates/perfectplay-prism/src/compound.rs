@@ -1,0 +1,492 @@
+//! Properties that compute with the values of queries, as PRISM allows:
+//! `(1/2) * <<p1,p2>> R{"value12"}max=? [ F done ]`, `1 - Pmin=? [ F φ ]`,
+//! `P=? [ F a ] > P=? [ F b ]`, `max(Pmax=? [ F a ], Pmax=? [ F b ])`.
+//!
+//! Each query is answered at the start exactly as it would be on its own; the arithmetic then
+//! follows on the answers. The result is exact when every part is (`--exact`, or values the
+//! graph analysis decides), +∞ follows the usual rules (an undefined `∞ − ∞` or `∞ · 0` is an
+//! error, never a guess), and the certified error bound of an iterative answer is carried
+//! through by interval arithmetic, so the reported bound still holds for the result.
+//! Comparisons, `floor`, `ceil`, `round` and `pow` would change their result on a rounding
+//! error, so the queries under them are solved exactly.
+
+use std::cmp::Ordering;
+use std::str::FromStr;
+
+use malachite_base::num::arithmetic::traits::{Floor, Pow};
+use malachite_base::num::conversion::traits::RoundingFrom;
+use malachite_base::rounding_modes::RoundingMode;
+use malachite_q::Rational;
+
+use crate::ast::{BinOp, Expr, ExprKind, Func, UnOp};
+use crate::check::Answer;
+use crate::value::Value;
+
+/// An intermediate result: a truth value or a number.
+enum Part {
+    Bool(bool),
+    Num(Num),
+}
+
+/// A number with what is known of it: the nearest float (+∞ allowed), the exact value when
+/// every part it came from was exact, and an interval certain to hold the true value.
+#[derive(Clone)]
+struct Num {
+    value: f64,
+    exact: Option<Rational>,
+    lo: f64,
+    hi: f64,
+}
+
+fn to_f64(q: &Rational) -> f64 {
+    f64::rounding_from(q, RoundingMode::Nearest).0
+}
+
+impl Num {
+    fn exact(q: Rational) -> Num {
+        let v = to_f64(&q);
+        Num {
+            value: v,
+            exact: Some(q),
+            lo: v,
+            hi: v,
+        }
+    }
+
+    fn from_answer(a: &Answer) -> Result<Num, String> {
+        if let Some(text) = &a.exact {
+            let q = Rational::from_str(text)
+                .map_err(|_| format!("the exact value '{text}' is not a fraction"))?;
+            return Ok(Num::exact(q));
+        }
+        Ok(Num {
+            value: a.value,
+            exact: None,
+            lo: a.value - a.error_bound,
+            hi: a.value + a.error_bound,
+        })
+    }
+
+    /// The greatest distance from the value to the ends of its interval.
+    fn error_bound(&self) -> f64 {
+        if self.value.is_infinite() {
+            return 0.0;
+        }
+        let e = (self.value - self.lo).max(self.hi - self.value);
+        if e.is_nan() {
+            f64::INFINITY
+        } else {
+            e.max(0.0)
+        }
+    }
+
+    /// A number computed in floats from `value` and the interval `[lo, hi]`, exact as `exact`.
+    fn made(value: f64, exact: Option<Rational>, lo: f64, hi: f64) -> Num {
+        match exact {
+            Some(q) => Num::exact(q),
+            None => Num {
+                value,
+                exact: None,
+                lo: lo.min(value),
+                hi: hi.max(value),
+            },
+        }
+    }
+}
+
+/// Whether the value of `e` under a query would change its result on a rounding error
+/// (comparisons, rounding to whole numbers, powers), so that its queries are solved exactly.
+fn needs_exact(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Query(_) | ExprKind::Filter(..) => false,
+        ExprKind::Unary(_, a) => needs_exact(a),
+        ExprKind::Binary(op, a, b) => {
+            matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            ) || needs_exact(a)
+                || needs_exact(b)
+        }
+        ExprKind::Ite(c, a, b) => needs_exact(c) || needs_exact(a) || needs_exact(b),
+        ExprKind::Call(f, args) => {
+            matches!(f, Func::Floor | Func::Ceil | Func::Round | Func::Pow)
+                || args.iter().any(needs_exact)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `e` holds a query anywhere.
+pub(crate) fn has_query(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Query(_) | ExprKind::Filter(..) => true,
+        ExprKind::Unary(_, a) => has_query(a),
+        ExprKind::Binary(_, a, b) => has_query(a) || has_query(b),
+        ExprKind::Ite(c, a, b) => has_query(c) || has_query(a) || has_query(b),
+        ExprKind::Call(_, args) => args.iter().any(has_query),
+        _ => false,
+    }
+}
+
+/// What evaluating a property needs from the session: the answer to one query (`P`, `R` or a
+/// filter of one) at the start, solved exactly if asked, and the value of an expression free
+/// of queries (constants and literals).
+pub(crate) struct Env<'a> {
+    pub query: &'a mut dyn FnMut(&Expr, bool) -> Result<Answer, String>,
+    pub constant: &'a dyn Fn(&Expr) -> Result<Value, String>,
+    /// Whether queries are solved exactly even where no comparison needs it (`--exact`).
+    pub exact: bool,
+}
+
+/// The answer to the property `e`, which computes with the values of its queries.
+pub(crate) fn evaluate(e: &Expr, env: &mut Env<'_>) -> Result<Answer, String> {
+    let mut parts = Parts {
+        methods: Vec::new(),
+        states: 0,
+    };
+    let exact = env.exact || needs_exact(e);
+    let result = parts.eval(e, env, exact)?;
+    let method = match parts.methods.as_slice() {
+        [] => "constant",
+        [first, rest @ ..] if rest.iter().all(|m| m == first) => first,
+        _ => "combined",
+    };
+    Ok(match result {
+        Part::Bool(b) => Answer {
+            value: if b { 1.0 } else { 0.0 },
+            exact: None,
+            method,
+            states: parts.states,
+            holds: Some(b),
+            error_bound: 0.0,
+        },
+        Part::Num(n) => Answer {
+            value: n.value,
+            exact: n.exact.as_ref().map(|q| q.to_string()),
+            method,
+            states: parts.states,
+            holds: None,
+            error_bound: n.error_bound(),
+        },
+    })
+}
+
+/// What the answered queries report together.
+struct Parts {
+    methods: Vec<&'static str>,
+    states: usize,
+}
+
+fn num(p: Part, what: &str) -> Result<Num, String> {
+    match p {
+        Part::Num(n) => Ok(n),
+        Part::Bool(_) => Err(format!("{what} takes a number, not a truth value")),
+    }
+}
+
+fn truth(p: Part, what: &str) -> Result<bool, String> {
+    match p {
+        Part::Bool(b) => Ok(b),
+        Part::Num(_) => Err(format!("{what} takes a truth value, not a number")),
+    }
+}
+
+impl Parts {
+    fn eval(&mut self, e: &Expr, env: &mut Env<'_>, exact: bool) -> Result<Part, String> {
+        if !has_query(e) {
+            return Ok(match (env.constant)(e)? {
+                Value::Bool(b) => Part::Bool(b),
+                Value::Int(n) => Part::Num(Num::exact(Rational::from(n))),
+                Value::Real(q) => {
+                    let (n, d) = q.parts();
+                    Part::Num(Num::exact(Rational::from(n) / Rational::from(d)))
+                }
+            });
+        }
+        match &e.kind {
+            ExprKind::Query(_) | ExprKind::Filter(..) => {
+                let a = (env.query)(e, exact)?;
+                self.methods.push(a.method);
+                self.states = self.states.max(a.states);
+                Ok(match a.holds {
+                    Some(b) => Part::Bool(b),
+                    None => Part::Num(Num::from_answer(&a)?),
+                })
+            }
+            ExprKind::Unary(UnOp::Not, a) => {
+                Ok(Part::Bool(!truth(self.eval(a, env, exact)?, "!")?))
+            }
+            ExprKind::Unary(UnOp::Neg, a) => {
+                let a = num(self.eval(a, env, exact)?, "-")?;
+                Ok(Part::Num(Num::made(
+                    -a.value,
+                    a.exact.map(|q| -q),
+                    -a.hi,
+                    -a.lo,
+                )))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.eval(a, env, exact)?, self.eval(b, env, exact)?);
+                binary(*op, a, b)
+            }
+            ExprKind::Ite(c, a, b) => {
+                if truth(self.eval(c, env, exact)?, "? :")? {
+                    self.eval(a, env, exact)
+                } else {
+                    self.eval(b, env, exact)
+                }
+            }
+            ExprKind::Call(f, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(num(self.eval(a, env, exact)?, f.name())?);
+                }
+                call(*f, vals)
+            }
+            _ => unreachable!("only compound expressions hold queries"),
+        }
+    }
+}
+
+fn binary(op: BinOp, a: Part, b: Part) -> Result<Part, String> {
+    let text = op.text();
+    match op {
+        BinOp::And => Ok(Part::Bool(truth(a, text)? && truth(b, text)?)),
+        BinOp::Or => Ok(Part::Bool(truth(a, text)? || truth(b, text)?)),
+        BinOp::Implies => Ok(Part::Bool(!truth(a, text)? || truth(b, text)?)),
+        BinOp::Iff => Ok(Part::Bool(truth(a, text)? == truth(b, text)?)),
+        BinOp::Eq | BinOp::Ne => match (a, b) {
+            (Part::Bool(x), Part::Bool(y)) => Ok(Part::Bool((x == y) == (op == BinOp::Eq))),
+            (a, b) => {
+                let o = compare(&num(a, text)?, &num(b, text)?)?;
+                Ok(Part::Bool((o == Ordering::Equal) == (op == BinOp::Eq)))
+            }
+        },
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            let o = compare(&num(a, text)?, &num(b, text)?)?;
+            Ok(Part::Bool(match op {
+                BinOp::Lt => o == Ordering::Less,
+                BinOp::Le => o != Ordering::Greater,
+                BinOp::Gt => o == Ordering::Greater,
+                _ => o != Ordering::Less,
+            }))
+        }
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => {
+            Ok(Part::Num(arith(op, &num(a, text)?, &num(b, text)?)?))
+        }
+    }
+}
+
+/// The order of two numbers: exact when both are, else by their intervals, which must not
+/// overlap (queries under a comparison are solved exactly, so this is only a safeguard).
+fn compare(a: &Num, b: &Num) -> Result<Ordering, String> {
+    if let (Some(x), Some(y)) = (&a.exact, &b.exact) {
+        return Ok(x.cmp(y));
+    }
+    if a.value.is_infinite() || b.value.is_infinite() {
+        if let Some(o) = a.value.partial_cmp(&b.value) {
+            if o != Ordering::Equal || a.value == b.value {
+                return Ok(o);
+            }
+        }
+    }
+    if a.hi < b.lo {
+        Ok(Ordering::Less)
+    } else if b.hi < a.lo {
+        Ok(Ordering::Greater)
+    } else {
+        Err(format!(
+            "{} and {} are too close to compare without their exact values",
+            a.value, b.value
+        ))
+    }
+}
+
+fn arith(op: BinOp, a: &Num, b: &Num) -> Result<Num, String> {
+    let zero_divisor = match &b.exact {
+        Some(q) => *q == 0u32,
+        None => b.value == 0.0,
+    };
+    if op == BinOp::Div && zero_divisor {
+        return Err("division by zero".into());
+    }
+    let f = |x: f64, y: f64| match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        _ => x / y,
+    };
+    let exact = match (&a.exact, &b.exact) {
+        (Some(x), Some(y)) => Some(match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            _ => x / y,
+        }),
+        _ => None,
+    };
+    let value = f(a.value, b.value);
+    if value.is_nan() {
+        return Err(format!(
+            "{} {} {} is undefined",
+            show(a.value),
+            op.text(),
+            show(b.value)
+        ));
+    }
+    if exact.is_some() {
+        return Ok(Num::made(value, exact, value, value));
+    }
+    let (lo, hi) = match op {
+        BinOp::Add => (a.lo + b.lo, a.hi + b.hi),
+        BinOp::Sub => (a.lo - b.hi, a.hi - b.lo),
+        // An interval around zero as divisor bounds nothing.
+        BinOp::Div if b.lo <= 0.0 && b.hi >= 0.0 => (f64::NEG_INFINITY, f64::INFINITY),
+        _ => {
+            let corners = [f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)];
+            if corners.iter().any(|c| c.is_nan()) {
+                (f64::NEG_INFINITY, f64::INFINITY)
+            } else {
+                (
+                    corners.iter().copied().fold(f64::INFINITY, f64::min),
+                    corners.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                )
+            }
+        }
+    };
+    Ok(Num::made(value, None, lo, hi))
+}
+
+fn show(x: f64) -> String {
+    if x == f64::INFINITY {
+        "∞".into()
+    } else if x == f64::NEG_INFINITY {
+        "-∞".into()
+    } else {
+        x.to_string()
+    }
+}
+
+fn call(f: Func, mut args: Vec<Num>) -> Result<Part, String> {
+    let want = |n: usize| -> Result<(), String> {
+        if args.len() == n {
+            Ok(())
+        } else {
+            Err(format!("{} takes {n} arguments", f.name()))
+        }
+    };
+    match f {
+        Func::Min | Func::Max => {
+            if args.is_empty() {
+                return Err(format!("{} takes at least one argument", f.name()));
+            }
+            let pick = |x: f64, y: f64| if f == Func::Min { x.min(y) } else { x.max(y) };
+            let mut acc = args.remove(0);
+            for b in args {
+                let exact = match (&acc.exact, &b.exact) {
+                    (Some(x), Some(y)) => Some(if (x <= y) == (f == Func::Min) {
+                        x.clone()
+                    } else {
+                        y.clone()
+                    }),
+                    _ => None,
+                };
+                acc = Num::made(
+                    pick(acc.value, b.value),
+                    exact,
+                    pick(acc.lo, b.lo),
+                    pick(acc.hi, b.hi),
+                );
+            }
+            Ok(Part::Num(acc))
+        }
+        Func::Floor | Func::Ceil | Func::Round => {
+            want(1)?;
+            let q = whole(&args[0], f)?;
+            let q = match f {
+                Func::Floor => q.floor(),
+                // PRISM rounds halves up.
+                Func::Round => (q + Rational::from_signeds(1, 2)).floor(),
+                _ => -(-q).floor(),
+            };
+            Ok(Part::Num(Num::exact(Rational::from(q))))
+        }
+        Func::Pow => {
+            want(2)?;
+            let e = whole(&args[1], f)?;
+            let floor = e.clone().floor();
+            let e = match i64::try_from(&floor) {
+                Ok(n) if floor == e => n,
+                _ => return Err("pow of a query's value takes a whole exponent".into()),
+            };
+            let base = whole(&args[0], f)?;
+            if base == 0u32 && e < 0 {
+                return Err("division by zero".into());
+            }
+            Ok(Part::Num(Num::exact(base.pow(e))))
+        }
+        Func::Mod | Func::Log => Err(format!(
+            "{} of a query's value is not supported (+, -, *, /, min, max, floor, ceil, round, \
+             pow and comparisons are)",
+            f.name()
+        )),
+    }
+}
+
+/// The exact value `f` works on (its queries are solved exactly); +∞ has none.
+fn whole(n: &Num, f: Func) -> Result<Rational, String> {
+    n.exact
+        .clone()
+        .ok_or_else(|| format!("{} of {} is undefined", f.name(), show(n.value)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn approx(value: f64, bound: f64) -> Num {
+        Num {
+            value,
+            exact: None,
+            lo: value - bound,
+            hi: value + bound,
+        }
+    }
+
+    /// A certified bound survives the arithmetic: the true result lies within the bound of
+    /// the computed one for every true value of the parts within theirs.
+    #[test]
+    fn error_bounds_are_carried_through() {
+        let a = approx(1.0, 0.01);
+        let two = Num::exact(Rational::from(2));
+        let cases = [
+            (arith(BinOp::Mul, &a, &two).unwrap(), 2.0, 0.02),
+            (arith(BinOp::Sub, &two, &a).unwrap(), 1.0, 0.01),
+            (arith(BinOp::Add, &a, &a).unwrap(), 2.0, 0.02),
+            (arith(BinOp::Div, &two, &a).unwrap(), 2.0, 2.0 / 0.99 - 2.0),
+        ];
+        for (n, value, bound) in cases {
+            assert_eq!(n.value, value);
+            assert!(
+                (n.error_bound() - bound).abs() < 1e-12,
+                "{}",
+                n.error_bound()
+            );
+            assert!(n.exact.is_none());
+        }
+        // A divisor that may be zero bounds nothing.
+        let near_zero = approx(0.001, 0.01);
+        assert_eq!(
+            arith(BinOp::Div, &two, &near_zero).unwrap().error_bound(),
+            f64::INFINITY
+        );
+        // Exact parts give an exact result with no bound.
+        let third = Num::exact(Rational::from_signeds(1, 3));
+        let n = arith(BinOp::Add, &third, &two).unwrap();
+        assert_eq!(n.exact.as_ref().unwrap().to_string(), "7/3");
+        assert_eq!(n.error_bound(), 0.0);
+        // Overlapping intervals cannot be ordered without exact values.
+        assert!(compare(&a, &approx(1.005, 0.01)).is_err());
+        assert_eq!(compare(&a, &approx(1.5, 0.01)), Ok(Ordering::Less));
+    }
+}

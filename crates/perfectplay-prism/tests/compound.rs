@@ -1,0 +1,217 @@
+//! Properties files as PRISM writes them (one property per line, `;` optional) and properties
+//! that compute with the values of queries (`(1/2) * <<p1,p2>> R{"v"}max=? [ F done ]`), each
+//! against the same queries answered on their own.
+
+use perfectplay_prism::{check_prop, Loaded, Props};
+
+/// A game whose values are worked out by hand. Max at 0 stops (reaching 2 with probability
+/// 1/2, earning 1) or goes to 1, where Min flips a coin of 3/4 or 2/3 for 2 (earning 2).
+/// State 3 loses; state 4 is reachable only by Min's choice at 1 and then loops for ever.
+const GAME: &str = "smg
+player maxi [go], [stop] endplayer
+player mini [three_quarters], [two_thirds], [trap] endplayer
+module m
+  x : [0..4] init 0;
+  [go] x=0 -> (x'=1);
+  [stop] x=0 -> 1/2 : (x'=2) + 1/2 : (x'=3);
+  [three_quarters] x=1 -> 3/4 : (x'=2) + 1/4 : (x'=3);
+  [two_thirds] x=1 -> 2/3 : (x'=2) + 1/3 : (x'=3);
+  [trap] x=1 -> (x'=4);
+endmodule
+rewards \"steps\"
+  [go] true : 2;
+  [stop] true : 1;
+endrewards
+";
+
+fn load() -> Loaded {
+    Loaded::new("game.prism", GAME, &[], 1_000).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every property of the properties file `text`: the float value and the exact one.
+fn all(loaded: &Loaded, text: &str, exact: bool) -> Vec<Result<(f64, Option<String>), String>> {
+    let props =
+        Props::new(&loaded.program, "game.props", text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    props
+        .props
+        .iter()
+        .map(|p| {
+            check_prop(loaded, &props, p, exact)
+                .map(|a| match a.holds {
+                    Some(b) => (f64::from(u8::from(b)), Some(b.to_string())),
+                    None => (a.value, a.exact),
+                })
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+fn exact_of(loaded: &Loaded, text: &str) -> String {
+    match &all(loaded, text, true)[..] {
+        [Ok((_, Some(q)))] => q.clone(),
+        other => panic!("{text}: {other:?}"),
+    }
+}
+
+#[test]
+fn properties_need_no_semicolons_between_them() {
+    let loaded = load();
+    let text = "<<maxi>> Pmax=? [ F x=2 ]
+<<mini>> Pmin=? [ F x=2 ]
+\"named\": <<maxi>> Pmin=? [ F x=2 ];
+<<*>> Pmax=? [ F x=2 ] // a comment
+const int K = 2;
+<<maxi>> Pmax=? [ F x=K ]
+";
+    let props = Props::new(&loaded.program, "game.props", text, &[]).unwrap();
+    assert_eq!(props.props.len(), 5);
+    assert_eq!(props.props[2].name.as_deref(), Some("named"));
+    let got: Vec<_> = all(&loaded, text, true)
+        .into_iter()
+        .map(|r| r.unwrap().1.unwrap())
+        .collect();
+    // Max maximising: Min would trap the play (worth 0), so Max stops: 1/2. Min minimising
+    // is the same game. Max minimising stops too, as Min would then pick 3/4. Everyone
+    // together goes and picks 3/4.
+    assert_eq!(got, ["1/2", "1/2", "1/2", "3/4", "1/2"]);
+}
+
+#[test]
+fn arithmetic_over_queries_matches_the_queries_on_their_own() {
+    let loaded = load();
+    let p = exact_of(&loaded, "<<*>> Pmax=? [ F x=2 ]");
+    let r = exact_of(&loaded, "<<maxi>> R{\"steps\"}min=? [ F x>=2 ]");
+    assert_eq!((p.as_str(), r.as_str()), ("3/4", "1"));
+    for (text, want) in [
+        ("(1/2) * <<*>> Pmax=? [ F x=2 ]", "3/8"),
+        ("1 - <<*>> Pmax=? [ F x=2 ]", "1/4"),
+        (
+            "<<*>> Pmax=? [ F x=2 ] + <<maxi>> R{\"steps\"}min=? [ F x>=2 ]",
+            "7/4",
+        ),
+        ("-<<*>> Pmax=? [ F x=2 ] / 3", "-1/4"),
+        ("max(<<*>> Pmax=? [ F x=2 ], 0.7)", "3/4"),
+        ("min(<<*>> Pmax=? [ F x=2 ], 0.7, 1)", "7/10"),
+        ("floor(10 * <<*>> Pmax=? [ F x=2 ])", "7"),
+        ("ceil(10 * <<*>> Pmax=? [ F x=2 ])", "8"),
+        ("round(2 * <<*>> Pmax=? [ F x=2 ])", "2"),
+        ("pow(<<*>> Pmax=? [ F x=2 ], 2)", "9/16"),
+        ("pow(<<*>> Pmax=? [ F x=2 ], -1)", "4/3"),
+        (
+            "<<*>> Pmax=? [ F x=2 ] > 0.5 ? 1 : <<*>> Pmax=? [ F x=2 ]",
+            "1",
+        ),
+        ("<<*>> Pmax=? [ F x=2 ] > 3/4", "false"),
+        ("<<*>> Pmax=? [ F x=2 ] >= 3/4", "true"),
+        (
+            "<<*>> Pmax=? [ F x=2 ] = 0.75 & <<maxi>> Pmax=? [ F x=2 ] < 0.75",
+            "true",
+        ),
+        ("!(<<*>> Pmax=? [ F x=2 ] != 0.75)", "true"),
+        ("<<*>> P>=0.75 [ F x=2 ] | false", "true"),
+        ("filter(max, <<*>> Pmax=? [ F x=2 ], \"init\") * 4", "3"),
+    ] {
+        for exact in [false, true] {
+            let got = all(&loaded, text, exact);
+            let Ok((v, q)) = &got[0] else {
+                panic!("{text}: {got:?}")
+            };
+            match (exact || matches!(want, "true" | "false"), q) {
+                (true, Some(q)) => assert_eq!(q, want, "{text}"),
+                (true, None) => panic!("{text}: no exact value"),
+                // In floats the value is the nearest double of the exact one.
+                (false, _) => {
+                    let (n, d) = want.split_once('/').unwrap_or((want, "1"));
+                    let w = n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap();
+                    assert!((v - w).abs() < 1e-12, "{text}: {v} against {want}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn infinite_values_follow_the_rules_and_undefined_ones_are_errors() {
+    let loaded = load();
+    // Everyone maximising goes and traps the play at 4, where 2 and 3 are never reached: +∞.
+    let inf = "<<*>> R{\"steps\"}max=? [ F x=2 | x=3 ]";
+    assert_eq!(
+        all(&loaded, inf, false)[0].as_ref().unwrap().0,
+        f64::INFINITY
+    );
+    for (text, want) in [
+        (format!("{inf} + 1"), Ok(f64::INFINITY)),
+        (format!("2 * {inf}"), Ok(f64::INFINITY)),
+        (format!("1 / {inf}"), Ok(0.0)),
+        (format!("{inf} > 1000000"), Ok(1.0)),
+        (format!("min({inf}, 5)"), Ok(5.0)),
+        (format!("{inf} - {inf}"), Err("undefined")),
+        (format!("0 * {inf}"), Err("undefined")),
+        (format!("floor({inf})"), Err("undefined")),
+        (
+            "1 / (1 - <<*>> Pmax=? [ F x<=3 ])".to_string(),
+            Err("division by zero"),
+        ),
+        (
+            "mod(<<*>> Pmax=? [ F x=2 ], 2)".to_string(),
+            Err("not supported"),
+        ),
+        (
+            "<<*>> Pmax=? [ F x=2 ] & true".to_string(),
+            Err("truth value"),
+        ),
+    ] {
+        for exact in [false, true] {
+            match (&all(&loaded, &text, exact)[0], want) {
+                (Ok((v, _)), Ok(w)) => assert_eq!(*v, w, "{text}"),
+                (Err(e), Err(w)) => assert!(e.contains(w), "{text}: {e}"),
+                (got, _) => panic!("{text}: {got:?} against {want:?}"),
+            }
+        }
+    }
+}
+
+/// The engine's other commands optimise one query; a property that computes with several is
+/// refused with a clear error rather than guessed at.
+#[test]
+fn explain_and_play_need_one_query() {
+    let loaded = load();
+    let props = Props::new(
+        &loaded.program,
+        "game.props",
+        "1 - <<*>> Pmax=? [ F x=2 ]",
+        &[],
+    )
+    .unwrap();
+    let Err(e) = perfectplay_prism::query_model(&loaded, &props, &props.props[0]) else {
+        panic!("a model for a compound property");
+    };
+    assert!(e.to_string().contains("one P or R query"), "{e}");
+}
+
+/// `<<C>> P>=b` in a game asks whether the coalition can ensure the bound whatever the others
+/// do (PRISM-games), so the coalition maximises against a lower bound and minimises against an
+/// upper one.
+#[test]
+fn a_coalition_bound_asks_what_the_coalition_can_ensure() {
+    let loaded = load();
+    for (text, want) in [
+        // Max ensures 1/2 by stopping, and no more.
+        ("<<maxi>> P>=0.5 [ F x=2 ]", "true"),
+        ("<<maxi>> P>0.5 [ F x=2 ]", "false"),
+        // Min keeps it at 1/2 (Max stops), and no lower.
+        ("<<mini>> P<=0.5 [ F x=2 ]", "true"),
+        ("<<mini>> P<0.5 [ F x=2 ]", "false"),
+        // Min maximising against Max minimising: Max stops rather than let Min pick 3/4.
+        ("<<mini>> P>=0.5 [ F x=2 ]", "true"),
+        ("<<mini>> P>0.5 [ F x=2 ]", "false"),
+        // Max minimising against Min maximising: 1/2 again, which is not below 1/2.
+        ("<<maxi>> P<0.5 [ F x=2 ]", "false"),
+        // Everyone together: 3/4 at best, 0 at worst (Min traps the play).
+        ("<<*>> P>=0.75 [ F x=2 ]", "true"),
+        ("<<*>> P<=0 [ F x=2 ]", "true"),
+    ] {
+        let got = all(&loaded, text, false);
+        assert_eq!(got[0].as_ref().unwrap().1.as_deref(), Some(want), "{text}");
+    }
+}
