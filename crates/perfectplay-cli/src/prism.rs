@@ -22,9 +22,9 @@ pub fn command() -> Command {
         .arg(
             Arg::new("prop")
                 .long("prop")
-                .value_name("TEXT|NAME")
+                .value_name("TEXT|NAME|N")
                 .action(ArgAction::Append)
-                .help("A property's text ('Pmax=? [ F \"goal\" ]') or the name of one in PROPS; may be repeated"),
+                .help("A property's text ('Pmax=? [ F \"goal\" ]'), or the name or number (from 1, as PRISM's -prop) of one in PROPS; may be repeated"),
         )
         .arg(const_arg())
         .arg(Arg::new("exact").long("exact").action(ArgAction::SetTrue).help("Exact values, printed as p/q too"))
@@ -103,9 +103,9 @@ pub fn query_args(cmd: Command) -> Command {
     .arg(
         Arg::new("prop")
             .long("prop")
-            .value_name("TEXT|NAME")
+            .value_name("TEXT|NAME|N")
             .required(true)
-            .help("What is optimised: a property's text ('Pmax=? [ F \"goal\" ]') or the name of one in PROPS"),
+            .help("What is optimised: a property's text ('Pmax=? [ F \"goal\" ]'), or the name or number (from 1) of one in PROPS"),
     )
     .arg(const_arg())
 }
@@ -203,6 +203,17 @@ fn asked(
                 .position(|p| p.name.as_deref() == Some(w.as_str()))
             {
                 asked.push((props, i));
+                continue;
+            }
+            // A number picks the file's property by its place, from 1, as PRISM's -prop does.
+            if let Ok(n) = w.parse::<usize>() {
+                if n == 0 || n > props.props.len() {
+                    bail!(
+                        "--prop {n}: {path} has {} properties (numbered from 1)",
+                        props.props.len()
+                    );
+                }
+                asked.push((props, n - 1));
                 continue;
             }
         }

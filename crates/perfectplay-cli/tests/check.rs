@@ -65,6 +65,43 @@ fn a_die_of_coins_gives_exact_answers_in_text_and_json() {
     assert_eq!(text(&o.stdout), "P>=0.2 [ F d = 6 ]: false\n");
 }
 
+/// A properties file as PRISM's examples write them: one property per line without `;`, a
+/// constant left for the command line, arithmetic over a query, and a bounded property this
+/// front end does not support, which fails alone. `--prop N` picks the N-th, as PRISM's `-prop`.
+#[test]
+fn a_prism_style_properties_file_checks_what_it_can() {
+    let model = file("die2.prism", DIE);
+    let props = file(
+        "die2.props",
+        "const int k;\nP=? [ F s=7 & d=6 ]\n6 * P=? [ F s=7 & d=6 ]\nP=? [ F<=k d=6 ]\nR{\"flips\"}=? [ F \"done\" ] - 2\n",
+    );
+    let o = run(&["check", &model, &props, "--exact", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stdout),
+        "P=? [ F s = 7 & d = 6 ]: 0.166666666667 = 1/6\n6 * P=? [ F s = 7 & d = 6 ]: 1\n\
+         R{\"flips\"}=? [ F \"done\" ] - 2: 1.66666666667 = 5/3\n"
+    );
+    let err = text(&o.stderr);
+    assert!(
+        err.starts_with("error: P=? [ F<=k d=6 ]: ") && err.contains("die2.props:4:8: bounded"),
+        "{err}"
+    );
+    let o = run(&["check", &model, &props, "--prop", "4", "--prop", "2", "-q"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(
+        text(&o.stdout),
+        "R{\"flips\"}=? [ F \"done\" ] - 2: 1.66666666667\n6 * P=? [ F s = 7 & d = 6 ]: 1\n"
+    );
+    let o = run(&["check", &model, &props, "--prop", "5", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("has 4 properties"),
+        "{}",
+        text(&o.stderr)
+    );
+}
+
 /// An MDP whose maximum needs the end component of states 1 and 2 collapsed: from there a
 /// scheduler can loop for ever, which reaches nothing.
 #[test]

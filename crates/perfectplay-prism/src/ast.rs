@@ -467,4 +467,28 @@ pub struct PropertiesFile {
     pub items: Vec<Item>,
     /// The properties in order.
     pub properties: Vec<Property>,
+    /// Properties written with constructs of PRISM outside the supported language (bounded
+    /// and LTL paths, other operators and filters), kept as written with the error that names
+    /// the construct, so that the file's other properties can still be checked.
+    pub unsupported: Vec<Unsupported>,
+}
+
+/// A property the parser kept aside (see [`PropertiesFile::unsupported`]).
+#[derive(Clone, Debug)]
+pub struct Unsupported {
+    /// Its place among all the file's properties, counting from zero.
+    pub index: usize,
+    /// Its name, if it has one.
+    pub name: Option<Ident>,
+    /// Its text as written.
+    pub text: String,
+    /// What is not supported, and where.
+    pub error: crate::error::Diagnostic,
+}
+
+/// Equal when they say the same thing, wherever they were read from.
+impl PartialEq for Unsupported {
+    fn eq(&self, o: &Unsupported) -> bool {
+        (self.index, &self.name, &self.text) == (o.index, &o.name, &o.text)
+    }
 }

@@ -264,11 +264,20 @@ impl Display for PropertiesFile {
         for item in &self.items {
             writeln!(f, "{item}")?;
         }
-        for p in &self.properties {
-            if let Some(n) = &p.name {
+        let mut kept = self.unsupported.iter().peekable();
+        let mut props = self.properties.iter();
+        for i in 0..self.properties.len() + self.unsupported.len() {
+            let (name, text) = match kept.next_if(|u| u.index == i) {
+                Some(u) => (&u.name, u.text.clone()),
+                None => match props.next() {
+                    Some(p) => (&p.name, p.expr.to_string()),
+                    None => break,
+                },
+            };
+            if let Some(n) = name {
                 write!(f, "\"{}\": ", n.name)?;
             }
-            writeln!(f, "{};", p.expr)?;
+            writeln!(f, "{text};")?;
         }
         Ok(())
     }

@@ -138,6 +138,7 @@ impl Loaded {
 /// Where property `prop` is decided whatever happens next ([`Resolved::decided`]); `None` if
 /// the property cannot be resolved (its check then reports why).
 fn decided_where(program: &Program, props: &Props, prop: &Prop) -> Option<CExpr> {
+    props.defined_for(prop).ok()?;
     Some(
         resolve_prop(program, props, prop, &prop.expr)
             .ok()?
@@ -152,6 +153,9 @@ pub struct Prop {
     /// The property as PRISM text.
     pub text: String,
     expr: crate::ast::Expr,
+    /// Why it cannot be checked, for a property written with a construct outside the
+    /// supported language (its `expr` is then a placeholder).
+    unsupported: Option<Diagnostic>,
     file: String,
     src: String,
 }
@@ -162,6 +166,8 @@ pub struct Props {
     /// The properties in order.
     pub props: Vec<Prop>,
     consts: HashMap<String, Value>,
+    /// Constants the file declares without a value and nobody gave.
+    undefined: Vec<String>,
 }
 
 impl Props {
@@ -175,6 +181,7 @@ impl Props {
     ) -> Result<Props, Error> {
         let parsed: PropertiesFile = parse_properties(file, src)?;
         let mut consts = HashMap::new();
+        let mut undefined = Vec::new();
         for item in &parsed.items {
             match item {
                 Item::Const(c) => {
@@ -185,10 +192,9 @@ impl Props {
                         }
                         (Some(e), None) => const_value(program, file, src, e, &consts)?,
                         (None, None) => {
-                            return Err(Error::Model(format!(
-                                "undefined constant '{}' of the properties (give it with --const)",
-                                c.name.name
-                            )))
+                            // As in PRISM, only the properties that use it need its value.
+                            undefined.push(c.name.name.clone());
+                            continue;
                         }
                     };
                     consts.insert(c.name.name.clone(), value);
@@ -202,18 +208,90 @@ impl Props {
                 }
             }
         }
-        let props = parsed
-            .properties
-            .into_iter()
-            .map(|p| Prop {
-                name: p.name.map(|n| n.name),
-                text: p.expr.to_string(),
-                expr: p.expr,
-                file: file.to_string(),
-                src: src.to_string(),
-            })
+        let mut kept = parsed.unsupported.into_iter().peekable();
+        let mut parsed = parsed.properties.into_iter();
+        let mut props = Vec::new();
+        loop {
+            let prop = match kept.next_if(|u| u.index == props.len()) {
+                Some(u) => Prop {
+                    name: u.name.map(|n| n.name),
+                    text: u.text,
+                    expr: crate::ast::Expr {
+                        kind: ExprKind::Bool(false),
+                        span: crate::error::Span::default(),
+                    },
+                    unsupported: Some(u.error),
+                    file: file.to_string(),
+                    src: src.to_string(),
+                },
+                None => match parsed.next() {
+                    Some(p) => Prop {
+                        name: p.name.map(|n| n.name),
+                        text: p.expr.to_string(),
+                        expr: p.expr,
+                        unsupported: None,
+                        file: file.to_string(),
+                        src: src.to_string(),
+                    },
+                    None => break,
+                },
+            };
+            props.push(prop);
+        }
+        Ok(Props {
+            props,
+            consts,
+            undefined,
+        })
+    }
+
+    /// An error for a property written with an unsupported construct, or naming the
+    /// constants of the file that `prop` uses and nobody defined.
+    fn defined_for(&self, prop: &Prop) -> Result<(), Error> {
+        if let Some(d) = &prop.unsupported {
+            return Err(Error::Text(d.clone()));
+        }
+        let missing: Vec<&str> = self
+            .undefined
+            .iter()
+            .filter(|n| mentions(&prop.expr, n))
+            .map(String::as_str)
             .collect();
-        Ok(Props { props, consts })
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Model(format!(
+            "undefined constant{} '{}' of the properties (give {} with --const)",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join("', '"),
+            if missing.len() > 1 { "them" } else { "it" },
+        )))
+    }
+}
+
+/// Whether `e` mentions the name `name` anywhere, queries and their paths included.
+fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
+    use crate::ast::Expr;
+    let any = |es: &[&Expr]| es.iter().any(|e| mentions(e, name));
+    match &e.kind {
+        ExprKind::Name(n) => n == name,
+        ExprKind::Unary(_, a) => mentions(a, name),
+        ExprKind::Binary(_, a, b) => any(&[a, b]),
+        ExprKind::Ite(c, a, b) => any(&[c, a, b]),
+        ExprKind::Call(_, args) => args.iter().any(|a| mentions(a, name)),
+        ExprKind::Filter(_, a, b) => {
+            mentions(a, name) || b.as_ref().is_some_and(|b| mentions(b, name))
+        }
+        ExprKind::Query(q) => {
+            q.bound.as_ref().is_some_and(|(_, b)| mentions(b, name))
+                || match &q.path {
+                    Path::Eventually(t)
+                    | Path::EventuallyCumulative(t)
+                    | Path::EventuallyZero(t) => mentions(t, name),
+                    Path::Until(a, b) => any(&[a, b]),
+                }
+        }
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Bool(_) | ExprKind::Label(_) => false,
     }
 }
 
@@ -372,6 +450,7 @@ pub fn check_prop(
     prop: &Prop,
     exact: bool,
 ) -> Result<Answer, Error> {
+    props.defined_for(prop)?;
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
         return check_query(loaded, props, prop, &prop.expr, exact);
     }

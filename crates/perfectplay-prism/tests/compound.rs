@@ -215,3 +215,58 @@ fn a_coalition_bound_asks_what_the_coalition_can_ensure() {
         assert_eq!(got[0].as_ref().unwrap().1.as_deref(), Some(want), "{text}");
     }
 }
+
+/// A property written with a construct PRISM has and this front end does not (a bounded
+/// path, LTL, `filter(range, …)`) is an error of its own, naming the construct and its line;
+/// the file's other properties are checked, and a constant the file leaves undefined is needed
+/// only by the properties that use it, as in PRISM.
+#[test]
+fn an_unsupported_property_does_not_stop_the_others() {
+    let loaded = load();
+    let text = "const int k;
+<<maxi>> Pmax=? [ F x=2 ]
+filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
+\"b\": <<maxi>> P>0.9 [ F<=10 x=2 ];
+<<*>> Pmax=? [ X x=2 ]
+<<maxi>> Pmax=? [ F x=k ]
+<<*>> Pmax=? [ F x=2 ]
+";
+    let parsed = perfectplay_prism::parse_properties("game.props", text).unwrap();
+    assert_eq!(parsed.properties.len(), 3);
+    assert_eq!(parsed.unsupported.len(), 3);
+    assert_eq!(
+        parsed.unsupported[0].text,
+        "filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)"
+    );
+    let again = perfectplay_prism::parse_properties("printed", &parsed.to_string()).unwrap();
+    assert_eq!(again, parsed, "{parsed}");
+
+    let got = all(&loaded, text, true);
+    assert_eq!(got.len(), 6);
+    let wants = [
+        Ok("1/2"),
+        Err("game.props:3:8: filter(range, …) is not supported"),
+        Err("game.props:4:24: bounded properties (F<=k) are not supported"),
+        Err("game.props:5:16: the path operator 'X' (LTL) is not supported"),
+        Err("undefined constant 'k' of the properties"),
+        Ok("3/4"),
+    ];
+    for (i, (got, want)) in got.iter().zip(wants).enumerate() {
+        match (got, want) {
+            (Ok((_, q)), Ok(w)) => assert_eq!(q.as_deref(), Some(w), "property {i}"),
+            (Err(e), Err(w)) => assert!(e.contains(w), "property {i}: {e}"),
+            _ => panic!("property {i}: {got:?} against {want:?}"),
+        }
+    }
+    let props = Props::new(
+        &loaded.program,
+        "game.props",
+        text,
+        &[("k".to_string(), "2".to_string())],
+    )
+    .unwrap();
+    assert_eq!(props.props[1].name, None);
+    assert_eq!(props.props[2].name.as_deref(), Some("b"));
+    let a = check_prop(&loaded, &props, &props.props[4], true).unwrap();
+    assert_eq!(a.exact.as_deref(), Some("1/2"));
+}

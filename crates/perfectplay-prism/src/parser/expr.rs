@@ -228,7 +228,7 @@ impl Parser<'_> {
                             && (is_operator_start(self, 1)
                                 || self.peek_at(1).tok == Tok::Punct("[")) =>
                     {
-                        Err(self.error(
+                        Err(self.unsupported(
                             t.span,
                             format!("the operator '{word}' is not supported (P and R queries are)"),
                         ))
@@ -320,13 +320,20 @@ impl Parser<'_> {
             .find(|(_, n)| t.tok == Tok::Ident && *n == self.text(t))
             .map(|(op, _)| *op)
             .ok_or_else(|| {
-                self.error(
-                    t.span,
-                    format!(
-                        "expected a filter operation (max, min, ...), found {}",
-                        self.found()
-                    ),
-                )
+                if t.tok == Tok::Ident && matches!(self.text(t), "range" | "printall") {
+                    self.unsupported(
+                        t.span,
+                        format!("filter({}, …) is not supported", self.text(t)),
+                    )
+                } else {
+                    self.error(
+                        t.span,
+                        format!(
+                            "expected a filter operation (max, min, ...), found {}",
+                            self.found()
+                        ),
+                    )
+                }
             })?;
         self.bump();
         self.expect_punct(",")?;

@@ -54,6 +54,9 @@ struct Parser<'a> {
     in_property: bool,
     /// How deep the expression being parsed is nested (see [`MAX_DEPTH`]).
     depth: usize,
+    /// Set when an error is a construct of PRISM outside the supported language, not a
+    /// mistake: a properties file then keeps that property aside and reads on.
+    hit_unsupported: std::cell::Cell<bool>,
 }
 
 /// The deepest an expression may nest (parentheses, operators, a chain of operators counting
@@ -71,11 +74,46 @@ impl<'a> Parser<'a> {
             pos: 0,
             in_property: false,
             depth: 0,
+            hit_unsupported: std::cell::Cell::new(false),
         })
     }
 
     fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::at(self.file, self.src, span, message)
+    }
+
+    /// The error for a construct PRISM has and this front end does not support.
+    fn unsupported(&self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.hit_unsupported.set(true);
+        self.error(span, message)
+    }
+
+    /// Moves past the property that starts at token `from`: to just after a `;` outside
+    /// brackets, or to the first token outside brackets on a later line, or to the end.
+    fn skip_property(&mut self, from: usize) {
+        self.pos = from;
+        let mut depth = 0usize;
+        while self.peek().tok != Tok::End {
+            let t = self.peek();
+            if depth == 0 && self.pos > from {
+                let gap = &self.src[self.toks[self.pos - 1].span.end..t.span.start];
+                if t.tok == Tok::Punct(";") {
+                    self.bump();
+                    return;
+                }
+                if gap.contains('\n') {
+                    return;
+                }
+            }
+            match t.tok {
+                Tok::Punct("(") | Tok::Punct("[") | Tok::Punct("{") => depth += 1,
+                Tok::Punct(")") | Tok::Punct("]") | Tok::Punct("}") => {
+                    depth = depth.saturating_sub(1)
+                }
+                _ => {}
+            }
+            self.bump();
+        }
     }
 
     fn peek(&self) -> Token {
@@ -535,7 +573,27 @@ impl<'a> Parser<'a> {
             } else {
                 None
             };
-            let expr = self.expr()?;
+            let from = self.pos;
+            self.hit_unsupported.set(false);
+            let expr = match self.expr() {
+                Ok(expr) => expr,
+                Err(error) if self.hit_unsupported.get() => {
+                    self.skip_property(from);
+                    let end = self.toks[self.pos.max(from + 1) - 1].span.end;
+                    let text = self.src[self.toks[from].span.start..end]
+                        .trim_end_matches(';')
+                        .trim()
+                        .to_string();
+                    file.unsupported.push(Unsupported {
+                        index: file.properties.len() + file.unsupported.len(),
+                        name,
+                        text,
+                        error,
+                    });
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
             file.properties.push(Property { name, expr });
             // As in PRISM, a `;` after a property is optional: a property ends where its
             // expression can go no further, and the next one starts there.
@@ -640,7 +698,7 @@ impl<'a> Parser<'a> {
             "F" | "Fc" | "F0" => {
                 self.bump();
                 if bounded(self) {
-                    return Err(self.error(
+                    return Err(self.unsupported(
                         self.peek().span,
                         "bounded properties (F<=k) are not supported",
                     ));
@@ -652,11 +710,11 @@ impl<'a> Parser<'a> {
                     _ => Path::EventuallyZero(target),
                 })
             }
-            "G" | "X" | "W" | "R" => Err(self.error(
+            "G" | "X" | "W" | "R" => Err(self.unsupported(
                 t.span,
                 format!("the path operator '{word}' (LTL) is not supported: use F or U"),
             )),
-            "C" | "I" | "S" => Err(self.error(
+            "C" | "I" | "S" => Err(self.unsupported(
                 t.span,
                 format!(
                     "the reward operator '{word}' is not supported: use F (reachability rewards)"
@@ -675,7 +733,7 @@ impl<'a> Parser<'a> {
                 }
                 self.bump();
                 if bounded(self) {
-                    return Err(self.error(
+                    return Err(self.unsupported(
                         self.peek().span,
                         "bounded properties (U<=k) are not supported",
                     ));
