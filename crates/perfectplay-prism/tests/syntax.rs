@@ -131,6 +131,11 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
         e.headline(),
         "p:1:8: bounded properties (F<=k) are not supported"
     );
+    let e = kept_aside("<<a>> (R{\"c\"}<=5 [ C ] & P>=0.5 [ F x>1 ])");
+    assert_eq!(
+        e.headline(),
+        "p:1:7: multi-objective queries (<<...>> ( … & … )) are not supported"
+    );
     let e = kept_aside("P=? [ G x>1 ]");
     assert!(
         e.headline().contains("'G' (LTL) is not supported"),

@@ -206,6 +206,12 @@ impl Parser<'_> {
                         players.push(self.ident("a player's name or number")?);
                     }
                 }
+                if self.is_punct("(") {
+                    return Err(self.unsupported(
+                        self.peek().span,
+                        "multi-objective queries (<<...>> ( … & … )) are not supported",
+                    ));
+                }
                 if !self.at_query() {
                     return Err(self.error(
                         self.peek().span,
