@@ -45,10 +45,11 @@ pub fn command() -> Command {
              Supported: dtmc and mdp models, and smg games ('<<p1>> Pmax=? [ F φ ]', \
              '<<*>>' for every player), constants, formulas, labels, globals, modules and \
              renaming, synchronisation, rewards, init...endinit. R[ F φ ] is +∞ where φ may be \
-             missed; R[ Fc φ ] counts what a play that misses φ earns. Bounds ('<<p1>> P>=0.5 \
+             missed; R[ Fc φ ] counts what a play that misses φ earns; R[ F0 φ ] counts it \
+             zero, checked where every play reaches φ almost surely or none can. Bounds ('<<p1>> P>=0.5 \
              [ … ]': can the coalition ensure it) and arithmetic over queries ('1 - Pmin=? [ F φ \
              ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too. Not \
-             supported: R[ F0 φ ], \
+             supported: R[ F0 φ ] where some plays reach φ and some miss it, \
              CTMCs and timed models, bounded (F<=k) and LTL properties, system...endsystem.\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \
              with --prop saying what is optimised: \

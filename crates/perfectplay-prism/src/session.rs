@@ -350,6 +350,13 @@ pub fn query_model<'a>(
     }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
+    if let Path::EventuallyZero(_) = r.query.path {
+        return Err(Error::Model(format!(
+            "{}: explain, play, strategy and distribution take R[ F φ ] and R[ Fc φ ], not F0 \
+             (where every play reaches φ almost surely, F0 equals F: ask that)",
+            prop.text
+        )));
+    }
     if r.query.bound.is_some() {
         return Err(Error::Model(
             "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)".into(),
@@ -426,12 +433,7 @@ fn resolve_prop<'p>(
     let (through, target) = match &query.path {
         Path::Eventually(t) => (None, resolve(t)?),
         Path::Until(a, b) => (Some(resolve(a)?), resolve(b)?),
-        Path::EventuallyCumulative(t) => (None, resolve(t)?),
-        Path::EventuallyZero(_) => {
-            return Err(Error::Model(
-                "the reward variant F0 is not supported yet (F and Fc are)".into(),
-            ))
-        }
+        Path::EventuallyCumulative(t) | Path::EventuallyZero(t) => (None, resolve(t)?),
     };
     Ok(Resolved {
         over,
@@ -486,8 +488,15 @@ fn check_query(
         over,
         query,
         through,
-        target,
+        mut target,
     } = r;
+    let zero_as_reach;
+    let query = if let Path::EventuallyZero(_) = &query.path {
+        (zero_as_reach, target) = zero_as_reach_query(loaded, query, target, over)?;
+        &zero_as_reach
+    } else {
+        query
+    };
     let Some((op, bound)) = &query.bound else {
         return check(
             &loaded.program,
@@ -561,6 +570,80 @@ fn check_query(
     };
     a.holds = Some(holds);
     Ok(a)
+}
+
+/// `R[ F0 φ ]` (a play that misses φ counts zero) as the query `R[ F ψ ]` with its value,
+/// where that is so: `F φ` itself when every play reaches φ almost surely whatever every
+/// player does (then missing φ has probability zero and the variants agree), `F true` (zero)
+/// when no play can reach φ at all. Between the two, optimal play depends on the reward earned
+/// so far (PRISM-games solves a product with it up to a bound, whose values are exact
+/// solutions of their own); that is an error here, not an approximation.
+fn zero_as_reach_query(
+    loaded: &Loaded,
+    query: &Query,
+    target: CExpr,
+    over: OverInitial,
+) -> Result<(Query, CExpr), Error> {
+    let model_type = loaded.program.model_type;
+    let mut as_reach = query.clone();
+    as_reach.path = match &query.path {
+        Path::EventuallyZero(t) => Path::Eventually(t.clone()),
+        other => other.clone(),
+    };
+    // The probability of reaching φ when every player minimises it (`all_min`) or maximises
+    // it, at the worst (or best) initial state.
+    let everyone =
+        |all_min: bool| -> Result<bool, Error> {
+            let mut reach = query.clone();
+            reach.what = crate::ast::Measure::Probability;
+            reach.bound = None;
+            reach.path = as_reach.path.clone();
+            reach.opt = match model_type {
+                crate::ast::ModelType::Dtmc => Opt::None,
+                _ if all_min => Opt::Min,
+                _ => Opt::Max,
+            };
+            if model_type == crate::ast::ModelType::Smg {
+                reach.coalition = Some(vec![crate::ast::Ident {
+                    name: "*".into(),
+                    span: query.span,
+                }]);
+            }
+            let over = match over {
+                OverInitial::Only => OverInitial::Only,
+                _ if all_min => OverInitial::Min,
+                _ => OverInitial::Max,
+            };
+            let want = if all_min { 1.0 } else { 0.0 };
+            let solve = |exact| {
+                check(
+                    &loaded.program,
+                    &loaded.space,
+                    &reach,
+                    None,
+                    &target,
+                    over,
+                    exact,
+                )
+                .map_err(Error::Model)
+            };
+            // The float answer says whether to look closer; the exact one decides.
+            Ok(solve(false)?.value == want
+                && solve(true)?.exact.as_deref() == Some(&*want.to_string()))
+        };
+    if everyone(true)? {
+        return Ok((as_reach, target));
+    }
+    if everyone(false)? {
+        return Ok((as_reach, CExpr::Const(Value::Bool(true))));
+    }
+    Err(Error::Model(
+        "R[ F0 φ ] where some plays reach φ and some miss it is not supported yet: optimal \
+         play then depends on the reward earned so far. F0 is checked where every play reaches φ \
+         almost surely (it equals F there) or none can (it is 0); Fc and F are checked \
+         everywhere"
+            .into(),
+    ))
 }
 
 /// `p/q` or an integer as a 128-bit fraction.

@@ -214,3 +214,79 @@ proptest! {
         }
     }
 }
+
+/// `R[ F0 φ ]` (a play that misses φ counts zero) where it is decided without the reward
+/// earned so far: equal to `F` when every play reaches φ almost surely whatever anyone does,
+/// zero when no play can reach φ; elsewhere a clear error, never a guess.
+#[test]
+fn zero_for_a_missed_target_where_every_play_or_none_reaches_it() {
+    // A die of coins (Knuth and Yao): every play ends, after 11/3 flips on average; a six
+    // comes with probability 1/6 and is never reached from a throw that is over.
+    let die = "dtmc
+module die
+  s : [0..7] init 0;
+  d : [0..6] init 0;
+  [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);
+  [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);
+  [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);
+  [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);
+  [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);
+  [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);
+  [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);
+  [] s=7 -> (s'=7);
+endmodule
+rewards \"flips\"
+  s<7 : 1;
+endrewards
+";
+    for exact in [false, true] {
+        let (v, q) = answer(die, "R=? [ F0 s=7 ]", exact);
+        assert!((v - 11.0 / 3.0).abs() < 1e-12, "{v}");
+        if exact {
+            assert_eq!(q.as_deref(), Some("11/3"));
+        }
+        assert_eq!(answer(die, "R=? [ F0 s=8-1 & d=7 ]", exact).0, 0.0);
+    }
+    let loaded = Loaded::new("die.prism", die, &[], 1_000).unwrap();
+    let props = Props::new(&loaded.program, "p", "R=? [ F0 d=6 ]", &[]).unwrap();
+    let e = check_prop(&loaded, &props, &props.props[0], false).unwrap_err();
+    assert!(
+        e.to_string().contains("F0 φ ] where some plays reach φ"),
+        "{e}"
+    );
+
+    // A game in which Max may stop (earning 1) or go (earning 2) to Min, who ends the play
+    // either way: φ (x>=2) is reached surely, so F0 is F for either side.
+    let game = "smg
+player maxi [go], [stop] endplayer
+player mini [left], [right] endplayer
+module m
+  x : [0..3] init 0;
+  [stop] x=0 -> (x'=2);
+  [go] x=0 -> (x'=1);
+  [left] x=1 -> 1/2 : (x'=2) + 1/2 : (x'=3);
+  [right] x=1 -> (x'=3);
+endmodule
+rewards \"r\"
+  [stop] true : 1;
+  [go] true : 2;
+  [left] true : 4;
+endrewards
+";
+    for (prop, want) in [
+        ("<<maxi>> Rmax=? [ F0 x>=2 ]", "2"),
+        ("<<maxi>> Rmin=? [ F0 x>=2 ]", "1"),
+        ("<<mini>> Rmax=? [ F0 x>=2 ]", "1"),
+        ("<<*>> Rmax=? [ F0 x>=2 ]", "6"),
+        ("<<maxi>> Rmax>=2 [ F0 x>=2 ]", "true"),
+    ] {
+        let loaded = Loaded::new("game.prism", game, &[], 1_000).unwrap();
+        let props = Props::new(&loaded.program, "p", prop, &[]).unwrap();
+        let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+        let got = match a.holds {
+            Some(b) => b.to_string(),
+            None => a.exact.unwrap(),
+        };
+        assert_eq!(got, want, "{prop}");
+    }
+}
