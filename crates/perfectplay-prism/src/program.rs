@@ -556,13 +556,13 @@ impl Program {
     }
 
     /// Resolves a property's state formula (labels, formulas, constants and variables of the
-    /// model), from a text read from `file`.
+    /// model and those `extra` adds), from a text read from `file`.
     pub fn resolve_property(
         &self,
         file: &str,
         src: &str,
         e: &Expr,
-        extra: &HashMap<String, Value>,
+        extra: &PropertyScope,
     ) -> Result<CExpr, Diagnostic> {
         let (c, t) = self.resolve_in(file, src, e, extra, true)?;
         if t != Type::Bool {
@@ -583,24 +583,36 @@ impl Program {
         file: &str,
         src: &str,
         e: &Expr,
-        extra: &HashMap<String, Value>,
+        extra: &PropertyScope,
     ) -> Result<CExpr, Diagnostic> {
         Ok(self.resolve_in(file, src, e, extra, false)?.0)
     }
 
-    /// Resolves `e` with the model's constants and formulas, the `extra` constants, and, if
-    /// `states`, its variables and labels.
+    /// Resolves `e` with the model's constants and formulas and those of `extra`, and, if
+    /// `states`, the variables and the labels of both.
     fn resolve_in(
         &self,
         file: &str,
         src: &str,
         e: &Expr,
-        extra: &HashMap<String, Value>,
+        extra: &PropertyScope,
         states: bool,
     ) -> Result<(CExpr, Type), Diagnostic> {
         let ck = Checker::new(file, src);
         let mut consts: HashMap<String, Value> = self.constants.iter().cloned().collect();
-        consts.extend(extra.iter().map(|(k, v)| (k.clone(), *v)));
+        consts.extend(extra.consts.iter().map(|(k, v)| (k.clone(), *v)));
+        let with_extra;
+        let formulas = if extra.formulas.is_empty() {
+            &self.formulas
+        } else {
+            with_extra = self
+                .formulas
+                .iter()
+                .chain(&extra.formulas)
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            &with_extra
+        };
         let vars: HashMap<String, (usize, bool)> = match states {
             true => self
                 .vars
@@ -610,20 +622,44 @@ impl Program {
                 .collect(),
             false => HashMap::new(),
         };
-        let labels: HashMap<String, CExpr> = self.labels.iter().cloned().collect();
+        let labels: HashMap<String, CExpr> = self
+            .labels
+            .iter()
+            .cloned()
+            .chain(extra.labels.iter().map(|(k, v)| (k.clone(), v.clone())))
+            .collect();
         let scope = Scope {
             consts: &consts,
-            formulas: &self.formulas,
+            formulas,
             vars: &vars,
             labels: states.then_some(&labels),
         };
         ck.resolve(e, &scope, &mut Vec::new())
     }
 
+    /// Whether the model names a constant, a variable or a formula `name`.
+    pub fn has_name(&self, name: &str) -> bool {
+        self.formulas.contains_key(name)
+            || self.constants.iter().any(|(c, _)| c == name)
+            || self.vars.iter().any(|v| v.name == name)
+    }
+
     /// The model file's name and text.
     pub fn source(&self) -> (&str, &str) {
         (&self.file, &self.src)
     }
+}
+
+/// What a properties file adds to a model's names: its constants (with their values), its
+/// formulas and its labels (resolved against the model).
+#[derive(Clone, Debug, Default)]
+pub struct PropertyScope {
+    /// Constants by name.
+    pub consts: HashMap<String, Value>,
+    /// Formulas by name, as written.
+    pub formulas: HashMap<String, Expr>,
+    /// Labels by name, resolved.
+    pub labels: HashMap<String, CExpr>,
 }
 
 /// A copy of `base` under the renaming of `r`, its formulas expanded first.
@@ -738,7 +774,7 @@ mod tests {
         for (text, expect) in cases {
             let e = crate::parser::parse_expr("e", text).unwrap();
             let c = program
-                .resolve_property("e", text, &e, &HashMap::new())
+                .resolve_property("e", text, &e, &PropertyScope::default())
                 .unwrap();
             let vals = [2, 0];
             let int = c.eval_int(&vals).map(|v| v != 0);

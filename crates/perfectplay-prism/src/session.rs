@@ -1,6 +1,5 @@
 //! The front door: a model file loaded and built once, and its properties checked one by one.
 
-use std::collections::HashMap;
 use std::time::Instant;
 
 use crate::ast::{BinOp, ExprKind, FilterOp, Item, Opt, Path, PropertiesFile, Query};
@@ -8,7 +7,7 @@ use crate::build::{build_until, Space};
 use crate::check::{check, prepare, Answer, OverInitial, Prepared};
 use crate::error::Diagnostic;
 use crate::parser::{parse_model, parse_properties};
-use crate::program::{CExpr, Program};
+use crate::program::{CExpr, Program, PropertyScope};
 use crate::query::QueryModel;
 use crate::value::Value;
 
@@ -165,7 +164,8 @@ pub struct Prop {
 pub struct Props {
     /// The properties in order.
     pub props: Vec<Prop>,
-    consts: HashMap<String, Value>,
+    /// The file's constants, formulas and labels.
+    scope: PropertyScope,
     /// Constants the file declares without a value and nobody gave.
     undefined: Vec<String>,
 }
@@ -180,32 +180,55 @@ impl Props {
         given: &[(String, String)],
     ) -> Result<Props, Error> {
         let parsed: PropertiesFile = parse_properties(file, src)?;
-        let mut consts = HashMap::new();
+        let mut scope = PropertyScope::default();
         let mut undefined = Vec::new();
         for item in &parsed.items {
+            let name = match item {
+                Item::Const(c) => &c.name,
+                Item::Formula(n, _) | Item::Label(n, _) => n,
+                _ => unreachable!("a properties file declares constants, formulas and labels"),
+            };
+            let model_has = match item {
+                Item::Label(..) => program.labels.iter().any(|(l, _)| *l == name.name),
+                _ => program.has_name(&name.name),
+            };
+            if model_has
+                || scope.consts.contains_key(&name.name)
+                || scope.formulas.contains_key(&name.name)
+                || scope.labels.contains_key(&name.name)
+                || undefined.contains(&name.name)
+            {
+                return Err(Error::Text(Diagnostic::at(
+                    file,
+                    src,
+                    name.span,
+                    format!("'{}' is defined twice", name.name),
+                )));
+            }
             match item {
+                Item::Formula(n, e) => {
+                    scope.formulas.insert(n.name.clone(), e.clone());
+                }
+                Item::Label(n, e) => {
+                    let c = program.resolve_property(file, src, e, &scope)?;
+                    scope.labels.insert(n.name.clone(), c);
+                }
                 Item::Const(c) => {
                     let value = match (&c.value, given.iter().find(|(n, _)| *n == c.name.name)) {
                         (_, Some((_, text))) => {
                             let e = crate::parser::parse_expr("--const", text)?;
-                            const_value(program, "--const", text, &e, &consts)?
+                            const_value(program, "--const", text, &e, &scope)?
                         }
-                        (Some(e), None) => const_value(program, file, src, e, &consts)?,
+                        (Some(e), None) => const_value(program, file, src, e, &scope)?,
                         (None, None) => {
                             // As in PRISM, only the properties that use it need its value.
                             undefined.push(c.name.name.clone());
                             continue;
                         }
                     };
-                    consts.insert(c.name.name.clone(), value);
+                    scope.consts.insert(c.name.name.clone(), value);
                 }
-                _ => {
-                    return Err(Error::Model(
-                        "properties files may declare constants; labels and formulas belong in \
-                         the model"
-                            .into(),
-                    ))
-                }
+                _ => unreachable!("matched above"),
             }
         }
         let mut kept = parsed.unsupported.into_iter().peekable();
@@ -240,7 +263,7 @@ impl Props {
         }
         Ok(Props {
             props,
-            consts,
+            scope,
             undefined,
         })
     }
@@ -300,9 +323,9 @@ fn const_value(
     file: &str,
     src: &str,
     e: &crate::ast::Expr,
-    consts: &HashMap<String, Value>,
+    scope: &PropertyScope,
 ) -> Result<Value, Error> {
-    match program.resolve_value(file, src, e, consts)? {
+    match program.resolve_value(file, src, e, scope)? {
         CExpr::Const(v) => Ok(v),
         _ => Err(Error::Model(
             "a constant must not depend on variables".into(),
@@ -428,7 +451,7 @@ fn resolve_prop<'p>(
         }
     };
     let resolve = |e: &crate::ast::Expr| -> Result<CExpr, Error> {
-        Ok(program.resolve_property(&prop.file, &prop.src, e, &props.consts)?)
+        Ok(program.resolve_property(&prop.file, &prop.src, e, &props.scope)?)
     };
     let (through, target) = match &query.path {
         Path::Eventually(t) => (None, resolve(t)?),
@@ -457,7 +480,7 @@ pub fn check_prop(
         return check_query(loaded, props, prop, &prop.expr, exact);
     }
     let constant = |e: &crate::ast::Expr| {
-        const_value(&loaded.program, &prop.file, &prop.src, e, &props.consts)
+        const_value(&loaded.program, &prop.file, &prop.src, e, &props.scope)
             .map_err(|e| e.to_string())
     };
     let mut query = |e: &crate::ast::Expr, exact: bool| {
@@ -526,7 +549,7 @@ fn check_query(
     };
     let b = match loaded
         .program
-        .resolve_value(&prop.file, &prop.src, bound, &props.consts)?
+        .resolve_value(&prop.file, &prop.src, bound, &props.scope)?
     {
         CExpr::Const(v) => v
             .number()

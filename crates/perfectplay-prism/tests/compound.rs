@@ -270,3 +270,44 @@ filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
     let a = check_prop(&loaded, &props, &props.props[4], true).unwrap();
     assert_eq!(a.exact.as_deref(), Some("1/2"));
 }
+
+/// A properties file may declare formulas and labels of its own, as in PRISM, built on the
+/// model's and on each other; a name defined twice is an error at its place.
+#[test]
+fn a_properties_file_declares_formulas_and_labels() {
+    let loaded = load();
+    let text = "const int two = 2;
+formula reached = x = two;
+label \"win\" = reached;
+label \"end\" = \"win\" | x = 3;
+<<maxi>> Pmax=? [ F \"win\" ]
+<<*>> Pmax=? [ F \"end\" & !\"win\" ]
+<<*>> Pmin=? [ !\"end\" U reached ]
+";
+    let got: Vec<_> = all(&loaded, text, true)
+        .into_iter()
+        .map(|r| r.unwrap().1.unwrap())
+        .collect();
+    // Everyone maximising the chance of 3 stops (1/2) rather than go (at best 1/3); everyone
+    // minimising the chance of 2 goes and traps the play.
+    assert_eq!(got, ["1/2", "1/2", "0"]);
+    for (text, place) in [
+        (
+            "label \"win\" = x=2;\nlabel \"win\" = x=3;\nP=? [ F \"win\" ]",
+            "p:2:7",
+        ),
+        ("formula x = 1;\n<<*>> Pmax=? [ F x=2 ]", "p:1:9"),
+        (
+            "const int k = 1;\nformula k = 2;\n<<*>> Pmax=? [ F x=k ]",
+            "p:2:9",
+        ),
+    ] {
+        let Err(e) = Props::new(&loaded.program, "p", text, &[]) else {
+            panic!("{text}")
+        };
+        assert!(
+            e.to_string().starts_with(&format!("{place}: ")) && e.to_string().contains("twice"),
+            "{e}"
+        );
+    }
+}
