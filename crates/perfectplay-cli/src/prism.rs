@@ -50,7 +50,8 @@ pub fn command() -> Command {
              [ … ]': can the coalition ensure it) and arithmetic over queries ('1 - Pmin=? [ F φ \
              ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too. Not \
              supported: R[ F0 φ ] where some plays reach φ and some miss it, \
-             CTMCs and timed models, bounded (F<=k) and LTL properties, system...endsystem.\n\n\
+             CTMCs and timed models, bounded (F<=k) and LTL properties, multi-objective \
+             queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \
              with --prop saying what is optimised: \
              'perfectplay explain MODEL.prism --help'.",

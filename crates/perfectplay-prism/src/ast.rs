@@ -59,7 +59,19 @@ pub enum Item {
     Player(PlayerDecl),
     /// `system ... endsystem`, kept only to be reported: the front end composes every module
     /// in parallel.
-    System(Span),
+    System(System),
+}
+
+/// A `system … endsystem` block. Only the forms that compose every module in parallel, as
+/// PRISM does without the block, are understood: `M1 || M2 || …` (synchronising on shared
+/// actions) and `M1 ||| M2 ||| …` (interleaving, which is the same when no action is shared).
+#[derive(Clone, Debug, PartialEq)]
+pub struct System {
+    /// The modules in the order written, and whether they interleave (`|||`); `None` for any
+    /// other form (hiding, renaming, `|[a]|`, `||` mixed with `|||`), which is not supported.
+    pub parallel: Option<(Vec<Ident>, bool)>,
+    /// Where the block is.
+    pub span: Span,
 }
 
 /// The type of a constant.

@@ -244,7 +244,14 @@ impl Display for Item {
                     .collect();
                 write!(f, "player {} {} endplayer", p.name.name, items.join(", "))
             }
-            Item::System(_) => f.write_str("system endsystem"),
+            Item::System(sys) => match &sys.parallel {
+                Some((modules, interleaved)) => {
+                    let names: Vec<&str> = modules.iter().map(|m| m.name.as_str()).collect();
+                    let op = if *interleaved { " ||| " } else { " || " };
+                    write!(f, "system {} endsystem", names.join(op))
+                }
+                None => f.write_str("system endsystem"),
+            },
         }
     }
 }

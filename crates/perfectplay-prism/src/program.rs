@@ -300,9 +300,6 @@ impl Program {
                     };
                     modules.push(rename_module(base, r, &self.formulas));
                 }
-                Item::System(span) => {
-                    return Err(ck.error(*span, "system … endsystem is not supported: every module is composed in parallel, as when it is absent"));
-                }
                 _ => {}
             }
         }
@@ -314,6 +311,11 @@ impl Program {
                 ));
             }
             self.modules.push(m.name.name.clone());
+        }
+        for item in &model.items {
+            if let Item::System(sys) = item {
+                check_system(ck, sys, &modules)?;
+            }
         }
         // Variables: globals, then each module's.
         let mut decls: Vec<(&VarDecl, Option<usize>)> = Vec::new();
@@ -648,6 +650,60 @@ impl Program {
     pub fn source(&self) -> (&str, &str) {
         (&self.file, &self.src)
     }
+}
+
+/// A `system … endsystem` block is understood where it says what PRISM does without one:
+/// every module once, composed with `||` (or with `|||` where no action is shared, which is
+/// then the same); any other composition is an error that says so.
+fn check_system(ck: &Checker<'_>, sys: &System, modules: &[Module]) -> Result<(), Diagnostic> {
+    let unsupported = |what: &str| {
+        ck.error(
+            sys.span,
+            format!(
+                "system … endsystem {what}: only every module once, composed with || (or ||| \
+                 where no action is shared), is supported, as when the block is absent"
+            ),
+        )
+    };
+    let Some((listed, interleaved)) = &sys.parallel else {
+        return Err(unsupported(
+            "in this form (hiding, renaming, |[…]|, or || mixed with |||)",
+        ));
+    };
+    for m in listed {
+        if !modules.iter().any(|d| d.name.name == m.name) {
+            return Err(ck.error(m.span, format!("no module '{}'", m.name)));
+        }
+        if listed.iter().filter(|o| o.name == m.name).count() > 1 {
+            return Err(unsupported(&format!("names '{}' twice", m.name)));
+        }
+    }
+    if let Some(missing) = modules
+        .iter()
+        .find(|d| !listed.iter().any(|m| m.name == d.name.name))
+    {
+        return Err(unsupported(&format!("leaves out '{}'", missing.name.name)));
+    }
+    if *interleaved {
+        let actions = |m: &Module| -> Vec<String> {
+            m.commands
+                .iter()
+                .filter_map(|c| c.action.as_ref().map(|a| a.name.clone()))
+                .collect()
+        };
+        for (i, a) in modules.iter().enumerate() {
+            let mine = actions(a);
+            for b in &modules[i + 1..] {
+                if let Some(shared) = actions(b).iter().find(|x| mine.contains(x)) {
+                    return Err(unsupported(&format!(
+                        "interleaves '{}' and '{}', which share [{shared}]",
+                        a.name.name, b.name.name
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// What a properties file adds to a model's names: its constants (with their values), its

@@ -82,6 +82,62 @@ impl<'a> Parser<'a> {
         Diagnostic::at(self.file, self.src, span, message)
     }
 
+    /// The tokens `from..to` of a system block as modules composed with one operator, `||`
+    /// or `|||` (see [`System`]); `None` for anything else.
+    fn parallel(&self, from: usize, to: usize) -> Option<(Vec<Ident>, bool)> {
+        // With one operator all along, parentheses change nothing; they must balance.
+        let mut depth = 0i32;
+        for t in &self.toks[from..to] {
+            depth += match t.tok {
+                Tok::Punct("(") => 1,
+                Tok::Punct(")") => -1,
+                _ => 0,
+            };
+            if depth < 0 {
+                return None;
+            }
+        }
+        if depth != 0 {
+            return None;
+        }
+        let toks: Vec<Token> = self.toks[from..to]
+            .iter()
+            .copied()
+            .filter(|t| !matches!(t.tok, Tok::Punct("(") | Tok::Punct(")")))
+            .collect();
+        let mut modules = Vec::new();
+        let mut bars = None;
+        let mut i = 0;
+        loop {
+            let t = toks.get(i)?;
+            if t.tok != Tok::Ident || is_keyword(self.text(*t)) {
+                return None;
+            }
+            modules.push(Ident {
+                name: self.text(*t).to_string(),
+                span: t.span,
+            });
+            i += 1;
+            if i == toks.len() {
+                break;
+            }
+            // Adjacent bars: `||` or `|||`, the same all along.
+            let n = toks[i..]
+                .iter()
+                .zip(i..)
+                .take_while(|(b, j)| {
+                    b.tok == Tok::Punct("|") && (*j == i || toks[j - 1].span.end == b.span.start)
+                })
+                .count();
+            if !(2..=3).contains(&n) || bars.is_some_and(|b| b != n) {
+                return None;
+            }
+            bars = Some(n);
+            i += n;
+        }
+        Some((modules, bars == Some(3)))
+    }
+
     /// The error for a construct PRISM has and this front end does not support.
     fn unsupported(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         self.hit_unsupported.set(true);
@@ -302,14 +358,19 @@ impl<'a> Parser<'a> {
             "player" => self.player().map(Item::Player),
             "system" => {
                 self.bump();
+                let from = self.pos;
                 while !self.is_kw("endsystem") {
                     if self.peek().tok == Tok::End {
                         return Err(self.error(t.span, "this 'system' has no 'endsystem'"));
                     }
                     self.bump();
                 }
+                let parallel = self.parallel(from, self.pos);
                 let end = self.bump().span;
-                Ok(Item::System(t.span.to(end)))
+                Ok(Item::System(System {
+                    parallel,
+                    span: t.span.to(end),
+                }))
             }
             _ => Err(self.error(
                 t.span,

@@ -1,6 +1,8 @@
-//! Properties files as PRISM writes them (one property per line, `;` optional) and properties
-//! that compute with the values of queries (`(1/2) * <<p1,p2>> R{"v"}max=? [ F done ]`), each
-//! against the same queries answered on their own.
+//! Files as PRISM reads them: properties files with one property per line (`;` optional),
+//! formulas and labels of their own, constants needed only where used, unsupported properties
+//! that fail alone; properties that compute with the values of queries
+//! (`(1/2) * <<p1,p2>> R{"v"}max=? [ F done ]`), each against the same queries answered on
+//! their own; coalition bounds; and `system … endsystem` blocks of every module in parallel.
 
 use perfectplay_prism::{check_prop, Loaded, Props};
 
@@ -308,6 +310,69 @@ label \"end\" = \"win\" | x = 3;
         assert!(
             e.to_string().starts_with(&format!("{place}: ")) && e.to_string().contains("twice"),
             "{e}"
+        );
+    }
+}
+
+/// A `system … endsystem` block that composes every module once in parallel says what PRISM
+/// does without one, so it is understood, in any order and with parentheses, and `|||` too
+/// where no action is shared; every other composition is an error naming what it does.
+#[test]
+fn a_system_block_of_every_module_in_parallel_is_understood() {
+    let model = |system: &str, shared: &str| {
+        format!(
+            "dtmc
+module a
+  x : [0..1];
+  [s] x=0 -> (x'=1);
+endmodule
+module b
+  y : [0..1];
+  [{shared}] y=0 -> 0.5 : (y'=1) + 0.5 : true;
+endmodule
+{system}
+"
+        )
+    };
+    let value = |src: &str| -> Result<String, String> {
+        let loaded = Loaded::new("sys.prism", src, &[], 1_000).map_err(|e| e.to_string())?;
+        let props = Props::new(&loaded.program, "p", "P=? [ F x=1 & y=1 ]", &[]).unwrap();
+        let a = check_prop(&loaded, &props, &props.props[0], true).map_err(|e| e.to_string())?;
+        Ok(a.exact.unwrap())
+    };
+    // Synchronised on [s], the coin is flipped once with x's step: 1/2. Apart, b flips until
+    // heads: 1.
+    assert_eq!(value(&model("", "s")).unwrap(), "1/2");
+    assert_eq!(value(&model("", "t")).unwrap(), "1");
+    for system in [
+        "system a || b endsystem",
+        "system b||a endsystem",
+        "system ((b) || a) endsystem",
+    ] {
+        assert_eq!(value(&model(system, "s")).unwrap(), "1/2", "{system}");
+        let parsed = perfectplay_prism::parse_model("m", &model(system, "s")).unwrap();
+        let again = perfectplay_prism::parse_model("again", &parsed.to_string()).unwrap();
+        assert_eq!(again, parsed);
+    }
+    assert_eq!(value(&model("system a ||| b endsystem", "t")).unwrap(), "1");
+    for (system, shared, why) in [
+        (
+            "system a ||| b endsystem",
+            "s",
+            "interleaves 'a' and 'b', which share [s]",
+        ),
+        ("system a || a endsystem", "s", "names 'a' twice"),
+        ("system a endsystem", "s", "leaves out 'b'"),
+        ("system a || c endsystem", "s", "no module 'c'"),
+        ("system a |[s]| b endsystem", "s", "in this form"),
+        ("system a || (b ||| a) endsystem", "s", "in this form"),
+        ("system a || b {s<-t} endsystem", "s", "in this form"),
+        ("system (a || b endsystem", "s", "in this form"),
+    ] {
+        let e = value(&model(system, shared)).unwrap_err();
+        assert!(
+            e.starts_with("sys.prism:10:") && e.contains(why),
+            "{system}: {e}"
         );
     }
 }
