@@ -220,35 +220,34 @@ proptest! {
 /// zero when no play can reach φ; elsewhere a clear error, never a guess.
 #[test]
 fn zero_for_a_missed_target_where_every_play_or_none_reaches_it() {
-    // A die of coins (Knuth and Yao): every play ends, after 11/3 flips on average; a six
-    // comes with probability 1/6 and is never reached from a throw that is over.
-    let die = "dtmc
-module die
-  s : [0..7] init 0;
-  d : [0..6] init 0;
-  [] s=0 -> 0.5 : (s'=1) + 0.5 : (s'=2);
-  [] s=1 -> 0.5 : (s'=3) + 0.5 : (s'=4);
-  [] s=2 -> 0.5 : (s'=5) + 0.5 : (s'=6);
-  [] s=3 -> 0.5 : (s'=1) + 0.5 : (s'=7) & (d'=1);
-  [] s=4 -> 0.5 : (s'=7) & (d'=2) + 0.5 : (s'=7) & (d'=3);
-  [] s=5 -> 0.5 : (s'=7) & (d'=4) + 0.5 : (s'=7) & (d'=5);
-  [] s=6 -> 0.5 : (s'=2) + 0.5 : (s'=7) & (d'=6);
-  [] s=7 -> (s'=7);
+    // A coin flipped until heads, a flip earning 1: every play ends, after 2 flips on
+    // average. Heads comes surely; "x=2" never does; with a second coin that may lose the
+    // play (x=3), some plays reach heads and some do not.
+    let coin = |lose: &str| {
+        format!(
+            "dtmc
+module coin
+  x : [0..3] init 0;
+  [] x=0 -> 1/2 : (x'=1) + 1/2 : (x'={lose});
+  [] x>0 -> true;
 endmodule
 rewards \"flips\"
-  s<7 : 1;
+  x=0 : 1;
 endrewards
-";
+"
+        )
+    };
+    let sure = coin("0");
     for exact in [false, true] {
-        let (v, q) = answer(die, "R=? [ F0 s=7 ]", exact);
-        assert!((v - 11.0 / 3.0).abs() < 1e-12, "{v}");
+        let (v, q) = answer(&sure, "R=? [ F0 x=1 ]", exact);
+        assert_eq!(v, 2.0);
         if exact {
-            assert_eq!(q.as_deref(), Some("11/3"));
+            assert_eq!(q.as_deref(), Some("2"));
         }
-        assert_eq!(answer(die, "R=? [ F0 s=8-1 & d=7 ]", exact).0, 0.0);
+        assert_eq!(answer(&sure, "R=? [ F0 x=2 ]", exact).0, 0.0);
     }
-    let loaded = Loaded::new("die.prism", die, &[], 1_000).unwrap();
-    let props = Props::new(&loaded.program, "p", "R=? [ F0 d=6 ]", &[]).unwrap();
+    let loaded = Loaded::new("coin.prism", &coin("3"), &[], 1_000).unwrap();
+    let props = Props::new(&loaded.program, "p", "R=? [ F0 x=1 ]", &[]).unwrap();
     let e = check_prop(&loaded, &props, &props.props[0], false).unwrap_err();
     assert!(
         e.to_string().contains("F0 φ ] where some plays reach φ"),
