@@ -7,8 +7,8 @@
 //! graph analysis decides), +∞ follows the usual rules (an undefined `∞ − ∞` or `∞ · 0` is an
 //! error, never a guess), and the certified error bound of an iterative answer is carried
 //! through by interval arithmetic, so the reported bound still holds for the result.
-//! Comparisons, `floor`, `ceil`, `round` and `pow` would change their result on a rounding
-//! error, so the queries under them are solved exactly.
+//! Comparisons, `floor`, `ceil` and `round` would change their result on a rounding error, so
+//! the queries under them are solved exactly.
 
 use std::cmp::Ordering;
 use std::str::FromStr;
@@ -94,8 +94,11 @@ impl Num {
     }
 }
 
+/// The largest exponent of `pow` over a query's value.
+const MAX_POWER: u64 = 1024;
+
 /// Whether the value of `e` under a query would change its result on a rounding error
-/// (comparisons, rounding to whole numbers, powers), so that its queries are solved exactly.
+/// (comparisons, rounding to whole numbers), so that its queries are solved exactly.
 fn needs_exact(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Query(_) | ExprKind::Filter(..) => false,
@@ -109,8 +112,7 @@ fn needs_exact(e: &Expr) -> bool {
         }
         ExprKind::Ite(c, a, b) => needs_exact(c) || needs_exact(a) || needs_exact(b),
         ExprKind::Call(f, args) => {
-            matches!(f, Func::Floor | Func::Ceil | Func::Round | Func::Pow)
-                || args.iter().any(needs_exact)
+            matches!(f, Func::Floor | Func::Ceil | Func::Round) || args.iter().any(needs_exact)
         }
         _ => false,
     }
@@ -413,17 +415,43 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, String> {
         }
         Func::Pow => {
             want(2)?;
-            let e = whole(&args[1], f)?;
-            let floor = e.clone().floor();
-            let e = match i64::try_from(&floor) {
-                Ok(n) if floor == e => n,
-                _ => return Err("pow of a query's value takes a whole exponent".into()),
-            };
-            let base = whole(&args[0], f)?;
-            if base == 0u32 && e < 0 {
+            // The exponent is a whole number written in the property (or an exact value); a
+            // power beyond `MAX_POWER` of a fraction would be a number too large to compute.
+            let e = match &args[1].exact {
+                Some(q) if Rational::from(q.clone().floor()) == *q => {
+                    i64::try_from(&q.clone().floor()).ok()
+                }
+                _ => None,
+            }
+            .filter(|e| e.unsigned_abs() <= MAX_POWER)
+            .ok_or_else(|| {
+                format!("pow of a query's value takes a whole exponent of at most {MAX_POWER}")
+            })?;
+            let base = &args[0];
+            if base.value == 0.0 && e < 0 {
                 return Err("division by zero".into());
             }
-            Ok(Part::Num(Num::exact(base.pow(e))))
+            let p = |x: f64| x.powi(e as i32);
+            let value = p(base.value);
+            if value.is_nan() {
+                return Err(format!("pow({}, {e}) is undefined", show(base.value)));
+            }
+            let (lo, hi) = if base.lo <= 0.0 && base.hi >= 0.0 && e < 0 {
+                // A base that may be zero bounds nothing.
+                (f64::NEG_INFINITY, f64::INFINITY)
+            } else {
+                let mut ends = [p(base.lo), p(base.hi)];
+                ends.sort_by(f64::total_cmp);
+                // An even power of an interval around zero reaches down to zero.
+                let low = if base.lo < 0.0 && base.hi > 0.0 && e % 2 == 0 {
+                    0.0
+                } else {
+                    ends[0]
+                };
+                (low, ends[1])
+            };
+            let exact = base.exact.as_ref().map(|b| b.clone().pow(e));
+            Ok(Part::Num(Num::made(value, exact, lo, hi)))
         }
         Func::Mod | Func::Log => Err(format!(
             "{} of a query's value is not supported (+, -, *, /, min, max, floor, ceil, round, \
@@ -485,6 +513,22 @@ mod tests {
         let n = arith(BinOp::Add, &third, &two).unwrap();
         assert_eq!(n.exact.as_ref().unwrap().to_string(), "7/3");
         assert_eq!(n.error_bound(), 0.0);
+        // Powers: monotone pieces, down to zero for an even power around zero.
+        let p =
+            |n: &Num, e: i64| match call(Func::Pow, vec![n.clone(), Num::exact(Rational::from(e))])
+            {
+                Ok(Part::Num(n)) => n,
+                _ => panic!("pow"),
+            };
+        let sq = p(&a, 2);
+        assert_eq!(
+            (sq.value, sq.lo, sq.hi),
+            (1.0, 0.99f64.powi(2), 1.01f64.powi(2))
+        );
+        let around = p(&approx(0.0, 0.5), 2);
+        assert_eq!((around.lo, around.hi), (0.0, 0.25));
+        assert_eq!(p(&approx(0.1, 0.5), -1).error_bound(), f64::INFINITY);
+        assert_eq!(p(&third, 3).exact.unwrap().to_string(), "1/27");
         // Overlapping intervals cannot be ordered without exact values.
         assert!(compare(&a, &approx(1.005, 0.01)).is_err());
         assert_eq!(compare(&a, &approx(1.5, 0.01)), Ok(Ordering::Less));

@@ -159,6 +159,15 @@ fn infinite_values_follow_the_rules_and_undefined_ones_are_errors() {
             Err("not supported"),
         ),
         (
+            "pow(<<*>> Pmax=? [ F x=2 ], 5000)".to_string(),
+            Err("at most 1024"),
+        ),
+        (
+            "pow(<<*>> Pmax=? [ F x=2 ], 0.5)".to_string(),
+            Err("whole exponent"),
+        ),
+        (format!("pow({inf}, 2)"), Ok(f64::INFINITY)),
+        (
             "<<*>> Pmax=? [ F x=2 ] & true".to_string(),
             Err("truth value"),
         ),
