@@ -418,9 +418,7 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, String> {
             // The exponent is a whole number written in the property (or an exact value); a
             // power beyond `MAX_POWER` of a fraction would be a number too large to compute.
             let e = match &args[1].exact {
-                Some(q) if q.clone().floor() == *q => {
-                    i64::try_from(&q.clone().floor()).ok()
-                }
+                Some(q) if q.clone().floor() == *q => i64::try_from(&q.clone().floor()).ok(),
                 _ => None,
             }
             .filter(|e| e.unsigned_abs() <= MAX_POWER)

@@ -367,20 +367,23 @@ pub fn query_model<'a>(
 ) -> Result<QueryModel<'a>, Error> {
     if !matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
         return Err(Error::Model(format!(
-            "{}: explain, play, strategy and distribution optimise one P or R query, not              arithmetic over queries",
+            "{}: explain, play, strategy and distribution optimise one P or R query, not \
+             arithmetic over queries",
             prop.text
         )));
     }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
-    if let Path::EventuallyZero(_) = r.query.path {
-        return Err(Error::Model(format!(
-            "{}: explain, play, strategy and distribution take R[ F φ ] and R[ Fc φ ], not F0 \
-             (where every play reaches φ almost surely, F0 equals F: ask that)",
-            prop.text
-        )));
-    }
-    if r.query.bound.is_some() {
+    // F0 where it equals F (or is zero) is that query; elsewhere the error says why not.
+    let zero_as_reach;
+    let (query, target) = if let Path::EventuallyZero(_) = r.query.path {
+        let (q, t) = zero_as_reach_query(loaded, r.query, r.target.clone(), r.over)?;
+        zero_as_reach = q;
+        (&zero_as_reach, t)
+    } else {
+        (r.query, r.target.clone())
+    };
+    if query.bound.is_some() {
         return Err(Error::Model(
             "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)".into(),
         ));
@@ -388,9 +391,9 @@ pub fn query_model<'a>(
     match prepare(
         &loaded.program,
         &loaded.space,
-        r.query,
+        query,
         r.through.as_ref(),
-        &r.target,
+        &target,
         r.over,
     )
     .map_err(Error::Model)?

@@ -253,6 +253,20 @@ endrewards
         e.to_string().contains("F0 φ ] where some plays reach φ"),
         "{e}"
     );
+    // The engine's other queries (explain, play, strategy, distribution) take F0 where it is
+    // F, and refuse it with the same reason elsewhere.
+    let Err(e) = perfectplay_prism::query_model(&loaded, &props, &props.props[0]) else {
+        panic!("a model for F0 where it is not F");
+    };
+    assert!(
+        e.to_string().contains("F0 φ ] where some plays reach φ"),
+        "{e}"
+    );
+    let loaded = Loaded::new("coin.prism", &sure, &[], 1_000).unwrap();
+    let props = Props::new(&loaded.program, "p", "R=? [ F0 x=1 ]", &[]).unwrap();
+    let model = perfectplay_prism::query_model(&loaded, &props, &props.props[0]).unwrap();
+    let solved = perfectplay::solve(&model).unwrap();
+    assert_eq!(*solved.start_value(), 2.0);
 
     // A game in which Max may stop (earning 1) or go (earning 2) to Min, who ends the play
     // either way: φ (x>=2) is reached surely, so F0 is F for either side.
