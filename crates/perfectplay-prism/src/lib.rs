@@ -42,6 +42,7 @@ mod lexer;
 mod parser;
 mod print;
 pub mod program;
+mod props;
 mod query;
 mod resolve;
 mod session;
@@ -50,8 +51,9 @@ pub mod value;
 
 pub use error::{Diagnostic, Span};
 pub use parser::{parse_expr, parse_model, parse_properties};
+pub use props::{Prop, Props};
 pub use query::QueryModel;
-pub use session::{check_prop, parse_program, query_model, Error, Loaded, Prop, Props};
+pub use session::{check_prop, parse_program, query_model, Error, Loaded};
 
 /// The value of a numeric reward expression on variable values.
 pub(crate) fn build_value(e: &program::CExpr, vals: &[i64]) -> Result<value::Q, String> {

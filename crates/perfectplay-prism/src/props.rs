@@ -1,0 +1,199 @@
+//! A properties file read against a model: its constants (given, defined, or left for the
+//! properties that use them), its formulas and labels, and its properties in order, those
+//! written with unsupported constructs kept aside with their error.
+
+use crate::ast::{ExprKind, Item, Path, PropertiesFile};
+use crate::error::Diagnostic;
+use crate::parser::parse_properties;
+use crate::program::{CExpr, Program, PropertyScope};
+use crate::session::Error;
+use crate::value::Value;
+
+/// A property to check: its name (if any), its text as printed, and where it came from.
+pub struct Prop {
+    /// Its name in the properties file.
+    pub name: Option<String>,
+    /// The property as PRISM text.
+    pub text: String,
+    pub(crate) expr: crate::ast::Expr,
+    /// Why it cannot be checked, for a property written with a construct outside the
+    /// supported language (its `expr` is then a placeholder).
+    unsupported: Option<Diagnostic>,
+    pub(crate) file: String,
+    pub(crate) src: String,
+}
+
+/// The properties of a properties file (or of one property's text), with the file's
+/// constants evaluated against the model's.
+pub struct Props {
+    /// The properties in order.
+    pub props: Vec<Prop>,
+    /// The file's constants, formulas and labels.
+    pub(crate) scope: PropertyScope,
+    /// Constants the file declares without a value and nobody gave.
+    undefined: Vec<String>,
+}
+
+impl Props {
+    /// Parses the properties `src` read from `file`; `given` holds values for constants the
+    /// file leaves undefined.
+    pub fn new(
+        program: &Program,
+        file: &str,
+        src: &str,
+        given: &[(String, String)],
+    ) -> Result<Props, Error> {
+        let parsed: PropertiesFile = parse_properties(file, src)?;
+        let mut scope = PropertyScope::default();
+        let mut undefined = Vec::new();
+        for item in &parsed.items {
+            let name = match item {
+                Item::Const(c) => &c.name,
+                Item::Formula(n, _) | Item::Label(n, _) => n,
+                _ => unreachable!("a properties file declares constants, formulas and labels"),
+            };
+            let model_has = match item {
+                Item::Label(..) => program.labels.iter().any(|(l, _)| *l == name.name),
+                _ => program.has_name(&name.name),
+            };
+            if model_has
+                || scope.consts.contains_key(&name.name)
+                || scope.formulas.contains_key(&name.name)
+                || scope.labels.contains_key(&name.name)
+                || undefined.contains(&name.name)
+            {
+                return Err(Error::Text(Diagnostic::at(
+                    file,
+                    src,
+                    name.span,
+                    format!("'{}' is defined twice", name.name),
+                )));
+            }
+            match item {
+                Item::Formula(n, e) => {
+                    scope.formulas.insert(n.name.clone(), e.clone());
+                }
+                Item::Label(n, e) => {
+                    let c = program.resolve_property(file, src, e, &scope)?;
+                    scope.labels.insert(n.name.clone(), c);
+                }
+                Item::Const(c) => {
+                    let value = match (&c.value, given.iter().find(|(n, _)| *n == c.name.name)) {
+                        (_, Some((_, text))) => {
+                            let e = crate::parser::parse_expr("--const", text)?;
+                            const_value(program, "--const", text, &e, &scope)?
+                        }
+                        (Some(e), None) => const_value(program, file, src, e, &scope)?,
+                        (None, None) => {
+                            // As in PRISM, only the properties that use it need its value.
+                            undefined.push(c.name.name.clone());
+                            continue;
+                        }
+                    };
+                    scope.consts.insert(c.name.name.clone(), value);
+                }
+                _ => unreachable!("matched above"),
+            }
+        }
+        let mut kept = parsed.unsupported.into_iter().peekable();
+        let mut parsed = parsed.properties.into_iter();
+        let mut props = Vec::new();
+        loop {
+            let prop = match kept.next_if(|u| u.index == props.len()) {
+                Some(u) => Prop {
+                    name: u.name.map(|n| n.name),
+                    text: u.text,
+                    expr: crate::ast::Expr {
+                        kind: ExprKind::Bool(false),
+                        span: crate::error::Span::default(),
+                    },
+                    unsupported: Some(u.error),
+                    file: file.to_string(),
+                    src: src.to_string(),
+                },
+                None => match parsed.next() {
+                    Some(p) => Prop {
+                        name: p.name.map(|n| n.name),
+                        text: p.expr.to_string(),
+                        expr: p.expr,
+                        unsupported: None,
+                        file: file.to_string(),
+                        src: src.to_string(),
+                    },
+                    None => break,
+                },
+            };
+            props.push(prop);
+        }
+        Ok(Props {
+            props,
+            scope,
+            undefined,
+        })
+    }
+
+    /// An error for a property written with an unsupported construct, or naming the
+    /// constants of the file that `prop` uses and nobody defined.
+    pub(crate) fn defined_for(&self, prop: &Prop) -> Result<(), Error> {
+        if let Some(d) = &prop.unsupported {
+            return Err(Error::Text(d.clone()));
+        }
+        let missing: Vec<&str> = self
+            .undefined
+            .iter()
+            .filter(|n| mentions(&prop.expr, n))
+            .map(String::as_str)
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(Error::Model(format!(
+            "undefined constant{} '{}' of the properties (give {} with --const)",
+            if missing.len() > 1 { "s" } else { "" },
+            missing.join("', '"),
+            if missing.len() > 1 { "them" } else { "it" },
+        )))
+    }
+}
+
+/// Whether `e` mentions the name `name` anywhere, queries and their paths included.
+fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
+    use crate::ast::Expr;
+    let any = |es: &[&Expr]| es.iter().any(|e| mentions(e, name));
+    match &e.kind {
+        ExprKind::Name(n) => n == name,
+        ExprKind::Unary(_, a) => mentions(a, name),
+        ExprKind::Binary(_, a, b) => any(&[a, b]),
+        ExprKind::Ite(c, a, b) => any(&[c, a, b]),
+        ExprKind::Call(_, args) => args.iter().any(|a| mentions(a, name)),
+        ExprKind::Filter(_, a, b) => {
+            mentions(a, name) || b.as_ref().is_some_and(|b| mentions(b, name))
+        }
+        ExprKind::Query(q) => {
+            q.bound.as_ref().is_some_and(|(_, b)| mentions(b, name))
+                || match &q.path {
+                    Path::Eventually(t)
+                    | Path::EventuallyCumulative(t)
+                    | Path::EventuallyZero(t) => mentions(t, name),
+                    Path::Until(a, b) => any(&[a, b]),
+                }
+        }
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Bool(_) | ExprKind::Label(_) => false,
+    }
+}
+
+/// The value of the constant expression `e` of a text read from `file`.
+pub(crate) fn const_value(
+    program: &Program,
+    file: &str,
+    src: &str,
+    e: &crate::ast::Expr,
+    scope: &PropertyScope,
+) -> Result<Value, Error> {
+    match program.resolve_value(file, src, e, scope)? {
+        CExpr::Const(v) => Ok(v),
+        _ => Err(Error::Model(
+            "a constant must not depend on variables".into(),
+        )),
+    }
+}
