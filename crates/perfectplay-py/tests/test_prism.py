@@ -56,6 +56,9 @@ def test_knuths_die(tmp_path):
     assert m.check("six", exact=True).exact == Fraction(1, 6)
     assert m.check("flips", exact=True).exact == Fraction(11, 3)
     assert m.check('P>=0.2 [ F "six" ]').holds is False
+    # Arithmetic over the values of queries, exact where they are.
+    assert m.check('1 - P=? [ F "six" ]', exact=True).exact == Fraction(5, 6)
+    assert m.check('6 * P=? [ F "six" ] < R{"coins"}=? [ F s=7 ]').holds is True
 
 
 def test_errors_name_their_place(tmp_path):
