@@ -554,7 +554,72 @@ impl Program {
                 _ => {}
             }
         }
+        self.builtin_labels();
         Ok(())
+    }
+
+    /// PRISM's built-in labels, where the model does not define its own: `"init"` (the initial
+    /// states) and `"deadlock"` (the states where no command is enabled, which get a
+    /// self-loop).
+    fn builtin_labels(&mut self) {
+        // Balanced, so that thousands of guards make a tree of logarithmic depth.
+        let or = |parts: Vec<CExpr>| balanced(BinOp::Or, parts);
+        let and = |parts: Vec<CExpr>| balanced(BinOp::And, parts);
+        let has = |labels: &[(String, CExpr)], name: &str| labels.iter().any(|(l, _)| l == name);
+        if !has(&self.labels, "init") {
+            let init = self.init.clone().unwrap_or_else(|| {
+                and(self
+                    .vars
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| match (v.is_bool, v.init) {
+                        (true, 1) => CExpr::BoolVar(i),
+                        (true, _) => CExpr::Unary(UnOp::Not, Box::new(CExpr::BoolVar(i))),
+                        (false, n) => CExpr::Binary(
+                            BinOp::Eq,
+                            Box::new(CExpr::Var(i)),
+                            Box::new(CExpr::Const(Value::Int(n))),
+                        ),
+                    })
+                    .collect())
+                .unwrap_or(CExpr::Const(Value::Bool(true)))
+            });
+            self.labels.push(("init".into(), init));
+        }
+        if !has(&self.labels, "deadlock") {
+            // A command of an action is enabled where one of each module's commands of that
+            // action is; an unlabelled command where its guard holds. Guards are grouped by
+            // action, then module.
+            let mut groups: std::collections::BTreeMap<(Option<usize>, usize), Vec<CExpr>> =
+                Default::default();
+            for c in &self.commands {
+                groups
+                    .entry((c.action, c.module))
+                    .or_default()
+                    .push(c.guard.clone());
+            }
+            let mut enabled = Vec::new();
+            let mut synced: Vec<CExpr> = Vec::new();
+            let mut current = None;
+            for ((action, _), guards) in groups {
+                let any = or(guards).expect("a group has a command");
+                if action.is_none() {
+                    enabled.push(any);
+                    continue;
+                }
+                if current != action {
+                    enabled.extend(and(std::mem::take(&mut synced)));
+                    current = action;
+                }
+                synced.push(any);
+            }
+            enabled.extend(and(synced));
+            let deadlock = match or(enabled) {
+                Some(e) => CExpr::Unary(UnOp::Not, Box::new(e)),
+                None => CExpr::Const(Value::Bool(true)),
+            };
+            self.labels.push(("deadlock".into(), deadlock));
+        }
     }
 
     /// Resolves a property's state formula (labels, formulas, constants and variables of the
@@ -650,6 +715,23 @@ impl Program {
     pub fn source(&self) -> (&str, &str) {
         (&self.file, &self.src)
     }
+}
+
+/// `parts` joined by `op` in a balanced tree (depth logarithmic in their number); `None` for
+/// none.
+fn balanced(op: BinOp, mut parts: Vec<CExpr>) -> Option<CExpr> {
+    while parts.len() > 1 {
+        let mut next = Vec::with_capacity(parts.len().div_ceil(2));
+        let mut it = parts.into_iter();
+        while let Some(a) = it.next() {
+            next.push(match it.next() {
+                Some(b) => CExpr::Binary(op, Box::new(a), Box::new(b)),
+                None => a,
+            });
+        }
+        parts = next;
+    }
+    parts.pop()
 }
 
 /// A `system … endsystem` block is understood where it says what PRISM does without one:

@@ -385,3 +385,52 @@ endmodule
         );
     }
 }
+
+/// PRISM's built-in labels: `"init"` (the initial states) and `"deadlock"` (no command enabled,
+/// synchronisation counted: an action is enabled where every module that has it has an
+/// enabled command of it).
+#[test]
+fn the_built_in_labels_init_and_deadlock() {
+    // From (0,0), [s] moves x to 1 or 2 and y to 1 or 0, each with 1/2. (1,0) goes back to
+    // (0,0); (1,1) goes to (0,1), where a may take [s] but b may not: a deadlock with x=0;
+    // (2,0) is a deadlock, and (2,1) goes to it. So a deadlock with x=0 comes with
+    // probability (1/4) / (3/4) = 1/3, and some deadlock surely (Storm agrees).
+    let src = "dtmc
+module a
+  x : [0..2] init 0;
+  [s] x=0 -> 0.5:(x'=1) + 0.5:(x'=2);
+  [] x=1 -> (x'=0);
+endmodule
+module b
+  y : [0..1] init 0;
+  [s] y=0 -> 0.5:(y'=1) + 0.5:(y'=0);
+  [] y=1 & x=2 -> (y'=0);
+endmodule
+";
+    let loaded = Loaded::new("dl.prism", src, &[], 1_000).unwrap();
+    let text = "P=? [ F \"deadlock\" ]
+P=? [ F \"deadlock\" & x=0 ]
+P=? [ \"init\" U x=2 ]
+P=? [ F \"init\" & x=1 ]";
+    let got: Vec<_> = all(&loaded, text, true)
+        .into_iter()
+        .map(|r| r.unwrap().1.unwrap())
+        .collect();
+    assert_eq!(got, ["1", "1/3", "1/2", "0"]);
+    // With init … endinit, "init" is that condition.
+    let src = "mdp
+module m
+  x : [0..3];
+  [] x<3 -> (x'=x+1);
+endmodule
+init x=1 | x=2 endinit
+";
+    let loaded = Loaded::new("init.prism", src, &[], 1_000).unwrap();
+    let got = all(
+        &loaded,
+        "filter(min, Pmin=? [ \"init\" U x=3 ], \"init\")\nfilter(max, Pmax=? [ F \"init\" & x=2 ], \"init\")",
+        true,
+    );
+    assert_eq!(got[0].as_ref().unwrap().1.as_deref(), Some("1"));
+    assert_eq!(got[1].as_ref().unwrap().1.as_deref(), Some("1"));
+}
