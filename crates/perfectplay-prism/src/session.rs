@@ -1,5 +1,6 @@
 //! The front door: a model file loaded and built once, and its properties checked one by one.
 
+use std::borrow::Cow;
 use std::time::Instant;
 
 use crate::ast::{BinOp, ExprKind, FilterOp, Opt, Path, Query};
@@ -150,12 +151,26 @@ fn decided_where(program: &Program, props: &Props, prop: &Prop) -> Option<CExpr>
 /// states, and its state formulas.
 struct Resolved<'p> {
     over: OverInitial,
-    query: &'p Query,
+    query: Cow<'p, Query>,
     through: Option<CExpr>,
     target: CExpr,
 }
 
 impl Resolved<'_> {
+    /// The property with `R[ F0 φ ]` rewritten as the `F` query it equals, where it equals
+    /// one (see [`zero_as_reach_query`]); any other query as it is.
+    fn settle_zero(self, loaded: &Loaded) -> Result<Self, Error> {
+        if !matches!(self.query.path, Path::EventuallyZero(_)) {
+            return Ok(self);
+        }
+        let (query, target) = zero_as_reach_query(loaded, &self.query, self.target, self.over)?;
+        Ok(Resolved {
+            query: Cow::Owned(query),
+            target,
+            ..self
+        })
+    }
+
     /// Where the property is decided whatever happens next: the target φ of `F φ` (and of the
     /// reward variants), φ or ¬ψ for `ψ U φ`.
     fn decided(&self) -> CExpr {
@@ -187,16 +202,8 @@ pub fn query_model<'a>(
     }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
-    // F0 where it equals F (or is zero) is that query; elsewhere the error says why not.
-    let zero_as_reach;
-    let (query, target) = if let Path::EventuallyZero(_) = r.query.path {
-        let (q, t) = zero_as_reach_query(loaded, r.query, r.target.clone(), r.over)?;
-        zero_as_reach = q;
-        (&zero_as_reach, t)
-    } else {
-        (r.query, r.target.clone())
-    };
-    if query.bound.is_some() {
+    let r = r.settle_zero(loaded)?;
+    if r.query.bound.is_some() {
         return Err(Error::Model(
             "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)".into(),
         ));
@@ -204,9 +211,9 @@ pub fn query_model<'a>(
     match prepare(
         &loaded.program,
         &loaded.space,
-        query,
+        &r.query,
         r.through.as_ref(),
-        &target,
+        &r.target,
         r.over,
     )
     .map_err(Error::Model)?
@@ -276,7 +283,7 @@ fn resolve_prop<'p>(
     };
     Ok(Resolved {
         over,
-        query,
+        query: Cow::Borrowed(query),
         through,
         target,
     })
@@ -327,20 +334,13 @@ fn check_query(
         over,
         query,
         through,
-        mut target,
-    } = r;
-    let zero_as_reach;
-    let query = if let Path::EventuallyZero(_) = &query.path {
-        (zero_as_reach, target) = zero_as_reach_query(loaded, query, target, over)?;
-        &zero_as_reach
-    } else {
-        query
-    };
+        target,
+    } = r.settle_zero(loaded)?;
     let Some((op, bound)) = &query.bound else {
         return check(
             &loaded.program,
             &loaded.space,
-            query,
+            &query,
             through.as_ref(),
             &target,
             over,
@@ -353,7 +353,7 @@ fn check_query(
     // coalition can ensure the bound whatever the others do (PRISM-games): the coalition
     // maximises against `>` and `>=` and minimises against `<` and `<=`. A DTMC has the one
     // value.
-    let mut numeric = query.clone();
+    let mut numeric = Query::clone(&query);
     numeric.bound = None;
     let lower = matches!(op, BinOp::Gt | BinOp::Ge);
     numeric.opt = match loaded.program.model_type {
