@@ -1,7 +1,7 @@
 //! Building the state space: every state reachable from the initial ones, each with its
 //! choices (an unlabelled command, or one enabled command of every module that synchronises on
-//! an action) and each choice's distribution over next states. States are packed into one
-//! 128-bit word by the variables' ranges and numbered as found.
+//! an action) and each choice's distribution over next states. States are packed into words
+//! by the variables' ranges ([`crate::packed`]) and numbered as found.
 //!
 //! Nothing is normalised or guessed: a probability outside [0, 1], a command whose
 //! probabilities do not sum to exactly one, an update that leaves a variable's range, and two
@@ -13,6 +13,7 @@ use rustc_hash::FxHashMap;
 
 use crate::fast::IntExpr;
 use crate::index::Indexed;
+use crate::packed::{self, pack, unpack, Packed, Word};
 use crate::program::{CExpr, EvalError, Program};
 use crate::value::{Value, Q};
 use perfectplay::Rat;
@@ -125,7 +126,7 @@ impl Space {
 
     /// The variables' values of state `s`, into `out`.
     pub fn unpack(&self, program: &Program, s: u32, out: &mut Vec<i64>) {
-        unpack(&self.layout, program, self.states.get(s as usize), out);
+        self.states.unpack(&self.layout, program, s as usize, out);
     }
 
     /// State `s` as PRISM prints it: `(x=1,b=true)`.
@@ -184,9 +185,8 @@ impl Space {
             return Err(format!("no value for {}", missing.join(", ")));
         }
         let vals: Vec<i64> = vals.into_iter().flatten().collect();
-        let packed = pack(&self.layout, program, &vals);
         self.states
-            .position(packed)
+            .position(&self.layout, program, &vals)
             .map(|s| s as u32)
             .ok_or_else(|| format!("{} is not reachable", show_values(program, &vals)))
     }
@@ -212,102 +212,6 @@ pub fn show_values(program: &Program, vals: &[i64]) -> String {
         })
         .collect();
     format!("({})", parts.join(","))
-}
-
-fn unpack(layout: &[(u32, u32)], program: &Program, packed: u128, out: &mut Vec<i64>) {
-    out.clear();
-    for ((shift, width), v) in layout.iter().zip(&program.vars) {
-        let mask = if *width == 0 { 0 } else { (1u128 << width) - 1 };
-        out.push(v.lo + ((packed >> shift) & mask) as i64);
-    }
-}
-
-pub(crate) fn pack(layout: &[(u32, u32)], program: &Program, vals: &[i64]) -> u128 {
-    let mut s = 0u128;
-    for (((shift, _), v), &x) in layout.iter().zip(&program.vars).zip(vals) {
-        s |= ((x - v.lo) as u128) << shift;
-    }
-    s
-}
-
-/// The packed states of a space, by number: a word each where the variables fit in 64 bits
-/// (the usual case), else two.
-#[derive(Clone, Debug)]
-pub enum Packed {
-    /// States of at most 64 bits.
-    Narrow(Vec<u64>),
-    /// States of up to 128 bits.
-    Wide(Vec<u128>),
-}
-
-impl Default for Packed {
-    fn default() -> Packed {
-        Packed::Narrow(Vec::new())
-    }
-}
-
-impl Packed {
-    /// An empty list for states of `bits` bits.
-    fn for_bits(bits: u32) -> Packed {
-        if bits <= 64 {
-            Packed::Narrow(Vec::new())
-        } else {
-            Packed::Wide(Vec::new())
-        }
-    }
-
-    /// The number of states.
-    pub fn len(&self) -> usize {
-        match self {
-            Packed::Narrow(v) => v.len(),
-            Packed::Wide(v) => v.len(),
-        }
-    }
-
-    /// Whether there are none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// State number `i`.
-    #[inline]
-    pub fn get(&self, i: usize) -> u128 {
-        match self {
-            Packed::Narrow(v) => v[i] as u128,
-            Packed::Wide(v) => v[i],
-        }
-    }
-
-    /// Adds a state (of the list's width).
-    fn push(&mut self, packed: u128) {
-        match self {
-            Packed::Narrow(v) => v.push(packed as u64),
-            Packed::Wide(v) => v.push(packed),
-        }
-    }
-
-    /// The number of a state, by search.
-    fn position(&self, packed: u128) -> Option<usize> {
-        (0..self.len()).position(|i| self.get(i) == packed)
-    }
-}
-
-/// The numbers of the packed states found so far: keys of one word where the variables fit
-/// in 64 bits (the usual case), which halves the table and its cache misses.
-enum StateIndex {
-    Narrow(FxHashMap<u64, u32>),
-    Wide(FxHashMap<u128, u32>),
-}
-
-impl StateIndex {
-    /// The number of `packed`, which becomes `fresh` if it is new.
-    #[inline]
-    fn intern(&mut self, packed: u128, fresh: u32) -> u32 {
-        match self {
-            StateIndex::Narrow(map) => *map.entry(packed as u64).or_insert(fresh),
-            StateIndex::Wide(map) => *map.entry(packed).or_insert(fresh),
-        }
-    }
 }
 
 /// Builds the state space of `program`, stopping beyond `max_states` states.
@@ -337,19 +241,7 @@ pub fn build_until(
     stop: Option<&CExpr>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Space, BuildError> {
-    let mut layout = Vec::new();
-    let mut bits = 0u32;
-    for v in &program.vars {
-        let span = (v.hi - v.lo) as u128;
-        let width = 128 - span.leading_zeros();
-        layout.push((bits, width));
-        bits += width;
-    }
-    if bits > 128 {
-        return Err(BuildError(format!(
-            "a state needs {bits} bits for its variables' ranges; at most 128 are supported"
-        )));
-    }
+    let (layout, bits) = packed::layout(program);
     // A choice keeps its action and module in half a word each.
     let most = NO_ACTION as usize - 1;
     for (count, what) in [
@@ -362,16 +254,38 @@ pub fn build_until(
             )));
         }
     }
+    // The narrowest word that holds a state.
+    let build = match bits {
+        0..=64 => build_packed::<u64>,
+        65..=128 => build_packed::<u128>,
+        129..=256 => build_packed::<[u64; 4]>,
+        257..=512 => build_packed::<[u64; 8]>,
+        513..=packed::MAX_BITS => build_packed::<[u64; 16]>,
+        _ => {
+            return Err(BuildError(format!(
+                "a state needs {bits} bits for its variables' ranges; at most {} are supported",
+                packed::MAX_BITS
+            )))
+        }
+    };
+    build(program, layout, max_states, stop, progress)
+}
+
+/// [`build_until`] with states packed as `K`s by `layout`.
+fn build_packed<K: Word>(
+    program: &Program,
+    layout: Vec<(u32, u32)>,
+    max_states: usize,
+    stop: Option<&CExpr>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Space, BuildError> {
     let mut space = Space {
         layout,
-        states: Packed::for_bits(bits),
+        states: Packed::new(K::WORDS),
         ..Space::default()
     };
-    // Keys as wide as the packed states.
-    let mut index = match space.states {
-        Packed::Narrow(_) => StateIndex::Narrow(FxHashMap::default()),
-        Packed::Wide(_) => StateIndex::Wide(FxHashMap::default()),
-    };
+    // Each state's number.
+    let mut index: FxHashMap<K, u32> = FxHashMap::default();
     // The probabilities' numbers.
     let mut numbered = FxHashMap::default();
     // Initial states.
@@ -381,7 +295,7 @@ pub fn build_until(
             let total: u128 = program
                 .vars
                 .iter()
-                .map(|v| (v.hi - v.lo + 1) as u128)
+                .map(|v| (v.hi as i128 - v.lo as i128 + 1) as u128)
                 .try_fold(1u128, |a, b| a.checked_mul(b))
                 .unwrap_or(u128::MAX);
             if total > 1 << 26 {
@@ -395,8 +309,8 @@ pub fn build_until(
                 // Valuation number `k`, the last variable fastest.
                 let mut r = k;
                 for (i, v) in program.vars.iter().enumerate().rev() {
-                    let size = (v.hi - v.lo + 1) as u128;
-                    vals[i] = v.lo + (r % size) as i64;
+                    let size = (v.hi as i128 - v.lo as i128 + 1) as u128;
+                    vals[i] = packed::value((r % size) as u64, v.lo);
                     r /= size;
                 }
                 if init
@@ -413,10 +327,10 @@ pub fn build_until(
         }
     };
     for vals in &init_vals {
-        let p = pack(&space.layout, program, vals);
+        let p: K = pack(&space.layout, program, vals);
         let id = space.states.len() as u32;
-        if index.intern(p, id) == id {
-            space.states.push(p);
+        if *index.entry(p).or_insert(id) == id {
+            space.states.push(&p);
             space.initial.push(id);
         }
     }
@@ -512,7 +426,7 @@ pub fn build_until(
     // A command's branches in a state: probability, the bits of the variables it sets, and
     // their new values in place.
     let layout = space.layout.clone();
-    let branches = |c: usize, vals: &[i64], out: &mut Vec<(Q, u128, u128)>| {
+    let branches = |c: usize, vals: &[i64], out: &mut Vec<(Q, K, K)>| {
         let cmd = &program.commands[c];
         let state_text = || show_values(program, vals);
         let fail = |e: EvalError| {
@@ -547,7 +461,7 @@ pub fn build_until(
                     .checked_add(p)
                     .ok_or_else(|| fail(EvalError::Overflow))?;
             }
-            let (mut mask, mut bits) = (0u128, 0u128);
+            let (mut mask, mut bits) = (K::ZERO, K::ZERO);
             for ((var, e), fast) in assigns.iter().zip(fast) {
                 let v = match fast.eval(vals) {
                     Some(v) => v,
@@ -569,13 +483,9 @@ pub fn build_until(
                     )));
                 }
                 let (shift, width) = layout[*var];
-                let field = if width == 0 {
-                    0
-                } else {
-                    ((1u128 << width) - 1) << shift
-                };
-                mask |= field;
-                bits = (bits & !field) | (((v - var_d.lo) as u128) << shift);
+                let field = K::field(shift, width);
+                mask = mask.or(field);
+                bits = bits.replace(field, K::at(packed::offset(v, var_d.lo), shift));
             }
             if p > Q::int(0) {
                 out.push((p, mask, bits));
@@ -590,9 +500,9 @@ pub fn build_until(
         }
         Ok(())
     };
-    let mut branch: Vec<(Q, u128, u128)> = Vec::new();
-    let mut dist: Vec<(Q, u128)> = Vec::new();
-    let mut product: Vec<(Q, u128)> = Vec::new();
+    let mut branch: Vec<(Q, K, K)> = Vec::new();
+    let mut dist: Vec<(Q, K)> = Vec::new();
+    let mut product: Vec<(Q, K)> = Vec::new();
     let mut choices: Vec<(Option<usize>, usize, usize, usize)> = Vec::new();
     let mut last_probability: Option<(Q, u32)> = None;
     let (mut combos, mut on, mut on_start, mut pick) =
@@ -602,7 +512,8 @@ pub fn build_until(
         if s % PROGRESS_EVERY == 0 && s > 0 {
             progress(s, space.states.len());
         }
-        unpack(&space.layout, program, space.states.get(s), &mut vals);
+        let here = K::load(space.states.get(s));
+        unpack(&space.layout, program, &here, &mut vals);
         space.choice_start.push(space.choices.len() as u32);
         let state_text = || show_values(program, &vals);
         let fail = |cmd: usize, e: EvalError| {
@@ -729,13 +640,13 @@ pub fn build_until(
             // The product of the commands' distributions over packed next states: each
             // branch clears the bits of the variables it sets and puts in their new values.
             dist.clear();
-            dist.push((Q::int(1), space.states.get(s)));
+            dist.push((Q::int(1), here));
             for &c in combo {
                 branches(c, &vals, &mut branch)?;
                 if let [(p, mask, bits)] = branch[..] {
                     if p == Q::int(1) {
                         for d in dist.iter_mut() {
-                            d.1 = (d.1 & !mask) | bits;
+                            d.1 = d.1.replace(mask, bits);
                         }
                         continue;
                     }
@@ -749,7 +660,7 @@ pub fn build_until(
                             p.checked_mul(q)
                                 .ok_or_else(|| fail(c, EvalError::Overflow))?
                         };
-                        product.push((pq, (state & !mask) | bits));
+                        product.push((pq, state.replace(mask, bits)));
                     }
                 }
                 std::mem::swap(&mut dist, &mut product);
@@ -759,14 +670,14 @@ pub fn build_until(
                 .push(Choice::new(action, module, space.outcomes.len()));
             for &(p, packed) in &dist {
                 let fresh = space.states.len() as u32;
-                let id = index.intern(packed, fresh);
+                let id = *index.entry(packed).or_insert(fresh);
                 if id == fresh {
                     if space.states.len() >= max_states {
                         return Err(BuildError(format!(
                             "more than {max_states} states (--max-states)"
                         )));
                     }
-                    space.states.push(packed);
+                    space.states.push(&packed);
                 }
                 // The last probability's number, as outcomes repeat their probabilities.
                 if let Some((q, number)) = last_probability {

@@ -39,6 +39,7 @@ mod fast;
 pub mod graph;
 mod index;
 mod lexer;
+pub mod packed;
 mod parser;
 mod print;
 pub mod program;
