@@ -27,7 +27,7 @@ pub fn command() -> Command {
                 .help("A property's text ('Pmax=? [ F \"goal\" ]'), or the name or number (from 1, as PRISM's -prop) of one in PROPS; may be repeated"),
         )
         .arg(const_arg())
-        .arg(Arg::new("exact").long("exact").action(ArgAction::SetTrue).help("Exact values, printed as p/q too"))
+        .arg(Arg::new("exact").long("exact").action(ArgAction::SetTrue).help("Exact values, printed as p/q too (an error where the model computes pow with an exponent that is not whole, or log: those are floating point)"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object: model, type, constants, states, transitions, choices, unexpanded, build_seconds, seconds, results"))
         .arg(Arg::new("full").long("full").action(ArgAction::SetTrue).help("Build every reachable state; by default a state where every property asked is decided (its target reached, or its until broken) is not expanded, as in Storm"))
         .arg(

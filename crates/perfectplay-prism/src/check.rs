@@ -84,6 +84,59 @@ fn states_where(space: &Space, program: &Program, e: &CExpr) -> Result<Vec<bool>
         .collect()
 }
 
+/// Why an exact answer cannot be given where [`inexact`] holds.
+pub(crate) const INEXACT: &str = "the model or property computes pow with an exponent that is \
+     not whole, or log, whose value need not be rational: perfectplay computes it in floating \
+     point, as PRISM and Storm do, so --exact cannot give an exact answer (leave it out for a \
+     floating-point one)";
+
+/// The reward structure `r` names (the first where it names none).
+fn reward_structure<'p>(
+    program: &'p Program,
+    r: Option<&RewardRef>,
+) -> Result<&'p crate::program::RewardStruct, String> {
+    match r {
+        None => program.rewards.first(),
+        Some(RewardRef::Name(name)) => program.rewards.iter().find(|s| s.name == name.name),
+        Some(RewardRef::Index(i, _)) => i.checked_sub(1).and_then(|i| program.rewards.get(i)),
+    }
+    .ok_or_else(|| match r {
+        Some(RewardRef::Name(name)) => format!("no reward structure \"{}\"", name.name),
+        _ => "no such reward structure".to_string(),
+    })
+}
+
+/// Whether a number the query depends on need not be rational ([`CExpr::Inexact`]): in the
+/// model's commands or initial states, the reward structure it asks for, or the property's
+/// conditions.
+pub(crate) fn inexact(
+    program: &Program,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+) -> bool {
+    let commands = program.commands.iter().any(|c| {
+        c.guard.inexact()
+            || c.updates.iter().any(|(p, assigns)| {
+                p.as_ref().is_some_and(CExpr::inexact) || assigns.iter().any(|(_, e)| e.inexact())
+            })
+    });
+    let rewards = match &query.what {
+        Measure::Reward(r) => reward_structure(program, r.as_ref()).is_ok_and(|r| {
+            r.state.iter().any(|(g, v)| g.inexact() || v.inexact())
+                || r.transition
+                    .iter()
+                    .any(|(_, g, v)| g.inexact() || v.inexact())
+        }),
+        Measure::Probability => false,
+    };
+    commands
+        || rewards
+        || program.init.as_ref().is_some_and(CExpr::inexact)
+        || through.is_some_and(CExpr::inexact)
+        || target.inexact()
+}
+
 /// Answers `query`, whose state formulas are resolved (`target` φ, `through` ψ of an until,
 /// `None` for `F`), on `space`; `exact` solves in rationals.
 pub fn check(
@@ -95,6 +148,9 @@ pub fn check(
     over: OverInitial,
     exact: bool,
 ) -> Result<Answer, String> {
+    if exact && inexact(program, query, through, target) {
+        return Err(INEXACT.into());
+    }
     let model = match prepare(program, space, query, through, target, over)? {
         Prepared::Infinite => {
             return Ok(Answer {
@@ -285,17 +341,7 @@ pub fn prepare<'a>(
                 Path::EventuallyCumulative(_) => true,
                 _ => return Err("reward queries ask R=? [ F φ ] or [ Fc φ ]".into()),
             };
-            let structure = match r {
-                None => program.rewards.first(),
-                Some(RewardRef::Name(name)) => program.rewards.iter().find(|s| s.name == name.name),
-                Some(RewardRef::Index(i, _)) => {
-                    i.checked_sub(1).and_then(|i| program.rewards.get(i))
-                }
-            }
-            .ok_or_else(|| match r {
-                Some(RewardRef::Name(name)) => format!("no reward structure \"{}\"", name.name),
-                _ => "no such reward structure".to_string(),
-            })?;
+            let structure = reward_structure(program, r.as_ref())?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
             // Every choice's reward (state and transition rewards) outside φ.
             let mut vals = Vec::new();

@@ -22,6 +22,10 @@ pub enum CExpr {
     Ite(Box<CExpr>, Box<CExpr>, Box<CExpr>),
     /// A function.
     Call(Func, Vec<CExpr>),
+    /// A part whose value need not be rational (`pow(x, 0.5)`, `log(x, 2)`, or a constant
+    /// defined by one): evaluated in floating point, as PRISM and Storm do, and marked so that
+    /// an exact solve refuses it (see [`CExpr::inexact`]).
+    Inexact(Box<CExpr>),
 }
 
 /// Why an expression could not be evaluated.
@@ -31,7 +35,7 @@ pub enum EvalError {
     DivByZero,
     /// A number outside 128-bit fractions, or an integer outside 64 bits.
     Overflow,
-    /// A value that is no rational number (`pow(2, 0.5)`).
+    /// A value that is no real number (`pow(-1, 0.5)`, `log(0, 2)`).
     NotRational(&'static str),
     /// An operand of the wrong type (caught by the checking pass, except in folded parts).
     Type(&'static str),
@@ -42,13 +46,35 @@ impl std::fmt::Display for EvalError {
         match self {
             EvalError::DivByZero => f.write_str("division by zero"),
             EvalError::Overflow => f.write_str("a number too large for exact arithmetic"),
-            EvalError::NotRational(what) => write!(
-                f,
-                "{what} is not a rational number, and perfectplay computes with exact rationals"
-            ),
+            EvalError::NotRational(what) => write!(f, "{what} is not a real number"),
             EvalError::Type(what) => f.write_str(what),
         }
     }
+}
+
+/// `log(x, b)` where it is a whole number `k ≥ 0` (`x = b^k`), the one case where it is
+/// rational for sure.
+pub(crate) fn exact_log(x: Q, b: Q) -> Option<i64> {
+    let mut p = Q::int(1);
+    for k in 0..=128 {
+        if p == x {
+            return Some(k);
+        }
+        match p.checked_mul(b) {
+            Some(next) if next != p => p = next,
+            _ => break,
+        }
+    }
+    None
+}
+
+/// The floating-point result `x` of a function whose value need not be rational, as the exact
+/// rational the double is; an error where it is no real number or too small or large.
+fn approximate(x: f64, what: &'static str) -> Result<Value, EvalError> {
+    if !x.is_finite() {
+        return Err(EvalError::NotRational(what));
+    }
+    Q::from_f64(x).map(Value::Real).ok_or(EvalError::Overflow)
 }
 
 fn int_of(q: Q) -> Result<Value, EvalError> {
@@ -152,7 +178,21 @@ impl CExpr {
                     .collect::<Result<_, _>>()?;
                 call(*f, &vals)?
             }
+            CExpr::Inexact(e) => e.eval(vars)?,
         })
+    }
+
+    /// Whether some part is [`CExpr::Inexact`]: its value may be a floating-point
+    /// approximation.
+    pub fn inexact(&self) -> bool {
+        match self {
+            CExpr::Inexact(_) => true,
+            CExpr::Const(_) | CExpr::Var(_) | CExpr::BoolVar(_) => false,
+            CExpr::Unary(_, a) => a.inexact(),
+            CExpr::Binary(_, a, b) => a.inexact() || b.inexact(),
+            CExpr::Ite(a, b, c) => a.inexact() || b.inexact() || c.inexact(),
+            CExpr::Call(_, args) => args.iter().any(CExpr::inexact),
+        }
     }
 
     /// The value as a boolean (the checking pass made sure it is one).
@@ -205,6 +245,7 @@ impl CExpr {
                     b.eval_int(vars)?
                 }
             }
+            CExpr::Inexact(e) => e.eval_int(vars)?,
             CExpr::Call(f, args) => match f {
                 Func::Min | Func::Max => {
                     let mut best = args[0].eval_int(vars)?;
@@ -271,9 +312,8 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
         Func::Pow => {
             let (base, exp) = (num(v[0])?, num(v[1])?);
             if !exp.is_integer() {
-                return Err(EvalError::NotRational(
-                    "pow with an exponent that is not whole",
-                ));
+                // Not rational in general: in floating point, as PRISM and Storm compute it.
+                return approximate(base.to_f64().powf(exp.to_f64()), "this pow");
             }
             let e = exp.parts().0;
             let mut r = Q::int(1);
@@ -299,19 +339,11 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
             Value::Int(a.rem_euclid(n))
         }
         Func::Log => {
-            // Rational only where the logarithm is a whole number.
             let (x, b) = (num(v[0])?, num(v[1])?);
-            let mut p = Q::int(1);
-            for k in 0..=128 {
-                if p == x {
-                    return Ok(Value::Real(Q::int(k)));
-                }
-                match p.checked_mul(b) {
-                    Some(next) if next != p => p = next,
-                    _ => break,
-                }
-            }
-            return Err(EvalError::NotRational("this log"));
+            return match exact_log(x, b) {
+                Some(k) => Ok(Value::Real(Q::int(k))),
+                None => approximate(x.to_f64().ln() / b.to_f64().ln(), "this log"),
+            };
         }
     })
 }

@@ -111,6 +111,7 @@ impl IntExpr {
                 Func::Pow => IntExpr::Pow(b(&args[0]), b(&args[1])),
                 Func::Log => IntExpr::Fail,
             },
+            CExpr::Inexact(a) => IntExpr::new(a),
         }
     }
 

@@ -3,7 +3,7 @@
 //! constant parts folded, and every expression's type checked. Expressions become [`CExpr`]s
 //! that evaluate on a state's variable values without looking a name up.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::*;
 use crate::error::{Diagnostic, Span};
@@ -67,6 +67,9 @@ pub struct Program {
     pub model_type: ModelType,
     /// Every constant with its value, in the order declared.
     pub constants: Vec<(String, Value)>,
+    /// The constants whose value need not be rational (defined with `pow(x, 0.5)` or `log`):
+    /// their values are floating-point approximations, which an exact solve refuses.
+    pub inexact: HashSet<String>,
     /// The state variables: globals first, then each module's in order.
     pub vars: Vec<Var>,
     /// Module names, in order (renamed copies included).
@@ -171,6 +174,7 @@ impl Program {
             });
         }
         let mut consts: HashMap<String, Value> = HashMap::new();
+        let mut inexact: HashSet<String> = HashSet::new();
         let no_vars = HashMap::new();
         let no_formulas = HashMap::new();
         // Repeated passes: each evaluates the constants whose dependencies are known.
@@ -189,10 +193,13 @@ impl Program {
                             formulas: &no_formulas,
                             vars: &no_vars,
                             labels: None,
+                            inexact: &inexact,
                         };
                         match gck.resolve(&e, &scope, &mut Vec::new()) {
-                            Ok((CExpr::Const(v), _)) => v,
-                            Ok(_) => unreachable!("no variables in scope"),
+                            Ok((c, _)) => match constant_of(c, name, &mut inexact) {
+                                Some(v) => v,
+                                None => unreachable!("no variables in scope"),
+                            },
                             Err(d) => return Err(d),
                         }
                     }
@@ -203,9 +210,12 @@ impl Program {
                             formulas: &formulas,
                             vars: &no_vars,
                             labels: None,
+                            inexact: &inexact,
                         };
                         match ck.resolve(e, &scope, &mut Vec::new()) {
-                            Ok((CExpr::Const(v), _)) => v,
+                            Ok((c, _)) if constant_of(c.clone(), name, &mut inexact).is_some() => {
+                                constant_of(c, name, &mut inexact).expect("a constant")
+                            }
                             Ok(_) => {
                                 return Err(ck.error(
                                     e.span,
@@ -261,6 +271,7 @@ impl Program {
         let mut program = Program {
             model_type: model.model_type,
             constants,
+            inexact,
             vars: Vec::new(),
             modules: Vec::new(),
             actions: Vec::new(),
@@ -336,6 +347,7 @@ impl Program {
             formulas: &self.formulas,
             vars: &no_vars,
             labels: None,
+            inexact: &self.inexact,
         };
         for (v, module) in &decls {
             if var_index.contains_key(&v.name.name) || consts.contains_key(&v.name.name) {
@@ -383,6 +395,7 @@ impl Program {
             formulas: &self.formulas,
             vars: &var_index,
             labels: None,
+            inexact: &self.inexact,
         };
         let bool_of = |e: &Expr, what: &str| -> Result<CExpr, Diagnostic> {
             let (c, t) = ck.resolve(e, &scope, &mut Vec::new())?;
@@ -695,11 +708,13 @@ impl Program {
             .cloned()
             .chain(extra.labels.iter().map(|(k, v)| (k.clone(), v.clone())))
             .collect();
+        let inexact: HashSet<String> = self.inexact.union(&extra.inexact).cloned().collect();
         let scope = Scope {
             consts: &consts,
             formulas,
             vars: &vars,
             labels: states.then_some(&labels),
+            inexact: &inexact,
         };
         ck.resolve(e, &scope, &mut Vec::new())
     }
@@ -798,6 +813,24 @@ pub struct PropertyScope {
     pub formulas: HashMap<String, Expr>,
     /// Labels by name, resolved.
     pub labels: HashMap<String, CExpr>,
+    /// The constants whose value need not be rational (see [`Program::inexact`]).
+    pub inexact: HashSet<String>,
+}
+
+/// The value of constant `name` resolved as `c`, noting in `inexact` whether it need not be
+/// rational; `None` if it is no constant.
+fn constant_of(c: CExpr, name: &str, inexact: &mut HashSet<String>) -> Option<Value> {
+    match c {
+        CExpr::Const(v) => Some(v),
+        CExpr::Inexact(inner) => match *inner {
+            CExpr::Const(v) => {
+                inexact.insert(name.to_string());
+                Some(v)
+            }
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A copy of `base` under the renaming of `r`, its formulas expanded first.

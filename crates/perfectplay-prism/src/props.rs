@@ -78,18 +78,22 @@ impl Props {
                     scope.labels.insert(n.name.clone(), c);
                 }
                 Item::Const(c) => {
-                    let value = match (&c.value, given.iter().find(|(n, _)| *n == c.name.name)) {
-                        (_, Some((_, text))) => {
-                            let e = crate::parser::parse_expr("--const", text)?;
-                            const_value(program, "--const", text, &e, &scope)?
-                        }
-                        (Some(e), None) => const_value(program, file, src, e, &scope)?,
-                        (None, None) => {
-                            // As in PRISM, only the properties that use it need its value.
-                            undefined.push(c.name.name.clone());
-                            continue;
-                        }
-                    };
+                    let (value, inexact) =
+                        match (&c.value, given.iter().find(|(n, _)| *n == c.name.name)) {
+                            (_, Some((_, text))) => {
+                                let e = crate::parser::parse_expr("--const", text)?;
+                                const_of(program, "--const", text, &e, &scope)?
+                            }
+                            (Some(e), None) => const_of(program, file, src, e, &scope)?,
+                            (None, None) => {
+                                // As in PRISM, only the properties that use it need its value.
+                                undefined.push(c.name.name.clone());
+                                continue;
+                            }
+                        };
+                    if inexact {
+                        scope.inexact.insert(c.name.name.clone());
+                    }
                     scope.consts.insert(c.name.name.clone(), value);
                 }
                 _ => unreachable!("matched above"),
@@ -190,8 +194,25 @@ pub(crate) fn const_value(
     e: &crate::ast::Expr,
     scope: &PropertyScope,
 ) -> Result<Value, Error> {
+    Ok(const_of(program, file, src, e, scope)?.0)
+}
+
+/// [`const_value`], and whether the value need not be rational (see [`CExpr::Inexact`]).
+pub(crate) fn const_of(
+    program: &Program,
+    file: &str,
+    src: &str,
+    e: &crate::ast::Expr,
+    scope: &PropertyScope,
+) -> Result<(Value, bool), Error> {
     match program.resolve_value(file, src, e, scope)? {
-        CExpr::Const(v) => Ok(v),
+        CExpr::Const(v) => Ok((v, false)),
+        CExpr::Inexact(inner) => match *inner {
+            CExpr::Const(v) => Ok((v, true)),
+            _ => Err(Error::Model(
+                "a constant must not depend on variables".into(),
+            )),
+        },
         _ => Err(Error::Model(
             "a constant must not depend on variables".into(),
         )),

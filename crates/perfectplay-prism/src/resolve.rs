@@ -1,7 +1,7 @@
 //! Resolving expressions: names to variable indices, constants and formulas (expanded), types
 //! checked, and the parts that read no variable folded to constants.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::ast::*;
 use crate::error::{Diagnostic, Span};
@@ -26,6 +26,9 @@ pub(crate) struct Scope<'a> {
     /// Variables: number and whether boolean.
     pub vars: &'a HashMap<String, (usize, bool)>,
     pub labels: Option<&'a HashMap<String, CExpr>>,
+    /// The constants among `consts` defined by a value that need not be rational
+    /// ([`CExpr::Inexact`]).
+    pub inexact: &'a HashSet<String>,
 }
 
 /// The checking pass over one text (a model or a property file).
@@ -127,7 +130,10 @@ impl Checker<'_> {
                         Value::Int(_) => Type::Int,
                         Value::Real(_) => Type::Real,
                     };
-                    (CExpr::Const(*v), t)
+                    match scope.inexact.contains(n) {
+                        true => (CExpr::Inexact(Box::new(CExpr::Const(*v))), t),
+                        false => (CExpr::Const(*v), t),
+                    }
                 } else if let Some(f) = scope.formulas.get(n) {
                     if stack.contains(n) {
                         return Err(self.error(
@@ -255,7 +261,27 @@ impl Checker<'_> {
                     }
                     Func::Log => Type::Real,
                 };
-                (CExpr::Call(*f, cs), t)
+                // A power with an exponent that may not be whole, and a logarithm, need not be
+                // rational: computed in floating point and marked.
+                let rational = match f {
+                    Func::Pow => {
+                        ts[1] == Type::Int
+                            || matches!(&cs[1], CExpr::Const(v) if v.number().is_some_and(|q| q.is_integer()))
+                    }
+                    Func::Log => match (&cs[0], &cs[1]) {
+                        (CExpr::Const(x), CExpr::Const(b)) => x
+                            .number()
+                            .zip(b.number())
+                            .is_some_and(|(x, b)| crate::eval::exact_log(x, b).is_some()),
+                        _ => false,
+                    },
+                    _ => true,
+                };
+                let call = CExpr::Call(*f, cs);
+                match rational {
+                    true => (call, t),
+                    false => (CExpr::Inexact(Box::new(call)), t),
+                }
             }
             ExprKind::Query(_) | ExprKind::Filter(..) => {
                 return Err(self.error(e.span, "a query cannot appear inside an expression here"))
@@ -274,13 +300,24 @@ impl Checker<'_> {
                 CExpr::Binary(_, a, b) => constant(a) && constant(b),
                 CExpr::Ite(a, b, d) => constant(a) && constant(b) && constant(d),
                 CExpr::Call(_, args) => args.iter().all(constant),
+                CExpr::Inexact(a) => constant(a),
             }
         }
         if matches!(c, CExpr::Const(_)) || !constant(&c) {
             return Ok(c);
         }
+        if let CExpr::Inexact(a) = &c {
+            if matches!(**a, CExpr::Const(_)) {
+                return Ok(c);
+            }
+        }
+        // A folded part keeps the mark of an inexact one inside it.
+        let inexact = c.inexact();
         c.eval(&[])
-            .map(CExpr::Const)
+            .map(|v| match inexact {
+                true => CExpr::Inexact(Box::new(CExpr::Const(v))),
+                false => CExpr::Const(v),
+            })
             .map_err(|e| self.error(span, e.to_string()))
     }
 }

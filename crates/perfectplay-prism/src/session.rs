@@ -372,7 +372,9 @@ fn check_query(
             .ok_or_else(|| Error::Model("a bound must be a number".into()))?,
         _ => return Err(Error::Model("a bound must be a constant".into())),
     };
-    // Compared exactly: the value is solved in rationals.
+    // Compared exactly: the value is solved in rationals (in floats where the model computes
+    // numbers that need not be rational, deciding only where the float is clear of the bound).
+    let inexact = crate::check::inexact(&loaded.program, &numeric, through.as_ref(), &target);
     let mut a = check(
         &loaded.program,
         &loaded.space,
@@ -380,14 +382,26 @@ fn check_query(
         through.as_ref(),
         &target,
         over,
-        true,
+        !inexact,
     )
     .map_err(Error::Model)?;
-    let holds = match &a.exact {
-        None => {
-            // +∞ (a reward): above every bound.
-            matches!(op, BinOp::Gt | BinOp::Ge)
+    let compare_floats = |text: &str| {
+        let (v, w) = (a.value, b.to_f64());
+        if (v - w).abs() > 1e-9 * w.abs().max(1.0) {
+            Ok(match op {
+                BinOp::Gt | BinOp::Ge => v > w,
+                _ => v < w,
+            })
+        } else {
+            Err(Error::Model(format!(
+                "the value {text} is too close to the bound to compare here"
+            )))
         }
+    };
+    let holds = match &a.exact {
+        // +∞ (a reward): above every bound.
+        _ if a.value == f64::INFINITY => matches!(op, BinOp::Gt | BinOp::Ge),
+        None => compare_floats(&a.value.to_string())?,
         Some(text) => match parse_fraction(text) {
             Some(v) => match op {
                 BinOp::Gt => v > b,
@@ -396,15 +410,7 @@ fn check_query(
                 _ => v <= b,
             },
             // A fraction beyond 128 bits: its float decides unless it is too close to tell.
-            None if (a.value - b.to_f64()).abs() > 1e-9 * b.to_f64().abs().max(1.0) => match op {
-                BinOp::Gt | BinOp::Ge => a.value > b.to_f64(),
-                _ => a.value < b.to_f64(),
-            },
-            None => {
-                return Err(Error::Model(format!(
-                    "the value {text} is too close to the bound to compare here"
-                )))
-            }
+            None => compare_floats(text)?,
         },
     };
     a.holds = Some(holds);

@@ -1,6 +1,8 @@
 //! Values of PRISM expressions: booleans, integers and exact rationals. Every number a model
-//! writes is rational (a decimal literal is the exact decimal); what is not (`pow(2, 0.5)`,
-//! `log(3, 2)`) is an error that says so, never a rounded float.
+//! writes is rational (a decimal literal is the exact decimal); what need not be (`pow(2, 0.5)`,
+//! `log(3, 2)`) is computed in floating point, as PRISM and Storm do, and kept as the exact
+//! rational that double is, in an expression marked inexact (`CExpr::Inexact`), which exact
+//! solves refuse.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -68,6 +70,39 @@ impl Q {
             }
         }
         Q::new(num, den)
+    }
+
+    /// The double `x` exactly (a double is a fraction with a power of two below); `None` if
+    /// it is not finite or does not fit in 128-bit fractions.
+    pub fn from_f64(x: f64) -> Option<Q> {
+        if !x.is_finite() {
+            return None;
+        }
+        if x == 0.0 {
+            return Some(Q::int(0));
+        }
+        let bits = x.to_bits();
+        let sign: i128 = if bits >> 63 == 1 { -1 } else { 1 };
+        let biased = ((bits >> 52) & 0x7ff) as i32;
+        let fraction = (bits & ((1u64 << 52) - 1)) as i128;
+        // x = mantissa * 2^exp.
+        let (mantissa, exp) = match biased {
+            0 => (fraction, -1074),
+            _ => (fraction | 1 << 52, biased - 1075),
+        };
+        let shift = mantissa.trailing_zeros() as i32;
+        let (mantissa, exp) = (mantissa >> shift, exp + shift);
+        let width = 128 - mantissa.leading_zeros() as i32;
+        if exp >= 0 {
+            if width + exp > 126 {
+                return None;
+            }
+            Q::new(sign * (mantissa << exp), 1)
+        } else if exp > -127 {
+            Q::new(sign * mantissa, 1i128 << (-exp))
+        } else {
+            None
+        }
     }
 
     /// Whether it is a whole number.
@@ -212,5 +247,22 @@ mod tests {
         );
         assert_eq!(Q::new(-7, 2).unwrap().floor(), -4);
         assert!(Q::new(1, 3).unwrap() < Q::new(1, 2).unwrap());
+    }
+
+    #[test]
+    fn doubles_convert_to_the_rational_they_are() {
+        assert_eq!(Q::from_f64(0.5), Q::new(1, 2));
+        assert_eq!(Q::from_f64(-3.0), Q::new(-3, 1));
+        assert_eq!(Q::from_f64(0.0), Some(Q::int(0)));
+        // 0.1 is not a tenth in binary: the double's own value.
+        assert_eq!(Q::from_f64(0.1), Q::new(3602879701896397, 1 << 55));
+        let r = Q::from_f64(2f64.sqrt()).unwrap();
+        assert_eq!(r.to_f64(), 2f64.sqrt());
+        assert_eq!(Q::from_f64(2f64.powi(100)), Q::new(1 << 100, 1));
+        // Beyond 128-bit fractions, and no number at all.
+        assert_eq!(Q::from_f64(2f64.powi(127)), None);
+        assert_eq!(Q::from_f64(1e-60), None);
+        assert_eq!(Q::from_f64(f64::NAN), None);
+        assert_eq!(Q::from_f64(f64::INFINITY), None);
     }
 }

@@ -1,0 +1,105 @@
+//! Numbers that need not be rational: `pow` with an exponent that is not whole and `log`, as
+//! QVBS's oscillators compute an order parameter `pow(x² + y², 0.5)` in their target. They are
+//! computed in floating point, as PRISM and Storm do; an exact solve that depends on one is an
+//! error that says so, and everything else stays exact.
+
+use perfectplay_prism::{check_prop, Loaded, Props};
+
+/// A chain that picks a point on the unit circle's axes or its diagonal, then stops. The
+/// target compares a distance (a square root) with a bound, as the oscillators do.
+const MODEL: &str = "dtmc
+const double lambda;
+formula radius = pow(pow(x, 2) + pow(y, 2), 0.5);
+module m
+  s : [0..1];
+  x : [-1..1] init 0;
+  y : [-1..1] init 0;
+  [] s=0 -> 1/4 : (s'=1) & (x'=1) + 1/4 : (s'=1) & (y'=-1)
+          + 1/2 : (s'=1) & (x'=1) & (y'=1);
+endmodule
+rewards
+  s=0 : pow(2, 0.5);
+endrewards
+rewards \"whole\"
+  s=0 : pow(9, 1.0) + log(8, 2);
+endrewards
+";
+
+fn answer(
+    props: &str,
+    i: usize,
+    exact: bool,
+    lambda: &str,
+) -> Result<(f64, Option<String>), String> {
+    let loaded = Loaded::new(
+        "circle.prism",
+        MODEL,
+        &[("lambda".into(), lambda.into())],
+        100,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let props =
+        Props::new(&loaded.program, "circle.props", props, &[]).unwrap_or_else(|e| panic!("{e}"));
+    check_prop(&loaded, &props, &props.props[i], exact)
+        .map(|a| match a.holds {
+            Some(b) => (f64::from(u8::from(b)), None),
+            None => (a.value, a.exact),
+        })
+        .map_err(|e| e.to_string())
+}
+
+#[test]
+fn irrational_functions_are_floating_point_and_exact_solves_refuse_them() {
+    // Radius 1 on the axes (probability 1/2); the diagonal's radius is √2.
+    for (lambda, want) in [("1", 1.0), ("1.2", 0.5), ("1.5", 0.0)] {
+        let (v, exact) = answer("P=? [ F radius >= lambda ]", 0, false, lambda).unwrap();
+        assert_eq!((v, exact), (want, None), "lambda = {lambda}");
+        let err = answer("P=? [ F radius >= lambda ]", 0, true, lambda).unwrap_err();
+        assert!(err.contains("--exact cannot give an exact answer"), "{err}");
+    }
+    // A reward of √2 in floating point.
+    let (v, _) = answer("R=? [ F s=1 ]", 0, false, "1").unwrap();
+    assert_eq!(v, 2f64.sqrt());
+    assert!(answer("R=? [ F s=1 ]", 0, true, "1").is_err());
+    // A bound on such a value is decided in floating point, clear of the bound.
+    let (holds, _) = answer("P>0.4 [ F radius > 1 ]", 0, false, "1").unwrap();
+    assert_eq!(holds, 1.0, "P = 1/2");
+    let (holds, _) = answer("P>0.6 [ F radius > 1 ]", 0, false, "1").unwrap();
+    assert_eq!(holds, 0.0, "P = 1/2");
+    // A whole exponent and a logarithm that is a whole number stay exact.
+    let (_, exact) = answer("R{\"whole\"}=? [ F s=1 ]", 0, true, "1").unwrap();
+    assert_eq!(exact.as_deref(), Some("12"));
+    // A property that does not touch them is exact.
+    let (_, exact) = answer("P=? [ F x=1 ]", 0, true, "1").unwrap();
+    assert_eq!(exact.as_deref(), Some("3/4"));
+}
+
+#[test]
+fn constants_defined_by_irrational_functions_carry_the_mark() {
+    let props = "const double r = pow(2, 0.5);\nP=? [ F x+y >= r ]\nP=? [ F x+y >= 1.5 ]";
+    assert_eq!(answer(props, 0, false, "1").unwrap(), (0.5, None));
+    assert!(answer(props, 0, true, "1").unwrap_err().contains("--exact"));
+    assert_eq!(
+        answer(props, 1, true, "1").unwrap().1.as_deref(),
+        Some("1/2")
+    );
+    // In the model too, and through a formula.
+    let model = MODEL.replace("const double lambda;", "const double lambda = log(3, 2);");
+    let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
+    assert!(loaded.program.inexact.contains("lambda"));
+    let props = Props::new(&loaded.program, "p", "P=? [ F radius >= lambda ]", &[]).unwrap();
+    assert!(check_prop(&loaded, &props, &props.props[0], true).is_err());
+    let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+    assert_eq!(a.value, 0.0, "log₂ 3 ≈ 1.58 exceeds every radius");
+}
+
+#[test]
+fn what_is_no_real_number_is_an_error() {
+    let model = "dtmc\nmodule m\n  x : [0..1];\n  [] x=0 -> (x'=1);\nendmodule\nlabel \"bad\" = pow(x - 1, 0.5) > 0;\n";
+    let loaded = Loaded::new("m.prism", model, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "p", "P=? [ F \"bad\" ]", &[]).unwrap();
+    let err = check_prop(&loaded, &props, &props.props[0], false)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("is not a real number"), "{err}");
+}
