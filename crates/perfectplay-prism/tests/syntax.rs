@@ -198,6 +198,17 @@ label "done" = x = 2*N & -(-x) >= -1;
     let model = parse_model("t", text).unwrap_or_else(|e| panic!("{}", e.render()));
     let again = parse_model("printed", &model.to_string()).unwrap();
     assert_eq!(again, model, "{model}");
+    // PRISM's older forms: `prob` and `rate` declare doubles, `func(f, …)` calls f, and a file
+    // without a model type is an MDP.
+    let old = "prob q = 0.25;\nrate r = 2;\nmodule m\n  x : [0..3];\n  [] x < 3 -> q : (x'=func(min, x + 1, 3)) + 1 - q : (x'=func(max, x, 1));\nendmodule\n";
+    let model = parse_model("old", old).unwrap_or_else(|e| panic!("{}", e.render()));
+    let new = "mdp\nconst double q = 0.25;\nconst double r = 2;\nmodule m\n  x : [0..3];\n  [] x < 3 -> q : (x'=min(x + 1, 3)) + 1 - q : (x'=max(x, 1));\nendmodule\n";
+    assert_eq!(model, parse_model("new", new).unwrap());
+    assert_eq!(parse_model("printed", &model.to_string()).unwrap(), model);
+    for bad in ["x = func(sqrt, 2);", "x = func(min);", "x = func(pow, 2);"] {
+        let text = format!("mdp\nformula {bad}");
+        assert!(parse_model("bad", &text).is_err(), "{bad}");
+    }
     let props = r#"const int K = 2;
 "a": <<p1>> Pmax=? [ F "done" ];
 <<p1, p2>> R{"r"}min=? [ Fc x = K ];

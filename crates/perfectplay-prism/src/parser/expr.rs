@@ -239,6 +239,7 @@ impl Parser<'_> {
                             format!("the operator '{word}' is not supported (P and R queries are)"),
                         ))
                     }
+                    "func" if self.peek_at(1).tok == Tok::Punct("(") => self.func_call(),
                     _ => {
                         if let Some(&(f, _)) = Func::ALL.iter().find(|(_, n)| *n == word) {
                             if self.peek_at(1).tok == Tok::Punct("(") {
@@ -285,6 +286,28 @@ impl Parser<'_> {
     fn call(&mut self, f: Func) -> Result<Expr> {
         let start = self.bump().span;
         self.expect_punct("(")?;
+        self.call_args(f, start)
+    }
+
+    /// `func(min, a, b)`: PRISM's other way to write a call.
+    fn func_call(&mut self) -> Result<Expr> {
+        let start = self.bump().span;
+        self.expect_punct("(")?;
+        let t = self.peek();
+        let word = self.text(t);
+        let Some(&(f, _)) = Func::ALL.iter().find(|(_, n)| *n == word) else {
+            return Err(self.error(
+                t.span,
+                "expected a function's name (min, max, floor, ceil, round, pow, mod or log)",
+            ));
+        };
+        self.bump();
+        self.expect_punct(",")?;
+        self.call_args(f, start)
+    }
+
+    /// The arguments of a call of `f` that began at `start`, after its `(`.
+    fn call_args(&mut self, f: Func, start: crate::error::Span) -> Result<Expr> {
         let mut args = vec![self.expr()?];
         while self.eat_punct(",") {
             args.push(self.expr()?);

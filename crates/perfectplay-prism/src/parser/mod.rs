@@ -326,7 +326,7 @@ impl<'a> Parser<'a> {
             ""
         };
         match word {
-            "const" => self.constant().map(Item::Const),
+            "const" | "prob" | "rate" => self.constant().map(Item::Const),
             "formula" => {
                 self.bump();
                 let name = self.ident("a formula's name")?;
@@ -384,15 +384,20 @@ impl<'a> Parser<'a> {
     }
 
     fn constant(&mut self) -> Result<Const> {
-        self.expect_kw("const")?;
-        let ty = if self.eat_kw("int") {
-            Some(ConstType::Int)
-        } else if self.eat_kw("double") {
+        // `prob` and `rate` declare double constants, as in PRISM's older files.
+        let ty = if self.eat_kw("prob") || self.eat_kw("rate") {
             Some(ConstType::Double)
-        } else if self.eat_kw("bool") {
-            Some(ConstType::Bool)
         } else {
-            None
+            self.expect_kw("const")?;
+            if self.eat_kw("int") {
+                Some(ConstType::Int)
+            } else if self.eat_kw("double") {
+                Some(ConstType::Double)
+            } else if self.eat_kw("bool") {
+                Some(ConstType::Bool)
+            } else {
+                None
+            }
         };
         let name = self.ident("a constant's name")?;
         let value = if self.eat_punct("=") {
