@@ -57,6 +57,10 @@ impl Display for Expr {
                     BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                         (me + 1, me + 1)
                     }
+                    // A node with the same operator on its right (a balanced chain, or
+                    // parentheses as written) has both sides in parentheses, so that it parses
+                    // back as a chain of two.
+                    _ if matches!(&r.kind, ExprKind::Binary(o, ..) if o == op) => (me + 1, me + 1),
                     _ => (me, me + 1),
                 };
                 write!(f, "{} {} {}", Operand(l, lmin), op.text(), Operand(r, rmin))

@@ -223,6 +223,48 @@ R{"r"}<=2.5 [ F "done" ]"#;
     assert_eq!(parse_properties("printed", &p.to_string()).unwrap(), p);
 }
 
+/// Generated models write conjunctions and sums of thousands of terms: they parse (as
+/// balanced trees, so no pass nests deeply), print and parse back to the same tree, and mean
+/// what they say.
+#[test]
+fn long_chains_parse_round_trip_and_evaluate() {
+    let n = 5000;
+    let terms = |op: &str, f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>().join(op);
+    let text = format!(
+        "dtmc\nmodule m\n  x : [0..1];\n  [] x=0 -> (x'=1);\nendmodule\n\
+         label \"all\" = {};\nlabel \"any\" = {};\nlabel \"sum\" = {} = {};\n\
+         label \"short\" = x=1 & x=1 & x=1;\n",
+        terms(" & ", &|_| "x=1".to_string()),
+        terms(" | ", &|i| if i == n - 1 {
+            "x=1".into()
+        } else {
+            "x=2".into()
+        }),
+        terms(" + ", &|i| format!("{}", i % 3)),
+        (0..n).map(|i| i % 3).sum::<usize>(),
+    );
+    let model = parse_model("long", &text).unwrap_or_else(|e| panic!("{}", e.render()));
+    let printed = model.to_string();
+    assert_eq!(parse_model("printed", &printed).unwrap(), model);
+    // A short chain prints as written.
+    assert!(
+        printed.contains("label \"short\" = x = 1 & x = 1 & x = 1;"),
+        "{printed}"
+    );
+    let loaded = perfectplay_prism::Loaded::new("long", &text, &[], 10).unwrap();
+    for (label, want) in [("all", "1"), ("any", "1"), ("sum", "1")] {
+        let props = perfectplay_prism::Props::new(
+            &loaded.program,
+            "p",
+            &format!("P=? [ F \"{label}\" ]"),
+            &[],
+        )
+        .unwrap();
+        let a = perfectplay_prism::check_prop(&loaded, &props, &props.props[0], true).unwrap();
+        assert_eq!(a.exact.as_deref(), Some(want), "{label}");
+    }
+}
+
 /// A printed expression, after every operator with every other as an operand, parses back to
 /// the same tree.
 #[test]

@@ -5,6 +5,20 @@ use super::{is_operator_start, Parser, Result};
 use crate::ast::*;
 use crate::lexer::Tok;
 
+/// The longest chain of one associative operator (`&`, `|`, `+`) kept as written, left to
+/// right; longer ones are balanced trees (see `Parser::chain`).
+pub(crate) const LONG_CHAIN: usize = 16;
+
+/// `parts` (at least two) joined by `op` in a balanced tree, in order: the left half takes the
+/// extra part, so that three parts are `(a op b) op c`, as written.
+fn balanced(op: BinOp, mut parts: Vec<Expr>) -> Expr {
+    if parts.len() == 1 {
+        return parts.pop().expect("one part");
+    }
+    let right = parts.split_off(parts.len().div_ceil(2));
+    Parser::binary(op, balanced(op, parts), balanced(op, right))
+}
+
 impl Parser<'_> {
     /// One level deeper into the expression; an error beyond [`super::MAX_DEPTH`].
     fn deeper(&mut self) -> Result<()> {
@@ -73,23 +87,40 @@ impl Parser<'_> {
     }
 
     fn or(&mut self) -> Result<Expr> {
-        let mut l = self.and()?;
+        let mut parts = vec![self.and()?];
         while self.eat_punct("|") {
-            let r = self.and()?;
-            self.deeper()?;
-            l = Self::binary(BinOp::Or, l, r);
+            parts.push(self.and()?);
         }
-        Ok(l)
+        self.chain(BinOp::Or, parts)
     }
 
     fn and(&mut self) -> Result<Expr> {
-        let mut l = self.not()?;
+        let mut parts = vec![self.not()?];
         while self.eat_punct("&") {
-            let r = self.not()?;
-            self.deeper()?;
-            l = Self::binary(BinOp::And, l, r);
+            parts.push(self.not()?);
         }
-        Ok(l)
+        self.chain(BinOp::And, parts)
+    }
+
+    /// `parts` joined by the associative `op`: left to right as written, and, for a chain
+    /// longer than [`LONG_CHAIN`] (a generated model's conjunction of hundreds of terms), as a
+    /// balanced tree of the same order, whose depth grows with the logarithm of the length.
+    /// The printer puts both halves of a balanced node in parentheses, so the tree prints and
+    /// parses back to itself.
+    fn chain(&mut self, op: BinOp, parts: Vec<Expr>) -> Result<Expr> {
+        if parts.len() <= LONG_CHAIN {
+            let mut parts = parts.into_iter();
+            let mut l = parts.next().expect("a chain has a first part");
+            for r in parts {
+                self.deeper()?;
+                l = Self::binary(op, l, r);
+            }
+            return Ok(l);
+        }
+        for _ in 0..usize::BITS - (parts.len() - 1).leading_zeros() {
+            self.deeper()?;
+        }
+        Ok(balanced(op, parts))
     }
 
     fn not(&mut self) -> Result<Expr> {
@@ -123,18 +154,29 @@ impl Parser<'_> {
     }
 
     pub(super) fn sum(&mut self) -> Result<Expr> {
-        let mut l = self.product()?;
+        let mut parts = vec![self.product()?];
+        let mut ops = Vec::new();
         loop {
             let op = match self.peek().tok {
                 Tok::Punct("+") => BinOp::Add,
                 Tok::Punct("-") => BinOp::Sub,
-                _ => return Ok(l),
+                _ => break,
             };
             self.bump();
-            let r = self.product()?;
+            parts.push(self.product()?);
+            ops.push(op);
+        }
+        // A sum of many terms is a chain; with a subtraction among them, it is left to right.
+        if ops.iter().all(|op| *op == BinOp::Add) {
+            return self.chain(BinOp::Add, parts);
+        }
+        let mut parts = parts.into_iter();
+        let mut l = parts.next().expect("a sum has a first term");
+        for (op, r) in ops.into_iter().zip(parts) {
             self.deeper()?;
             l = Self::binary(op, l, r);
         }
+        Ok(l)
     }
 
     fn product(&mut self) -> Result<Expr> {
