@@ -291,40 +291,7 @@ fn build_packed<K: Word>(
     // Initial states.
     let init_vals: Vec<Vec<i64>> = match &program.init {
         None => vec![program.vars.iter().map(|v| v.init).collect()],
-        Some(init) => {
-            let total: u128 = program
-                .vars
-                .iter()
-                .map(|v| (v.hi as i128 - v.lo as i128 + 1) as u128)
-                .try_fold(1u128, |a, b| a.checked_mul(b))
-                .unwrap_or(u128::MAX);
-            if total > 1 << 26 {
-                return Err(BuildError(
-                    "init … endinit: too many valuations of the variables to enumerate".into(),
-                ));
-            }
-            let mut out = Vec::new();
-            let mut vals: Vec<i64> = program.vars.iter().map(|v| v.lo).collect();
-            for k in 0..total {
-                // Valuation number `k`, the last variable fastest.
-                let mut r = k;
-                for (i, v) in program.vars.iter().enumerate().rev() {
-                    let size = (v.hi as i128 - v.lo as i128 + 1) as u128;
-                    vals[i] = packed::value((r % size) as u64, v.lo);
-                    r /= size;
-                }
-                if init
-                    .holds(&vals)
-                    .map_err(|e| BuildError(format!("init … endinit: {e}")))?
-                {
-                    out.push(vals.clone());
-                }
-            }
-            if out.is_empty() {
-                return Err(BuildError("init … endinit holds in no state".into()));
-            }
-            out
-        }
+        Some(init) => crate::init::initial_valuations(program, init, max_states)?,
     };
     for vals in &init_vals {
         let p: K = pack(&space.layout, program, vals);

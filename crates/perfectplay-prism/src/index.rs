@@ -100,7 +100,7 @@ impl Indexed {
 
 /// The `(variable, value)` pairs that guard `e` pins in its top-level conjunction: `x = 3`,
 /// `3 = x`, `b`, `!b`.
-fn pinned(e: &CExpr, out: &mut Vec<(usize, i64)>) {
+pub(crate) fn pinned(e: &CExpr, out: &mut Vec<(usize, i64)>) {
     match e {
         CExpr::Binary(BinOp::And, a, b) => {
             pinned(a, out);

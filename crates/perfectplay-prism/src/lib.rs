@@ -38,6 +38,7 @@ mod eval;
 mod fast;
 pub mod graph;
 mod index;
+mod init;
 mod lexer;
 pub mod packed;
 mod parser;

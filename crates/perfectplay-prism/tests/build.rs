@@ -139,3 +139,54 @@ fn states_of_any_width_keep_every_variable() {
         "{err}"
     );
 }
+
+/// `init … endinit` is searched variable by variable, cutting a branch as soon as the
+/// expression is false, so a model whose initial states pin most variables is not enumerated
+/// over the product of every range (here 21^12 valuations); the initial states are the ones
+/// the expression allows, and a side of `&`, `|` or `=>` is only evaluated where the other
+/// lets it be, as in a full evaluation.
+#[test]
+fn initial_states_are_searched_not_enumerated() {
+    let decls: String = (0..12).map(|i| format!("  v{i} : [0..20];\n")).collect();
+    let model = |init: &str| {
+        format!("dtmc\nmodule m\n{decls}  [] true -> true;\nendmodule\ninit {init} endinit\n")
+    };
+    let pinned: String = (0..10).map(|i| format!("v{i}={i} & ")).collect();
+    let count = |init: &str| -> Result<usize, String> {
+        perfectplay_prism::Loaded::new("init.prism", &model(init), &[], 1_000_000)
+            .map(|l| l.space.initial.len())
+            .map_err(|e| e.to_string())
+    };
+    // v10 + v11 = 20 has 21 solutions, v10 < v11 among them 10.
+    assert_eq!(count(&format!("{pinned}v10 + v11 = 20")), Ok(21));
+    assert_eq!(
+        count(&format!("{pinned}v10 + v11 = 20 & v10 < v11")),
+        Ok(10)
+    );
+    assert_eq!(
+        count(&format!("{pinned}(v10 = 0 | 20 / v10 >= 4) & v11 = 0")),
+        Ok(6)
+    );
+    assert_eq!(
+        count(&format!("{pinned}(v10 != 0 => 20 / v10 = 10) & v11 = 1")),
+        Ok(2)
+    );
+    // A pin outside the range, or two pins that disagree, leave no initial state.
+    for init in [
+        format!("{pinned}v10 = 21"),
+        format!("{pinned}v10 = 1 & v10 = 2"),
+    ] {
+        let err = count(&init).unwrap_err();
+        assert!(err.contains("holds in no state"), "{err}");
+    }
+    // An error where the full evaluation meets it is reported.
+    let err = count(&format!("{pinned}20 / v10 > 1")).unwrap_err();
+    assert!(err.contains("division by zero"), "{err}");
+    // Without pins, the search gives up with an error rather than running for ever.
+    let err =
+        count("v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 >= 0").unwrap_err();
+    assert!(
+        err.contains("initial states") || err.contains("too many"),
+        "{err}"
+    );
+}
