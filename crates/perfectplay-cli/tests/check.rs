@@ -424,3 +424,28 @@ endmodule
     assert_eq!(out["results"][0]["value"], 1.0);
     assert_eq!(out["results"][0]["error_bound"], 0.0);
 }
+
+/// A square root (`pow(…, 0.5)`, as QVBS's oscillators write their order parameter) is
+/// floating point: `check` and `explain` answer without `--exact`, and with it both stop with
+/// one `error:` line and exit code 2.
+#[test]
+fn floating_point_functions_answer_in_floats_and_refuse_exact() {
+    let model = file(
+        "root.prism",
+        "dtmc\nformula r = pow(x, 0.5);\nmodule m\n  x : [0..4];\n  [] x=0 -> 1/4 : (x'=2) + 3/4 : (x'=4);\nendmodule\n",
+    );
+    let prop = "P=? [ F r >= 1.5 ]";
+    let o = run(&["check", &model, "--prop", prop, "-q"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "P=? [ F r >= 1.5 ]: 0.75\n");
+    for command in ["check", "explain"] {
+        let o = run(&[command, &model, "--prop", prop, "--exact", "-q"]);
+        assert_eq!(o.status.code(), Some(2), "{command}");
+        let err = text(&o.stderr);
+        assert!(
+            err.starts_with("error: ") && err.contains("--exact cannot give an exact answer"),
+            "{command}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}

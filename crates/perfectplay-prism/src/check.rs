@@ -516,6 +516,7 @@ pub fn prepare<'a>(
             (player, format!("<<{}>>", names.join(",")))
         }),
         total_game: smg && matches!(query.path, Path::EventuallyCumulative(_)),
+        inexact: inexact(program, query, through, target),
         step: None,
     };
     Ok(Prepared::Model(Box::new(model)))

@@ -52,6 +52,9 @@ pub struct QueryModel<'a> {
     /// An `Fc` query on a stochastic game, which the engine alone does not solve (see
     /// [`crate::total`]).
     pub(crate) total_game: bool,
+    /// Whether a number it depends on is floating point (`pow(x, 0.5)`; see
+    /// [`crate::eval::CExpr::Inexact`]).
+    pub(crate) inexact: bool,
     /// During a step of [`crate::total`]'s strategy iteration: per state the choice the reward
     /// maximiser follows (`u32::MAX` where it does not decide), and the states the virtual
     /// start spreads over, so that every state is solved.
@@ -173,6 +176,18 @@ impl QueryModel<'_> {
     /// the engine alone would not give its value.
     pub fn is_total_game(&self) -> bool {
         self.total_game
+    }
+
+    /// Whether a number the query depends on is floating point (the model computes `pow`
+    /// with an exponent that is not whole, or `log`): then an exact solve is no exact answer,
+    /// and [`inexact_error`](QueryModel::inexact_error) says so.
+    pub fn is_inexact(&self) -> bool {
+        self.inexact
+    }
+
+    /// The error an exact solve of an inexact query gives.
+    pub fn inexact_error() -> &'static str {
+        crate::check::INEXACT
     }
 }
 
