@@ -16,7 +16,7 @@ use serde::Serialize;
 
 pub fn command() -> Command {
     Command::new("check")
-        .about("Check properties of a model in the PRISM language (dtmc, mdp, smg): P=?, Pmin=?, Pmax=? [ F φ ] and [ ψ U φ ]; R=?, Rmin=?, Rmax=? [ F φ ] and [ Fc φ ]")
+        .about("Check properties of a model in the PRISM language (dtmc, mdp, smg): P=?, Pmin=?, Pmax=? [ F φ ] and [ ψ U φ ]; R=?, Rmin=?, Rmax=? [ F φ ], [ Fc φ ] and [ C ]")
         .arg(Arg::new("model").value_name("MODEL").required(true).help("The model file (.prism, .pm, .nm)"))
         .arg(Arg::new("props").value_name("PROPS").help("A properties file (.props); without --prop every property in it is checked"))
         .arg(
@@ -45,7 +45,8 @@ pub fn command() -> Command {
              Supported: dtmc and mdp models, and smg games ('<<p1>> Pmax=? [ F φ ]', \
              '<<*>>' for every player), constants, formulas, labels, globals, modules and \
              renaming, synchronisation, rewards, init...endinit. R[ F φ ] is +∞ where φ may be \
-             missed; R[ Fc φ ] counts what a play that misses φ earns; R[ F0 φ ] counts it \
+             missed; R[ Fc φ ] counts what a play that misses φ earns (R[ C ]: the whole play's \
+             total); R[ F0 φ ] counts it \
              zero, checked where every play reaches φ almost surely or none can. Bounds ('<<p1>> P>=0.5 \
              [ … ]': can the coalition ensure it) and arithmetic over queries ('1 - Pmin=? [ F φ \
              ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too. Not \

@@ -461,6 +461,9 @@ pub enum Path {
     EventuallyCumulative(Expr),
     /// `F0 φ`: paths that never reach φ count zero (PRISM-games).
     EventuallyZero(Expr),
+    /// `C`: the total reward of the whole play, PRISM's unbounded cumulative reward (`Fc`
+    /// with a target never reached).
+    Total,
 }
 
 /// A property of a properties file: `"name": expr;` or `expr;`.

@@ -338,8 +338,8 @@ pub fn prepare<'a>(
         Measure::Reward(r) => {
             let cumulative = match query.path {
                 Path::Eventually(_) => false,
-                Path::EventuallyCumulative(_) => true,
-                _ => return Err("reward queries ask R=? [ F φ ] or [ Fc φ ]".into()),
+                Path::EventuallyCumulative(_) | Path::Total => true,
+                _ => return Err("reward queries ask R=? [ F φ ], [ Fc φ ] or [ C ]".into()),
             };
             let structure = reward_structure(program, r.as_ref())?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
@@ -515,7 +515,7 @@ pub fn prepare<'a>(
             let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
             (player, format!("<<{}>>", names.join(",")))
         }),
-        total_game: smg && matches!(query.path, Path::EventuallyCumulative(_)),
+        total_game: smg && matches!(query.path, Path::EventuallyCumulative(_) | Path::Total),
         inexact: inexact(program, query, through, target),
         step: None,
     };

@@ -120,6 +120,7 @@ impl Display for Query {
         match &self.path {
             Path::Eventually(e) => write!(f, "F {e}")?,
             Path::EventuallyCumulative(e) => write!(f, "Fc {e}")?,
+            Path::Total => f.write_str("C")?,
             Path::EventuallyZero(e) => write!(f, "F0 {e}")?,
             Path::Until(a, b) => write!(f, "{a} U {b}")?,
         }

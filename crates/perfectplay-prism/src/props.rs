@@ -180,6 +180,7 @@ fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
                     | Path::EventuallyCumulative(t)
                     | Path::EventuallyZero(t) => mentions(t, name),
                     Path::Until(a, b) => any(&[a, b]),
+                    Path::Total => false,
                 }
         }
         ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Bool(_) | ExprKind::Label(_) => false,

@@ -276,10 +276,22 @@ fn resolve_prop<'p>(
     let resolve = |e: &crate::ast::Expr| -> Result<CExpr, Error> {
         Ok(program.resolve_property(&prop.file, &prop.src, e, &props.scope)?)
     };
+    if matches!(query.what, crate::ast::Measure::Probability)
+        && matches!(
+            query.path,
+            Path::EventuallyCumulative(_) | Path::EventuallyZero(_) | Path::Total
+        )
+    {
+        return Err(Error::Model(
+            "Fc, F0 and C measure rewards: a P query takes F φ or ψ U φ".into(),
+        ));
+    }
     let (through, target) = match &query.path {
         Path::Eventually(t) => (None, resolve(t)?),
         Path::Until(a, b) => (Some(resolve(a)?), resolve(b)?),
         Path::EventuallyCumulative(t) | Path::EventuallyZero(t) => (None, resolve(t)?),
+        // The whole play's reward: `Fc` of a target no state meets.
+        Path::Total => (None, CExpr::Const(crate::value::Value::Bool(false))),
     };
     Ok(Resolved {
         over,

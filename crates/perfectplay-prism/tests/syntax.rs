@@ -214,12 +214,13 @@ label "done" = x = 2*N & -(-x) >= -1;
 <<p1, p2>> R{"r"}min=? [ Fc x = K ];
 <<>> Rmax=? [ F0 "done" ];
 R{1}max=? [ F "done" ];
+R{"r"}min=? [ C ];
 filter(max, Pmin=? [ !"done" U x > 1 ], "init");
 Pmax=? [ F x = 1 ] + 1;
 P>=1 [ F "done" ];
 R{"r"}<=2.5 [ F "done" ]"#;
     let p = parse_properties("props", props).unwrap_or_else(|e| panic!("{}", e.render()));
-    assert_eq!(p.properties.len(), 8);
+    assert_eq!(p.properties.len(), 9);
     assert_eq!(parse_properties("printed", &p.to_string()).unwrap(), p);
 }
 
@@ -366,6 +367,7 @@ label \"end\" = won | x = 3;
 (1/2) * <<maxi,mini>> R{\"r\"}max=? [ F \"end\" ] + 1
 filter(max, <<*>> Rmin=? [ Fc won ], \"init\") / max(1, <<maxi>> Pmin=? [ F x=k ])
 <<maxi>> R{\"r\"}max=? [ F0 \"end\" ] >= 2 ? 1 : floor(3 * <<1>> Pmax=? [ F x>=2 ])
+<<mini>> R{\"r\"}min=? [ C ]
 <<maxi>> Pmax=? [ F<=k won ];
 <<maxi>> (R{\"r\"}<=5 [ C ] & P>=0.5 [ F won ])
 filter(range, <<mini>> Pmin=? [ X won ], x=0)
@@ -409,12 +411,12 @@ fn the_fuzzed_properties_are_checked_unmutated() {
     let loaded = perfectplay_prism::Loaded::new("game", FUZZ_GAME, &[], 1000).unwrap();
     let given = [("k".to_string(), "2".to_string())];
     let props = perfectplay_prism::Props::new(&loaded.program, "p", FUZZ_PROPS, &given).unwrap();
-    assert_eq!(props.props.len(), 8);
+    assert_eq!(props.props.len(), 9);
     let ok = props
         .props
         .iter()
         .filter(|p| perfectplay_prism::check_prop(&loaded, &props, p, true).is_ok())
         .count();
     // The last three are kept aside as unsupported.
-    assert_eq!(ok, 5);
+    assert_eq!(ok, 6);
 }

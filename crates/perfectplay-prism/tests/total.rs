@@ -303,3 +303,48 @@ endrewards
         assert_eq!(got, want, "{prop}");
     }
 }
+
+/// `R[ C ]`, PRISM's total reward of the whole play, is `Fc` of a target never reached: worked
+/// out by hand on an MDP (Max earns 1 per round of a loop it leaves by chance, 4 in all; Min
+/// stops at once for 3), +∞ where a rewarding loop can go on for ever, and the same answers
+/// as `Fc false` on the game above. A P query with a reward path is an error, not `F`.
+#[test]
+fn total_reward_is_the_cumulative_reward_of_a_target_never_reached() {
+    let mdp = |loop_pays: u32| {
+        format!(
+            "mdp
+module m
+  x : [0..2];
+  [a] x=0 -> 1/2 : (x'=1) + 1/2 : (x'=2);
+  [b] x=0 -> (x'=2);
+  [] x=1 -> (x'=0);
+  [c] x=2 -> true;
+endmodule
+rewards
+  [a] true : 1;
+  [b] true : 3;
+  [c] true : {loop_pays};
+  x=1 : 2;
+endrewards
+"
+        )
+    };
+    for exact in [false, true] {
+        assert_eq!(answer(&mdp(0), "Rmax=? [ C ]", exact).0, 4.0);
+        assert_eq!(answer(&mdp(0), "Rmin=? [ C ]", exact).0, 3.0);
+        assert_eq!(answer(&mdp(1), "Rmin=? [ C ]", exact).0, f64::INFINITY);
+        assert_eq!(
+            answer(&mdp(0), "Rmax=? [ C ]", exact),
+            answer(&mdp(0), "Rmax=? [ Fc false ]", exact)
+        );
+    }
+    let loaded = Loaded::new("m.prism", &mdp(0), &[], 100).unwrap();
+    for prop in ["Pmax=? [ Fc x=2 ]", "Pmax=? [ F0 x=2 ]", "Pmax=? [ C ]"] {
+        let props = Props::new(&loaded.program, "p", prop, &[]).unwrap();
+        let err = check_prop(&loaded, &props, &props.props[0], false)
+            .err()
+            .expect(prop)
+            .to_string();
+        assert!(err.contains("measure rewards"), "{prop}: {err}");
+    }
+}

@@ -760,6 +760,13 @@ impl<'a> Parser<'a> {
             ""
         };
         let bounded = |p: &Self| p.is_punct("<=") || p.is_punct("<") || p.is_punct("[");
+        // `C<=k`, seen from `C` itself.
+        let bounded_after = |p: &Self| {
+            matches!(
+                p.peek_at(1).tok,
+                Tok::Punct("<=") | Tok::Punct("<") | Tok::Punct("[")
+            )
+        };
         match word {
             "F" | "Fc" | "F0" => {
                 self.bump();
@@ -780,7 +787,15 @@ impl<'a> Parser<'a> {
                 t.span,
                 format!("the path operator '{word}' (LTL) is not supported: use F or U"),
             )),
-            "C" | "I" | "S" => Err(self.unsupported(
+            "C" if !bounded_after(self) => {
+                self.bump();
+                Ok(Path::Total)
+            }
+            "C" => Err(self.unsupported(
+                t.span,
+                "bounded cumulative rewards (C<=k) are not supported: use C or F",
+            )),
+            "I" | "S" => Err(self.unsupported(
                 t.span,
                 format!(
                     "the reward operator '{word}' is not supported: use F (reachability rewards)"
