@@ -341,10 +341,10 @@ endrewards
     let loaded = Loaded::new("m.prism", &mdp(0), &[], 100).unwrap();
     for prop in ["Pmax=? [ Fc x=2 ]", "Pmax=? [ F0 x=2 ]", "Pmax=? [ C ]"] {
         let props = Props::new(&loaded.program, "p", prop, &[]).unwrap();
-        let err = check_prop(&loaded, &props, &props.props[0], false)
-            .err()
-            .expect(prop)
-            .to_string();
+        let Err(err) = check_prop(&loaded, &props, &props.props[0], false) else {
+            panic!("{prop}: an answer");
+        };
+        let err = err.to_string();
         assert!(err.contains("measure rewards"), "{prop}: {err}");
     }
 }
