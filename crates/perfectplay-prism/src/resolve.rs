@@ -236,6 +236,17 @@ impl Checker<'_> {
                     cs.push(c);
                     ts.push(t);
                 }
+                // Rounding a floating-point constant that is clear of the rounding boundary
+                // gives the whole number exactly (`ceil(log(5, 2))` is 3).
+                if matches!(f, Func::Floor | Func::Ceil | Func::Round) {
+                    if let CExpr::Inexact(inner) = &cs[0] {
+                        if let CExpr::Const(v) = **inner {
+                            if v.number().is_some_and(|q| clear_of_rounding(q, *f)) {
+                                cs[0] = CExpr::Const(v);
+                            }
+                        }
+                    }
+                }
                 let all_int = ts.iter().all(|t| *t == Type::Int);
                 let t = match f {
                     Func::Min | Func::Max => {
@@ -320,6 +331,16 @@ impl Checker<'_> {
             })
             .map_err(|e| self.error(span, e.to_string()))
     }
+}
+
+/// Whether the floating-point value `q` is far enough from where rounding by `f` jumps (a
+/// whole number for `floor` and `ceil`, a half for `round`) that no rounding error of the
+/// computation that gave it can change the result.
+fn clear_of_rounding(q: Q, f: Func) -> bool {
+    let x = q.to_f64();
+    let shifted = if f == Func::Round { x + 0.5 } else { x };
+    let gap = (shifted - shifted.round()).abs();
+    gap > 1e-9 * x.abs().max(1.0)
 }
 
 /// An error from inside formula `name`, which may itself come from formulas it uses: named

@@ -103,3 +103,35 @@ fn what_is_no_real_number_is_an_error() {
         .to_string();
     assert!(err.contains("is not a real number"), "{err}");
 }
+
+/// A whole number rounded from a floating-point value is exact where the value is clear of
+/// the rounding boundary (`ceil(log(5, 2))` is 3), and stays marked where it is not
+/// (`floor(√2 · √2)`, whose float is a hair above 2).
+#[test]
+fn rounding_clear_of_the_boundary_is_exact() {
+    let model = |k: &str| {
+        format!("dtmc\nconst int N = 5;\nconst int K = {k};\nmodule m\n  x : [0..10];\n  [] x < K -> (x'=x+1);\nendmodule\n")
+    };
+    for (k, value, exact) in [
+        ("4 + ceil(log(N, 2))", 7, true),
+        ("floor(log(1000, 10))", 3, true),
+        ("round(pow(N, 0.5))", 2, true),
+        ("floor(pow(2, 0.5) * pow(2, 0.5))", 2, false),
+    ] {
+        let loaded = Loaded::new("k.prism", &model(k), &[], 100).unwrap_or_else(|e| panic!("{e}"));
+        let (_, v) = loaded
+            .program
+            .constants
+            .iter()
+            .find(|(n, _)| n == "K")
+            .unwrap();
+        assert_eq!(v.to_string(), value.to_string(), "{k}");
+        assert_eq!(!loaded.program.inexact.contains("K"), exact, "{k}");
+        let props = Props::new(&loaded.program, "p", "P=? [ F x=K ]", &[]).unwrap();
+        assert_eq!(
+            check_prop(&loaded, &props, &props.props[0], true).is_ok(),
+            exact,
+            "{k}"
+        );
+    }
+}
