@@ -85,10 +85,10 @@ fn states_where(space: &Space, program: &Program, e: &CExpr) -> Result<Vec<bool>
 }
 
 /// Why an exact answer cannot be given where [`inexact`] holds.
-pub(crate) const INEXACT: &str = "the model or property computes pow with an exponent that is \
-     not whole, or log, whose value need not be rational: perfectplay computes it in floating \
-     point, as PRISM and Storm do, so --exact cannot give an exact answer (leave it out for a \
-     floating-point one)";
+pub(crate) const INEXACT: &str = "the model or property computes a number perfectplay cannot \
+     keep exact (pow with an exponent that is not whole, log, or a fraction beyond 128 bits): \
+     it computes it in floating point, as PRISM and Storm do, so --exact cannot give an exact \
+     answer (leave it out for a floating-point one)";
 
 /// The reward structure `r` names (the first where it names none).
 fn reward_structure<'p>(

@@ -182,6 +182,17 @@ impl CExpr {
         })
     }
 
+    /// The value of this constant expression (it reads no variable) in floating point, as
+    /// PRISM and Storm compute every number, for where its exact value outgrows 128-bit
+    /// fractions: a number as the exact rational its double is; `None` where it is no finite
+    /// number or an error.
+    pub fn approximate(&self) -> Option<Value> {
+        match float(self).ok()? {
+            Float::Bool(b) => Some(Value::Bool(b)),
+            Float::Num(x) => Q::from_f64(x).map(Value::Real),
+        }
+    }
+
     /// Whether some part is [`CExpr::Inexact`]: its value may be a floating-point
     /// approximation.
     pub fn inexact(&self) -> bool {
@@ -316,9 +327,16 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
                 return approximate(base.to_f64().powf(exp.to_f64()), "this pow");
             }
             let e = exp.parts().0;
-            let mut r = Q::int(1);
-            for _ in 0..e.unsigned_abs() {
-                r = r.checked_mul(base).ok_or(EvalError::Overflow)?;
+            // By squaring: a huge exponent of 0, 1 or -1 is quick, of anything else an overflow.
+            let (mut r, mut b, mut k) = (Q::int(1), base, e.unsigned_abs());
+            while k > 0 {
+                if k & 1 == 1 {
+                    r = r.checked_mul(b).ok_or(EvalError::Overflow)?;
+                }
+                k >>= 1;
+                if k > 0 {
+                    b = b.checked_mul(b).ok_or(EvalError::Overflow)?;
+                }
             }
             if e < 0 {
                 r = Q::int(1).checked_div(r).ok_or(EvalError::DivByZero)?;
@@ -344,6 +362,74 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
                 Some(k) => Ok(Value::Real(Q::int(k))),
                 None => approximate(x.to_f64().ln() / b.to_f64().ln(), "this log"),
             };
+        }
+    })
+}
+
+/// A value in floating point (see [`CExpr::approximate`]).
+#[derive(Clone, Copy)]
+enum Float {
+    Bool(bool),
+    Num(f64),
+}
+
+/// Constant `e` in floating point.
+fn float(e: &CExpr) -> Result<Float, EvalError> {
+    let num = |e: &CExpr| match float(e)? {
+        Float::Num(x) => Ok(x),
+        Float::Bool(_) => Err(EvalError::Type("a boolean where a number is expected")),
+    };
+    let boolean = |e: &CExpr| match float(e)? {
+        Float::Bool(b) => Ok(b),
+        Float::Num(_) => Err(EvalError::Type("a number where a boolean is expected")),
+    };
+    Ok(match e {
+        CExpr::Const(Value::Bool(b)) => Float::Bool(*b),
+        CExpr::Const(Value::Int(n)) => Float::Num(*n as f64),
+        CExpr::Const(Value::Real(q)) => Float::Num(q.to_f64()),
+        CExpr::Var(_) | CExpr::BoolVar(_) => return Err(EvalError::Type("a variable")),
+        CExpr::Inexact(a) => float(a)?,
+        CExpr::Unary(UnOp::Not, a) => Float::Bool(!boolean(a)?),
+        CExpr::Unary(UnOp::Neg, a) => Float::Num(-num(a)?),
+        CExpr::Ite(c, a, b) => float(if boolean(c)? { a } else { b })?,
+        CExpr::Binary(op, a, b) => match op {
+            BinOp::And => Float::Bool(boolean(a)? && boolean(b)?),
+            BinOp::Or => Float::Bool(boolean(a)? || boolean(b)?),
+            BinOp::Implies => Float::Bool(!boolean(a)? || boolean(b)?),
+            BinOp::Iff => Float::Bool(boolean(a)? == boolean(b)?),
+            BinOp::Eq | BinOp::Ne => {
+                let same = match (float(a)?, float(b)?) {
+                    (Float::Bool(x), Float::Bool(y)) => x == y,
+                    (Float::Num(x), Float::Num(y)) => x == y,
+                    _ => return Err(EvalError::Type("a comparison of a boolean and a number")),
+                };
+                Float::Bool(same == (*op == BinOp::Eq))
+            }
+            BinOp::Lt => Float::Bool(num(a)? < num(b)?),
+            BinOp::Le => Float::Bool(num(a)? <= num(b)?),
+            BinOp::Gt => Float::Bool(num(a)? > num(b)?),
+            BinOp::Ge => Float::Bool(num(a)? >= num(b)?),
+            BinOp::Add => Float::Num(num(a)? + num(b)?),
+            BinOp::Sub => Float::Num(num(a)? - num(b)?),
+            BinOp::Mul => Float::Num(num(a)? * num(b)?),
+            BinOp::Div => match num(b)? {
+                0.0 => return Err(EvalError::DivByZero),
+                y => Float::Num(num(a)? / y),
+            },
+        },
+        CExpr::Call(f, args) => {
+            let xs: Vec<f64> = args.iter().map(num).collect::<Result<_, _>>()?;
+            Float::Num(match f {
+                Func::Min => xs.iter().copied().fold(f64::INFINITY, f64::min),
+                Func::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                Func::Floor => xs[0].floor(),
+                Func::Ceil => xs[0].ceil(),
+                // PRISM rounds halves up (Math.round).
+                Func::Round => (xs[0] + 0.5).floor(),
+                Func::Pow => xs[0].powf(xs[1]),
+                Func::Mod => xs[0].rem_euclid(xs[1]),
+                Func::Log => xs[0].ln() / xs[1].ln(),
+            })
         }
     })
 }

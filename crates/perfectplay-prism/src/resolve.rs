@@ -298,11 +298,14 @@ impl Checker<'_> {
                 return Err(self.error(e.span, "a query cannot appear inside an expression here"))
             }
         };
-        Ok((self.fold(c, e.span)?, t))
+        Ok((self.fold(c, t, e.span)?, t))
     }
 
     /// `c` evaluated now if it reads no variable.
-    fn fold(&self, c: CExpr, span: Span) -> Result<CExpr, Diagnostic> {
+    /// `c` (of type `t`) evaluated now if it reads no variable: exactly, or, where a fraction
+    /// outgrows 128 bits (`pow(0.99, 40)`), in floating point as PRISM and Storm compute it,
+    /// marked inexact.
+    fn fold(&self, c: CExpr, t: Type, span: Span) -> Result<CExpr, Diagnostic> {
         fn constant(c: &CExpr) -> bool {
             match c {
                 CExpr::Const(_) => true,
@@ -324,12 +327,18 @@ impl Checker<'_> {
         }
         // A folded part keeps the mark of an inexact one inside it.
         let inexact = c.inexact();
-        c.eval(&[])
-            .map(|v| match inexact {
-                true => CExpr::Inexact(Box::new(CExpr::Const(v))),
-                false => CExpr::Const(v),
-            })
-            .map_err(|e| self.error(span, e.to_string()))
+        let mark = |v| match inexact {
+            true => CExpr::Inexact(Box::new(CExpr::Const(v))),
+            false => CExpr::Const(v),
+        };
+        match c.eval(&[]) {
+            Ok(v) => Ok(mark(v)),
+            Err(crate::eval::EvalError::Overflow) if t != Type::Int => match c.approximate() {
+                Some(v) => Ok(CExpr::Inexact(Box::new(CExpr::Const(v)))),
+                None => Err(self.error(span, crate::eval::EvalError::Overflow.to_string())),
+            },
+            Err(e) => Err(self.error(span, e.to_string())),
+        }
     }
 }
 

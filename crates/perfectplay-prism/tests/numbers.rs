@@ -135,3 +135,31 @@ fn rounding_clear_of_the_boundary_is_exact() {
         );
     }
 }
+
+/// A constant whose exact fraction outgrows 128 bits (`pow(0.99, 40)`) is computed in floating
+/// point, as PRISM and Storm compute it, and marked; an integer that outgrows 64 bits stays an
+/// error, and a power of 1 or -1 with a huge exponent is quick.
+#[test]
+fn constants_beyond_128_bit_fractions_are_floating_point() {
+    let model = |p: &str| {
+        format!("dtmc\nconst double p = {p};\nmodule m\n  x : [0..2];\n  [] x=0 -> p : (x'=1) + 1-p : (x'=2);\nendmodule\n")
+    };
+    let loaded = Loaded::new("p.prism", &model("pow(0.99, 40)"), &[], 100).unwrap();
+    assert!(loaded.program.inexact.contains("p"));
+    let props = Props::new(&loaded.program, "p", "P=? [ F x=1 ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+    assert!((a.value - 0.99f64.powi(40)).abs() < 1e-15, "{}", a.value);
+    assert!(check_prop(&loaded, &props, &props.props[0], true).is_err());
+    for p in [
+        "pow(-1, 1000000000000000000) / 2",
+        "pow(1, 1000000000000000001) / 3",
+    ] {
+        let loaded = Loaded::new("p.prism", &model(p), &[], 100).unwrap();
+        assert!(loaded.program.inexact.is_empty(), "{p}");
+    }
+    let text = "dtmc\nconst int n = pow(2, 100);\nmodule m\n  x : [0..1];\nendmodule\n";
+    let err = Loaded::new("n.prism", text, &[], 100)
+        .err()
+        .map(|e| e.to_string());
+    assert!(err.is_some_and(|e| e.contains("too large")));
+}
