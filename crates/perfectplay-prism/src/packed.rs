@@ -70,94 +70,67 @@ pub trait Word: Copy + Eq + Hash {
     fn load(words: &[u64]) -> Self;
 }
 
-impl Word for u64 {
-    const WORDS: usize = 1;
-    const ZERO: u64 = 0;
-    #[inline(always)]
-    fn field(shift: u32, width: u32) -> u64 {
-        if width == 0 {
-            0
-        } else {
-            low_ones(width) << shift
+/// [`Word`] for a machine integer of `$words` 64-bit words, given how it is stored and loaded.
+macro_rules! native_word {
+    ($t:ty, $words:expr, $store:expr, $load:expr) => {
+        impl Word for $t {
+            const WORDS: usize = $words;
+            const ZERO: $t = 0;
+            #[inline(always)]
+            fn field(shift: u32, width: u32) -> $t {
+                if width == 0 {
+                    0
+                } else {
+                    (low_ones(width) as $t) << shift
+                }
+            }
+            #[inline(always)]
+            fn at(x: u64, shift: u32) -> $t {
+                if x == 0 {
+                    0
+                } else {
+                    (x as $t) << shift
+                }
+            }
+            #[inline(always)]
+            fn get(&self, shift: u32, width: u32) -> u64 {
+                if width == 0 {
+                    0
+                } else {
+                    ((self >> shift) as u64) & low_ones(width)
+                }
+            }
+            #[inline(always)]
+            fn replace(self, mask: $t, bits: $t) -> $t {
+                (self & !mask) | bits
+            }
+            #[inline(always)]
+            fn or(self, other: $t) -> $t {
+                self | other
+            }
+            fn store(&self, out: &mut Vec<u64>) {
+                ($store)(*self, out)
+            }
+            #[inline(always)]
+            fn load(words: &[u64]) -> $t {
+                ($load)(words)
+            }
         }
-    }
-    #[inline(always)]
-    fn at(x: u64, shift: u32) -> u64 {
-        if x == 0 {
-            0
-        } else {
-            x << shift
-        }
-    }
-    #[inline(always)]
-    fn get(&self, shift: u32, width: u32) -> u64 {
-        if width == 0 {
-            0
-        } else {
-            (self >> shift) & low_ones(width)
-        }
-    }
-    #[inline(always)]
-    fn replace(self, mask: u64, bits: u64) -> u64 {
-        (self & !mask) | bits
-    }
-    #[inline(always)]
-    fn or(self, other: u64) -> u64 {
-        self | other
-    }
-    fn store(&self, out: &mut Vec<u64>) {
-        out.push(*self);
-    }
-    #[inline(always)]
-    fn load(words: &[u64]) -> u64 {
-        words[0]
-    }
+    };
 }
 
-impl Word for u128 {
-    const WORDS: usize = 2;
-    const ZERO: u128 = 0;
-    #[inline(always)]
-    fn field(shift: u32, width: u32) -> u128 {
-        if width == 0 {
-            0
-        } else {
-            (low_ones(width) as u128) << shift
-        }
-    }
-    #[inline(always)]
-    fn at(x: u64, shift: u32) -> u128 {
-        if x == 0 {
-            0
-        } else {
-            (x as u128) << shift
-        }
-    }
-    #[inline(always)]
-    fn get(&self, shift: u32, width: u32) -> u64 {
-        if width == 0 {
-            0
-        } else {
-            ((self >> shift) as u64) & low_ones(width)
-        }
-    }
-    #[inline(always)]
-    fn replace(self, mask: u128, bits: u128) -> u128 {
-        (self & !mask) | bits
-    }
-    #[inline(always)]
-    fn or(self, other: u128) -> u128 {
-        self | other
-    }
-    fn store(&self, out: &mut Vec<u64>) {
-        out.push(*self as u64);
-        out.push((*self >> 64) as u64);
-    }
-    #[inline(always)]
-    fn load(words: &[u64]) -> u128 {
-        words[0] as u128 | (words[1] as u128) << 64
-    }
-}
+native_word!(
+    u64,
+    1,
+    |s: u64, out: &mut Vec<u64>| out.push(s),
+    |w: &[u64]| w[0]
+);
+native_word!(
+    u128,
+    2,
+    |s: u128, out: &mut Vec<u64>| out.extend([s as u64, (s >> 64) as u64]),
+    |w: &[u64]| w[0] as u128 | (w[1] as u128) << 64
+);
 
 /// The field of `width` bits at `shift` of the words `w` (it may span two words).
 #[inline]
