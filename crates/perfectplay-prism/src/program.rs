@@ -67,8 +67,8 @@ pub struct Program {
     pub model_type: ModelType,
     /// Every constant with its value, in the order declared.
     pub constants: Vec<(String, Value)>,
-    /// The constants whose value need not be rational (defined with `pow(x, 0.5)` or `log`):
-    /// their values are floating-point approximations, which an exact solve refuses.
+    /// The constants whose value is floating point (defined with `pow(x, 0.5)`, `log`, or a
+    /// fraction beyond 128 bits): approximations, which an exact solve refuses.
     pub inexact: HashSet<String>,
     /// The state variables: globals first, then each module's in order.
     pub vars: Vec<Var>,
@@ -213,15 +213,15 @@ impl Program {
                             inexact: &inexact,
                         };
                         match ck.resolve(e, &scope, &mut Vec::new()) {
-                            Ok((c, _)) if constant_of(c.clone(), name, &mut inexact).is_some() => {
-                                constant_of(c, name, &mut inexact).expect("a constant")
-                            }
-                            Ok(_) => {
-                                return Err(ck.error(
-                                    e.span,
-                                    format!("constant '{name}' must not depend on variables"),
-                                ))
-                            }
+                            Ok((c, _)) => match constant_of(c, name, &mut inexact) {
+                                Some(v) => v,
+                                None => {
+                                    return Err(ck.error(
+                                        e.span,
+                                        format!("constant '{name}' must not depend on variables"),
+                                    ))
+                                }
+                            },
                             Err(d)
                                 if d.message.starts_with("unknown name")
                                     && order
