@@ -22,9 +22,9 @@ pub enum CExpr {
     Ite(Box<CExpr>, Box<CExpr>, Box<CExpr>),
     /// A function.
     Call(Func, Vec<CExpr>),
-    /// A part whose value need not be rational (`pow(x, 0.5)`, `log(x, 2)`, or a constant
-    /// defined by one): evaluated in floating point, as PRISM and Storm do, and marked so that
-    /// an exact solve refuses it (see [`CExpr::inexact`]).
+    /// A part whose value is floating point (`pow(x, 0.5)`, `log(x, 2)`, a constant whose
+    /// fraction outgrows 128 bits, or one defined by such a part), as PRISM and Storm compute
+    /// it, marked so that an exact solve refuses it (see [`CExpr::inexact`]).
     Inexact(Box<CExpr>),
 }
 
@@ -36,7 +36,7 @@ pub enum EvalError {
     /// A number outside 128-bit fractions, or an integer outside 64 bits.
     Overflow,
     /// A value that is no real number (`pow(-1, 0.5)`, `log(0, 2)`).
-    NotRational(&'static str),
+    NotReal(&'static str),
     /// An operand of the wrong type (caught by the checking pass, except in folded parts).
     Type(&'static str),
 }
@@ -46,7 +46,7 @@ impl std::fmt::Display for EvalError {
         match self {
             EvalError::DivByZero => f.write_str("division by zero"),
             EvalError::Overflow => f.write_str("a number too large for exact arithmetic"),
-            EvalError::NotRational(what) => write!(f, "{what} is not a real number"),
+            EvalError::NotReal(what) => write!(f, "{what} is not a real number"),
             EvalError::Type(what) => f.write_str(what),
         }
     }
@@ -72,7 +72,7 @@ pub(crate) fn exact_log(x: Q, b: Q) -> Option<i64> {
 /// rational the double is; an error where it is no real number or too small or large.
 fn approximate(x: f64, what: &'static str) -> Result<Value, EvalError> {
     if !x.is_finite() {
-        return Err(EvalError::NotRational(what));
+        return Err(EvalError::NotReal(what));
     }
     Q::from_f64(x).map(Value::Real).ok_or(EvalError::Overflow)
 }

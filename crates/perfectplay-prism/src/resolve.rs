@@ -301,7 +301,6 @@ impl Checker<'_> {
         Ok((self.fold(c, t, e.span)?, t))
     }
 
-    /// `c` evaluated now if it reads no variable.
     /// `c` (of type `t`) evaluated now if it reads no variable: exactly, or, where a fraction
     /// outgrows 128 bits (`pow(0.99, 40)`), in floating point as PRISM and Storm compute it,
     /// marked inexact.
