@@ -148,9 +148,44 @@ pub fn check(
     over: OverInitial,
     exact: bool,
 ) -> Result<Answer, String> {
-    if exact && inexact(program, query, through, target) {
+    let inexact = inexact(program, query, through, target);
+    if exact && inexact {
         return Err(INEXACT.into());
     }
+    let mut answer = solve(program, space, query, through, target, over, exact)?;
+    if inexact {
+        answer.method = from_float_inputs(answer.method);
+    }
+    Ok(answer)
+}
+
+/// `method`, said of a value computed from floating-point numbers of the model (see
+/// [`inexact`]): its error bound counts the solve, not those numbers' rounding.
+fn from_float_inputs(method: &'static str) -> &'static str {
+    match method {
+        "graph" => "graph, from floating-point inputs",
+        "policy iteration" => "policy iteration, from floating-point inputs",
+        "value iteration with a certified bound" => {
+            "value iteration with a certified bound, from floating-point inputs"
+        }
+        "strategy iteration" => "strategy iteration, from floating-point inputs",
+        "strategy iteration, value iteration with a certified bound" => {
+            "strategy iteration, value iteration with a certified bound, from floating-point inputs"
+        }
+        _ => "exact solve of floating-point inputs",
+    }
+}
+
+/// [`check`] once the numbers are known to be fit for the mode.
+fn solve(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+    exact: bool,
+) -> Result<Answer, String> {
     let model = match prepare(program, space, query, through, target, over)? {
         Prepared::Infinite => {
             return Ok(Answer {

@@ -57,9 +57,22 @@ fn irrational_functions_are_floating_point_and_exact_solves_refuse_them() {
         let err = answer("P=? [ F radius >= lambda ]", 0, true, lambda).unwrap_err();
         assert!(err.contains("--exact cannot give an exact answer"), "{err}");
     }
-    // A reward of √2 in floating point.
+    // A reward of √2 in floating point, and the answer says where it came from.
     let (v, _) = answer("R=? [ F s=1 ]", 0, false, "1").unwrap();
     assert_eq!(v, 2f64.sqrt());
+    let loaded = Loaded::new("circle.prism", MODEL, &[("lambda".into(), "1".into())], 100).unwrap();
+    let props = Props::new(&loaded.program, "p", "R=? [ F s=1 ]\nP=? [ F x=1 ]", &[]).unwrap();
+    let method = |i: usize| {
+        check_prop(&loaded, &props, &props.props[i], false)
+            .unwrap()
+            .method
+    };
+    assert!(
+        method(0).ends_with("from floating-point inputs"),
+        "{}",
+        method(0)
+    );
+    assert!(!method(1).contains("floating-point"), "{}", method(1));
     assert!(answer("R=? [ F s=1 ]", 0, true, "1").is_err());
     // A bound on such a value is decided in floating point, clear of the bound.
     let (holds, _) = answer("P>0.4 [ F radius > 1 ]", 0, false, "1").unwrap();
