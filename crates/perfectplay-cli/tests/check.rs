@@ -443,7 +443,7 @@ fn floating_point_functions_answer_in_floats_and_refuse_exact() {
         assert_eq!(o.status.code(), Some(2), "{command}");
         let err = text(&o.stderr);
         assert!(
-            err.starts_with("error: ") && err.contains("--exact cannot give an exact answer"),
+            err.starts_with("error: ") && err.contains("no exact answer can be given"),
             "{command}: {err}"
         );
         assert_eq!(err.lines().count(), 1, "{err}");

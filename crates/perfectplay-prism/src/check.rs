@@ -87,8 +87,8 @@ fn states_where(space: &Space, program: &Program, e: &CExpr) -> Result<Vec<bool>
 /// Why an exact answer cannot be given where [`inexact`] holds.
 pub(crate) const INEXACT: &str = "the model or property computes a number perfectplay cannot \
      keep exact (pow with an exponent that is not whole, log, or a fraction beyond 128 bits): \
-     it computes it in floating point, as PRISM and Storm do, so --exact cannot give an exact \
-     answer (leave it out for a floating-point one)";
+     it computes it in floating point, as PRISM and Storm do, so no exact answer can be given; \
+     ask for a floating-point one (without --exact)";
 
 /// The reward structure `r` names (the first where it names none).
 fn reward_structure<'p>(

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 
+import perfectplay
 from perfectplay import prism
 
 from conftest import QVBS
@@ -78,3 +79,19 @@ def test_constants_are_required_and_checked():
     case = CASES[0]
     with pytest.raises(Exception, match="N"):
         prism.load(QVBS / case["model"])
+
+
+def test_floating_point_functions_and_total_reward(tmp_path):
+    """pow with a fractional exponent is floating point, as in PRISM and Storm: a float answer,
+    and an exact one refused with the reason; R[ C ] is the whole play's total reward."""
+    path = tmp_path / "root.prism"
+    path.write_text(
+        "dtmc\nformula r = pow(x, 0.5);\nmodule m\n  x : [0..4];\n"
+        "  [] x=0 -> 1/4 : (x'=2) + 3/4 : (x'=4);\nendmodule\n"
+        "rewards\n  x=0 : 2;\nendrewards\n"
+    )
+    m = prism.load(path)
+    assert m.check("P=? [ F r >= 1.5 ]").value == 0.75
+    with pytest.raises(perfectplay.SolveError, match="no exact answer"):
+        m.check("P=? [ F r >= 1.5 ]", exact=True)
+    assert m.check("R=? [ C ]", exact=True).exact == Fraction(2)
