@@ -66,14 +66,14 @@ fn a_die_of_coins_gives_exact_answers_in_text_and_json() {
 }
 
 /// A properties file as PRISM's examples write them: one property per line without `;`, a
-/// constant left for the command line, arithmetic over a query, and a bounded property this
-/// front end does not support, which fails alone. `--prop N` picks the N-th, as PRISM's `-prop`.
+/// constant left for the command line, arithmetic over a query, and a bound this front end
+/// does not support (`F>=k`), which fails alone. `--prop N` picks the N-th, as PRISM's `-prop`.
 #[test]
 fn a_prism_style_properties_file_checks_what_it_can() {
     let model = file("die2.prism", DIE);
     let props = file(
         "die2.props",
-        "const int k;\nP=? [ F s=7 & d=6 ]\n6 * P=? [ F s=7 & d=6 ]\nP=? [ F<=k d=6 ]\nR{\"flips\"}=? [ F \"done\" ] - 2\n",
+        "const int k;\nP=? [ F s=7 & d=6 ]\n6 * P=? [ F s=7 & d=6 ]\nP=? [ F>=k d=6 ]\nR{\"flips\"}=? [ F \"done\" ] - 2\n",
     );
     let o = run(&["check", &model, &props, "--exact", "-q"]);
     assert_eq!(o.status.code(), Some(2));
@@ -84,7 +84,8 @@ fn a_prism_style_properties_file_checks_what_it_can() {
     );
     let err = text(&o.stderr);
     assert!(
-        err.starts_with("error: P=? [ F<=k d=6 ]: ") && err.contains("die2.props:4:8: bounded"),
+        err.starts_with("error: P=? [ F>=k d=6 ]: ")
+            && err.contains("die2.props:4:8: step bounds other than"),
         "{err}"
     );
     let o = run(&["check", &model, &props, "--prop", "4", "--prop", "2", "-q"]);

@@ -464,6 +464,18 @@ pub enum Path {
     /// `C`: the total reward of the whole play, PRISM's unbounded cumulative reward (`Fc`
     /// with a target never reached).
     Total,
+    /// `F<=k φ` or `ψ U<=k φ` (`<` for a strict bound): φ within `bound` steps, through
+    /// ψ-states.
+    Bounded {
+        /// ψ, for an until.
+        through: Option<Expr>,
+        /// Whether the bound is strict (`<`).
+        strict: bool,
+        /// The number of steps.
+        bound: Expr,
+        /// φ.
+        target: Expr,
+    },
 }
 
 /// A property of a properties file: `"name": expr;` or `expr;`.

@@ -72,7 +72,11 @@ fn rat_of(q: Q, what: &str) -> Result<Rat, String> {
 }
 
 /// Which states satisfy `e`.
-fn states_where(space: &Space, program: &Program, e: &CExpr) -> Result<Vec<bool>, String> {
+pub(crate) fn states_where(
+    space: &Space,
+    program: &Program,
+    e: &CExpr,
+) -> Result<Vec<bool>, String> {
     let mut vals = Vec::new();
     let fast = IntExpr::new(e);
     (0..space.len() as u32)
@@ -266,20 +270,18 @@ pub enum Prepared<'a> {
     Model(Box<QueryModel<'a>>),
 }
 
-/// The graph analyses of `query` (as for [`check`]) and the model they leave to the engine.
-pub fn prepare<'a>(
-    program: &'a Program,
-    space: &'a Space,
+/// Whether `query` fits the model and the initial states (`over`): an error that says what
+/// is wrong otherwise.
+pub(crate) fn validate(
+    program: &Program,
+    space: &Space,
     query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
     over: OverInitial,
-) -> Result<Prepared<'a>, String> {
+) -> Result<(), String> {
     let n = space.len();
     if n >= OUTCOME as usize {
         return Err(format!("{n} states are more than the solver numbers"));
     }
-    let dtmc = program.model_type == ModelType::Dtmc;
     match (program.model_type, query.opt) {
         (ModelType::Dtmc, Opt::Min | Opt::Max) => {
             return Err("a DTMC has no schedulers: use P=? or R=? without min or max".into())
@@ -311,6 +313,22 @@ pub fn prepare<'a>(
             space.initial.len()
         ));
     }
+    Ok(())
+}
+
+/// The graph analyses of `query` (as for [`check`]) and the model they leave to the engine.
+pub fn prepare<'a>(
+    program: &'a Program,
+    space: &'a Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+) -> Result<Prepared<'a>, String> {
+    validate(program, space, query, over)?;
+    let n = space.len();
+    let dtmc = program.model_type == ModelType::Dtmc;
+    let smg = program.model_type == ModelType::Smg;
     let goal = states_where(space, program, target)?;
     let allowed = match through {
         Some(psi) => states_where(space, program, psi)?,
@@ -676,7 +694,7 @@ fn total_game_zero(
 /// Who decides in each state of an smg: the coalition's players optimise as the query says
 /// (`best`), every other player the opposite. A state belongs to the player that controls its
 /// choices: a module's unlabelled commands, or an action.
-fn owners(
+pub(crate) fn owners(
     program: &Program,
     space: &Space,
     coalition: &[crate::ast::Ident],

@@ -30,6 +30,7 @@
 #![deny(missing_docs)]
 
 pub mod ast;
+mod bounded;
 pub mod build;
 pub mod check;
 mod compound;

@@ -121,6 +121,25 @@ impl Display for Query {
             Path::Eventually(e) => write!(f, "F {e}")?,
             Path::EventuallyCumulative(e) => write!(f, "Fc {e}")?,
             Path::Total => f.write_str("C")?,
+            Path::Bounded {
+                through,
+                strict,
+                bound,
+                target,
+            } => {
+                if let Some(psi) = through {
+                    write!(f, "{psi} U")?;
+                } else {
+                    f.write_str("F")?;
+                }
+                let op = if *strict { "<" } else { "<=" };
+                // The target in parentheses (and a bound other than a number or a name), so
+                // that the bound ends where the target begins: `F<=k -x>0` would read `k - x`.
+                match &bound.kind {
+                    ExprKind::Int(_) | ExprKind::Name(_) => write!(f, "{op}{bound} ({target})")?,
+                    _ => write!(f, "{op}({bound}) ({target})")?,
+                }
+            }
             Path::EventuallyZero(e) => write!(f, "F0 {e}")?,
             Path::Until(a, b) => write!(f, "{a} U {b}")?,
         }

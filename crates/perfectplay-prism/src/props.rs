@@ -181,6 +181,14 @@ fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
                     | Path::EventuallyZero(t) => mentions(t, name),
                     Path::Until(a, b) => any(&[a, b]),
                     Path::Total => false,
+                    Path::Bounded {
+                        through,
+                        bound,
+                        target,
+                        ..
+                    } => {
+                        any(&[bound, target]) || through.as_ref().is_some_and(|t| mentions(t, name))
+                    }
                 }
         }
         ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Bool(_) | ExprKind::Label(_) => false,

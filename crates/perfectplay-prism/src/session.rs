@@ -154,6 +154,8 @@ struct Resolved<'p> {
     query: Cow<'p, Query>,
     through: Option<CExpr>,
     target: CExpr,
+    /// The step bound of `F<=k` and `U<=k`.
+    steps: Option<u32>,
 }
 
 impl Resolved<'_> {
@@ -203,6 +205,13 @@ pub fn query_model<'a>(
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
     let r = r.settle_zero(loaded)?;
+    if r.steps.is_some() {
+        return Err(Error::Model(format!(
+            "{}: explain, play, strategy and distribution take unbounded properties (F, U); \
+             `check` answers F<=k and U<=k",
+            prop.text
+        )));
+    }
     if r.query.bound.is_some() {
         return Err(Error::Model(
             "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)".into(),
@@ -286,18 +295,63 @@ fn resolve_prop<'p>(
             "Fc, F0 and C measure rewards: a P query takes F φ or ψ U φ".into(),
         ));
     }
+    let mut steps = None;
     let (through, target) = match &query.path {
         Path::Eventually(t) => (None, resolve(t)?),
         Path::Until(a, b) => (Some(resolve(a)?), resolve(b)?),
         Path::EventuallyCumulative(t) | Path::EventuallyZero(t) => (None, resolve(t)?),
         // The whole play's reward: `Fc` of a target no state meets.
         Path::Total => (None, CExpr::Const(crate::value::Value::Bool(false))),
+        Path::Bounded {
+            through,
+            strict,
+            bound,
+            target,
+        } => {
+            if !matches!(query.what, crate::ast::Measure::Probability) {
+                return Err(Error::Model(
+                    "a reward query takes F φ, Fc φ, F0 φ or C (bounded rewards, C<=k, are not \
+                     supported)"
+                        .into(),
+                ));
+            }
+            steps = Some(step_bound(program, props, prop, bound, *strict)?);
+            let through = through.as_ref().map(resolve).transpose()?;
+            (through, resolve(target)?)
+        }
     };
     Ok(Resolved {
         over,
         query: Cow::Borrowed(query),
         through,
         target,
+        steps,
+    })
+}
+
+/// The number of steps of a bound `<=k` (or `<k`, one fewer): a constant whole number.
+fn step_bound(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    bound: &crate::ast::Expr,
+    strict: bool,
+) -> Result<u32, Error> {
+    let k = match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
+        CExpr::Const(crate::value::Value::Int(k)) => k,
+        _ => {
+            return Err(Error::Model(format!(
+                "the step bound {bound} is not a constant integer"
+            )))
+        }
+    };
+    let k = if strict { k - 1 } else { k };
+    u32::try_from(k).map_err(|_| {
+        Error::Model(format!(
+            "the step bound {}{bound} leaves {k} steps: it must allow none or more, and fewer \
+             than 2^32",
+            if strict { "<" } else { "<=" }
+        ))
     })
 }
 
@@ -347,18 +401,20 @@ fn check_query(
         query,
         through,
         target,
+        steps,
     } = r.settle_zero(loaded)?;
+    let solve = |q: &Query, exact: bool| {
+        let (program, space) = (&loaded.program, &loaded.space);
+        match steps {
+            Some(k) => {
+                crate::bounded::check(program, space, q, through.as_ref(), &target, over, k, exact)
+            }
+            None => check(program, space, q, through.as_ref(), &target, over, exact),
+        }
+        .map_err(Error::Model)
+    };
     let Some((op, bound)) = &query.bound else {
-        return check(
-            &loaded.program,
-            &loaded.space,
-            &query,
-            through.as_ref(),
-            &target,
-            over,
-            exact,
-        )
-        .map_err(Error::Model);
+        return solve(&query, exact);
     };
     // In an MDP, `P>=b` holds when every scheduler meets the bound: the least value is
     // compared (the greatest for `<` and `<=`). In a game, `<<C>> P>=b` holds when the
@@ -387,16 +443,7 @@ fn check_query(
     // Compared exactly: the value is solved in rationals (in floats where the model computes
     // numbers that need not be rational, deciding only where the float is clear of the bound).
     let inexact = crate::check::inexact(&loaded.program, &numeric, through.as_ref(), &target);
-    let mut a = check(
-        &loaded.program,
-        &loaded.space,
-        &numeric,
-        through.as_ref(),
-        &target,
-        over,
-        !inexact,
-    )
-    .map_err(Error::Model)?;
+    let mut a = solve(&numeric, !inexact)?;
     let compare_floats = |text: &str| {
         let (v, w) = (a.value, b.to_f64());
         if (v - w).abs() > 1e-9 * w.abs().max(1.0) {

@@ -157,7 +157,20 @@ impl<'a> Parser<'a> {
                     self.bump();
                     return;
                 }
-                if gap.contains('\n') {
+                // A line break ends the property only where an expression can end (not after
+                // `>>` of a coalition or an operator, where the property goes on).
+                let prev = self.toks[self.pos - 1].tok;
+                let can_end = matches!(
+                    prev,
+                    Tok::Ident
+                        | Tok::Int
+                        | Tok::Real
+                        | Tok::Str
+                        | Tok::Punct(")")
+                        | Tok::Punct("]")
+                        | Tok::Punct("}")
+                );
+                if gap.contains('\n') && can_end {
                     return;
                 }
             }
@@ -759,21 +772,37 @@ impl<'a> Parser<'a> {
         } else {
             ""
         };
-        let bounded = |p: &Self| p.is_punct("<=") || p.is_punct("<") || p.is_punct("[");
-        // `C<=k`, seen from `C` itself.
-        let bounded_after = |p: &Self| {
+        let is_bound = |t: Tok| {
             matches!(
-                p.peek_at(1).tok,
-                Tok::Punct("<=") | Tok::Punct("<") | Tok::Punct("[")
+                t,
+                Tok::Punct("<=")
+                    | Tok::Punct("<")
+                    | Tok::Punct(">=")
+                    | Tok::Punct(">")
+                    | Tok::Punct("[")
             )
         };
+        let bounded = |p: &Self| is_bound(p.peek().tok);
+        // `F<=k` or `C<=k`, seen from `F` or `C` itself.
+        let bounded_after = |p: &Self| is_bound(p.peek_at(1).tok);
         match word {
+            "F" if bounded_after(self) => {
+                self.bump();
+                let (strict, bound) = self.step_bound()?;
+                let target = self.expr()?;
+                Ok(Path::Bounded {
+                    through: None,
+                    strict,
+                    bound,
+                    target,
+                })
+            }
             "F" | "Fc" | "F0" => {
                 self.bump();
                 if bounded(self) {
                     return Err(self.unsupported(
                         self.peek().span,
-                        "bounded properties (F<=k) are not supported",
+                        "bounded Fc and F0 are not supported (F<=k is)",
                     ));
                 }
                 let target = self.expr()?;
@@ -814,15 +843,52 @@ impl<'a> Parser<'a> {
                 }
                 self.bump();
                 if bounded(self) {
-                    return Err(self.unsupported(
-                        self.peek().span,
-                        "bounded properties (U<=k) are not supported",
-                    ));
+                    let (strict, bound) = self.step_bound()?;
+                    let target = self.expr()?;
+                    return Ok(Path::Bounded {
+                        through: Some(left),
+                        strict,
+                        bound,
+                        target,
+                    });
                 }
                 let right = self.expr()?;
                 Ok(Path::Until(left, right))
             }
         }
+    }
+}
+
+impl Parser<'_> {
+    /// A step bound after `F` or `U`: `<=k` or `<k` (whether strict, and `k`). The bound is a
+    /// sum (`k+1`), and a name followed by `(` is the bound alone, not a call, as in PRISM
+    /// (`F<=k (x=1)`). Other bounds (`>=k`, `[a,b]`) are not supported.
+    fn step_bound(&mut self) -> Result<(bool, Expr)> {
+        let strict = if self.eat_punct("<=") {
+            false
+        } else if self.eat_punct("<") {
+            true
+        } else {
+            return Err(self.unsupported(
+                self.peek().span,
+                "step bounds other than <=k and <k (F>=k, F[a,b]) are not supported",
+            ));
+        };
+        let t = self.peek();
+        if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct("(") {
+            let word = self.text(t).to_string();
+            if !Func::ALL.iter().any(|(_, n)| *n == word) && word != "func" {
+                self.bump();
+                return Ok((
+                    strict,
+                    Expr {
+                        kind: ExprKind::Name(word),
+                        span: t.span,
+                    },
+                ));
+            }
+        }
+        Ok((strict, self.sum()?))
     }
 }
 

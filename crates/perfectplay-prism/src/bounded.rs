@@ -1,0 +1,182 @@
+//! Step-bounded reachability, `P…[ F<=k φ ]` and `P…[ ψ U<=k φ ]`: the probability of reaching
+//! φ within `k` steps (through ψ-states). The game handed to the engine is the product of the
+//! space with the steps left ([`BoundedModel`]): acyclic, since every step spends one, so the
+//! engine solves it by one backward pass, exactly or in floats.
+
+use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
+
+use crate::ast::{ModelType, Opt, Query};
+use crate::build::Space;
+use crate::check::{Answer, OverInitial};
+use crate::eval::CExpr;
+use crate::program::Program;
+use crate::query::OUTCOME;
+
+/// A state of the product: a state of the space and the steps left; `u32::MAX` for the
+/// virtual start over several initial states.
+type State = (u32, u32);
+
+/// The space with a step counter, as a game for the engine.
+struct BoundedModel<'a> {
+    space: &'a Space,
+    program: &'a Program,
+    goal: Vec<bool>,
+    allowed: Vec<bool>,
+    /// Who decides at each state (one entry when it is the same everywhere).
+    players: Vec<Player>,
+    dtmc: bool,
+    steps: u32,
+    over: OverInitial,
+}
+
+impl Model for BoundedModel<'_> {
+    type State = State;
+    type Move = u32;
+
+    fn start(&self) -> State {
+        match self.space.initial[..] {
+            [only] => (only, self.steps),
+            _ => (u32::MAX, self.steps),
+        }
+    }
+
+    fn expand(&self, &(s, left): &State, node: &mut impl NodeBuilder<State, u32>) {
+        if s == u32::MAX {
+            // The virtual start: the initial states, aggregated as the filter says.
+            let init = &self.space.initial;
+            if self.over == OverInitial::Avg {
+                node.chance();
+                let p = Rat::new(1, init.len() as i64);
+                for &i in init {
+                    node.add_outcome(i | OUTCOME, p, 0, (i, left));
+                }
+            } else {
+                node.decision(if self.over == OverInitial::Min {
+                    Player::Min
+                } else {
+                    Player::Max
+                });
+                for &i in init {
+                    node.add_move(i | OUTCOME, 0, (i, left));
+                }
+            }
+            return;
+        }
+        let i = s as usize;
+        if self.goal[i] {
+            return node.terminal(1);
+        }
+        if !self.allowed[i] || left == 0 {
+            return node.terminal(0);
+        }
+        let choices = self.space.choices_of(s);
+        if self.dtmc {
+            // Several enabled commands of a DTMC are chosen uniformly, as in PRISM.
+            node.chance();
+            let k = choices.len() as i64;
+            for c in choices {
+                for &(p, t) in self.space.outcomes_of(c) {
+                    let p = self.space.probability(p);
+                    let p = if k == 1 {
+                        p
+                    } else {
+                        p.checked_mul(Rat::new(1, k)).expect("a small fraction")
+                    };
+                    node.add_outcome(t | OUTCOME, p, 0, (t, left - 1));
+                }
+            }
+            return;
+        }
+        node.decision(*self.players.get(i).unwrap_or(&self.players[0]));
+        for c in choices {
+            let outs = self.space.outcomes_of(c);
+            if let [(_, t)] = outs {
+                node.add_move(c as u32, 0, (*t, left - 1));
+            } else {
+                node.add_random_move(c as u32, 0);
+                for &(p, t) in outs {
+                    node.add_outcome(t | OUTCOME, self.space.probability(p), 0, (t, left - 1));
+                }
+            }
+        }
+    }
+
+    fn show_state(&self, &(s, left): &State) -> String {
+        match s {
+            u32::MAX => format!("the initial states, {left} steps left"),
+            _ => format!("{}, {left} steps left", self.space.show(self.program, s)),
+        }
+    }
+}
+
+/// The probability of reaching `target` within `steps` steps through `through`-states, at the
+/// start, optimised as `query` says; `exact` solves in rationals.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+    steps: u32,
+    exact: bool,
+) -> Result<Answer, String> {
+    crate::check::validate(program, space, query, over)?;
+    let inexact = crate::check::inexact(program, query, through, target);
+    if exact && inexact {
+        return Err(crate::check::INEXACT.into());
+    }
+    let goal = crate::check::states_where(space, program, target)?;
+    let allowed = match through {
+        Some(psi) => crate::check::states_where(space, program, psi)?,
+        None => vec![true; space.len()],
+    };
+    let player = if query.opt == Opt::Min {
+        Player::Min
+    } else {
+        Player::Max
+    };
+    let players = match &query.coalition {
+        Some(coalition) => crate::check::owners(program, space, coalition, player)?,
+        None => vec![player],
+    };
+    let model = BoundedModel {
+        space,
+        program,
+        goal,
+        allowed,
+        players,
+        dtmc: program.model_type == ModelType::Dtmc,
+        steps,
+        over,
+    };
+    let method = match inexact {
+        true => "backward induction over the steps, from floating-point inputs",
+        false => "backward induction over the steps",
+    };
+    if exact {
+        let (v, stats) = Solver::new(&model)
+            .exact_start_value()
+            .map_err(|e| e.to_string())?;
+        return Ok(Answer {
+            value: v.to_f64(),
+            exact: v.exact_string(),
+            method,
+            states: stats.states,
+            holds: None,
+            error_bound: 0.0,
+        });
+    }
+    let (v, stats) = Solver::new(&model)
+        .start_value::<f64>()
+        .map_err(|e| e.to_string())?;
+    Ok(Answer {
+        value: v,
+        exact: None,
+        method,
+        states: stats.states,
+        holds: None,
+        error_bound: stats.error_bound,
+    })
+}
