@@ -16,7 +16,7 @@ use serde::Serialize;
 
 pub fn command() -> Command {
     Command::new("check")
-        .about("Check properties of a model in the PRISM language (dtmc, mdp, smg): P=?, Pmin=?, Pmax=? [ F φ ], [ ψ U φ ] and their F<=k, U<=k forms; R=?, Rmin=?, Rmax=? [ F φ ], [ Fc φ ] and [ C ]")
+        .about("Check properties of a model in the PRISM language (dtmc, mdp, smg): P=?, Pmin=?, Pmax=? [ F φ ], [ ψ U φ ] and their F<=k, U<=k forms; R=?, Rmin=?, Rmax=? [ F φ ], [ Fc φ ], [ C ], [ C<=k ] and [ I=k ]")
         .arg(Arg::new("model").value_name("MODEL").required(true).help("The model file (.prism, .pm, .nm)"))
         .arg(Arg::new("props").value_name("PROPS").help("A properties file (.props); without --prop every property in it is checked"))
         .arg(
@@ -51,8 +51,8 @@ pub fn command() -> Command {
              [ … ]': can the coalition ensure it) and arithmetic over queries ('1 - Pmin=? [ F φ \
              ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too. Not \
              supported: R[ F0 φ ] where some plays reach φ and some miss it, \
-             CTMCs and timed models, lower and interval step bounds (F>=k, F[a,b]), bounded \
-             rewards (C<=k, I=k), LTL, multi-objective \
+             CTMCs and timed models, lower and interval step bounds (F>=k, F[a,b]), LTL, \
+             multi-objective \
              queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \
              with --prop saying what is optimised: \

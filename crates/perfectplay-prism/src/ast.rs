@@ -464,6 +464,10 @@ pub enum Path {
     /// `C`: the total reward of the whole play, PRISM's unbounded cumulative reward (`Fc`
     /// with a target never reached).
     Total,
+    /// `C<=k`: the reward earned in the first `k` steps.
+    Cumulative(Expr),
+    /// `I=k`: the state reward at step `k`.
+    Instant(Expr),
     /// `F<=k φ` or `ψ U<=k φ` (`<` for a strict bound): φ within `bound` steps, through
     /// ψ-states.
     Bounded {

@@ -1,11 +1,12 @@
-//! Step-bounded reachability, `P…[ F<=k φ ]` and `P…[ ψ U<=k φ ]`: the probability of reaching
-//! φ within `k` steps (through ψ-states). The game handed to the engine is the product of the
-//! space with the steps left ([`BoundedModel`]): acyclic, since every step spends one, so the
-//! engine solves it by one backward pass, exactly or in floats.
+//! Step-bounded queries: `P…[ F<=k φ ]` and `P…[ ψ U<=k φ ]` (reaching φ within `k` steps,
+//! through ψ-states), `R…[ C<=k ]` (the reward of the first `k` steps) and `R…[ I=k ]` (the
+//! state reward at step `k`). The game handed to the engine is the product of the space with
+//! the steps left ([`BoundedModel`]): acyclic, since every step spends one, so the engine
+//! solves it by one backward pass, exactly or in floats.
 
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
-use crate::ast::{ModelType, Opt, Query};
+use crate::ast::{Measure, ModelType, Opt, Path, Query};
 use crate::build::Space;
 use crate::check::{Answer, OverInitial};
 use crate::eval::CExpr;
@@ -22,6 +23,10 @@ struct BoundedModel<'a> {
     program: &'a Program,
     goal: Vec<bool>,
     allowed: Vec<bool>,
+    /// Each choice's reward (`C<=k`); empty for none.
+    reward: Vec<Rat>,
+    /// Each state's reward when the steps run out (`I=k`); empty for none.
+    instant: Vec<Rat>,
     /// Who decides at each state (one entry when it is the same everywhere).
     players: Vec<Player>,
     dtmc: bool,
@@ -66,9 +71,13 @@ impl Model for BoundedModel<'_> {
         if self.goal[i] {
             return node.terminal(1);
         }
-        if !self.allowed[i] || left == 0 {
+        if !self.allowed[i] {
             return node.terminal(0);
         }
+        if left == 0 {
+            return node.terminal(self.instant.get(i).copied().unwrap_or(Rat::ZERO));
+        }
+        let reward = |c: usize| self.reward.get(c).copied().unwrap_or(Rat::ZERO);
         let choices = self.space.choices_of(s);
         if self.dtmc {
             // Several enabled commands of a DTMC are chosen uniformly, as in PRISM.
@@ -82,7 +91,7 @@ impl Model for BoundedModel<'_> {
                     } else {
                         p.checked_mul(Rat::new(1, k)).expect("a small fraction")
                     };
-                    node.add_outcome(t | OUTCOME, p, 0, (t, left - 1));
+                    node.add_outcome(t | OUTCOME, p, reward(c), (t, left - 1));
                 }
             }
             return;
@@ -91,9 +100,9 @@ impl Model for BoundedModel<'_> {
         for c in choices {
             let outs = self.space.outcomes_of(c);
             if let [(_, t)] = outs {
-                node.add_move(c as u32, 0, (*t, left - 1));
+                node.add_move(c as u32, reward(c), (*t, left - 1));
             } else {
-                node.add_random_move(c as u32, 0);
+                node.add_random_move(c as u32, reward(c));
                 for &(p, t) in outs {
                     node.add_outcome(t | OUTCOME, self.space.probability(p), 0, (t, left - 1));
                 }
@@ -109,8 +118,9 @@ impl Model for BoundedModel<'_> {
     }
 }
 
-/// The probability of reaching `target` within `steps` steps through `through`-states, at the
-/// start, optimised as `query` says; `exact` solves in rationals.
+/// The value of the step-bounded `query` at the start: the probability of reaching `target`
+/// within `steps` steps through `through`-states, or the reward of `C<=k` or `I=k`, optimised
+/// as `query` says; `exact` solves in rationals.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn check(
     program: &Program,
@@ -132,6 +142,22 @@ pub(crate) fn check(
         Some(psi) => crate::check::states_where(space, program, psi)?,
         None => vec![true; space.len()],
     };
+    let (mut reward, mut instant) = (Vec::new(), Vec::new());
+    if let Measure::Reward(r) = &query.what {
+        let structure = crate::check::reward_structure(program, r.as_ref())?;
+        match query.path {
+            Path::Cumulative(_) => {
+                reward = crate::check::choice_rewards(
+                    program,
+                    space,
+                    structure,
+                    &vec![false; space.len()],
+                )?
+            }
+            Path::Instant(_) => instant = crate::check::state_rewards(program, space, structure)?,
+            _ => return Err("a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into()),
+        }
+    }
     let player = if query.opt == Opt::Min {
         Player::Min
     } else {
@@ -146,6 +172,8 @@ pub(crate) fn check(
         program,
         goal,
         allowed,
+        reward,
+        instant,
         players,
         dtmc: program.model_type == ModelType::Dtmc,
         steps,

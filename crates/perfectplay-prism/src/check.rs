@@ -71,6 +71,83 @@ fn rat_of(q: Q, what: &str) -> Result<Rat, String> {
         .ok_or_else(|| format!("{what} {q} is too large a fraction for the solver"))
 }
 
+/// Each choice's reward in `structure`: its state's state rewards and its own transition
+/// rewards; zero for the choices of states in `skip` (a target, where nothing is earned).
+pub(crate) fn choice_rewards(
+    program: &Program,
+    space: &Space,
+    structure: &crate::program::RewardStruct,
+    skip: &[bool],
+) -> Result<Vec<Rat>, String> {
+    let mut vals = Vec::new();
+    let state_guards: Vec<IntExpr> = structure
+        .state
+        .iter()
+        .map(|(g, _)| IntExpr::new(g))
+        .collect();
+    let transition_guards: Vec<IntExpr> = structure
+        .transition
+        .iter()
+        .map(|(_, g, _)| IntExpr::new(g))
+        .collect();
+    let mut reward = vec![Rat::ZERO; space.choices.len()];
+    for s in 0..space.len() as u32 {
+        if skip[s as usize] {
+            continue;
+        }
+        space.unpack(program, s, &mut vals);
+        let state = state_reward(structure, &state_guards, &vals)?;
+        for c in space.choices_of(s) {
+            let mut total = state;
+            let action = space.choices[c].action();
+            for ((a, g, v), fast) in structure.transition.iter().zip(&transition_guards) {
+                if *a == action && fast.holds(g, &vals).map_err(|e| e.to_string())? {
+                    let x = crate::build_value(v, &vals)?;
+                    total = total.checked_add(x).ok_or("a reward overflows")?;
+                }
+            }
+            reward[c] = rat_of(total, "a reward")?;
+        }
+    }
+    Ok(reward)
+}
+
+/// Each state's state reward in `structure` (what `I=k` measures).
+pub(crate) fn state_rewards(
+    program: &Program,
+    space: &Space,
+    structure: &crate::program::RewardStruct,
+) -> Result<Vec<Rat>, String> {
+    let mut vals = Vec::new();
+    let guards: Vec<IntExpr> = structure
+        .state
+        .iter()
+        .map(|(g, _)| IntExpr::new(g))
+        .collect();
+    (0..space.len() as u32)
+        .map(|s| {
+            space.unpack(program, s, &mut vals);
+            rat_of(state_reward(structure, &guards, &vals)?, "a reward")
+        })
+        .collect()
+}
+
+/// The state reward of the state with variable values `vals`.
+fn state_reward(
+    structure: &crate::program::RewardStruct,
+    guards: &[IntExpr],
+    vals: &[i64],
+) -> Result<Q, String> {
+    let mut state = Q::int(0);
+    for ((g, v), fast) in structure.state.iter().zip(guards) {
+        if fast.holds(g, vals).map_err(|e| e.to_string())? {
+            let x = crate::build_value(v, vals)?;
+            state = state.checked_add(x).ok_or("a reward overflows")?;
+        }
+    }
+    Ok(state)
+}
+
 /// Which states satisfy `e`.
 pub(crate) fn states_where(
     space: &Space,
@@ -95,7 +172,7 @@ pub(crate) const INEXACT: &str = "the model or property computes a number perfec
      ask for a floating-point one (without --exact)";
 
 /// The reward structure `r` names (the first where it names none).
-fn reward_structure<'p>(
+pub(crate) fn reward_structure<'p>(
     program: &'p Program,
     r: Option<&RewardRef>,
 ) -> Result<&'p crate::program::RewardStruct, String> {
@@ -397,42 +474,7 @@ pub fn prepare<'a>(
             let structure = reward_structure(program, r.as_ref())?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
             // Every choice's reward (state and transition rewards) outside φ.
-            let mut vals = Vec::new();
-            let state_guards: Vec<IntExpr> = structure
-                .state
-                .iter()
-                .map(|(g, _)| IntExpr::new(g))
-                .collect();
-            let transition_guards: Vec<IntExpr> = structure
-                .transition
-                .iter()
-                .map(|(_, g, _)| IntExpr::new(g))
-                .collect();
-            reward = vec![Rat::ZERO; space.choices.len()];
-            for s in 0..n as u32 {
-                if goal[s as usize] {
-                    continue;
-                }
-                space.unpack(program, s, &mut vals);
-                let mut state = Q::int(0);
-                for ((g, v), fast) in structure.state.iter().zip(&state_guards) {
-                    if fast.holds(g, &vals).map_err(|e| e.to_string())? {
-                        let x = crate::build_value(v, &vals)?;
-                        state = state.checked_add(x).ok_or("a reward overflows")?;
-                    }
-                }
-                for c in space.choices_of(s) {
-                    let mut total = state;
-                    let action = space.choices[c].action();
-                    for ((a, g, v), fast) in structure.transition.iter().zip(&transition_guards) {
-                        if *a == action && fast.holds(g, &vals).map_err(|e| e.to_string())? {
-                            let x = crate::build_value(v, &vals)?;
-                            total = total.checked_add(x).ok_or("a reward overflows")?;
-                        }
-                    }
-                    reward[c] = rat_of(total, "a reward")?;
-                }
-            }
+            reward = choice_rewards(program, space, structure, &goal)?;
             // `F`: finite where the minimiser reaches φ with probability one. `Fc`: a play
             // that misses φ earns its total, finite only if it ends up where nothing is
             // earned any more (see `cumulative_finite`).

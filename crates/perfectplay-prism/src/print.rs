@@ -39,6 +39,18 @@ impl Display for Operand<'_> {
     }
 }
 
+/// A step bound: a number or a name as it is, anything else in parentheses.
+struct Bound<'a>(&'a Expr);
+
+impl Display for Bound<'_> {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match &self.0.kind {
+            ExprKind::Int(_) | ExprKind::Name(_) => write!(f, "{}", self.0),
+            _ => write!(f, "({})", self.0),
+        }
+    }
+}
+
 impl Display for Expr {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
         let me = level(self);
@@ -121,6 +133,8 @@ impl Display for Query {
             Path::Eventually(e) => write!(f, "F {e}")?,
             Path::EventuallyCumulative(e) => write!(f, "Fc {e}")?,
             Path::Total => f.write_str("C")?,
+            Path::Cumulative(k) => write!(f, "C<={}", Bound(k))?,
+            Path::Instant(k) => write!(f, "I={}", Bound(k))?,
             Path::Bounded {
                 through,
                 strict,
@@ -133,12 +147,9 @@ impl Display for Query {
                     f.write_str("F")?;
                 }
                 let op = if *strict { "<" } else { "<=" };
-                // The target in parentheses (and a bound other than a number or a name), so
-                // that the bound ends where the target begins: `F<=k -x>0` would read `k - x`.
-                match &bound.kind {
-                    ExprKind::Int(_) | ExprKind::Name(_) => write!(f, "{op}{bound} ({target})")?,
-                    _ => write!(f, "{op}({bound}) ({target})")?,
-                }
+                // The target in parentheses, so that the bound ends where the target begins:
+                // `F<=k -x>0` would read `k - x`.
+                write!(f, "{op}{} ({target})", Bound(bound))?;
             }
             Path::EventuallyZero(e) => write!(f, "F0 {e}")?,
             Path::Until(a, b) => write!(f, "{a} U {b}")?,

@@ -181,6 +181,7 @@ fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
                     | Path::EventuallyZero(t) => mentions(t, name),
                     Path::Until(a, b) => any(&[a, b]),
                     Path::Total => false,
+                    Path::Cumulative(k) | Path::Instant(k) => mentions(k, name),
                     Path::Bounded {
                         through,
                         bound,

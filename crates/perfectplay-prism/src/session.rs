@@ -207,8 +207,8 @@ pub fn query_model<'a>(
     let r = r.settle_zero(loaded)?;
     if r.steps.is_some() {
         return Err(Error::Model(format!(
-            "{}: explain, play, strategy and distribution take unbounded properties (F, U); \
-             `check` answers F<=k and U<=k",
+            "{}: explain, play, strategy and distribution take unbounded properties (F, U, \
+             Fc, C); `check` answers F<=k, U<=k, C<=k and I=k",
             prop.text
         )));
     }
@@ -288,11 +288,15 @@ fn resolve_prop<'p>(
     if matches!(query.what, crate::ast::Measure::Probability)
         && matches!(
             query.path,
-            Path::EventuallyCumulative(_) | Path::EventuallyZero(_) | Path::Total
+            Path::EventuallyCumulative(_)
+                | Path::EventuallyZero(_)
+                | Path::Total
+                | Path::Cumulative(_)
+                | Path::Instant(_)
         )
     {
         return Err(Error::Model(
-            "Fc, F0 and C measure rewards: a P query takes F φ or ψ U φ".into(),
+            "Fc, F0, C and I measure rewards: a P query takes F φ or ψ U φ".into(),
         ));
     }
     let mut steps = None;
@@ -302,6 +306,11 @@ fn resolve_prop<'p>(
         Path::EventuallyCumulative(t) | Path::EventuallyZero(t) => (None, resolve(t)?),
         // The whole play's reward: `Fc` of a target no state meets.
         Path::Total => (None, CExpr::Const(crate::value::Value::Bool(false))),
+        // A reward over the first k steps, or at step k: no target.
+        Path::Cumulative(k) | Path::Instant(k) => {
+            steps = Some(step_bound(program, props, prop, k, false)?);
+            (None, CExpr::Const(crate::value::Value::Bool(false)))
+        }
         Path::Bounded {
             through,
             strict,
@@ -310,9 +319,7 @@ fn resolve_prop<'p>(
         } => {
             if !matches!(query.what, crate::ast::Measure::Probability) {
                 return Err(Error::Model(
-                    "a reward query takes F φ, Fc φ, F0 φ or C (bounded rewards, C<=k, are not \
-                     supported)"
-                        .into(),
+                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
                 ));
             }
             steps = Some(step_bound(program, props, prop, bound, *strict)?);

@@ -1,6 +1,6 @@
-//! Step-bounded reachability, `P…[ F<=k φ ]` and `P…[ ψ U<=k φ ]`, on a DTMC, an MDP and a
-//! game, against values worked out by hand; bounds as constants and expressions, strict and
-//! not; and the errors of what is not supported.
+//! Step-bounded queries, `P…[ F<=k φ ]`, `P…[ ψ U<=k φ ]`, `R…[ C<=k ]` and `R…[ I=k ]`, on a
+//! DTMC, an MDP and a game, against values worked out by hand; bounds as constants and
+//! expressions, strict and not; and the errors of what is not supported.
 
 use perfectplay_prism::{check_prop, query_model, Loaded, Props};
 
@@ -107,9 +107,34 @@ endmodule
     assert_eq!(got, ["7/8", "1", "1", "true"]);
 }
 
+/// Rewards over the first k steps and at step k: the coin earns 1 in each state before heads,
+/// so `C<=k` is the expected number of tosses among the first k, 2 - 2^(1-k), and `I=k` the
+/// probability of no heads yet at step k, 2^-k. On the routes, each step costs 1 (at the goal
+/// too: `C<=k` has no target) and the fast route 2 more: within 2 steps the slow route costs
+/// 2, the fast one 3, then 1 at the goal or 3 again, 5 in all.
+#[test]
+fn rewards_over_and_at_k_steps() {
+    let coin = format!("{COIN}rewards\n  !heads : 1;\nendrewards\n");
+    let props = "R=? [ C<=0 ]\nR=? [ C<=1 ]\nR=? [ C<=3 ]\nR=? [ I=0 ]\nR=? [ I=3 ]";
+    let got: Vec<String> = answers(&coin, props, true)
+        .into_iter()
+        .map(|a| a.unwrap())
+        .collect();
+    assert_eq!(got, ["0", "1", "7/4", "1", "1/8"]);
+    let routes = format!("{ROUTES}rewards\n  true : 1;\n  [fast] true : 2;\nendrewards\n");
+    let props = "Rmin=? [ C<=2 ]\nRmax=? [ C<=2 ]\nRmax=? [ I=1 ]";
+    let got: Vec<String> = answers(&routes, props, true)
+        .into_iter()
+        .map(|a| a.unwrap())
+        .collect();
+    assert_eq!(got, ["2", "5", "1"]);
+}
+
 #[test]
 fn what_bounded_paths_do_not_support_is_an_error() {
-    let props = "const double h = 1.5;\nP=? [ F<=h heads ]\nP=? [ F<0 heads ]\nR=? [ F<=2 heads ]";
+    let props =
+        "const double h = 1.5;\nP=? [ F<=h heads ]\nP=? [ F<0 heads ]\nR=? [ F<=2 heads ]\n\
+                 P=? [ C<=2 ]";
     let got = answers(
         &format!("{COIN}rewards true : 1; endrewards\n"),
         props,
@@ -119,6 +144,7 @@ fn what_bounded_paths_do_not_support_is_an_error() {
     assert!(errs[0].contains("not a constant integer"), "{}", errs[0]);
     assert!(errs[1].contains("leaves -1 steps"), "{}", errs[1]);
     assert!(errs[2].contains("a reward query takes"), "{}", errs[2]);
+    assert!(errs[3].contains("measure rewards"), "{}", errs[3]);
     // explain and the other commands take unbounded properties.
     let loaded = Loaded::new("m.prism", COIN, &[], 100).unwrap();
     let props = Props::new(&loaded.program, "p", "P=? [ F<=2 heads ]", &[]).unwrap();

@@ -219,12 +219,14 @@ P=? [ F<=K+1 x = 1 ];
 P=? [ x = 0 U<3 (x = 1) ];
 <<p1>> Pmin=? [ F<=K (x = 1) ];
 P=? [ F<=K (-x > -2) ];
+R{"r"}max=? [ C<=K*2 ];
+R=? [ I=3 ];
 filter(max, Pmin=? [ !"done" U x > 1 ], "init");
 Pmax=? [ F x = 1 ] + 1;
 P>=1 [ F "done" ];
 R{"r"}<=2.5 [ F "done" ]"#;
     let p = parse_properties("props", props).unwrap_or_else(|e| panic!("{}", e.render()));
-    assert_eq!(p.properties.len(), 13);
+    assert_eq!(p.properties.len(), 15);
     assert_eq!(parse_properties("printed", &p.to_string()).unwrap(), p);
 }
 

@@ -820,11 +820,21 @@ impl<'a> Parser<'a> {
                 self.bump();
                 Ok(Path::Total)
             }
-            "C" => Err(self.unsupported(
+            "C" if self.peek_at(1).tok == Tok::Punct("<=") => {
+                self.bump();
+                self.bump();
+                Ok(Path::Cumulative(self.bound_expr()?))
+            }
+            "I" if self.peek_at(1).tok == Tok::Punct("=") => {
+                self.bump();
+                self.bump();
+                Ok(Path::Instant(self.bound_expr()?))
+            }
+            "C" | "I" => Err(self.unsupported(
                 t.span,
-                "bounded cumulative rewards (C<=k) are not supported: use C or F",
+                format!("the reward operator '{word}' takes C<=k or I=k (and C alone)"),
             )),
-            "I" | "S" => Err(self.unsupported(
+            "S" => Err(self.unsupported(
                 t.span,
                 format!(
                     "the reward operator '{word}' is not supported: use F (reachability rewards)"
@@ -860,9 +870,8 @@ impl<'a> Parser<'a> {
 }
 
 impl Parser<'_> {
-    /// A step bound after `F` or `U`: `<=k` or `<k` (whether strict, and `k`). The bound is a
-    /// sum (`k+1`), and a name followed by `(` is the bound alone, not a call, as in PRISM
-    /// (`F<=k (x=1)`). Other bounds (`>=k`, `[a,b]`) are not supported.
+    /// A step bound after `F` or `U`: `<=k` or `<k` (whether strict, and `k`). Other bounds
+    /// (`>=k`, `[a,b]`) are not supported.
     fn step_bound(&mut self) -> Result<(bool, Expr)> {
         let strict = if self.eat_punct("<=") {
             false
@@ -874,21 +883,24 @@ impl Parser<'_> {
                 "step bounds other than <=k and <k (F>=k, F[a,b]) are not supported",
             ));
         };
+        Ok((strict, self.bound_expr()?))
+    }
+
+    /// The number of a step bound: a sum (`k+1`), except that a name followed by `(` is the
+    /// bound alone, not a call, as in PRISM (`F<=k (x=1)`).
+    fn bound_expr(&mut self) -> Result<Expr> {
         let t = self.peek();
         if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct("(") {
             let word = self.text(t).to_string();
             if !Func::ALL.iter().any(|(_, n)| *n == word) && word != "func" {
                 self.bump();
-                return Ok((
-                    strict,
-                    Expr {
-                        kind: ExprKind::Name(word),
-                        span: t.span,
-                    },
-                ));
+                return Ok(Expr {
+                    kind: ExprKind::Name(word),
+                    span: t.span,
+                });
             }
         }
-        Ok((strict, self.sum()?))
+        self.sum()
     }
 }
 
