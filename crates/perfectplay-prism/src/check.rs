@@ -80,11 +80,7 @@ pub(crate) fn choice_rewards(
     skip: &[bool],
 ) -> Result<Vec<Rat>, String> {
     let mut vals = Vec::new();
-    let state_guards: Vec<IntExpr> = structure
-        .state
-        .iter()
-        .map(|(g, _)| IntExpr::new(g))
-        .collect();
+    let state_guards = state_guards(structure);
     let transition_guards: Vec<IntExpr> = structure
         .transition
         .iter()
@@ -119,16 +115,21 @@ pub(crate) fn state_rewards(
     structure: &crate::program::RewardStruct,
 ) -> Result<Vec<Rat>, String> {
     let mut vals = Vec::new();
-    let guards: Vec<IntExpr> = structure
-        .state
-        .iter()
-        .map(|(g, _)| IntExpr::new(g))
-        .collect();
+    let guards = state_guards(structure);
     (0..space.len() as u32)
         .map(|s| {
             space.unpack(program, s, &mut vals);
             rat_of(state_reward(structure, &guards, &vals)?, "a reward")
         })
+        .collect()
+}
+
+/// The guards of the state rewards of `structure`, compiled.
+fn state_guards(structure: &crate::program::RewardStruct) -> Vec<IntExpr> {
+    structure
+        .state
+        .iter()
+        .map(|(g, _)| IntExpr::new(g))
         .collect()
 }
 
