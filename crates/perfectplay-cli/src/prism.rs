@@ -11,7 +11,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use perfectplay_prism::program::parse_constants;
 use perfectplay_prism::program::Program;
-use perfectplay_prism::{check_prop, parse_program, query_model, Loaded, Props, QueryModel};
+use perfectplay_prism::{analysis_model, check_prop, parse_program, Loaded, Props};
 use serde::Serialize;
 
 pub fn command() -> Command {
@@ -258,11 +258,9 @@ pub fn analyse(command: &str, model_path: &str, m: &ArgMatches) -> Result<ExitCo
         bail!("--prop: one property says what is optimised");
     };
     let prop = &props.props[*i];
-    let model = query_model(&loaded, props, prop).map_err(|e| anyhow!("--prop: {e}"))?;
-    if m.get_flag("exact") && model.is_inexact() {
-        bail!("--prop: {}: {}", prop.text, QueryModel::inexact_error());
-    }
-    let solved = crate::solving::solve_model(&model, m)?;
+    let model = analysis_model(&loaded, props, prop, m.get_flag("exact"))
+        .map_err(|e| anyhow!("--prop: {e}"))?;
+    let solved = crate::solving::solve_model(model.as_ref(), m)?;
     let code = match command {
         "explain" => crate::analysis::explain(solved.as_ref(), m),
         "play" => crate::analysis::play(solved.as_ref(), m),

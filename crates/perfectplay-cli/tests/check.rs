@@ -450,3 +450,32 @@ fn floating_point_functions_answer_in_floats_and_refuse_exact() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// `explain` takes a step-bounded property: the game is the model with the steps left, shown
+/// in every state. Within 3 steps, a scheduler that avoids the goal takes the fast route
+/// first (1/2), since after a failed fast step the slow route no longer arrives in time.
+#[test]
+fn explain_takes_a_step_bounded_property() {
+    let model = file(
+        "routes.prism",
+        "mdp\nmodule m\n  s : [0..3];\n  [fast] s=0 -> 1/2 : (s'=3) + 1/2 : (s'=0);\n  [slow] s=0 -> (s'=1);\n  [] s=1 -> (s'=2);\n  [] s=2 -> (s'=3);\n  [] s=3 -> true;\nendmodule\n",
+    );
+    let o = run(&[
+        "explain",
+        &model,
+        "--prop",
+        "Pmin=? [ F<=3 s=3 ]",
+        "--exact",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("state: (s=0), 3 steps left\nvalue: 0.5 = 1/2\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("* 1. [fast]") && out.contains("2. [slow]  ->  value 1, loss 0.5 = 1/2"),
+        "{out}"
+    );
+}

@@ -17,8 +17,10 @@ use crate::query::OUTCOME;
 /// virtual start over several initial states.
 type State = (u32, u32);
 
-/// The space with a step counter, as a game for the engine.
-struct BoundedModel<'a> {
+/// A step-bounded query on a built space as a game for perfectplay's engine: the space with
+/// the steps left. Built by [`crate::analysis_model`] for explain, play, strategy and
+/// distribution; `check` solves it for the value.
+pub struct BoundedModel<'a> {
     space: &'a Space,
     program: &'a Program,
     goal: Vec<bool>,
@@ -32,6 +34,20 @@ struct BoundedModel<'a> {
     dtmc: bool,
     steps: u32,
     over: OverInitial,
+    /// The engine's player that is the coalition of an smg, and the coalition as written.
+    coalition: Option<(Player, String)>,
+    /// What a play's total is.
+    total: &'static str,
+    /// Whether a number it depends on is floating point (see [`crate::eval::CExpr::Inexact`]).
+    inexact: bool,
+}
+
+impl BoundedModel<'_> {
+    /// Whether a number the query depends on is floating point, so that an exact solve is no
+    /// exact answer.
+    pub fn is_inexact(&self) -> bool {
+        self.inexact
+    }
 }
 
 impl Model for BoundedModel<'_> {
@@ -116,27 +132,41 @@ impl Model for BoundedModel<'_> {
             _ => format!("{}, {left} steps left", self.space.show(self.program, s)),
         }
     }
+
+    fn show_move(&self, &m: &u32) -> String {
+        crate::query::show_move(self.space, self.program, m)
+    }
+
+    /// A state as PRISM prints it, `(x=1,b=true)`, with every step of the bound left.
+    fn parse_state(&self, text: &str) -> Result<State, String> {
+        Ok((self.space.parse_state(self.program, text)?, self.steps))
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some(self.total.to_string())
+    }
+
+    fn player_label(&self, player: Player) -> Option<String> {
+        Some(match &self.coalition {
+            Some((side, text)) if *side == player => format!("the coalition {text}"),
+            Some(_) => "the other players".to_string(),
+            None => "the scheduler".to_string(),
+        })
+    }
 }
 
-/// The value of the step-bounded `query` at the start: the probability of reaching `target`
-/// within `steps` steps through `through`-states, or the reward of `C<=k` or `I=k`, optimised
-/// as `query` says; `exact` solves in rationals.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn check(
-    program: &Program,
-    space: &Space,
+/// The product of `space` with the steps left for the step-bounded `query`, its state
+/// formulas resolved.
+pub(crate) fn model<'a>(
+    program: &'a Program,
+    space: &'a Space,
     query: &Query,
     through: Option<&CExpr>,
     target: &CExpr,
     over: OverInitial,
     steps: u32,
-    exact: bool,
-) -> Result<Answer, String> {
+) -> Result<BoundedModel<'a>, String> {
     crate::check::validate(program, space, query, over)?;
-    let inexact = crate::check::inexact(program, query, through, target);
-    if exact && inexact {
-        return Err(crate::check::INEXACT.into());
-    }
     let goal = crate::check::states_where(space, program, target)?;
     let allowed = match through {
         Some(psi) => crate::check::states_where(space, program, psi)?,
@@ -167,7 +197,7 @@ pub(crate) fn check(
         Some(coalition) => crate::check::owners(program, space, coalition, player)?,
         None => vec![player],
     };
-    let model = BoundedModel {
+    Ok(BoundedModel {
         space,
         program,
         goal,
@@ -178,7 +208,38 @@ pub(crate) fn check(
         dtmc: program.model_type == ModelType::Dtmc,
         steps,
         over,
-    };
+        coalition: query.coalition.as_ref().map(|c| {
+            let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
+            (player, format!("<<{}>>", names.join(",")))
+        }),
+        total: match (&query.what, &query.path) {
+            (Measure::Probability, _) => "target reached in time (1) or not (0)",
+            (_, Path::Instant(_)) => "reward at the last step",
+            _ => "reward over the steps",
+        },
+        inexact: crate::check::inexact(program, query, through, target),
+    })
+}
+
+/// The value of the step-bounded `query` at the start: the probability of reaching `target`
+/// within `steps` steps through `through`-states, or the reward of `C<=k` or `I=k`, optimised
+/// as `query` says; `exact` solves in rationals.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+    steps: u32,
+    exact: bool,
+) -> Result<Answer, String> {
+    let model = model(program, space, query, through, target, over, steps)?;
+    let inexact = model.inexact;
+    if exact && inexact {
+        return Err(crate::check::INEXACT.into());
+    }
     let method = match inexact {
         true => "backward induction over the steps, from floating-point inputs",
         false => "backward induction over the steps",

@@ -61,6 +61,19 @@ pub struct QueryModel<'a> {
     pub(crate) step: Option<(Vec<u32>, Vec<u32>)>,
 }
 
+/// A move as the engine's games here label them: a choice as its action, `[act]`, or `[] of
+/// module m` for an unlabelled command; an outcome ([`OUTCOME`]) as the state it leads to.
+pub(crate) fn show_move(space: &Space, program: &Program, m: u32) -> String {
+    if m & OUTCOME != 0 {
+        return space.show(program, m & !OUTCOME);
+    }
+    let choice = &space.choices[m as usize];
+    match choice.action() {
+        Some(a) => format!("[{}]", program.actions[a]),
+        None => format!("[] of module {}", program.modules[choice.module()]),
+    }
+}
+
 /// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
 /// reward): a byte or a word each, not the 24 bytes of an `Option<Rat>`, for models of millions
 /// of states, and nothing per entry when all are the same (the rewards of a probability).
@@ -179,15 +192,10 @@ impl QueryModel<'_> {
     }
 
     /// Whether a number the query depends on is floating point (the model computes `pow`
-    /// with an exponent that is not whole, or `log`): then an exact solve is no exact answer,
-    /// and [`inexact_error`](QueryModel::inexact_error) says so.
+    /// with an exponent that is not whole, `log`, or a fraction beyond 128 bits): then an
+    /// exact solve is no exact answer ([`crate::analysis_model`] refuses it).
     pub fn is_inexact(&self) -> bool {
         self.inexact
-    }
-
-    /// The error an exact solve of an inexact query gives.
-    pub fn inexact_error() -> &'static str {
-        crate::check::INEXACT
     }
 }
 
@@ -317,14 +325,7 @@ impl Model for QueryModel<'_> {
     /// A choice as its action, `[act]`, or `[] of module m` for an unlabelled command; an
     /// outcome as the state it leads to.
     fn show_move(&self, &m: &u32) -> String {
-        if m & OUTCOME != 0 {
-            return self.space.show(self.program, m & !OUTCOME);
-        }
-        let choice = &self.space.choices[m as usize];
-        match choice.action() {
-            Some(a) => format!("[{}]", self.program.actions[a]),
-            None => format!("[] of module {}", self.program.modules[choice.module()]),
-        }
+        show_move(self.space, self.program, m)
     }
 
     fn parse_state(&self, text: &str) -> Result<Id, String> {

@@ -207,8 +207,7 @@ pub fn query_model<'a>(
     let r = r.settle_zero(loaded)?;
     if r.steps.is_some() {
         return Err(Error::Model(format!(
-            "{}: explain, play, strategy and distribution take unbounded properties (F, U, \
-             Fc, C); `check` answers F<=k, U<=k, C<=k and I=k",
+            "{}: a step-bounded property is a game of its own: `analysis_model` gives it",
             prop.text
         )));
     }
@@ -239,6 +238,45 @@ pub fn query_model<'a>(
             prop.text
         ))),
     }
+}
+
+/// The game that optimises property `prop` of `props` on `loaded`, for explain, play, strategy
+/// and distribution, as the engine's trait object: [`query_model`]'s game, or for a
+/// step-bounded property (`F<=k`, `U<=k`, `C<=k`, `I=k`) the space with the steps left. With
+/// `exact`, an error where a number the property depends on is floating point (an exact solve
+/// would be no exact answer).
+pub fn analysis_model<'a>(
+    loaded: &'a Loaded,
+    props: &Props,
+    prop: &Prop,
+    exact: bool,
+) -> Result<Box<dyn perfectplay::dynamic::DynModel + 'a>, Error> {
+    let inexact = || Error::Model(format!("{}: {}", prop.text, crate::check::INEXACT));
+    if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
+        let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
+        if let (Some(k), None) = (r.steps, &r.query.bound) {
+            loaded.built_for(&r, prop)?;
+            let model = crate::bounded::model(
+                &loaded.program,
+                &loaded.space,
+                &r.query,
+                r.through.as_ref(),
+                &r.target,
+                r.over,
+                k,
+            )
+            .map_err(Error::Model)?;
+            if exact && model.is_inexact() {
+                return Err(inexact());
+            }
+            return Ok(Box::new(model));
+        }
+    }
+    let model = query_model(loaded, props, prop)?;
+    if exact && model.is_inexact() {
+        return Err(inexact());
+    }
+    Ok(Box::new(model))
 }
 
 /// Resolves `expr`, a query of property `prop` (the whole property, or a part of one that
