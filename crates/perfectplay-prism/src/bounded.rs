@@ -6,7 +6,7 @@
 
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
-use crate::ast::{Measure, ModelType, Opt, Path, Query};
+use crate::ast::{Measure, ModelType, Path, Query};
 use crate::build::Space;
 use crate::check::{Answer, OverInitial};
 use crate::eval::CExpr;
@@ -147,11 +147,7 @@ impl Model for BoundedModel<'_> {
     }
 
     fn player_label(&self, player: Player) -> Option<String> {
-        Some(match &self.coalition {
-            Some((side, text)) if *side == player => format!("the coalition {text}"),
-            Some(_) => "the other players".to_string(),
-            None => "the scheduler".to_string(),
-        })
+        Some(crate::query::side_label(&self.coalition, player))
     }
 }
 
@@ -166,12 +162,13 @@ pub(crate) fn model<'a>(
     over: OverInitial,
     steps: u32,
 ) -> Result<BoundedModel<'a>, String> {
-    crate::check::validate(program, space, query, over)?;
-    let goal = crate::check::states_where(space, program, target)?;
-    let allowed = match through {
-        Some(psi) => crate::check::states_where(space, program, psi)?,
-        None => vec![true; space.len()],
-    };
+    let crate::check::Basis {
+        goal,
+        allowed,
+        players,
+        coalition,
+        ..
+    } = crate::check::basis(program, space, query, through, target, over)?;
     let (mut reward, mut instant) = (Vec::new(), Vec::new());
     if let Measure::Reward(r) = &query.what {
         let structure = crate::check::reward_structure(program, r.as_ref())?;
@@ -188,15 +185,7 @@ pub(crate) fn model<'a>(
             _ => return Err("a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into()),
         }
     }
-    let player = if query.opt == Opt::Min {
-        Player::Min
-    } else {
-        Player::Max
-    };
-    let players = match &query.coalition {
-        Some(coalition) => crate::check::owners(program, space, coalition, player)?,
-        None => vec![player],
-    };
+
     Ok(BoundedModel {
         space,
         program,
@@ -208,10 +197,7 @@ pub(crate) fn model<'a>(
         dtmc: program.model_type == ModelType::Dtmc,
         steps,
         over,
-        coalition: query.coalition.as_ref().map(|c| {
-            let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
-            (player, format!("<<{}>>", names.join(",")))
-        }),
+        coalition,
         total: match (&query.what, &query.path) {
             (Measure::Probability, _) => "target reached in time (1) or not (0)",
             (_, Path::Instant(_)) => "reward at the last step",

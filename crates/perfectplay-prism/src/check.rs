@@ -394,6 +394,57 @@ pub(crate) fn validate(
     Ok(())
 }
 
+/// What every query's game starts from.
+pub(crate) struct Basis {
+    /// The states of φ.
+    pub goal: Vec<bool>,
+    /// The states of ψ (every state for `F`).
+    pub allowed: Vec<bool>,
+    /// The engine's player that optimises as the query says (`Max` for a maximum).
+    pub player: Player,
+    /// Who decides in each state (one entry where it is the same everywhere).
+    pub players: Vec<Player>,
+    /// In an smg, `player` and the coalition as written (`<<p1,p2>>`).
+    pub coalition: Option<(Player, String)>,
+}
+
+/// The [`Basis`] of `query` on `space`, once [`validate`] accepts it.
+pub(crate) fn basis(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+) -> Result<Basis, String> {
+    validate(program, space, query, over)?;
+    let goal = states_where(space, program, target)?;
+    let allowed = match through {
+        Some(psi) => states_where(space, program, psi)?,
+        None => vec![true; space.len()],
+    };
+    let player = if query.opt == Opt::Max {
+        Player::Max
+    } else {
+        Player::Min
+    };
+    let players = match &query.coalition {
+        Some(coalition) => owners(program, space, coalition, player)?,
+        None => vec![player],
+    };
+    let coalition = query.coalition.as_ref().map(|c| {
+        let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
+        (player, format!("<<{}>>", names.join(",")))
+    });
+    Ok(Basis {
+        goal,
+        allowed,
+        player,
+        players,
+        coalition,
+    })
+}
+
 /// The graph analyses of `query` (as for [`check`]) and the model they leave to the engine.
 pub fn prepare<'a>(
     program: &'a Program,
@@ -403,22 +454,18 @@ pub fn prepare<'a>(
     target: &CExpr,
     over: OverInitial,
 ) -> Result<Prepared<'a>, String> {
-    validate(program, space, query, over)?;
+    let Basis {
+        goal,
+        allowed,
+        player,
+        players,
+        coalition,
+    } = basis(program, space, query, through, target, over)?;
     let n = space.len();
     let dtmc = program.model_type == ModelType::Dtmc;
     let smg = program.model_type == ModelType::Smg;
-    let goal = states_where(space, program, target)?;
-    let allowed = match through {
-        Some(psi) => states_where(space, program, psi)?,
-        None => vec![true; n],
-    };
     let pred = Predecessors::new(space);
-    let maximise = query.opt == Opt::Max;
-    let player = if maximise { Player::Max } else { Player::Min };
-    let players = match &query.coalition {
-        Some(coalition) => owners(program, space, coalition, player)?,
-        None => vec![player],
-    };
+    let maximise = player == Player::Max;
     // Who resolves each state's choices, for a player who wants to reach φ.
     let side = |wants: Player| {
         let players = &players;
@@ -607,10 +654,7 @@ pub fn prepare<'a>(
             Measure::Probability => "target reached (1) or not (0)",
             Measure::Reward(_) => "reward",
         },
-        coalition: query.coalition.as_ref().map(|c| {
-            let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
-            (player, format!("<<{}>>", names.join(",")))
-        }),
+        coalition,
         total_game: smg && matches!(query.path, Path::EventuallyCumulative(_) | Path::Total),
         inexact: inexact(program, query, through, target),
         step: None,

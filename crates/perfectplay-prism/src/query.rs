@@ -74,6 +74,17 @@ pub(crate) fn show_move(space: &Space, program: &Program, m: u32) -> String {
     }
 }
 
+/// Who `player` is in a game of `coalition` (the engine's player that is the coalition, and
+/// the coalition as written): the coalition or the other players of an smg, else the one
+/// scheduler.
+pub(crate) fn side_label(coalition: &Option<(Player, String)>, player: Player) -> String {
+    match coalition {
+        Some((side, text)) if *side == player => format!("the coalition {text}"),
+        Some(_) => "the other players".to_string(),
+        None => "the scheduler".to_string(),
+    }
+}
+
 /// One optional fraction per state or choice, from few distinct values (a payoff of 0 or 1, a
 /// reward): a byte or a word each, not the 24 bytes of an `Option<Rat>`, for models of millions
 /// of states, and nothing per entry when all are the same (the rewards of a probability).
@@ -308,11 +319,7 @@ impl Model for QueryModel<'_> {
     /// An smg's sides are the coalition and the other players; elsewhere one scheduler
     /// resolves every choice, and play names no sides.
     fn player_label(&self, player: Player) -> Option<String> {
-        Some(match &self.coalition {
-            Some((side, text)) if *side == player => format!("the coalition {text}"),
-            Some(_) => "the other players".to_string(),
-            None => "the scheduler".to_string(),
-        })
+        Some(side_label(&self.coalition, player))
     }
 
     fn show_state(&self, &s: &Id) -> String {
