@@ -1,0 +1,314 @@
+//! The properties grammar: a properties file (constants, formulas, labels and properties,
+//! `;` optional), queries (`P…`, `R…`, `<<…>>`) and their paths, step bounds included, and the
+//! properties kept aside when they use a construct this front end does not support.
+
+use super::{Parser, Result};
+use crate::ast::*;
+use crate::error::Span;
+use crate::lexer::Tok;
+
+impl Parser<'_> {
+    /// Moves past the property that starts at token `from`: to just after a `;` outside
+    /// brackets, or to the first token outside brackets on a later line, or to the end.
+    fn skip_property(&mut self, from: usize) {
+        self.pos = from;
+        let mut depth = 0usize;
+        while self.peek().tok != Tok::End {
+            let t = self.peek();
+            if depth == 0 && self.pos > from {
+                let gap = &self.src[self.toks[self.pos - 1].span.end..t.span.start];
+                if t.tok == Tok::Punct(";") {
+                    self.bump();
+                    return;
+                }
+                // A line break ends the property only where an expression can end (not after
+                // `>>` of a coalition or an operator, where the property goes on).
+                let prev = self.toks[self.pos - 1].tok;
+                let can_end = matches!(
+                    prev,
+                    Tok::Ident
+                        | Tok::Int
+                        | Tok::Real
+                        | Tok::Str
+                        | Tok::Punct(")")
+                        | Tok::Punct("]")
+                        | Tok::Punct("}")
+                );
+                if gap.contains('\n') && can_end {
+                    return;
+                }
+            }
+            match t.tok {
+                Tok::Punct("(") | Tok::Punct("[") | Tok::Punct("{") => depth += 1,
+                Tok::Punct(")") | Tok::Punct("]") | Tok::Punct("}") => {
+                    depth = depth.saturating_sub(1)
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    pub(super) fn properties(&mut self) -> Result<PropertiesFile> {
+        self.in_property = true;
+        let mut file = PropertiesFile::default();
+        while self.peek().tok != Tok::End {
+            if self.is_kw("const") || self.is_kw("label") || self.is_kw("formula") {
+                file.items.push(self.item()?);
+                continue;
+            }
+            let name = if self.peek().tok == Tok::Str && self.peek_at(1).tok == Tok::Punct(":") {
+                let n = self.string("a property's name")?;
+                self.bump();
+                Some(n)
+            } else {
+                None
+            };
+            let from = self.pos;
+            self.hit_unsupported.set(false);
+            let expr = match self.expr() {
+                Ok(expr) => expr,
+                Err(error) if self.hit_unsupported.get() => {
+                    self.skip_property(from);
+                    let end = self.toks[self.pos.max(from + 1) - 1].span.end;
+                    let text = self.src[self.toks[from].span.start..end]
+                        .trim_end_matches(';')
+                        .trim()
+                        .to_string();
+                    file.unsupported.push(Unsupported {
+                        index: file.properties.len() + file.unsupported.len(),
+                        name,
+                        text,
+                        error,
+                    });
+                    continue;
+                }
+                Err(error) => return Err(error),
+            };
+            file.properties.push(Property { name, expr });
+            // As in PRISM, a `;` after a property is optional: a property ends where its
+            // expression can go no further, and the next one starts there.
+            self.eat_punct(";");
+        }
+        Ok(file)
+    }
+
+    /// `P…` / `R…` after an optional coalition: `opt=? [ path ]`.
+    pub(super) fn query(&mut self, coalition: Option<Vec<Ident>>, start: Span) -> Result<Expr> {
+        let t = self.bump();
+        let word = self.text(t);
+        let (what, mut opt) = match word {
+            "P" => (Measure::Probability, Opt::None),
+            "Pmin" => (Measure::Probability, Opt::Min),
+            "Pmax" => (Measure::Probability, Opt::Max),
+            "R" => (Measure::Reward(None), Opt::None),
+            "Rmin" => (Measure::Reward(None), Opt::Min),
+            "Rmax" => (Measure::Reward(None), Opt::Max),
+            _ => unreachable!("called at a query"),
+        };
+        let what = match what {
+            Measure::Reward(_) if self.eat_punct("{") => {
+                let r = if self.peek().tok == Tok::Str {
+                    RewardRef::Name(self.string("a reward structure's name")?)
+                } else if self.peek().tok == Tok::Int {
+                    let t = self.bump();
+                    let n: usize = self.text(t).parse().map_err(|_| {
+                        self.error(t.span, "a reward structure's number is too large")
+                    })?;
+                    RewardRef::Index(n, t.span)
+                } else {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!(
+                            "expected a reward structure (\"name\" or a number), found {}",
+                            self.found()
+                        ),
+                    ));
+                };
+                self.expect_punct("}")?;
+                Measure::Reward(Some(r))
+            }
+            w => w,
+        };
+        if opt == Opt::None {
+            if self.eat_kw("min") {
+                opt = Opt::Min;
+            } else if self.eat_kw("max") {
+                opt = Opt::Max;
+            }
+        }
+        let bound = if self.is_punct("=") && self.peek_at(1).tok == Tok::Punct("?") {
+            self.bump();
+            self.bump();
+            None
+        } else {
+            let op = match self.peek().tok {
+                Tok::Punct("<") => BinOp::Lt,
+                Tok::Punct("<=") => BinOp::Le,
+                Tok::Punct(">") => BinOp::Gt,
+                Tok::Punct(">=") => BinOp::Ge,
+                _ => {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!(
+                            "expected '=?' or a bound (such as '>=0.5') after {word}, found {}",
+                            self.found()
+                        ),
+                    ))
+                }
+            };
+            self.bump();
+            Some((op, self.sum()?))
+        };
+        self.expect_punct("[")?;
+        let path = self.path()?;
+        let end = self.expect_punct("]")?;
+        let span = start.to(end);
+        Ok(Expr {
+            kind: ExprKind::Query(Box::new(Query {
+                coalition,
+                what,
+                opt,
+                bound,
+                path,
+                span,
+            })),
+            span,
+        })
+    }
+
+    fn path(&mut self) -> Result<Path> {
+        let t = self.peek();
+        let word = if t.tok == Tok::Ident {
+            self.text(t)
+        } else {
+            ""
+        };
+        let is_bound = |t: Tok| {
+            matches!(
+                t,
+                Tok::Punct("<=")
+                    | Tok::Punct("<")
+                    | Tok::Punct(">=")
+                    | Tok::Punct(">")
+                    | Tok::Punct("[")
+            )
+        };
+        let bounded = |p: &Self| is_bound(p.peek().tok);
+        // `F<=k` or `C<=k`, seen from `F` or `C` itself.
+        let bounded_after = |p: &Self| is_bound(p.peek_at(1).tok);
+        match word {
+            "F" if bounded_after(self) => {
+                self.bump();
+                let (strict, bound) = self.step_bound()?;
+                let target = self.expr()?;
+                Ok(Path::Bounded {
+                    through: None,
+                    strict,
+                    bound,
+                    target,
+                })
+            }
+            "F" | "Fc" | "F0" => {
+                self.bump();
+                if bounded(self) {
+                    return Err(self.unsupported(
+                        self.peek().span,
+                        "bounded Fc and F0 are not supported (F<=k is)",
+                    ));
+                }
+                let target = self.expr()?;
+                Ok(match word {
+                    "F" => Path::Eventually(target),
+                    "Fc" => Path::EventuallyCumulative(target),
+                    _ => Path::EventuallyZero(target),
+                })
+            }
+            "G" | "X" | "W" | "R" => Err(self.unsupported(
+                t.span,
+                format!("the path operator '{word}' (LTL) is not supported: use F or U"),
+            )),
+            "C" if !bounded_after(self) => {
+                self.bump();
+                Ok(Path::Total)
+            }
+            "C" if self.peek_at(1).tok == Tok::Punct("<=") => {
+                self.bump();
+                self.bump();
+                Ok(Path::Cumulative(self.bound_expr()?))
+            }
+            "I" if self.peek_at(1).tok == Tok::Punct("=") => {
+                self.bump();
+                self.bump();
+                Ok(Path::Instant(self.bound_expr()?))
+            }
+            "C" | "I" => Err(self.unsupported(
+                t.span,
+                format!("the reward operator '{word}' takes C<=k or I=k (and C alone)"),
+            )),
+            "S" => Err(self.unsupported(
+                t.span,
+                format!(
+                    "the reward operator '{word}' is not supported: use F (reachability rewards)"
+                ),
+            )),
+            _ => {
+                let left = self.expr()?;
+                if !self.is_kw("U") {
+                    return Err(self.error(
+                        self.peek().span,
+                        format!(
+                            "expected 'U' or the end of the path, found {}",
+                            self.found()
+                        ),
+                    ));
+                }
+                self.bump();
+                if bounded(self) {
+                    let (strict, bound) = self.step_bound()?;
+                    let target = self.expr()?;
+                    return Ok(Path::Bounded {
+                        through: Some(left),
+                        strict,
+                        bound,
+                        target,
+                    });
+                }
+                let right = self.expr()?;
+                Ok(Path::Until(left, right))
+            }
+        }
+    }
+    /// A step bound after `F` or `U`: `<=k` or `<k` (whether strict, and `k`). Other bounds
+    /// (`>=k`, `[a,b]`) are not supported.
+    fn step_bound(&mut self) -> Result<(bool, Expr)> {
+        let strict = if self.eat_punct("<=") {
+            false
+        } else if self.eat_punct("<") {
+            true
+        } else {
+            return Err(self.unsupported(
+                self.peek().span,
+                "step bounds other than <=k and <k (F>=k, F[a,b]) are not supported",
+            ));
+        };
+        Ok((strict, self.bound_expr()?))
+    }
+
+    /// The number of a step bound: a sum (`k+1`), except that a name followed by `(` is the
+    /// bound alone, not a call, as in PRISM (`F<=k (x=1)`).
+    fn bound_expr(&mut self) -> Result<Expr> {
+        let t = self.peek();
+        if t.tok == Tok::Ident && self.peek_at(1).tok == Tok::Punct("(") {
+            let word = self.text(t).to_string();
+            if !Func::ALL.iter().any(|(_, n)| *n == word) && word != "func" {
+                self.bump();
+                return Ok(Expr {
+                    kind: ExprKind::Name(word),
+                    span: t.span,
+                });
+            }
+        }
+        self.sum()
+    }
+}
