@@ -171,17 +171,17 @@ pub(crate) fn model<'a>(
     } = crate::check::basis(program, space, query, through, target, over)?;
     let (mut reward, mut instant) = (Vec::new(), Vec::new());
     if let Measure::Reward(r) = &query.what {
-        let structure = crate::check::reward_structure(program, r.as_ref())?;
+        let structure = crate::rewards::reward_structure(program, r.as_ref())?;
         match query.path {
             Path::Cumulative(_) => {
-                reward = crate::check::choice_rewards(
+                reward = crate::rewards::choice_rewards(
                     program,
                     space,
                     structure,
                     &vec![false; space.len()],
                 )?
             }
-            Path::Instant(_) => instant = crate::check::state_rewards(program, space, structure)?,
+            Path::Instant(_) => instant = crate::rewards::state_rewards(program, space, structure)?,
             _ => return Err("a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into()),
         }
     }

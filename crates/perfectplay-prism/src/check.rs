@@ -19,13 +19,12 @@
 
 use perfectplay::{Number, Player, Rat, Solver};
 
-use crate::ast::{Measure, ModelType, Opt, Path, Query, RewardRef};
+use crate::ast::{Measure, ModelType, Opt, Path, Query};
 use crate::build::Space;
 use crate::fast::IntExpr;
 use crate::graph::{almost_sure, almost_sure_using, end_components, reach, Predecessors, Side};
 use crate::program::{CExpr, Program};
 use crate::query::{Few, QueryModel, OUTCOME};
-use crate::value::Q;
 
 /// The answer to one query.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,93 +61,6 @@ pub enum OverInitial {
 /// The most passes the shortcut of probability one makes (see `prepare`).
 const PROB1_ROUNDS: usize = 4;
 
-fn rat_of(q: Q, what: &str) -> Result<Rat, String> {
-    let (n, d) = q.parts();
-    i64::try_from(n)
-        .ok()
-        .zip(i64::try_from(d).ok())
-        .and_then(|(n, d)| Rat::checked_new(n, d))
-        .ok_or_else(|| format!("{what} {q} is too large a fraction for the solver"))
-}
-
-/// Each choice's reward in `structure`: its state's state rewards and its own transition
-/// rewards; zero for the choices of states in `skip` (a target, where nothing is earned).
-pub(crate) fn choice_rewards(
-    program: &Program,
-    space: &Space,
-    structure: &crate::program::RewardStruct,
-    skip: &[bool],
-) -> Result<Vec<Rat>, String> {
-    let mut vals = Vec::new();
-    let state_guards = state_guards(structure);
-    let transition_guards: Vec<IntExpr> = structure
-        .transition
-        .iter()
-        .map(|(_, g, _)| IntExpr::new(g))
-        .collect();
-    let mut reward = vec![Rat::ZERO; space.choices.len()];
-    for s in 0..space.len() as u32 {
-        if skip[s as usize] {
-            continue;
-        }
-        space.unpack(program, s, &mut vals);
-        let state = state_reward(structure, &state_guards, &vals)?;
-        for c in space.choices_of(s) {
-            let mut total = state;
-            let action = space.choices[c].action();
-            for ((a, g, v), fast) in structure.transition.iter().zip(&transition_guards) {
-                if *a == action && fast.holds(g, &vals).map_err(|e| e.to_string())? {
-                    let x = crate::build_value(v, &vals)?;
-                    total = total.checked_add(x).ok_or("a reward overflows")?;
-                }
-            }
-            reward[c] = rat_of(total, "a reward")?;
-        }
-    }
-    Ok(reward)
-}
-
-/// Each state's state reward in `structure` (what `I=k` measures).
-pub(crate) fn state_rewards(
-    program: &Program,
-    space: &Space,
-    structure: &crate::program::RewardStruct,
-) -> Result<Vec<Rat>, String> {
-    let mut vals = Vec::new();
-    let guards = state_guards(structure);
-    (0..space.len() as u32)
-        .map(|s| {
-            space.unpack(program, s, &mut vals);
-            rat_of(state_reward(structure, &guards, &vals)?, "a reward")
-        })
-        .collect()
-}
-
-/// The guards of the state rewards of `structure`, compiled.
-fn state_guards(structure: &crate::program::RewardStruct) -> Vec<IntExpr> {
-    structure
-        .state
-        .iter()
-        .map(|(g, _)| IntExpr::new(g))
-        .collect()
-}
-
-/// The state reward of the state with variable values `vals`.
-fn state_reward(
-    structure: &crate::program::RewardStruct,
-    guards: &[IntExpr],
-    vals: &[i64],
-) -> Result<Q, String> {
-    let mut state = Q::int(0);
-    for ((g, v), fast) in structure.state.iter().zip(guards) {
-        if fast.holds(g, vals).map_err(|e| e.to_string())? {
-            let x = crate::build_value(v, vals)?;
-            state = state.checked_add(x).ok_or("a reward overflows")?;
-        }
-    }
-    Ok(state)
-}
-
 /// Which states satisfy `e`.
 pub(crate) fn states_where(
     space: &Space,
@@ -172,22 +84,6 @@ pub(crate) const INEXACT: &str = "the model or property computes a number perfec
      it computes it in floating point, as PRISM and Storm do, so no exact answer can be given; \
      ask for a floating-point one (without --exact)";
 
-/// The reward structure `r` names (the first where it names none).
-pub(crate) fn reward_structure<'p>(
-    program: &'p Program,
-    r: Option<&RewardRef>,
-) -> Result<&'p crate::program::RewardStruct, String> {
-    match r {
-        None => program.rewards.first(),
-        Some(RewardRef::Name(name)) => program.rewards.iter().find(|s| s.name == name.name),
-        Some(RewardRef::Index(i, _)) => i.checked_sub(1).and_then(|i| program.rewards.get(i)),
-    }
-    .ok_or_else(|| match r {
-        Some(RewardRef::Name(name)) => format!("no reward structure \"{}\"", name.name),
-        _ => "no such reward structure".to_string(),
-    })
-}
-
 /// Whether a number the query depends on need not be rational ([`CExpr::Inexact`]): in the
 /// model's commands or initial states, the reward structure it asks for, or the property's
 /// conditions.
@@ -204,12 +100,14 @@ pub(crate) fn inexact(
             })
     });
     let rewards = match &query.what {
-        Measure::Reward(r) => reward_structure(program, r.as_ref()).is_ok_and(|r| {
-            r.state.iter().any(|(g, v)| g.inexact() || v.inexact())
-                || r.transition
-                    .iter()
-                    .any(|(_, g, v)| g.inexact() || v.inexact())
-        }),
+        Measure::Reward(r) => {
+            crate::rewards::reward_structure(program, r.as_ref()).is_ok_and(|r| {
+                r.state.iter().any(|(g, v)| g.inexact() || v.inexact())
+                    || r.transition
+                        .iter()
+                        .any(|(_, g, v)| g.inexact() || v.inexact())
+            })
+        }
         Measure::Probability => false,
     };
     commands
@@ -519,10 +417,10 @@ pub fn prepare<'a>(
                 Path::EventuallyCumulative(_) | Path::Total => true,
                 _ => return Err("reward queries ask R=? [ F φ ], [ Fc φ ] or [ C ]".into()),
             };
-            let structure = reward_structure(program, r.as_ref())?;
+            let structure = crate::rewards::reward_structure(program, r.as_ref())?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
             // Every choice's reward (state and transition rewards) outside φ.
-            reward = choice_rewards(program, space, structure, &goal)?;
+            reward = crate::rewards::choice_rewards(program, space, structure, &goal)?;
             // `F`: finite where the minimiser reaches φ with probability one. `Fc`: a play
             // that misses φ earns its total, finite only if it ends up where nothing is
             // earned any more (see `cumulative_finite`).

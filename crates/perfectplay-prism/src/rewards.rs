@@ -1,0 +1,109 @@
+//! A reward structure's values on a built space: each choice's reward (state and transition
+//! rewards) and each state's state reward, as exact fractions for the engine.
+
+use perfectplay::Rat;
+
+use crate::ast::RewardRef;
+use crate::build::Space;
+use crate::fast::IntExpr;
+use crate::program::{Program, RewardStruct};
+use crate::value::Q;
+
+/// The reward structure `r` names (the first where it names none).
+pub(crate) fn reward_structure<'p>(
+    program: &'p Program,
+    r: Option<&RewardRef>,
+) -> Result<&'p RewardStruct, String> {
+    match r {
+        None => program.rewards.first(),
+        Some(RewardRef::Name(name)) => program.rewards.iter().find(|s| s.name == name.name),
+        Some(RewardRef::Index(i, _)) => i.checked_sub(1).and_then(|i| program.rewards.get(i)),
+    }
+    .ok_or_else(|| match r {
+        Some(RewardRef::Name(name)) => format!("no reward structure \"{}\"", name.name),
+        _ => "no such reward structure".to_string(),
+    })
+}
+
+fn rat_of(q: Q, what: &str) -> Result<Rat, String> {
+    let (n, d) = q.parts();
+    i64::try_from(n)
+        .ok()
+        .zip(i64::try_from(d).ok())
+        .and_then(|(n, d)| Rat::checked_new(n, d))
+        .ok_or_else(|| format!("{what} {q} is too large a fraction for the solver"))
+}
+
+/// Each choice's reward in `structure`: its state's state rewards and its own transition
+/// rewards; zero for the choices of states in `skip` (a target, where nothing is earned).
+pub(crate) fn choice_rewards(
+    program: &Program,
+    space: &Space,
+    structure: &RewardStruct,
+    skip: &[bool],
+) -> Result<Vec<Rat>, String> {
+    let mut vals = Vec::new();
+    let state_guards = state_guards(structure);
+    let transition_guards: Vec<IntExpr> = structure
+        .transition
+        .iter()
+        .map(|(_, g, _)| IntExpr::new(g))
+        .collect();
+    let mut reward = vec![Rat::ZERO; space.choices.len()];
+    for s in 0..space.len() as u32 {
+        if skip[s as usize] {
+            continue;
+        }
+        space.unpack(program, s, &mut vals);
+        let state = state_reward(structure, &state_guards, &vals)?;
+        for c in space.choices_of(s) {
+            let mut total = state;
+            let action = space.choices[c].action();
+            for ((a, g, v), fast) in structure.transition.iter().zip(&transition_guards) {
+                if *a == action && fast.holds(g, &vals).map_err(|e| e.to_string())? {
+                    let x = crate::build_value(v, &vals)?;
+                    total = total.checked_add(x).ok_or("a reward overflows")?;
+                }
+            }
+            reward[c] = rat_of(total, "a reward")?;
+        }
+    }
+    Ok(reward)
+}
+
+/// Each state's state reward in `structure` (what `I=k` measures).
+pub(crate) fn state_rewards(
+    program: &Program,
+    space: &Space,
+    structure: &RewardStruct,
+) -> Result<Vec<Rat>, String> {
+    let mut vals = Vec::new();
+    let guards = state_guards(structure);
+    (0..space.len() as u32)
+        .map(|s| {
+            space.unpack(program, s, &mut vals);
+            rat_of(state_reward(structure, &guards, &vals)?, "a reward")
+        })
+        .collect()
+}
+
+/// The guards of the state rewards of `structure`, compiled.
+fn state_guards(structure: &RewardStruct) -> Vec<IntExpr> {
+    structure
+        .state
+        .iter()
+        .map(|(g, _)| IntExpr::new(g))
+        .collect()
+}
+
+/// The state reward of the state with variable values `vals`.
+fn state_reward(structure: &RewardStruct, guards: &[IntExpr], vals: &[i64]) -> Result<Q, String> {
+    let mut state = Q::int(0);
+    for ((g, v), fast) in structure.state.iter().zip(guards) {
+        if fast.holds(g, vals).map_err(|e| e.to_string())? {
+            let x = crate::build_value(v, vals)?;
+            state = state.checked_add(x).ok_or("a reward overflows")?;
+        }
+    }
+    Ok(state)
+}
