@@ -46,12 +46,11 @@ pub fn command() -> Command {
              '<<*>>' for every player), constants, formulas, labels, globals, modules and \
              renaming, synchronisation, rewards, init...endinit. R[ F φ ] is +∞ where φ may be \
              missed; R[ Fc φ ] counts what a play that misses φ earns (R[ C ]: the whole play's \
-             total); R[ F0 φ ] counts it \
-             zero, checked where every play reaches φ almost surely or none can. Bounds ('<<p1>> P>=0.5 \
+             total); R[ F0 φ ] counts it zero (exact where the reward earned is bounded, \
+             else a certified interval: the answer ± error_bound). Bounds ('<<p1>> P>=0.5 \
              [ … ]': can the coalition ensure it) and arithmetic over queries ('1 - Pmin=? [ F φ \
              ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too. Not \
-             supported: R[ F0 φ ] where some plays reach φ and some miss it, \
-             CTMCs and timed models, lower and interval step bounds (F>=k, F[a,b]), LTL, \
+             supported: CTMCs and timed models, lower and interval step bounds (F>=k, F[a,b]), LTL, \
              multi-objective \
              queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \

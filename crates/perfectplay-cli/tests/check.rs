@@ -479,3 +479,76 @@ fn explain_takes_a_step_bounded_property() {
         "{out}"
     );
 }
+
+/// `R[ F0 φ ]` where some plays miss φ: exact over the reward earned where it is bounded
+/// (explain shows and takes the reward earned in the state), a certified interval in the JSON
+/// where it is not, and `--exact` refused there with one line.
+#[test]
+fn zero_reward_for_a_missed_target_over_the_reward_earned() {
+    let rounds = |guard: &str| {
+        format!(
+            "mdp\nmodule m\n  s : [0..2];\n  b : [0..2];\n  [safe] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);\n  [again] s=0{guard} -> 1/2 : (s'=0) & (b'=min(b+1,2)) + 1/4 : (s'=1) + 1/4 : (s'=2);\nendmodule\nrewards \"r\"\n  [safe] true : 1;\n  [again] true : 1;\nendrewards\n"
+        )
+    };
+    // At most two rounds, then safe: V(2) = 3/2, V(1) = max(1, 3/4 + 1/2), V(0) = max(1/2,
+    // 5/8 + 1/4) = 7/8.
+    let bounded = file("bounded.prism", &rounds(" & b<2"));
+    let o = run(&[
+        "check",
+        &bounded,
+        "--prop",
+        "Rmax=? [ F0 s=1 ]",
+        "--exact",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "Rmax=? [ F0 s = 1 ]: 0.875 = 7/8\n");
+    let o = run(&[
+        "explain",
+        &bounded,
+        "--prop",
+        "Rmax=? [ F0 s=1 ]",
+        "--state",
+        "(s=0,b=1), 1 earned",
+        "--exact",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(
+        out.starts_with("state: (s=0,b=1), 1 earned\nvalue: 1.25 = 5/4\n"),
+        "{out}"
+    );
+    // Without the budget a play may earn without bound: V(k) = k/2 + 1, so 1.
+    let free = file("free.prism", &rounds(""));
+    let o = run(&[
+        "check",
+        &free,
+        "--prop",
+        "Rmax=? [ F0 s=1 ]",
+        "--json",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let result = &json["results"][0];
+    let (v, bound) = (
+        result["value"].as_f64().unwrap(),
+        result["error_bound"].as_f64().unwrap(),
+    );
+    assert!((v - 1.0).abs() <= bound + 1e-12 && bound < 1e-9, "{result}");
+    let o = run(&[
+        "check",
+        &free,
+        "--prop",
+        "Rmax=? [ F0 s=1 ]",
+        "--exact",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("without --exact") && err.lines().count() == 1,
+        "{err}"
+    );
+}

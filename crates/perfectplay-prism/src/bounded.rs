@@ -11,7 +11,6 @@ use crate::build::Space;
 use crate::check::{Answer, OverInitial};
 use crate::eval::CExpr;
 use crate::program::Program;
-use crate::query::OUTCOME;
 
 /// A state of the product: a state of the space and the steps left; `u32::MAX` for the
 /// virtual start over several initial states.
@@ -64,24 +63,7 @@ impl Model for BoundedModel<'_> {
     fn expand(&self, &(s, left): &State, node: &mut impl NodeBuilder<State, u32>) {
         if s == u32::MAX {
             // The virtual start: the initial states, aggregated as the filter says.
-            let init = &self.space.initial;
-            if self.over == OverInitial::Avg {
-                node.chance();
-                let p = Rat::new(1, init.len() as i64);
-                for &i in init {
-                    node.add_outcome(i | OUTCOME, p, 0, (i, left));
-                }
-            } else {
-                node.decision(if self.over == OverInitial::Min {
-                    Player::Min
-                } else {
-                    Player::Max
-                });
-                for &i in init {
-                    node.add_move(i | OUTCOME, 0, (i, left));
-                }
-            }
-            return;
+            return crate::query::expand_start(&self.space.initial, self.over, node, |i| (i, left));
         }
         let i = s as usize;
         if self.goal[i] {
@@ -94,36 +76,10 @@ impl Model for BoundedModel<'_> {
             return node.terminal(self.instant.get(i).copied().unwrap_or(Rat::ZERO));
         }
         let reward = |c: usize| self.reward.get(c).copied().unwrap_or(Rat::ZERO);
-        let choices = self.space.choices_of(s);
-        if self.dtmc {
-            // Several enabled commands of a DTMC are chosen uniformly, as in PRISM.
-            node.chance();
-            let k = choices.len() as i64;
-            for c in choices {
-                for &(p, t) in self.space.outcomes_of(c) {
-                    let p = self.space.probability(p);
-                    let p = if k == 1 {
-                        p
-                    } else {
-                        p.checked_mul(Rat::new(1, k)).expect("a small fraction")
-                    };
-                    node.add_outcome(t | OUTCOME, p, reward(c), (t, left - 1));
-                }
-            }
-            return;
-        }
-        node.decision(*self.players.get(i).unwrap_or(&self.players[0]));
-        for c in choices {
-            let outs = self.space.outcomes_of(c);
-            if let [(_, t)] = outs {
-                node.add_move(c as u32, reward(c), (*t, left - 1));
-            } else {
-                node.add_random_move(c as u32, reward(c));
-                for &(p, t) in outs {
-                    node.add_outcome(t | OUTCOME, self.space.probability(p), 0, (t, left - 1));
-                }
-            }
-        }
+        let player = *self.players.get(i).unwrap_or(&self.players[0]);
+        crate::query::expand_choices(self.space, s, self.dtmc, player, node, reward, |_, t| {
+            (t, left - 1)
+        });
     }
 
     fn show_state(&self, &(s, left): &State) -> String {

@@ -166,6 +166,9 @@ fn solve(
     over: OverInitial,
     exact: bool,
 ) -> Result<Answer, String> {
+    if matches!(query.path, Path::EventuallyZero(_)) {
+        return crate::zero::answer(program, space, query, target, over, exact);
+    }
     let model = match prepare(program, space, query, through, target, over)? {
         Prepared::Infinite => {
             return Ok(Answer {
@@ -219,7 +222,7 @@ fn solve(
 
 /// What the graph analysis knows of a state's value (a byte per state while it runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Known {
+pub(crate) enum Known {
     /// Left to the engine.
     Open,
     /// Zero.
@@ -352,16 +355,42 @@ pub fn prepare<'a>(
     target: &CExpr,
     over: OverInitial,
 ) -> Result<Prepared<'a>, String> {
+    let basis = basis(program, space, query, through, target, over)?;
+    let inexact = inexact(program, query, through, target);
+    prepare_basis(
+        program,
+        space,
+        query,
+        basis,
+        program.model_type,
+        over,
+        inexact,
+    )
+}
+
+/// [`prepare`] from a [`Basis`] given apart from the property's formulas: the query says what
+/// is measured and along which path, `model_type` how choices resolve (an `Mdp` for a game
+/// whose players all optimise alike), and `inexact` whether a number it depends on is
+/// floating point.
+pub(crate) fn prepare_basis<'a>(
+    program: &'a Program,
+    space: &'a Space,
+    query: &Query,
+    basis: Basis,
+    model_type: ModelType,
+    over: OverInitial,
+    inexact: bool,
+) -> Result<Prepared<'a>, String> {
     let Basis {
         goal,
         allowed,
         player,
         players,
         coalition,
-    } = basis(program, space, query, through, target, over)?;
+    } = basis;
     let n = space.len();
-    let dtmc = program.model_type == ModelType::Dtmc;
-    let smg = program.model_type == ModelType::Smg;
+    let dtmc = model_type == ModelType::Dtmc;
+    let smg = model_type == ModelType::Smg;
     let pred = Predecessors::new(space);
     let maximise = player == Player::Max;
     // Who resolves each state's choices, for a player who wants to reach φ.
@@ -554,7 +583,7 @@ pub fn prepare<'a>(
         },
         coalition,
         total_game: smg && matches!(query.path, Path::EventuallyCumulative(_) | Path::Total),
-        inexact: inexact(program, query, through, target),
+        inexact,
         step: None,
     };
     Ok(Prepared::Model(Box::new(model)))
@@ -569,7 +598,7 @@ pub fn prepare<'a>(
 /// probability one, φ or an end component of zero-reward choices, where it then stays (worth
 /// zero); a DTMC's is +∞ where a positive bottom component is reachable, and zero in the
 /// others.
-fn cumulative_finite(
+pub(crate) fn cumulative_finite(
     space: &Space,
     pred: &Predecessors,
     goal: &[bool],

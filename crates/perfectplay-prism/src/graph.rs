@@ -263,7 +263,7 @@ pub fn end_components(
 
 /// The strongly connected components of the live states over the usable choices (iterative
 /// Tarjan): each live state's component number.
-fn sccs(space: &Space, alive: &[bool], usable: &[bool]) -> Vec<u32> {
+pub(crate) fn sccs(space: &Space, alive: &[bool], usable: &[bool]) -> Vec<u32> {
     let n = space.len();
     let mut index = vec![u32::MAX; n];
     let mut low = vec![0u32; n];

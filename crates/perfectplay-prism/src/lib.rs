@@ -52,6 +52,7 @@ mod rewards;
 mod session;
 mod total;
 pub mod value;
+mod zero;
 
 pub use error::{Diagnostic, Span};
 pub use parser::{parse_expr, parse_model, parse_properties};

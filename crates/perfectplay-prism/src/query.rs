@@ -158,6 +158,12 @@ impl QueryModel<'_> {
         self.rep.get(s as usize).copied().unwrap_or(s)
     }
 
+    /// The state of this model that stands for state `s` of the space: its end component's
+    /// representative, or itself.
+    pub(crate) fn stands_for(&self, s: u32) -> u32 {
+        self.rep(s)
+    }
+
     /// Who decides at state `s`.
     pub(crate) fn player_of(&self, s: u32) -> Player {
         *self.player.get(s as usize).unwrap_or(&self.player[0])
@@ -232,27 +238,7 @@ impl Model for QueryModel<'_> {
                 return;
             }
             // The virtual start: one move (or outcome) per initial state.
-            let init = &self.space.initial;
-            match self.over {
-                OverInitial::Avg => {
-                    node.chance();
-                    let p = Rat::new(1, init.len() as i64);
-                    for &i in init {
-                        node.add_outcome(i | OUTCOME, p, 0, self.rep(i));
-                    }
-                }
-                _ => {
-                    node.decision(if self.over == OverInitial::Min {
-                        Player::Min
-                    } else {
-                        Player::Max
-                    });
-                    for &i in init {
-                        node.add_move(i | OUTCOME, 0, self.rep(i));
-                    }
-                }
-            }
-            return;
+            return expand_start(&self.space.initial, self.over, node, |i| self.rep(i));
         }
         if let Some(p) = self.fixed.get(s as usize) {
             return node.terminal(p);
@@ -350,5 +336,75 @@ impl Model for QueryModel<'_> {
 
     fn endless_play_loser(&self) -> Option<Player> {
         Some(self.endless)
+    }
+}
+
+/// The virtual start of a product over `space`'s initial states (`initial`), aggregated as
+/// `over` says: a chance node for the mean, else a decision of the side that the filter's
+/// `max` or `min` names. `state` gives the product's state of each initial state.
+pub(crate) fn expand_start<S>(
+    initial: &[u32],
+    over: OverInitial,
+    node: &mut impl NodeBuilder<S, u32>,
+    state: impl Fn(u32) -> S,
+) {
+    if over == OverInitial::Avg {
+        node.chance();
+        let p = Rat::new(1, initial.len() as i64);
+        for &i in initial {
+            node.add_outcome(i | OUTCOME, p, 0, state(i));
+        }
+    } else {
+        node.decision(if over == OverInitial::Min {
+            Player::Min
+        } else {
+            Player::Max
+        });
+        for &i in initial {
+            node.add_move(i | OUTCOME, 0, state(i));
+        }
+    }
+}
+
+/// The choices of state `s` of `space` as a node of a product game: chance over every enabled
+/// command of a DTMC (uniformly, as in PRISM), else a decision of `player`, each choice `c`
+/// with reward `reward(c)` and its outcomes leading to `next(c, t)`.
+pub(crate) fn expand_choices<S>(
+    space: &Space,
+    s: u32,
+    dtmc: bool,
+    player: Player,
+    node: &mut impl NodeBuilder<S, u32>,
+    reward: impl Fn(usize) -> Rat,
+    next: impl Fn(usize, u32) -> S,
+) {
+    let choices = space.choices_of(s);
+    if dtmc {
+        node.chance();
+        let k = choices.len() as i64;
+        for c in choices {
+            for &(p, t) in space.outcomes_of(c) {
+                let p = space.probability(p);
+                let p = if k == 1 {
+                    p
+                } else {
+                    p.checked_mul(Rat::new(1, k)).expect("a small fraction")
+                };
+                node.add_outcome(t | OUTCOME, p, reward(c), next(c, t));
+            }
+        }
+        return;
+    }
+    node.decision(player);
+    for c in choices {
+        let outs = space.outcomes_of(c);
+        if let [(_, t)] = outs {
+            node.add_move(c as u32, reward(c), next(c, *t));
+        } else {
+            node.add_random_move(c as u32, reward(c));
+            for &(p, t) in outs {
+                node.add_outcome(t | OUTCOME, space.probability(p), 0, next(c, t));
+            }
+        }
     }
 }

@@ -204,10 +204,20 @@ pub fn query_model<'a>(
     }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
-    let r = r.settle_zero(loaded)?;
-    if r.steps.is_some() {
+    query_model_of(loaded, r.settle_zero(loaded)?, prop)
+}
+
+/// [`query_model`] of property `prop`, resolved as `r` (its `F0` settled).
+fn query_model_of<'a>(
+    loaded: &'a Loaded,
+    r: Resolved,
+    prop: &Prop,
+) -> Result<QueryModel<'a>, Error> {
+    if r.steps.is_some() || matches!(r.query.path, Path::EventuallyZero(_)) {
         return Err(Error::Model(format!(
-            "{}: a step-bounded property is a game of its own: `analysis_model` gives it",
+            "{}: a step-bounded property, and R[ F0 φ ] where some plays reach φ and some miss \
+             it, are games of their own (with the steps left, or the reward earned): \
+             `analysis_model` gives them",
             prop.text
         )));
     }
@@ -270,6 +280,41 @@ pub fn analysis_model<'a>(
                 return Err(inexact());
             }
             return Ok(Box::new(model));
+        }
+        if matches!(r.query.path, Path::EventuallyZero(_)) && r.query.bound.is_none() {
+            loaded.built_for(&r, prop)?;
+            let r = r.settle_zero(loaded)?;
+            if !matches!(r.query.path, Path::EventuallyZero(_)) {
+                let model = query_model_of(loaded, r, prop)?;
+                if exact && model.is_inexact() {
+                    return Err(inexact());
+                }
+                return Ok(Box::new(model));
+            }
+            if exact && crate::check::inexact(&loaded.program, &r.query, None, &r.target) {
+                return Err(inexact());
+            }
+            let (program, space) = (&loaded.program, &loaded.space);
+            return match crate::zero::setup(program, space, &r.query, &r.target, r.over)
+                .map_err(Error::Model)?
+            {
+                crate::zero::Setup::Product {
+                    model,
+                    bounded: true,
+                } => Ok(model),
+                crate::zero::Setup::Product { .. } => Err(Error::Model(format!(
+                    "{}: a play can earn without bound before it reaches φ or misses it for \
+                     good, so optimal play is only bounded here (`check` gives the value with a \
+                     certified error bound); explain, play, strategy and distribution need the \
+                     reward earned bounded",
+                    prop.text
+                ))),
+                crate::zero::Setup::Infinite => Err(Error::Model(format!(
+                    "{}: the value at the start is +∞ (a play can earn without end while φ is \
+                     still possible)",
+                    prop.text
+                ))),
+            };
         }
     }
     let model = query_model(loaded, props, prop)?;
@@ -488,10 +533,15 @@ fn check_query(
     // Compared exactly: the value is solved in rationals (in floats where the model computes
     // numbers that need not be rational, deciding only where the float is clear of the bound).
     let inexact = crate::check::inexact(&loaded.program, &numeric, through.as_ref(), &target);
-    let mut a = solve(&numeric, !inexact)?;
+    let mut a = match solve(&numeric, !inexact) {
+        // `F0` where a play can earn without bound has a certified interval, not an exact
+        // value: compared in floats, with its error bound.
+        Err(Error::Model(e)) if e == crate::zero::UNBOUNDED => solve(&numeric, false)?,
+        a => a?,
+    };
     let compare_floats = |text: &str| {
         let (v, w) = (a.value, b.to_f64());
-        if (v - w).abs() > 1e-9 * w.abs().max(1.0) {
+        if (v - w).abs() > (1e-9 * w.abs().max(1.0)).max(2.0 * a.error_bound) {
             Ok(match op {
                 BinOp::Gt | BinOp::Ge => v > w,
                 _ => v < w,
@@ -525,8 +575,7 @@ fn check_query(
 /// where that is so: `F φ` itself when every play reaches φ almost surely whatever every
 /// player does (then missing φ has probability zero and the variants agree), `F true` (zero)
 /// when no play can reach φ at all. Between the two, optimal play depends on the reward earned
-/// so far (PRISM-games solves a product with it up to a bound, whose values are exact
-/// solutions of their own); that is an error here, not an approximation.
+/// so far, and the query stays as it is, for `crate::zero`.
 fn zero_as_reach_query(
     loaded: &Loaded,
     query: &Query,
@@ -586,13 +635,8 @@ fn zero_as_reach_query(
     if everyone(false)? {
         return Ok((as_reach, CExpr::Const(Value::Bool(true))));
     }
-    Err(Error::Model(
-        "R[ F0 φ ] where some plays reach φ and some miss it is not supported yet: optimal \
-         play then depends on the reward earned so far. F0 is checked where every play reaches φ \
-         almost surely (it equals F there) or none can (it is 0); Fc and F are checked \
-         everywhere"
-            .into(),
-    ))
+    // Between the two, optimal play depends on the reward earned so far: `crate::zero`.
+    Ok((query.clone(), target))
 }
 
 /// `p/q` or an integer as a 128-bit fraction.

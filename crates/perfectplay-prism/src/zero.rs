@@ -1,0 +1,582 @@
+//! `R…[ F0 φ ]` where some plays reach φ and some miss it (PRISM-games: a play that never
+//! reaches φ counts zero). Optimal play then depends on the reward earned so far: the more is
+//! earned, the more missing φ costs, and the more a player plays for φ rather than for more
+//! reward. So the game handed to the engine is the product of the space with the reward
+//! earned ([`ZeroModel`]), counted in units of the rewards' common denominator: a play that
+//! reaches φ pays what it earned, and one that reaches a state where the reward maximiser
+//! cannot make φ possible any more pays zero (the minimiser keeps φ away from there).
+//!
+//! Where the reward a play can earn before it ends is bounded (no reachable cycle earns), the
+//! product is finite, and its value is the answer, exactly or in floats like any other.
+//!
+//! Otherwise the product is cut at a level of reward, and a play that earns that much ends
+//! there with a bound on its worth: at least zero, at most what it earned plus `Ū`, the most
+//! any pair of strategies can still earn before φ or a state where φ is impossible (a total
+//! reward with every player maximising). Those are bounds of the true value there (the reward
+//! minimiser who plays to keep the probability of φ least makes the rest of the play worth at
+//! most that), so the two solves bracket the value; the level doubles until the bracket is
+//! tight or the product too large, and the answer is its middle, with half its width as the
+//! certified error bound.
+//!
+//! `Ū` is +∞ where the players together can stay for ever in a cycle that earns while φ is
+//! still possible. When every player maximises, that is the answer: the maximiser earns as
+//! long as it likes, then plays for φ. In a game where the minimiser decides too, the value
+//! can still be finite, and that case is an error.
+
+use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats};
+
+use crate::ast::{Measure, ModelType, Opt, Path, Query};
+use crate::build::Space;
+use crate::check::{Answer, Basis, Known, OverInitial, Prepared};
+use crate::eval::CExpr;
+use crate::graph::{reach, sccs, Predecessors, Side};
+use crate::program::Program;
+
+/// The most states a product may have.
+const MAX_PRODUCT: usize = 4_000_000;
+
+/// The relative width of the bracket at which the level stops doubling.
+const TOLERANCE: f64 = 1e-9;
+
+/// The most units of reward a level of the product may count (a state's second half is a
+/// `u32`, and a level plus one choice's reward must fit).
+const MAX_UNITS: u64 = 1 << 30;
+
+/// The first level of the cut, in units of the largest reward of a choice.
+const FIRST_LEVEL: u64 = 16;
+
+/// Why an exact answer cannot be given where the reward earned is unbounded.
+pub(crate) const UNBOUNDED: &str = "R[ F0 φ ] where a play can earn without bound before it \
+     reaches φ or misses it for good is bounded here by two solves of the game with the reward \
+     earned, cut where it is large (a certified interval, in floating point): ask without \
+     --exact";
+
+/// A state of the product: a state of the space and the reward earned, in units; `u32::MAX`
+/// for the virtual start over several initial states.
+type State = (u32, u32);
+
+/// An `R[ F0 φ ]` query on a built space as a game for perfectplay's engine: the space with
+/// the reward earned so far (see the module's notes).
+pub struct ZeroModel<'a> {
+    space: &'a Space,
+    program: &'a Program,
+    /// The states of φ: the play ends there with what it earned.
+    goal: Vec<bool>,
+    /// The states where φ is impossible against the minimiser: the play ends there with zero.
+    lost: Vec<bool>,
+    /// Each choice's reward, in units.
+    units: Vec<u32>,
+    /// Units per unit of reward: the rewards' common denominator.
+    unit: u64,
+    /// The level where the product is cut: a play that earns this many units ends.
+    cut: u32,
+    /// Per state, `Ū` (rounded up): where a cut play ends with what it earned plus this; zero
+    /// where empty.
+    upper: Vec<f64>,
+    players: Vec<Player>,
+    dtmc: bool,
+    initial: Vec<u32>,
+    over: OverInitial,
+    coalition: Option<(Player, String)>,
+}
+
+impl ZeroModel<'_> {
+    /// What a play cut at state `s` having earned `k` units is worth: zero, or the bound
+    /// `k + Ū(s)` rounded up to a fraction of the engine's.
+    fn cut_worth(&self, s: u32, k: u32) -> Rat {
+        let Some(&u) = self.upper.get(s as usize) else {
+            return Rat::ZERO;
+        };
+        const SCALE: f64 = (1u64 << 16) as f64;
+        let x = (k as f64 / self.unit as f64 + u) * (1.0 + 1e-12);
+        Rat::new((x * SCALE).ceil() as i64 + 1, SCALE as i64)
+    }
+}
+
+impl Model for ZeroModel<'_> {
+    type State = State;
+    type Move = u32;
+
+    fn start(&self) -> State {
+        match self.initial[..] {
+            [only] if self.over == OverInitial::Only || self.initial.len() == 1 => (only, 0),
+            _ => (u32::MAX, 0),
+        }
+    }
+
+    fn expand(&self, &(s, k): &State, node: &mut impl NodeBuilder<State, u32>) {
+        if s == u32::MAX {
+            return crate::query::expand_start(&self.initial, self.over, node, |i| (i, 0));
+        }
+        let i = s as usize;
+        if self.goal[i] {
+            return node.terminal(Rat::new(k as i64, self.unit as i64));
+        }
+        if self.lost[i] {
+            return node.terminal(0);
+        }
+        if k >= self.cut {
+            return node.terminal(self.cut_worth(s, k));
+        }
+        let player = *self.players.get(i).unwrap_or(&self.players[0]);
+        crate::query::expand_choices(
+            self.space,
+            s,
+            self.dtmc,
+            player,
+            node,
+            |_| Rat::ZERO,
+            |c, t| (t, k + self.units[c]),
+        );
+    }
+
+    fn show_state(&self, &(s, k): &State) -> String {
+        let earned = Rat::new(k as i64, self.unit as i64);
+        match s {
+            u32::MAX => "the initial states".to_string(),
+            _ => format!("{}, {earned} earned", self.space.show(self.program, s)),
+        }
+    }
+
+    fn show_move(&self, &m: &u32) -> String {
+        crate::query::show_move(self.space, self.program, m)
+    }
+
+    /// A state as PRISM prints it, `(x=1,b=true)`, with what was earned so far after a
+    /// comma, `(x=1,b=true), 5/2 earned`; nothing earned if that is left out.
+    fn parse_state(&self, text: &str) -> Result<State, String> {
+        let (state, earned) = match text.trim().strip_suffix("earned") {
+            // The state ends at its last parenthesis (or comma, for a state without).
+            Some(rest) => match rest.rfind(')') {
+                Some(end) => (
+                    &rest[..=end],
+                    rest[end + 1..].trim_start_matches([' ', ',']),
+                ),
+                None => rest
+                    .rsplit_once(',')
+                    .ok_or("write what was earned after a comma: (x=1), 5/2 earned")?,
+            },
+            None => (text, "0"),
+        };
+        let s = self.space.parse_state(self.program, state.trim())?;
+        let bad = || format!("'{}' is not a reward earned here", earned.trim());
+        let (n, d) = earned
+            .trim()
+            .split_once('/')
+            .unwrap_or((earned.trim(), "1"));
+        let (n, d): (u64, u64) = (n.parse().map_err(|_| bad())?, d.parse().map_err(|_| bad())?);
+        // n/d earned is n·unit/d units, which must be whole.
+        let units = n
+            .checked_mul(self.unit)
+            .filter(|&u| d != 0 && u % d == 0)
+            .map(|u| u / d)
+            .filter(|&u| u < MAX_UNITS)
+            .ok_or_else(bad)?;
+        Ok((s, units as u32))
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some("reward if the target is reached, 0 if not".to_string())
+    }
+
+    fn player_label(&self, player: Player) -> Option<String> {
+        Some(crate::query::side_label(&self.coalition, player))
+    }
+
+    /// A play that never ends misses φ: it is worth zero, the least there is.
+    fn endless_play_loser(&self) -> Option<Player> {
+        Some(Player::Max)
+    }
+}
+
+/// What [`answer`] and [`crate::analysis_model`] start from: the product with its cut, or
+/// the answer when the graph analysis decides it (+∞).
+pub(crate) enum Setup<'a> {
+    /// The product; `bounded` when no play can reach the cut, so that it is exact.
+    Product {
+        /// The game.
+        model: Box<ZeroModel<'a>>,
+        /// Whether the cut is beyond every play's reward.
+        bounded: bool,
+    },
+    /// The value at the start is +∞.
+    Infinite,
+}
+
+/// The product of `space` with the reward earned for `R[ F0 φ ]` (`query`, its target
+/// resolved), cut beyond the most any play earns where that is bounded; where it is not, cut
+/// at a first level with `Ū` computed for the bound (see the module's notes).
+pub(crate) fn setup<'a>(
+    program: &'a Program,
+    space: &'a Space,
+    query: &Query,
+    target: &CExpr,
+    over: OverInitial,
+) -> Result<Setup<'a>, String> {
+    let Basis {
+        goal,
+        players,
+        coalition,
+        ..
+    } = crate::check::basis(program, space, query, None, target, over)?;
+    let Measure::Reward(r) = &query.what else {
+        return Err("F0 measures a reward: ask R[ F0 φ ]".into());
+    };
+    let n = space.len();
+    let dtmc = program.model_type == ModelType::Dtmc;
+    let structure = crate::rewards::reward_structure(program, r.as_ref())?;
+    let reward = crate::rewards::choice_rewards(program, space, structure, &goal)?;
+    if reward.iter().any(|r| *r < Rat::ZERO) {
+        return Err("F0 needs rewards of at least zero".into());
+    }
+    let (unit, units) = whole_units(&reward)?;
+    let player_of = |s: u32| *players.get(s as usize).unwrap_or(&players[0]);
+    let pred = Predecessors::new(space);
+    let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
+    let possible = reach(space, &pred, &goal, &not_goal, |s| {
+        if dtmc {
+            Side::Chance
+        } else if player_of(s) == Player::Max {
+            Side::Ally
+        } else {
+            Side::Adversary
+        }
+    });
+    let lost: Vec<bool> = possible.iter().map(|p| !p).collect();
+    let open: Vec<bool> = (0..n).map(|s| possible[s] && !goal[s]).collect();
+    let mut initial: Vec<u32> = space.initial.clone();
+    let mut model = ZeroModel {
+        space,
+        program,
+        goal,
+        lost,
+        units,
+        unit,
+        cut: 0,
+        upper: Vec::new(),
+        players,
+        dtmc,
+        initial: Vec::new(),
+        over,
+        coalition,
+    };
+    let region = reachable(space, &initial, &open);
+    if let Some(most) = most_earned(space, &region, &model.units) {
+        if most < MAX_UNITS {
+            model.cut = most as u32 + 1;
+            model.initial = initial;
+            return Ok(Setup::Product {
+                model: Box::new(model),
+                bounded: true,
+            });
+        }
+    }
+    // `Ū`: every player maximises the total reward until φ or a state where it is lost.
+    let stop: Vec<bool> = (0..n).map(|s| !open[s]).collect();
+    let earn = crate::rewards::choice_rewards(program, space, structure, &stop)?;
+    let mut fixed = vec![Known::Open; n];
+    let finite =
+        crate::check::cumulative_finite(space, &pred, &stop, &earn, dtmc, true, &mut fixed)?;
+    let every_max = dtmc || model.players.iter().all(|&p| p == Player::Max);
+    if initial.iter().any(|&i| !finite[i as usize]) {
+        if !every_max {
+            return Err(
+                "R[ F0 φ ] on a game where the players could earn without end while φ \
+                        is still possible is not supported: the bound used for the reward \
+                        earned beyond a level is +∞ there"
+                    .into(),
+            );
+        }
+        // Every player maximises: +∞ where such a cycle is reachable.
+        let infinite = |i: &u32| !finite[*i as usize];
+        match over {
+            OverInitial::Min if !initial.iter().all(infinite) => {
+                initial.retain(|i| !infinite(i));
+            }
+            _ => return Ok(Setup::Infinite),
+        }
+    }
+    let region = reachable(space, &initial, &open);
+    model.upper = most_to_earn(program, space, query, &stop, dtmc, &region)?;
+    let largest = model.units.iter().copied().max().unwrap_or(1).max(1) as u64;
+    model.cut = (largest * FIRST_LEVEL).clamp(64, MAX_UNITS) as u32;
+    model.initial = initial;
+    Ok(Setup::Product {
+        model: Box::new(model),
+        bounded: false,
+    })
+}
+
+/// Answers `R[ F0 φ ]` (`query`, its target resolved) on `space`: exactly where the reward
+/// earned is bounded (in rationals with `exact`), else as a certified interval in floats.
+pub(crate) fn answer(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    target: &CExpr,
+    over: OverInitial,
+    exact: bool,
+) -> Result<Answer, String> {
+    let (mut model, bounded) = match setup(program, space, query, target, over)? {
+        Setup::Infinite => {
+            return Ok(Answer {
+                value: f64::INFINITY,
+                exact: None,
+                method: "graph",
+                states: 0,
+                holds: None,
+                error_bound: 0.0,
+            })
+        }
+        Setup::Product { model, bounded } => (*model, bounded),
+    };
+    if bounded {
+        if exact {
+            let (v, stats) = solve::<Exact>(&model)?;
+            return Ok(Answer {
+                value: v.to_f64(),
+                exact: v.exact_string(),
+                method: "exact, over the reward earned",
+                states: stats.states,
+                holds: None,
+                error_bound: 0.0,
+            });
+        }
+        let (v, stats) = solve::<f64>(&model)?;
+        return Ok(Answer {
+            value: v,
+            exact: None,
+            method: "policy iteration over the reward earned",
+            states: stats.states,
+            holds: None,
+            error_bound: stats.error_bound,
+        });
+    }
+    if exact {
+        return Err(UNBOUNDED.into());
+    }
+    let upper = std::mem::take(&mut model.upper);
+    loop {
+        let (low, low_stats) = solve::<f64>(&model)?;
+        model.upper = upper.clone();
+        let (high, high_stats) = solve::<f64>(&model)?;
+        model.upper = Vec::new();
+        let width = (high - low).max(0.0);
+        let states = low_stats.states.max(high_stats.states);
+        let last = 2 * model.cut as u64 > MAX_UNITS || 2 * states > MAX_PRODUCT;
+        if width <= TOLERANCE * high.abs().max(1.0) || last {
+            return Ok(Answer {
+                value: low + width / 2.0,
+                exact: None,
+                method: "bounds over the reward earned, cut where large",
+                states,
+                holds: None,
+                error_bound: width / 2.0 + low_stats.error_bound.max(high_stats.error_bound),
+            });
+        }
+        model.cut *= 2;
+    }
+}
+
+/// The start value of the product `model` in `N`, in floats falling back to an exact solve
+/// where a pivot vanishes by rounding.
+fn solve<N: Number>(model: &ZeroModel) -> Result<(N, Stats), String> {
+    let too_large = |e: perfectplay::SolveError| match e {
+        perfectplay::SolveError::TooManyStates { .. } => {
+            format!("R[ F0 φ ]: the game with the reward earned has more than {MAX_PRODUCT} states")
+        }
+        e => e.to_string(),
+    };
+    let solution = Solver::new(model)
+        .max_states(MAX_PRODUCT)
+        .solve::<N>()
+        .map_err(too_large)?;
+    Ok((solution.start_value().clone(), solution.stats().clone()))
+}
+
+/// The rewards `reward` as whole units of their common denominator: the denominator and each
+/// reward's count.
+fn whole_units(reward: &[Rat]) -> Result<(u64, Vec<u32>), String> {
+    let too_fine = || "R[ F0 φ ]: the rewards' common denominator is too large".to_string();
+    let mut unit: u64 = 1;
+    for r in reward {
+        let d = r.denom();
+        unit = unit
+            .checked_mul(d / gcd(unit, d))
+            .filter(|&u| u <= MAX_UNITS)
+            .ok_or_else(too_fine)?;
+    }
+    let units = reward
+        .iter()
+        .map(|r| {
+            (r.numer() as u64)
+                .checked_mul(unit / r.denom())
+                .filter(|&u| u <= MAX_UNITS / 2)
+                .map(|u| u as u32)
+                .ok_or_else(|| "R[ F0 φ ]: a reward too large to count in units".to_string())
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((unit, units))
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The `open` states reached from `initial` through `open` states.
+fn reachable(space: &Space, initial: &[u32], open: &[bool]) -> Vec<bool> {
+    let mut seen = vec![false; space.len()];
+    let mut stack: Vec<u32> = initial
+        .iter()
+        .copied()
+        .filter(|&i| open[i as usize])
+        .collect();
+    for &s in &stack {
+        seen[s as usize] = true;
+    }
+    while let Some(s) = stack.pop() {
+        for c in space.choices_of(s) {
+            for &(_, t) in space.outcomes_of(c) {
+                if open[t as usize] && !seen[t as usize] {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+    }
+    seen
+}
+
+/// The most units a play can earn in `region` (the open states reached), if bounded: `None`
+/// where a cycle of the region earns (a choice that earns may lead back into its strongly
+/// connected component).
+fn most_earned(space: &Space, region: &[bool], units: &[u32]) -> Option<u64> {
+    let all = vec![true; space.choices.len()];
+    let comp = sccs(space, region, &all);
+    let count = comp
+        .iter()
+        .filter(|&&c| c != u32::MAX)
+        .map(|&c| c as usize + 1)
+        .max()
+        .unwrap_or(0);
+    // Tarjan numbers a component after every component it leads to: ascending order visits
+    // successors first.
+    let mut by_comp: Vec<Vec<u32>> = vec![Vec::new(); count];
+    for (s, &c) in comp.iter().enumerate() {
+        if c != u32::MAX {
+            by_comp[c as usize].push(s as u32);
+        }
+    }
+    let mut most = vec![0u64; count];
+    for (k, members) in by_comp.iter().enumerate() {
+        let mut best = 0u64;
+        for &s in members {
+            for c in space.choices_of(s) {
+                for &(_, t) in space.outcomes_of(c) {
+                    let after = match comp[t as usize] {
+                        u32::MAX => 0,
+                        tc if tc as usize == k => {
+                            if units[c] > 0 {
+                                return None;
+                            }
+                            continue;
+                        }
+                        tc => most[tc as usize],
+                    };
+                    best = best.max(units[c] as u64 + after);
+                }
+            }
+        }
+        most[k] = best;
+    }
+    Some(
+        comp.iter()
+            .zip(region)
+            .filter(|(_, &r)| r)
+            .map(|(&c, _)| most[c as usize])
+            .max()
+            .unwrap_or(0),
+    )
+}
+
+/// `Ū` at every state of `region` (see the module's notes), rounded up as `f64`: the total
+/// reward of `query`'s structure until `stop`, every player maximising.
+fn most_to_earn(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    stop: &[bool],
+    dtmc: bool,
+    region: &[bool],
+) -> Result<Vec<f64>, String> {
+    let mut total = query.clone();
+    total.path = match &query.path {
+        Path::EventuallyZero(t) => Path::EventuallyCumulative(t.clone()),
+        other => other.clone(),
+    };
+    total.opt = Opt::Max;
+    total.coalition = None;
+    let basis = Basis {
+        goal: stop.to_vec(),
+        allowed: vec![true; space.len()],
+        player: Player::Max,
+        players: vec![Player::Max],
+        coalition: None,
+    };
+    let kind = if dtmc {
+        ModelType::Dtmc
+    } else {
+        ModelType::Mdp
+    };
+    // `Min` over the initial states: the start is +∞ only where every one is, and the solve
+    // below starts from the region instead.
+    let prepared =
+        crate::check::prepare_basis(program, space, &total, basis, kind, OverInitial::Min, false)?;
+    let Prepared::Model(mut model) = prepared else {
+        return Err("internal: Ū is +∞ at a finite start".into());
+    };
+    let n = space.len();
+    let fixed: Vec<Option<Rat>> = (0..n).map(|s| model.fixed_value(s)).collect();
+    let mut spread: Vec<u32> = (0..n as u32)
+        .filter(|&s| region[s as usize] && fixed[s as usize].is_none())
+        .map(|s| model.stands_for(s))
+        .collect();
+    spread.sort_unstable();
+    spread.dedup();
+    let mut values: Vec<Option<f64>> = vec![None; n];
+    if !spread.is_empty() {
+        let usable = model.usable.clone();
+        model.set_step(fixed, vec![u32::MAX; n], spread, usable);
+        match Solver::new(&*model).solve::<f64>() {
+            Ok(solution) => {
+                for (s, v) in values.iter_mut().enumerate() {
+                    *v = solution.value(&model.stands_for(s as u32)).copied();
+                }
+            }
+            Err(_) => {
+                let solution = Solver::new(&*model)
+                    .solve::<Exact>()
+                    .map_err(|e| e.to_string())?;
+                for (s, v) in values.iter_mut().enumerate() {
+                    *v = solution
+                        .value(&model.stands_for(s as u32))
+                        .map(Exact::to_f64);
+                }
+            }
+        }
+    }
+    (0..space.len())
+        .map(|s| match (model.fixed_value(s), values[s]) {
+            (Some(v), _) => Ok(v.to_f64()),
+            (None, Some(v)) => Ok(v * (1.0 + 1e-9) + 1e-9),
+            (None, None) if !region[s] => Ok(0.0),
+            (None, None) => Err(format!(
+                "internal: no bound on the reward still to earn at state {}",
+                space.show(program, s as u32)
+            )),
+        })
+        .collect()
+}

@@ -1,0 +1,477 @@
+//! `R[ F0 φ ]` where some plays reach φ and some miss it (a play that misses φ counts zero):
+//! optimal play depends on the reward earned so far. Small models worked out by hand, where
+//! the reward earned is bounded (exact) and where it is not (a certified interval), and random
+//! small games against value iteration over the reward earned, float and exact.
+
+use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
+use proptest::prelude::*;
+
+/// The answer to `prop` on the model `src`: the value, the exact fraction (with `exact`), the
+/// method and the error bound.
+fn answer(src: &str, prop: &str, exact: bool) -> (f64, Option<String>, String, f64) {
+    let loaded = Loaded::new("m.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let a = check_prop(&loaded, &props, &props.props[0], exact)
+        .unwrap_or_else(|e| panic!("{prop}: {e}"));
+    (a.value, a.exact, a.method.to_string(), a.error_bound)
+}
+
+/// The error `prop` gives on `src`.
+fn error(src: &str, prop: &str, exact: bool) -> String {
+    let loaded = Loaded::new("m.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
+    match check_prop(&loaded, &props, &props.props[0], exact) {
+        Ok(a) => panic!("{prop}: answered {a:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// At 0 the scheduler either plays safe (earn 1, then φ or a loss, 1/2 each) or earns 1 and
+/// plays again with probability 1/2 (φ 1/4, a loss 1/4). Having earned k, safe is worth
+/// (k+1)/2 and one more round (k+2)/4 + (k+1)/4, which is more: the maximiser always plays
+/// again, worth V(k) = V(k+1)/2 + (k+1)/4, so V(k) = k/2 + 1 and the value is 1 (a total of
+/// k+1 with probability 2^-(k+1)/... summed). The minimiser plays safe: 1/2.
+const ROUNDS: &str = "mdp
+module m
+  s : [0..2] init 0;
+  [safe] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [again] s=0 -> 1/2 : (s'=0) + 1/4 : (s'=1) + 1/4 : (s'=2);
+endmodule
+rewards \"r\"
+  [safe] true : 1;
+  [again] true : 1;
+endrewards
+";
+
+#[test]
+fn unbounded_reward_gives_a_certified_interval() {
+    let (v, q, method, bound) = answer(ROUNDS, "Rmax=? [ F0 s=1 ]", false);
+    assert!((v - 1.0).abs() <= 1e-9, "{v}");
+    assert!(bound <= 1e-9, "{bound}");
+    assert!((v - 1.0).abs() <= bound + 1e-12, "{v} ± {bound}");
+    assert_eq!(q, None);
+    assert!(method.contains("bounds"), "{method}");
+    let (v, ..) = answer(ROUNDS, "Rmin=? [ F0 s=1 ]", false);
+    assert!((v - 0.5).abs() <= 1e-9, "{v}");
+    // A bound is decided by the interval, for every scheduler (the least value is 1/2 and
+    // the greatest 1).
+    for (prop, holds) in [
+        ("R>=0.4 [ F0 s=1 ]", true),
+        ("R>=0.9 [ F0 s=1 ]", false),
+        ("R<=1.5 [ F0 s=1 ]", true),
+        ("R<=0.9 [ F0 s=1 ]", false),
+    ] {
+        let loaded = Loaded::new("m.prism", ROUNDS, &[], 1_000).unwrap();
+        let props = Props::new(&loaded.program, "p", prop, &[]).unwrap();
+        let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+        assert_eq!(a.holds, Some(holds), "{prop}");
+    }
+    // No exact answer: the interval is the answer.
+    let e = error(ROUNDS, "Rmax=? [ F0 s=1 ]", true);
+    assert!(e.contains("without --exact"), "{e}");
+    // F, for comparison, is +∞ for the maximiser (a loss is possible), and Fc counts the lost
+    // plays too: 2 for either (every round earns 1, and 2 rounds are expected playing again).
+    assert_eq!(answer(ROUNDS, "Rmax=? [ F s=1 ]", false).0, f64::INFINITY);
+    assert_eq!(
+        answer(ROUNDS, "Rmax=? [ Fc s=1 ]", true).1.as_deref(),
+        Some("2")
+    );
+}
+
+/// A DTMC version: playing again and safe chosen uniformly (PRISM's rule for a DTMC's
+/// nondeterminism). With k earned, V(k) = (k+1)/4 + (1/2)(V(k+1)/2 + (k+1)/4) =
+/// 3(k+1)/8 + V(k+1)/4; V(k) = ak + b gives a = 1/2, b = 3/8 + 1/8 + b/4, b = 2/3.
+#[test]
+fn a_dtmc_with_an_unbounded_reward() {
+    let dtmc = ROUNDS.replace("mdp", "dtmc");
+    let (v, _, _, bound) = answer(&dtmc, "R=? [ F0 s=1 ]", false);
+    assert!(
+        (v - 2.0 / 3.0).abs() <= 1e-9 && bound <= 1e-9,
+        "{v} ± {bound}"
+    );
+}
+
+/// Where the scheduler can earn for ever while φ stays possible, the maximum is +∞: earn as
+/// long as it likes, then go for φ.
+#[test]
+fn earning_for_ever_before_going_for_the_target_is_unbounded() {
+    let src = "mdp
+module m
+  s : [0..2] init 0;
+  [earn] s=0 -> (s'=0);
+  [go] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+endmodule
+rewards \"r\"
+  [earn] true : 1;
+endrewards
+";
+    assert_eq!(answer(src, "Rmax=? [ F0 s=1 ]", false).0, f64::INFINITY);
+    // The minimiser goes at once, earning nothing: 0, and exactly so (no play earns).
+    let (v, q, ..) = answer(src, "Rmin=? [ F0 s=1 ]", true);
+    assert_eq!((v, q.as_deref()), (0.0, Some("0")));
+    // In a game where the other player also decides in the earning cycle (here it cannot
+    // break it), the bound beyond the cut is +∞ too, and whether the value is: not
+    // supported, a clear error.
+    let game = "smg
+player p1 [earn], [go] endplayer
+player p2 [stay], [leave] endplayer
+module m
+  s : [0..3] init 0;
+  [earn] s=0 -> (s'=3);
+  [go] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [stay] s=3 -> (s'=0);
+  [leave] s=3 -> (s'=0);
+endmodule
+rewards \"r\"
+  [earn] true : 1;
+endrewards
+";
+    let e = error(game, "<<p1>> Rmax=? [ F0 s=1 ]", false);
+    assert!(e.contains("not supported"), "{e}");
+}
+
+/// With the reward earned bounded (a budget), the product is finite and exact. A budget of 3
+/// rounds of ROUNDS, then only safe: V(3) = 2, V(2) = max(3/2, V(3)/2 + 3/4) = 7/4,
+/// V(1) = max(1, 7/8 + 1/2) = 11/8, V(0) = max(1/2, 11/16 + 1/4) = 15/16.
+#[test]
+fn a_bounded_reward_is_exact() {
+    let src = "mdp
+module m
+  s : [0..2] init 0;
+  b : [0..3] init 0;
+  [safe] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [again] s=0 & b<3 -> 1/2 : (s'=0) & (b'=b+1) + 1/4 : (s'=1) & (b'=b+1) + 1/4 : (s'=2) & (b'=b+1);
+endmodule
+rewards \"r\"
+  [safe] true : 1;
+  [again] true : 1;
+endrewards
+";
+    for exact in [false, true] {
+        let (v, q, method, bound) = answer(src, "Rmax=? [ F0 s=1 ]", exact);
+        assert_eq!(v, 15.0 / 16.0);
+        assert_eq!(bound, 0.0);
+        assert!(method.contains("over the reward earned"), "{method}");
+        if exact {
+            assert_eq!(q.as_deref(), Some("15/16"));
+        }
+        assert_eq!(answer(src, "Rmin=? [ F0 s=1 ]", exact).0, 0.5);
+    }
+    // Rewards that are fractions count in units of their common denominator.
+    let halves = src.replace(": 1;", ": 0.5;");
+    let (_, q, ..) = answer(&halves, "Rmax=? [ F0 s=1 ]", true);
+    assert_eq!(q.as_deref(), Some("15/32"));
+    // explain takes it: the product with the reward earned, its start worth the value.
+    let loaded = Loaded::new("m.prism", src, &[], 1_000).unwrap();
+    let props = Props::new(&loaded.program, "p", "Rmax=? [ F0 s=1 ]", &[]).unwrap();
+    let model = analysis_model(&loaded, &props, &props.props[0], true).unwrap();
+    let options = perfectplay::dynamic::SolveOptions {
+        exact: true,
+        ..Default::default()
+    };
+    let solved = model.solve_dyn(options).unwrap();
+    assert_eq!(solved.report().exact.as_deref(), Some("15/16"));
+    let start = solved.find("(s=0,b=0)").unwrap();
+    let explained = solved.explain(start).unwrap();
+    assert_eq!(explained.next.len(), 2, "{explained:?}");
+    // Unbounded, explain says why not.
+    let loaded = Loaded::new("m.prism", ROUNDS, &[], 1_000).unwrap();
+    let props = Props::new(&loaded.program, "p", "Rmax=? [ F0 s=1 ]", &[]).unwrap();
+    let Err(e) = analysis_model(&loaded, &props, &props.props[0], false) else {
+        panic!("explain of an unbounded F0");
+    };
+    assert!(e.to_string().contains("without bound"), "{e}");
+}
+
+/// A random small game: positions 0..n, φ at n, a loss at n+1; at each position a free move
+/// and, while the budget lasts, one that earns 1 or 2; each move leads to two positions.
+/// A move of a random game: its reward and its two outcomes (weight in quarters, position).
+type Move = (u32, [(u32, usize); 2]);
+
+#[derive(Clone, Debug)]
+struct Game {
+    /// Per position: the free move and the earning one.
+    moves: Vec<[Move; 2]>,
+    budget: u32,
+    smg: bool,
+}
+
+impl Game {
+    fn n(&self) -> usize {
+        self.moves.len()
+    }
+
+    fn prism(&self) -> String {
+        let n = self.n();
+        let mut s = String::new();
+        if self.smg {
+            s.push_str("smg\n");
+            for p in 0..2 {
+                let acts: Vec<String> = (0..n)
+                    .filter(|x| x % 2 == p)
+                    .flat_map(|x| [format!("[f{x}]"), format!("[e{x}]")])
+                    .collect();
+                if acts.is_empty() {
+                    s.push_str(&format!("player p{p} m endplayer\n"));
+                } else {
+                    s.push_str(&format!("player p{p} {} endplayer\n", acts.join(", ")));
+                }
+            }
+        } else {
+            s.push_str("mdp\n");
+        }
+        s.push_str(&format!(
+            "module m\n  x : [0..{}] init 0;\n  b : [0..{}] init 0;\n",
+            n + 1,
+            self.budget
+        ));
+        for (x, moves) in self.moves.iter().enumerate() {
+            for (i, (r, outs)) in moves.iter().enumerate() {
+                let (name, guard, spend) = if i == 0 {
+                    (format!("f{x}"), String::new(), String::new())
+                } else {
+                    (
+                        format!("e{x}"),
+                        format!(" & b<{}", self.budget),
+                        " & (b'=b+1)".to_string(),
+                    )
+                };
+                let _ = r;
+                let branches: Vec<String> = outs
+                    .iter()
+                    .map(|(w, t)| format!("{w}/4 : (x'={t}){spend}"))
+                    .collect();
+                s.push_str(&format!(
+                    "  [{name}] x={x}{guard} -> {};\n",
+                    branches.join(" + ")
+                ));
+            }
+        }
+        s.push_str("endmodule\nrewards \"r\"\n");
+        for (x, moves) in self.moves.iter().enumerate() {
+            for (i, (r, _)) in moves.iter().enumerate() {
+                let name = if i == 0 { "f" } else { "e" };
+                s.push_str(&format!("  [{name}{x}] true : {r};\n"));
+            }
+        }
+        s.push_str("endrewards\n");
+        s
+    }
+
+    /// Value iteration from zero over (position, budget spent, reward earned): the least
+    /// fixed point of the optimality equations, which is the value of a game whose endless
+    /// plays are worth zero. `p0_max`: position owners of even number maximise (in an MDP,
+    /// everyone does as p0).
+    fn value_iteration(&self, p0_max: bool) -> f64 {
+        self.value_iteration_cut(p0_max, (self.budget * 2) as usize, |_, _, _| 0.0)
+    }
+
+    /// [`Game::value_iteration`] over rewards earned up to `most`, a play that earns more
+    /// ending at position x, budget spent b, with `cut(x, b, k)`.
+    fn value_iteration_cut(
+        &self,
+        p0_max: bool,
+        most: usize,
+        cut: impl Fn(usize, usize, usize) -> f64,
+    ) -> f64 {
+        let n = self.n();
+        let idx =
+            |x: usize, b: usize, k: usize| (x * (self.budget as usize + 1) + b) * (most + 3) + k;
+        let size = (n + 2) * (self.budget as usize + 1) * (most + 3);
+        let mut v = vec![0.0f64; size];
+        for b in 0..=self.budget as usize {
+            // φ pays what was earned; past the cut (a move earns at most 2), `cut`.
+            for k in 0..=most + 2 {
+                v[idx(n, b, k)] = k as f64;
+            }
+            for x in 0..n {
+                for k in most + 1..=most + 2 {
+                    v[idx(x, b, k)] = cut(x, b, k);
+                }
+            }
+        }
+        for _ in 0..100_000 {
+            let mut change = 0.0f64;
+            for x in 0..n {
+                let maximise = !self.smg || (x % 2 == 0) == p0_max;
+                let maximise = if self.smg { maximise } else { p0_max };
+                for b in 0..=self.budget as usize {
+                    for k in 0..=most {
+                        let mut best: Option<f64> = None;
+                        for (i, (r, outs)) in self.moves[x].iter().enumerate() {
+                            if i == 1 && b == self.budget as usize {
+                                continue;
+                            }
+                            let (nb, nk) = (b + i, k + *r as usize);
+                            let q: f64 = outs
+                                .iter()
+                                .map(|&(w, t)| w as f64 / 4.0 * v[idx(t, nb, nk)])
+                                .sum();
+                            best = Some(match best {
+                                None => q,
+                                Some(o) if maximise => o.max(q),
+                                Some(o) => o.min(q),
+                            });
+                        }
+                        let new = best.expect("the free move");
+                        change = change.max((new - v[idx(x, b, k)]).abs());
+                        v[idx(x, b, k)] = new;
+                    }
+                }
+            }
+            if change < 1e-14 {
+                break;
+            }
+        }
+        v[idx(0, 0, 0)]
+    }
+}
+
+impl Game {
+    /// The most reward every player maximising can earn from each (position, budget spent)
+    /// before φ or a position from which φ cannot be reached at all, by value iteration from
+    /// zero; `None` if it grows without bound.
+    fn most_to_earn(&self) -> Option<Vec<Vec<f64>>> {
+        let n = self.n();
+        let budget = self.budget as usize;
+        // Where φ can be reached, over the positions and budgets.
+        let mut live = vec![vec![false; budget + 1]; n + 2];
+        live[n] = vec![true; budget + 1];
+        loop {
+            let mut grew = false;
+            for x in 0..n {
+                for b in 0..=budget {
+                    if live[x][b] {
+                        continue;
+                    }
+                    let hits = self.moves[x].iter().enumerate().any(|(i, (_, outs))| {
+                        (i == 0 || b < budget) && outs.iter().any(|&(_, t)| live[t][b + i])
+                    });
+                    if hits {
+                        live[x][b] = true;
+                        grew = true;
+                    }
+                }
+            }
+            if !grew {
+                break;
+            }
+        }
+        let mut u = vec![vec![0.0f64; budget + 1]; n + 2];
+        for _ in 0..100_000 {
+            let mut change = 0.0f64;
+            for x in 0..n {
+                for b in 0..=budget {
+                    if !live[x][b] {
+                        continue;
+                    }
+                    let mut best = 0.0f64;
+                    for (i, (r, outs)) in self.moves[x].iter().enumerate() {
+                        if i == 1 && b == budget {
+                            continue;
+                        }
+                        let q: f64 = *r as f64
+                            + outs
+                                .iter()
+                                .map(|&(w, t)| {
+                                    w as f64 / 4.0 * if t < n { u[t][b + i] } else { 0.0 }
+                                })
+                                .sum::<f64>();
+                        best = best.max(q);
+                    }
+                    change = change.max(best - u[x][b]);
+                    u[x][b] = best;
+                }
+            }
+            if u.iter().flatten().any(|&v| v > 1e6) {
+                return None;
+            }
+            if change < 1e-13 {
+                return Some(u);
+            }
+        }
+        None
+    }
+}
+
+fn game() -> impl Strategy<Value = Game> {
+    games(0)
+}
+
+/// Random games whose free moves earn up to `free` (more than zero: a cycle may earn).
+fn games(free: u32) -> impl Strategy<Value = Game> {
+    (1usize..=4, 1u32..=3, any::<bool>()).prop_flat_map(move |(n, budget, smg)| {
+        let outcome = (1u32..=3, 0..n + 2);
+        let moves = prop::collection::vec(
+            (
+                (0u32..=free, outcome.clone(), 0..n + 2),
+                (1u32..=2, outcome, 0..n + 2),
+            ),
+            n,
+        );
+        moves.prop_map(move |moves| Game {
+            moves: moves
+                .into_iter()
+                .map(|((r0, (w0, t0), u0), (r1, (w1, t1), u1))| {
+                    [
+                        (r0, [(w0, t0), (4 - w0, u0)]),
+                        (r1, [(w1, t1), (4 - w1, u1)]),
+                    ]
+                })
+                .collect(),
+            budget,
+            smg,
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// Float and exact answers agree with value iteration over the reward earned, for either
+    /// side maximising.
+    #[test]
+    fn random_games_agree_with_value_iteration(g in game()) {
+        let src = g.prism();
+        let n = g.n();
+        let props = if g.smg {
+            [(true, format!("<<p0>> Rmax=? [ F0 x={n} ]")), (false, format!("<<p0>> Rmin=? [ F0 x={n} ]"))]
+        } else {
+            [(true, format!("Rmax=? [ F0 x={n} ]")), (false, format!("Rmin=? [ F0 x={n} ]"))]
+        };
+        for (p0_max, prop) in props {
+            let want = g.value_iteration(p0_max);
+            let (float, ..) = answer(&src, &prop, false);
+            let (exact_f, exact, ..) = answer(&src, &prop, true);
+            prop_assert!((float - want).abs() <= 1e-9 * want.max(1.0), "{prop}: {float} vs {want}\n{src}");
+            prop_assert!((exact_f - want).abs() <= 1e-9 * want.max(1.0), "{prop}: {exact:?} vs {want}\n{src}");
+        }
+    }
+
+    /// Where cycles earn, the certified interval contains the value: it overlaps value
+    /// iteration over the reward earned up to a level, with plays past it worth at least 0
+    /// and at most what they earned plus what every player could still earn.
+    #[test]
+    fn random_games_with_earning_cycles_are_bracketed(g in games(1)) {
+        let mut g = g;
+        g.smg = false;
+        let Some(u) = g.most_to_earn() else {
+            return Ok(());
+        };
+        let src = g.prism();
+        let n = g.n();
+        for (maximise, prop) in [(true, format!("Rmax=? [ F0 x={n} ]")), (false, format!("Rmin=? [ F0 x={n} ]"))] {
+            let most = 400;
+            let low = g.value_iteration_cut(maximise, most, |_, _, _| 0.0);
+            let high = g.value_iteration_cut(maximise, most, |x, b, k| k as f64 + u[x][b]);
+            let (v, _, _, bound) = answer(&src, &prop, false);
+            let slack = 1e-9 * high.max(1.0);
+            prop_assert!(v + bound + slack >= low && v - bound - slack <= high,
+                "{prop}: {v} ± {bound} against [{low}, {high}]\n{src}");
+            // Where the reference is tight, so is the answer.
+            if high - low <= 1e-12 {
+                prop_assert!((v - low).abs() <= 1e-8 * low.max(1.0), "{prop}: {v} vs {low}\n{src}");
+            }
+        }
+    }
+}
