@@ -43,7 +43,8 @@ pub fn command() -> Command {
             "Examples:\n  perfectplay check brp.prism brp.props --const N=16,MAX=2\n  \
              perfectplay check coin.prism --prop 'P=? [ F \"heads\" ]' --exact --json\n\n\
              Supported: dtmc and mdp models, and smg games ('<<p1>> Pmax=? [ F φ ]', \
-             '<<*>>' for every player), constants, formulas, labels, globals, modules and \
+             '<<*>>' for every player; without <<…>> every player optimises alike, as in an MDP), \
+             constants (--const gives the model's and the properties file's), formulas, labels, globals, modules and \
              renaming, synchronisation, rewards, init...endinit. R[ F φ ] is +∞ where φ may be \
              missed; R[ Fc φ ] counts what a play that misses φ earns (R[ C ]: the whole play's \
              total); R[ F0 φ ] counts it zero (exact where the reward earned is bounded, \
@@ -226,6 +227,8 @@ fn asked(
         }
         asked.push((props, 0));
     }
+    let files: Vec<&Props> = asked.iter().map(|(p, _)| p.as_ref()).collect();
+    perfectplay_prism::check_constants(program, &files)?;
     Ok(asked)
 }
 

@@ -552,3 +552,36 @@ fn zero_reward_for_a_missed_target_over_the_reward_earned() {
         "{err}"
     );
 }
+
+/// A constant a properties file declares takes its value from `--const` with the model's, as
+/// with PRISM's `-const`; a value for a constant nobody declares is an error naming it.
+#[test]
+fn constants_of_a_properties_file_come_from_const() {
+    let model = file(
+        "walk.prism",
+        "mdp\nmodule m\n  x : [0..3];\n  [] x<3 -> 1/2 : (x'=x+1) + 1/2 : (x'=0);\n  [] x=3 -> true;\nendmodule\n",
+    );
+    let props = file("walk.props", "const int k;\nPmax=? [ F<=k x=3 ]\n");
+    let o = run(&["check", &model, &props, "--const", "k=3", "--exact", "-q"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "Pmax=? [ F<=k (x = 3) ]: 0.125 = 1/8\n");
+    for args in [
+        vec!["check", &model, &props, "--const", "k=3,kk=1", "-q"],
+        vec![
+            "check",
+            &model,
+            "--prop",
+            "Pmax=? [ F x=3 ]",
+            "--const",
+            "kk=1",
+            "-q",
+        ],
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            text(&o.stderr),
+            "error: --const: neither the model nor the properties declare a constant 'kk'\n"
+        );
+    }
+}

@@ -273,13 +273,10 @@ pub(crate) fn validate(
         }
         _ => {}
     }
-    let smg = program.model_type == ModelType::Smg;
-    match (&query.coalition, smg) {
-        (Some(_), false) => return Err("<<…>> belongs to smg models".into()),
-        (None, true) => {
-            return Err("an smg property names its coalition: <<p1>> Pmax=? [ … ]".into())
-        }
-        _ => {}
+    // An smg property without a coalition has every player optimise alike, as in an MDP
+    // (PRISM-games reads it so).
+    if query.coalition.is_some() && program.model_type != ModelType::Smg {
+        return Err("<<…>> belongs to smg models".into());
     }
     if query.bound.is_some() {
         return Err(
@@ -357,15 +354,17 @@ pub fn prepare<'a>(
 ) -> Result<Prepared<'a>, String> {
     let basis = basis(program, space, query, through, target, over)?;
     let inexact = inexact(program, query, through, target);
-    prepare_basis(
-        program,
-        space,
-        query,
-        basis,
-        program.model_type,
-        over,
-        inexact,
-    )
+    let kind = model_type(program, query);
+    prepare_basis(program, space, query, basis, kind, over, inexact)
+}
+
+/// How `query`'s choices resolve on `program`: an smg property without a coalition has every
+/// player optimise alike, as in an MDP.
+pub(crate) fn model_type(program: &Program, query: &Query) -> ModelType {
+    match program.model_type {
+        ModelType::Smg if query.coalition.is_none() => ModelType::Mdp,
+        t => t,
+    }
 }
 
 /// [`prepare`] from a [`Basis`] given apart from the property's formulas: the query says what

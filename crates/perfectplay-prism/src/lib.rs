@@ -58,7 +58,9 @@ pub use error::{Diagnostic, Span};
 pub use parser::{parse_expr, parse_model, parse_properties};
 pub use props::{Prop, Props};
 pub use query::QueryModel;
-pub use session::{analysis_model, check_prop, parse_program, query_model, Error, Loaded};
+pub use session::{
+    analysis_model, check_constants, check_prop, parse_program, query_model, Error, Loaded,
+};
 
 /// The value of a numeric reward expression on variable values.
 pub(crate) fn build_value(e: &program::CExpr, vals: &[i64]) -> Result<value::Q, String> {

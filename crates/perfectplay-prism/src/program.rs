@@ -87,6 +87,9 @@ pub struct Program {
     /// For smg: each player's name, the modules whose unlabelled commands and the actions it
     /// controls.
     pub players: Vec<(String, Vec<usize>, Vec<usize>)>,
+    /// The names of constants given values that the model does not declare: a properties
+    /// file's, or mistakes (see [`crate::check_constants`]).
+    pub unclaimed: Vec<String>,
     /// Formulas, for properties.
     formulas: HashMap<String, Expr>,
     /// The model's text and file name, for errors in properties that refer to it.
@@ -138,18 +141,13 @@ impl Program {
                 _ => {}
             }
         }
-        for (name, _) in given {
-            if !decls.contains_key(name) {
-                return Err(Diagnostic {
-                    file: "--const".into(),
-                    line: 1,
-                    column: 1,
-                    message: format!("the model has no constant '{name}'"),
-                    source_line: String::new(),
-                    width: 1,
-                });
-            }
-        }
+        // Values for constants the model does not declare are a properties file's: kept for
+        // the front end to check that one declares them.
+        let unclaimed: Vec<String> = given
+            .iter()
+            .filter(|(name, _)| !decls.contains_key(name))
+            .map(|(name, _)| name.clone())
+            .collect();
         let missing: Vec<&str> = order
             .iter()
             .filter(|n| decls[*n].value.is_none() && !given.iter().any(|(g, _)| g == *n))
@@ -280,6 +278,7 @@ impl Program {
             rewards: Vec::new(),
             init: None,
             players: Vec::new(),
+            unclaimed,
             formulas,
             file: file.to_string(),
             src: src.to_string(),

@@ -136,6 +136,11 @@ impl Props {
         })
     }
 
+    /// Whether the file declares constant `name` (with a value or without).
+    pub fn declares(&self, name: &str) -> bool {
+        self.scope.consts.contains_key(name) || self.undefined.iter().any(|u| u == name)
+    }
+
     /// An error for a property written with an unsupported construct, or naming the
     /// constants of the file that `prop` uses and nobody defined.
     pub(crate) fn defined_for(&self, prop: &Prop) -> Result<(), Error> {

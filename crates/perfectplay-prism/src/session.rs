@@ -56,6 +56,28 @@ pub fn parse_program(
     Ok(Program::new(file, src, &ast, constants)?)
 }
 
+/// An error naming the constants given values that neither `program` nor any of the
+/// properties files `props` declares (a value for a constant of a properties file goes with
+/// the model's, as with PRISM's `-const`).
+pub fn check_constants(program: &Program, props: &[&Props]) -> Result<(), Error> {
+    let strays: Vec<&str> = program
+        .unclaimed
+        .iter()
+        .filter(|name| !props.iter().any(|p| p.declares(name)))
+        .map(String::as_str)
+        .collect();
+    match strays[..] {
+        [] => Ok(()),
+        [one] => Err(Error::Model(format!(
+            "--const: neither the model nor the properties declare a constant '{one}'"
+        ))),
+        _ => Err(Error::Model(format!(
+            "--const: neither the model nor the properties declare constants '{}'",
+            strays.join("', '")
+        ))),
+    }
+}
+
 impl Loaded {
     /// Parses, checks and builds the model `src` read from `file`, with `constants` given as
     /// `(name, value text)`, stopping beyond `max_states` states.
@@ -506,15 +528,16 @@ fn check_query(
     let Some((op, bound)) = &query.bound else {
         return solve(&query, exact);
     };
-    // In an MDP, `P>=b` holds when every scheduler meets the bound: the least value is
-    // compared (the greatest for `<` and `<=`). In a game, `<<C>> P>=b` holds when the
+    // In an MDP (and a game asked without a coalition), `P>=b` holds when every scheduler
+    // meets the bound: the least value is compared (the greatest for `<` and `<=`). In a
+    // game, `<<C>> P>=b` holds when the
     // coalition can ensure the bound whatever the others do (PRISM-games): the coalition
     // maximises against `>` and `>=` and minimises against `<` and `<=`. A DTMC has the one
     // value.
     let mut numeric = Query::clone(&query);
     numeric.bound = None;
     let lower = matches!(op, BinOp::Gt | BinOp::Ge);
-    numeric.opt = match loaded.program.model_type {
+    numeric.opt = match crate::check::model_type(&loaded.program, &numeric) {
         crate::ast::ModelType::Dtmc => numeric.opt,
         crate::ast::ModelType::Smg if lower => Opt::Max,
         crate::ast::ModelType::Smg => Opt::Min,

@@ -119,6 +119,19 @@ endmodule
     // Every player together (`<<*>>`): Max goes and Min picks 3/4.
     let (_, exact) = answer("hand.prism", src, &[], "<<*>> Pmax=? [ F x=2 ]", true);
     assert_eq!(exact.as_deref(), Some("3/4"));
+    // Without a coalition every player optimises alike, as in an MDP (as PRISM-games reads
+    // it): 3/4 for the greatest, 1/2 for the least (stop, which beats 2/3 through Min).
+    let (_, exact) = answer("hand.prism", src, &[], "Pmax=? [ F x=2 ]", true);
+    assert_eq!(exact.as_deref(), Some("3/4"));
+    let (_, exact) = answer("hand.prism", src, &[], "Pmin=? [ F x=2 ]", true);
+    assert_eq!(exact.as_deref(), Some("1/2"));
+    // A bound without a coalition holds for every scheduler: the least value meets 1/2.
+    let loaded = Loaded::new("hand.prism", src, &[], 100).unwrap();
+    for (prop, holds) in [("P>=0.5 [ F x=2 ]", true), ("P>0.5 [ F x=2 ]", false)] {
+        let props = Props::new(&loaded.program, "p", prop, &[]).unwrap();
+        let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+        assert_eq!(a.holds, Some(holds), "{prop}");
+    }
 }
 
 /// A game in which the two players together can keep the play going for ever: Max at 0 may

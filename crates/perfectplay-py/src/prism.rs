@@ -46,6 +46,15 @@ pub fn load_prism(
     let loaded = py
         .allow_threads(|| Loaded::new(path, &src, &constants, limit))
         .map_err(error)?;
+    // A constant the model does not declare must be the properties file's.
+    let file = match &props {
+        Some((file, text)) => {
+            Some(Props::new(&loaded.program, file, text, &constants).map_err(error)?)
+        }
+        None => None,
+    };
+    perfectplay_prism::check_constants(&loaded.program, &file.iter().collect::<Vec<_>>())
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(PrismModel {
         loaded,
         props,

@@ -95,3 +95,20 @@ def test_floating_point_functions_and_total_reward(tmp_path):
     with pytest.raises(perfectplay.SolveError, match="no exact answer"):
         m.check("P=? [ F r >= 1.5 ]", exact=True)
     assert m.check("R=? [ C ]", exact=True).exact == Fraction(2)
+
+
+def test_zero_reward_and_constants_of_a_properties_file(tmp_path):
+    """R[ F0 φ ] counts a play that misses φ as zero: exact where the reward earned is bounded
+    (one flip earned, kept with probability 1/2). A properties file's constant takes its value
+    with the model's; a constant nobody declares is an error."""
+    path = tmp_path / "flip.prism"
+    path.write_text(
+        "dtmc\nmodule m\n  x : [0..2];\n  [] x=0 -> 1/2 : (x'=1) + 1/2 : (x'=2);\nendmodule\n"
+        "rewards\n  x=0 : 1;\nendrewards\n"
+    )
+    props = tmp_path / "flip.props"
+    props.write_text("const int goal;\n\"kept\": R=? [ F0 x=goal ];\n")
+    m = prism.load(path, const={"goal": 1}, props=props)
+    assert m.check("kept", exact=True).exact == Fraction(1, 2)
+    with pytest.raises(ValueError, match="'typo'"):
+        prism.load(path, const={"goal": 1, "typo": 2}, props=props)
