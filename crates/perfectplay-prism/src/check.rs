@@ -45,6 +45,20 @@ pub struct Answer {
     pub error_bound: f64,
 }
 
+impl Answer {
+    /// +∞, decided by the graph analysis.
+    pub(crate) fn infinite() -> Answer {
+        Answer {
+            value: f64::INFINITY,
+            exact: None,
+            method: "graph",
+            states: 0,
+            holds: None,
+            error_bound: 0.0,
+        }
+    }
+}
+
 /// How to aggregate over several initial states (`filter(op, …, "init")`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OverInitial {
@@ -170,16 +184,7 @@ fn solve(
         return crate::zero::answer(program, space, query, target, over, exact);
     }
     let model = match prepare(program, space, query, through, target, over)? {
-        Prepared::Infinite => {
-            return Ok(Answer {
-                value: f64::INFINITY,
-                exact: None,
-                method: "graph",
-                states: 0,
-                holds: None,
-                error_bound: 0.0,
-            })
-        }
+        Prepared::Infinite => return Ok(Answer::infinite()),
         Prepared::Model(model) => *model,
     };
     if model.total_game {

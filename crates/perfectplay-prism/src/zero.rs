@@ -82,7 +82,8 @@ pub struct ZeroModel<'a> {
 
 impl ZeroModel<'_> {
     /// What a play cut at state `s` having earned `k` units is worth: zero, or the bound
-    /// `k + Ū(s)` rounded up to a fraction of the engine's.
+    /// `k + Ū(s)` rounded up to a fraction of the engine's (below 2^47, as `setup` makes
+    /// sure).
     fn cut_worth(&self, s: u32, k: u32) -> Rat {
         let Some(&u) = self.upper.get(s as usize) else {
             return Rat::ZERO;
@@ -99,7 +100,7 @@ impl Model for ZeroModel<'_> {
 
     fn start(&self) -> State {
         match self.initial[..] {
-            [only] if self.over == OverInitial::Only || self.initial.len() == 1 => (only, 0),
+            [only] => (only, 0),
             _ => (u32::MAX, 0),
         }
     }
@@ -298,6 +299,10 @@ pub(crate) fn setup<'a>(
     }
     let region = reachable(space, &initial, &open);
     model.upper = most_to_earn(program, space, query, &stop, dtmc, &region)?;
+    // A cut play's bound (a level plus `Ū`) must fit the engine's fractions.
+    if model.upper.iter().any(|&u| u >= (1u64 << 45) as f64) {
+        return Err("R[ F0 φ ]: the reward a play can still earn is too large to bound".into());
+    }
     let largest = model.units.iter().copied().max().unwrap_or(1).max(1) as u64;
     model.cut = (largest * FIRST_LEVEL).clamp(64, MAX_UNITS) as u32;
     model.initial = initial;
@@ -318,16 +323,7 @@ pub(crate) fn answer(
     exact: bool,
 ) -> Result<Answer, String> {
     let (mut model, bounded) = match setup(program, space, query, target, over)? {
-        Setup::Infinite => {
-            return Ok(Answer {
-                value: f64::INFINITY,
-                exact: None,
-                method: "graph",
-                states: 0,
-                holds: None,
-                error_bound: 0.0,
-            })
-        }
+        Setup::Infinite => return Ok(Answer::infinite()),
         Setup::Product { model, bounded } => (*model, bounded),
     };
     if bounded {
