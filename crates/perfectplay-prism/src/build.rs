@@ -355,6 +355,18 @@ fn build_packed<K: Word>(
             sum == Some(Q::int(1))
         })
         .collect();
+    // Commands whose probabilities are computed in floating point (`pow(x, 0.5)`, `log`; see
+    // `CExpr::Inexact`): their probabilities sum to one up to rounding, and their products
+    // are rounded to the engine's fractions (see `rounded_distribution`).
+    let floating: Vec<bool> = program
+        .commands
+        .iter()
+        .map(|cmd| {
+            cmd.updates
+                .iter()
+                .any(|(p, _)| p.as_ref().is_some_and(CExpr::inexact))
+        })
+        .collect();
     let mut vals = Vec::new();
     // Guards and assignments compiled for the loop.
     let guards: Vec<IntExpr> = program
@@ -408,6 +420,7 @@ fn build_packed<K: Word>(
         // checked once, not in every state.
         let checked = constant_sum_is_one[c];
         let mut sum = Q::int(0);
+        let mut float_sum = 0.0f64;
         for ((prob, assigns), fast) in cmd.updates.iter().zip(&assigned[c]) {
             let p = match prob {
                 None => Q::int(1),
@@ -423,7 +436,9 @@ fn build_packed<K: Word>(
                     state_text()
                 )));
             }
-            if !checked {
+            if floating[c] {
+                float_sum += p.to_f64();
+            } else if !checked {
                 sum = sum
                     .checked_add(p)
                     .ok_or_else(|| fail(EvalError::Overflow))?;
@@ -458,7 +473,16 @@ fn build_packed<K: Word>(
                 out.push((p, mask, bits));
             }
         }
-        if !checked && sum != Q::int(1) {
+        if floating[c] {
+            // Computed in floating point: one up to rounding, as PRISM and Storm check.
+            if (float_sum - 1.0).abs() > FLOAT_SUM_TOLERANCE {
+                return Err(BuildError(format!(
+                    "command '{}' in state {}: its probabilities sum to {float_sum}, not 1",
+                    cmd.text,
+                    state_text()
+                )));
+            }
+        } else if !checked && sum != Q::int(1) {
             return Err(BuildError(format!(
                 "command '{}' in state {}: its probabilities sum to {sum}, not 1",
                 cmd.text,
@@ -470,6 +494,8 @@ fn build_packed<K: Word>(
     let mut branch: Vec<(Q, K, K)> = Vec::new();
     let mut dist: Vec<(Q, K)> = Vec::new();
     let mut product: Vec<(Q, K)> = Vec::new();
+    let mut float_dist: Vec<(f64, K)> = Vec::new();
+    let mut float_product: Vec<(f64, K)> = Vec::new();
     let mut choices: Vec<(Option<usize>, usize, usize, usize)> = Vec::new();
     let mut last_probability: Option<(Q, u32)> = None;
     let (mut combos, mut on, mut on_start, mut pick) =
@@ -606,9 +632,25 @@ fn build_packed<K: Word>(
             }
             // The product of the commands' distributions over packed next states: each
             // branch clears the bits of the variables it sets and puts in their new values.
+            // Where a command's probabilities are floating point, the product is taken in
+            // floats and rounded to the engine's fractions.
+            let float = combo.iter().any(|&c| floating[c]);
             dist.clear();
             dist.push((Q::int(1), here));
+            float_dist.clear();
+            float_dist.push((1.0, here));
             for &c in combo {
+                if float {
+                    branches(c, &vals, &mut branch)?;
+                    float_product.clear();
+                    for &(p, state) in &float_dist {
+                        for &(q, mask, bits) in &branch {
+                            float_product.push((p * q.to_f64(), state.replace(mask, bits)));
+                        }
+                    }
+                    std::mem::swap(&mut float_dist, &mut float_product);
+                    continue;
+                }
                 branches(c, &vals, &mut branch)?;
                 if let [(p, mask, bits)] = branch[..] {
                     if p == Q::int(1) {
@@ -635,6 +677,18 @@ fn build_packed<K: Word>(
             space
                 .choices
                 .push(Choice::new(action, module, space.outcomes.len()));
+            if float {
+                let rounded = rounded_distribution(float_dist.iter().map(|&(p, _)| p));
+                dist.clear();
+                dist.extend(
+                    rounded
+                        .iter()
+                        .zip(&float_dist)
+                        .map(|(&(n, d), &(_, packed))| {
+                            (Q::new(n as i128, d as i128).expect("a fraction"), packed)
+                        }),
+                );
+            }
             for &(p, packed) in &dist {
                 let fresh = space.states.len() as u32;
                 let id = *index.entry(packed).or_insert(fresh);
@@ -673,4 +727,27 @@ fn build_packed<K: Word>(
     }
     space.choice_start.push(space.choices.len() as u32);
     Ok(space)
+}
+
+/// How far from one the probabilities of a command computed in floating point may sum (their
+/// rounding; PRISM and Storm allow as much and more).
+const FLOAT_SUM_TOLERANCE: f64 = 1e-9;
+
+/// The denominator of probabilities rounded from floating point.
+const ROUNDED: i64 = 1 << 60;
+
+/// A distribution computed in floating point (`probs`, summing to one up to rounding) as
+/// fractions `(numerator, denominator)` of [`ROUNDED`] that sum to exactly one: each rounded to
+/// the nearest (a positive one to at least the smallest), and what the rounding leaves over
+/// given to the largest. The change is a few units of 2^-60 per outcome, far below the
+/// rounding of the floats themselves.
+fn rounded_distribution(probs: impl Iterator<Item = f64>) -> Vec<(i64, i64)> {
+    let mut nums: Vec<i64> = probs
+        .map(|p| ((p * ROUNDED as f64).round() as i64).max(1))
+        .collect();
+    let total: i64 = nums.iter().sum();
+    if let Some(largest) = (0..nums.len()).max_by_key(|&i| nums[i]) {
+        nums[largest] += ROUNDED - total;
+    }
+    nums.into_iter().map(|n| (n, ROUNDED)).collect()
 }

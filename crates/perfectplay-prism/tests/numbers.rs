@@ -178,3 +178,44 @@ fn constants_beyond_128_bit_fractions_are_floating_point() {
         .map(|e| e.to_string());
     assert!(err.is_some_and(|e| e.contains("too large")));
 }
+
+/// Probabilities computed in floating point in commands, as PRISM-games' collective decision
+/// models compute `pow(quality, eta) / (pow(…) + pow(…))`: each branch is computed on its own,
+/// so they sum to one only up to rounding, and the product of two synchronised commands'
+/// fractions outgrows the engine's. They are accepted within rounding and rounded to the
+/// engine's fractions (far below the floats' own rounding); exact solves refuse them.
+#[test]
+fn floating_point_probabilities_in_commands() {
+    let src = "dtmc
+const double e;
+module m
+  x : [0..2] init 0;
+  [go] x=0 -> pow(2, e)/(pow(2, e)+1) : (x'=1) + 1/(pow(2, e)+1) : (x'=2);
+  [] x>0 -> true;
+endmodule
+module n
+  y : [0..1] init 0;
+  [go] y=0 -> log(3, 2)/2 : (y'=1) + 1 - log(3, 2)/2 : (y'=0);
+endmodule
+";
+    let loaded = Loaded::new("float.prism", src, &[("e".into(), "0.5".into())], 100)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "p", "P=? [ F x=1 & y=1 ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+    let root = 2f64.sqrt();
+    let want = root / (root + 1.0) * (3f64.log2() / 2.0);
+    assert!((a.value - want).abs() <= 1e-15, "{} vs {want}", a.value);
+    assert!(
+        a.method.ends_with("from floating-point inputs"),
+        "{}",
+        a.method
+    );
+    let e = check_prop(&loaded, &props, &props.props[0], true).unwrap_err();
+    assert!(e.to_string().contains("no exact answer"), "{e}");
+    // Probabilities that miss one by more than rounding are still an error.
+    let off = src.replace("1/(pow(2, e)+1)", "1.001/(pow(2, e)+1)");
+    let Err(e) = Loaded::new("float.prism", &off, &[("e".into(), "0.5".into())], 100) else {
+        panic!("probabilities that sum to 1.0004");
+    };
+    assert!(e.to_string().contains("sum to"), "{e}");
+}
