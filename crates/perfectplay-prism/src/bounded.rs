@@ -41,14 +41,6 @@ pub struct BoundedModel<'a> {
     inexact: bool,
 }
 
-impl BoundedModel<'_> {
-    /// Whether a number the query depends on is floating point, so that an exact solve is no
-    /// exact answer.
-    pub fn is_inexact(&self) -> bool {
-        self.inexact
-    }
-}
-
 impl Model for BoundedModel<'_> {
     type State = State;
     type Move = u32;

@@ -235,6 +235,25 @@ fn query_model_of<'a>(
     r: Resolved,
     prop: &Prop,
 ) -> Result<QueryModel<'a>, Error> {
+    let model = checked_model(loaded, r, prop)?;
+    if model.is_total_game() {
+        return Err(Error::Model(format!(
+            "{}: Fc on a stochastic game is solved by strategy iteration over the maximiser's \
+             strategies: `analysis_model` gives the game with that strategy found",
+            prop.text
+        )));
+    }
+    Ok(model)
+}
+
+/// The query's model after the graph analyses (`Fc` on a stochastic game included) of
+/// property `prop`, resolved as `r` (its `F0` settled): an error for a property that is a
+/// game of its own, has a bound, or is +∞ at the start.
+fn checked_model<'a>(
+    loaded: &'a Loaded,
+    r: Resolved,
+    prop: &Prop,
+) -> Result<QueryModel<'a>, Error> {
     if r.steps.is_some() || matches!(r.query.path, Path::EventuallyZero(_)) {
         return Err(Error::Model(format!(
             "{}: a step-bounded property, and R[ F0 φ ] where some plays reach φ and some miss \
@@ -258,12 +277,6 @@ fn query_model_of<'a>(
     )
     .map_err(Error::Model)?
     {
-        Prepared::Model(model) if model.is_total_game() => Err(Error::Model(format!(
-            "{}: Fc on a stochastic game is checked by strategy iteration over the maximiser's \
-             strategies, which explain, play, strategy and distribution do not support yet; \
-             `check` gives its value",
-            prop.text
-        ))),
         Prepared::Model(model) => Ok(*model),
         Prepared::Infinite => Err(Error::Model(format!(
             "{}: the value at the start is +∞ (the target is missed with positive probability)",
@@ -273,75 +286,66 @@ fn query_model_of<'a>(
 }
 
 /// The game that optimises property `prop` of `props` on `loaded`, for explain, play, strategy
-/// and distribution, as the engine's trait object: [`query_model`]'s game, or for a
-/// step-bounded property (`F<=k`, `U<=k`, `C<=k`, `I=k`) the space with the steps left. With
-/// `exact`, an error where a number the property depends on is floating point (an exact solve
-/// would be no exact answer).
+/// and distribution, as the engine's trait object: [`query_model`]'s game; for a step-bounded
+/// property (`F<=k`, `U<=k`, `C<=k`, `I=k`) the space with the steps left; for `R[ F0 φ ]`
+/// where some plays miss φ, the space with the reward earned; for `R[ Fc φ ]` on an smg, the
+/// game with the maximiser's strategy found by strategy iteration (`total.rs`). With `exact`,
+/// an error where a number the property depends on is floating point (an exact solve would be
+/// no exact answer).
 pub fn analysis_model<'a>(
     loaded: &'a Loaded,
     props: &Props,
     prop: &Prop,
     exact: bool,
 ) -> Result<Box<dyn perfectplay::dynamic::DynModel + 'a>, Error> {
-    let inexact = || Error::Model(format!("{}: {}", prop.text, crate::check::INEXACT));
-    if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
-        let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
-        if let (Some(k), None) = (r.steps, &r.query.bound) {
-            loaded.built_for(&r, prop)?;
-            let model = crate::bounded::model(
-                &loaded.program,
-                &loaded.space,
-                &r.query,
-                r.through.as_ref(),
-                &r.target,
-                r.over,
-                k,
-            )
-            .map_err(Error::Model)?;
-            if exact && model.is_inexact() {
-                return Err(inexact());
-            }
-            return Ok(Box::new(model));
-        }
-        if matches!(r.query.path, Path::EventuallyZero(_)) && r.query.bound.is_none() {
-            loaded.built_for(&r, prop)?;
-            let r = r.settle_zero(loaded)?;
-            if !matches!(r.query.path, Path::EventuallyZero(_)) {
-                let model = query_model_of(loaded, r, prop)?;
-                if exact && model.is_inexact() {
-                    return Err(inexact());
-                }
-                return Ok(Box::new(model));
-            }
-            if exact && crate::check::inexact(&loaded.program, &r.query, None, &r.target) {
-                return Err(inexact());
-            }
-            let (program, space) = (&loaded.program, &loaded.space);
-            return match crate::zero::setup(program, space, &r.query, &r.target, r.over)
-                .map_err(Error::Model)?
-            {
-                crate::zero::Setup::Product {
-                    model,
-                    bounded: true,
-                } => Ok(model),
-                crate::zero::Setup::Product { .. } => Err(Error::Model(format!(
-                    "{}: a play can earn without bound before it reaches φ or misses it for \
-                     good, so optimal play is only bounded here (`check` gives the value with a \
-                     certified error bound); explain, play, strategy and distribution need the \
-                     reward earned bounded",
-                    prop.text
-                ))),
-                crate::zero::Setup::Infinite => Err(Error::Model(format!(
-                    "{}: the value at the start is +∞ (a play can earn without end while φ is \
-                     still possible)",
-                    prop.text
-                ))),
-            };
-        }
+    if !matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
+        // Arithmetic over queries: `query_model` says why there is no game.
+        return query_model(loaded, props, prop).map(|m| Box::new(m) as _);
     }
-    let model = query_model(loaded, props, prop)?;
-    if exact && model.is_inexact() {
-        return Err(inexact());
+    let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
+    loaded.built_for(&r, prop)?;
+    let (program, space) = (&loaded.program, &loaded.space);
+    if exact && crate::check::inexact(program, &r.query, r.through.as_ref(), &r.target) {
+        return Err(Error::Model(format!(
+            "{}: {}",
+            prop.text,
+            crate::check::INEXACT
+        )));
+    }
+    if let (Some(k), None) = (r.steps, &r.query.bound) {
+        let (q, through) = (&r.query, r.through.as_ref());
+        let model = crate::bounded::model(program, space, q, through, &r.target, r.over, k)
+            .map_err(Error::Model)?;
+        return Ok(Box::new(model));
+    }
+    let r = r.settle_zero(loaded)?;
+    if matches!(r.query.path, Path::EventuallyZero(_)) && r.query.bound.is_none() {
+        return match crate::zero::setup(program, space, &r.query, &r.target, r.over)
+            .map_err(Error::Model)?
+        {
+            crate::zero::Setup::Product {
+                model,
+                bounded: true,
+            } => Ok(model),
+            crate::zero::Setup::Product { .. } => Err(Error::Model(format!(
+                "{}: a play can earn without bound before it reaches φ or misses it for \
+                 good, so optimal play is only bounded here (`check` gives the value with a \
+                 certified error bound); explain, play, strategy and distribution need the \
+                 reward earned bounded",
+                prop.text
+            ))),
+            crate::zero::Setup::Infinite => Err(Error::Model(format!(
+                "{}: the value at the start is +∞ (a play can earn without end while φ is \
+                 still possible)",
+                prop.text
+            ))),
+        };
+    }
+    let model = checked_model(loaded, r, prop)?;
+    if model.is_total_game() {
+        let game = crate::total::AnalysisModel::new(model, exact)
+            .map_err(|e| Error::Model(format!("{}: {e}", prop.text)))?;
+        return Ok(Box::new(game));
     }
     Ok(Box::new(model))
 }

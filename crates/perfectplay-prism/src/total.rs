@@ -21,7 +21,7 @@
 //!    and they are what the minimiser holds one strategy of the maximiser's to, so no more
 //!    than the game's value: they are the value.
 
-use perfectplay::{Number, Player, Rat, Solver};
+use perfectplay::{Model, Number, Player, Rat, Solver};
 
 use crate::build::Space;
 use crate::check::{Answer, OverInitial};
@@ -206,7 +206,11 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
         error_bound: 0.0,
         states: 0,
         rounds: 0,
+        follow: Vec::new(),
+        fixed: Vec::new(),
+        usable: Vec::new(),
     };
+    let mut last_usable = Vec::new();
     while solved.rounds < MAX_ROUNDS {
         solved.rounds += 1;
         // Against the maximiser's strategy: where the minimiser can stay at zero (the value is
@@ -234,19 +238,20 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
         let spread: Vec<u32> = (0..n as u32)
             .filter(|&s| finite[s as usize] && !fine[s as usize])
             .collect();
+        // The minimiser never moves where the value is +∞.
+        let step_usable: Vec<bool> = (0..space.choices.len())
+            .map(|c| {
+                usable[c]
+                    && space
+                        .outcomes_of(c)
+                        .iter()
+                        .all(|&(_, t)| finite[t as usize])
+            })
+            .collect();
+        last_usable.clone_from(&step_usable);
         let solution = if spread.is_empty() {
             None
         } else {
-            // The minimiser never moves where the value is +∞.
-            let step_usable: Vec<bool> = (0..space.choices.len())
-                .map(|c| {
-                    usable[c]
-                        && space
-                            .outcomes_of(c)
-                            .iter()
-                            .all(|&(_, t)| finite[t as usize])
-                })
-                .collect();
             model.set_step(fixed.clone(), follow.clone(), spread, step_usable);
             let solution = Solver::new(&*model).solve::<N>();
             Some(solution.map_err(|e| {
@@ -305,6 +310,9 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
         if !switched {
             model.clear_step(base, usable);
             solved.values = values;
+            solved.follow = follow;
+            solved.fixed = fixed;
+            solved.usable = last_usable;
             return Ok(solved);
         }
     }
@@ -324,4 +332,146 @@ pub struct Solved<N> {
     pub states: usize,
     /// The maximiser's strategies tried.
     pub rounds: usize,
+    /// The maximiser's optimal strategy: per state its choice (`u32::MAX` where it does not
+    /// decide).
+    pub follow: Vec<u32>,
+    /// Per state, its value where the last step knew it before solving: φ, and where the
+    /// minimiser keeps every reward at zero for ever.
+    pub fixed: Vec<Option<Rat>>,
+    /// The choices of the last step: none that may lead where the value is +∞.
+    pub usable: Vec<bool>,
+}
+
+/// An `Fc` game on an smg for explain, play, strategy and distribution, once [`solve`] has
+/// found the maximiser's strategy: the space twice over. In the first copy the maximiser
+/// decides among all its choices, but only its strategy's choice stays in that copy; every
+/// other leads into the second copy, where the maximiser keeps to its strategy. The minimiser
+/// decides in both. Both copies are then Markov decision processes of the minimiser's against
+/// one strategy of the maximiser's, which the engine solves (as each step of [`solve`] does),
+/// and the first copy's values are the game's: its strategy's choice is optimal, and every
+/// other choice shows what leaving the strategy once is worth.
+pub struct AnalysisModel<'a> {
+    model: QueryModel<'a>,
+    /// The maximiser's strategy, the states of known value and the usable choices, as
+    /// [`Solved`] has them.
+    follow: Vec<u32>,
+    fixed: Vec<Option<Rat>>,
+    usable: Vec<bool>,
+}
+
+/// A state of [`AnalysisModel`]: a state of the space, and whether the maximiser has left its
+/// strategy (the second copy).
+type Layered = (u32, bool);
+
+impl<'a> AnalysisModel<'a> {
+    /// The game of `model` (an `Fc` query on an smg after its graph analyses), with the
+    /// maximiser's strategy found by [`solve`] (in rationals with `exact`, so that no near
+    /// tie decides it); an error where the value at the start is +∞.
+    pub fn new(mut model: QueryModel<'a>, exact: bool) -> Result<AnalysisModel<'a>, String> {
+        fn parts<N: Number>(model: &mut QueryModel) -> Result<(Solved<N>, Vec<bool>), String> {
+            let solved = solve::<N>(model)?;
+            let infinite = solved.values.iter().map(Option::is_none).collect();
+            Ok((solved, infinite))
+        }
+        let (follow, fixed, usable, infinite) = if exact {
+            let (s, infinite) = parts::<perfectplay::Exact>(&mut model)?;
+            (s.follow, s.fixed, s.usable, infinite)
+        } else {
+            let (s, infinite) = parts::<f64>(&mut model)?;
+            (s.follow, s.fixed, s.usable, infinite)
+        };
+        let start = model.start();
+        let start_infinite = if (start as usize) < model.space.len() {
+            infinite[start as usize]
+        } else {
+            model.space.initial.iter().any(|&i| infinite[i as usize])
+        };
+        if start_infinite {
+            return Err("the value at the start is +∞ (a play earns for ever)".into());
+        }
+        Ok(AnalysisModel {
+            model,
+            follow,
+            fixed,
+            usable,
+        })
+    }
+}
+
+impl Model for AnalysisModel<'_> {
+    type State = Layered;
+    type Move = u32;
+
+    fn start(&self) -> Layered {
+        (self.model.start(), false)
+    }
+
+    fn expand(&self, &(s, left): &Layered, node: &mut impl perfectplay::NodeBuilder<Layered, u32>) {
+        let space = self.model.space;
+        if s as usize == space.len() {
+            return crate::query::expand_start(&space.initial, self.model.over, node, |i| {
+                (self.model.stands_for(i), false)
+            });
+        }
+        if let Some(v) = self.fixed[s as usize] {
+            return node.terminal(v);
+        }
+        let usable = &self.usable;
+        let reward = |c: usize| self.model.reward_of(c);
+        let strategy = self.follow[s as usize];
+        if strategy != u32::MAX && left {
+            // The second copy: the maximiser keeps to its strategy.
+            let c = strategy as usize;
+            node.chance();
+            for &(p, t) in space.outcomes_of(c) {
+                let p = space.probability(p);
+                node.add_outcome(t | crate::query::OUTCOME, p, reward(c), (t, true));
+            }
+            return;
+        }
+        node.decision(self.model.player_of(s));
+        for c in space.choices_of(s).filter(|&c| usable[c]) {
+            // Leaving the strategy leads into the second copy.
+            let after = left || (strategy != u32::MAX && strategy as usize != c);
+            let outs = space.outcomes_of(c);
+            if let [(_, t)] = outs {
+                node.add_move(c as u32, reward(c), (*t, after));
+            } else {
+                node.add_random_move(c as u32, reward(c));
+                for &(p, t) in outs {
+                    let p = space.probability(p);
+                    node.add_outcome(t | crate::query::OUTCOME, p, 0, (t, after));
+                }
+            }
+        }
+    }
+
+    fn show_state(&self, &(s, left): &Layered) -> String {
+        let shown = self.model.show_state(&s);
+        if left {
+            format!("{shown}, the maximiser keeping to its strategy from here")
+        } else {
+            shown
+        }
+    }
+
+    fn show_move(&self, m: &u32) -> String {
+        self.model.show_move(m)
+    }
+
+    fn parse_state(&self, text: &str) -> Result<Layered, String> {
+        Ok((self.model.parse_state(text)?, false))
+    }
+
+    fn total_name(&self) -> Option<String> {
+        self.model.total_name()
+    }
+
+    fn player_label(&self, player: Player) -> Option<String> {
+        self.model.player_label(player)
+    }
+
+    fn endless_play_loser(&self) -> Option<Player> {
+        self.model.endless_play_loser()
+    }
 }

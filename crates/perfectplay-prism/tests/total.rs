@@ -215,6 +215,73 @@ proptest! {
     }
 }
 
+/// explain, strategy and play take `Fc` on a game: the game with the maximiser's strategy
+/// found, its other choices worth what leaving the strategy once is worth.
+#[test]
+fn explain_takes_a_total_reward_game() {
+    use perfectplay::dynamic::SolveOptions;
+    let src = "smg
+player mini [finish5], [hand] endplayer
+player maxi [finish3], [back], [loop] endplayer
+module m
+  x : [0..2] init 0;
+  [finish5] x=0 -> (x'=2);
+  [hand] x=0 -> (x'=1);
+  [finish3] x=1 -> (x'=2);
+  [back] x=1 -> 1/2 : (x'=0) + 1/2 : (x'=2);
+  [loop] x=1 -> (x'=1);
+endmodule
+rewards \"r\"
+  [finish5] true : 5;
+  [finish3] true : 3;
+  [back] true : 1;
+endrewards
+";
+    // Min hands over (3 against 5); Max at 1 finishes for 3, or goes back for 1 and then,
+    // half the time, Min's 3 again: 1 + 3/2 = 5/2; looping for ever earns nothing more (0).
+    let loaded = Loaded::new("game.prism", src, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "p", "<<mini>> Rmin=? [ Fc x=2 ]", &[]).unwrap();
+    assert_eq!(
+        answer(src, "<<mini>> Rmin=? [ Fc x=2 ]", true).1.as_deref(),
+        Some("3")
+    );
+    let Err(e) = perfectplay_prism::query_model(&loaded, &props, &props.props[0]) else {
+        panic!("a query model for Fc on a game");
+    };
+    assert!(e.to_string().contains("analysis_model"), "{e}");
+    let model = perfectplay_prism::analysis_model(&loaded, &props, &props.props[0], true).unwrap();
+    let options = SolveOptions {
+        exact: true,
+        ..Default::default()
+    };
+    let solved = model.solve_dyn(options).unwrap();
+    assert_eq!(solved.report().exact.as_deref(), Some("3"));
+    let worth = |state: &str| -> Vec<(String, String, bool)> {
+        let id = solved.find(state).unwrap();
+        let explained = solved.explain(id).unwrap().explanation;
+        explained
+            .branches
+            .iter()
+            .map(|b| (b.label.clone(), b.value.exact.clone().unwrap(), b.optimal))
+            .collect()
+    };
+    assert_eq!(
+        worth("(x=0)"),
+        [
+            ("[finish5]".to_string(), "5".to_string(), false),
+            ("[hand]".to_string(), "3".to_string(), true)
+        ]
+    );
+    assert_eq!(
+        worth("(x=1)"),
+        [
+            ("[finish3]".to_string(), "3".to_string(), true),
+            ("[back]".to_string(), "5/2".to_string(), false),
+            ("[loop]".to_string(), "3".to_string(), true)
+        ]
+    );
+}
+
 /// `R[ F0 φ ]` (a play that misses φ counts zero) where it is decided without the reward
 /// earned so far: equal to `F` when every play reaches φ almost surely whatever anyone does,
 /// zero when no play can reach φ.
