@@ -534,10 +534,9 @@ fn check_query(
     };
     // In an MDP (and a game asked without a coalition), `P>=b` holds when every scheduler
     // meets the bound: the least value is compared (the greatest for `<` and `<=`). In a
-    // game, `<<C>> P>=b` holds when the
-    // coalition can ensure the bound whatever the others do (PRISM-games): the coalition
-    // maximises against `>` and `>=` and minimises against `<` and `<=`. A DTMC has the one
-    // value.
+    // game, `<<C>> P>=b` holds when the coalition can ensure the bound whatever the others do
+    // (PRISM-games): the coalition maximises against `>` and `>=` and minimises against `<`
+    // and `<=`. A DTMC has the one value.
     let mut numeric = Query::clone(&query);
     numeric.bound = None;
     let lower = matches!(op, BinOp::Gt | BinOp::Ge);
