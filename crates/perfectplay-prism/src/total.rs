@@ -449,7 +449,8 @@ impl Model for AnalysisModel<'_> {
     fn show_state(&self, &(s, left): &Layered) -> String {
         let shown = self.model.show_state(&s);
         if left {
-            format!("{shown}, the maximiser keeping to its strategy from here")
+            let side = crate::query::side_label(&self.model.coalition, Player::Max);
+            format!("{shown}, {side} keeping to the strategy found from here")
         } else {
             shown
         }

@@ -450,17 +450,19 @@ proptest! {
 
     /// Where cycles earn, the certified interval contains the value: it overlaps value
     /// iteration over the reward earned up to a level, with plays past it worth at least 0
-    /// and at most what they earned plus what every player could still earn.
+    /// and at most what they earned plus what every player could still earn. MDPs and games.
     #[test]
     fn random_games_with_earning_cycles_are_bracketed(g in games(1)) {
-        let mut g = g;
-        g.smg = false;
         let Some(u) = g.most_to_earn() else {
             return Ok(());
         };
         let src = g.prism();
         let n = g.n();
-        for (maximise, prop) in [(true, format!("Rmax=? [ F0 x={n} ]")), (false, format!("Rmin=? [ F0 x={n} ]"))] {
+        let coalition = if g.smg { "<<p0>> " } else { "" };
+        for (maximise, prop) in [
+            (true, format!("{coalition}Rmax=? [ F0 x={n} ]")),
+            (false, format!("{coalition}Rmin=? [ F0 x={n} ]")),
+        ] {
             let most = 400;
             let low = g.value_iteration_cut(maximise, most, |_, _, _| 0.0);
             let high = g.value_iteration_cut(maximise, most, |x, b, k| k as f64 + u[x][b]);
