@@ -7,8 +7,11 @@
 
 The language and the properties are those of the command line's ``perfectplay
 check`` (see ``perfectplay check --help``): ``P=?``, ``Pmin=?``, ``Pmax=?`` of
-``F φ`` and ``ψ U φ``; ``R=?``, ``Rmin=?``, ``Rmax=?`` of ``F φ``; ``<<p1>>``
-for games; bounds such as ``P>=0.5 [ … ]``.
+``F φ`` and ``ψ U φ`` (and their step bounds, ``F<=k φ``); ``R=?``, ``Rmin=?``,
+``Rmax=?`` of ``F φ``, ``Fc φ`` and ``F0 φ`` (a play that misses φ earns its total,
+or counts zero: ``error_bound`` says how close a value is where it is bounded rather
+than solved), ``C``, ``C<=k`` and ``I=k``; ``<<p1>>`` for games; bounds such as
+``P>=0.5 [ … ]``; arithmetic over queries.
 """
 
 from __future__ import annotations
