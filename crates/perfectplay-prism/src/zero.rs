@@ -21,7 +21,10 @@
 //! `Ū` is +∞ where the players together can stay for ever in a cycle that earns while φ is
 //! still possible. When every player maximises, that is the answer: the maximiser earns as
 //! long as it likes, then plays for φ. In a game where the minimiser decides too, the value
-//! can still be finite, and that case is an error.
+//! can still be finite, and the bounds come from the probability `P*` of φ instead, solved
+//! exactly ([`game_bounds`]): a cut play is worth at least `k·P*` and at most `k·P* + W`,
+//! `W` the total reward still to earn when the minimiser keeps to choices that hold φ's
+//! probability to `P*`. Where `W` is +∞ too, that is an error.
 
 use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats};
 
@@ -70,9 +73,15 @@ pub struct ZeroModel<'a> {
     unit: u64,
     /// The level where the product is cut: a play that earns this many units ends.
     cut: u32,
-    /// Per state, `Ū` (rounded up): where a cut play ends with what it earned plus this; zero
-    /// where empty.
+    /// Per state, a bound (rounded up) on what a play can still earn before φ or a state
+    /// where it is lost, in the sense that matters (see the module's notes); empty before it
+    /// is known.
     upper: Vec<f64>,
+    /// Per state, the probability of φ when the maximiser plays for it and the minimiser
+    /// against it, where it is known (empty otherwise: at most 1, at least 0).
+    reach: Vec<f64>,
+    /// Whether a cut play is worth its upper bound (else its lower one).
+    high: bool,
     players: Vec<Player>,
     dtmc: bool,
     initial: Vec<u32>,
@@ -81,16 +90,21 @@ pub struct ZeroModel<'a> {
 }
 
 impl ZeroModel<'_> {
-    /// What a play cut at state `s` having earned `k` units is worth: zero, or the bound
-    /// `k + Ū(s)` rounded up to a fraction of the engine's (below 2^47, as `setup` makes
-    /// sure).
+    /// What a play cut at state `s` having earned `k` units is worth, rounded to a fraction
+    /// of the engine's (below 2^47, as `setup` makes sure): at least `k` times the
+    /// probability of φ, at most that plus the bound on what is still to earn.
     fn cut_worth(&self, s: u32, k: u32) -> Rat {
-        let Some(&u) = self.upper.get(s as usize) else {
-            return Rat::ZERO;
-        };
         const SCALE: f64 = (1u64 << 16) as f64;
-        let x = (k as f64 / self.unit as f64 + u) * (1.0 + 1e-12);
-        Rat::new((x * SCALE).ceil() as i64 + 1, SCALE as i64)
+        let earned = k as f64 / self.unit as f64;
+        let p = self.reach.get(s as usize).copied();
+        if self.high {
+            let u = self.upper.get(s as usize).copied().unwrap_or(0.0);
+            let x = (earned * p.map_or(1.0, |p| p * (1.0 + 1e-12)) + u) * (1.0 + 1e-12);
+            Rat::new((x * SCALE).ceil() as i64 + 1, SCALE as i64)
+        } else {
+            let x = earned * p.unwrap_or(0.0) * (1.0 - 1e-12);
+            Rat::new(((x * SCALE).floor() as i64 - 1).max(0), SCALE as i64)
+        }
     }
 }
 
@@ -255,6 +269,8 @@ pub(crate) fn setup<'a>(
         unit,
         cut: 0,
         upper: Vec::new(),
+        reach: Vec::new(),
+        high: false,
         players,
         dtmc,
         initial: Vec::new(),
@@ -279,15 +295,8 @@ pub(crate) fn setup<'a>(
     let finite =
         crate::check::cumulative_finite(space, &pred, &stop, &earn, dtmc, true, &mut fixed)?;
     let every_max = dtmc || model.players.iter().all(|&p| p == Player::Max);
-    if initial.iter().any(|&i| !finite[i as usize]) {
-        if !every_max {
-            return Err(
-                "R[ F0 φ ] on a game where the players could earn without end while φ \
-                        is still possible is not supported: the bound used for the reward \
-                        earned beyond a level is +∞ there"
-                    .into(),
-            );
-        }
+    let endless = initial.iter().any(|&i| !finite[i as usize]);
+    if endless && every_max {
         // Every player maximises: +∞ where such a cycle is reachable.
         let infinite = |i: &u32| !finite[*i as usize];
         match over {
@@ -298,7 +307,15 @@ pub(crate) fn setup<'a>(
         }
     }
     let region = reachable(space, &initial, &open);
-    model.upper = most_to_earn(program, space, query, &stop, dtmc, &region)?;
+    if endless {
+        // A game in which the players together could earn for ever: the minimiser, keeping
+        // the probability of φ least, may still stop them.
+        let (reach, upper) = game_bounds(&model, query, target, over, &stop, &region)?;
+        model.reach = reach;
+        model.upper = upper;
+    } else {
+        model.upper = most_to_earn(program, space, query, &stop, dtmc, &region)?;
+    }
     // A cut play's bound (a level plus `Ū`) must fit the engine's fractions.
     if model.upper.iter().any(|&u| u >= (1u64 << 45) as f64) {
         return Err("R[ F0 φ ]: the reward a play can still earn is too large to bound".into());
@@ -351,12 +368,11 @@ pub(crate) fn answer(
     if exact {
         return Err(UNBOUNDED.into());
     }
-    let upper = std::mem::take(&mut model.upper);
     loop {
+        model.high = false;
         let (low, low_stats) = solve::<f64>(&model)?;
-        model.upper = upper.clone();
+        model.high = true;
         let (high, high_stats) = solve::<f64>(&model)?;
-        model.upper = Vec::new();
         let width = (high - low).max(0.0);
         let states = low_stats.states.max(high_stats.states);
         let last = 2 * model.cut as u64 > MAX_UNITS || 2 * states > MAX_PRODUCT;
@@ -575,4 +591,126 @@ fn most_to_earn(
             )),
         })
         .collect()
+}
+
+/// The bounds on a cut play in a game where the players together could earn for ever while
+/// φ is still possible (where the bound of every player maximising is +∞): per state, the
+/// probability `P*` of φ (the maximiser playing for it, the minimiser against it), and `W`,
+/// the total reward until φ or a state where it is lost when the minimiser keeps to choices
+/// that keep the probability of φ least (any strategy of such choices holds it to `P*`) and
+/// minimises the reward among them. Against such a strategy a play that has earned `k` is
+/// worth at most `k·P*(s) + W(s)`, so the game's value is too; and the maximiser's strategy
+/// for `P*` makes it worth at least `k·P*(s)`. An error where `W` is +∞ in `region`.
+fn game_bounds(
+    model: &ZeroModel,
+    query: &Query,
+    target: &CExpr,
+    over: OverInitial,
+    stop: &[bool],
+    region: &[bool],
+) -> Result<(Vec<f64>, Vec<f64>), String> {
+    let (space, program) = (model.space, model.program);
+    let n = space.len();
+    // `P*` exactly, at every state of the region.
+    let mut reach = query.clone();
+    reach.what = Measure::Probability;
+    reach.path = match &query.path {
+        Path::EventuallyZero(t) => Path::Eventually(t.clone()),
+        other => other.clone(),
+    };
+    let Prepared::Model(mut p_model) =
+        crate::check::prepare(program, space, &reach, None, target, over)?
+    else {
+        return Err("internal: a probability is +∞".into());
+    };
+    let open_states = |m: &crate::query::QueryModel| -> Vec<u32> {
+        let mut spread: Vec<u32> = (0..n as u32)
+            .filter(|&s| region[s as usize] && m.fixed_value(s as usize).is_none())
+            .map(|s| m.stands_for(s))
+            .collect();
+        spread.sort_unstable();
+        spread.dedup();
+        spread
+    };
+    let fixed: Vec<Option<Rat>> = (0..n).map(|s| p_model.fixed_value(s)).collect();
+    let spread = open_states(&p_model);
+    let mut p_star: Vec<Option<Exact>> = fixed.iter().map(|f| f.map(Exact::from_rat)).collect();
+    if !spread.is_empty() {
+        let usable = p_model.usable.clone();
+        p_model.set_step(fixed, vec![u32::MAX; n], spread, usable);
+        let solution = Solver::new(&*p_model)
+            .solve::<Exact>()
+            .map_err(|e| e.to_string())?;
+        for (s, p) in p_star.iter_mut().enumerate() {
+            if p.is_none() {
+                *p = solution.value(&p_model.stands_for(s as u32)).cloned();
+            }
+        }
+    }
+    // The minimiser's choices that keep `P*`: their successors' `P*` average to the state's.
+    let keeps = |s: u32, c: usize| -> bool {
+        let Some(here) = &p_star[s as usize] else {
+            return true;
+        };
+        let mut sum = Exact::zero();
+        for &(p, t) in space.outcomes_of(c) {
+            match &p_star[t as usize] {
+                Some(v) => sum.add_mul(&Exact::from_rat(space.probability(p)), v),
+                None => return true,
+            }
+        }
+        sum == *here
+    };
+    let player_of = |s: u32| *model.players.get(s as usize).unwrap_or(&model.players[0]);
+    let mut usable = vec![true; space.choices.len()];
+    for s in (0..n as u32).filter(|&s| region[s as usize] && player_of(s) == Player::Min) {
+        for c in space.choices_of(s) {
+            usable[c] = keeps(s, c);
+        }
+    }
+    // `W`: the total reward until φ or a lost state, the minimiser restricted so.
+    let Measure::Reward(r) = &query.what else {
+        return Err("F0 measures a reward: ask R[ F0 φ ]".into());
+    };
+    let structure = crate::rewards::reward_structure(program, r.as_ref())?;
+    let earn = crate::rewards::choice_rewards(program, space, structure, stop)?;
+    let mut w_model = crate::query::QueryModel {
+        space,
+        program,
+        rep: Vec::new(),
+        members: Default::default(),
+        fixed: crate::query::Few::of((0..n).map(|s| stop[s].then_some(Rat::ZERO))),
+        usable,
+        reward: crate::query::Few::of(earn.into_iter().map(Some)),
+        player: model.players.clone(),
+        dtmc: false,
+        endless: Player::Min,
+        start: n as u32,
+        over: OverInitial::Max,
+        total: "reward",
+        coalition: model.coalition.clone(),
+        total_game: true,
+        inexact: false,
+        step: None,
+    };
+    let solved = crate::total::solve::<f64>(&mut w_model)?;
+    let mut upper = vec![0.0; n];
+    for s in (0..n).filter(|&s| region[s]) {
+        match solved.values.get(s).copied().flatten() {
+            Some(w) => upper[s] = w * (1.0 + 1e-9) + 1e-9,
+            None => {
+                return Err(format!(
+                    "R[ F0 φ ]: from state {} the players could earn without end while φ is \
+                     still possible, whatever the minimiser does among the choices that keep \
+                     the probability of φ least; bounding the value there is not supported",
+                    space.show(program, s as u32)
+                ))
+            }
+        }
+    }
+    let reach = p_star
+        .iter()
+        .map(|p| p.as_ref().map_or(0.0, Exact::to_f64))
+        .collect();
+    Ok((reach, upper))
 }
