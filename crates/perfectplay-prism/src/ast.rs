@@ -468,6 +468,20 @@ pub enum Path {
     Cumulative(Expr),
     /// `I=k`: the state reward at step `k`.
     Instant(Expr),
+    /// `G φ`: φ for ever; with `bound` (`G<=k φ`, `G<k φ`: strict or not, and `k`), over
+    /// the first steps.
+    Globally {
+        /// The step bound, if any: whether strict (`<`), and the number of steps.
+        bound: Option<(bool, Expr)>,
+        /// φ.
+        target: Expr,
+    },
+    /// `ψ W φ`: ψ until φ, or ψ for ever.
+    WeakUntil(Expr, Expr),
+    /// `ψ R φ`: φ until and including the first ψ-state, or φ for ever.
+    Release(Expr, Expr),
+    /// `X φ`: φ in the next state.
+    Next(Expr),
     /// `F<=k φ` or `ψ U<=k φ` (`<` for a strict bound): φ within `bound` steps, through
     /// ψ-states.
     Bounded {

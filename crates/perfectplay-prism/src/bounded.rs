@@ -32,6 +32,8 @@ pub struct BoundedModel<'a> {
     players: Vec<Player>,
     dtmc: bool,
     steps: u32,
+    /// `X φ`: φ is not counted in the first state.
+    next: bool,
     over: OverInitial,
     /// The engine's player that is the coalition of an smg, and the coalition as written.
     coalition: Option<(Player, String)>,
@@ -58,7 +60,7 @@ impl Model for BoundedModel<'_> {
             return crate::query::expand_start(&self.space.initial, self.over, node, |i| (i, left));
         }
         let i = s as usize;
-        if self.goal[i] {
+        if self.goal[i] && !(self.next && left == self.steps) {
             return node.terminal(1);
         }
         if !self.allowed[i] {
@@ -144,6 +146,7 @@ pub(crate) fn model<'a>(
         players,
         dtmc: program.model_type == ModelType::Dtmc,
         steps,
+        next: matches!(query.path, Path::Next(_)),
         over,
         coalition,
         total: match (&query.what, &query.path) {

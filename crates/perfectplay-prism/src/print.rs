@@ -153,6 +153,20 @@ impl Display for Query {
             }
             Path::EventuallyZero(e) => write!(f, "F0 {e}")?,
             Path::Until(a, b) => write!(f, "{a} U {b}")?,
+            Path::Globally {
+                bound: None,
+                target,
+            } => write!(f, "G {target}")?,
+            Path::Globally {
+                bound: Some((strict, bound)),
+                target,
+            } => {
+                let op = if *strict { "<" } else { "<=" };
+                write!(f, "G{op}{} ({target})", Bound(bound))?;
+            }
+            Path::WeakUntil(a, b) => write!(f, "{a} W {b}")?,
+            Path::Release(a, b) => write!(f, "{a} R {b}")?,
+            Path::Next(e) => write!(f, "X {e}")?,
         }
         f.write_str(" ]")
     }

@@ -184,7 +184,12 @@ fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
                     Path::Eventually(t)
                     | Path::EventuallyCumulative(t)
                     | Path::EventuallyZero(t) => mentions(t, name),
-                    Path::Until(a, b) => any(&[a, b]),
+                    Path::Until(a, b) | Path::WeakUntil(a, b) | Path::Release(a, b) => any(&[a, b]),
+                    Path::Next(t) => mentions(t, name),
+                    Path::Globally { bound, target } => {
+                        mentions(target, name)
+                            || bound.as_ref().is_some_and(|(_, b)| mentions(b, name))
+                    }
                     Path::Total => false,
                     Path::Cumulative(k) | Path::Instant(k) => mentions(k, name),
                     Path::Bounded {

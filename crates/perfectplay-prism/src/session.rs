@@ -178,6 +178,9 @@ struct Resolved<'p> {
     target: CExpr,
     /// The step bound of `F<=k` and `U<=k`.
     steps: Option<u32>,
+    /// Whether the property is one minus `query`'s value: `G`, `W` and `R` are asked as the
+    /// complement of an `F` or `U` query (see [`dual`]).
+    complement: bool,
 }
 
 impl Resolved<'_> {
@@ -198,6 +201,10 @@ impl Resolved<'_> {
     /// Where the property is decided whatever happens next: the target φ of `F φ` (and of the
     /// reward variants), φ or ¬ψ for `ψ U φ`.
     fn decided(&self) -> CExpr {
+        if matches!(self.query.path, Path::Next(_)) {
+            // The first state's successors matter, whatever holds in it.
+            return CExpr::Const(Value::Bool(false));
+        }
         match &self.through {
             None => self.target.clone(),
             Some(psi) => CExpr::Binary(
@@ -226,7 +233,21 @@ pub fn query_model<'a>(
     }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
+    refuse_complement(&r, prop)?;
     query_model_of(loaded, r.settle_zero(loaded)?, prop)
+}
+
+/// An error for `G`, `W` and `R`, which are checked as one minus their [`dual`]: explain and
+/// the others would show the dual's values.
+fn refuse_complement(r: &Resolved, prop: &Prop) -> Result<(), Error> {
+    if r.complement {
+        return Err(Error::Model(format!(
+            "{}: G, W and R are checked as one minus a query with F or U ({}); explain, play, \
+             strategy and distribution take that query",
+            prop.text, r.query
+        )));
+    }
+    Ok(())
 }
 
 /// [`query_model`] of property `prop`, resolved as `r` (its `F0` settled).
@@ -304,6 +325,7 @@ pub fn analysis_model<'a>(
     }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
+    refuse_complement(&r, prop)?;
     let (program, space) = (&loaded.program, &loaded.space);
     if exact && crate::check::inexact(program, &r.query, r.through.as_ref(), &r.target) {
         return Err(Error::Model(format!(
@@ -391,6 +413,86 @@ fn resolve_prop<'p>(
             ))
         }
     };
+    if let Some(dual) = dual(query)? {
+        let mut r = resolve_query(program, props, prop, over, Cow::Owned(dual))?;
+        r.complement = true;
+        return Ok(r);
+    }
+    resolve_query(program, props, prop, over, Cow::Borrowed(query))
+}
+
+/// `G`, `W` and `R` as the complement of an `F` or `U` query, optimised the other way: `G φ`
+/// is `1 - F ¬φ` (and `G<=k` of `F<=k`), `ψ W φ` is `1 - (¬φ U ¬φ∧¬ψ)`, `ψ R φ` is
+/// `1 - (¬ψ U ¬φ)`. A bound turns with them: `P>=b [ G φ ]` is `P<=1-b [ F ¬φ ]`. `None`
+/// for every other path.
+fn dual(query: &Query) -> Result<Option<Query>, Error> {
+    use crate::ast::{Expr, UnOp};
+    let not = |e: &Expr| Expr {
+        kind: ExprKind::Unary(UnOp::Not, Box::new(e.clone())),
+        span: e.span,
+    };
+    let and = |a: Expr, b: Expr| Expr {
+        span: a.span,
+        kind: ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)),
+    };
+    let path = match &query.path {
+        Path::Globally {
+            bound: None,
+            target,
+        } => Path::Eventually(not(target)),
+        Path::Globally {
+            bound: Some((strict, bound)),
+            target,
+        } => Path::Bounded {
+            through: None,
+            strict: *strict,
+            bound: bound.clone(),
+            target: not(target),
+        },
+        Path::WeakUntil(psi, phi) => Path::Until(not(phi), and(not(phi), not(psi))),
+        Path::Release(psi, phi) => Path::Until(not(psi), not(phi)),
+        _ => return Ok(None),
+    };
+    if !matches!(query.what, crate::ast::Measure::Probability) {
+        return Err(Error::Model(
+            "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
+        ));
+    }
+    let mut dual = query.clone();
+    dual.path = path;
+    dual.opt = match query.opt {
+        Opt::Max => Opt::Min,
+        Opt::Min => Opt::Max,
+        Opt::None => Opt::None,
+    };
+    dual.bound = query.bound.as_ref().map(|(op, b)| {
+        let flipped = match op {
+            BinOp::Ge => BinOp::Le,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Le => BinOp::Ge,
+            _ => BinOp::Gt,
+        };
+        let one = Expr {
+            kind: ExprKind::Int("1".into()),
+            span: b.span,
+        };
+        let rest = Expr {
+            span: b.span,
+            kind: ExprKind::Binary(BinOp::Sub, Box::new(one), Box::new(b.clone())),
+        };
+        (flipped, rest)
+    });
+    Ok(Some(dual))
+}
+
+/// [`resolve_prop`] of `query` (the property's, or its [`dual`]), aggregated as `over`.
+fn resolve_query<'p>(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    over: OverInitial,
+    query: Cow<'p, Query>,
+) -> Result<Resolved<'p>, Error> {
     let resolve = |e: &crate::ast::Expr| -> Result<CExpr, Error> {
         Ok(program.resolve_property(&prop.file, &prop.src, e, &props.scope)?)
     };
@@ -435,13 +537,29 @@ fn resolve_prop<'p>(
             let through = through.as_ref().map(resolve).transpose()?;
             (through, resolve(target)?)
         }
+        // φ after one step: the step-bounded game of one step, φ not counted at the start.
+        Path::Next(t) => {
+            if !matches!(query.what, crate::ast::Measure::Probability) {
+                return Err(Error::Model(
+                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
+                ));
+            }
+            steps = Some(1);
+            (None, resolve(t)?)
+        }
+        Path::Globally { .. } | Path::WeakUntil(..) | Path::Release(..) => {
+            return Err(Error::Model(
+                "internal: G, W and R are asked by their dual".into(),
+            ))
+        }
     };
     Ok(Resolved {
         over,
-        query: Cow::Borrowed(query),
+        query,
         through,
         target,
         steps,
+        complement: false,
     })
 }
 
@@ -512,13 +630,43 @@ fn check_query(
 ) -> Result<Answer, Error> {
     let r = resolve_prop(&loaded.program, props, prop, expr)?;
     loaded.built_for(&r, prop)?;
+    let complement = r.complement;
+    let a = answer_resolved(loaded, props, prop, r.settle_zero(loaded)?, exact)?;
+    Ok(if complement { complemented(a) } else { a })
+}
+
+/// One minus `a` (the value of a [`dual`] query): exactly where `a` is exact; the error bound
+/// stays, and so does whether a bound holds (the dual's bound is turned already).
+fn complemented(a: Answer) -> Answer {
+    use malachite_q::Rational;
+    use std::str::FromStr;
+    let exact = a.exact.as_deref().and_then(|q| {
+        let q = Rational::from_str(q).ok()?;
+        Some((Rational::from(1) - q).to_string())
+    });
+    Answer {
+        value: 1.0 - a.value,
+        exact,
+        ..a
+    }
+}
+
+/// The answer to `r` (settled), a query of property `prop`, at the start.
+fn answer_resolved(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    r: Resolved,
+    exact: bool,
+) -> Result<Answer, Error> {
     let Resolved {
         over,
         query,
         through,
         target,
         steps,
-    } = r.settle_zero(loaded)?;
+        ..
+    } = r;
     let solve = |q: &Query, exact: bool| {
         let (program, space) = (&loaded.program, &loaded.space);
         match steps {

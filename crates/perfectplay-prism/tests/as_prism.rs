@@ -238,7 +238,7 @@ fn an_unsupported_property_does_not_stop_the_others() {
 <<maxi>> Pmax=? [ F x=2 ]
 filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
 \"b\": <<maxi>> P>0.9 [ F>=10 x=2 ];
-<<*>> Pmax=? [ X x=2 ]
+<<*>> Pmax=? [ F G x=2 ]
 <<maxi>> Pmax=? [ F x=k ]
 <<*>> Pmax=? [ F x=2 ]
 ";
@@ -265,7 +265,7 @@ filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
         Ok("1/2"),
         Err("game.props:3:8: filter(range, …) is not supported"),
         Err("game.props:4:24: step bounds other than <=k and <k"),
-        Err("game.props:5:16: the path operator 'X' (LTL) is not supported"),
+        Err("game.props:5:18: temporal operators inside a path (LTL"),
         Err("undefined constant 'k' of the properties"),
         Ok("3/4"),
     ];

@@ -227,6 +227,9 @@ impl Parser<'_> {
             Tok::Punct("(") => {
                 self.bump();
                 let e = self.expr()?;
+                if self.in_property {
+                    self.no_temporal_here()?;
+                }
                 self.expect_punct(")")?;
                 Ok(e)
             }
@@ -271,6 +274,9 @@ impl Parser<'_> {
                     }
                     _ if self.in_property && self.at_query() => self.query(None, t.span),
                     "filter" if self.in_property => self.filter(),
+                    "F" | "G" | "X" if self.in_property && starts_operand(self, 1) => {
+                        Err(self.unsupported(t.span, NESTED_TEMPORAL))
+                    }
                     "S" | "T" | "E" | "A" | "L"
                         if self.in_property
                             && (is_operator_start(self, 1)
@@ -310,6 +316,16 @@ impl Parser<'_> {
                 format!("expected an expression, found {}", self.found()),
             )),
         }
+    }
+
+    /// An error where a formula inside a query's path goes on with a temporal operator
+    /// (`(a U b) U c`): LTL, which is not supported.
+    pub(super) fn no_temporal_here(&self) -> Result<()> {
+        let t = self.peek();
+        if t.tok == Tok::Ident && matches!(self.text(t), "U" | "W" | "R") {
+            return Err(self.unsupported(t.span, NESTED_TEMPORAL));
+        }
+        Ok(())
     }
 
     /// Whether a probability or reward query starts here.
@@ -421,4 +437,23 @@ impl Parser<'_> {
             span,
         })
     }
+}
+
+/// Why a path with more than one temporal operator is refused.
+const NESTED_TEMPORAL: &str = "temporal operators inside a path (LTL, such as F G φ or \
+     (a U b) U c) are not supported: a P query takes one of F, G, X, U, W or R";
+
+/// Whether the token `ahead` can begin an operand: a temporal operator stands before one.
+fn starts_operand(p: &Parser<'_>, ahead: usize) -> bool {
+    let t = p.peek_at(ahead);
+    matches!(
+        t.tok,
+        Tok::Ident
+            | Tok::Int
+            | Tok::Real
+            | Tok::Str
+            | Tok::Punct("(")
+            | Tok::Punct("!")
+            | Tok::Punct("-")
+    )
 }

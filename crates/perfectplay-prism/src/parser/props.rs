@@ -162,6 +162,7 @@ impl Parser<'_> {
         };
         self.expect_punct("[")?;
         let path = self.path()?;
+        self.no_temporal_here()?;
         let end = self.expect_punct("]")?;
         let span = start.to(end);
         Ok(Expr {
@@ -224,10 +225,23 @@ impl Parser<'_> {
                     _ => Path::EventuallyZero(target),
                 })
             }
-            "G" | "X" | "W" | "R" => Err(self.unsupported(
-                t.span,
-                format!("the path operator '{word}' (LTL) is not supported: use F or U"),
-            )),
+            "G" => {
+                self.bump();
+                let bound = if bounded(self) {
+                    Some(self.step_bound()?)
+                } else {
+                    None
+                };
+                let target = self.expr()?;
+                Ok(Path::Globally { bound, target })
+            }
+            "X" => {
+                self.bump();
+                if bounded(self) {
+                    return Err(self.unsupported(self.peek().span, "X takes no step bound"));
+                }
+                Ok(Path::Next(self.expr()?))
+            }
             "C" if !bounded_after(self) => {
                 self.bump();
                 Ok(Path::Total)
@@ -254,11 +268,30 @@ impl Parser<'_> {
             )),
             _ => {
                 let left = self.expr()?;
+                for (kw, weak) in [("W", true), ("R", false)] {
+                    if self.is_kw(kw) {
+                        self.bump();
+                        if bounded(self) {
+                            return Err(self.unsupported(
+                                self.peek().span,
+                                format!(
+                                    "a step bound on {kw} is not supported (on U, F and G it is)"
+                                ),
+                            ));
+                        }
+                        let right = self.expr()?;
+                        return Ok(if weak {
+                            Path::WeakUntil(left, right)
+                        } else {
+                            Path::Release(left, right)
+                        });
+                    }
+                }
                 if !self.is_kw("U") {
                     return Err(self.error(
                         self.peek().span,
                         format!(
-                            "expected 'U' or the end of the path, found {}",
+                            "expected 'U', 'W', 'R' or the end of the path, found {}",
                             self.found()
                         ),
                     ));

@@ -1,0 +1,212 @@
+//! The path operators checked through another: `G φ` as `1 - F ¬φ` (and `G<=k`), `ψ W φ` and
+//! `ψ R φ` as one minus an until, `X φ` as a game of one step. Values worked out by hand, and
+//! random MDPs against value iteration written here for each operator, float and exact.
+
+use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
+use proptest::prelude::*;
+
+fn answer(
+    src: &str,
+    prop: &str,
+    exact: bool,
+) -> Result<(f64, Option<String>, Option<bool>), String> {
+    let loaded = Loaded::new("m.prism", src, &[], 100_000).map_err(|e| e.to_string())?;
+    let props = Props::new(&loaded.program, "p", prop, &[]).map_err(|e| e.to_string())?;
+    check_prop(&loaded, &props, &props.props[0], exact)
+        .map(|a| (a.value, a.exact, a.holds))
+        .map_err(|e| e.to_string())
+}
+
+/// A walk on 0..3 from 1: at each step to the left or the right (1/2 each, or 1/4 to the
+/// right with the scheduler's `slow` move); 0 and 3 absorb.
+const WALK: &str = "mdp
+module m
+  x : [0..3] init 1;
+  [fast] x>0 & x<3 -> 1/2 : (x'=x-1) + 1/2 : (x'=x+1);
+  [slow] x>0 & x<3 -> 3/4 : (x'=x-1) + 1/4 : (x'=x+1);
+endmodule
+";
+
+#[test]
+fn operators_worked_out_by_hand() {
+    let exact = |prop: &str| answer(WALK, prop, true).unwrap().1.unwrap();
+    // Never at 3: 1 - Pmax(F x=3); fast gives 1/3 of reaching 3 from 1, slow 1/13 at the
+    // least (r = 1/4 (r2), r2 = 3/4 r + 1/4: r = 1/13).
+    assert_eq!(exact("Pmin=? [ G x!=3 ]"), "2/3");
+    assert_eq!(exact("Pmax=? [ G x!=3 ]"), "12/13");
+    // Within two steps: at 3 only by going right twice (1/4 fast, 1/16 slow).
+    assert_eq!(exact("Pmin=? [ G<=2 x!=3 ]"), "3/4");
+    assert_eq!(exact("Pmax=? [ G<3 x!=3 ]"), "15/16");
+    // x≥1 weakly until x=3: fails only at 0, so 1 - P(F x=0 before 3) = P(F x=3).
+    assert_eq!(exact("Pmax=? [ x>=1 W x=3 ]"), "1/3");
+    assert_eq!(exact("Pmin=? [ x>=1 W x=3 ]"), "1/13");
+    // x<3 released by x=0: x stays below 3 until (and at) 0, or for ever: P(F x=0 first).
+    assert_eq!(exact("Pmax=? [ x=0 R x<3 ]"), "12/13");
+    // The next state: 2 with 1/2 (fast) or 1/4 (slow); at the start itself x=1 does not
+    // count.
+    assert_eq!(exact("Pmax=? [ X x=2 ]"), "1/2");
+    assert_eq!(exact("Pmin=? [ X x=2 ]"), "1/4");
+    assert_eq!(exact("Pmax=? [ X x=1 ]"), "0");
+    // Bounds, for every scheduler: G x!=3 is at least 2/3 whatever it does.
+    let holds = |prop: &str| answer(WALK, prop, false).unwrap().2.unwrap();
+    assert!(holds("P>=0.6 [ G x!=3 ]"));
+    assert!(!holds("P>=0.7 [ G x!=3 ]"));
+    assert!(holds("P<0.95 [ G x!=3 ]"));
+    assert!(!holds("P<0.9 [ G x!=3 ]"));
+    // The same on a DTMC (the commands mixed uniformly) and in a game (the coalition as
+    // the scheduler maximising).
+    let dtmc = WALK.replace("mdp", "dtmc");
+    assert!(answer(&dtmc, "P=? [ G x!=3 ]", true).is_ok());
+    let game = WALK
+        .replace("mdp", "smg\nplayer p1 m endplayer")
+        .replace("[fast]", "[]")
+        .replace("[slow]", "[]");
+    assert_eq!(
+        answer(&game, "<<p1>> Pmax=? [ G x!=3 ]", true)
+            .unwrap()
+            .1
+            .as_deref(),
+        Some("12/13")
+    );
+    // Rewards take none of them; explain names the query to ask instead.
+    let e = answer(WALK, "Rmax=? [ G x!=3 ]", false).unwrap_err();
+    assert!(e.contains("reward query takes"), "{e}");
+    let loaded = Loaded::new("m.prism", WALK, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "p", "Pmax=? [ G x!=3 ]", &[]).unwrap();
+    let Err(e) = analysis_model(&loaded, &props, &props.props[0], false) else {
+        panic!("explain of G");
+    };
+    // (`!` binds more loosely than `!=` in PRISM: this is `!(x != 3)`.)
+    assert!(e.to_string().contains("(Pmin=? [ F !x != 3 ])"), "{e}");
+}
+
+/// A random MDP on positions 0..n: two moves at each, each to two positions; `phi` and `psi`
+/// are sets of positions.
+#[derive(Clone, Debug)]
+struct Mdp {
+    moves: Vec<[[(u32, usize); 2]; 2]>,
+    phi: Vec<bool>,
+    psi: Vec<bool>,
+}
+
+impl Mdp {
+    fn prism(&self) -> String {
+        let n = self.moves.len();
+        let mut s = format!("mdp\nmodule m\n  x : [0..{}] init 0;\n", n - 1);
+        for (x, moves) in self.moves.iter().enumerate() {
+            for (i, outs) in moves.iter().enumerate() {
+                let b: Vec<String> = outs
+                    .iter()
+                    .map(|(w, t)| format!("{w}/4 : (x'={t})"))
+                    .collect();
+                s.push_str(&format!("  [a{i}] x={x} -> {};\n", b.join(" + ")));
+            }
+        }
+        s.push_str("endmodule\n");
+        let set = |v: &[bool]| {
+            let xs: Vec<String> = (0..n).filter(|&x| v[x]).map(|x| format!("x={x}")).collect();
+            if xs.is_empty() {
+                "false".to_string()
+            } else {
+                xs.join(" | ")
+            }
+        };
+        s.push_str(&format!(
+            "label \"phi\" = {};\nlabel \"psi\" = {};\n",
+            set(&self.phi),
+            set(&self.psi)
+        ));
+        s
+    }
+
+    /// The greatest fixed point of `v(x) = stop(x)` where decided, else the best move's
+    /// average: value iteration from one, which converges to it from above.
+    fn safety(&self, maximise: bool, decided: impl Fn(usize) -> Option<f64>) -> f64 {
+        let n = self.moves.len();
+        let mut v = vec![1.0f64; n];
+        for _ in 0..200_000 {
+            let mut change = 0.0f64;
+            for x in 0..n {
+                let new = match decided(x) {
+                    Some(d) => d,
+                    None => {
+                        let q = |m: usize| -> f64 {
+                            self.moves[x][m]
+                                .iter()
+                                .map(|&(w, t)| w as f64 / 4.0 * v[t])
+                                .sum()
+                        };
+                        if maximise {
+                            q(0).max(q(1))
+                        } else {
+                            q(0).min(q(1))
+                        }
+                    }
+                };
+                change = change.max((new - v[x]).abs());
+                v[x] = new;
+            }
+            if change < 1e-15 {
+                break;
+            }
+        }
+        v[0]
+    }
+}
+
+fn mdp() -> impl Strategy<Value = Mdp> {
+    (2usize..=5).prop_flat_map(|n| {
+        let outs = [(1u32..=3, 0..n), (0u32..=0, 0..n)];
+        (
+            prop::collection::vec([outs.clone(), outs], n),
+            prop::collection::vec(any::<bool>(), n),
+            prop::collection::vec(any::<bool>(), n),
+        )
+            .prop_map(|(moves, phi, psi)| Mdp {
+                moves: moves
+                    .into_iter()
+                    .map(|m| m.map(|[(w, t), (_, u)]| [(w, t), (4 - w, u)]))
+                    .collect(),
+                phi,
+                psi,
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// G, W, R and X against value iteration for each, maximal and minimal, in floats and
+    /// exactly.
+    #[test]
+    fn random_mdps_agree_with_value_iteration(m in mdp()) {
+        let src = m.prism();
+        for maximise in [true, false] {
+            let opt = if maximise { "max" } else { "min" };
+            let (phi, psi) = (&m.phi, &m.psi);
+            let cases: [(String, f64); 4] = [
+                (format!("P{opt}=? [ G \"phi\" ]"), m.safety(maximise, |x| (!phi[x]).then_some(0.0))),
+                (
+                    format!("P{opt}=? [ \"psi\" W \"phi\" ]"),
+                    m.safety(maximise, |x| if phi[x] { Some(1.0) } else if !psi[x] { Some(0.0) } else { None }),
+                ),
+                (
+                    format!("P{opt}=? [ \"psi\" R \"phi\" ]"),
+                    m.safety(maximise, |x| if !phi[x] { Some(0.0) } else if psi[x] { Some(1.0) } else { None }),
+                ),
+                (format!("P{opt}=? [ X \"phi\" ]"), {
+                    let q = |i: usize| -> f64 {
+                        m.moves[0][i].iter().map(|&(w, t)| if phi[t] { w as f64 / 4.0 } else { 0.0 }).sum()
+                    };
+                    if maximise { q(0).max(q(1)) } else { q(0).min(q(1)) }
+                }),
+            ];
+            for (prop, want) in cases {
+                let (v, ..) = answer(&src, &prop, false).map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+                prop_assert!((v - want).abs() <= 1e-9, "{prop}: {v} vs {want}\n{src}");
+                let (x, q, _) = answer(&src, &prop, true).map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+                prop_assert!((x - want).abs() <= 1e-9 && q.is_some(), "{prop}: {q:?} vs {want}\n{src}");
+            }
+        }
+    }
+}
