@@ -43,18 +43,18 @@ pub fn load_prism(
         .map(|p| read(p).map(|t| (p.to_string(), t)))
         .transpose()?;
     let limit = max_states.unwrap_or(usize::MAX);
-    let loaded = py
-        .allow_threads(|| Loaded::new(path, &src, &constants, limit))
-        .map_err(error)?;
-    // A constant the model does not declare must be the properties file's.
+    let program = perfectplay_prism::parse_program(path, &src, &constants).map_err(error)?;
+    // A constant the model does not declare must be the properties file's: said before the
+    // build.
     let file = match &props {
-        Some((file, text)) => {
-            Some(Props::new(&loaded.program, file, text, &constants).map_err(error)?)
-        }
+        Some((file, text)) => Some(Props::new(&program, file, text, &constants).map_err(error)?),
         None => None,
     };
-    perfectplay_prism::check_constants(&loaded.program, &file.iter().collect::<Vec<_>>())
+    perfectplay_prism::check_constants(&program, &file.iter().collect::<Vec<_>>())
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let loaded = py
+        .allow_threads(|| Loaded::for_properties(program, &[], limit, &mut |_, _| {}))
+        .map_err(error)?;
     Ok(PrismModel {
         loaded,
         props,
