@@ -414,6 +414,12 @@ fn resolve_prop<'p>(
         }
     };
     if let Some(dual) = dual(query)? {
+        // One minus the greatest over the initial states is the least of one minus each.
+        let over = match over {
+            OverInitial::Max => OverInitial::Min,
+            OverInitial::Min => OverInitial::Max,
+            other => other,
+        };
         let mut r = resolve_query(program, props, prop, over, Cow::Owned(dual))?;
         r.complement = true;
         return Ok(r);

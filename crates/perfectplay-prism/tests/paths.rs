@@ -68,6 +68,24 @@ fn operators_worked_out_by_hand() {
             .as_deref(),
         Some("12/13")
     );
+    // Over several initial states: the greatest G is one minus the least F.
+    let two = WALK
+        .replace("x : [0..3] init 1;", "x : [0..3];")
+        .replace("endmodule", "endmodule\ninit x=1 | x=2 endinit");
+    let filtered = |op: &str| {
+        answer(
+            &two,
+            &format!("filter({op}, Pmax=? [ G x!=3 ], \"init\")"),
+            true,
+        )
+        .unwrap()
+        .1
+        .unwrap()
+    };
+    // From 2 the scheduler avoids 3 with 1 - 1/4 - 3/4·(1/13) = 9/13 at best (slow).
+    assert_eq!(filtered("max"), "12/13");
+    assert_eq!(filtered("min"), "9/13");
+    assert_eq!(filtered("avg"), "21/26");
     // Rewards take none of them; explain names the query to ask instead.
     let e = answer(WALK, "Rmax=? [ G x!=3 ]", false).unwrap_err();
     assert!(e.contains("reward query takes"), "{e}");
