@@ -85,7 +85,7 @@ fn a_prism_style_properties_file_checks_what_it_can() {
     let err = text(&o.stderr);
     assert!(
         err.starts_with("error: P=? [ F>=k d=6 ]: ")
-            && err.contains("die2.props:4:8: step bounds other than"),
+            && err.contains("die2.props:4:8: a lower step bound alone"),
         "{err}"
     );
     let o = run(&["check", &model, &props, "--prop", "4", "--prop", "2", "-q"]);

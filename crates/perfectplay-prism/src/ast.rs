@@ -468,11 +468,10 @@ pub enum Path {
     Cumulative(Expr),
     /// `I=k`: the state reward at step `k`.
     Instant(Expr),
-    /// `G φ`: φ for ever; with `bound` (`G<=k φ`, `G<k φ`: strict or not, and `k`), over
-    /// the first steps.
+    /// `G φ`: φ for ever; with a step bound (`G<=k φ`, `G[a,b] φ`), over those steps.
     Globally {
-        /// The step bound, if any: whether strict (`<`), and the number of steps.
-        bound: Option<(bool, Expr)>,
+        /// The step bound, if any.
+        steps: Option<Steps>,
         /// φ.
         target: Expr,
     },
@@ -482,18 +481,27 @@ pub enum Path {
     Release(Expr, Expr),
     /// `X φ`: φ in the next state.
     Next(Expr),
-    /// `F<=k φ` or `ψ U<=k φ` (`<` for a strict bound): φ within `bound` steps, through
+    /// `F<=k φ` or `ψ U<=k φ` (`<k`, `[a,b]`): φ within the bound's steps, through
     /// ψ-states.
     Bounded {
         /// ψ, for an until.
         through: Option<Expr>,
-        /// Whether the bound is strict (`<`).
-        strict: bool,
-        /// The number of steps.
-        bound: Expr,
+        /// The step bound.
+        steps: Steps,
         /// φ.
         target: Expr,
     },
+}
+
+/// A step bound of a path: `<=k`, `<k` (strict), or `[a,b]` (from step `a` to step `b`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Steps {
+    /// `a` of `[a,b]`: the first step that counts; `None` for `<=k` and `<k`.
+    pub from: Option<Expr>,
+    /// Whether the bound is strict (`<k`).
+    pub strict: bool,
+    /// The last step (`k`, or `b`).
+    pub to: Expr,
 }
 
 /// A property of a properties file: `"name": expr;` or `expr;`.

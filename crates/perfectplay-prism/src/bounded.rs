@@ -32,8 +32,8 @@ pub struct BoundedModel<'a> {
     players: Vec<Player>,
     dtmc: bool,
     steps: u32,
-    /// `X φ`: φ is not counted in the first state.
-    next: bool,
+    /// The first step at which φ counts (`a` of `F[a,b]`, 1 for `X φ`).
+    first: u32,
     over: OverInitial,
     /// The engine's player that is the coalition of an smg, and the coalition as written.
     coalition: Option<(Player, String)>,
@@ -60,7 +60,7 @@ impl Model for BoundedModel<'_> {
             return crate::query::expand_start(&self.space.initial, self.over, node, |i| (i, left));
         }
         let i = s as usize;
-        if self.goal[i] && !(self.next && left == self.steps) {
+        if self.goal[i] && self.steps - left >= self.first {
             return node.terminal(1);
         }
         if !self.allowed[i] {
@@ -101,6 +101,15 @@ impl Model for BoundedModel<'_> {
     }
 }
 
+/// The steps a step-bounded query looks at: up to `last`, its target counting from `first`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Steps {
+    /// The last step (`k` of `<=k`, `b` of `[a,b]`).
+    pub last: u32,
+    /// The first step at which the target counts (`a` of `[a,b]`, 1 for `X`, else 0).
+    pub first: u32,
+}
+
 /// The product of `space` with the steps left for the step-bounded `query`, its state
 /// formulas resolved.
 pub(crate) fn model<'a>(
@@ -110,7 +119,7 @@ pub(crate) fn model<'a>(
     through: Option<&CExpr>,
     target: &CExpr,
     over: OverInitial,
-    steps: u32,
+    bound: Steps,
 ) -> Result<BoundedModel<'a>, String> {
     let crate::check::Basis {
         goal,
@@ -145,8 +154,8 @@ pub(crate) fn model<'a>(
         instant,
         players,
         dtmc: program.model_type == ModelType::Dtmc,
-        steps,
-        next: matches!(query.path, Path::Next(_)),
+        steps: bound.last,
+        first: bound.first,
         over,
         coalition,
         total: match (&query.what, &query.path) {
@@ -169,7 +178,7 @@ pub(crate) fn check(
     through: Option<&CExpr>,
     target: &CExpr,
     over: OverInitial,
-    steps: u32,
+    steps: Steps,
     exact: bool,
 ) -> Result<Answer, String> {
     let model = model(program, space, query, through, target, over, steps)?;

@@ -137,8 +137,7 @@ impl Display for Query {
             Path::Instant(k) => write!(f, "I={}", Bound(k))?,
             Path::Bounded {
                 through,
-                strict,
-                bound,
+                steps,
                 target,
             } => {
                 if let Some(psi) = through {
@@ -146,29 +145,35 @@ impl Display for Query {
                 } else {
                     f.write_str("F")?;
                 }
-                let op = if *strict { "<" } else { "<=" };
                 // The target in parentheses, so that the bound ends where the target begins:
                 // `F<=k -x>0` would read `k - x`.
-                write!(f, "{op}{} ({target})", Bound(bound))?;
+                write!(f, "{steps} ({target})")?;
             }
             Path::EventuallyZero(e) => write!(f, "F0 {e}")?,
             Path::Until(a, b) => write!(f, "{a} U {b}")?,
             Path::Globally {
-                bound: None,
+                steps: None,
                 target,
             } => write!(f, "G {target}")?,
             Path::Globally {
-                bound: Some((strict, bound)),
+                steps: Some(steps),
                 target,
-            } => {
-                let op = if *strict { "<" } else { "<=" };
-                write!(f, "G{op}{} ({target})", Bound(bound))?;
-            }
+            } => write!(f, "G{steps} ({target})")?,
             Path::WeakUntil(a, b) => write!(f, "{a} W {b}")?,
             Path::Release(a, b) => write!(f, "{a} R {b}")?,
             Path::Next(e) => write!(f, "X {e}")?,
         }
         f.write_str(" ]")
+    }
+}
+
+impl Display for Steps {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        match &self.from {
+            Some(a) => write!(f, "[{a},{}]", self.to),
+            None if self.strict => write!(f, "<{}", Bound(&self.to)),
+            None => write!(f, "<={}", Bound(&self.to)),
+        }
     }
 }
 

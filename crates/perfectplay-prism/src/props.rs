@@ -186,19 +186,20 @@ fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
                     | Path::EventuallyZero(t) => mentions(t, name),
                     Path::Until(a, b) | Path::WeakUntil(a, b) | Path::Release(a, b) => any(&[a, b]),
                     Path::Next(t) => mentions(t, name),
-                    Path::Globally { bound, target } => {
+                    Path::Globally { steps, target } => {
                         mentions(target, name)
-                            || bound.as_ref().is_some_and(|(_, b)| mentions(b, name))
+                            || steps.as_ref().is_some_and(|s| steps_mention(s, name))
                     }
                     Path::Total => false,
                     Path::Cumulative(k) | Path::Instant(k) => mentions(k, name),
                     Path::Bounded {
                         through,
-                        bound,
+                        steps,
                         target,
-                        ..
                     } => {
-                        any(&[bound, target]) || through.as_ref().is_some_and(|t| mentions(t, name))
+                        mentions(target, name)
+                            || steps_mention(steps, name)
+                            || through.as_ref().is_some_and(|t| mentions(t, name))
                     }
                 }
         }
@@ -237,4 +238,9 @@ pub(crate) fn const_of(
             "a constant must not depend on variables".into(),
         )),
     }
+}
+
+/// Whether a step bound mentions `name`.
+fn steps_mention(steps: &crate::ast::Steps, name: &str) -> bool {
+    mentions(&steps.to, name) || steps.from.as_ref().is_some_and(|a| mentions(a, name))
 }

@@ -176,8 +176,10 @@ struct Resolved<'p> {
     query: Cow<'p, Query>,
     through: Option<CExpr>,
     target: CExpr,
-    /// The step bound of `F<=k` and `U<=k`.
+    /// The step bound of `F<=k` and `U<=k` (the last step of `[a,b]`).
     steps: Option<u32>,
+    /// The first step at which the target counts: `a` of `[a,b]`, 1 for `X`, else 0.
+    first: u32,
     /// Whether the property is one minus `query`'s value: `G`, `W` and `R` are asked as the
     /// complement of an `F` or `U` query (see [`dual`]).
     complement: bool,
@@ -201,8 +203,9 @@ impl Resolved<'_> {
     /// Where the property is decided whatever happens next: the target φ of `F φ` (and of the
     /// reward variants), φ or ¬ψ for `ψ U φ`.
     fn decided(&self) -> CExpr {
-        if matches!(self.query.path, Path::Next(_)) {
-            // The first state's successors matter, whatever holds in it.
+        if self.first > 0 {
+            // The target does not count in the first states: they are expanded whatever
+            // holds in them.
             return CExpr::Const(Value::Bool(false));
         }
         match &self.through {
@@ -336,7 +339,11 @@ pub fn analysis_model<'a>(
     }
     if let (Some(k), None) = (r.steps, &r.query.bound) {
         let (q, through) = (&r.query, r.through.as_ref());
-        let model = crate::bounded::model(program, space, q, through, &r.target, r.over, k)
+        let steps = crate::bounded::Steps {
+            last: k,
+            first: r.first,
+        };
+        let model = crate::bounded::model(program, space, q, through, &r.target, r.over, steps)
             .map_err(Error::Model)?;
         return Ok(Box::new(model));
     }
@@ -443,16 +450,15 @@ fn dual(query: &Query) -> Result<Option<Query>, Error> {
     };
     let path = match &query.path {
         Path::Globally {
-            bound: None,
+            steps: None,
             target,
         } => Path::Eventually(not(target)),
         Path::Globally {
-            bound: Some((strict, bound)),
+            steps: Some(steps),
             target,
         } => Path::Bounded {
             through: None,
-            strict: *strict,
-            bound: bound.clone(),
+            steps: steps.clone(),
             target: not(target),
         },
         Path::WeakUntil(psi, phi) => Path::Until(not(phi), and(not(phi), not(psi))),
@@ -517,6 +523,7 @@ fn resolve_query<'p>(
         ));
     }
     let mut steps = None;
+    let mut first = 0;
     let (through, target) = match &query.path {
         Path::Eventually(t) => (None, resolve(t)?),
         Path::Until(a, b) => (Some(resolve(a)?), resolve(b)?),
@@ -530,8 +537,7 @@ fn resolve_query<'p>(
         }
         Path::Bounded {
             through,
-            strict,
-            bound,
+            steps: bound,
             target,
         } => {
             if !matches!(query.what, crate::ast::Measure::Probability) {
@@ -539,7 +545,17 @@ fn resolve_query<'p>(
                     "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
                 ));
             }
-            steps = Some(step_bound(program, props, prop, bound, *strict)?);
+            let last = step_bound(program, props, prop, &bound.to, bound.strict)?;
+            if let Some(a) = &bound.from {
+                first = step_bound(program, props, prop, a, false)?;
+                if first > last {
+                    return Err(Error::Model(format!(
+                        "the step bound [{a},{}] starts after it ends",
+                        bound.to
+                    )));
+                }
+            }
+            steps = Some(last);
             let through = through.as_ref().map(resolve).transpose()?;
             (through, resolve(target)?)
         }
@@ -551,6 +567,7 @@ fn resolve_query<'p>(
                 ));
             }
             steps = Some(1);
+            first = 1;
             (None, resolve(t)?)
         }
         Path::Globally { .. } | Path::WeakUntil(..) | Path::Release(..) => {
@@ -565,6 +582,7 @@ fn resolve_query<'p>(
         through,
         target,
         steps,
+        first,
         complement: false,
     })
 }
@@ -671,13 +689,24 @@ fn answer_resolved(
         through,
         target,
         steps,
+        first,
         ..
     } = r;
     let solve = |q: &Query, exact: bool| {
         let (program, space) = (&loaded.program, &loaded.space);
         match steps {
             Some(k) => {
-                crate::bounded::check(program, space, q, through.as_ref(), &target, over, k, exact)
+                let steps = crate::bounded::Steps { last: k, first };
+                crate::bounded::check(
+                    program,
+                    space,
+                    q,
+                    through.as_ref(),
+                    &target,
+                    over,
+                    steps,
+                    exact,
+                )
             }
             None => check(program, space, q, through.as_ref(), &target, over, exact),
         }

@@ -264,7 +264,7 @@ filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
     let wants = [
         Ok("1/2"),
         Err("game.props:3:8: filter(range, …) is not supported"),
-        Err("game.props:4:24: step bounds other than <=k and <k"),
+        Err("game.props:4:24: a lower step bound alone (F>=k, F>k) is not supported"),
         Err("game.props:5:18: temporal operators inside a path (LTL"),
         Err("undefined constant 'k' of the properties"),
         Ok("3/4"),

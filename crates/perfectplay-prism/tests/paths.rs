@@ -1,5 +1,5 @@
 //! The path operators checked through another: `G φ` as `1 - F ¬φ` (and `G<=k`), `ψ W φ` and
-//! `ψ R φ` as one minus an until, `X φ` as a game of one step. Values worked out by hand, and
+//! `ψ R φ` as one minus an until, `X φ` as a game of one step; and step intervals `[a,b]`. Values worked out by hand, and
 //! random MDPs against value iteration written here for each operator, float and exact.
 
 use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
@@ -68,6 +68,21 @@ fn operators_worked_out_by_hand() {
             .as_deref(),
         Some("12/13")
     );
+    // Step intervals, on the walk with the fast move alone (0 and 3 absorb): at 0 within
+    // steps 2 to 4 with 1/2 + 1/8 (0 at the first step stays); at 1 at step 2 exactly, not at
+    // the start, 1/4; 3 at steps 2 or 3 through x>0, 1/4; never at 0 over steps 1 to 3, 3/8.
+    let fast = WALK.replace(
+        "  [slow] x>0 & x<3 -> 3/4 : (x'=x-1) + 1/4 : (x'=x+1);\n",
+        "",
+    );
+    let interval = |prop: &str| answer(&fast, prop, true).unwrap().1.unwrap();
+    assert_eq!(interval("Pmax=? [ F[2,4] x=0 ]"), "5/8");
+    assert_eq!(interval("Pmax=? [ F[2,2] x=1 ]"), "1/4");
+    assert_eq!(interval("Pmax=? [ F<=2 x=1 ]"), "1");
+    assert_eq!(interval("Pmax=? [ x>0 U[2,3] x=3 ]"), "1/4");
+    assert_eq!(interval("Pmin=? [ G[1,3] x!=0 ]"), "3/8");
+    let e = answer(&fast, "Pmax=? [ F[3,2] x=0 ]", false).unwrap_err();
+    assert!(e.contains("starts after it ends"), "{e}");
     // Over several initial states: the greatest G is one minus the least F.
     let two = WALK
         .replace("x : [0..3] init 1;", "x : [0..3];")

@@ -129,7 +129,7 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
     let e = kept_aside("P=? [ F>=10 \"done\" ]");
     assert_eq!(
         e.headline(),
-        "p:1:8: step bounds other than <=k and <k (F>=k, F[a,b]) are not supported"
+        "p:1:8: a lower step bound alone (F>=k, F>k) is not supported (<=k, <k and [a,b] are)"
     );
     let e = kept_aside("<<a>> (R{\"c\"}<=5 [ C ] & P>=0.5 [ F x>1 ])");
     assert_eq!(
@@ -235,9 +235,12 @@ Pmin=? [ G x < 3 ];
 P>0.5 [ G<=K (x > -1) ];
 Pmax=? [ x = 0 W (x = 1 | "done") ];
 P=? [ !"done" R x < 2 ];
-<<p1>> Pmax=? [ X x = 1 ]"#;
+<<p1>> Pmax=? [ X x = 1 ];
+P=? [ F[K,K+3] x = 1 ];
+Pmin=? [ x < 2 U[1,K] "done" ];
+P>=0.5 [ G[2,4] x != 3 ]"#;
     let p = parse_properties("props", props).unwrap_or_else(|e| panic!("{}", e.render()));
-    assert_eq!(p.properties.len(), 20);
+    assert_eq!(p.properties.len(), 23);
     assert_eq!(parse_properties("printed", &p.to_string()).unwrap(), p);
 }
 

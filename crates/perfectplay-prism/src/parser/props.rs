@@ -201,12 +201,11 @@ impl Parser<'_> {
         match word {
             "F" if bounded_after(self) => {
                 self.bump();
-                let (strict, bound) = self.step_bound()?;
+                let steps = self.step_bound()?;
                 let target = self.expr()?;
                 Ok(Path::Bounded {
                     through: None,
-                    strict,
-                    bound,
+                    steps,
                     target,
                 })
             }
@@ -227,13 +226,13 @@ impl Parser<'_> {
             }
             "G" => {
                 self.bump();
-                let bound = if bounded(self) {
+                let steps = if bounded(self) {
                     Some(self.step_bound()?)
                 } else {
                     None
                 };
                 let target = self.expr()?;
-                Ok(Path::Globally { bound, target })
+                Ok(Path::Globally { steps, target })
             }
             "X" => {
                 self.bump();
@@ -298,12 +297,11 @@ impl Parser<'_> {
                 }
                 self.bump();
                 if bounded(self) {
-                    let (strict, bound) = self.step_bound()?;
+                    let steps = self.step_bound()?;
                     let target = self.expr()?;
                     return Ok(Path::Bounded {
                         through: Some(left),
-                        strict,
-                        bound,
+                        steps,
                         target,
                     });
                 }
@@ -312,9 +310,20 @@ impl Parser<'_> {
             }
         }
     }
-    /// A step bound after `F` or `U`: `<=k` or `<k` (whether strict, and `k`). Other bounds
-    /// (`>=k`, `[a,b]`) are not supported.
-    fn step_bound(&mut self) -> Result<(bool, Expr)> {
+    /// A step bound after `F`, `U` or `G`: `<=k`, `<k` or `[a,b]`. A lower bound alone
+    /// (`>=k`, `>k`) is not supported.
+    fn step_bound(&mut self) -> Result<Steps> {
+        if self.eat_punct("[") {
+            let from = self.sum()?;
+            self.expect_punct(",")?;
+            let to = self.sum()?;
+            self.expect_punct("]")?;
+            return Ok(Steps {
+                from: Some(from),
+                strict: false,
+                to,
+            });
+        }
         let strict = if self.eat_punct("<=") {
             false
         } else if self.eat_punct("<") {
@@ -322,10 +331,14 @@ impl Parser<'_> {
         } else {
             return Err(self.unsupported(
                 self.peek().span,
-                "step bounds other than <=k and <k (F>=k, F[a,b]) are not supported",
+                "a lower step bound alone (F>=k, F>k) is not supported (<=k, <k and [a,b] are)",
             ));
         };
-        Ok((strict, self.bound_expr()?))
+        Ok(Steps {
+            from: None,
+            strict,
+            to: self.bound_expr()?,
+        })
     }
 
     /// The number of a step bound: a sum (`k+1`), except that a name followed by `(` is the

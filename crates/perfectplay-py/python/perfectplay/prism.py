@@ -8,7 +8,7 @@
 The language and the properties are those of the command line's ``perfectplay
 check`` (see ``perfectplay check --help``): ``P=?``, ``Pmin=?``, ``Pmax=?`` of
 ``F φ``, ``ψ U φ``, ``G φ``, ``ψ W φ``, ``ψ R φ`` and ``X φ`` (and step bounds, ``F<=k φ``,
-``G<=k φ``); ``R=?``, ``Rmin=?``,
+``F[a,b] φ``, ``G<=k φ``); ``R=?``, ``Rmin=?``,
 ``Rmax=?`` of ``F φ``, ``Fc φ`` and ``F0 φ`` (a play that misses φ earns its total,
 or counts zero: ``error_bound`` says how close a value is where it is bounded rather
 than solved), ``C``, ``C<=k`` and ``I=k``; ``<<p1>>`` for games; bounds such as
