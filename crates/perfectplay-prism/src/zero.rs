@@ -550,36 +550,14 @@ fn most_to_earn(
     let Prepared::Model(mut model) = prepared else {
         return Err("internal: Ū is +∞ at a finite start".into());
     };
-    let n = space.len();
-    let fixed: Vec<Option<Rat>> = (0..n).map(|s| model.fixed_value(s)).collect();
-    let mut spread: Vec<u32> = (0..n as u32)
-        .filter(|&s| region[s as usize] && fixed[s as usize].is_none())
-        .map(|s| model.stands_for(s))
-        .collect();
-    spread.sort_unstable();
-    spread.dedup();
-    let mut values: Vec<Option<f64>> = vec![None; n];
-    if !spread.is_empty() {
-        let usable = model.usable.clone();
-        model.set_step(fixed, vec![u32::MAX; n], spread, usable);
-        match Solver::new(&*model).solve::<f64>() {
-            Ok(solution) => {
-                for (s, v) in values.iter_mut().enumerate() {
-                    *v = solution.value(&model.stands_for(s as u32)).copied();
-                }
-            }
-            Err(_) => {
-                let solution = Solver::new(&*model)
-                    .solve::<Exact>()
-                    .map_err(|e| e.to_string())?;
-                for (s, v) in values.iter_mut().enumerate() {
-                    *v = solution
-                        .value(&model.stands_for(s as u32))
-                        .map(Exact::to_f64);
-                }
-            }
-        }
-    }
+    let values = match values_in(&mut model, region) {
+        Ok(values) => values,
+        // A pivot that vanished by rounding: the same solve exactly.
+        Err(_) => values_in::<Exact>(&mut model, region)?
+            .into_iter()
+            .map(|v| v.as_ref().map(Exact::to_f64))
+            .collect(),
+    };
     (0..space.len())
         .map(|s| match (model.fixed_value(s), values[s]) {
             (Some(v), _) => Ok(v.to_f64()),
@@ -623,30 +601,7 @@ fn game_bounds(
     else {
         return Err("internal: a probability is +∞".into());
     };
-    let open_states = |m: &crate::query::QueryModel| -> Vec<u32> {
-        let mut spread: Vec<u32> = (0..n as u32)
-            .filter(|&s| region[s as usize] && m.fixed_value(s as usize).is_none())
-            .map(|s| m.stands_for(s))
-            .collect();
-        spread.sort_unstable();
-        spread.dedup();
-        spread
-    };
-    let fixed: Vec<Option<Rat>> = (0..n).map(|s| p_model.fixed_value(s)).collect();
-    let spread = open_states(&p_model);
-    let mut p_star: Vec<Option<Exact>> = fixed.iter().map(|f| f.map(Exact::from_rat)).collect();
-    if !spread.is_empty() {
-        let usable = p_model.usable.clone();
-        p_model.set_step(fixed, vec![u32::MAX; n], spread, usable);
-        let solution = Solver::new(&*p_model)
-            .solve::<Exact>()
-            .map_err(|e| e.to_string())?;
-        for (s, p) in p_star.iter_mut().enumerate() {
-            if p.is_none() {
-                *p = solution.value(&p_model.stands_for(s as u32)).cloned();
-            }
-        }
-    }
+    let p_star = values_in::<Exact>(&mut p_model, region)?;
     // The minimiser's choices that keep `P*`: their successors' `P*` average to the state's.
     let keeps = |s: u32, c: usize| -> bool {
         let Some(here) = &p_star[s as usize] else {
@@ -713,4 +668,36 @@ fn game_bounds(
         .map(|p| p.as_ref().map_or(0.0, Exact::to_f64))
         .collect();
     Ok((reach, upper))
+}
+
+/// The values of `model` (a query's model after its graph analyses) at every state: solved
+/// at the states of `region` by spreading the start over them, known where the analyses
+/// fixed them, `None` elsewhere.
+fn values_in<N: Number>(
+    model: &mut crate::query::QueryModel,
+    region: &[bool],
+) -> Result<Vec<Option<N>>, String> {
+    let n = model.space.len();
+    let fixed: Vec<Option<Rat>> = (0..n).map(|s| model.fixed_value(s)).collect();
+    let mut spread: Vec<u32> = (0..n as u32)
+        .filter(|&s| region[s as usize] && fixed[s as usize].is_none())
+        .map(|s| model.stands_for(s))
+        .collect();
+    spread.sort_unstable();
+    spread.dedup();
+    let mut values: Vec<Option<N>> = fixed.iter().map(|f| f.map(N::from_rat)).collect();
+    if spread.is_empty() {
+        return Ok(values);
+    }
+    let usable = model.usable.clone();
+    model.set_step(fixed.clone(), vec![u32::MAX; n], spread, usable.clone());
+    let solved = Solver::new(&*model).solve::<N>().map_err(|e| e.to_string());
+    model.clear_step(fixed, usable);
+    let solution = solved?;
+    for (s, v) in values.iter_mut().enumerate() {
+        if v.is_none() {
+            *v = solution.value(&model.stands_for(s as u32)).cloned();
+        }
+    }
+    Ok(values)
 }
