@@ -166,6 +166,12 @@ fn from_float_inputs(method: &'static str) -> &'static str {
         "strategy iteration, value iteration with a certified bound" => {
             "strategy iteration, value iteration with a certified bound, from floating-point inputs"
         }
+        "policy iteration over the reward earned" => {
+            "policy iteration over the reward earned, from floating-point inputs"
+        }
+        "bounds over the reward earned, cut where large" => {
+            "bounds over the reward earned, cut where large, from floating-point inputs"
+        }
         _ => "exact solve of floating-point inputs",
     }
 }
