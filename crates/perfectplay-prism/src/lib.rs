@@ -48,6 +48,7 @@ pub mod program;
 mod props;
 mod query;
 mod resolve;
+mod resolved;
 mod rewards;
 mod session;
 mod total;

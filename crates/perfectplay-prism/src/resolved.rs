@@ -1,0 +1,364 @@
+//! A property resolved against a model: its query (with `G`, `W` and `R` turned into the
+//! complement of their dual `F` or `U` query, and `R[ F0 φ ]` settled as `F` where it is
+//! that), how it aggregates over the initial states, its state formulas and its step bounds.
+
+use std::borrow::Cow;
+
+use crate::ast::{BinOp, ExprKind, FilterOp, Opt, Path, Query};
+use crate::check::{check, OverInitial};
+use crate::program::{CExpr, Program};
+use crate::props::{Prop, Props};
+use crate::session::{Error, Loaded};
+use crate::value::Value;
+
+/// A property resolved against the model: the query, how it aggregates over the initial
+/// states, and its state formulas.
+pub(crate) struct Resolved<'p> {
+    pub(crate) over: OverInitial,
+    pub(crate) query: Cow<'p, Query>,
+    pub(crate) through: Option<CExpr>,
+    pub(crate) target: CExpr,
+    /// The step bound of `F<=k` and `U<=k` (the last step of `[a,b]`).
+    pub(crate) steps: Option<u32>,
+    /// The first step at which the target counts: `a` of `[a,b]`, 1 for `X`, else 0.
+    pub(crate) first: u32,
+    /// Whether the property is one minus `query`'s value: `G`, `W` and `R` are asked as the
+    /// complement of an `F` or `U` query (see [`dual`]).
+    pub(crate) complement: bool,
+}
+
+impl Resolved<'_> {
+    /// The property with `R[ F0 φ ]` rewritten as the `F` query it equals, where it equals
+    /// one (see [`zero_as_reach_query`]); any other query as it is.
+    pub(crate) fn settle_zero(self, loaded: &Loaded) -> Result<Self, Error> {
+        if !matches!(self.query.path, Path::EventuallyZero(_)) {
+            return Ok(self);
+        }
+        let (query, target) = zero_as_reach_query(loaded, &self.query, self.target, self.over)?;
+        Ok(Resolved {
+            query: Cow::Owned(query),
+            target,
+            ..self
+        })
+    }
+
+    /// Where the property is decided whatever happens next: the target φ of `F φ` (and of the
+    /// reward variants), φ or ¬ψ for `ψ U φ`.
+    pub(crate) fn decided(&self) -> CExpr {
+        if self.first > 0 {
+            // The target does not count in the first states: they are expanded whatever
+            // holds in them.
+            return CExpr::Const(Value::Bool(false));
+        }
+        match &self.through {
+            None => self.target.clone(),
+            Some(psi) => CExpr::Binary(
+                BinOp::Or,
+                Box::new(self.target.clone()),
+                Box::new(CExpr::Unary(crate::ast::UnOp::Not, Box::new(psi.clone()))),
+            ),
+        }
+    }
+}
+
+/// Resolves `expr`, a query of property `prop` (the whole property, or a part of one that
+/// computes with several).
+pub(crate) fn resolve_prop<'p>(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    expr: &'p crate::ast::Expr,
+) -> Result<Resolved<'p>, Error> {
+    let (over, query) = match &expr.kind {
+        ExprKind::Query(q) => (OverInitial::Only, q),
+        ExprKind::Filter(op, inner, states) => {
+            let over = match op {
+                FilterOp::Max => OverInitial::Max,
+                FilterOp::Min => OverInitial::Min,
+                FilterOp::Avg => OverInitial::Avg,
+                _ => {
+                    return Err(Error::Model(format!(
+                        "filter({}, …) is not supported (max, min and avg are)",
+                        op.name()
+                    )))
+                }
+            };
+            let init = states
+                .as_ref()
+                .is_none_or(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
+            let ExprKind::Query(q) = &inner.kind else {
+                return Err(Error::Model("a filter takes a P or R query".into()));
+            };
+            if !init {
+                return Err(Error::Model(
+                    "filters over states other than \"init\" are not supported".into(),
+                ));
+            }
+            (over, q)
+        }
+        _ => {
+            return Err(Error::Model(
+                "a property is a P or R query, a filter of one, or arithmetic over them".into(),
+            ))
+        }
+    };
+    if let Some(dual) = dual(query)? {
+        // One minus the greatest over the initial states is the least of one minus each.
+        let over = match over {
+            OverInitial::Max => OverInitial::Min,
+            OverInitial::Min => OverInitial::Max,
+            other => other,
+        };
+        let mut r = resolve_query(program, props, prop, over, Cow::Owned(dual))?;
+        r.complement = true;
+        return Ok(r);
+    }
+    resolve_query(program, props, prop, over, Cow::Borrowed(query))
+}
+
+/// `G`, `W` and `R` as the complement of an `F` or `U` query, optimised the other way: `G φ`
+/// is `1 - F ¬φ` (and `G<=k` of `F<=k`), `ψ W φ` is `1 - (¬φ U ¬φ∧¬ψ)`, `ψ R φ` is
+/// `1 - (¬ψ U ¬φ)`. A bound turns with them: `P>=b [ G φ ]` is `P<=1-b [ F ¬φ ]`. `None`
+/// for every other path.
+fn dual(query: &Query) -> Result<Option<Query>, Error> {
+    use crate::ast::{Expr, UnOp};
+    let not = |e: &Expr| Expr {
+        kind: ExprKind::Unary(UnOp::Not, Box::new(e.clone())),
+        span: e.span,
+    };
+    let and = |a: Expr, b: Expr| Expr {
+        span: a.span,
+        kind: ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)),
+    };
+    let path = match &query.path {
+        Path::Globally {
+            steps: None,
+            target,
+        } => Path::Eventually(not(target)),
+        Path::Globally {
+            steps: Some(steps),
+            target,
+        } => Path::Bounded {
+            through: None,
+            steps: steps.clone(),
+            target: not(target),
+        },
+        Path::WeakUntil(psi, phi) => Path::Until(not(phi), and(not(phi), not(psi))),
+        Path::Release(psi, phi) => Path::Until(not(psi), not(phi)),
+        _ => return Ok(None),
+    };
+    if !matches!(query.what, crate::ast::Measure::Probability) {
+        return Err(Error::Model(
+            "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
+        ));
+    }
+    let mut dual = query.clone();
+    dual.path = path;
+    dual.opt = match query.opt {
+        Opt::Max => Opt::Min,
+        Opt::Min => Opt::Max,
+        Opt::None => Opt::None,
+    };
+    dual.bound = query.bound.as_ref().map(|(op, b)| {
+        let flipped = match op {
+            BinOp::Ge => BinOp::Le,
+            BinOp::Gt => BinOp::Lt,
+            BinOp::Le => BinOp::Ge,
+            _ => BinOp::Gt,
+        };
+        let one = Expr {
+            kind: ExprKind::Int("1".into()),
+            span: b.span,
+        };
+        let rest = Expr {
+            span: b.span,
+            kind: ExprKind::Binary(BinOp::Sub, Box::new(one), Box::new(b.clone())),
+        };
+        (flipped, rest)
+    });
+    Ok(Some(dual))
+}
+
+/// [`resolve_prop`] of `query` (the property's, or its [`dual`]), aggregated as `over`.
+fn resolve_query<'p>(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    over: OverInitial,
+    query: Cow<'p, Query>,
+) -> Result<Resolved<'p>, Error> {
+    let resolve = |e: &crate::ast::Expr| -> Result<CExpr, Error> {
+        Ok(program.resolve_property(&prop.file, &prop.src, e, &props.scope)?)
+    };
+    if matches!(query.what, crate::ast::Measure::Probability)
+        && matches!(
+            query.path,
+            Path::EventuallyCumulative(_)
+                | Path::EventuallyZero(_)
+                | Path::Total
+                | Path::Cumulative(_)
+                | Path::Instant(_)
+        )
+    {
+        return Err(Error::Model(
+            "Fc, F0, C and I measure rewards: a P query takes F φ or ψ U φ".into(),
+        ));
+    }
+    let mut steps = None;
+    let mut first = 0;
+    let (through, target) = match &query.path {
+        Path::Eventually(t) => (None, resolve(t)?),
+        Path::Until(a, b) => (Some(resolve(a)?), resolve(b)?),
+        Path::EventuallyCumulative(t) | Path::EventuallyZero(t) => (None, resolve(t)?),
+        // The whole play's reward: `Fc` of a target no state meets.
+        Path::Total => (None, CExpr::Const(crate::value::Value::Bool(false))),
+        // A reward over the first k steps, or at step k: no target.
+        Path::Cumulative(k) | Path::Instant(k) => {
+            steps = Some(step_bound(program, props, prop, k, false)?);
+            (None, CExpr::Const(crate::value::Value::Bool(false)))
+        }
+        Path::Bounded {
+            through,
+            steps: bound,
+            target,
+        } => {
+            if !matches!(query.what, crate::ast::Measure::Probability) {
+                return Err(Error::Model(
+                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
+                ));
+            }
+            let last = step_bound(program, props, prop, &bound.to, bound.strict)?;
+            if let Some(a) = &bound.from {
+                first = step_bound(program, props, prop, a, false)?;
+                if first > last {
+                    return Err(Error::Model(format!(
+                        "the step bound [{a},{}] starts after it ends",
+                        bound.to
+                    )));
+                }
+            }
+            steps = Some(last);
+            let through = through.as_ref().map(resolve).transpose()?;
+            (through, resolve(target)?)
+        }
+        // φ after one step: the step-bounded game of one step, φ not counted at the start.
+        Path::Next(t) => {
+            if !matches!(query.what, crate::ast::Measure::Probability) {
+                return Err(Error::Model(
+                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
+                ));
+            }
+            steps = Some(1);
+            first = 1;
+            (None, resolve(t)?)
+        }
+        Path::Globally { .. } | Path::WeakUntil(..) | Path::Release(..) => {
+            return Err(Error::Model(
+                "internal: G, W and R are asked by their dual".into(),
+            ))
+        }
+    };
+    Ok(Resolved {
+        over,
+        query,
+        through,
+        target,
+        steps,
+        first,
+        complement: false,
+    })
+}
+
+/// The number of steps of a bound `<=k` (or `<k`, one fewer): a constant whole number.
+fn step_bound(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    bound: &crate::ast::Expr,
+    strict: bool,
+) -> Result<u32, Error> {
+    let k = match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
+        CExpr::Const(crate::value::Value::Int(k)) => k,
+        _ => {
+            return Err(Error::Model(format!(
+                "the step bound {bound} is not a constant integer"
+            )))
+        }
+    };
+    let k = if strict { k - 1 } else { k };
+    u32::try_from(k).map_err(|_| {
+        Error::Model(format!(
+            "the step bound {}{bound} leaves {k} steps: it must allow none or more, and fewer \
+             than 2^32",
+            if strict { "<" } else { "<=" }
+        ))
+    })
+}
+
+/// `R[ F0 φ ]` (a play that misses φ counts zero) as the query `R[ F ψ ]` with its value,
+/// where that is so: `F φ` itself when every play reaches φ almost surely whatever every
+/// player does (then missing φ has probability zero and the variants agree), `F true` (zero)
+/// when no play can reach φ at all. Between the two, optimal play depends on the reward earned
+/// so far, and the query stays as it is, for `crate::zero`.
+fn zero_as_reach_query(
+    loaded: &Loaded,
+    query: &Query,
+    target: CExpr,
+    over: OverInitial,
+) -> Result<(Query, CExpr), Error> {
+    let model_type = loaded.program.model_type;
+    let mut as_reach = query.clone();
+    as_reach.path = match &query.path {
+        Path::EventuallyZero(t) => Path::Eventually(t.clone()),
+        other => other.clone(),
+    };
+    // The probability of reaching φ when every player minimises it (`all_min`) or maximises
+    // it, at the worst (or best) initial state.
+    let everyone =
+        |all_min: bool| -> Result<bool, Error> {
+            let mut reach = query.clone();
+            reach.what = crate::ast::Measure::Probability;
+            reach.bound = None;
+            reach.path = as_reach.path.clone();
+            reach.opt = match model_type {
+                crate::ast::ModelType::Dtmc => Opt::None,
+                _ if all_min => Opt::Min,
+                _ => Opt::Max,
+            };
+            if model_type == crate::ast::ModelType::Smg {
+                reach.coalition = Some(vec![crate::ast::Ident {
+                    name: "*".into(),
+                    span: query.span,
+                }]);
+            }
+            let over = match over {
+                OverInitial::Only => OverInitial::Only,
+                _ if all_min => OverInitial::Min,
+                _ => OverInitial::Max,
+            };
+            let want = if all_min { 1.0 } else { 0.0 };
+            let solve = |exact| {
+                check(
+                    &loaded.program,
+                    &loaded.space,
+                    &reach,
+                    None,
+                    &target,
+                    over,
+                    exact,
+                )
+                .map_err(Error::Model)
+            };
+            // The float answer says whether to look closer; the exact one decides.
+            Ok(solve(false)?.value == want
+                && solve(true)?.exact.as_deref() == Some(&*want.to_string()))
+        };
+    if everyone(true)? {
+        return Ok((as_reach, target));
+    }
+    if everyone(false)? {
+        return Ok((as_reach, CExpr::Const(Value::Bool(true))));
+    }
+    // Between the two, optimal play depends on the reward earned so far: `crate::zero`.
+    Ok((query.clone(), target))
+}
