@@ -71,9 +71,16 @@ impl Model for BoundedModel<'_> {
         }
         let reward = |c: usize| self.reward.get(c).copied().unwrap_or(Rat::ZERO);
         let player = *self.players.get(i).unwrap_or(&self.players[0]);
-        crate::query::expand_choices(self.space, s, self.dtmc, player, node, reward, |_, t| {
-            (t, left - 1)
-        });
+        crate::query::expand_choices(
+            self.space,
+            s,
+            self.dtmc,
+            player,
+            node,
+            |_| true,
+            reward,
+            |_, t| (t, left - 1),
+        );
     }
 
     fn show_state(&self, &(s, left): &State) -> String {

@@ -367,14 +367,16 @@ pub(crate) fn expand_start<S>(
 }
 
 /// The choices of state `s` of `space` as a node of a product game: chance over every enabled
-/// command of a DTMC (uniformly, as in PRISM), else a decision of `player`, each choice `c`
-/// with reward `reward(c)` and its outcomes leading to `next(c, t)`.
+/// command of a DTMC (uniformly, as in PRISM), else a decision of `player` among the choices
+/// `c` that `keep(c)`, each with reward `reward(c)` and its outcomes leading to `next(c, t)`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn expand_choices<S>(
     space: &Space,
     s: u32,
     dtmc: bool,
     player: Player,
     node: &mut impl NodeBuilder<S, u32>,
+    keep: impl Fn(usize) -> bool,
     reward: impl Fn(usize) -> Rat,
     next: impl Fn(usize, u32) -> S,
 ) {
@@ -396,7 +398,7 @@ pub(crate) fn expand_choices<S>(
         return;
     }
     node.decision(player);
-    for c in choices {
+    for c in choices.filter(|&c| keep(c)) {
         let outs = space.outcomes_of(c);
         if let [(_, t)] = outs {
             node.add_move(c as u32, reward(c), next(c, *t));

@@ -24,7 +24,11 @@
 //! can still be finite, and the bounds come from the probability `P*` of φ instead, solved
 //! exactly ([`game_bounds`]): a cut play is worth at least `k·P*` and at most `k·P* + W`,
 //! `W` the total reward still to earn when the minimiser keeps to choices that hold φ's
-//! probability to `P*`. Where `W` is +∞ too, that is an error.
+//! probability to `P*`. Where `W` is +∞ (the minimiser could stop the earning only by making
+//! φ likelier), a cut play is worth at most `k + U`, `U` the same total with the minimiser
+//! free. Where `U` is +∞ too, the maximiser can earn for ever whatever the minimiser does, and
+//! the value is +∞ wherever it can lead there with some probability; the minimiser keeps
+//! away from those states where it can, and its choices that lead there are left out.
 
 use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats};
 
@@ -69,6 +73,9 @@ pub struct ZeroModel<'a> {
     lost: Vec<bool>,
     /// Each choice's reward, in units.
     units: Vec<u32>,
+    /// The choices a player may take (empty: all): the minimiser's that lead where the value
+    /// is +∞ are left out, which changes no value where it is finite.
+    usable: Vec<bool>,
     /// Units per unit of reward: the rewards' common denominator.
     unit: u64,
     /// The level where the product is cut: a play that earns this many units ends.
@@ -78,8 +85,12 @@ pub struct ZeroModel<'a> {
     /// is known.
     upper: Vec<f64>,
     /// Per state, the probability of φ when the maximiser plays for it and the minimiser
-    /// against it, where it is known (empty otherwise: at most 1, at least 0).
+    /// against it, where it is known (empty otherwise: at least 0): a cut play's lower bound
+    /// is what it earned times this.
     reach: Vec<f64>,
+    /// Per state, what a cut play's upper bound takes of what it earned (empty: all of it),
+    /// beside `upper`.
+    rate: Vec<f64>,
     /// Whether a cut play is worth its upper bound (else its lower one).
     high: bool,
     players: Vec<Player>,
@@ -96,12 +107,13 @@ impl ZeroModel<'_> {
     fn cut_worth(&self, s: u32, k: u32) -> Rat {
         const SCALE: f64 = (1u64 << 16) as f64;
         let earned = k as f64 / self.unit as f64;
-        let p = self.reach.get(s as usize).copied();
         if self.high {
             let u = self.upper.get(s as usize).copied().unwrap_or(0.0);
+            let p = self.rate.get(s as usize).copied();
             let x = (earned * p.map_or(1.0, |p| p * (1.0 + 1e-12)) + u) * (1.0 + 1e-12);
             Rat::new((x * SCALE).ceil() as i64 + 1, SCALE as i64)
         } else {
+            let p = self.reach.get(s as usize).copied();
             let x = earned * p.unwrap_or(0.0) * (1.0 - 1e-12);
             Rat::new(((x * SCALE).floor() as i64 - 1).max(0), SCALE as i64)
         }
@@ -140,6 +152,7 @@ impl Model for ZeroModel<'_> {
             self.dtmc,
             player,
             node,
+            |c| self.usable.get(c).copied().unwrap_or(true),
             |_| Rat::ZERO,
             |c, t| (t, k + self.units[c]),
         );
@@ -266,10 +279,12 @@ pub(crate) fn setup<'a>(
         goal,
         lost,
         units,
+        usable: Vec::new(),
         unit,
         cut: 0,
         upper: Vec::new(),
         reach: Vec::new(),
+        rate: Vec::new(),
         high: false,
         players,
         dtmc,
@@ -298,21 +313,42 @@ pub(crate) fn setup<'a>(
     let endless = initial.iter().any(|&i| !finite[i as usize]);
     if endless && every_max {
         // Every player maximises: +∞ where such a cycle is reachable.
-        let infinite = |i: &u32| !finite[*i as usize];
-        match over {
-            OverInitial::Min if !initial.iter().all(infinite) => {
-                initial.retain(|i| !infinite(i));
-            }
-            _ => return Ok(Setup::Infinite),
+        let infinite: Vec<bool> = finite.iter().map(|f| !f).collect();
+        if !keep_finite(&mut initial, over, &infinite) {
+            return Ok(Setup::Infinite);
         }
     }
     let region = reachable(space, &initial, &open);
     if endless {
-        // A game in which the players together could earn for ever: the minimiser, keeping
-        // the probability of φ least, may still stop them.
-        let (reach, upper) = game_bounds(&model, query, target, over, &stop, &region)?;
-        model.reach = reach;
-        model.upper = upper;
+        // A game in which the players together could earn for ever: the minimiser may still
+        // stop them.
+        let bounds = game_bounds(&model, query, target, over, &stop, &region)?;
+        (model.reach, model.rate, model.upper) = (bounds.reach, bounds.rate, bounds.upper);
+        if bounds.infinite.contains(&true) {
+            // +∞ wherever the maximiser can lead with some probability, whatever the
+            // minimiser does; the minimiser avoids those states where it can.
+            let player_of = |s: u32| *model.players.get(s as usize).unwrap_or(&model.players[0]);
+            let doomed = reach(space, &pred, &bounds.infinite, &open, |s| {
+                if player_of(s) == Player::Max {
+                    Side::Ally
+                } else {
+                    Side::Adversary
+                }
+            });
+            if !keep_finite(&mut initial, over, &doomed) {
+                return Ok(Setup::Infinite);
+            }
+            model.usable = (0..n as u32)
+                .flat_map(|s| space.choices_of(s).map(move |c| (s, c)))
+                .map(|(s, c)| {
+                    player_of(s) == Player::Max
+                        || !space
+                            .outcomes_of(c)
+                            .iter()
+                            .any(|&(_, t)| doomed[t as usize])
+                })
+                .collect();
+        }
     } else {
         model.upper = most_to_earn(program, space, query, &stop, dtmc, &region)?;
     }
@@ -327,6 +363,21 @@ pub(crate) fn setup<'a>(
         model: Box::new(model),
         bounded: false,
     })
+}
+
+/// Leaves out of `initial` the states where the value is +∞ (`infinite`) when the least
+/// over them is asked and some are finite; false where the answer is +∞.
+fn keep_finite(initial: &mut Vec<u32>, over: OverInitial, infinite: &[bool]) -> bool {
+    if !initial.iter().any(|&i| infinite[i as usize]) {
+        return true;
+    }
+    match over {
+        OverInitial::Min if !initial.iter().all(|&i| infinite[i as usize]) => {
+            initial.retain(|&i| !infinite[i as usize]);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Answers `R[ F0 φ ]` (`query`, its target resolved) on `space`: exactly where the reward
@@ -573,12 +624,19 @@ fn most_to_earn(
 
 /// The bounds on a cut play in a game where the players together could earn for ever while
 /// φ is still possible (where the bound of every player maximising is +∞): per state, the
-/// probability `P*` of φ (the maximiser playing for it, the minimiser against it), and `W`,
-/// the total reward until φ or a state where it is lost when the minimiser keeps to choices
-/// that keep the probability of φ least (any strategy of such choices holds it to `P*`) and
-/// minimises the reward among them. Against such a strategy a play that has earned `k` is
-/// worth at most `k·P*(s) + W(s)`, so the game's value is too; and the maximiser's strategy
-/// for `P*` makes it worth at least `k·P*(s)`. An error where `W` is +∞ in `region`.
+/// probability `P*` of φ (the maximiser playing for it, the minimiser against it), and the
+/// rate and the rest of the upper bound. A cut play that has earned `k` is worth at least
+/// `k·P*(s)`, by the maximiser's strategy for `P*`. For the upper bound the minimiser commits
+/// to one strategy from the cut on, and the maximiser's best reply bounds the value:
+/// - `W`, the total reward until φ or a state where it is lost when the minimiser keeps to
+///   choices that keep the probability of φ least (any strategy of such choices holds it to
+///   `P*`) and minimises the reward among them: worth at most `k·P*(s) + W(s)`;
+/// - where `W` is +∞ (the maximiser could earn for ever against such choices), `U`, the
+///   same total with the minimiser free to choose anything: at most `k + U(s)`, since φ is
+///   reached with probability at most 1. The bracket then closes only as far as the
+///   minimiser keeps plays from the cut.
+///
+/// Where `U` is +∞ too, so is the value (see [`GameBounds::infinite`]).
 fn game_bounds(
     model: &ZeroModel,
     query: &Query,
@@ -586,7 +644,7 @@ fn game_bounds(
     over: OverInitial,
     stop: &[bool],
     region: &[bool],
-) -> Result<(Vec<f64>, Vec<f64>), String> {
+) -> Result<GameBounds, String> {
     let (space, program) = (model.space, model.program);
     let n = space.len();
     // `P*` exactly, at every state of the region.
@@ -648,26 +706,47 @@ fn game_bounds(
         inexact: false,
         step: None,
     };
-    let solved = crate::total::solve::<f64>(&mut w_model)?;
+    let restricted = crate::total::solve::<f64>(&mut w_model)?.values;
+    let gaps = (0..n).any(|s| region[s] && restricted[s].is_none());
+    let free = if gaps {
+        w_model.usable = vec![true; space.choices.len()];
+        crate::total::solve::<f64>(&mut w_model)?.values
+    } else {
+        Vec::new()
+    };
+    let mut rate = vec![0.0; n];
     let mut upper = vec![0.0; n];
-    for s in (0..n).filter(|&s| region[s]) {
-        match solved.values.get(s).copied().flatten() {
-            Some(w) => upper[s] = w * (1.0 + 1e-9) + 1e-9,
-            None => {
-                return Err(format!(
-                    "R[ F0 φ ]: from state {} the players could earn without end while φ is \
-                     still possible, whatever the minimiser does among the choices that keep \
-                     the probability of φ least; bounding the value there is not supported",
-                    space.show(program, s as u32)
-                ))
-            }
-        }
-    }
-    let reach = p_star
+    let mut infinite = vec![false; n];
+    let p_star: Vec<f64> = p_star
         .iter()
         .map(|p| p.as_ref().map_or(0.0, Exact::to_f64))
         .collect();
-    Ok((reach, upper))
+    for s in (0..n).filter(|&s| region[s]) {
+        match (restricted[s], free.get(s).copied().flatten()) {
+            (Some(w), _) => (rate[s], upper[s]) = (p_star[s], w * (1.0 + 1e-9) + 1e-9),
+            (None, Some(u)) => (rate[s], upper[s]) = (1.0, u * (1.0 + 1e-9) + 1e-9),
+            (None, None) => infinite[s] = true,
+        }
+    }
+    Ok(GameBounds {
+        reach: p_star,
+        rate,
+        upper,
+        infinite,
+    })
+}
+
+/// What [`game_bounds`] finds, per state.
+struct GameBounds {
+    /// `P*`, the rate of the lower bound.
+    reach: Vec<f64>,
+    /// The rate of the upper bound: `P*` or 1.
+    rate: Vec<f64>,
+    /// The rest of the upper bound: `W` or `U`.
+    upper: Vec<f64>,
+    /// Where `U` is +∞, and so the value: the maximiser can earn for ever there with some
+    /// probability whatever the minimiser does, and go for φ (still possible) when it likes.
+    infinite: Vec<bool>,
 }
 
 /// The values of `model` (a query's model after its graph analyses) at every state: solved
