@@ -2,7 +2,7 @@
 """Runs every QVBS case (crates/perfectplay-prism/tests/qvbs/cases.json) through
 `perfectplay check` and compares the value with the reference.
 
-Usage: bench/qvbs/run_all.py [--timeout SECONDS] [--max-states N] [--exact]
+Usage: bench/qvbs/run_all.py [--timeout SECONDS] [--max-states N] [--exact] [--only TEXT]...
 Build first: cargo build --release -p perfectplay-cli
 
 Prints one line per case (OK/BAD/TIMEOUT/ERR, id, states, seconds, peak memory, value,
@@ -29,12 +29,16 @@ def main():
     ap.add_argument("--timeout", type=float, default=60)
     ap.add_argument("--max-states", type=int, default=10**9)
     ap.add_argument("--exact", action="store_true")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only the cases whose id contains TEXT (repeatable)")
     args = ap.parse_args()
     cases = json.load(open(os.path.join(DATA, "cases.json")))
     counts = {"OK": 0, "BAD": 0, "TIMEOUT": 0, "ERR": 0}
     times = []
     for c in sorted(cases, key=lambda c: c["states_full"]):
         if c["states_full"] > args.max_states:
+            continue
+        if args.only and not any(t in c["id"] for t in args.only):
             continue
         cmd = ["/usr/bin/time", "-f", "%M", BIN, "check", os.path.join(DATA, c["model"]),
                "--prop", c["property"], "--json", "-q"]

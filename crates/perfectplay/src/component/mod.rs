@@ -76,6 +76,10 @@ pub(crate) enum CycleError {
 const DIRECT_WORK_PER_EDGE: u64 = 8;
 const DIRECT_WORK_MIN: u64 = 1 << 22;
 
+/// A component of at least this many nodes starts strategy iteration in exact arithmetic from
+/// the policy of its solve in floats ([`Component::start_policy`]).
+const FLOAT_START_NODES: usize = 64;
+
 /// A component of at least this many nodes, with at least [`DENSE_DEGREE`] edges per node on
 /// average, is solved by iteration from the start in floats.
 const DENSE_NODES: usize = 1024;
@@ -160,7 +164,7 @@ impl<N: Number> Component<N> {
             // the loser's that does so leaves the other player only ending strategies.
             let ending = self.ending_policy(loser)?;
             if has(Player::Max) && has(Player::Min) {
-                let mut policy = self.warm_policy();
+                let mut policy = self.start_policy(endless);
                 if self.trap(Some((loser, &policy))).is_some() {
                     for x in 0..self.n() {
                         if self.kind[x] == Kind::Decision(loser) {
@@ -176,12 +180,12 @@ impl<N: Number> Component<N> {
                 return Err(CycleError::NonStopping(x));
             }
             // In a stopping game every strategy pair is proper, so any start will do.
-            return self.hoffman_karp(Player::Max, self.warm_policy(), false, sys);
+            return self.hoffman_karp(Player::Max, self.start_policy(endless), false, sys);
         }
         let controller = [Player::Max, Player::Min].into_iter().find(|p| has(*p));
         let mut policy = match controller {
             Some(_) => {
-                let warm = self.warm_policy();
+                let warm = self.start_policy(endless);
                 match self.trapped(&warm) {
                     None => warm,
                     Some(_) => self.proper_policy()?,
@@ -637,6 +641,47 @@ impl<N: Number> Component<N> {
                 (to, e.prob.to_f64(), e.konst.to_f64())
             })
             .collect()
+    }
+
+    /// The policy strategy iteration starts from. In exact arithmetic, for a component of
+    /// some size, the one the same solve in `f64` ends with ([`Component::float_policy`]):
+    /// usually optimal or a step from it, it saves most of the evaluations in rationals, each
+    /// of which costs far more than the whole solve in floats. Otherwise, or where the float
+    /// solve gives none, the greedy guess of [`Component::warm_policy`].
+    fn start_policy(&self, endless: Option<Player>) -> Vec<u32> {
+        if N::EXACT && self.n() >= FLOAT_START_NODES {
+            if let Some(policy) = self.float_policy(endless) {
+                return policy;
+            }
+        }
+        self.warm_policy()
+    }
+
+    /// The policy of [`Component::solve_directly`] on this component in `f64` (within the
+    /// float budget of a direct solve), if it finds one: only a start, which strategy iteration
+    /// in exact arithmetic then proves or improves.
+    fn float_policy(&self, endless: Option<Player>) -> Option<Vec<u32>> {
+        let edges: Vec<LocalEdge<f64>> = self
+            .edges
+            .iter()
+            .map(|e| LocalEdge {
+                to: e.to,
+                prob: e.prob.to_f64(),
+                konst: e.konst.to_f64(),
+            })
+            .collect();
+        if edges.iter().any(|e| !e.konst.is_finite()) {
+            return None;
+        }
+        let float = Component {
+            kind: self.kind.clone(),
+            start: self.start.clone(),
+            edges,
+        };
+        let mut sys = System::new(0);
+        sys.budget = Some(DIRECT_WORK_MIN.max(DIRECT_WORK_PER_EDGE * float.edges.len() as u64));
+        let (_, policy) = float.solve_directly(&mut sys, endless).ok()?;
+        Some(policy)
     }
 
     /// A starting policy for strategy iteration: greedy against a few sweeps of Gauss–Seidel
