@@ -27,7 +27,10 @@
 //!   unique, and Hoffman–Karp strategy iteration finds it: Max's strategy is fixed, Min's best
 //!   response is found by policy iteration, Max improves, until Max cannot improve. Both start from
 //!   the greedy guess of a few value iteration sweeps, which is often already optimal, so most
-//!   components need one or two exact evaluations.
+//!   components need one or two exact evaluations. In exact arithmetic a component of some
+//!   size starts instead from the policy of the whole solve in floats
+//!   ([`Component::start_policy`]): a long random walk takes the sweeps' guess dozens of
+//!   evaluations to correct, each far dearer in rationals than the float solve.
 //!
 //! Every policy is evaluated exactly (up to float rounding) by [`crate::linear`].
 
