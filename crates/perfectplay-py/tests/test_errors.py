@@ -2,6 +2,7 @@
 state named, bad nodes as ValueError naming the state, Ctrl-C as KeyboardInterrupt."""
 
 import _thread
+import signal
 import sys
 import threading
 from fractions import Fraction as F
@@ -110,6 +111,16 @@ def test_a_state_limit_stops_an_endless_game():
 
     with pytest.raises(perfectplay.SolveError, match="state limit"):
         perfectplay.solve(Count(), max_states=500)
+
+
+@pytest.fixture(autouse=True)
+def python_handles_ctrl_c():
+    # A process started in the background by a shell without job control (`cmd &`, nohup)
+    # inherits SIGINT ignored, and then Python installs no handler for it and
+    # `_thread.interrupt_main` does nothing: these tests install Python's own handler.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
 
 
 def interrupt_after(seconds):
