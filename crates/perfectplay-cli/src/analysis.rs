@@ -2,6 +2,7 @@
 //! JSON or CSV. The numbers come from the library's [`Solved`] interface; this module only
 //! formats them and talks to the terminal.
 
+use crate::say::say;
 use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -497,7 +498,7 @@ pub fn strategy(
     drop(w);
     if let Some(f) = file {
         f.commit().map_err(written)?;
-        eprintln!("wrote {count} decision states to {out}");
+        say!("wrote {count} decision states to {out}");
     }
     Ok(ExitCode::SUCCESS)
 }

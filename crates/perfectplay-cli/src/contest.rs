@@ -1,9 +1,8 @@
 //! `perfectplay contest`: a contest's input format on stdin, its output format on stdout.
 
-use std::io::Read;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{ArgMatches, Command};
 use perfectplay::dynamic::{DynModel, SolveOptions};
 use perfectplay_games::contest::{grid_game_cases, yeetzhee_cases};
@@ -23,11 +22,7 @@ pub fn command() -> Command {
 }
 
 fn stdin_text() -> Result<String> {
-    let mut s = String::new();
-    std::io::stdin()
-        .read_to_string(&mut s)
-        .context("cannot read standard input")?;
-    Ok(s)
+    Ok(perfectplay_prism::read_source("-")?)
 }
 
 pub fn run(m: &ArgMatches) -> Result<ExitCode> {

@@ -3,6 +3,7 @@
 //! that grows past the process's size limit (SIGXFSZ) fails with an error instead of killing
 //! the process, so the write reports it and the file it would have replaced stays as it was.
 
+use crate::say::{say, say_raw};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -31,12 +32,12 @@ pub fn install() {
             let states = STATES.load(Ordering::Relaxed);
             // Clear a progress line, if one is drawn, before the message.
             if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-                eprint!("\r\x1b[2K");
+                say_raw!("\r\x1b[2K");
             }
             if states > 0 {
-                eprintln!("error: interrupted after {states} states");
+                say!("error: interrupted after {states} states");
             } else {
-                eprintln!("error: interrupted");
+                say!("error: interrupted");
             }
             std::process::exit(130);
         }

@@ -2,8 +2,9 @@
 //! `perfectplay-games` (the built-in games). It parses arguments, runs, prints, and picks the
 //! exit code: 0 on success, 2 on any error (one line on stderr starting with `error:`).
 
+use crate::say::{say, say_raw};
 use std::collections::BTreeMap;
-use std::io::Read;
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -21,6 +22,7 @@ mod interrupt;
 mod plot;
 mod prism;
 mod render;
+mod say;
 mod solving;
 
 const ABOUT: &str = "Solves finite games of chance and strategy exactly: the value under optimal \
@@ -230,7 +232,7 @@ fn clap_error(e: clap::Error) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if e.kind() == DisplayHelpOnMissingArgumentOrSubcommand {
-        eprint!("{e}");
+        say_raw!("{e}");
         return Ok(ExitCode::from(2));
     }
     // clap's message without its usage block, on one line, minus "error: ".
@@ -394,14 +396,7 @@ fn params_of(game: &GameSpec, m: &ArgMatches) -> Result<Params> {
 
 /// The text of file `path` ('-' for stdin), given by `--option`.
 fn read_input(path: &str, option: &str) -> Result<String> {
-    if path == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| anyhow!("--{option}: cannot read stdin: {e}"))?;
-        return Ok(text);
-    }
-    std::fs::read_to_string(path).map_err(|e| anyhow!("--{option}: cannot read '{path}': {e}"))
+    perfectplay_prism::read_source(path).map_err(|e| anyhow!("--{option}: {e}"))
 }
 
 /// Builds the game from its parameters; an error names the parameter as this command line
@@ -431,9 +426,8 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
                 render::fraction_text(q)
             ),
             None if report.stats.error_bound > 0.0 => println!(
-                "{} (± {:.1e}, certified)",
-                render::float_text(report.value),
-                report.stats.error_bound
+                "{}",
+                render::bounded_text(report.value, report.stats.error_bound)
             ),
             None => println!("{}", render::float_text(report.value)),
         }
@@ -481,17 +475,16 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             let shell = *cm
                 .get_one::<clap_complete::Shell>("shell")
                 .expect("required");
-            clap_complete::generate(shell, &mut cli(), "perfectplay", &mut std::io::stdout());
-            Ok(ExitCode::SUCCESS)
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut cli(), "perfectplay", &mut text);
+            write_stdout(&text).context("cannot write the completions")
         }
         Some(("man", _)) => {
-            match clap_mangen::Man::new(cli()).render(&mut std::io::stdout()) {
-                // A reader that went away (`| head`) is no error.
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    Err(e).context("cannot write the manual page")
-                }
-                _ => Ok(ExitCode::SUCCESS),
-            }
+            let mut text = Vec::new();
+            clap_mangen::Man::new(cli())
+                .render(&mut text)
+                .context("cannot render the manual page")?;
+            write_stdout(&text).context("cannot write the manual page")
         }
         Some((command, sm)) if command != "contest" && command != "check" => {
             let (name, gm) = sm.subcommand().expect("a game is required");
@@ -544,6 +537,15 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
     }
 }
 
+/// Writes `bytes` to standard output; a reader that went away (`| head`) is no error.
+fn write_stdout(bytes: &[u8]) -> Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
 /// An error message on one line, with any control character echoed from the user's input
 /// (an escape sequence, a carriage return) written as an escape, not acted on by the terminal.
 fn one_line(message: &str) -> String {
@@ -572,23 +574,28 @@ fn main() -> ExitCode {
         }
         // Nor is a standard output that cannot be written (a full disk, `> /dev/full`).
         if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
-            eprintln!("error: cannot write to standard output: {why}");
+            say!("error: cannot write to standard output: {why}");
             std::process::exit(2);
         }
-        eprintln!("error: internal error (please report it): {msg}");
+        say!("error: internal error (please report it): {msg}");
     }));
-    match run(std::env::args().collect()) {
+    let code = match run(std::env::args().collect()) {
         Ok(code) => code,
         // A model file's syntax error shows its line and a caret under the place, as rustc
         // does.
         Err(e) if matches!(e.downcast_ref(), Some(perfectplay_prism::Error::Text(_))) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(2)
         }
         Err(e) => {
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            eprintln!("error: {}", one_line(&chain.join(": ")));
+            say!("error: {}", one_line(&chain.join(": ")));
             ExitCode::from(2)
         }
+    };
+    // Standard output is complete; a line that stderr lost still makes the run fail.
+    match say::failed() {
+        true => ExitCode::from(2),
+        false => code,
     }
 }

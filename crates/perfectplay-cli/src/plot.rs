@@ -1,6 +1,7 @@
 //! Drawing a distribution with `plotters`: SVG directly, PNG by rendering that SVG with
 //! `resvg` (pure Rust; text uses the system's fonts).
 
+use crate::say::say;
 use anyhow::{bail, Context, Result};
 use perfectplay::dynamic::DistributionReport;
 use plotters::prelude::*;
@@ -236,7 +237,7 @@ fn to_png(svg: &str) -> Result<Vec<u8>> {
         });
     match family {
         Some(f) => options.fontdb_mut().set_sans_serif_family(f),
-        None => eprintln!(
+        None => say!(
             "warning: no system font found, so the PNG has no text (install fonts-dejavu-core, \
              or draw an .svg)"
         ),

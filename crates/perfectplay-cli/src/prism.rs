@@ -1,6 +1,7 @@
 //! `perfectplay check`: models in the PRISM language (`perfectplay-prism`) and their
 //! properties, printed as text or JSON.
 
+use crate::say::say;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -94,7 +95,7 @@ struct CheckJson {
 }
 
 fn read(path: &str) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read '{path}': {e}"))
+    Ok(perfectplay_prism::read_source(path)?)
 }
 
 /// The options of `explain`, `play`, `distribution` and `strategy` for a model file: the
@@ -195,6 +196,9 @@ fn asked(
             bail!("give a properties file or --prop");
         };
         let props = load_props(path, text)?;
+        if props.props.is_empty() {
+            bail!("{path} has no properties to check (nor does the command line name one with --prop)");
+        }
         for i in 0..props.props.len() {
             asked.push((props.clone(), i));
         }
@@ -221,6 +225,14 @@ fn asked(
                 asked.push((props, n - 1));
                 continue;
             }
+        }
+        // A whole number is the place of a file's property, never a property of its own.
+        if props_path.is_none() && w.trim().parse::<u64>().is_ok() {
+            bail!(
+                "--prop {}: a number picks a property of the properties file by its place, \
+                 and no properties file is given (give one, or write the property itself)",
+                w.trim()
+            );
         }
         let props = load_props("--prop", w)?;
         if props.props.len() != 1 {
@@ -311,7 +323,7 @@ fn report(
                 Ok(a) => a,
                 Err(e) => {
                     // One property's error does not stop the others.
-                    eprintln!("error: {label}: {e}");
+                    say!("error: {label}: {e}");
                     failed = true;
                     results.push(ResultJson {
                         name: p.name.clone(),
@@ -337,8 +349,11 @@ fn report(
                     (Some(q), None) if *q != value => {
                         println!("{label}: {value} = {}", crate::render::fraction_text(q))
                     }
-                    (None, None) if a.error_bound > 0.0 => {
-                        println!("{label}: {value} (± {:.1e})", a.error_bound)
+                    (None, None) if a.error_bound > 0.0 && a.value.is_finite() => {
+                        println!(
+                            "{label}: {}",
+                            crate::render::bounded_text(a.value, a.error_bound)
+                        )
                     }
                     _ => println!("{label}: {value}"),
                 }
@@ -383,7 +398,7 @@ fn report(
             0 => String::new(),
             n => format!(" ({n} decided, not expanded)"),
         };
-        eprintln!(
+        say!(
             "states: {}{unexpanded}, transitions: {}, choices: {}, build: {:.3} s, total: {:.3} s",
             space.len(),
             space.transitions(),

@@ -102,6 +102,36 @@ pub fn significant_text(x: f64, digits: Option<usize>) -> String {
     }
 }
 
+/// A value known to within `bound` (absolute) as text: its known digits and the bound,
+/// `0.12345679 (± 3.0e-9)`; where the bound is as large as the value, no digit of it is known,
+/// and the text says what is: `≤ 4.0e-35` (or `≥ -4.0e-35` below zero). Without a bound, the
+/// value as [`float_text`] prints it.
+pub fn bounded_text(x: f64, bound: f64) -> String {
+    if !(bound > 0.0) || !x.is_finite() {
+        return float_text(x);
+    }
+    let up = |b: f64| {
+        // Rounded up to two significant digits: never below what is certain.
+        let e = b.log10().floor() - 1.0;
+        let step = 10f64.powf(e);
+        format!("{:.1e}", (b / step).ceil() * step)
+    };
+    if x.abs() <= bound {
+        return match x >= 0.0 {
+            true => format!("≤ {}", up(x + bound)),
+            false => format!("≥ -{}", up(bound - x)),
+        };
+    }
+    let digits = match DIGITS.get() {
+        Some(asked) => *asked,
+        None => {
+            let known = (x.abs() / bound).log10().floor().max(1.0) as usize;
+            Some(known.min(DEFAULT_DIGITS))
+        }
+    };
+    format!("{} (± {})", significant_text(x, digits), up(bound))
+}
+
 /// A confidence interval as text: both ends to two significant digits of its width (more
 /// would be noise), in the fewest digits that read back to them.
 pub fn interval_text(lo: f64, hi: f64) -> (String, String) {
@@ -308,5 +338,21 @@ mod tests {
         assert_eq!(float_text(2451.000000173), "2451.0000002");
         // A value below the bound keeps one digit.
         assert_eq!(float_text(1.234e-10), "1e-10");
+    }
+
+    /// A value shows the digits its own bound leaves known, and no digit where the bound is
+    /// as large as the value.
+    #[test]
+    fn a_bounded_value_shows_what_is_known() {
+        assert_eq!(
+            bounded_text(8.3977682056e-53, 3.9e-35),
+            "≤ 3.9e-35",
+            "a value below its bound"
+        );
+        assert_eq!(bounded_text(-1e-40, 3.9e-35), "≥ -4.0e-35");
+        assert_eq!(bounded_text(0.123456789012, 3e-9), "0.1234568 (± 3.0e-9)");
+        assert_eq!(bounded_text(0.5, 0.0), "0.5");
+        // The bound is rounded up, never down.
+        assert_eq!(bounded_text(12.5, 1.01e-6), "12.5 (± 1.1e-6)");
     }
 }

@@ -1,6 +1,7 @@
 //! Running a solve for a command: the options of its command line (exact, the state limit,
 //! threads), the progress line on a terminal, and the statistics line after it.
 
+use crate::say::say;
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
@@ -126,7 +127,7 @@ const SIZE_STATES: usize = 5_000_000;
 fn capped_threads(n: usize, quiet: bool) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
     if n > cores && !quiet {
-        eprintln!("note: --threads {n} is more than the {cores} cores here; using {cores}");
+        say!("note: --threads {n} is more than the {cores} cores here; using {cores}");
     }
     n.min(cores)
 }
@@ -148,7 +149,7 @@ pub fn print_stats(report: &Report, exact: bool) {
             s.components, s.cyclic_components, s.largest_component
         ),
     };
-    eprintln!(
+    say!(
         "states: {}, {shape}, time: {:.3} s, numbers: {}",
         s.states,
         s.seconds,

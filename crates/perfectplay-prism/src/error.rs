@@ -74,6 +74,18 @@ impl Diagnostic {
         }
     }
 
+    /// A diagnostic about `file` as a whole, at no particular place.
+    pub fn plain(file: &str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            file: file.to_string(),
+            line: 1,
+            column: 1,
+            message: message.into(),
+            source_line: String::new(),
+            width: 1,
+        }
+    }
+
     /// `FILE:LINE:COL: message`, then the line and carets under the place, as rustc does; of
     /// a long line only `CONTEXT` characters on either side.
     pub fn render(&self) -> String {

@@ -354,7 +354,8 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
             if n == 0 {
                 return Err(EvalError::DivByZero);
             }
-            Value::Int(a.rem_euclid(n))
+            // The one overflow, `mod(i64::MIN, -1)`, is 0 as every remainder by -1 is.
+            Value::Int(a.checked_rem_euclid(n).unwrap_or(0))
         }
         Func::Log => {
             let (x, b) = (num(v[0])?, num(v[1])?);

@@ -124,21 +124,66 @@ impl Program {
         let mut decls: HashMap<String, &Const> = HashMap::new();
         let mut order = Vec::new();
         let mut formulas: HashMap<String, Expr> = HashMap::new();
+        let mut formula_names: HashMap<&str, Span> = HashMap::new();
         for item in &model.items {
             match item {
                 Item::Const(c) => {
-                    if decls.insert(c.name.name.clone(), c).is_some() {
+                    let name = &c.name.name;
+                    if let Some(first) = decls.get(name) {
+                        let at = ck.place(first.name.span);
                         return Err(ck.error(
                             c.name.span,
-                            format!("constant '{}' is declared twice", c.name.name),
+                            format!("constant '{name}' is declared twice (first at {at})"),
                         ));
                     }
-                    order.push(c.name.name.clone());
+                    if let Some(&f) = formula_names.get(name.as_str()) {
+                        let at = ck.place(f);
+                        return Err(ck.error(
+                            c.name.span,
+                            format!("'{name}' is a formula (at {at}) and a constant"),
+                        ));
+                    }
+                    decls.insert(name.clone(), c);
+                    order.push(name.clone());
                 }
-                Item::Formula(n, e) if formulas.insert(n.name.clone(), e.clone()).is_some() => {
-                    return Err(ck.error(n.span, format!("formula '{}' is declared twice", n.name)));
+                Item::Formula(n, e) => {
+                    if let Some(&first) = formula_names.get(n.name.as_str()) {
+                        let at = ck.place(first);
+                        return Err(ck.error(
+                            n.span,
+                            format!("formula '{}' is declared twice (first at {at})", n.name),
+                        ));
+                    }
+                    if let Some(c) = decls.get(&n.name) {
+                        let at = ck.place(c.name.span);
+                        return Err(ck.error(
+                            n.span,
+                            format!("'{}' is a constant (at {at}) and a formula", n.name),
+                        ));
+                    }
+                    formula_names.insert(&n.name, n.span);
+                    formulas.insert(n.name.clone(), e.clone());
                 }
                 _ => {}
+            }
+        }
+        // Each constant given one value, and only to a constant the model leaves undefined.
+        let mut values: HashMap<&str, &str> = HashMap::new();
+        for (name, value) in given {
+            if let Some(first) = values.insert(name, value) {
+                return Err(Diagnostic::plain(
+                    file,
+                    format!("constant '{name}' is given two values, {name}={first} and {name}={value}"),
+                ));
+            }
+            if let Some(c) = decls.get(name).filter(|c| c.value.is_some()) {
+                return Err(ck.error(
+                    c.name.span,
+                    format!(
+                        "constant '{name}' is defined in the model and given the value \
+                         {name}={value} as well: only a constant left undefined takes one"
+                    ),
+                ));
             }
         }
         // Values for constants the model does not declare are a properties file's: kept for
@@ -154,11 +199,9 @@ impl Program {
             .map(String::as_str)
             .collect();
         if !missing.is_empty() {
-            return Err(Diagnostic {
-                file: file.into(),
-                line: 1,
-                column: 1,
-                message: format!(
+            return Err(Diagnostic::plain(
+                file,
+                format!(
                     "undefined constants: {} (give them with --const {})",
                     missing.join(", "),
                     missing
@@ -167,9 +210,7 @@ impl Program {
                         .collect::<Vec<_>>()
                         .join(",")
                 ),
-                source_line: String::new(),
-                width: 1,
-            });
+            ));
         }
         let mut consts: HashMap<String, Value> = HashMap::new();
         let mut inexact: HashSet<String> = HashSet::new();
@@ -308,6 +349,7 @@ impl Program {
                             ck.error(r.base.span, format!("no module '{}' to copy", r.base.name))
                         );
                     };
+                    check_renaming(ck, r)?;
                     modules.push(rename_module(base, r, &self.formulas));
                 }
                 _ => {}
@@ -351,6 +393,13 @@ impl Program {
         for (v, module) in &decls {
             if var_index.contains_key(&v.name.name) || consts.contains_key(&v.name.name) {
                 return Err(ck.error(v.name.span, format!("'{}' is declared twice", v.name.name)));
+            }
+            if let Some(f) = formula_span(model, &v.name.name) {
+                let at = ck.place(f);
+                return Err(ck.error(
+                    v.name.span,
+                    format!("'{}' is a formula (at {at}) and a variable", v.name.name),
+                ));
             }
             let int_of = |e: &Expr| -> Result<i64, Diagnostic> {
                 match ck.resolve(e, &scope, &mut Vec::new())? {
@@ -495,23 +544,38 @@ impl Program {
                 });
             }
         }
+        let mut label_spans: HashMap<&str, Span> = HashMap::new();
+        let mut reward_spans: HashMap<&str, Span> = HashMap::new();
+        // Each module is one player's, and each action; players have distinct names.
+        let mut player_names: HashMap<&str, Span> = HashMap::new();
+        let mut module_owner: HashMap<usize, &str> = HashMap::new();
+        let mut action_owner: HashMap<usize, &str> = HashMap::new();
         for item in &model.items {
             match item {
                 Item::Label(n, e) => {
-                    if self.labels.iter().any(|(l, _)| *l == n.name) {
-                        return Err(
-                            ck.error(n.span, format!("label \"{}\" is declared twice", n.name))
-                        );
+                    if let Some(first) = label_spans.insert(&n.name, n.span) {
+                        let at = ck.place(first);
+                        return Err(ck.error(
+                            n.span,
+                            format!("label \"{}\" is declared twice (first at {at})", n.name),
+                        ));
+                    }
+                    if BUILTIN_LABELS.contains(&n.name.as_str()) {
+                        return Err(ck.error(
+                            n.span,
+                            format!("label \"{}\" is built in and cannot be redefined", n.name),
+                        ));
                     }
                     let c = bool_of(e, "a label")?;
                     self.labels.push((n.name.clone(), c));
                 }
                 Item::Rewards(r) => {
                     let name = r.name.as_ref().map_or(String::new(), |n| n.name.clone());
-                    if !name.is_empty() && self.rewards.iter().any(|s| s.name == name) {
+                    if let Some(first) = r.name.as_ref().and_then(|n| reward_spans.insert(&n.name, r.span)) {
+                        let at = ck.place(first);
                         return Err(ck.error(
                             r.span,
-                            format!("reward structure \"{name}\" is declared twice"),
+                            format!("reward structure \"{name}\" is declared twice (first at {at})"),
                         ));
                     }
                     let mut s = RewardStruct {
@@ -553,12 +617,38 @@ impl Program {
                             ck.error(id.span, format!("unknown {what} '{}'", id.name))
                         })
                     };
+                    let name = p.name.name.as_str();
+                    if let Some(first) = player_names.insert(name, p.name.span) {
+                        let at = ck.place(first);
+                        return Err(ck.error(
+                            p.name.span,
+                            format!("player '{name}' is declared twice (first at {at})"),
+                        ));
+                    }
                     let mut ms = Vec::new();
                     let mut acts = Vec::new();
                     for c in &p.controls {
+                        let (i, owners, what, id) = match c {
+                            Controlled::Module(m) => {
+                                (find(&self.modules, m, "module")?, &mut module_owner, "module", m)
+                            }
+                            Controlled::Action(a) => {
+                                (find(&self.actions, a, "action")?, &mut action_owner, "action", a)
+                            }
+                        };
+                        if let Some(other) = owners.insert(i, name) {
+                            let whose = match other == name {
+                                true => format!("twice by player '{name}'"),
+                                false => format!("by players '{other}' and '{name}'"),
+                            };
+                            return Err(ck.error(
+                                id.span,
+                                format!("{what} '{}' is controlled {whose}", id.name),
+                            ));
+                        }
                         match c {
-                            Controlled::Module(m) => ms.push(find(&self.modules, m, "module")?),
-                            Controlled::Action(a) => acts.push(find(&self.actions, a, "action")?),
+                            Controlled::Module(_) => ms.push(i),
+                            Controlled::Action(_) => acts.push(i),
                         }
                     }
                     self.players.push((p.name.name.clone(), ms, acts));
@@ -833,6 +923,50 @@ fn constant_of(c: CExpr, name: &str, inexact: &mut HashSet<String>) -> Option<Va
 }
 
 /// A copy of `base` under the renaming of `r`, its formulas expanded first.
+/// The labels every model has, which a model cannot define.
+const BUILTIN_LABELS: [&str; 2] = ["init", "deadlock"];
+
+/// A renaming that maps each name once and no two names to one.
+fn check_renaming(ck: &Checker<'_>, r: &Renamed) -> Result<(), Diagnostic> {
+    let mut from: HashMap<&str, &Ident> = HashMap::new();
+    let mut to: HashMap<&str, &Ident> = HashMap::new();
+    for (a, b) in &r.renames {
+        if let Some(first) = from.insert(&a.name, b) {
+            return Err(ck.error(
+                a.span,
+                format!(
+                    "'{}' is renamed twice, to '{}' (at {}) and to '{}'",
+                    a.name,
+                    first.name,
+                    ck.place(first.span),
+                    b.name
+                ),
+            ));
+        }
+        if let Some(first) = to.insert(&b.name, a) {
+            return Err(ck.error(
+                b.span,
+                format!(
+                    "'{}' (at {}) and '{}' are both renamed to '{}'",
+                    first.name,
+                    ck.place(first.span),
+                    a.name,
+                    b.name
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Where formula `name` is declared, if it is one.
+fn formula_span(model: &Model, name: &str) -> Option<Span> {
+    model.items.iter().find_map(|i| match i {
+        Item::Formula(n, _) if n.name == name => Some(n.span),
+        _ => None,
+    })
+}
+
 fn rename_module(base: &Module, r: &Renamed, formulas: &HashMap<String, Expr>) -> Module {
     let map: HashMap<&str, &str> = r
         .renames

@@ -66,6 +66,12 @@ impl Checker<'_> {
         Diagnostic::at(self.file, self.src, span, msg)
     }
 
+    /// `line L, column C` of `span`, to name a second place in a message.
+    pub(crate) fn place(&self, span: Span) -> String {
+        let d = Diagnostic::at(self.file, self.src, span, "");
+        format!("line {}, column {}", d.line, d.column)
+    }
+
     /// Resolves `e` in `scope`, folding constant parts; `stack` holds the formulas being
     /// expanded (a formula that uses itself is an error).
     pub(crate) fn resolve(

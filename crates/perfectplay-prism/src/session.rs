@@ -44,6 +44,44 @@ pub struct Loaded {
     decided: Vec<CExpr>,
 }
 
+/// The largest source text [`read_source`] reads: 64 MiB, far beyond any model written by
+/// hand or generated (the largest QVBS model file is under 100 KiB), and small enough that
+/// parsing it fits in memory.
+pub const MAX_SOURCE_BYTES: u64 = 64 << 20;
+
+/// The text of file `path` (`-` for standard input): a model, a properties file or any other
+/// input. An error names the path and says why: it cannot be read, it is not UTF-8 text, or it
+/// is larger than [`MAX_SOURCE_BYTES`] (`/dev/zero` is an error, not a read that never ends).
+pub fn read_source(path: &str) -> Result<String, Error> {
+    use std::io::Read;
+    let name = match path {
+        "-" => "standard input".to_string(),
+        p => format!("'{}'", p.escape_debug()),
+    };
+    let fail = |why: String| Error::Model(format!("cannot read {name}: {why}"));
+    let mut bytes = Vec::new();
+    let read = match path {
+        "-" => std::io::stdin()
+            .lock()
+            .take(MAX_SOURCE_BYTES + 1)
+            .read_to_end(&mut bytes),
+        p => std::fs::File::open(p).and_then(|f| f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)),
+    };
+    read.map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_SOURCE_BYTES {
+        return Err(fail(format!(
+            "it is larger than {} MiB, the most an input may be",
+            MAX_SOURCE_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        fail(format!(
+            "it is not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 /// Parses and checks the model `src` read from `file`, with `constants` given as
 /// `(name, value text)`, without building it.
 pub fn parse_program(
