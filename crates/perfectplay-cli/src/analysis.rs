@@ -2,7 +2,7 @@
 //! JSON or CSV. The numbers come from the library's [`Solved`] interface; this module only
 //! formats them and talks to the terminal.
 
-use crate::say::say;
+use crate::say::{out, outln, say};
 use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Write};
 use std::process::ExitCode;
@@ -110,9 +110,9 @@ pub fn explain(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
     };
     let e = solved.explain(id)?;
     if m.get_flag("json") {
-        println!("{}", to_json(&e));
+        outln!("{}", to_json(&e));
     } else {
-        print!("{}", render::explanation_text(&e));
+        out!("{}", render::explanation_text(&e));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -149,7 +149,7 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
                 simulation: &'a Simulation,
                 value: f64,
             }
-            println!(
+            outln!(
                 "{}",
                 to_json(&Played {
                     simulation: &s,
@@ -164,7 +164,7 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
                 }
                 None => "one game has no confidence interval".to_string(),
             };
-            println!(
+            outln!(
                 "games: {}, mean total: {} ({ci}), value: {}",
                 s.games,
                 render::float_text(s.mean),
@@ -195,7 +195,7 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
     let mut id = 0;
     let mut total = perfectplay::Rat::ZERO;
     let two_players = has_two_players(solved);
-    println!(
+    outln!(
         "value of the game: {}. Type a move's number or name (or its first letters); 'hint' \
          shows every move's value, 'quit' ends.",
         render::float_text(solved.report().value)
@@ -207,7 +207,7 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
     if let (Some(you), true) = (side, two_players) {
         say_sides(solved, you);
     }
-    println!("\n{}", e.explanation.state);
+    outln!("\n{}", e.explanation.state);
     loop {
         let x = &e.explanation;
         let pick = match x.kind {
@@ -215,8 +215,8 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
                 // A terminal state's value is its payoff.
                 let end = payoff(&x.value).and_then(|payoff| total.checked_add(payoff));
                 match end.and_then(|t| solved.show_end(id, t)) {
-                    Some(end) => println!("game over: {end}"),
-                    None => println!(
+                    Some(end) => outln!("game over: {end}"),
+                    None => outln!(
                         "game over: {}, {} {}",
                         x.state,
                         solved.total_name(),
@@ -224,7 +224,7 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
                     ),
                 }
                 if let (Some(you), true) = (side, two_players) {
-                    println!("(you were {})", solved.player_label(you));
+                    outln!("(you were {})", solved.player_label(you));
                 }
                 return Ok(ExitCode::SUCCESS);
             }
@@ -242,26 +242,26 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
                 };
                 if p != you {
                     let i = x.branches.iter().position(|b| b.chosen).unwrap_or(0);
-                    println!(
+                    outln!(
                         "  {} plays: {}",
                         solved.player_label(p),
                         x.branches[i].label
                     );
                     i
                 } else if x.branches.len() == 1 {
-                    println!("  you play: {} (the only move)", x.branches[0].label);
+                    outln!("  you play: {} (the only move)", x.branches[0].label);
                     0
                 } else {
                     if !total.is_zero() {
-                        println!("  [{} so far: {total}]", solved.total_name());
+                        outln!("  [{} so far: {total}]", solved.total_name());
                     }
                     for (i, b) in x.branches.iter().enumerate() {
-                        println!("  {}. {}", i + 1, b.label);
+                        outln!("  {}. {}", i + 1, b.label);
                     }
                     match ask(&mut lines, &mut out, &e)? {
                         Some(i) => i,
                         None => {
-                            println!("quit");
+                            outln!("quit");
                             return Ok(ExitCode::SUCCESS);
                         }
                     }
@@ -274,7 +274,7 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
         total = total.checked_add(b.reward).ok_or_else(overflow)?;
         let next = &e.next[pick];
         id = if matches!(x.kind, NodeKind::Chance) {
-            println!("  chance: {} (probability {})", b.label, b.probability);
+            outln!("  chance: {} (probability {})", b.label, b.probability);
             next[0].1
         } else if b.outcomes.is_empty() {
             next[0].1
@@ -282,13 +282,13 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
             // A random move: chance draws its outcome.
             let i = rng.pick(next.iter().map(|o| o.0));
             let o = &b.outcomes[i];
-            println!("  chance: {} (probability {})", o.label, o.probability);
+            outln!("  chance: {} (probability {})", o.label, o.probability);
             total = total.checked_add(o.reward).ok_or_else(overflow)?;
             next[i].1
         };
         e = solved.explain(id)?;
         if !matches!(e.explanation.kind, NodeKind::Terminal) {
-            println!("\n{}", e.explanation.state);
+            outln!("\n{}", e.explanation.state);
         }
     }
 }
@@ -310,7 +310,7 @@ fn has_two_players(solved: &dyn Solved) -> bool {
 
 /// Says which side the user plays and which the computer plays.
 fn say_sides(solved: &dyn Solved, you: Player) {
-    println!(
+    outln!(
         "you are {}; the computer plays {}, optimally",
         solved.player_label(you),
         solved.player_label(you.other())
@@ -329,7 +329,7 @@ fn ask(
         write!(out, "your move> ")?;
         out.flush()?;
         let Some(line) = lines.next() else {
-            println!();
+            outln!();
             return Ok(None);
         };
         let line = line.context("cannot read standard input")?;
@@ -338,7 +338,7 @@ fn ask(
             "" => continue,
             "q" | "quit" | "exit" => return Ok(None),
             "hint" | "?" => {
-                print!("{}", render::explanation_text(e));
+                out!("{}", render::explanation_text(e));
                 continue;
             }
             _ => {}
@@ -360,11 +360,11 @@ fn ask(
             .collect();
         match starts[..] {
             [i] => return Ok(Some(i)),
-            [] => println!(
+            [] => outln!(
                 "'{answer}' is not a move here: type 1 to {}, a move's name, 'hint' or 'quit'",
                 branches.len()
             ),
-            _ => println!(
+            _ => outln!(
                 "'{answer}' starts {} moves: type more of the name, or the number",
                 starts.len()
             ),
@@ -413,15 +413,15 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches, title: &str) -> Result<
             value_exact: solved.report().exact.as_ref(),
             distribution: &d,
         };
-        println!("{}", to_json(&out));
+        outln!("{}", to_json(&out));
     } else if m.get_flag("csv") {
-        print!("{}", render::distribution_csv(&d));
+        out!("{}", render::distribution_csv(&d));
     } else {
         let value = Value {
             float: *value,
             exact: solved.report().exact.clone(),
         };
-        print!("{}", render::distribution_text(&value, &d));
+        out!("{}", render::distribution_text(&value, &d));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,7 @@
 //! `perfectplay check`: models in the PRISM language (`perfectplay-prism`) and their
 //! properties, printed as text or JSON.
 
-use crate::say::say;
+use crate::say::{outln, say};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -347,15 +347,15 @@ fn report(
             if !json {
                 match (&a.exact, a.holds) {
                     (Some(q), None) if *q != value => {
-                        println!("{label}: {value} = {}", crate::render::fraction_text(q))
+                        outln!("{label}: {value} = {}", crate::render::fraction_text(q))
                     }
                     (None, None) if a.error_bound > 0.0 && a.value.is_finite() => {
-                        println!(
+                        outln!(
                             "{label}: {}",
                             crate::render::bounded_text(a.value, a.error_bound)
                         )
                     }
-                    _ => println!("{label}: {value}"),
+                    _ => outln!("{label}: {value}"),
                 }
             }
             results.push(ResultJson {
@@ -391,7 +391,7 @@ fn report(
             seconds: started.elapsed().as_secs_f64(),
             results,
         };
-        println!("{}", serde_json::to_string(&out).expect("serialises"));
+        outln!("{}", serde_json::to_string(&out).expect("serialises"));
     }
     if !m.get_flag("quiet") {
         let unexpanded = match space.stopped {

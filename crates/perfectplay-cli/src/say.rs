@@ -1,7 +1,9 @@
-//! Lines on standard error that cannot bring the command down. `eprintln!` panics when stderr
-//! cannot be written (closed, `2>/dev/full`), and a panic while reporting a panic aborts; these
-//! write what they can, and a failed write only marks the run, so that it ends with exit code 2
-//! once its standard output is complete.
+//! What the command says. On standard error, lines that cannot bring the command down:
+//! `eprintln!` panics when stderr cannot be written (`2>/dev/full`), and a panic while reporting
+//! a panic aborts; these write what they can, and a failed write only marks the run, so that it
+//! ends with exit code 2 once its standard output is complete. On standard output, text that
+//! may echo the user's names (labels, properties, a Python game's moves) with any control
+//! character written as an escape, never acted on by the terminal.
 
 use std::fmt::Arguments;
 use std::io::Write;
@@ -23,6 +25,38 @@ pub fn failed() -> bool {
     FAILED.load(Ordering::Relaxed)
 }
 
+/// `text` with every control character but a line break or a tab written as an escape
+/// (`\u{1b}`), so that an escape sequence in a name shows as text.
+pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return text.into();
+    }
+    text.chars()
+        .map(|c| match c.is_control() && c != '\n' && c != '\t' {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// `print!` of text that may echo the user's names: control characters escaped.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        print!("{}", $crate::say::escaped(&format!($($arg)*)))
+    };
+}
+
+/// `println!` of text that may echo the user's names: control characters escaped.
+macro_rules! outln {
+    () => {
+        println!()
+    };
+    ($($arg:tt)*) => {
+        println!("{}", $crate::say::escaped(&format!($($arg)*)))
+    };
+}
+
 /// `eprintln!` that survives a stderr that cannot be written.
 macro_rules! say {
     ($($arg:tt)*) => {
@@ -37,4 +71,4 @@ macro_rules! say_raw {
     };
 }
 
-pub(crate) use {say, say_raw};
+pub(crate) use {out, outln, say, say_raw};

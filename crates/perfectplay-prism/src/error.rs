@@ -89,10 +89,7 @@ impl Diagnostic {
     /// `FILE:LINE:COL: message`, then the line and carets under the place, as rustc does; of
     /// a long line only `CONTEXT` characters on either side.
     pub fn render(&self) -> String {
-        let mut out = format!(
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.message
-        );
+        let mut out = self.headline();
         if !self.source_line.trim().is_empty() {
             let gutter = self.line.to_string().len();
             // A long line is shown around the place only, with `…` where it is cut.
@@ -102,19 +99,32 @@ impl Diagnostic {
             let to = (at + self.width.max(1) + CONTEXT).min(chars.len());
             let before = if from > 0 { "…" } else { "" };
             let after = if to < chars.len() { "…" } else { "" };
-            let shown: String = chars[from..to].iter().collect();
+            // A control character shows as its escape (`\u{1b}`), never acted on by a
+            // terminal; the caret keeps under the place.
+            let text = |c: char| match c.is_control() && c != '\t' {
+                true => c.escape_default().to_string(),
+                false => c.to_string(),
+            };
+            let shown: String = chars[from..to].iter().map(|&c| text(c)).collect();
             let pad: String = before
                 .chars()
                 .chain(chars[from..at].iter().copied())
-                .map(|c| if c == '\t' { '\t' } else { ' ' })
+                .flat_map(|c| match c {
+                    '\t' => vec!['\t'],
+                    c => vec![' '; text(c).chars().count()],
+                })
                 .collect();
+            let underlined: usize = chars[at..(at + self.width.min(to - at)).min(to)]
+                .iter()
+                .map(|&c| text(c).chars().count())
+                .sum();
             out.push_str(&format!(
                 "\n{:gutter$} |\n{} | {before}{shown}{after}\n{:gutter$} | {}{}",
                 "",
                 self.line,
                 "",
                 pad,
-                "^".repeat(self.width.min(to - at).max(1))
+                "^".repeat(underlined.max(1))
             ));
         }
         out
@@ -122,10 +132,17 @@ impl Diagnostic {
 
     /// The first line of [`render`](Diagnostic::render), for one-line error output.
     pub fn headline(&self) -> String {
-        format!(
+        let text: String = format!(
             "{}:{}:{}: {}",
             self.file, self.line, self.column, self.message
         )
+        .chars()
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect();
+        text
     }
 }
 
