@@ -15,6 +15,7 @@ use serde::Serialize;
 
 use solving::{print_stats, solve_model, with_options};
 
+mod alloc;
 mod analysis;
 mod contest;
 mod files;
@@ -24,6 +25,9 @@ mod prism;
 mod render;
 mod say;
 mod solving;
+
+#[global_allocator]
+static ALLOCATOR: alloc::Guarded = alloc::Guarded;
 
 const ABOUT: &str = "Solves finite games of chance and strategy exactly: the value under optimal \
 play, computed by one engine for every game (cycles, two players, chance).";

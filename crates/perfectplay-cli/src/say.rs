@@ -28,7 +28,10 @@ pub fn failed() -> bool {
 /// `text` with every control character but a line break or a tab written as an escape
 /// (`\u{1b}`), so that an escape sequence in a name shows as text.
 pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
         return text.into();
     }
     text.chars()

@@ -504,6 +504,9 @@ fn build_packed<K: Word>(
     while s < space.states.len() {
         if s % PROGRESS_EVERY == 0 && s > 0 {
             progress(s, space.states.len());
+            // Stopped with an error before the machine (or the process's limit) runs out.
+            perfectplay::memory::check(space.states.len())
+                .map_err(|e| BuildError(e.to_string()))?;
         }
         let here = K::load(space.states.get(s));
         unpack(&space.layout, program, &here, &mut vals);

@@ -173,7 +173,9 @@ impl Program {
             if let Some(first) = values.insert(name, value) {
                 return Err(Diagnostic::plain(
                     file,
-                    format!("constant '{name}' is given two values, {name}={first} and {name}={value}"),
+                    format!(
+                        "constant '{name}' is given two values, {name}={first} and {name}={value}"
+                    ),
                 ));
             }
             if let Some(c) = decls.get(name).filter(|c| c.value.is_some()) {
@@ -216,94 +218,96 @@ impl Program {
         let mut inexact: HashSet<String> = HashSet::new();
         let no_vars = HashMap::new();
         let no_formulas = HashMap::new();
-        // Repeated passes: each evaluates the constants whose dependencies are known.
-        let mut pending: Vec<&String> = order.iter().collect();
-        while !pending.is_empty() {
-            let before = pending.len();
-            let mut still = Vec::new();
-            for name in pending {
-                let c = decls[name];
-                let value = match given.iter().find(|(g, _)| g == name) {
-                    Some((_, text)) => {
-                        let e = crate::parser::parse_expr(&format!("--const {name}"), text)?;
-                        let gck = Checker::new("--const", text);
-                        let scope = Scope {
-                            consts: &consts,
-                            formulas: &no_formulas,
-                            vars: &no_vars,
-                            labels: None,
-                            inexact: &inexact,
-                        };
-                        match gck.resolve(&e, &scope, &mut Vec::new()) {
-                            Ok((c, _)) => match constant_of(c, name, &mut inexact) {
-                                Some(v) => v,
-                                None => unreachable!("no variables in scope"),
-                            },
-                            Err(d) => return Err(d),
+        // The constants in an order where every one comes after those it names (through
+        // formulas too): one pass evaluates them all.
+        let parsed_given: HashMap<&str, Expr> = given
+            .iter()
+            .filter(|(name, _)| decls.contains_key(name))
+            .map(|(name, text)| {
+                crate::parser::parse_expr(&format!("--const {name}"), text)
+                    .map(|e| (name.as_str(), e))
+            })
+            .collect::<Result<_, _>>()?;
+        let none = HashMap::new();
+        let evaluation = dependency_order(&order, |name| {
+            let mut names = Vec::new();
+            match parsed_given.get(name) {
+                Some(e) => names_in(e, &none, &mut names),
+                None => names_in(
+                    decls[name].value.as_ref().expect("checked above"),
+                    &formulas,
+                    &mut names,
+                ),
+            }
+            names
+        })
+        .map_err(|name| {
+            ck.error(
+                decls[name].name.span,
+                format!("constant '{name}' is defined in terms of itself"),
+            )
+        })?;
+        for name in evaluation {
+            let c = decls[name];
+            let value = match parsed_given.get(name.as_str()) {
+                Some(e) => {
+                    let text = &given.iter().find(|(g, _)| g == name).expect("given").1;
+                    let gck = Checker::new("--const", text);
+                    let scope = Scope {
+                        consts: &consts,
+                        formulas: &no_formulas,
+                        vars: &no_vars,
+                        labels: None,
+                        inexact: &inexact,
+                    };
+                    let (c, _) = gck.resolve(e, &scope, &mut Vec::new())?;
+                    match constant_of(c, name, &mut inexact) {
+                        Some(v) => v,
+                        None => unreachable!("no variables in scope"),
+                    }
+                }
+                None => {
+                    let e = c.value.as_ref().expect("checked above");
+                    let scope = Scope {
+                        consts: &consts,
+                        formulas: &formulas,
+                        vars: &no_vars,
+                        labels: None,
+                        inexact: &inexact,
+                    };
+                    let (c, _) = ck.resolve(e, &scope, &mut Vec::new())?;
+                    match constant_of(c, name, &mut inexact) {
+                        Some(v) => v,
+                        None => {
+                            return Err(ck.error(
+                                e.span,
+                                format!("constant '{name}' must not depend on variables"),
+                            ))
                         }
                     }
-                    None => {
-                        let e = c.value.as_ref().expect("checked above");
-                        let scope = Scope {
-                            consts: &consts,
-                            formulas: &formulas,
-                            vars: &no_vars,
-                            labels: None,
-                            inexact: &inexact,
-                        };
-                        match ck.resolve(e, &scope, &mut Vec::new()) {
-                            Ok((c, _)) => match constant_of(c, name, &mut inexact) {
-                                Some(v) => v,
-                                None => {
-                                    return Err(ck.error(
-                                        e.span,
-                                        format!("constant '{name}' must not depend on variables"),
-                                    ))
-                                }
+                }
+            };
+            let value = match (c.ty.unwrap_or(ConstType::Int), value) {
+                (ConstType::Int, Value::Int(_)) | (ConstType::Bool, Value::Bool(_)) => value,
+                (ConstType::Double, Value::Int(n)) => Value::Real(Q::int(n)),
+                (ConstType::Double, Value::Real(_)) => value,
+                (ConstType::Int, Value::Real(q)) if c.ty.is_none() => Value::Real(q),
+                (t, v) => {
+                    return Err(ck.error(
+                        c.name.span,
+                        format!(
+                            "constant '{name}' is {} but its value {v} is {}",
+                            match t {
+                                ConstType::Int => "int",
+                                ConstType::Double => "double",
+                                ConstType::Bool => "bool",
                             },
-                            Err(d)
-                                if d.message.starts_with("unknown name")
-                                    && order
-                                        .iter()
-                                        .any(|o| d.message.contains(&format!("'{o}'"))) =>
-                            {
-                                still.push(name);
-                                continue;
-                            }
-                            Err(d) => return Err(d),
-                        }
-                    }
-                };
-                let value = match (c.ty.unwrap_or(ConstType::Int), value) {
-                    (ConstType::Int, Value::Int(_)) | (ConstType::Bool, Value::Bool(_)) => value,
-                    (ConstType::Double, Value::Int(n)) => Value::Real(Q::int(n)),
-                    (ConstType::Double, Value::Real(_)) => value,
-                    (ConstType::Int, Value::Real(q)) if c.ty.is_none() => Value::Real(q),
-                    (t, v) => {
-                        return Err(ck.error(
-                            c.name.span,
-                            format!(
-                                "constant '{name}' is {} but its value {v} is {}",
-                                match t {
-                                    ConstType::Int => "int",
-                                    ConstType::Double => "double",
-                                    ConstType::Bool => "bool",
-                                },
-                                v.type_name()
-                            ),
-                        ))
-                    }
-                };
-                consts.insert(name.clone(), value);
-            }
-            if still.len() == before {
-                let name = still[0];
-                return Err(ck.error(
-                    decls[name].name.span,
-                    format!("constant '{name}' is defined in terms of itself"),
-                ));
-            }
-            pending = still;
+                            v.type_name()
+                        ),
+                    ))
+                }
+            };
+            consts.insert(name.clone(), value);
         }
         let _ = whole;
         let constants = order.iter().map(|n| (n.clone(), consts[n])).collect();
@@ -571,11 +575,17 @@ impl Program {
                 }
                 Item::Rewards(r) => {
                     let name = r.name.as_ref().map_or(String::new(), |n| n.name.clone());
-                    if let Some(first) = r.name.as_ref().and_then(|n| reward_spans.insert(&n.name, r.span)) {
+                    if let Some(first) = r
+                        .name
+                        .as_ref()
+                        .and_then(|n| reward_spans.insert(&n.name, r.span))
+                    {
                         let at = ck.place(first);
                         return Err(ck.error(
                             r.span,
-                            format!("reward structure \"{name}\" is declared twice (first at {at})"),
+                            format!(
+                                "reward structure \"{name}\" is declared twice (first at {at})"
+                            ),
                         ));
                     }
                     let mut s = RewardStruct {
@@ -629,12 +639,18 @@ impl Program {
                     let mut acts = Vec::new();
                     for c in &p.controls {
                         let (i, owners, what, id) = match c {
-                            Controlled::Module(m) => {
-                                (find(&self.modules, m, "module")?, &mut module_owner, "module", m)
-                            }
-                            Controlled::Action(a) => {
-                                (find(&self.actions, a, "action")?, &mut action_owner, "action", a)
-                            }
+                            Controlled::Module(m) => (
+                                find(&self.modules, m, "module")?,
+                                &mut module_owner,
+                                "module",
+                                m,
+                            ),
+                            Controlled::Action(a) => (
+                                find(&self.actions, a, "action")?,
+                                &mut action_owner,
+                                "action",
+                                a,
+                            ),
                         };
                         if let Some(other) = owners.insert(i, name) {
                             let whose = match other == name {
@@ -925,6 +941,83 @@ fn constant_of(c: CExpr, name: &str, inexact: &mut HashSet<String>) -> Option<Va
 /// A copy of `base` under the renaming of `r`, its formulas expanded first.
 /// The labels every model has, which a model cannot define.
 const BUILTIN_LABELS: [&str; 2] = ["init", "deadlock"];
+
+/// The names `e` refers to, with those of the formulas among them (each formula once).
+fn names_in<'e>(e: &'e Expr, formulas: &'e HashMap<String, Expr>, out: &mut Vec<&'e str>) {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Name(n) => {
+                out.push(n);
+                if let Some(f) = formulas.get(n).filter(|_| seen.insert(n)) {
+                    stack.push(f);
+                }
+            }
+            ExprKind::Unary(_, a) => stack.push(a),
+            ExprKind::Binary(_, a, b) => stack.extend([&**a, &**b]),
+            ExprKind::Ite(c, a, b) => stack.extend([&**c, &**a, &**b]),
+            ExprKind::Call(_, args) => stack.extend(args),
+            ExprKind::Filter(_, a, b) => stack.extend(std::iter::once(&**a).chain(b.as_deref())),
+            ExprKind::Int(_)
+            | ExprKind::Real(_)
+            | ExprKind::Bool(_)
+            | ExprKind::Label(_)
+            | ExprKind::Query(_) => {}
+        }
+    }
+}
+
+/// `names` ordered so that each comes after the names among them that `uses` lists for it
+/// (depth first, in linear time); the error is a name on a cycle.
+fn dependency_order<'n, 'u>(
+    names: &'n [String],
+    uses: impl Fn(&str) -> Vec<&'u str>,
+) -> Result<Vec<&'n String>, &'n String> {
+    let index: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    // 0: not reached, 1: on the current path, 2: done.
+    let mut mark = vec![0u8; names.len()];
+    let mut out = Vec::with_capacity(names.len());
+    for start in 0..names.len() {
+        if mark[start] != 0 {
+            continue;
+        }
+        let deps = |i: usize| -> Vec<usize> {
+            uses(&names[i])
+                .into_iter()
+                .filter_map(|n| index.get(n).copied())
+                .collect()
+        };
+        mark[start] = 1;
+        let mut path = vec![(start, deps(start), 0usize)];
+        while let Some((node, next, at)) = path.last_mut() {
+            match next.get(*at).copied() {
+                Some(d) => {
+                    *at += 1;
+                    match mark[d] {
+                        0 => {
+                            mark[d] = 1;
+                            let ds = deps(d);
+                            path.push((d, ds, 0));
+                        }
+                        1 => return Err(&names[d]),
+                        _ => {}
+                    }
+                }
+                None => {
+                    mark[*node] = 2;
+                    out.push(&names[*node]);
+                    path.pop();
+                }
+            }
+        }
+    }
+    Ok(out)
+}
 
 /// A renaming that maps each name once and no two names to one.
 fn check_renaming(ck: &Checker<'_>, r: &Renamed) -> Result<(), Diagnostic> {

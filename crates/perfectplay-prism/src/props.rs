@@ -80,7 +80,20 @@ impl Props {
                 Item::Const(c) => {
                     let (value, inexact) =
                         match (&c.value, given.iter().find(|(n, _)| *n == c.name.name)) {
-                            (_, Some((_, text))) => {
+                            (Some(_), Some((_, text))) => {
+                                return Err(Error::Text(Diagnostic::at(
+                                    file,
+                                    src,
+                                    c.name.span,
+                                    format!(
+                                        "constant '{0}' is defined in the properties and given \
+                                         the value {0}={text} as well: only a constant left \
+                                         undefined takes one",
+                                        c.name.name
+                                    ),
+                                )));
+                            }
+                            (None, Some((_, text))) => {
                                 let e = crate::parser::parse_expr("--const", text)?;
                                 const_of(program, "--const", text, &e, &scope)?
                             }

@@ -65,7 +65,8 @@ pub fn read_source(path: &str) -> Result<String, Error> {
             .lock()
             .take(MAX_SOURCE_BYTES + 1)
             .read_to_end(&mut bytes),
-        p => std::fs::File::open(p).and_then(|f| f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)),
+        p => std::fs::File::open(p)
+            .and_then(|f| f.take(MAX_SOURCE_BYTES + 1).read_to_end(&mut bytes)),
     };
     read.map_err(|e| fail(e.to_string()))?;
     if bytes.len() as u64 > MAX_SOURCE_BYTES {

@@ -163,7 +163,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             .min(max_states.saturating_add(1))
             .min(RESERVE_AT_MOST);
         // Nor more than the memory left (an address-space limit counts reserved pages too):
-        // the tables then grow as they fill, under the check of `check_memory`.
+        // the tables then grow as they fill, under the check of `memory::check`.
         let per_state = (3 * std::mem::size_of::<u32>()
             + std::mem::size_of::<N>()
             + std::mem::size_of::<M::State>()) as u64;
@@ -219,21 +219,9 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         if id + 1 >= self.next_report {
             self.next_report += PROGRESS_EVERY;
             self.report()?;
-            self.check_memory()?;
+            memory::check(self.states.len())?;
         }
         Ok(id as u32)
-    }
-
-    /// Stops before the machine runs out of memory (see [`crate::memory`]).
-    #[cold]
-    #[inline(never)]
-    fn check_memory(&self) -> Result<(), SolveError> {
-        match memory::reading() {
-            Some((resident, available)) if !memory::room(resident, available) => {
-                Err(memory::too_large(self.states.len(), resident, available))
-            }
-            _ => Ok(()),
-        }
     }
 
     #[cold]

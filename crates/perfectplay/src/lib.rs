@@ -188,7 +188,7 @@ mod sweep;
 mod backup;
 mod component;
 mod linear;
-mod memory;
+pub mod memory;
 mod report;
 mod states;
 

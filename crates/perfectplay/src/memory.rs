@@ -109,6 +109,21 @@ pub(crate) fn room(resident: u64, available: u64) -> bool {
     available >= resident / 2 + MARGIN
 }
 
+/// Whether a process that has made `states` states may go on: an error
+/// ([`SolveError::TooLarge`](crate::SolveError::TooLarge)) once the memory left is less than its
+/// tables need to grow once more (see [`room`]). Front ends that build large tables of their
+/// own (a model's state space) call it now and then, as exploration does.
+#[cold]
+#[inline(never)]
+pub fn check(states: usize) -> Result<(), crate::SolveError> {
+    match reading() {
+        Some((resident, available)) if !room(resident, available) => {
+            Err(too_large(states, resident, available))
+        }
+        _ => Ok(()),
+    }
+}
+
 /// The error of a solve stopped for want of memory after `states` states.
 #[cold]
 pub(crate) fn too_large(states: usize, resident: u64, available: u64) -> crate::SolveError {

@@ -185,7 +185,7 @@ fn sweep<M: Model, N: SweepNumber>(
             if states >= next_check {
                 next_check += CHECK_EVERY;
                 report(&mut watch, &scratch.stats, started)?;
-                check_memory(states)?;
+                memory::check(states)?;
             }
         }
         swept_start(model, &table).map(Some)
@@ -435,16 +435,5 @@ fn invalid<M: Model>(model: &M, s: &M::State, reason: String) -> SolveError {
     SolveError::InvalidModel {
         state: model.show_state(s),
         reason,
-    }
-}
-
-/// Stops before the machine runs out of memory (see [`crate::memory`]).
-#[cold]
-fn check_memory(states: usize) -> Result<(), SolveError> {
-    match memory::reading() {
-        Some((resident, available)) if !memory::room(resident, available) => {
-            Err(memory::too_large(states, resident, available))
-        }
-        _ => Ok(()),
     }
 }

@@ -20,10 +20,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::values::Values;
-use super::{
-    check_memory, limit_error, report, room_for, sweep_bound, swept_start, Fail, Scratch,
-    CHECK_EVERY,
-};
+use super::{limit_error, report, room_for, sweep_bound, swept_start, Fail, Scratch, CHECK_EVERY};
 use crate::model::Model;
 use crate::report::{Method, Stats, Watch};
 use crate::SolveError;
@@ -85,7 +82,7 @@ pub(super) fn start_value<M: Model + Sync>(
             if stats.states >= next_check {
                 next_check = stats.states + CHECK_EVERY;
                 report(&mut watch, stats, started)?;
-                check_memory(stats.states)?;
+                crate::memory::check(stats.states)?;
             }
             Ok(())
         });
