@@ -137,6 +137,7 @@ pub fn play(solved: &dyn Solved, m: &ArgMatches) -> Result<ExitCode> {
             if let Some(bar) = &bar {
                 bar.set_position(done as u64);
             }
+            std::ops::ControlFlow::Continue(())
         });
         if let Some(bar) = &bar {
             bar.finish_and_clear();

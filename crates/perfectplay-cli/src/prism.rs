@@ -163,6 +163,7 @@ fn build(
             ));
             bar.tick();
         }
+        std::ops::ControlFlow::Continue(())
     });
     if let Some(bar) = &bar {
         bar.finish_and_clear();

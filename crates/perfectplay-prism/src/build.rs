@@ -10,6 +10,7 @@
 //! Storm.
 
 use rustc_hash::FxHashMap;
+use std::ops::ControlFlow;
 
 use crate::fast::IntExpr;
 use crate::index::Indexed;
@@ -216,17 +217,18 @@ pub fn show_values(program: &Program, vals: &[i64]) -> String {
 
 /// Builds the state space of `program`, stopping beyond `max_states` states.
 pub fn build(program: &Program, max_states: usize) -> Result<Space, BuildError> {
-    build_with_progress(program, max_states, &mut |_, _| {})
+    build_with_progress(program, max_states, &mut |_, _| ControlFlow::Continue(()))
 }
 
 /// How many states between two calls of the progress callback.
 const PROGRESS_EVERY: usize = 1 << 16;
 
-/// [`build`], calling `progress(expanded, found)` every 65,536 expanded states.
+/// [`build`], calling `progress(expanded, found)` every 65,536 expanded states; where it
+/// answers [`ControlFlow::Break`] (a Ctrl-C, say), the build stops with an error.
 pub fn build_with_progress(
     program: &Program,
     max_states: usize,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<Space, BuildError> {
     build_until(program, max_states, None, progress)
 }
@@ -239,7 +241,7 @@ pub fn build_until(
     program: &Program,
     max_states: usize,
     stop: Option<&CExpr>,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<Space, BuildError> {
     let (layout, bits) = packed::layout(program);
     // A choice keeps its action and module in half a word each.
@@ -277,7 +279,7 @@ fn build_packed<K: Word>(
     layout: Vec<(u32, u32)>,
     max_states: usize,
     stop: Option<&CExpr>,
-    progress: &mut dyn FnMut(usize, usize),
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<Space, BuildError> {
     let mut space = Space {
         layout,
@@ -503,7 +505,9 @@ fn build_packed<K: Word>(
     let mut s = 0usize;
     while s < space.states.len() {
         if s % PROGRESS_EVERY == 0 && s > 0 {
-            progress(s, space.states.len());
+            if progress(s, space.states.len()).is_break() {
+                return Err(BuildError(format!("interrupted after {s} states")));
+            }
             // Stopped with an error before the machine (or the process's limit) runs out.
             perfectplay::memory::check(space.states.len())
                 .map_err(|e| BuildError(e.to_string()))?;

@@ -125,16 +125,19 @@ impl Loaded {
         constants: &[(String, String)],
         max_states: usize,
     ) -> Result<Loaded, Error> {
-        Loaded::with_progress(file, src, constants, max_states, &mut |_, _| {})
+        Loaded::with_progress(file, src, constants, max_states, &mut |_, _| {
+            std::ops::ControlFlow::Continue(())
+        })
     }
 
-    /// [`Loaded::new`], calling `progress(expanded, found)` now and then while it builds.
+    /// [`Loaded::new`], calling `progress(expanded, found)` now and then while it builds
+    /// (which stops with an error where it answers `Break`).
     pub fn with_progress(
         file: &str,
         src: &str,
         constants: &[(String, String)],
         max_states: usize,
-        progress: &mut dyn FnMut(usize, usize),
+        progress: &mut dyn FnMut(usize, usize) -> std::ops::ControlFlow<()>,
     ) -> Result<Loaded, Error> {
         let started = Instant::now();
         let program = parse_program(file, src, constants)?;
@@ -153,7 +156,7 @@ impl Loaded {
         program: Program,
         asked: &[(&Props, usize)],
         max_states: usize,
-        progress: &mut dyn FnMut(usize, usize),
+        progress: &mut dyn FnMut(usize, usize) -> std::ops::ControlFlow<()>,
     ) -> Result<Loaded, Error> {
         let started = Instant::now();
         let mut decided: Vec<CExpr> = Vec::new();

@@ -297,7 +297,7 @@ endmodule
     let program = parse_program("chain", src, &[]).unwrap();
     let until = Props::new(&program, "p", "P=? [ x!=2 U x=3 ]", &[]).unwrap();
     let reach = Props::new(&program, "p", "P=? [ F x=4 ]", &[]).unwrap();
-    let nothing = &mut |_, _| {};
+    let nothing = &mut |_, _| std::ops::ControlFlow::Continue(());
     // x = 4 lies beyond the until's decided states 2 and 3: p0 = p1 / 3, p1 = 1/2 + p0 / 2.
     let l = Loaded::for_properties(program.clone(), &[(&until, 0)], 100, nothing).unwrap();
     assert_eq!(

@@ -35,8 +35,10 @@ fn each_small_case(
         let props = Props::new(&program, "case", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
         let key = (model.clone(), case["constants"].to_string());
         let l = if directed {
-            let l = Loaded::for_properties(program, &[(&props, 0)], 10_000_000, &mut |_, _| {})
-                .unwrap_or_else(|e| panic!("{e}"));
+            let l = Loaded::for_properties(program, &[(&props, 0)], 10_000_000, &mut |_, _| {
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
             assert!(l.space.len() as u64 <= full, "{}", case["id"]);
             smaller += usize::from((l.space.len() as u64) < full);
             loaded.insert(key.clone(), l);

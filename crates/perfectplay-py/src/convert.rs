@@ -133,9 +133,40 @@ fn fraction_type(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
         .map(|f| f.bind(py))
 }
 
-/// A `Fraction` from the engine's `p/q` (or integer) text.
+/// A `Fraction` from the engine's `p/q` (or integer) text, of any length: Python's limit on
+/// converting long digit strings to `int` (4,300 digits by default) does not apply, as the
+/// numbers are read in pieces below it.
 pub fn fraction(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
-    Ok(fraction_type(py)?.call1((text,))?.unbind())
+    let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+    let (negative, n) = match n.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, n),
+    };
+    let bad = || pyo3::exceptions::PyValueError::new_err(format!("'{text}' is not a fraction"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(n) || !digits(d) {
+        return Err(bad());
+    }
+    let mut numerator = integer(py, n)?;
+    if negative {
+        numerator = numerator.neg()?;
+    }
+    let denominator = integer(py, d)?;
+    Ok(fraction_type(py)?.call1((numerator, denominator))?.unbind())
+}
+
+/// Digits read as a Python `int` by halves, each piece short enough for `int(str)`.
+fn integer<'py>(py: Python<'py>, digits: &str) -> PyResult<Bound<'py, PyAny>> {
+    const PIECE: usize = 4000;
+    if digits.len() <= PIECE {
+        return Ok(py.get_type::<pyo3::types::PyInt>().call1((digits,))?);
+    }
+    let low = digits.len() / 2;
+    let (high_digits, low_digits) = digits.split_at(digits.len() - low);
+    let scale = 10u32.into_pyobject(py)?.pow(low, py.None())?;
+    integer(py, high_digits)?
+        .mul(scale)?
+        .add(integer(py, low_digits)?)
 }
 
 /// A `Fraction` of a [`Rat`].

@@ -69,12 +69,20 @@ fn options(exact: bool, threads: Option<usize>, max_states: Option<usize>) -> Py
 }
 
 /// The extension module.
+/// The `Fraction` written `p/q` (or as an integer), of any length (`Fraction(text)` stops at
+/// Python's limit of 4,300 digits on converting text to `int`).
+#[pyfunction]
+fn fraction(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+    convert::fraction(py, text)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(builtin::games, m)?)?;
     m.add_function(wrap_pyfunction!(solve_builtin, m)?)?;
     m.add_function(wrap_pyfunction!(solve_game, m)?)?;
     m.add_function(wrap_pyfunction!(prism::load_prism, m)?)?;
+    m.add_function(wrap_pyfunction!(fraction, m)?)?;
     m.add_class::<Solution>()?;
     m.add_class::<prism::PrismModel>()?;
     m.add_class::<nodes::Terminal>()?;
@@ -84,6 +92,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "SolveError",
         m.py().get_type::<solved::errors::SolveError>(),
+    )?;
+    m.add(
+        "NonStoppingError",
+        m.py().get_type::<solved::errors::NonStoppingError>(),
     )?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -1,5 +1,9 @@
 //! Models in the PRISM language: loaded and built once, then checked property by property.
 
+use std::ops::ControlFlow;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::Duration;
+
 use perfectplay_prism::{check_prop, Loaded, Props};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -10,7 +14,7 @@ use crate::solved::errors::SolveError;
 /// A PRISM model, built (`perfectplay.prism.Model` wraps it).
 #[pyclass(frozen, unsendable, module = "perfectplay._core")]
 pub struct PrismModel {
-    loaded: Loaded,
+    loaded: Arc<Loaded>,
     /// The properties file's text and name, if one was given.
     props: Option<(String, String)>,
     constants: Vec<(String, String)>,
@@ -35,8 +39,7 @@ pub fn load_prism(
     max_states: Option<usize>,
 ) -> PyResult<PrismModel> {
     let read = |p: &str| {
-        std::fs::read_to_string(p)
-            .map_err(|e| PyValueError::new_err(format!("cannot read '{p}': {e}")))
+        perfectplay_prism::read_source(p).map_err(|e| PyValueError::new_err(e.to_string()))
     };
     let src = read(path)?;
     let props = props
@@ -52,14 +55,67 @@ pub fn load_prism(
     };
     perfectplay_prism::check_constants(&program, &file.iter().collect::<Vec<_>>())
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // The build looks for Ctrl-C at each progress report and stops there.
+    let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
     let loaded = py
-        .allow_threads(|| Loaded::for_properties(program, &[], limit, &mut |_, _| {}))
-        .map_err(error)?;
+        .allow_threads(|| {
+            Loaded::for_properties(
+                program,
+                &[],
+                limit,
+                &mut |_, _| match Python::with_gil(|py| py.check_signals()) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        *interrupt.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        ControlFlow::Break(())
+                    }
+                },
+            )
+        })
+        .map_err(
+            |e| match interrupt.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                Some(raised) => raised,
+                None => error(e),
+            },
+        )?;
     Ok(PrismModel {
-        loaded,
+        loaded: Arc::new(loaded),
         props,
         constants,
     })
+}
+
+/// Runs `work` on a thread of its own, the interpreter lock released, looking for Ctrl-C
+/// every 50 ms: an interrupt is raised at once (the work, which has no way to be told, runs
+/// on to its end unseen, and what it holds is freed then).
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> PyResult<T> {
+    let (done, result) = mpsc::channel();
+    // Held by one waiter at a time; the lock lets it cross into `allow_threads`.
+    let result = Mutex::new(result);
+    std::thread::Builder::new()
+        .name("perfectplay-check".into())
+        .spawn(move || {
+            let _ = done.send(work());
+        })
+        .map_err(|e| SolveError::new_err(format!("cannot start a thread: {e}")))?;
+    loop {
+        let waited = py.allow_threads(|| {
+            let result = result.lock().unwrap_or_else(|e| e.into_inner());
+            result.recv_timeout(Duration::from_millis(50))
+        });
+        match waited {
+            Ok(value) => return Ok(value),
+            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(SolveError::new_err(
+                    "internal error (please report it): the check stopped without an answer",
+                ))
+            }
+        }
+    }
 }
 
 #[pymethods]
@@ -94,9 +150,14 @@ impl PrismModel {
                 (p, 0)
             }
         };
-        let a = check_prop(&self.loaded, &props, &props.props[i], exact).map_err(error)?;
+        let loaded = self.loaded.clone();
+        let prop_text = props.props[i].text.clone();
+        let a = interruptible(py, move || {
+            check_prop(&loaded, &props, &props.props[i], exact)
+        })?
+        .map_err(error)?;
         let d = PyDict::new(py);
-        d.set_item("property", &props.props[i].text)?;
+        d.set_item("property", prop_text)?;
         d.set_item("value", a.value)?;
         d.set_item("exact", a.exact)?;
         d.set_item("holds", a.holds)?;

@@ -5,6 +5,7 @@
 //! command line's `solve`); the first query explores the game once and keeps the result. A
 //! Python game is explored at once, since each state costs a call into Python.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -26,6 +27,13 @@ pub mod errors {
         "The engine could not solve the game: its value is undefined (a cycle no strategy \
          leaves, a gain without bound), a state limit was reached, or it is too large."
     );
+    pyo3::create_exception!(
+        perfectplay,
+        NonStoppingError,
+        SolveError,
+        "Two players together can keep a play going for ever, and the game does not say who \
+         loses such a play (see `Game.endless_play_loser`)."
+    );
 }
 
 /// How a solve was asked for.
@@ -44,6 +52,7 @@ pub fn solve_error(e: SolveError) -> PyErr {
     match e {
         SolveError::InvalidModel { .. } => PyValueError::new_err(e.to_string()),
         SolveError::Interrupted { .. } => PyKeyboardInterrupt::new_err(e.to_string()),
+        SolveError::NonStopping { .. } => errors::NonStoppingError::new_err(e.to_string()),
         e => errors::SolveError::new_err(e.to_string()),
     }
 }
@@ -400,9 +409,26 @@ impl Solution {
             return Err(PyValueError::new_err("simulate needs at least one game"));
         }
         let solved = self.explored(py)?;
+        // Ctrl-C is looked for every few games: the interrupt is raised as it was.
+        let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
         let s = py
-            .allow_threads(|| solved.simulate(games, seed))
-            .map_err(|e| self.error(e))?;
+            .allow_threads(|| {
+                solved.simulate_watched(games, seed, &mut |_| match Python::with_gil(|py| {
+                    py.check_signals()
+                }) {
+                    Ok(()) => ControlFlow::Continue(()),
+                    Err(e) => {
+                        *interrupt.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        ControlFlow::Break(())
+                    }
+                })
+            })
+            .map_err(
+                |e| match interrupt.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                    Some(raised) => raised,
+                    None => self.error(e),
+                },
+            )?;
         let d = PyDict::new(py);
         d.set_item("games", s.games)?;
         d.set_item("mean", s.mean)?;

@@ -654,6 +654,12 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     ) -> Result<Step<N>, SolveError> {
         node.clear();
         model.expand(self.state_at(id as usize), node);
+        // Expanded again after the solve: a model that fails now (a Python game interrupted
+        // by Ctrl-C, say) is an error, not a node taken as solved.
+        node.validate().map_err(|reason| SolveError::InvalidModel {
+            state: model.show_state(self.state_at(id as usize)),
+            reason,
+        })?;
         let index = |next: &S| {
             self.number_of(model, next)
                 .map(|i| i as u32)
@@ -685,7 +691,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                     .map(|b| Ok((index(&b.next)?, N::from_rat(b.probability), b.reward)))
                     .collect::<Result<_, SolveError>>()?,
             ),
-            NodeKind::Unset => unreachable!("a solved model sets every node kind"),
+            NodeKind::Unset => unreachable!("validated above"),
         })
     }
 }

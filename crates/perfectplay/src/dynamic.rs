@@ -185,15 +185,15 @@ pub trait Solved {
     /// Plays `games` games with the computed strategy everywhere (see
     /// [`Solution::simulate`]).
     fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError> {
-        self.simulate_watched(games, seed, &mut |_| {})
+        self.simulate_watched(games, seed, &mut |_| std::ops::ControlFlow::Continue(()))
     }
-    /// [`Solved::simulate`], telling `played` how many games are done now and then (see
-    /// [`Solution::simulate_watched`]).
+    /// [`Solved::simulate`], telling `played` how many games are done now and then, and
+    /// stopping where it answers `Break` (see [`Solution::simulate_watched`]).
     fn simulate_watched(
         &self,
         games: usize,
         seed: u64,
-        played: &mut dyn FnMut(usize),
+        played: &mut dyn FnMut(usize) -> std::ops::ControlFlow<()>,
     ) -> Result<Simulation, SolveError>;
     /// How the game names `player` ([`Model::player_label`]), or `max` / `min`.
     fn player_label(&self, player: crate::Player) -> String;
@@ -262,6 +262,10 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         let e = self.solution.explain(&*self.model, state)?;
         let mut node = crate::Node::new();
         self.model.expand(state, &mut node);
+        node.validate().map_err(|reason| SolveError::InvalidModel {
+            state: self.model.show_state(state),
+            reason,
+        })?;
         let number = |b: &crate::Branch<M::State, M::Move>| {
             self.solution
                 .number_of(&*self.model, &b.next)
@@ -321,7 +325,7 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         &self,
         games: usize,
         seed: u64,
-        played: &mut dyn FnMut(usize),
+        played: &mut dyn FnMut(usize) -> std::ops::ControlFlow<()>,
     ) -> Result<Simulation, SolveError> {
         self.solution
             .simulate_watched(&*self.model, games, seed, MAX_GAME_STEPS, played)

@@ -7,6 +7,7 @@
 
 use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Rat, Solution, SolveError};
+use std::ops::ControlFlow;
 
 /// A seeded pseudo-random generator (SplitMix64).
 #[derive(Clone, Debug)]
@@ -103,18 +104,22 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         seed: u64,
         max_steps: usize,
     ) -> Result<Simulation, SolveError> {
-        self.simulate_watched(model, games, seed, max_steps, &mut |_| {})
+        self.simulate_watched(model, games, seed, max_steps, &mut |_| {
+            ControlFlow::Continue(())
+        })
     }
 
     /// [`Solution::simulate`], telling `played` the number of games finished after every
-    /// [`SIMULATION_REPORT`] games and at the end (for a progress bar).
+    /// [`SIMULATION_REPORT`] games and at the end (for a progress bar); where it answers
+    /// [`ControlFlow::Break`] (a Ctrl-C, say), the run stops with
+    /// [`SolveError::Interrupted`].
     pub fn simulate_watched<M: Model<State = S>>(
         &self,
         model: &M,
         games: usize,
         seed: u64,
         max_steps: usize,
-        played: &mut dyn FnMut(usize),
+        played: &mut dyn FnMut(usize) -> ControlFlow<()>,
     ) -> Result<Simulation, SolveError> {
         let mut rng = Rng::new(seed);
         let mut node = Node::new();
@@ -131,6 +136,11 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             loop {
                 node.clear();
                 model.expand(&state, &mut node);
+                // Expanded again after the solve: a model that fails now is an error.
+                node.validate().map_err(|reason| SolveError::InvalidModel {
+                    state: model.show_state(&state),
+                    reason,
+                })?;
                 let b = match node.kind() {
                     NodeKind::Terminal => {
                         total += node.payoff().to_f64();
@@ -153,7 +163,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                     NodeKind::Chance => {
                         &node.branches()[rng.pick(node.branches().iter().map(|b| b.probability))]
                     }
-                    NodeKind::Unset => unreachable!("a solved model sets every node kind"),
+                    NodeKind::Unset => unreachable!("validated above"),
                 };
                 total += b.reward.to_f64();
                 state = b.next.clone();
@@ -177,11 +187,11 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             let delta = total - mean;
             mean += delta / (g + 1) as f64;
             m2 += delta * (total - mean);
-            if (g + 1) % SIMULATION_REPORT == 0 {
-                played(g + 1);
+            if (g + 1) % SIMULATION_REPORT == 0 && played(g + 1).is_break() {
+                return Err(SolveError::Interrupted { states: 0 });
             }
         }
-        played(games);
+        let _ = played(games);
         let n = games.max(1) as f64;
         let var = if games > 1 { m2 / (n - 1.0) } else { 0.0 };
         // Two outcomes (or one of them only, when it is a 0 or a 1 of a win probability): the

@@ -243,6 +243,10 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         let value = self.values[at].clone();
         let mut node = Node::new();
         model.expand(state, &mut node);
+        node.validate().map_err(|reason| SolveError::InvalidModel {
+            state: model.show_state(state),
+            reason,
+        })?;
         // One entry per branch: `extra` is a random move's reward, added to each outcome's
         // (as the engine does, so that float values agree to the bit).
         let entry =

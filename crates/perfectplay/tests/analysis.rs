@@ -227,7 +227,10 @@ fn a_watched_simulation_reports_its_progress() {
     let solution = solve(&game).unwrap();
     let mut seen = Vec::new();
     let watched = solution
-        .simulate_watched(&game, 3000, 9, 1_000_000, &mut |n| seen.push(n))
+        .simulate_watched(&game, 3000, 9, 1_000_000, &mut |n| {
+            seen.push(n);
+            std::ops::ControlFlow::Continue(())
+        })
         .unwrap();
     assert_eq!(seen, vec![1024, 2048, 3000]);
     assert_eq!(

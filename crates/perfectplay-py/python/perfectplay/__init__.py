@@ -47,7 +47,7 @@ from fractions import Fraction
 from typing import Any, Dict, Hashable, Iterator, List, Optional, Sequence, Union
 
 from . import _core
-from ._core import Chance, Decision, Move, SolveError, Terminal
+from ._core import Chance, Decision, Move, NonStoppingError, SolveError, Terminal
 
 __version__ = _core.__version__
 
@@ -59,6 +59,7 @@ __all__ = [
     "Explanation",
     "Game",
     "Move",
+    "NonStoppingError",
     "Simulation",
     "SolveError",
     "Solution",
@@ -191,7 +192,19 @@ def _count(name: str, value: Optional[int]) -> Optional[int]:
 
 
 def _fraction(text: Optional[str]) -> Optional[Fraction]:
-    return None if text is None else Fraction(text)
+    # Not Fraction(text): Python's limit on converting long digit strings to int would
+    # refuse a value of more than 4,300 digits.
+    return None if text is None else _core.fraction(text)
+
+
+def _number_text(x: Any) -> str:
+    """``x`` as text; a ``Fraction`` too long for Python's own ``str`` (beyond 4,300
+    digits) as its float and its length."""
+    try:
+        return str(x)
+    except ValueError:
+        digits = [int(b.bit_length() * 0.30103) + 1 for b in (x.numerator, x.denominator)]
+        return f"{float(x)!r} (exact: a fraction of about {digits[0]} / {digits[1]} digits)"
 
 
 @dataclass(frozen=True)
@@ -471,6 +484,6 @@ class Solution:
         return self._core.states()
 
     def __repr__(self) -> str:
-        v = self.exact if self.exact is not None else self.value
+        v = _number_text(self.exact if self.exact is not None else self.value)
         r = self._core.report()
         return f"<perfectplay.Solution value={v} states={r.get('states')} method={r.get('method')}>"

@@ -16,6 +16,14 @@ class SolveError(RuntimeError):
     """The engine could not solve the game: its value is undefined, a state limit was
     reached, or it is too large."""
 
+class NonStoppingError(SolveError):
+    """Two players together can keep a play going for ever, and the game does not say
+    who loses such a play."""
+
+def fraction(text: str) -> Fraction:
+    """The ``Fraction`` written ``p/q``, of any length."""
+    ...
+
 class Terminal:
     """The end of a play, worth ``payoff``."""
 

@@ -25,6 +25,17 @@ Games with a move limit (OpenSpiel's ``pig`` has ``horizon``, 1000 moves by
 default, which its state string does not show) are solved without the limit:
 the limit changes the value by less than the chance of a game lasting that
 long.
+
+Plays that never end. Where the two players together could keep a play going
+for ever (in OpenSpiel's ``pig`` both may keep stopping with a turn total of
+zero), OpenSpiel ends it at the move limit with the outcome the game gives
+there (a draw in ``pig``). By default the bridge solves such a game twice,
+with the endless play lost by player 0 and then by player 1: every outcome
+OpenSpiel could give lies between those two, so where the two values agree
+(neither player gains by dragging the play on, as in ``pig``) that is the
+game's value as OpenSpiel defines it, and the solve returns it. Where they
+differ, the value depends on that outcome, and ``NonStoppingError`` says so
+and names ``endless_play_loser``, which then decides.
 """
 
 from __future__ import annotations
@@ -32,7 +43,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Callable, Dict, Hashable, Optional
 
-from . import Chance, Decision, Game, Move, Solution, Terminal
+from . import Chance, Decision, Game, Move, NonStoppingError, Solution, Terminal
 from . import solve as _solve
 
 __all__ = ["OpenSpielGame", "solve"]
@@ -184,6 +195,9 @@ def solve(
     ``endless_play_loser`` ("max" or "min") says who loses a play that never ends,
     for games whose players can keep passing (OpenSpiel's Pig lets a player stop
     with a turn total of zero); see :meth:`perfectplay.Game.endless_play_loser`.
+    Left out, such a game is solved as OpenSpiel defines it where the outcome of an
+    endless play cannot change the value (see the module's documentation), and
+    ``NonStoppingError`` names this option where it can.
 
     ``key`` maps an OpenSpiel state to the hashable key that identifies its
     position (by default ``str``); 2048, whose string does not say whether chance
@@ -196,6 +210,40 @@ def solve(
         if params:
             raise ValueError("parameters go with a game's name, not with a loaded game")
         game = game_or_name
-    return _solve(
-        OpenSpielGame(game, endless_play_loser, key), exact=exact, max_states=max_states
+
+    def run(loser: Optional[str]) -> Solution:
+        return _solve(OpenSpielGame(game, loser, key), exact=exact, max_states=max_states)
+
+    if endless_play_loser is not None:
+        return run(endless_play_loser)
+    try:
+        return run(None)
+    except NonStoppingError as endless:
+        cycle = endless
+    # Player 0 losing an endless play is the least it can be worth, player 1 losing it the
+    # most: OpenSpiel's outcome at its move limit lies between.
+    values = []
+    for loser in ("max", "min"):
+        try:
+            values.append(run(loser))
+        except NonStoppingError:
+            values.append(None)
+    low, high = values
+    if low is not None and high is not None and _same(low, high, exact):
+        return low
+    shown = ", ".join(
+        f"{v.value!r} if player {i} loses it" if v is not None else f"undefined if player {i} loses it"
+        for i, v in enumerate(values)
     )
+    raise NonStoppingError(
+        f"{cycle}; the value depends on who loses a play that never ends ({shown}): "
+        'say which with endless_play_loser="max" (player 0) or "min" (player 1)'
+    ) from cycle
+
+
+def _same(a: Solution, b: Solution, exact: bool) -> bool:
+    """Whether two solves of one game give one value: equal fractions, or floats within the
+    rounding of the two solves."""
+    if exact:
+        return a.exact == b.exact
+    return abs(a.value - b.value) <= 1e-12 * max(1.0, abs(a.value))

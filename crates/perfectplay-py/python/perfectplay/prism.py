@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from os import PathLike
+from os import PathLike, fspath
 from typing import Any, List, Mapping, Optional, Union
 
 from . import _core
@@ -66,7 +66,7 @@ class Model:
         return Result(
             property=d["property"],
             value=d["value"],
-            exact=None if d["exact"] is None else Fraction(d["exact"]),
+            exact=None if d["exact"] is None else _core.fraction(d["exact"]),
             holds=d["holds"],
             method=d["method"],
             states=d["states"],
@@ -101,10 +101,20 @@ def load(
     constants in ``const`` (``{"N": 16, "MAX": 2}``); ``props`` is a properties file
     whose properties :meth:`Model.check` may then name. A syntax or type error raises
     ``ValueError`` with its place; ``max_states`` stops a build that grows beyond it."""
+    path = _path("path", path)
+    props = None if props is None else _path("props", props)
     constants = [(k, _const_text(k, v)) for k, v in (const or {}).items()]
     if max_states is not None and (isinstance(max_states, bool) or max_states < 1):
         raise ValueError(f"max_states must be a positive int or None, not {max_states!r}")
-    core = _core.load_prism(
-        str(path), constants, None if props is None else str(props), max_states
-    )
-    return Model(core, str(path))
+    core = _core.load_prism(path, constants, props, max_states)
+    return Model(core, path)
+
+
+def _path(name: str, value: Any) -> str:
+    """A file path given as ``str`` or ``os.PathLike``; anything else is a ``TypeError``
+    naming the argument and what was given."""
+    if isinstance(value, (str, PathLike)):
+        path = fspath(value)
+        if isinstance(path, str):
+            return path
+    raise TypeError(f"{name} must be a file path (str or os.PathLike), not {value!r}")
