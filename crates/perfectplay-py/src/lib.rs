@@ -10,6 +10,7 @@
 mod builtin;
 mod convert;
 mod game;
+mod interrupt;
 mod json;
 mod nodes;
 mod prism;

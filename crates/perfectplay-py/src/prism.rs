@@ -1,14 +1,14 @@
 //! Models in the PRISM language: loaded and built once, then checked property by property.
 
 use std::ops::ControlFlow;
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
 
 use perfectplay_prism::{check_prop, Loaded, Props};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use crate::interrupt::interruptible;
 use crate::solved::errors::SolveError;
 
 /// A PRISM model, built (`perfectplay.prism.Model` wraps it).
@@ -85,39 +85,6 @@ pub fn load_prism(
     })
 }
 
-/// Runs `work` on a thread of its own, the interpreter lock released, looking for Ctrl-C
-/// every 50 ms: an interrupt is raised at once (the work, which has no way to be told, runs
-/// on to its end unseen, and what it holds is freed then).
-fn interruptible<T: Send + 'static>(
-    py: Python<'_>,
-    work: impl FnOnce() -> T + Send + 'static,
-) -> PyResult<T> {
-    let (done, result) = mpsc::channel();
-    // Held by one waiter at a time; the lock lets it cross into `allow_threads`.
-    let result = Mutex::new(result);
-    std::thread::Builder::new()
-        .name("perfectplay-check".into())
-        .spawn(move || {
-            let _ = done.send(work());
-        })
-        .map_err(|e| SolveError::new_err(format!("cannot start a thread: {e}")))?;
-    loop {
-        let waited = py.allow_threads(|| {
-            let result = result.lock().unwrap_or_else(|e| e.into_inner());
-            result.recv_timeout(Duration::from_millis(50))
-        });
-        match waited {
-            Ok(value) => return Ok(value),
-            Err(mpsc::RecvTimeoutError::Timeout) => py.check_signals()?,
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                return Err(SolveError::new_err(
-                    "internal error (please report it): the check stopped without an answer",
-                ))
-            }
-        }
-    }
-}
-
 #[pymethods]
 impl PrismModel {
     /// Checks `prop` (a property's text, or the name of one in the properties file) and
@@ -152,7 +119,7 @@ impl PrismModel {
         };
         let loaded = self.loaded.clone();
         let prop_text = props.props[i].text.clone();
-        let a = interruptible(py, move || {
+        let a = interruptible(py, None, move || {
             check_prop(&loaded, &props, &props.props[i], exact)
         })?
         .map_err(error)?;

@@ -348,14 +348,17 @@ impl Solution {
             )));
         }
         let solved = self.explored(py)?;
+        let stop = Arc::new(AtomicBool::new(false));
         let options = DistributionOptions {
             tail,
             max_steps,
+            stop: Some(stop.clone()),
             ..Default::default()
         };
-        let r = py
-            .allow_threads(|| solved.distribution(&options))
-            .map_err(|e| self.error(e))?;
+        let worker = solved.clone();
+        let r =
+            crate::interrupt::interruptible(py, Some(stop), move || worker.distribution(&options))?
+                .map_err(|e| self.error(e))?;
         let d = PyDict::new(py);
         d.set_item("total_name", solved.total_name())?;
         d.set_item(

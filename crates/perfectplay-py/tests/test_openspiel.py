@@ -21,9 +21,78 @@ def test_pig_is_our_pig(goal, loser):
     assert theirs.exact == 2 * ours.exact - 1
 
 
-def test_pig_lets_both_players_pass_for_ever():
-    with pytest.raises(perfectplay.SolveError, match="repeat forever"):
-        openspiel.solve("pig", winscore=5)
+@pytest.mark.parametrize("goal", [5, 20])
+def test_pig_solves_as_openspiel_defines_it(goal):
+    # Both players may keep stopping with nothing, and OpenSpiel ends such a play at its move
+    # limit as a draw; neither gains by it, so whoever is said to lose it, the value is one.
+    default = openspiel.solve("pig", winscore=goal, exact=True)
+    ours = perfectplay.solve("pig", goal=goal, exact=True)
+    assert default.exact == 2 * ours.exact - 1
+    assert openspiel.solve("pig", winscore=goal).value == pytest.approx(float(default.exact))
+
+
+class _Type:
+    """What the bridge asks of a game's type: a two-player zero-sum game with terminal
+    returns."""
+
+    dynamics = pyspiel.GameType.Dynamics.SEQUENTIAL
+    information = pyspiel.GameType.Information.PERFECT_INFORMATION
+    chance_mode = pyspiel.GameType.ChanceMode.DETERMINISTIC
+    utility = pyspiel.GameType.Utility.ZERO_SUM
+    reward_model = pyspiel.GameType.RewardModel.TERMINAL
+    short_name = "stand_off"
+
+
+class _StandOff:
+    """Each player in turn may pass or give up (and lose): both would rather pass for ever, so
+    the value is whatever an endless play is worth."""
+
+    def __init__(self, mover=0, ended=False):
+        self.mover, self.ended = mover, ended
+
+    def __str__(self):
+        return f"player {self.mover} gave up" if self.ended else f"player {self.mover} to move"
+
+    def is_terminal(self):
+        return self.ended
+
+    def returns(self):
+        return [-1.0, 1.0] if self.mover == 0 else [1.0, -1.0]
+
+    def is_chance_node(self):
+        return False
+
+    def current_player(self):
+        return self.mover
+
+    def legal_actions(self):
+        return [0, 1]
+
+    def child(self, action):
+        if action == 0:
+            return _StandOff(1 - self.mover)
+        return _StandOff(self.mover, ended=True)
+
+    def action_to_string(self, player, action):
+        return ["pass", "give up"][action]
+
+
+class _StandOffGame:
+    def get_type(self):
+        return _Type()
+
+    def num_players(self):
+        return 2
+
+    def new_initial_state(self):
+        return _StandOff()
+
+
+def test_a_value_that_depends_on_endless_play_names_the_option():
+    with pytest.raises(perfectplay.NonStoppingError, match='endless_play_loser="max"'):
+        openspiel.solve(_StandOffGame())
+    assert openspiel.solve(_StandOffGame(), endless_play_loser="max", exact=True).exact == -1
+    assert openspiel.solve(_StandOffGame(), endless_play_loser="min", exact=True).exact == 1
 
 
 def test_tic_tac_toe_is_a_draw():

@@ -27,6 +27,8 @@
 //! map per state), and a map otherwise.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -35,7 +37,7 @@ use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Rat, Solution, SolveError};
 
 /// Limits of a distribution computation.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct DistributionOptions {
     /// The most probability the result may leave out, in games whose plays can go round a
     /// cycle for ever (with vanishing probability).
@@ -46,6 +48,21 @@ pub struct DistributionOptions {
     /// Fail with [`SolveError::TooLarge`] if more than this many (state, total) pairs are in
     /// play at once.
     pub max_pairs: usize,
+    /// Once set (by another thread: a Ctrl-C seen by the caller, say), the computation stops
+    /// with [`SolveError::Interrupted`] at its next step.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl DistributionOptions {
+    /// [`SolveError::Interrupted`] once the stop flag is set.
+    fn go_on(&self) -> Result<(), SolveError> {
+        match &self.stop {
+            Some(flag) if flag.load(Ordering::Relaxed) => {
+                Err(SolveError::Interrupted { states: 0 })
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Default for DistributionOptions {
@@ -54,6 +71,7 @@ impl Default for DistributionOptions {
             tail: 1e-12,
             max_steps: 1_000_000,
             max_pairs: 20_000_000,
+            stop: None,
         }
     }
 }
@@ -443,6 +461,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             if !members.iter().any(|i| flow.pending.contains_key(i)) {
                 continue; // the strategy never gets here
             }
+            options.go_on()?;
             steps.clear();
             for &id in members {
                 match self.step(model, id, &mut flow.node)? {
@@ -536,6 +555,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
                 break;
             }
             count += 1;
+            options.go_on()?;
             let mut next: Vec<Masses<N>> = (0..members.len()).map(|_| Masses::default()).collect();
             for (k, masses) in live.iter().enumerate() {
                 let Some(masses) = masses else { continue };
@@ -594,6 +614,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             .any(|(to, _, r)| r.is_zero() && local.contains_key(to));
         let mut count = 0;
         while let Some((total, arriving)) = schedule.pop_first() {
+            options.go_on()?;
             let mut v = vec![N::zero(); n];
             for (k, m) in arriving {
                 v[k] = v[k].add(&m);
