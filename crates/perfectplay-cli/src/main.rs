@@ -1,6 +1,7 @@
 //! The `perfectplay` command: thin glue over `perfectplay` (the engine) and
 //! `perfectplay-games` (the built-in games). It parses arguments, runs, prints, and picks the
-//! exit code: 0 on success, 2 on any error (one line on stderr starting with `error:`).
+//! exit code: 0 on success, 2 on any error (one line on stderr starting with `error:`, and
+//! under it an excerpt of the source for an error in a model or properties file).
 
 use crate::say::{say, say_raw};
 use std::collections::BTreeMap;
@@ -55,7 +56,9 @@ language with --prop, the property whose optimum is played.
 From Python: 'pip install ./crates/perfectplay-py' in a clone gives the module 'perfectplay'
 (every game here, games written in Python, OpenSpiel's games, PRISM models; help(perfectplay)).
 
-Exit codes: 0 success, 2 error (one line on stderr starting with 'error:').";
+Exit codes: 0 success, 2 error: one line on stderr starting with 'error:' that says what is wrong
+and, for an error in a model or properties file, an excerpt of the source under it with a caret at
+the place; 130 interrupted (Ctrl-C).";
 
 /// The options every game command takes besides the game's own.
 fn common_args(cmd: Command) -> Command {

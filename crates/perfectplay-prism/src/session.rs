@@ -83,6 +83,24 @@ pub fn read_source(path: &str) -> Result<String, Error> {
     })
 }
 
+/// How many bytes reading a model takes per byte of its text, at the most seen (its syntax
+/// tree, the checked program and the copies of names they keep).
+const READ_BYTES_PER_BYTE: u64 = 40;
+
+/// An error, before the parser starts, where the memory left cannot hold what reading `src`
+/// takes: a clear error rather than a process that fails in the middle of a parse.
+fn enough_memory_to_read(file: &str, src: &str) -> Result<(), Error> {
+    let needs = READ_BYTES_PER_BYTE * src.len() as u64;
+    match perfectplay::memory::available() {
+        Some(left) if left < needs => Err(Error::Model(format!(
+            "{file}: reading a text of {:.1} MB takes about {:.0} MB, more memory than is left",
+            src.len() as f64 / 1e6,
+            needs as f64 / 1e6
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Parses and checks the model `src` read from `file`, with `constants` given as
 /// `(name, value text)`, without building it.
 pub fn parse_program(
@@ -90,6 +108,7 @@ pub fn parse_program(
     src: &str,
     constants: &[(String, String)],
 ) -> Result<Program, Error> {
+    enough_memory_to_read(file, src)?;
     let ast = parse_model(file, src)?;
     Ok(Program::new(file, src, &ast, constants)?)
 }

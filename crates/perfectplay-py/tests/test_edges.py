@@ -132,3 +132,28 @@ def test_a_path_that_is_no_path_is_named():
 def test_an_endless_input_is_refused(tmp_path):
     with pytest.raises(ValueError, match="larger than 64 MiB"):
         prism.load("/dev/zero")
+
+
+def test_a_build_beyond_the_memory_limit_is_an_exception():
+    # In a process of its own, limited to 400 MB of address space: the build stops with
+    # SolveError, and the interpreter lives on.
+    import resource
+    import subprocess
+    import sys
+
+    script = (
+        "import perfectplay\nfrom perfectplay import prism\n"
+        "try:\n"
+        f"    prism.load({str(QVBS / 'models/consensus/consensus.6.prism')!r}, const={{'K': 4}})\n"
+        "except perfectplay.SolveError as e:\n"
+        "    print('stopped:', e)\n"
+    )
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (400 << 20, resource.RLIM_INFINITY))
+
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, preexec_fn=limit
+    )
+    assert out.returncode == 0, out.stderr
+    assert "stopped: too large: the game needs more memory than is left" in out.stdout

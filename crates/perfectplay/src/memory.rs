@@ -30,6 +30,12 @@ pub(crate) fn reading() -> Option<(u64, u64)> {
     Some((resident, available))
 }
 
+/// The bytes this process can still get (from the machine, its memory cgroup or its own
+/// address-space limit, whichever allows least); `None` where this cannot be read.
+pub fn available() -> Option<u64> {
+    reading().map(|(_, available)| available)
+}
+
 /// The soft limit on this process's address space, if one is set (`/proc/self/limits`).
 fn address_space_limit() -> Option<u64> {
     let limits = fs::read_to_string("/proc/self/limits").ok()?;
