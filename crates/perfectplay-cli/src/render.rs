@@ -107,7 +107,7 @@ pub fn significant_text(x: f64, digits: Option<usize>) -> String {
 /// and the text says what is: `≤ 4.0e-35` (or `≥ -4.0e-35` below zero). Without a bound, the
 /// value as [`float_text`] prints it.
 pub fn bounded_text(x: f64, bound: f64) -> String {
-    if !(bound > 0.0) || !x.is_finite() {
+    if bound.is_nan() || bound <= 0.0 || !x.is_finite() {
         return float_text(x);
     }
     let up = |b: f64| {

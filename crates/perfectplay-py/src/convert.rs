@@ -159,7 +159,7 @@ pub fn fraction(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
 fn integer<'py>(py: Python<'py>, digits: &str) -> PyResult<Bound<'py, PyAny>> {
     const PIECE: usize = 4000;
     if digits.len() <= PIECE {
-        return Ok(py.get_type::<pyo3::types::PyInt>().call1((digits,))?);
+        return py.get_type::<PyInt>().call1((digits,));
     }
     let low = digits.len() / 2;
     let (high_digits, low_digits) = digits.split_at(digits.len() - low);
