@@ -117,7 +117,7 @@ pub(crate) fn room(resident: u64, available: u64) -> bool {
 
 /// Whether a process that has made `states` states may go on: an error
 /// ([`SolveError::TooLarge`](crate::SolveError::TooLarge)) once the memory left is less than its
-/// tables need to grow once more (see [`room`]). Front ends that build large tables of their
+/// tables need to grow once more (half its size and a margin). Front ends that build large tables of their
 /// own (a model's state space) call it now and then, as exploration does.
 #[cold]
 #[inline(never)]
