@@ -116,9 +116,9 @@ pub(crate) fn room(resident: u64, available: u64) -> bool {
 }
 
 /// Whether a process that has made `states` states may go on: an error
-/// ([`SolveError::TooLarge`](crate::SolveError::TooLarge)) once the memory left is less than its
-/// tables need to grow once more (half its size and a margin). Front ends that build large tables of their
-/// own (a model's state space) call it now and then, as exploration does.
+/// ([`SolveError::TooLarge`](crate::SolveError::TooLarge)) once the memory left is less than
+/// its tables need to grow once more (half its size and a margin). Front ends that build large
+/// tables of their own (a model's state space) call it now and then, as exploration does.
 #[cold]
 #[inline(never)]
 pub fn check(states: usize) -> Result<(), crate::SolveError> {
