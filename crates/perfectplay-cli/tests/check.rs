@@ -1,28 +1,11 @@
 //! `perfectplay check`: PRISM models end to end, their answers, JSON and errors.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).to_string()
-}
-
-/// Writes `content` to a file of this test's own and returns its path.
-fn file(name: &str, content: &str) -> String {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("perfectplay-check-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path.to_string_lossy().to_string()
-}
+use common::{file, run, text};
 
 /// A die made of coin flips (Knuth and Yao): the probability of a six is exactly 1/6 and the
 /// expected number of flips 11/3. The chain has cycles (a flip can send it back).

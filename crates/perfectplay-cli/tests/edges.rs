@@ -1,31 +1,13 @@
 //! What a careless or hostile input does: an `error:` line and exit code 2, never a panic, an
 //! abort or a silently changed answer. One test per way such an input used to break the tool.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Output, Stdio};
 
+use common::{file, run, text};
+
 const BIN: &str = env!("CARGO_BIN_EXE_perfectplay");
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN)
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).to_string()
-}
-
-/// Writes `content` to a file of this test's own and returns its path.
-fn file(name: &str, content: &str) -> String {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("perfectplay-edges-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path.to_string_lossy().to_string()
-}
 
 /// The one `error:` line (and any source excerpt under it) of a failed run, exit code 2.
 fn failure(o: &Output) -> String {

@@ -249,43 +249,29 @@ impl Program {
         })?;
         for name in evaluation {
             let c = decls[name];
-            let value = match parsed_given.get(name.as_str()) {
+            // A value given is read in its own text, without the model's formulas.
+            let given_text;
+            let (checker, e, formulas_seen) = match parsed_given.get(name.as_str()) {
                 Some(e) => {
                     let text = &given.iter().find(|(g, _)| g == name).expect("given").1;
-                    let gck = Checker::new("--const", text);
-                    let scope = Scope {
-                        consts: &consts,
-                        formulas: &no_formulas,
-                        vars: &no_vars,
-                        labels: None,
-                        inexact: &inexact,
-                    };
-                    let (c, _) = gck.resolve(e, &scope, &mut Vec::new())?;
-                    match constant_of(c, name, &mut inexact) {
-                        Some(v) => v,
-                        None => unreachable!("no variables in scope"),
-                    }
+                    given_text = Checker::new("--const", text);
+                    (&given_text, e, &no_formulas)
                 }
-                None => {
-                    let e = c.value.as_ref().expect("checked above");
-                    let scope = Scope {
-                        consts: &consts,
-                        formulas: &formulas,
-                        vars: &no_vars,
-                        labels: None,
-                        inexact: &inexact,
-                    };
-                    let (c, _) = ck.resolve(e, &scope, &mut Vec::new())?;
-                    match constant_of(c, name, &mut inexact) {
-                        Some(v) => v,
-                        None => {
-                            return Err(ck.error(
-                                e.span,
-                                format!("constant '{name}' must not depend on variables"),
-                            ))
-                        }
-                    }
-                }
+                None => (&ck, c.value.as_ref().expect("checked above"), &formulas),
+            };
+            let scope = Scope {
+                consts: &consts,
+                formulas: formulas_seen,
+                vars: &no_vars,
+                labels: None,
+                inexact: &inexact,
+            };
+            let (resolved, _) = checker.resolve(e, &scope, &mut Vec::new())?;
+            let Some(value) = constant_of(resolved, name, &mut inexact) else {
+                return Err(checker.error(
+                    e.span,
+                    format!("constant '{name}' must not depend on variables"),
+                ));
             };
             let value = match (c.ty.unwrap_or(ConstType::Int), value) {
                 (ConstType::Int, Value::Int(_)) | (ConstType::Bool, Value::Bool(_)) => value,

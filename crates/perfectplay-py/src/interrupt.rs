@@ -1,7 +1,9 @@
-//! Long calls that Ctrl-C stops. The engine's own loops ask Python for signals where they
-//! report progress (`solved::run`, the PRISM build); the calls here instead run on a thread of
-//! their own while the caller's thread, which alone sees Ctrl-C, looks for it.
+//! Long calls that Ctrl-C stops. Where the engine reports progress on the caller's thread (a
+//! solve, `simulate`, the PRISM build), [`Watch::poll`] asks Python for signals there; a call
+//! without such reports runs through [`interruptible`] on a thread of its own while the
+//! caller's thread, which alone sees Ctrl-C, looks for it.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
@@ -9,6 +11,31 @@ use std::time::Duration;
 use pyo3::prelude::*;
 
 use crate::solved::errors::SolveError;
+
+/// Ctrl-C looked for from a progress report of a computation running on the caller's thread
+/// with the interpreter lock released; the interrupt is kept to be raised as it was.
+#[derive(Default)]
+pub struct Watch {
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl Watch {
+    /// Looks for a signal: `Break` (and the interrupt kept) where Python raised one.
+    pub fn poll(&self) -> ControlFlow<()> {
+        match Python::with_gil(|py| py.check_signals()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(e) => {
+                *self.raised.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    /// The interrupt, if one was raised (taken: asked once).
+    pub fn take(&self) -> Option<PyErr> {
+        self.raised.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
 
 /// Runs `work` on a thread of its own, the interpreter lock released, looking for Ctrl-C
 /// every 50 ms. An interrupt is raised at once, and sets `stop`: work that watches it ends at

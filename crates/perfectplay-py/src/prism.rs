@@ -1,14 +1,13 @@
 //! Models in the PRISM language: loaded and built once, then checked property by property.
 
-use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use perfectplay_prism::{check_prop, Loaded, Props};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::interrupt::interruptible;
+use crate::interrupt::{interruptible, Watch};
 use crate::solved::errors::SolveError;
 
 /// A PRISM model, built (`perfectplay.prism.Model` wraps it).
@@ -56,28 +55,10 @@ pub fn load_prism(
     perfectplay_prism::check_constants(&program, &file.iter().collect::<Vec<_>>())
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     // The build looks for Ctrl-C at each progress report and stops there.
-    let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
+    let watch = Watch::default();
     let loaded = py
-        .allow_threads(|| {
-            Loaded::for_properties(
-                program,
-                &[],
-                limit,
-                &mut |_, _| match Python::with_gil(|py| py.check_signals()) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(e) => {
-                        *interrupt.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                        ControlFlow::Break(())
-                    }
-                },
-            )
-        })
-        .map_err(
-            |e| match interrupt.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                Some(raised) => raised,
-                None => error(e),
-            },
-        )?;
+        .allow_threads(|| Loaded::for_properties(program, &[], limit, &mut |_, _| watch.poll()))
+        .map_err(|e| watch.take().unwrap_or_else(|| error(e)))?;
     Ok(PrismModel {
         loaded: Arc::new(loaded),
         props,

@@ -5,7 +5,6 @@
 //! command line's `solve`); the first query explores the game once and keeps the result. A
 //! Python game is explored at once, since each state costs a call into Python.
 
-use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -17,6 +16,7 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::convert::{exact, fraction};
 use crate::game::PyGame;
+use crate::interrupt::Watch;
 
 /// The exceptions of the package besides Python's own.
 pub mod errors {
@@ -77,7 +77,7 @@ fn run<T: Send>(
     solve: impl FnOnce(SolveOptions<'_>) -> Result<T, SolveError> + Send,
 ) -> PyResult<T> {
     let stop = AtomicBool::new(false);
-    let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
+    let watch = Watch::default();
     let threads = match game {
         // One thread calls into Python.
         Game::Python(_) => Some(1),
@@ -85,8 +85,7 @@ fn run<T: Send>(
     };
     let result = py.allow_threads(|| {
         let mut progress = |_: &perfectplay::Progress| {
-            if let Err(e) = Python::with_gil(|py| py.check_signals()) {
-                *interrupt.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+            if watch.poll().is_break() {
                 stop.store(true, Ordering::Relaxed);
             }
         };
@@ -103,12 +102,10 @@ fn run<T: Send>(
             return Err(e);
         }
     }
-    result.map_err(
-        |e| match interrupt.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            Some(raised) if matches!(e, SolveError::Interrupted { .. }) => raised,
-            _ => solve_error(e),
-        },
-    )
+    result.map_err(|e| match watch.take() {
+        Some(raised) if matches!(e, SolveError::Interrupted { .. }) => raised,
+        _ => solve_error(e),
+    })
 }
 
 /// A solved game (`perfectplay.Solution` wraps it).
@@ -412,26 +409,11 @@ impl Solution {
             return Err(PyValueError::new_err("simulate needs at least one game"));
         }
         let solved = self.explored(py)?;
-        // Ctrl-C is looked for every few games: the interrupt is raised as it was.
-        let interrupt: Mutex<Option<PyErr>> = Mutex::new(None);
+        // Ctrl-C is looked for every few games.
+        let watch = Watch::default();
         let s = py
-            .allow_threads(|| {
-                solved.simulate_watched(games, seed, &mut |_| match Python::with_gil(|py| {
-                    py.check_signals()
-                }) {
-                    Ok(()) => ControlFlow::Continue(()),
-                    Err(e) => {
-                        *interrupt.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                        ControlFlow::Break(())
-                    }
-                })
-            })
-            .map_err(
-                |e| match interrupt.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                    Some(raised) => raised,
-                    None => self.error(e),
-                },
-            )?;
+            .allow_threads(|| solved.simulate_watched(games, seed, &mut |_| watch.poll()))
+            .map_err(|e| watch.take().unwrap_or_else(|| self.error(e)))?;
         let d = PyDict::new(py);
         d.set_item("games", s.games)?;
         d.set_item("mean", s.mean)?;

@@ -1,0 +1,31 @@
+//! What the command-line tests share: running the binary, reading its output, and files of a
+//! test's own.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// Runs the `perfectplay` binary with `args`.
+pub fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Output bytes as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_string()
+}
+
+/// Writes `content` to a file in a folder of this test program's own and returns its path.
+pub fn file(name: &str, content: &str) -> String {
+    let dir: PathBuf = std::env::temp_dir().join(format!(
+        "perfectplay-{}-{}",
+        env!("CARGO_CRATE_NAME"),
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path.to_string_lossy().to_string()
+}
