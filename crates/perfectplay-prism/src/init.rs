@@ -76,6 +76,11 @@ impl Search<'_> {
                     )));
                 }
                 self.found.push(self.vals.clone());
+                // The list grows with the model: stopped before memory runs out, as a build is.
+                if self.found.len() % (1 << 16) == 0 {
+                    perfectplay::memory::check(self.found.len())
+                        .map_err(|e| BuildError(format!("init … endinit: {e}")))?;
+                }
                 return Ok(());
             }
             _ => {}
