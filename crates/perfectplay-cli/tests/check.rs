@@ -568,3 +568,28 @@ fn constants_of_a_properties_file_come_from_const() {
         );
     }
 }
+
+/// The self-loop added where no command is enabled is no command: it earns no transition
+/// reward, not even an unlabelled one (`[] true : 1`), as in PRISM and Storm; state rewards
+/// there still count.
+#[test]
+fn a_deadlocks_self_loop_earns_no_transition_reward() {
+    let model = file(
+        "deadlock.prism",
+        "dtmc\nmodule m\n  x : [0..1] init 0;\n  [a] x=0 -> (x'=1);\nendmodule\n\
+         rewards \"steps\"\n  [] true : 1;\n  [a] true : 1;\nendrewards\n\
+         rewards \"stay\"\n  x=1 : 1;\nendrewards\n",
+    );
+    let props = file(
+        "deadlock.props",
+        "\"total\": R{\"steps\"}=? [ C ];\n\"five\": R{\"steps\"}=? [ C<=5 ];\n\
+         \"stay\": R{\"stay\"}=? [ C<=5 ];\n\"ever\": R{\"stay\"}=? [ C ];\n",
+    );
+    let o = run(&["check", &model, &props, "--exact", "-q"]);
+    assert_eq!(
+        text(&o.stdout),
+        "total: 1\nfive: 1\nstay: 4\never: inf\n",
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -40,6 +40,10 @@ pub struct Choice {
 /// The action of a choice made by an unlabelled command.
 const NO_ACTION: u16 = u16::MAX;
 
+/// The action of the self-loop added where no command is enabled: no command's, so no
+/// transition reward's either (as in PRISM and Storm).
+const ADDED_LOOP: u16 = u16::MAX - 1;
+
 impl Choice {
     /// A choice of `action` (`None`: unlabelled) by `module`, its outcomes from `first` on.
     fn new(action: Option<usize>, module: usize, first: usize) -> Choice {
@@ -50,9 +54,24 @@ impl Choice {
         }
     }
 
-    /// The action's number, `None` for an unlabelled command.
+    /// The self-loop of a state where no command is enabled (or that was left unexpanded).
+    fn added_loop(first: usize) -> Choice {
+        Choice {
+            action: ADDED_LOOP,
+            module: 0,
+            first: first as u32,
+        }
+    }
+
+    /// The action's number, `None` for an unlabelled command or an added self-loop.
     pub fn action(&self) -> Option<usize> {
-        (self.action != NO_ACTION).then_some(self.action as usize)
+        (self.action < ADDED_LOOP).then_some(self.action as usize)
+    }
+
+    /// Whether this is the self-loop added where no command is enabled: no command made it,
+    /// and it earns no transition reward.
+    pub fn is_added_loop(&self) -> bool {
+        self.action == ADDED_LOOP
     }
 
     /// The module of an unlabelled command, or the first module of a synchronised one.
@@ -245,7 +264,8 @@ pub fn build_until(
 ) -> Result<Space, BuildError> {
     let (layout, bits) = packed::layout(program);
     // A choice keeps its action and module in half a word each.
-    let most = NO_ACTION as usize - 1;
+    // Actions are numbered below ADDED_LOOP.
+    let most = ADDED_LOOP as usize;
     for (count, what) in [
         (program.actions.len(), "actions"),
         (program.modules.len(), "modules"),
@@ -610,9 +630,7 @@ fn build_packed<K: Word>(
             } else {
                 space.deadlocks += 1;
             }
-            space
-                .choices
-                .push(Choice::new(None, 0, space.outcomes.len()));
+            space.choices.push(Choice::added_loop(space.outcomes.len()));
             let one = number_of(&mut numbered, &mut space.probabilities, Rat::ONE);
             space.outcomes.push((one, s as u32));
             s += 1;

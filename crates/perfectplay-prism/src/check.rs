@@ -748,6 +748,9 @@ pub(crate) fn owners(
     }
     let owner_of = |c: usize| -> Option<usize> {
         let ch = &space.choices[c];
+        if ch.is_added_loop() {
+            return None;
+        }
         program
             .players
             .iter()

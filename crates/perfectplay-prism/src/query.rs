@@ -70,6 +70,7 @@ pub(crate) fn show_move(space: &Space, program: &Program, m: u32) -> String {
     let choice = &space.choices[m as usize];
     match choice.action() {
         Some(a) => format!("[{}]", program.actions[a]),
+        None if choice.is_added_loop() => "[] (no command is enabled: stay)".to_string(),
         None => format!("[] of module {}", program.modules[choice.module()]),
     }
 }

@@ -59,8 +59,10 @@ pub(crate) fn choice_rewards(
         for c in space.choices_of(s) {
             let mut total = state;
             let action = space.choices[c].action();
+            // The self-loop added at a deadlock is no command's: no transition reward.
+            let commanded = !space.choices[c].is_added_loop();
             for ((a, g, v), fast) in structure.transition.iter().zip(&transition_guards) {
-                if *a == action && fast.holds(g, &vals).map_err(|e| e.to_string())? {
+                if commanded && *a == action && fast.holds(g, &vals).map_err(|e| e.to_string())? {
                     let x = crate::build_value(v, &vals)?;
                     total = total.checked_add(x).ok_or("a reward overflows")?;
                 }
