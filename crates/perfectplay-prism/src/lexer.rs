@@ -31,9 +31,9 @@ pub struct Token {
 }
 
 /// Operators and separators, longest first so that the first match is the longest.
-const PUNCT: [&str; 31] = [
+const PUNCT: [&str; 32] = [
     "<=>", "->", "=>", "<=", ">=", "!=", "..", "<<", ">>", "(", ")", "[", "]", "{", "}", ";", ",",
-    ":", "=", "<", ">", "+", "-", "*", "/", "!", "&", "|", "?", "'", ".",
+    ":", "=", "<", ">", "+", "-", "*", "/", "^", "!", "&", "|", "?", "'", ".",
 ];
 
 /// Splits `src` into tokens, ending with [`Tok::End`]; an error is the span of a character

@@ -442,3 +442,21 @@ fn the_fuzzed_properties_are_checked_unmutated() {
     // The last two are kept aside as unsupported.
     assert_eq!(ok, 9);
 }
+
+/// `a ^ b` is `pow(a, b)`: tighter than a minus before it, grouped from the right, a minus
+/// allowed in the exponent; it prints as the call, which reads back the same.
+#[test]
+fn the_power_operator_is_pow() {
+    let expr = |text: &str| perfectplay_prism::parse_expr("--prop", text).unwrap();
+    for (power, call) in [
+        ("2^3", "pow(2, 3)"),
+        ("-2^2", "-pow(2, 2)"),
+        ("2^3^2", "pow(2, pow(3, 2))"),
+        ("2^-1", "pow(2, -1)"),
+        ("2*3^2", "2 * pow(3, 2)"),
+        ("(1+1)^x", "pow(1 + 1, x)"),
+    ] {
+        assert_eq!(expr(power), expr(call), "{power}");
+        assert_eq!(expr(power).to_string(), call.replace("1+1", "1 + 1"));
+    }
+}

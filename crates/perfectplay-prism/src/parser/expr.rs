@@ -205,7 +205,24 @@ impl Parser<'_> {
                 span,
             });
         }
-        self.primary()
+        self.power()
+    }
+
+    /// `a ^ b`, PRISM's `pow(a, b)` (and read as that call): tighter than a minus before it
+    /// (`-2^2` is -4), grouped from the right (`2^3^2` is 2^9), with a minus allowed in the
+    /// exponent (`2^-1`).
+    fn power(&mut self) -> Result<Expr> {
+        let base = self.primary()?;
+        if !self.eat_punct("^") {
+            return Ok(base);
+        }
+        self.deeper()?;
+        let exponent = self.unary()?;
+        let span = base.span.to(exponent.span);
+        Ok(Expr {
+            kind: ExprKind::Call(Func::Pow, vec![base, exponent]),
+            span,
+        })
     }
 
     fn primary(&mut self) -> Result<Expr> {
