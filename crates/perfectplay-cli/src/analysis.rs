@@ -506,5 +506,5 @@ pub fn strategy(
 
 /// A report as one line of JSON.
 fn to_json(value: &impl Serialize) -> String {
-    serde_json::to_string(value).expect("reports serialise")
+    crate::say::json(value)
 }

@@ -465,7 +465,7 @@ fn json(game: &GameSpec, params: &Params, report: &Report) -> String {
         params,
         report,
     };
-    serde_json::to_string(&out).expect("a report serialises")
+    say::json(&out)
 }
 
 fn run(args: Vec<String>) -> Result<ExitCode> {

@@ -392,7 +392,7 @@ fn report(
             seconds: started.elapsed().as_secs_f64(),
             results,
         };
-        outln!("{}", serde_json::to_string(&out).expect("serialises"));
+        outln!("{}", crate::say::json(&out));
     }
     if !m.get_flag("quiet") {
         let unexpanded = match space.stopped {

@@ -306,6 +306,12 @@ fn escape_bytes_in_names_are_shown_escaped() {
     let props = file("esc.props", "\"n\u{1b}[2Jm\": P=? [ F \"a\u{1b}[31mb\" ]\n");
     let o = run(&["check", &model, &props, "-q"]);
     assert_eq!(text(&o.stdout), "n\\u{1b}[2Jm: 1\n", "{}", text(&o.stderr));
+    // JSON keeps the name as it is, in escapes JSON reads back (DEL and C1 controls too).
+    let props = file("c1.props", "\"n\u{9b}m\u{7f}\": P=? [ F x=1 ]\n");
+    let o = run(&["check", &model, &props, "--json", "-q"]);
+    assert!(!text(&o.stdout).contains(['\u{9b}', '\u{7f}']));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(j["results"][0]["name"], "n\u{9b}m\u{7f}");
     let bad = file(
         "esc_bad.prism",
         "dtmc\nmodule m x : [0..1] init 0; [] x\u{1b}=0 -> (x'=1); endmodule\n",
