@@ -185,61 +185,26 @@ fn asked(
         Some(path) => Some(read(path)?),
         None => None,
     };
-    let load_props = |file: &str, text: &str| {
-        Props::new(program, file, text, constants)
-            .map(Rc::new)
-            .map_err(anyhow::Error::from)
-    };
+    let file = props_path.map(String::as_str).zip(props_text.as_deref());
     let wanted: Vec<&String> = m.get_many::<String>("prop").into_iter().flatten().collect();
     let mut asked: Vec<(Rc<Props>, usize)> = Vec::new();
     if wanted.is_empty() {
-        let (Some(path), Some(text)) = (props_path, &props_text) else {
+        let Some(file) = file else {
             bail!("give a properties file or --prop");
         };
-        let props = load_props(path, text)?;
-        if props.props.is_empty() {
-            bail!("{path} has no properties to check (nor does the command line name one with --prop)");
-        }
+        let props = Rc::new(perfectplay_prism::all_properties(program, file, constants)?);
         for i in 0..props.props.len() {
             asked.push((props.clone(), i));
         }
     }
     for w in wanted {
-        if let (Some(path), Some(text)) = (props_path, &props_text) {
-            let props = load_props(path, text)?;
-            if let Some(i) = props
-                .props
-                .iter()
-                .position(|p| p.name.as_deref() == Some(w.as_str()))
-            {
-                asked.push((props, i));
-                continue;
-            }
-            // A number picks the file's property by its place, from 1, as PRISM's -prop does.
-            if let Ok(n) = w.parse::<usize>() {
-                if n == 0 || n > props.props.len() {
-                    bail!(
-                        "--prop {n}: {path} has {} properties (numbered from 1)",
-                        props.props.len()
-                    );
-                }
-                asked.push((props, n - 1));
-                continue;
-            }
-        }
-        // A whole number is the place of a file's property, never a property of its own.
-        if props_path.is_none() && w.trim().parse::<u64>().is_ok() {
-            bail!(
-                "--prop {}: a number picks a property of the properties file by its place, \
-                 and no properties file is given (give one, or write the property itself)",
-                w.trim()
-            );
-        }
-        let props = load_props("--prop", w)?;
-        if props.props.len() != 1 {
-            bail!("--prop '{w}': expected one property");
-        }
-        asked.push((props, 0));
+        // The same lookup as every front end's: a name, a number, or a property written out.
+        let (props, i) = perfectplay_prism::find_property(program, file, w, "--prop", constants)
+            .map_err(|e| match e {
+                perfectplay_prism::Error::Lookup(e) => anyhow!("--prop {e}"),
+                e => e.into(),
+            })?;
+        asked.push((Rc::new(props), i));
     }
     let files: Vec<&Props> = asked.iter().map(|(p, _)| p.as_ref()).collect();
     perfectplay_prism::check_constants(program, &files)?;

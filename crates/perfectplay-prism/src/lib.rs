@@ -60,8 +60,8 @@ pub use parser::{parse_expr, parse_model, parse_properties};
 pub use props::{Prop, Props};
 pub use query::QueryModel;
 pub use session::{
-    analysis_model, check_constants, check_prop, parse_program, query_model, read_source, Error,
-    Loaded, MAX_SOURCE_BYTES,
+    all_properties, analysis_model, check_constants, check_prop, find_property, parse_program,
+    query_model, read_source, Error, Loaded, LookupError, MAX_SOURCE_BYTES,
 };
 
 /// The value of a numeric reward expression on variable values.

@@ -22,6 +22,106 @@ pub enum Error {
     /// An error while building the state space or solving.
     #[error("{0}")]
     Model(String),
+    /// What was asked for names no property (see [`find_property`]).
+    #[error("{0}")]
+    Lookup(LookupError),
+}
+
+/// Why a property asked for by name, number or text is none (see [`find_property`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LookupError {
+    /// A number picks a property of the properties file by its place, and there is no file.
+    #[error("{number}: a number picks a property of the properties file by its place, and no properties file is given (give one, or write the property itself)")]
+    NumberWithoutFile {
+        /// The number asked for.
+        number: u64,
+    },
+    /// A number beyond the file's properties (they are numbered from 1).
+    #[error("{number}: {file} has {count} properties (numbered from 1)")]
+    NumberOutOfRange {
+        /// The number asked for.
+        number: u64,
+        /// The properties file.
+        file: String,
+        /// How many properties it has.
+        count: usize,
+    },
+    /// A text that holds no property, or several.
+    #[error("'{text}' holds {count} properties: ask for one at a time")]
+    NotOne {
+        /// What was asked.
+        text: String,
+        /// How many properties it holds.
+        count: usize,
+    },
+    /// Nothing asked, and a properties file without properties.
+    #[error("{file} has no properties to check")]
+    EmptyFile {
+        /// The properties file.
+        file: String,
+    },
+}
+
+/// The property `asked`, looked up as PRISM's `-prop` does, the same for every front end: the
+/// name of a property of the properties file `file` (`(name, text)`, parsed against `program`
+/// with `constants`), else its number there (from 1), else a property written out, which
+/// messages call `written` (where the front end took it from). Returns the properties it
+/// belongs to and its place among them.
+pub fn find_property(
+    program: &Program,
+    file: Option<(&str, &str)>,
+    asked: &str,
+    written: &str,
+    constants: &[(String, String)],
+) -> Result<(Props, usize), Error> {
+    if let Some((name, text)) = file {
+        let props = Props::new(program, name, text, constants)?;
+        if let Some(i) = props
+            .props
+            .iter()
+            .position(|p| p.name.as_deref() == Some(asked))
+        {
+            return Ok((props, i));
+        }
+        if let Ok(number) = asked.trim().parse::<u64>() {
+            let count = props.props.len();
+            return match usize::try_from(number) {
+                Ok(n) if (1..=count).contains(&n) => Ok((props, n - 1)),
+                _ => Err(Error::Lookup(LookupError::NumberOutOfRange {
+                    number,
+                    file: name.to_string(),
+                    count,
+                })),
+            };
+        }
+    } else if let Ok(number) = asked.trim().parse::<u64>() {
+        // A whole number is the place of a file's property, never a property of its own.
+        return Err(Error::Lookup(LookupError::NumberWithoutFile { number }));
+    }
+    let props = Props::new(program, written, asked, constants)?;
+    match props.props.len() {
+        1 => Ok((props, 0)),
+        count => Err(Error::Lookup(LookupError::NotOne {
+            text: asked.to_string(),
+            count,
+        })),
+    }
+}
+
+/// Every property of the properties file `file` (`(name, text)`): an error where it has none.
+pub fn all_properties(
+    program: &Program,
+    file: (&str, &str),
+    constants: &[(String, String)],
+) -> Result<Props, Error> {
+    let props = Props::new(program, file.0, file.1, constants)?;
+    match props.props.is_empty() {
+        true => Err(Error::Lookup(LookupError::EmptyFile {
+            file: file.0.to_string(),
+        })),
+        false => Ok(props),
+    }
 }
 
 impl From<Diagnostic> for Error {

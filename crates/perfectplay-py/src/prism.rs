@@ -21,7 +21,9 @@ pub struct PrismModel {
 
 fn error(e: perfectplay_prism::Error) -> PyErr {
     match e {
-        perfectplay_prism::Error::Text(_) => PyValueError::new_err(e.to_string()),
+        perfectplay_prism::Error::Text(_) | perfectplay_prism::Error::Lookup(_) => {
+            PyValueError::new_err(e.to_string())
+        }
         _ => SolveError::new_err(e.to_string()),
     }
 }
@@ -68,36 +70,22 @@ pub fn load_prism(
 
 #[pymethods]
 impl PrismModel {
-    /// Checks `prop` (a property's text, or the name of one in the properties file) and
+    /// Checks `prop` (the name or the number, from 1, of a property of the properties file,
+    /// or a property's text) and
     /// returns a dict: value, exact (`p/q` text or None), holds (for a bound), method, states,
     /// error_bound.
     #[pyo3(signature = (prop, exact=false))]
     fn check<'py>(&self, py: Python<'py>, prop: &str, exact: bool) -> PyResult<Bound<'py, PyDict>> {
-        let named = match &self.props {
-            Some((file, text)) => {
-                let all =
-                    Props::new(&self.loaded.program, file, text, &self.constants).map_err(error)?;
-                all.props
-                    .iter()
-                    .position(|p| p.name.as_deref() == Some(prop))
-                    .map(|i| (all, i))
-            }
-            None => None,
-        };
-        let (props, i) = match named {
-            Some(found) => found,
-            None => {
-                let p = Props::new(&self.loaded.program, "<property>", prop, &self.constants)
-                    .map_err(error)?;
-                if p.props.len() != 1 {
-                    return Err(PyValueError::new_err(format!(
-                        "'{prop}' holds {} properties; check one at a time",
-                        p.props.len()
-                    )));
-                }
-                (p, 0)
-            }
-        };
+        // The same lookup as the command line's: a name, a number, or a property written out.
+        let file = self.props.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+        let (props, i) = perfectplay_prism::find_property(
+            &self.loaded.program,
+            file,
+            prop,
+            "<property>",
+            &self.constants,
+        )
+        .map_err(error)?;
         let loaded = self.loaded.clone();
         let prop_text = props.props[i].text.clone();
         let a = interruptible(py, None, move || {

@@ -60,6 +60,14 @@ def test_knuths_die(tmp_path):
     # Arithmetic over the values of queries, exact where they are.
     assert m.check('1 - P=? [ F "six" ]', exact=True).exact == Fraction(5, 6)
     assert m.check('6 * P=? [ F "six" ] < R{"coins"}=? [ F s=7 ]').holds is True
+    # By number, as PRISM's -prop and the command line's --prop: the same lookup.
+    assert m.check("2", exact=True).exact == Fraction(11, 3)
+    with pytest.raises(ValueError, match="has 2 properties \\(numbered from 1\\)"):
+        m.check("3")
+    with pytest.raises(ValueError, match="no properties file is given"):
+        prism.load(path).check("1")
+    with pytest.raises(ValueError, match="holds 2 properties: ask for one at a time"):
+        m.check('P=? [ F "six" ]; P=? [ F s=7 ]')
 
 
 def test_errors_name_their_place(tmp_path):

@@ -59,9 +59,10 @@ class Model:
         self.path = path
 
     def check(self, prop: str, exact: bool = False) -> Result:
-        """Checks ``prop``: a property's text (``'Pmax=? [ F "goal" ]'``) or the name of a
-        property in the properties file given to :func:`load`. ``exact`` solves in
-        rationals."""
+        """Checks ``prop``: a property's text (``'Pmax=? [ F "goal" ]'``), or the name or
+        the number (from 1, as PRISM's ``-prop``) of a property in the properties file
+        given to :func:`load`; anything else raises ``ValueError`` saying why. ``exact``
+        solves in rationals."""
         d = self._core.check(prop, exact=bool(exact))
         return Result(
             property=d["property"],
