@@ -39,6 +39,9 @@ pub enum EvalError {
     NotReal(&'static str),
     /// An operand of the wrong type (caught by the checking pass, except in folded parts).
     Type(&'static str),
+    /// `pow` of two integers with a negative exponent: an integer by its type, and no integer
+    /// in value (PRISM refuses it too).
+    NegativeIntPower,
 }
 
 impl std::fmt::Display for EvalError {
@@ -48,6 +51,10 @@ impl std::fmt::Display for EvalError {
             EvalError::Overflow => f.write_str("a number too large for exact arithmetic"),
             EvalError::NotReal(what) => write!(f, "{what} is not a real number"),
             EvalError::Type(what) => f.write_str(what),
+            EvalError::NegativeIntPower => f.write_str(
+                "pow of two integers with a negative exponent is no integer (as in PRISM, \
+                 write the base as a double: pow(2.0, -1))",
+            ),
         }
     }
 }
@@ -327,6 +334,9 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
                 return approximate(base.to_f64().powf(exp.to_f64()), "this pow");
             }
             let e = exp.parts().0;
+            if all_int && e < 0 {
+                return Err(EvalError::NegativeIntPower);
+            }
             // By squaring: a huge exponent of 0, 1 or -1 is quick, of anything else an overflow.
             let (mut r, mut b, mut k) = (Q::int(1), base, e.unsigned_abs());
             while k > 0 {

@@ -219,3 +219,26 @@ endmodule
     };
     assert!(e.to_string().contains("sum to"), "{e}");
 }
+
+/// `pow` of two integers is an integer, so a negative exponent is an error, as in PRISM; a
+/// double base gives the fraction.
+#[test]
+fn an_integer_power_with_a_negative_exponent_is_an_error() {
+    let model = |c: &str| {
+        format!("dtmc\nconst double c = {c};\nmodule m\n  x : [0..1] init 0;\n  [] x=0 -> c : (x'=1) + 1-c : (x'=0);\nendmodule\n")
+    };
+    for c in ["pow(2, -1)", "2^-1", "pow(-1, -3)"] {
+        let e = Loaded::new("pow.prism", &model(c), &[], 100)
+            .err()
+            .unwrap_or_else(|| panic!("{c} is refused"))
+            .to_string();
+        assert!(
+            e.contains("pow of two integers with a negative exponent"),
+            "{e}"
+        );
+    }
+    let loaded = Loaded::new("pow.prism", &model("pow(2.0, -2)"), &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "--prop", "P=? [ X x=1 ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+    assert_eq!(a.exact.as_deref(), Some("1/4"));
+}
