@@ -40,7 +40,9 @@ pub fn load_prism(
     max_states: Option<usize>,
 ) -> PyResult<PrismModel> {
     let read = |p: &str| {
-        perfectplay_prism::read_source(p).map_err(|e| PyValueError::new_err(e.to_string()))
+        // A file named `-` here, not standard input as on the command line.
+        let file = if p == "-" { "./-" } else { p };
+        perfectplay_prism::read_source(file).map_err(|e| PyValueError::new_err(e.to_string()))
     };
     let src = read(path)?;
     let props = props
