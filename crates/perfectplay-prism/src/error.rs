@@ -38,9 +38,9 @@ impl PartialEq for Span {
 pub struct Diagnostic {
     /// The file's name as the user gave it (or a description such as `--prop`).
     pub file: String,
-    /// The 1-based line.
+    /// The 1-based line (0: the file as a whole).
     pub line: usize,
-    /// The 1-based column, in characters.
+    /// The 1-based column, in characters (0: the file as a whole).
     pub column: usize,
     /// What is wrong.
     pub message: String,
@@ -74,12 +74,13 @@ impl Diagnostic {
         }
     }
 
-    /// A diagnostic about `file` as a whole, at no particular place.
+    /// A diagnostic about `file` as a whole, at no particular place (line and column 0,
+    /// shown as `FILE: message`).
     pub fn plain(file: &str, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             file: file.to_string(),
-            line: 1,
-            column: 1,
+            line: 0,
+            column: 0,
             message: message.into(),
             source_line: String::new(),
             width: 1,
@@ -94,7 +95,7 @@ impl Diagnostic {
             let gutter = self.line.to_string().len();
             // A long line is shown around the place only, with `…` where it is cut.
             let chars: Vec<char> = self.source_line.chars().collect();
-            let at = (self.column - 1).min(chars.len());
+            let at = self.column.saturating_sub(1).min(chars.len());
             let from = at.saturating_sub(CONTEXT);
             let to = (at + self.width.max(1) + CONTEXT).min(chars.len());
             let before = if from > 0 { "…" } else { "" };
@@ -132,10 +133,13 @@ impl Diagnostic {
 
     /// The first line of [`render`](Diagnostic::render), for one-line error output.
     pub fn headline(&self) -> String {
-        let text: String = format!(
-            "{}:{}:{}: {}",
-            self.file, self.line, self.column, self.message
-        )
+        let text: String = match self.line {
+            0 => format!("{}: {}", self.file, self.message),
+            _ => format!(
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            ),
+        }
         .chars()
         .flat_map(|c| match c.is_control() {
             true => c.escape_default().collect::<Vec<_>>(),
