@@ -593,3 +593,36 @@ fn a_deadlocks_self_loop_earns_no_transition_reward() {
         text(&o.stderr)
     );
 }
+
+/// As in PRISM, a property that is an expression over the variables and labels (no query) is
+/// its value in the initial state, alone or beside queries; several initial states need a
+/// filter to say which.
+#[test]
+fn an_expression_over_states_is_its_value_in_the_initial_state() {
+    let model = file(
+        "bare.prism",
+        "dtmc\nmodule m\n  x : [0..3] init 2;\n  b : bool init true;\n  [] x>0 -> 1/2 : (x'=x-1) + 1/2 : (x'=x);\nendmodule\nlabel \"two\" = x=2;\n",
+    );
+    let props = file(
+        "bare.props",
+        "x + 1\nb & \"two\"\n\"init\"\nP=? [ F x=0 ] * x\nmax(x, 5) - 1\n",
+    );
+    let o = run(&["check", &model, &props, "--exact", "-q"]);
+    assert_eq!(
+        text(&o.stdout),
+        "x + 1: 3\nb & \"two\": true\n\"init\": true\nP=? [ F x = 0 ] * x: 2\nmax(x, 5) - 1: 4\n",
+        "{}",
+        text(&o.stderr)
+    );
+    let two = file(
+        "bare_two.prism",
+        "dtmc\nmodule m\n  x : [0..1];\n  [] true -> (x'=1);\nendmodule\ninit true endinit\n",
+    );
+    let o = run(&["check", &two, "--prop", "x + 1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        text(&o.stderr).contains("x + 1 reads the state, and the model has 2 initial states"),
+        "{}",
+        text(&o.stderr)
+    );
+}

@@ -759,6 +759,18 @@ impl Program {
         Ok(self.resolve_in(file, src, e, extra, false)?.0)
     }
 
+    /// Resolves an expression of a properties file that may read the variables and the labels
+    /// (PRISM's bare expressions over states, `x + 1` or `"goal"`), of any type.
+    pub fn resolve_over_states(
+        &self,
+        file: &str,
+        src: &str,
+        e: &Expr,
+        extra: &PropertyScope,
+    ) -> Result<CExpr, Diagnostic> {
+        Ok(self.resolve_in(file, src, e, extra, true)?.0)
+    }
+
     /// Resolves `e` with the model's constants and formulas and those of `extra`, and, if
     /// `states`, the variables and the labels of both.
     fn resolve_in(

@@ -220,18 +220,8 @@ fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
     }
 }
 
-/// The value of the constant expression `e` of a text read from `file`.
-pub(crate) fn const_value(
-    program: &Program,
-    file: &str,
-    src: &str,
-    e: &crate::ast::Expr,
-    scope: &PropertyScope,
-) -> Result<Value, Error> {
-    Ok(const_of(program, file, src, e, scope)?.0)
-}
-
-/// [`const_value`], and whether the value need not be rational (see [`CExpr::Inexact`]).
+/// The value of a property file's constant expression `e`, and whether it need not be rational
+/// (see [`CExpr::Inexact`]).
 pub(crate) fn const_of(
     program: &Program,
     file: &str,

@@ -8,7 +8,7 @@ use crate::check::{check, prepare, Answer, Prepared};
 use crate::error::Diagnostic;
 use crate::parser::parse_model;
 use crate::program::{CExpr, Program};
-use crate::props::{const_value, Prop, Props};
+use crate::props::{Prop, Props};
 use crate::query::QueryModel;
 use crate::resolved::{resolve_prop, Resolved};
 
@@ -502,10 +502,7 @@ pub fn check_prop(
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
         return check_query(loaded, props, prop, &prop.expr, exact);
     }
-    let constant = |e: &crate::ast::Expr| {
-        const_value(&loaded.program, &prop.file, &prop.src, e, &props.scope)
-            .map_err(|e| e.to_string())
-    };
+    let constant = |e: &crate::ast::Expr| value_at_start(loaded, props, prop, e);
     let mut query = |e: &crate::ast::Expr, exact: bool| {
         check_query(loaded, props, prop, e, exact).map_err(|err| format!("{e}: {err}"))
     };
@@ -518,6 +515,40 @@ pub fn check_prop(
         },
     )
     .map_err(Error::Model)
+}
+
+/// The value of `e`, a part of property `prop` that is no query: a constant, or, as in PRISM,
+/// an expression over the variables and labels, taken in the initial state (one of several
+/// initial states must be picked by a filter).
+fn value_at_start(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    e: &crate::ast::Expr,
+) -> Result<crate::value::Value, String> {
+    let program = &loaded.program;
+    let c = program
+        .resolve_over_states(&prop.file, &prop.src, e, &props.scope)
+        .map_err(|d| d.to_string())?;
+    let c = match c {
+        CExpr::Inexact(inner) => *inner,
+        c => c,
+    };
+    if let CExpr::Const(v) = c {
+        return Ok(v);
+    }
+    let initial = &loaded.space.initial;
+    let [start] = initial[..] else {
+        return Err(format!(
+            "{e} reads the state, and the model has {} initial states: ask \
+             filter(max|min|avg, …, \"init\")",
+            initial.len()
+        ));
+    };
+    let mut vals = Vec::new();
+    loaded.space.unpack(program, start, &mut vals);
+    c.eval(&vals)
+        .map_err(|err| format!("{e} in the initial state: {err}"))
 }
 
 /// Answers `expr`, one query of property `prop` (or a filter of one), at the start.
