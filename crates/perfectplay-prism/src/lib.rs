@@ -41,6 +41,7 @@ pub mod graph;
 mod index;
 mod init;
 mod lexer;
+mod order;
 pub mod packed;
 mod parser;
 mod print;
