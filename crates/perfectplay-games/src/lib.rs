@@ -15,6 +15,7 @@ mod params;
 pub mod perfect_memory;
 pub mod pig;
 pub mod subset_sum_extreme;
+pub mod yahtzee;
 pub mod yeetzhee;
 
 #[cfg(test)]
@@ -132,6 +133,7 @@ pub fn catalog() -> &'static [GameSpec] {
         gold_pots::SPEC,
         grid_game::SPEC,
         pig::SPEC,
+        yahtzee::SPEC,
     ]
 }
 

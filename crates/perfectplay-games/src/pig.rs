@@ -232,6 +232,29 @@ impl Model for Pig {
         }
     }
 
+    /// The rolls of a turn are local to its start (turn total 0): only the turn starts are
+    /// stored, and each turn is solved in scratch storage.
+    fn has_turns(&self) -> bool {
+        true
+    }
+
+    fn turn_of(&self, state: &State) -> Option<State> {
+        match *state {
+            State::Play {
+                a,
+                b,
+                a_moves,
+                turn,
+            } if turn > 0 => Some(State::Play {
+                a,
+                b,
+                a_moves,
+                turn: 0,
+            }),
+            _ => None,
+        }
+    }
+
     fn player_label(&self, player: Player) -> Option<String> {
         Some(match (player, self.opponent) {
             (Player::Max, _) => "A".to_string(),

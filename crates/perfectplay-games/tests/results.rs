@@ -15,7 +15,10 @@ use perfectplay_games::{
     yeetzhee::Yeetzhee,
 };
 
-fn check<M: Model + Sync>(model: &M) {
+fn check<M: Model + Sync>(model: &M)
+where
+    M::State: Send + Sync,
+{
     let solution = solve_exact(model).unwrap();
     let value = solution.start_value().clone();
     let (start, stats) = Solver::new(model).exact_start_value().unwrap();

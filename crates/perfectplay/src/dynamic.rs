@@ -365,7 +365,10 @@ fn erase<N: Number>(b: crate::BranchValue<N>) -> crate::BranchValue<Value> {
     }
 }
 
-fn solver<'a, 'p: 'a, M: Model + Sync>(m: &'a M, options: SolveOptions<'p>) -> Solver<'a, M> {
+fn solver<'a, 'p: 'a, M: Model + Sync>(m: &'a M, options: SolveOptions<'p>) -> Solver<'a, M>
+where
+    M::State: Send + Sync,
+{
     let mut solver = Solver::new(m);
     if let Some(threads) = options.threads {
         solver = solver.threads(threads);
@@ -385,7 +388,10 @@ fn solver<'a, 'p: 'a, M: Model + Sync>(m: &'a M, options: SolveOptions<'p>) -> S
 fn solve_with<'m, M: Model + Sync, N: Number>(
     m: Held<'m, M>,
     options: SolveOptions<'_>,
-) -> Result<SolvedModel<'m, M, N>, SolveError> {
+) -> Result<SolvedModel<'m, M, N>, SolveError>
+where
+    M::State: Send + Sync,
+{
     let solution = solver(&*m, options).solve::<N>()?;
     let v = solution.start_value();
     let report = Report {

@@ -120,8 +120,16 @@ struct Frame {
     next: u32,
 }
 
+/// The states where an exploration stops (see [`Engine::within`]): for a state, `Some` of its
+/// value where the exploration must not go past it, `None` where it goes on.
+pub(crate) type Boundary<'a, S, N> = dyn Fn(&S) -> Result<Option<N>, SolveError> + Sync + 'a;
+
 pub(crate) struct Engine<'a, M: Model, N, O> {
     model: &'a M,
+    /// Where the exploration starts: the model's start unless [`Engine::within`] says.
+    root: Option<M::State>,
+    /// The states it does not expand, with their values (see [`Engine::within`]).
+    boundary: Option<&'a Boundary<'a, M::State, N>>,
     max_states: usize,
     watch: Watch<'a>,
     next_report: usize,
@@ -170,14 +178,29 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         while capacity > 0 && !memory::affords(capacity as u64 * per_state) {
             capacity /= 2;
         }
+        let states = StateSet::for_model(model, capacity);
+        Engine::with_states(model, max_states, watch, observer, states, capacity)
+    }
+
+    /// An engine over the interning table `states`, with room for `capacity` states.
+    fn with_states(
+        model: &'a M,
+        max_states: usize,
+        watch: Watch<'a>,
+        observer: O,
+        states: StateSet<M::State>,
+        capacity: usize,
+    ) -> Self {
         Engine {
             model,
+            root: None,
+            boundary: None,
             max_states,
             watch,
             next_report: PROGRESS_EVERY,
             last_report: Instant::now(),
             started: Instant::now(),
-            states: StateSet::for_model(model, capacity),
+            states,
             status: Vec::with_capacity(capacity),
             values: Vec::with_capacity(capacity),
             choices: Vec::with_capacity(capacity),
@@ -188,6 +211,26 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             stats: Stats::default(),
             observer,
         }
+    }
+
+    /// An engine that explores from `root` instead of the start, with hashed states (not the
+    /// model's numbering, which is sized for the whole game), and that stops at every state
+    /// other than `root` to which `boundary` gives a value: such a state is final with that
+    /// value, as a terminal state is, and never expanded. A turn of a model with turn-local
+    /// states ([`Model::turn_of`]) is solved so, its boundary being the kept states it leads to.
+    pub(crate) fn within(
+        model: &'a M,
+        max_states: usize,
+        watch: Watch<'a>,
+        observer: O,
+        root: M::State,
+        boundary: &'a Boundary<'a, M::State, N>,
+    ) -> Self {
+        let mut engine =
+            Engine::with_states(model, max_states, watch, observer, StateSet::hashed(), 0);
+        engine.root = Some(root);
+        engine.boundary = Some(boundary);
+        engine
     }
 
     fn show(&self, id: u32) -> String {
@@ -270,6 +313,13 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
     /// Tarjan stack with its edges and gets a DFS frame.
     fn discover(&mut self, scratch: &mut Scratch<M>, id: u32) -> Result<(), SolveError> {
         let Scratch { node, move_rewards } = scratch;
+        if let (Some(boundary), true) = (self.boundary, id != 0) {
+            if let Some(value) = boundary(self.states.get(id as usize))? {
+                self.values[id as usize] = value;
+                self.status[id as usize] = TERMINAL;
+                return Ok(());
+            }
+        }
         node.clear();
         self.model.expand(self.states.get(id as usize), node);
         if let Err(reason) = node.validate() {
@@ -346,7 +396,10 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
     /// Explores and solves (or, for an observer that computes its own values, explores); the
     /// observer comes back with the result.
     pub(crate) fn run(mut self) -> Result<(Explored<M::State, N>, O), SolveError> {
-        let start = self.model.start();
+        let start = match self.root.take() {
+            Some(root) => root,
+            None => self.model.start(),
+        };
         let root = self.intern(&start)?;
         // One node for every expansion: filling it allocates nothing once it has grown.
         let mut scratch = Scratch {

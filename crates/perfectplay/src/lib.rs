@@ -183,6 +183,7 @@ mod solver;
 mod explore;
 mod multimodular;
 mod sweep;
+mod turns;
 // ...what they share: the backup kernel, interning, cyclic components, linear solves, the
 // memory guard and the report of a run.
 mod backup;

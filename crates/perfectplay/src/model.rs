@@ -211,6 +211,74 @@ pub trait Model {
         false
     }
 
+    /// Whether the model marks turn-local states ([`turn_of`](Model::turn_of)). The default,
+    /// `false`, keeps every state; `true` lets [`Solver::start_value`](crate::Solver::start_value),
+    /// [`Solver::exact_start_value`](crate::Solver::exact_start_value) and the front ends'
+    /// solves ([`DynModel`](crate::dynamic::DynModel)) store values only for *kept* states.
+    fn has_turns(&self) -> bool {
+        false
+    }
+
+    /// Turn-local states: `Some(k)` says that `state` is *local* to the turn that the kept
+    /// state `k` starts; `None` (the default) says that `state` is *kept*. Used only where
+    /// [`has_turns`](Model::has_turns) is true.
+    ///
+    /// Games of chance often have a "turn" of private randomness: in Yahtzee, the rolls and
+    /// keeps between two filled boxes; in Pig, the rolls before a hold. The turn starts are
+    /// few, the positions inside turns many. With this hook the engine finds the graph of the
+    /// kept states, solves each kept state's turn (the kept state and every local state its
+    /// turn reaches) in scratch storage that it drops afterwards, with the values of the kept
+    /// states the turn leads to, and stores values for kept states only. Turns that do not
+    /// depend on each other are solved on several threads ([`Solver::threads`](crate::Solver::threads))
+    /// with the same bits as one. Kept states may form cycles (two players passing the turn,
+    /// as in Pig): a strongly connected set of kept states is solved with the local states of
+    /// all its turns together. A cycle inside a turn is solved as any cycle is.
+    ///
+    /// Rules, checked as the engine goes ([`SolveError::InvalidModel`](crate::SolveError::InvalidModel)
+    /// names the state): the start state is kept; a local state is reached only inside its own
+    /// turn (from its kept state `k` or from states local to `k`); `k` itself is kept. Terminal
+    /// states reached from several turns must therefore be kept. The values are those of the
+    /// game without the hook: the hook changes what is stored, not what is solved.
+    ///
+    /// ```
+    /// # use perfectplay::{Model, NodeBuilder, Player, Rat, Solver};
+    /// /// Three turns; in each, roll a die up to twice and bank the last roll.
+    /// #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    /// struct S { turn: u8, rolls: u8, die: u8 }
+    /// struct Dice;
+    /// impl Model for Dice {
+    ///     type State = S;
+    ///     type Move = String;
+    ///     fn start(&self) -> S { S { turn: 0, rolls: 0, die: 0 } }
+    ///     fn expand(&self, s: &S, node: &mut impl NodeBuilder<S, String>) {
+    ///         if s.turn == 3 { return node.terminal(0) }
+    ///         let next_turn = S { turn: s.turn + 1, rolls: 0, die: 0 };
+    ///         node.decision(Player::Max);
+    ///         if s.rolls > 0 { node.add_move("bank".into(), s.die as i64, next_turn) }
+    ///         if s.rolls < 2 {
+    ///             node.add_random_move("roll".into(), 0);
+    ///             for d in 1..=6 {
+    ///                 let next = S { turn: s.turn, rolls: s.rolls + 1, die: d };
+    ///                 node.add_outcome(d.to_string(), Rat::new(1, 6), 0, next);
+    ///             }
+    ///         }
+    ///     }
+    ///     fn has_turns(&self) -> bool { true }
+    ///     fn turn_of(&self, s: &S) -> Option<S> {
+    ///         (s.rolls > 0).then(|| S { turn: s.turn, rolls: 0, die: 0 })
+    ///     }
+    /// }
+    /// let (value, stats) = Solver::new(&Dice).start_value::<f64>().unwrap();
+    /// // Keep a 4, 5 or 6 of the first roll, else roll again: 4.25 a turn.
+    /// assert_eq!(value, 12.75);
+    /// // Four kept states (the turn starts and the end); the rolls were never stored.
+    /// assert!(matches!(stats.method, perfectplay::Method::Turns { kept: 4, .. }));
+    /// ```
+    fn turn_of(&self, state: &Self::State) -> Option<Self::State> {
+        let _ = state;
+        None
+    }
+
     /// Who loses a play that never ends, where two players together could keep a play going
     /// for ever (a cycle through both players' decisions). The default, `None`, allows no such
     /// cycle: every pair of strategies must end the play with probability one, and a cycle that

@@ -33,6 +33,15 @@ pub enum Method {
         /// Primes evaluated.
         primes: usize,
     },
+    /// The model's turns ([`Model::turn_of`](crate::Model::turn_of)): the graph of its kept
+    /// states explored, and each kept state's turn solved in scratch storage, with values
+    /// stored for kept states only.
+    Turns {
+        /// Kept states found.
+        kept: usize,
+        /// Threads that solved turns.
+        threads: usize,
+    },
     /// A method of the model's own (a front end's solver for one game), named by it.
     Own {
         /// The method's name.
@@ -87,6 +96,11 @@ impl<'a> Watch<'a> {
         stop: Option<&'a AtomicBool>,
     ) -> Self {
         Watch { progress, stop }
+    }
+
+    /// The stop flag, for work on other threads that cannot share the callback.
+    pub(crate) fn stop_flag(&self) -> Option<&'a AtomicBool> {
+        self.stop
     }
 
     /// Passes `p` to the callback, then fails with [`SolveError::Interrupted`] if the stop

@@ -15,6 +15,7 @@ use crate::number::Checked;
 use crate::report::{Method, Progress, Stats, Watch};
 use crate::solution::Solution;
 use crate::sweep::{self, SweepNumber};
+use crate::turns;
 use crate::{Exact, Number, SolveError};
 
 /// Configures and runs a solve. The engine is deterministic: the same model gives the same
@@ -79,12 +80,17 @@ enum Step {
     CheckedSweep,
     /// Multi-modular evaluation; declines on cycles and numbers too large for it.
     Multimodular,
+    /// Solve turn by turn, storing the kept states only ([`Model::turn_of`]).
+    Turns,
 }
 
 /// The methods that compute the start value of `model`, in the order they are tried: each
 /// one after the first runs only when the one before declines. The choice is made here and
 /// nowhere else.
 fn plan<M: Model>(model: &M, exact: bool) -> &'static [Step] {
+    if model.has_turns() {
+        return &[Step::Turns];
+    }
     match (exact, sweep::offered(model)) {
         (false, true) => &[Step::Sweep, Step::Explore],
         (false, false) => &[Step::Explore],
@@ -160,7 +166,10 @@ impl<'a, M: Model> Solver<'a, M> {
     }
 }
 
-impl<M: Model + Sync> Solver<'_, M> {
+impl<M: Model + Sync> Solver<'_, M>
+where
+    M::State: Send + Sync,
+{
     /// How many threads to use: for the sweep of [`start_value`](Solver::start_value) in
     /// `f64` (by default every core, up to 8, for a sweep of [`PARALLEL_SWEEP_RANKS`] ranks or
     /// more without a window, else one) and for the multi-modular evaluation of
@@ -253,6 +262,7 @@ impl<M: Model + Sync> Solver<'_, M> {
                 });
                 N::sweep(model, limit, solver.watch(), threads)
             }
+            Step::Turns => Some(solver.turns::<N>()),
             _ => None,
         })
     }
@@ -306,6 +316,7 @@ impl<M: Model + Sync> Solver<'_, M> {
         self.run_plan(true, |solver: &mut Self, step| match step {
             Step::CheckedSweep => solver.checked_sweep(),
             Step::Multimodular => solver.multimodular(),
+            Step::Turns => Some(solver.turns::<Exact>()),
             _ => None,
         })
     }
@@ -335,6 +346,21 @@ impl<M: Model + Sync> Solver<'_, M> {
             });
         }
         unreachable!("every plan ends with exploring, which never declines")
+    }
+
+    /// The start value solved turn by turn ([`Model::turn_of`]).
+    fn turns<N: Number>(&mut self) -> Result<(N, Stats), SolveError> {
+        let kept = self.turn_values::<N>()?;
+        Ok((kept.values[0].clone(), kept.stats))
+    }
+
+    /// Every kept state's value, solved turn by turn ([`Model::turn_of`]).
+    pub(crate) fn turn_values<N: Number>(
+        &mut self,
+    ) -> Result<turns::Kept<M::State, N>, SolveError> {
+        let (model, limit) = (self.model, self.limit());
+        let threads = self.threads.unwrap_or_else(every_core);
+        turns::solve::<M, N>(model, limit, self.watch(), threads)
     }
 
     /// The exact value by a sweep in checked floats, or `None` at the first rounding.

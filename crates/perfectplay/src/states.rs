@@ -64,6 +64,11 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
         }
     }
 
+    /// An empty set that hashes its states.
+    pub fn hashed() -> Self {
+        StateSet::Hashed(Hashed::default())
+    }
+
     /// Interns `s`: its id and whether it is new. The state is cloned only when it is new.
     #[inline(always)]
     pub fn insert<M: Model<State = S>>(
