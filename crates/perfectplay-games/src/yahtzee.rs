@@ -188,7 +188,10 @@ struct Tables {
 const HANDS: usize = 252;
 
 fn pack(c: &Counts) -> u32 {
-    c.iter().enumerate().map(|(i, &n)| (n as u32) << (3 * i)).sum()
+    c.iter()
+        .enumerate()
+        .map(|(i, &n)| (n as u32) << (3 * i))
+        .sum()
 }
 
 fn size(c: &Counts) -> u8 {
@@ -346,14 +349,14 @@ impl Yahtzee {
             let Some(b) = BOX_NAMES.iter().position(|n| n == name) else {
                 return Err(GameError::param(
                     "boxes",
-                    format!(
-                        "'{name}' is no box; the boxes are {}",
-                        BOX_NAMES.join(" ")
-                    ),
+                    format!("'{name}' is no box; the boxes are {}", BOX_NAMES.join(" ")),
                 ));
             };
             if boxes & (1 << b) != 0 {
-                return Err(GameError::param("boxes", format!("'{name}' is named twice")));
+                return Err(GameError::param(
+                    "boxes",
+                    format!("'{name}' is named twice"),
+                ));
             }
             boxes |= 1 << b;
         }
@@ -673,7 +676,9 @@ mod tests {
     fn placed(game: &Yahtzee, card: &str, dice: &[usize]) -> Vec<(String, i64)> {
         let s = game.parse_state(card).unwrap();
         let mut out = Vec::new();
-        game.placements(&s, hand(dice), |b, r, _| out.push((BOX_NAMES[b].to_string(), r)));
+        game.placements(&s, hand(dice), |b, r, _| {
+            out.push((BOX_NAMES[b].to_string(), r))
+        });
         out
     }
 
@@ -694,15 +699,42 @@ mod tests {
     fn scores_of_hand_checked_hands() {
         let s = |d: &[usize]| tables().scores[hand(d) as usize];
         // 1s 2s 3s 4s 5s 6s 3k 4k fh ss ls ch y
-        assert_eq!(s(&[1, 1, 1, 2, 2]), [3, 4, 0, 0, 0, 0, 7, 0, 25, 0, 0, 7, 0]);
-        assert_eq!(s(&[6, 6, 6, 6, 2]), [0, 2, 0, 0, 0, 24, 26, 26, 0, 0, 0, 26, 0]);
-        assert_eq!(s(&[1, 2, 3, 4, 6]), [1, 2, 3, 4, 0, 6, 0, 0, 0, 30, 0, 16, 0]);
-        assert_eq!(s(&[3, 4, 5, 6, 3]), [0, 0, 6, 4, 5, 6, 0, 0, 0, 30, 0, 21, 0]);
-        assert_eq!(s(&[2, 3, 4, 5, 6]), [0, 2, 3, 4, 5, 6, 0, 0, 0, 30, 40, 20, 0]);
-        assert_eq!(s(&[5, 5, 5, 5, 5]), [0, 0, 0, 0, 25, 0, 25, 25, 0, 0, 0, 25, 50]);
-        assert_eq!(s(&[1, 3, 4, 5, 5]), [1, 0, 3, 4, 10, 0, 0, 0, 0, 0, 0, 18, 0]);
-        assert_eq!(s(&[1, 3, 4, 5, 6]), [1, 0, 3, 4, 5, 6, 0, 0, 0, 30, 0, 19, 0]);
-        assert_eq!(s(&[1, 2, 4, 5, 6]), [1, 2, 0, 4, 5, 6, 0, 0, 0, 0, 0, 18, 0]);
+        assert_eq!(
+            s(&[1, 1, 1, 2, 2]),
+            [3, 4, 0, 0, 0, 0, 7, 0, 25, 0, 0, 7, 0]
+        );
+        assert_eq!(
+            s(&[6, 6, 6, 6, 2]),
+            [0, 2, 0, 0, 0, 24, 26, 26, 0, 0, 0, 26, 0]
+        );
+        assert_eq!(
+            s(&[1, 2, 3, 4, 6]),
+            [1, 2, 3, 4, 0, 6, 0, 0, 0, 30, 0, 16, 0]
+        );
+        assert_eq!(
+            s(&[3, 4, 5, 6, 3]),
+            [0, 0, 6, 4, 5, 6, 0, 0, 0, 30, 0, 21, 0]
+        );
+        assert_eq!(
+            s(&[2, 3, 4, 5, 6]),
+            [0, 2, 3, 4, 5, 6, 0, 0, 0, 30, 40, 20, 0]
+        );
+        assert_eq!(
+            s(&[5, 5, 5, 5, 5]),
+            [0, 0, 0, 0, 25, 0, 25, 25, 0, 0, 0, 25, 50]
+        );
+        assert_eq!(
+            s(&[1, 3, 4, 5, 5]),
+            [1, 0, 3, 4, 10, 0, 0, 0, 0, 0, 0, 18, 0]
+        );
+        assert_eq!(
+            s(&[1, 3, 4, 5, 6]),
+            [1, 0, 3, 4, 5, 6, 0, 0, 0, 30, 0, 19, 0]
+        );
+        assert_eq!(
+            s(&[1, 2, 4, 5, 6]),
+            [1, 2, 0, 4, 5, 6, 0, 0, 0, 0, 0, 18, 0]
+        );
     }
 
     #[test]
@@ -742,9 +774,17 @@ mod tests {
             ["1s", "2s", "3s", "5s", "6s"].map(|b| (b.to_string(), 100))
         );
         // Reaching 63 pays the upper bonus once.
-        let p = placed(&free, "filled 1s 2s 3s 4s 5s, upper 45, to roll", &[6, 6, 6, 1, 2]);
+        let p = placed(
+            &free,
+            "filled 1s 2s 3s 4s 5s, upper 45, to roll",
+            &[6, 6, 6, 1, 2],
+        );
         assert!(p.contains(&("6s".into(), 18 + 35)));
-        let p = placed(&free, "filled 1s 2s 3s 4s 6s, upper 63, to roll", &[5, 5, 5, 1, 2]);
+        let p = placed(
+            &free,
+            "filled 1s 2s 3s 4s 6s, upper 63, to roll",
+            &[5, 5, 5, 1, 2],
+        );
         assert!(p.contains(&("5s".into(), 15)));
     }
 
@@ -800,7 +840,9 @@ mod tests {
             (Rules::BonusNoJoker, 253.9702412),
             (Rules::NoBonus, 245.8707745),
         ] {
-            let (value, _) = Solver::new(&Yahtzee::new(rules)).start_value::<f64>().unwrap();
+            let (value, _) = Solver::new(&Yahtzee::new(rules))
+                .start_value::<f64>()
+                .unwrap();
             assert!((value - v).abs() < 5e-8, "{rules:?}: {value}");
         }
     }

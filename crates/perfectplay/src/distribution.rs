@@ -147,7 +147,7 @@ impl<N: Number> Distribution<N> {
 /// points) the masses are a run over consecutive totals, and spreading a state's masses along
 /// a branch is a loop over two vectors: no hashing, no sorting. A fractional total, or a run
 /// much wider than the totals in it, turns it into a map.
-enum Masses<N> {
+pub(crate) enum Masses<N> {
     /// `mass[i]` is the mass of the total `lo + i`; `None` where no play arrives (kept apart
     /// from a float mass that underflows to zero, which is still listed).
     Run {
@@ -169,7 +169,7 @@ impl<N> Default for Masses<N> {
 }
 
 /// The masses of one state in order of total, ready to be spread.
-enum Entries<N> {
+pub(crate) enum Entries<N> {
     Run { lo: i64, mass: Vec<Option<N>> },
     Sorted(Vec<(Rat, N)>),
 }
@@ -211,7 +211,7 @@ fn scaled<N: Number>(m: &N, p: Option<&N>) -> N {
 
 impl<N: Number> Masses<N> {
     /// All the mass at total zero: the start of play.
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         Masses::Run {
             lo: 0,
             mass: vec![Some(N::one())],
@@ -296,7 +296,7 @@ impl<N: Number> Masses<N> {
     }
 
     /// Adds the masses of `src`, each times `p` (if given), at their totals plus `shift`.
-    fn add_shifted(
+    pub(crate) fn add_shifted(
         &mut self,
         src: &Entries<N>,
         shift: Rat,
@@ -339,7 +339,7 @@ impl<N: Number> Masses<N> {
     /// The masses by increasing total, so that float sums do not depend on hashing. A run
     /// loses its empty ends (the room it kept for growth), so that spreading it does not pass
     /// that room on to the next states, where it would add up along every path.
-    fn entries(self) -> Entries<N> {
+    pub(crate) fn entries(self) -> Entries<N> {
         match self {
             Masses::Run { lo, mut mass, .. } => {
                 let Some(first) = mass.iter().position(Option::is_some) else {
@@ -378,7 +378,7 @@ impl<N: Clone> Entries<N> {
     }
 
     /// `(total, mass)` by increasing total.
-    fn into_list(self) -> Vec<(Rat, N)> {
+    pub(crate) fn into_list(self) -> Vec<(Rat, N)> {
         match self {
             Entries::Run { lo, mass } => mass
                 .into_iter()
@@ -391,7 +391,7 @@ impl<N: Clone> Entries<N> {
 }
 
 /// Where the strategy goes from one state.
-enum Step<N> {
+pub(crate) enum Step<N> {
     /// A terminal state with its payoff.
     End(Rat),
     /// `(next state, probability, reward)` for each branch the strategy uses.
@@ -399,12 +399,11 @@ enum Step<N> {
 }
 
 /// The state of one distribution computation.
-struct Flow<S, Mv, N> {
+struct Flow<N> {
     /// Mass waiting at states not processed yet.
     pending: FxHashMap<u32, Masses<N>>,
     /// Mass that reached a terminal state, by final total.
     pmf: Masses<N>,
-    node: Node<S, Mv>,
     /// Mass left inside cyclic components.
     tail: N,
     /// See [`Distribution::steps`].
@@ -414,7 +413,7 @@ struct Flow<S, Mv, N> {
     system: System<N>,
 }
 
-impl<S, Mv, N: Number> Flow<S, Mv, N> {
+impl<N: Number> Flow<N> {
     /// Leaves `left` inside a component after `rounds` rounds: it goes to the tail.
     fn cut(&mut self, left: &N, rounds: usize) {
         self.tail = self.tail.add(left);
@@ -439,235 +438,250 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             .filter(|&i| component(i).is_some())
             .collect();
         order.sort_unstable_by_key(|&i| (std::cmp::Reverse(component(i)), i));
-        let mut flow = Flow {
-            pending: FxHashMap::default(),
-            pmf: Masses::default(),
-            node: Node::new(),
-            tail: N::zero(),
-            steps: 0,
-            // Each cyclic component is entered with probability at most one, so leaving at
-            // most this much in each keeps the whole tail within `options.tail`.
-            limit: options.tail / self.stats().cyclic_components.max(1) as f64,
-            system: System::new(0),
-        };
-        flow.pending.insert(0, Masses::start());
-        // Terminal states have no component: the mass that reaches one goes into the result
-        // right after its predecessors (or at once, for the start).
-        if self.component_at(0).is_none() {
-            self.flush_terminal(model, &mut flow, 0)?;
-        }
-        let mut steps = Vec::new();
-        for members in order.chunk_by(|&a, &b| component(a) == component(b)) {
-            if !members.iter().any(|i| flow.pending.contains_key(i)) {
-                continue; // the strategy never gets here
-            }
-            options.go_on()?;
-            steps.clear();
-            for &id in members {
-                match self.step(model, id, &mut flow.node)? {
-                    Step::Go(branches) => steps.push(branches),
-                    Step::End(_) => unreachable!("a terminal state is in no component"),
-                }
-            }
-            let cyclic = members.len() > 1 || steps[0].iter().any(|b| b.0 == members[0]);
-            if !cyclic {
-                let masses = flow
-                    .pending
-                    .remove(&members[0])
-                    .expect("checked above")
-                    .entries();
-                for (to, p, reward) in &steps[0] {
-                    let target = flow.pending.entry(*to).or_default();
-                    target.add_shifted(&masses, *reward, Some(p))?;
-                }
-            } else {
-                self.through_cycle(members, &steps, &mut flow, options)?;
-            }
-            for branches in &steps {
-                for &(to, _, _) in branches {
-                    if self.component_at(to as usize).is_none() {
-                        self.flush_terminal(model, &mut flow, to)?;
-                    }
-                }
-            }
-        }
-        Ok(Distribution {
-            pmf: flow.pmf.entries().into_list(),
-            tail: flow.tail,
-            steps: flow.steps,
-        })
+        let groups = order.chunk_by(|&a, &b| component(a) == component(b));
+        let mut node = Node::new();
+        flow(
+            groups,
+            |id| component(id).is_some(),
+            |id| self.step(model, id, &mut node),
+            self.stats().cyclic_components,
+            options,
+        )
     }
+}
 
-    /// Moves the mass waiting at terminal state `id`, if any, into the result.
-    fn flush_terminal<M: Model<State = S>>(
-        &self,
-        model: &M,
-        flow: &mut Flow<S, M::Move, N>,
-        id: u32,
-    ) -> Result<(), SolveError> {
-        let Some(m) = flow.pending.remove(&id) else {
-            return Ok(());
+/// The distribution of the total from state 0 of a graph whose strongly connected sets of
+/// non-terminal states are `groups`, in topological order from state 0, with `step` saying
+/// where the strategy goes from a state; `in_group` tells the non-terminal states. `cyclic`
+/// is the number of cyclic sets (the tail allowed is shared between them).
+pub(crate) fn flow<'g, N: Number>(
+    groups: impl Iterator<Item = &'g [u32]>,
+    in_group: impl Fn(u32) -> bool,
+    mut step: impl FnMut(u32) -> Result<Step<N>, SolveError>,
+    cyclic: usize,
+    options: &DistributionOptions,
+) -> Result<Distribution<N>, SolveError> {
+    let mut flow = Flow {
+        pending: FxHashMap::default(),
+        pmf: Masses::default(),
+        tail: N::zero(),
+        steps: 0,
+        // Each cyclic component is entered with probability at most one, so leaving at
+        // most this much in each keeps the whole tail within `options.tail`.
+        limit: options.tail / cyclic.max(1) as f64,
+        system: System::new(0),
+    };
+    flow.pending.insert(0, Masses::start());
+    // Moves the mass waiting at terminal state `id`, if any, into the result.
+    let flush =
+        |flow: &mut Flow<N>, step: &mut dyn FnMut(u32) -> Result<Step<N>, SolveError>, id: u32| {
+            let Some(m) = flow.pending.remove(&id) else {
+                return Ok(());
+            };
+            match step(id)? {
+                Step::End(payoff) => flow.pmf.add_shifted(&m.entries(), payoff, None),
+                Step::Go(_) => unreachable!("a state in no component is terminal"),
+            }
         };
-        match self.step(model, id, &mut flow.node)? {
-            Step::End(payoff) => flow.pmf.add_shifted(&m.entries(), payoff, None),
-            Step::Go(_) => unreachable!("a state in no component is terminal"),
+    // Terminal states have no component: the mass that reaches one goes into the result
+    // right after its predecessors (or at once, for the start).
+    if !in_group(0) {
+        flush(&mut flow, &mut step, 0)?;
+    }
+    let mut steps = Vec::new();
+    for members in groups {
+        if !members.iter().any(|i| flow.pending.contains_key(i)) {
+            continue; // the strategy never gets here
+        }
+        options.go_on()?;
+        steps.clear();
+        for &id in members {
+            match step(id)? {
+                Step::Go(branches) => steps.push(branches),
+                Step::End(_) => unreachable!("a terminal state is in no component"),
+            }
+        }
+        let cyclic = members.len() > 1 || steps[0].iter().any(|b| b.0 == members[0]);
+        if !cyclic {
+            let masses = flow
+                .pending
+                .remove(&members[0])
+                .expect("checked above")
+                .entries();
+            for (to, p, reward) in &steps[0] {
+                let target = flow.pending.entry(*to).or_default();
+                target.add_shifted(&masses, *reward, Some(p))?;
+            }
+        } else {
+            through_cycle(members, &steps, &mut flow, options)?;
+        }
+        for branches in &steps {
+            for &(to, _, _) in branches {
+                if !in_group(to) {
+                    flush(&mut flow, &mut step, to)?;
+                }
+            }
         }
     }
+    Ok(Distribution {
+        pmf: flow.pmf.entries().into_list(),
+        tail: flow.tail,
+        steps: flow.steps,
+    })
+}
 
-    /// Sends the mass entering a cyclic component (`members`, with the branches the strategy
-    /// uses at each) out to the states after it: by total (`by_totals`) when the rewards
-    /// inside are whole and not negative, else step by step until at most `flow.limit` of it
-    /// is left inside, which goes to the tail.
-    fn through_cycle<Mv>(
-        &self,
-        members: &[u32],
-        steps: &[Vec<(u32, N, Rat)>],
-        flow: &mut Flow<S, Mv, N>,
-        options: &DistributionOptions,
-    ) -> Result<(), SolveError> {
-        let local: FxHashMap<u32, usize> =
-            members.iter().enumerate().map(|(k, &id)| (id, k)).collect();
-        let entering: Vec<Option<Entries<N>>> = members
-            .iter()
-            .map(|id| flow.pending.remove(id).map(Masses::entries))
-            .collect();
-        // Rewards inside that are whole and not negative: follow the mass by total.
-        let rising = steps
+/// Sends the mass entering a cyclic component (`members`, with the branches the strategy
+/// uses at each) out to the states after it: by total (`by_totals`) when the rewards
+/// inside are whole and not negative, else step by step until at most `flow.limit` of it
+/// is left inside, which goes to the tail.
+fn through_cycle<N: Number>(
+    members: &[u32],
+    steps: &[Vec<(u32, N, Rat)>],
+    flow: &mut Flow<N>,
+    options: &DistributionOptions,
+) -> Result<(), SolveError> {
+    let local: FxHashMap<u32, usize> = members.iter().enumerate().map(|(k, &id)| (id, k)).collect();
+    let entering: Vec<Option<Entries<N>>> = members
+        .iter()
+        .map(|id| flow.pending.remove(id).map(Masses::entries))
+        .collect();
+    // Rewards inside that are whole and not negative: follow the mass by total.
+    let rising = steps
+        .iter()
+        .flatten()
+        .all(|(to, _, r)| !local.contains_key(to) || (integer(*r).is_some_and(|r| r >= 0)));
+    if rising && by_totals(&entering, steps, &local, flow, options)? {
+        return Ok(());
+    }
+    // Step by step.
+    let mut live: Vec<Option<Entries<N>>> = entering;
+    let mut count = 0;
+    loop {
+        let in_play = live
             .iter()
             .flatten()
-            .all(|(to, _, r)| !local.contains_key(to) || (integer(*r).is_some_and(|r| r >= 0)));
-        if rising && self.by_totals(&entering, steps, &local, flow, options)? {
-            return Ok(());
+            .flat_map(Entries::iter)
+            .fold(N::zero(), |acc, (_, m)| acc.add(m));
+        if in_play.to_f64() <= flow.limit || count >= options.max_steps {
+            if in_play > N::zero() {
+                flow.cut(&in_play, count);
+            }
+            break;
         }
-        // Step by step.
-        let mut live: Vec<Option<Entries<N>>> = entering;
-        let mut count = 0;
-        loop {
-            let in_play = live
-                .iter()
-                .flatten()
-                .flat_map(Entries::iter)
-                .fold(N::zero(), |acc, (_, m)| acc.add(m));
-            if in_play.to_f64() <= flow.limit || count >= options.max_steps {
-                if in_play > N::zero() {
-                    flow.cut(&in_play, count);
-                }
-                break;
-            }
-            count += 1;
-            options.go_on()?;
-            let mut next: Vec<Masses<N>> = (0..members.len()).map(|_| Masses::default()).collect();
-            for (k, masses) in live.iter().enumerate() {
-                let Some(masses) = masses else { continue };
-                for (to, p, r) in &steps[k] {
-                    let target = match local.get(to) {
-                        Some(&j) => &mut next[j],
-                        None => flow.pending.entry(*to).or_default(),
-                    };
-                    target.add_shifted(masses, *r, Some(p))?;
-                }
-            }
-            let pairs: usize = next.iter().map(Masses::len).sum();
-            if pairs > options.max_pairs {
-                return Err(SolveError::TooLarge {
-                    what: format!(
-                        "the distribution needs more than {} (state, total) pairs in play at once",
-                        options.max_pairs
-                    ),
-                });
-            }
-            live = next
-                .into_iter()
-                .map(|m| (m.len() > 0).then(|| m.entries()))
-                .collect();
-        }
-        Ok(())
-    }
-
-    /// Sends the mass through a component whose rewards inside are whole numbers, not
-    /// negative, in order of total: at each total `t`, the mass that visits each member is
-    /// `v = m_t + A_0ᵀ v`, with `m_t` the mass arriving at total `t` (from outside, or along a
-    /// branch inside with a positive reward) and `A_0` the branches inside without reward;
-    /// then `v` moves on along the branches with a reward. Without rewards inside, every total
-    /// is done after one system and nothing is cut. Otherwise plays can stay inside for ever
-    /// (with vanishing probability), and the mass still scheduled is cut once it is at most
-    /// `flow.limit`. `false` (and nothing sent) if the system is singular: the strategy would
-    /// keep some mass inside for ever.
-    fn by_totals<Mv>(
-        &self,
-        entering: &[Option<Entries<N>>],
-        steps: &[Vec<(u32, N, Rat)>],
-        local: &FxHashMap<u32, usize>,
-        flow: &mut Flow<S, Mv, N>,
-        options: &DistributionOptions,
-    ) -> Result<bool, SolveError> {
-        let n = steps.len();
-        let mut schedule: BTreeMap<Rat, Vec<(usize, N)>> = BTreeMap::new();
-        for (k, e) in entering.iter().enumerate() {
-            for (t, m) in e.iter().flat_map(Entries::iter) {
-                schedule.entry(t).or_default().push((k, m.clone()));
-            }
-        }
-        let still = steps
-            .iter()
-            .flatten()
-            .any(|(to, _, r)| r.is_zero() && local.contains_key(to));
-        let mut count = 0;
-        while let Some((total, arriving)) = schedule.pop_first() {
-            options.go_on()?;
-            let mut v = vec![N::zero(); n];
-            for (k, m) in arriving {
-                v[k] = v[k].add(&m);
-            }
-            if still {
-                let system = &mut flow.system;
-                system.reset(n);
-                system.c = v;
-                for (k, branches) in steps.iter().enumerate() {
-                    for (to, p, r) in branches {
-                        match local.get(to) {
-                            Some(&j) if r.is_zero() => {
-                                system.add(j, k as u32, p.clone());
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                v = match system.solve() {
-                    Ok(v) => v,
-                    // The same system at every total: only the first can fail.
-                    Err(_) => return Ok(false),
+        count += 1;
+        options.go_on()?;
+        let mut next: Vec<Masses<N>> = (0..members.len()).map(|_| Masses::default()).collect();
+        for (k, masses) in live.iter().enumerate() {
+            let Some(masses) = masses else { continue };
+            for (to, p, r) in &steps[k] {
+                let target = match local.get(to) {
+                    Some(&j) => &mut next[j],
+                    None => flow.pending.entry(*to).or_default(),
                 };
+                target.add_shifted(masses, *r, Some(p))?;
             }
-            count += 1;
-            for (k, mass) in v.iter().enumerate() {
-                if *mass == N::zero() {
-                    continue;
-                }
-                for (to, p, r) in &steps[k] {
-                    let at = total.checked_add(*r).ok_or_else(overflow)?;
+        }
+        let pairs: usize = next.iter().map(Masses::len).sum();
+        if pairs > options.max_pairs {
+            return Err(SolveError::TooLarge {
+                what: format!(
+                    "the distribution needs more than {} (state, total) pairs in play at once",
+                    options.max_pairs
+                ),
+            });
+        }
+        live = next
+            .into_iter()
+            .map(|m| (m.len() > 0).then(|| m.entries()))
+            .collect();
+    }
+    Ok(())
+}
+
+/// Sends the mass through a component whose rewards inside are whole numbers, not
+/// negative, in order of total: at each total `t`, the mass that visits each member is
+/// `v = m_t + A_0ᵀ v`, with `m_t` the mass arriving at total `t` (from outside, or along a
+/// branch inside with a positive reward) and `A_0` the branches inside without reward;
+/// then `v` moves on along the branches with a reward. Without rewards inside, every total
+/// is done after one system and nothing is cut. Otherwise plays can stay inside for ever
+/// (with vanishing probability), and the mass still scheduled is cut once it is at most
+/// `flow.limit`. `false` (and nothing sent) if the system is singular: the strategy would
+/// keep some mass inside for ever.
+fn by_totals<N: Number>(
+    entering: &[Option<Entries<N>>],
+    steps: &[Vec<(u32, N, Rat)>],
+    local: &FxHashMap<u32, usize>,
+    flow: &mut Flow<N>,
+    options: &DistributionOptions,
+) -> Result<bool, SolveError> {
+    let n = steps.len();
+    let mut schedule: BTreeMap<Rat, Vec<(usize, N)>> = BTreeMap::new();
+    for (k, e) in entering.iter().enumerate() {
+        for (t, m) in e.iter().flat_map(Entries::iter) {
+            schedule.entry(t).or_default().push((k, m.clone()));
+        }
+    }
+    let still = steps
+        .iter()
+        .flatten()
+        .any(|(to, _, r)| r.is_zero() && local.contains_key(to));
+    let mut count = 0;
+    while let Some((total, arriving)) = schedule.pop_first() {
+        options.go_on()?;
+        let mut v = vec![N::zero(); n];
+        for (k, m) in arriving {
+            v[k] = v[k].add(&m);
+        }
+        if still {
+            let system = &mut flow.system;
+            system.reset(n);
+            system.c = v;
+            for (k, branches) in steps.iter().enumerate() {
+                for (to, p, r) in branches {
                     match local.get(to) {
-                        Some(_) if r.is_zero() => {}
-                        Some(&j) => schedule.entry(at).or_default().push((j, mass.mul(p))),
-                        None => flow.pending.entry(*to).or_default().add(at, mass.mul(p)),
+                        Some(&j) if r.is_zero() => {
+                            system.add(j, k as u32, p.clone());
+                        }
+                        _ => {}
                     }
                 }
             }
-            let in_play: f64 = schedule.values().flatten().map(|(_, m)| m.to_f64()).sum();
-            if !schedule.is_empty() && (in_play <= flow.limit || count >= options.max_steps) {
-                let left = schedule
-                    .values()
-                    .flatten()
-                    .fold(N::zero(), |acc, (_, m)| acc.add(m));
-                flow.cut(&left, count);
-                break;
+            v = match system.solve() {
+                Ok(v) => v,
+                // The same system at every total: only the first can fail.
+                Err(_) => return Ok(false),
+            };
+        }
+        count += 1;
+        for (k, mass) in v.iter().enumerate() {
+            if *mass == N::zero() {
+                continue;
+            }
+            for (to, p, r) in &steps[k] {
+                let at = total.checked_add(*r).ok_or_else(overflow)?;
+                match local.get(to) {
+                    Some(_) if r.is_zero() => {}
+                    Some(&j) => schedule.entry(at).or_default().push((j, mass.mul(p))),
+                    None => flow.pending.entry(*to).or_default().add(at, mass.mul(p)),
+                }
             }
         }
-        Ok(true)
+        let in_play: f64 = schedule.values().flatten().map(|(_, m)| m.to_f64()).sum();
+        if !schedule.is_empty() && (in_play <= flow.limit || count >= options.max_steps) {
+            let left = schedule
+                .values()
+                .flatten()
+                .fold(N::zero(), |acc, (_, m)| acc.add(m));
+            flow.cut(&left, count);
+            break;
+        }
     }
+    Ok(true)
+}
 
+impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     /// The branches the strategy uses at state `id`.
-    fn step<M: Model<State = S>>(
+    pub(crate) fn step<M: Model<State = S>>(
         &self,
         model: &M,
         id: u32,

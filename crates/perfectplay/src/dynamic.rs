@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
+use crate::turned::TurnSolution;
 use crate::{
     Distribution, DistributionOptions, Exact, Model, Number, Progress, Rat, Simulation, Solution,
     SolveError, Solver, StateExplanation, Stats, StrategyRow,
@@ -385,6 +386,173 @@ where
     solver
 }
 
+/// A model solved by its turns ([`Model::turn_of`]): the [`Solved`] of every model that has
+/// them. Queries about a state solve its turn again (see [`crate::turned`]).
+struct SolvedTurns<'m, M: Model, N> {
+    model: Held<'m, M>,
+    solution: TurnSolution<M::State, N>,
+    report: Report,
+}
+
+impl<M: Model + Sync, N: Number> SolvedTurns<'_, M, N>
+where
+    M::State: Send + Sync,
+{
+    fn state(&self, id: usize) -> Result<M::State, SolveError> {
+        self.solution
+            .state_at(id)
+            .ok_or_else(|| SolveError::UnknownState {
+                state: format!("number {id}"),
+            })
+    }
+}
+
+impl<M: Model + Sync, N: Number> Solved for SolvedTurns<'_, M, N>
+where
+    M::State: Send + Sync,
+{
+    fn report(&self) -> &Report {
+        &self.report
+    }
+
+    fn states(&self) -> usize {
+        self.solution.len()
+    }
+
+    fn find(&self, text: &str) -> Result<usize, SolveError> {
+        let state = self
+            .model
+            .parse_state(text)
+            .map_err(SolveError::Unsupported)?;
+        self.solution.find(&*self.model, &state)
+    }
+
+    fn explain(&self, id: usize) -> Result<Explained, SolveError> {
+        let state = self.state(id)?;
+        let model = &*self.model;
+        let e = self.solution.explain(model, &state)?;
+        let mut node = crate::Node::new();
+        model.expand(&state, &mut node);
+        node.validate().map_err(|reason| SolveError::InvalidModel {
+            state: model.show_state(&state),
+            reason,
+        })?;
+        let number = |b: &crate::Branch<M::State, M::Move>| self.solution.number(model, &b.next);
+        let next = match node.kind() {
+            crate::NodeKind::Decision(_) => node
+                .moves()
+                .map(|m| {
+                    m.outcomes
+                        .iter()
+                        .map(|b| Ok((b.probability, number(b)?)))
+                        .collect::<Result<_, SolveError>>()
+                })
+                .collect::<Result<_, SolveError>>()?,
+            _ => node
+                .branches()
+                .iter()
+                .map(|b| Ok(vec![(Rat::ONE, number(b)?)]))
+                .collect::<Result<_, SolveError>>()?,
+        };
+        Ok(Explained {
+            id,
+            explanation: StateExplanation {
+                state: e.state,
+                kind: e.kind,
+                value: Value::of(&e.value),
+                branches: e.branches.into_iter().map(erase).collect(),
+            },
+            next,
+        })
+    }
+
+    fn strategy_rows(
+        &self,
+    ) -> Box<dyn Iterator<Item = Result<StrategyRow<Value>, SolveError>> + '_> {
+        Box::new(self.solution.strategy_rows(&*self.model).map(|r| {
+            r.map(|r| StrategyRow {
+                id: r.id,
+                state: r.state,
+                value: Value::of(&r.value),
+                optimal: r.optimal,
+                chosen: r.chosen,
+            })
+        }))
+    }
+
+    fn distribution(
+        &self,
+        options: &DistributionOptions,
+    ) -> Result<DistributionReport, SolveError> {
+        let d = self.solution.distribution(&*self.model, options)?;
+        Ok(DistributionReport::of(&d))
+    }
+
+    fn simulate_watched(
+        &self,
+        games: usize,
+        seed: u64,
+        played: &mut dyn FnMut(usize) -> std::ops::ControlFlow<()>,
+    ) -> Result<Simulation, SolveError> {
+        let model = &*self.model;
+        crate::simulate::play(
+            model,
+            model.start(),
+            games,
+            seed,
+            MAX_GAME_STEPS,
+            played,
+            |state| self.solution.chosen(model, state),
+        )
+    }
+
+    fn player_label(&self, player: crate::Player) -> String {
+        self.model
+            .player_label(player)
+            .unwrap_or_else(|| player_name(player).to_string())
+    }
+
+    fn total_name(&self) -> String {
+        self.model
+            .total_name()
+            .unwrap_or_else(|| "total".to_string())
+    }
+
+    fn show_end(&self, id: usize, total: Rat) -> Option<String> {
+        let state = self.solution.state_at(id)?;
+        self.model.show_end(&state, total)
+    }
+}
+
+/// Solves by turns where the model has them, else explores: the [`Solved`] either way.
+fn solve_any<'m, M, N>(
+    m: Held<'m, M>,
+    options: SolveOptions<'_>,
+) -> Result<Box<dyn Solved + Send + Sync + 'm>, SolveError>
+where
+    M: Model + Send + Sync + 'm,
+    M::State: Send + Sync,
+    N: Number,
+{
+    if !m.has_turns() {
+        return Ok(Box::new(solve_with::<M, N>(m, options)?));
+    }
+    let limit = options.max_states.unwrap_or(usize::MAX);
+    let kept = solver(&*m, options).turn_values::<N>()?;
+    let solution = TurnSolution::new(kept, limit);
+    let v = solution.start_value();
+    let report = Report {
+        value: v.to_f64(),
+        exact: v.exact_string(),
+        stats: solution.stats().clone(),
+    };
+    Ok(Box::new(SolvedTurns {
+        model: m,
+        solution,
+        report,
+    }))
+}
+
 fn solve_with<'m, M: Model + Sync, N: Number>(
     m: Held<'m, M>,
     options: SolveOptions<'_>,
@@ -432,9 +600,9 @@ where
 
     fn solve_dyn(&self, options: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError> {
         Ok(if options.exact {
-            Box::new(solve_with::<M, Exact>(Held::Lent(self), options)?)
+            solve_any::<M, Exact>(Held::Lent(self), options)?
         } else {
-            Box::new(solve_with::<M, f64>(Held::Lent(self), options)?)
+            solve_any::<M, f64>(Held::Lent(self), options)?
         })
     }
 
@@ -446,9 +614,9 @@ where
         Self: 'static,
     {
         Ok(if options.exact {
-            Box::new(solve_with::<M, Exact>(Held::Shared(self), options)?)
+            solve_any::<M, Exact>(Held::Shared(self), options)?
         } else {
-            Box::new(solve_with::<M, f64>(Held::Shared(self), options)?)
+            solve_any::<M, f64>(Held::Shared(self), options)?
         })
     }
 }

@@ -199,6 +199,7 @@ pub mod dynamic;
 mod error;
 pub mod simulate;
 mod solution;
+mod turned;
 pub mod verify;
 
 pub use distribution::{Distribution, DistributionOptions};

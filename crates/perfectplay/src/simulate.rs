@@ -121,103 +121,120 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         max_steps: usize,
         played: &mut dyn FnMut(usize) -> ControlFlow<()>,
     ) -> Result<Simulation, SolveError> {
-        let mut rng = Rng::new(seed);
-        let mut node = Node::new();
-        // Welford's running mean and sum of squared deviations.
-        let (mut mean, mut m2) = (0.0f64, 0.0f64);
-        // The distinct totals while there are at most two, and how often the first came.
-        let mut two: Vec<f64> = Vec::with_capacity(2);
-        let mut binary = true;
-        let mut first_count = 0usize;
-        for g in 0..games {
-            let mut state = self.state_at(0).clone();
-            let mut total = 0.0f64;
-            let mut steps = 0usize;
-            loop {
-                node.clear();
-                model.expand(&state, &mut node);
-                // Expanded again after the solve: a model that fails now is an error.
-                node.validate().map_err(|reason| SolveError::InvalidModel {
-                    state: model.show_state(&state),
-                    reason,
+        let start = self.state_at(0).clone();
+        play(model, start, games, seed, max_steps, played, |state| {
+            let id = self
+                .number_of(model, state)
+                .ok_or_else(|| SolveError::UnknownState {
+                    state: model.show_state(state),
                 })?;
-                let b = match node.kind() {
-                    NodeKind::Terminal => {
-                        total += node.payoff().to_f64();
-                        break;
-                    }
-                    NodeKind::Decision(_) => {
-                        let id = self.number_of(model, &state).ok_or_else(|| {
-                            SolveError::UnknownState {
-                                state: model.show_state(&state),
-                            }
-                        })?;
-                        let chosen = self.chosen_at(id).unwrap_or(0);
-                        let m = node.moves().nth(chosen).expect("the chosen move exists");
-                        total += m.reward.to_f64();
-                        match m.outcomes {
-                            [only] => only,
-                            all => &all[rng.pick(all.iter().map(|b| b.probability))],
-                        }
-                    }
-                    NodeKind::Chance => {
-                        &node.branches()[rng.pick(node.branches().iter().map(|b| b.probability))]
-                    }
-                    NodeKind::Unset => unreachable!("validated above"),
-                };
-                total += b.reward.to_f64();
-                state = b.next.clone();
-                steps += 1;
-                if steps > max_steps {
-                    return Err(SolveError::TooLarge {
-                        what: format!("a simulated game ran past {max_steps} steps"),
-                    });
-                }
-            }
-            if binary {
-                match two.iter().position(|&t| t == total) {
-                    Some(i) => first_count += usize::from(i == 0),
-                    None if two.len() < 2 => {
-                        first_count += usize::from(two.is_empty());
-                        two.push(total);
-                    }
-                    None => binary = false,
-                }
-            }
-            let delta = total - mean;
-            mean += delta / (g + 1) as f64;
-            m2 += delta * (total - mean);
-            if (g + 1) % SIMULATION_REPORT == 0 && played(g + 1).is_break() {
-                return Err(SolveError::Interrupted { states: 0 });
-            }
-        }
-        let _ = played(games);
-        let n = games.max(1) as f64;
-        let var = if games > 1 { m2 / (n - 1.0) } else { 0.0 };
-        // Two outcomes (or one of them only, when it is a 0 or a 1 of a win probability): the
-        // proportion's interval, mapped onto the two totals.
-        if two.len() == 1 && (two[0] == 0.0 || two[0] == 1.0) {
-            two.push(1.0 - two[0]);
-        }
-        let (ci95, interval) = match (games, binary, two.as_slice()) {
-            (0 | 1, _, _) => (None, "normal"),
-            (_, true, &[a, b]) => {
-                let (lo, hi) = wilson(first_count as f64, n);
-                // The proportion is of the first total, `a`: the mean is `b + (a - b) p`.
-                let (x, y) = (b + (a - b) * lo, b + (a - b) * hi);
-                (Some((x.min(y), x.max(y))), "wilson")
-            }
-            _ => {
-                let half = Z95 * (var / n).sqrt();
-                (Some((mean - half, mean + half)), "normal")
-            }
-        };
-        Ok(Simulation {
-            games,
-            mean,
-            std: var.sqrt(),
-            ci95,
-            interval,
+            Ok(self.chosen_at(id).unwrap_or(0))
         })
     }
+}
+
+/// Plays `games` games from `start` as [`Solution::simulate_watched`] does, the strategy's
+/// move at a decision given by `chosen`.
+pub(crate) fn play<M: Model>(
+    model: &M,
+    start: M::State,
+    games: usize,
+    seed: u64,
+    max_steps: usize,
+    played: &mut dyn FnMut(usize) -> ControlFlow<()>,
+    mut chosen: impl FnMut(&M::State) -> Result<usize, SolveError>,
+) -> Result<Simulation, SolveError> {
+    let mut rng = Rng::new(seed);
+    let mut node = Node::new();
+    // Welford's running mean and sum of squared deviations.
+    let (mut mean, mut m2) = (0.0f64, 0.0f64);
+    // The distinct totals while there are at most two, and how often the first came.
+    let mut two: Vec<f64> = Vec::with_capacity(2);
+    let mut binary = true;
+    let mut first_count = 0usize;
+    for g in 0..games {
+        let mut state = start.clone();
+        let mut total = 0.0f64;
+        let mut steps = 0usize;
+        loop {
+            node.clear();
+            model.expand(&state, &mut node);
+            // Expanded again after the solve: a model that fails now is an error.
+            node.validate().map_err(|reason| SolveError::InvalidModel {
+                state: model.show_state(&state),
+                reason,
+            })?;
+            let b = match node.kind() {
+                NodeKind::Terminal => {
+                    total += node.payoff().to_f64();
+                    break;
+                }
+                NodeKind::Decision(_) => {
+                    let chosen = chosen(&state)?;
+                    let m = node.moves().nth(chosen).expect("the chosen move exists");
+                    total += m.reward.to_f64();
+                    match m.outcomes {
+                        [only] => only,
+                        all => &all[rng.pick(all.iter().map(|b| b.probability))],
+                    }
+                }
+                NodeKind::Chance => {
+                    &node.branches()[rng.pick(node.branches().iter().map(|b| b.probability))]
+                }
+                NodeKind::Unset => unreachable!("validated above"),
+            };
+            total += b.reward.to_f64();
+            state = b.next.clone();
+            steps += 1;
+            if steps > max_steps {
+                return Err(SolveError::TooLarge {
+                    what: format!("a simulated game ran past {max_steps} steps"),
+                });
+            }
+        }
+        if binary {
+            match two.iter().position(|&t| t == total) {
+                Some(i) => first_count += usize::from(i == 0),
+                None if two.len() < 2 => {
+                    first_count += usize::from(two.is_empty());
+                    two.push(total);
+                }
+                None => binary = false,
+            }
+        }
+        let delta = total - mean;
+        mean += delta / (g + 1) as f64;
+        m2 += delta * (total - mean);
+        if (g + 1) % SIMULATION_REPORT == 0 && played(g + 1).is_break() {
+            return Err(SolveError::Interrupted { states: 0 });
+        }
+    }
+    let _ = played(games);
+    let n = games.max(1) as f64;
+    let var = if games > 1 { m2 / (n - 1.0) } else { 0.0 };
+    // Two outcomes (or one of them only, when it is a 0 or a 1 of a win probability): the
+    // proportion's interval, mapped onto the two totals.
+    if two.len() == 1 && (two[0] == 0.0 || two[0] == 1.0) {
+        two.push(1.0 - two[0]);
+    }
+    let (ci95, interval) = match (games, binary, two.as_slice()) {
+        (0 | 1, _, _) => (None, "normal"),
+        (_, true, &[a, b]) => {
+            let (lo, hi) = wilson(first_count as f64, n);
+            // The proportion is of the first total, `a`: the mean is `b + (a - b) p`.
+            let (x, y) = (b + (a - b) * lo, b + (a - b) * hi);
+            (Some((x.min(y), x.max(y))), "wilson")
+        }
+        _ => {
+            let half = Z95 * (var / n).sqrt();
+            (Some((mean - half, mean + half)), "normal")
+        }
+    };
+    Ok(Simulation {
+        games,
+        mean,
+        std: var.sqrt(),
+        ci95,
+        interval,
+    })
 }

@@ -120,7 +120,16 @@ where
         for batch in level.chunks(BATCH) {
             let solved = parallel(batch.len(), threads, |i| {
                 let s = batch[i] as usize;
-                solve_set::<M, N>(model, &graph.states, &set, &values, s, &members[s], limit, stop)
+                solve_set::<M, N>(
+                    model,
+                    &graph.states,
+                    &set,
+                    &values,
+                    s,
+                    &members[s],
+                    limit,
+                    stop,
+                )
             });
             for (i, result) in solved.into_iter().enumerate() {
                 let (vals, turn) = result?;
@@ -306,11 +315,10 @@ fn scan_turn<M: Model>(
     loop {
         node.clear();
         model.expand(&at, node);
-        node.validate()
-            .map_err(|reason| SolveError::InvalidModel {
-                state: model.show_state(&at),
-                reason,
-            })?;
+        node.validate().map_err(|reason| SolveError::InvalidModel {
+            state: model.show_state(&at),
+            reason,
+        })?;
         if node.kind() != NodeKind::Terminal {
             for b in node.branches() {
                 match model.turn_of(&b.next) {
@@ -356,7 +364,9 @@ fn scan_turn<M: Model>(
 /// The strongly connected sets of the kept graph in reverse topological order (Tarjan's
 /// algorithm without recursion): each kept state's set, each set's members (the first is the
 /// state that closed it), and the sets by level.
-fn order<S: Clone + Eq + std::hash::Hash>(graph: &Graph<S>) -> (Vec<u32>, Vec<Vec<u32>>, Vec<Vec<u32>>) {
+fn order<S: Clone + Eq + std::hash::Hash>(
+    graph: &Graph<S>,
+) -> (Vec<u32>, Vec<Vec<u32>>, Vec<Vec<u32>>) {
     const UNSEEN: u32 = u32::MAX;
     let n = graph.states.len();
     let mut index = vec![UNSEEN; n];
