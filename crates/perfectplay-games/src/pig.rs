@@ -394,6 +394,31 @@ mod tests {
         }
     }
 
+    /// The rolls of a turn are local to its start: solving by turns gives the fraction of
+    /// exploring every state (which ignores the hook), the float within rounding, and keeps
+    /// the reachable turn starts and the two ends only.
+    #[test]
+    fn turns_give_the_value_of_the_whole_game() {
+        for (goal, opponent) in [(12, Opponent::Optimal), (15, Opponent::HoldAt(4))] {
+            let g = Pig::new(goal, opponent).unwrap();
+            let (by_turns, stats) = perfectplay::Solver::new(&g).exact_start_value().unwrap();
+            let whole = solve_exact(&g).unwrap();
+            assert_eq!(by_turns, *whole.start_value(), "goal {goal}");
+            let starts = whole
+                .iter()
+                .filter(|(s, _)| g.turn_of(s).is_none())
+                .count();
+            assert!(starts < whole.len() / 4, "{starts} of {}", whole.len());
+            assert!(
+                matches!(stats.method, perfectplay::Method::Turns { kept, .. } if kept == starts),
+                "{stats:?}"
+            );
+            let (f, _) = perfectplay::Solver::new(&g).start_value::<f64>().unwrap();
+            let whole_f = *solve(&g).unwrap().start_value();
+            assert!((f - whole_f).abs() <= 4.0 * f64::EPSILON, "{f} vs {whole_f}");
+        }
+    }
+
     /// Pig is won or lost at the end, so its distribution is exact despite the cycles: the
     /// first player wins (total 1) with probability the value, and no play is cut short.
     #[test]
