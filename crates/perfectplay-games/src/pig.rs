@@ -404,10 +404,7 @@ mod tests {
             let (by_turns, stats) = perfectplay::Solver::new(&g).exact_start_value().unwrap();
             let whole = solve_exact(&g).unwrap();
             assert_eq!(by_turns, *whole.start_value(), "goal {goal}");
-            let starts = whole
-                .iter()
-                .filter(|(s, _)| g.turn_of(s).is_none())
-                .count();
+            let starts = whole.iter().filter(|(s, _)| g.turn_of(s).is_none()).count();
             assert!(starts < whole.len() / 4, "{starts} of {}", whole.len());
             assert!(
                 matches!(stats.method, perfectplay::Method::Turns { kept, .. } if kept == starts),
@@ -415,7 +412,10 @@ mod tests {
             );
             let (f, _) = perfectplay::Solver::new(&g).start_value::<f64>().unwrap();
             let whole_f = *solve(&g).unwrap().start_value();
-            assert!((f - whole_f).abs() <= 4.0 * f64::EPSILON, "{f} vs {whole_f}");
+            assert!(
+                (f - whole_f).abs() <= 4.0 * f64::EPSILON,
+                "{f} vs {whole_f}"
+            );
         }
     }
 

@@ -145,7 +145,7 @@ pub enum Phase {
 }
 
 /// A position of Solitaire Yahtzee.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct State {
     /// The boxes filled, a mask over the box order.
     filled: u16,
@@ -154,6 +154,30 @@ pub struct State {
     /// Whether the Yahtzee box holds 50 (only tracked where the bonus is played).
     y50: bool,
     phase: Phase,
+}
+
+impl State {
+    /// The state in one word: the engine hashes every successor, and one word hashes in one
+    /// step where the fields would take six.
+    fn word(&self) -> u64 {
+        let (tag, roll, dice) = match self.phase {
+            Phase::Start => (0u64, 0u64, 0u64),
+            Phase::Rolled { roll, hand } => (1, roll as u64, hand as u64),
+            Phase::Kept { roll, kept } => (2, roll as u64, kept as u64),
+        };
+        self.filled as u64
+            | (self.upper as u64) << 16
+            | (self.y50 as u64) << 24
+            | tag << 25
+            | roll << 27
+            | dice << 32
+    }
+}
+
+impl std::hash::Hash for State {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.word());
+    }
 }
 
 /// A move or chance outcome.

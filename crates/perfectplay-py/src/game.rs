@@ -41,6 +41,8 @@ pub struct PyGame {
     endless: Option<Player>,
     /// What the total counts (the game's `total_name()`).
     total: Option<String>,
+    /// The game's `turn_of`, where its `has_turns()` is true.
+    turn_of: Option<Py<PyAny>>,
 }
 
 /// Why a node could not be read.
@@ -100,7 +102,33 @@ impl PyGame {
             }
             Err(_) => None,
         };
+        let turns = match game.getattr("has_turns") {
+            Ok(f) => {
+                let on = f.call0()?;
+                on.extract::<bool>().map_err(|_| {
+                    PyValueError::new_err(format!(
+                        "has_turns() returns True or False, not {}",
+                        show(&on)
+                    ))
+                })?
+            }
+            Err(_) => false,
+        };
+        let turn_of = if turns {
+            Some(
+                game.getattr("turn_of")
+                    .map_err(|_| {
+                        PyTypeError::new_err(
+                            "has_turns() is True, so the game defines turn_of(state)",
+                        )
+                    })?
+                    .unbind(),
+            )
+        } else {
+            None
+        };
         let g = PyGame {
+            turn_of,
             total,
             expand: expand.unbind(),
             index: PyDict::new(py).unbind(),
@@ -303,6 +331,42 @@ impl Model for PyGame {
 
     fn endless_play_loser(&self) -> Option<Player> {
         self.endless
+    }
+
+    fn has_turns(&self) -> bool {
+        self.turn_of.is_some()
+    }
+
+    /// The game's `turn_of(state)`: `None`, or the kept state (numbered here). A failure
+    /// is kept (and raised once the solve returns) and the state taken as kept; the solve
+    /// then stops at the next expansion.
+    fn turn_of(&self, &id: &u32) -> Option<u32> {
+        let f = self.turn_of.as_ref()?;
+        Python::with_gil(|py| {
+            if self.failed() {
+                return None;
+            }
+            let state = self.state(py, id);
+            let got = f.bind(py).call1((state.bind(py),));
+            match got {
+                Ok(k) if k.is_none() => None,
+                Ok(k) => match self.intern(py, &k) {
+                    Ok(k) => Some(k),
+                    Err(reason) => {
+                        self.fail(
+                            py,
+                            id,
+                            Fault::Bad(format!("turn_of gave a bad state: {reason}")),
+                        );
+                        None
+                    }
+                },
+                Err(e) => {
+                    self.fail(py, id, Fault::Raised(e));
+                    None
+                }
+            }
+        })
     }
 
     /// `#N`, the state numbered `N` here: how the bindings ask the engine for the number it

@@ -163,13 +163,23 @@ impl Solution {
     /// The Python game's number of each of the engine's states.
     fn numbers(&self, solved: &dyn Solved, game: &PyGame) -> PyResult<Arc<Vec<u32>>> {
         let mut numbers = self.numbers.lock().unwrap_or_else(|e| e.into_inner());
+        // A game solved by its turns numbers its local states as they are asked about: the
+        // table is made again when they outgrow it.
         if let Some(n) = &*numbers {
-            return Ok(Arc::clone(n));
+            if n.len() >= solved.states() {
+                return Ok(Arc::clone(n));
+            }
         }
-        let mut table = vec![u32::MAX; solved.states()];
+        let mut pairs = Vec::new();
         for mine in 0..game.known() {
             if let Ok(id) = solved.find(&format!("#{mine}")) {
-                table[id] = mine as u32;
+                pairs.push((id, mine as u32));
+            }
+        }
+        let mut table = vec![u32::MAX; solved.states()];
+        for (id, mine) in pairs {
+            if let Some(slot) = table.get_mut(id) {
+                *slot = mine;
             }
         }
         let table = Arc::new(table);

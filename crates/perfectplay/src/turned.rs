@@ -24,8 +24,11 @@ pub(crate) struct TurnSolution<S, N> {
     limit: usize,
     local: Mutex<Local<S>>,
     /// The last set of turns solved, by its number.
-    cache: Mutex<Option<(u32, Arc<Solution<S, N>>)>>,
+    cache: Mutex<Option<Cached<S, N>>>,
 }
+
+/// A set's number with its turns solved.
+type Cached<S, N> = (u32, Arc<Solution<S, N>>);
 
 /// Local states numbered as they are asked about.
 struct Local<S> {

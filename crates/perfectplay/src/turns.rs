@@ -324,8 +324,7 @@ fn scan_turn<M: Model>(
                 match model.turn_of(&b.next) {
                     None => out.push(b.next.clone()),
                     Some(t) if t == *k => {
-                        if !seen.contains(&b.next) {
-                            seen.insert(b.next.clone());
+                        if seen.insert(b.next.clone()) {
                             stack.push(b.next.clone());
                             if seen.len() >= limit {
                                 return Err(SolveError::StateLimit {

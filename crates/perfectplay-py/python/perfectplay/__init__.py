@@ -96,6 +96,18 @@ class Game:
         :attr:`Distribution.total_name` and its plot. The default, None, says "total"."""
         return None
 
+    def has_turns(self) -> bool:
+        """Whether :meth:`turn_of` marks turn-local states. The default, False, keeps
+        every state; True lets the engine store values for kept states only and solve each
+        turn in scratch storage (see ``Model::turn_of`` in the Rust documentation)."""
+        return False
+
+    def turn_of(self, state: Any) -> Optional[Hashable]:
+        """For a state inside a turn, the kept state that starts that turn; None (the
+        default) for a kept state. A local state must be reached only inside its own turn,
+        and the start state is kept. Used only where :meth:`has_turns` is True."""
+        return None
+
     def endless_play_loser(self) -> Optional[str]:
         """Who loses a play that never ends, in a game where the two players together
         could keep a play going for ever: ``"max"`` or ``"min"``. The default, None,
