@@ -255,6 +255,18 @@ impl Model for Pig {
         }
     }
 
+    /// Within a turn, the turn total tells the position.
+    fn turn_bound(&self) -> usize {
+        self.goal as usize
+    }
+
+    fn turn_index(&self, state: &State) -> Option<usize> {
+        match *state {
+            State::Play { turn, .. } if turn > 0 => Some(turn as usize),
+            _ => None,
+        }
+    }
+
     fn player_label(&self, player: Player) -> Option<String> {
         Some(match (player, self.opponent) {
             (Player::Max, _) => "A".to_string(),

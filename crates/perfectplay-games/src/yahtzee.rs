@@ -210,6 +210,8 @@ struct Tables {
 }
 
 const HANDS: usize = 252;
+/// Multisets of 0 to 5 dice.
+const SETS: usize = 462;
 
 fn pack(c: &Counts) -> u32 {
     c.iter()
@@ -534,6 +536,22 @@ impl Model for Yahtzee {
             phase: Phase::Start,
             ..*s
         })
+    }
+
+    /// Within a turn, the position is its phase and dice: the hands after rolls 1 to 3, then
+    /// the dice kept before rolls 2 and 3.
+    fn turn_bound(&self) -> usize {
+        3 * HANDS + 2 * SETS
+    }
+
+    fn turn_index(&self, s: &State) -> Option<usize> {
+        match s.phase {
+            Phase::Start => None,
+            Phase::Rolled { roll, hand } => Some((roll as usize - 1) * HANDS + hand as usize),
+            Phase::Kept { roll, kept } => {
+                Some(3 * HANDS + (roll as usize - 2) * SETS + kept as usize)
+            }
+        }
     }
 
     fn total_name(&self) -> Option<String> {

@@ -213,8 +213,9 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         }
     }
 
-    /// An engine that explores from `root` instead of the start, with hashed states (not the
-    /// model's numbering, which is sized for the whole game), and that stops at every state
+    /// An engine that explores from `root` instead of the start, with the model's numbering
+    /// of a turn's states where it explores `one_turn` and hashed states otherwise (not the
+    /// model's numbering of the whole game, which is sized for all of it), and that stops at every state
     /// other than `root` to which `boundary` gives a value: such a state is final with that
     /// value, as a terminal state is, and never expanded. A turn of a model with turn-local
     /// states ([`Model::turn_of`]) is solved so, its boundary being the kept states it leads to.
@@ -225,9 +226,15 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         observer: O,
         root: M::State,
         boundary: &'a Boundary<'a, M::State, N>,
+        one_turn: bool,
     ) -> Self {
-        let mut engine =
-            Engine::with_states(model, max_states, watch, observer, StateSet::hashed(), 0);
+        // The model's turn numbering tells apart the states of one turn, not of several.
+        let states = if one_turn {
+            StateSet::for_turn(model)
+        } else {
+            StateSet::hashed()
+        };
+        let mut engine = Engine::with_states(model, max_states, watch, observer, states, 0);
         engine.root = Some(root);
         engine.boundary = Some(boundary);
         engine
@@ -289,9 +296,19 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
                 "dense_index gave {i:?}, not a number below dense_bound ({})",
                 self.model.dense_bound()
             ),
+            InternError::Collision(j) if matches!(self.states, StateSet::Turn(_)) => {
+                format!(
+                    "turn_index gives it the same number as state {} of the same turn",
+                    self.show(j)
+                )
+            }
             InternError::Collision(j) => format!(
                 "dense_index gives it the same number as state {}",
                 self.show(j)
+            ),
+            InternError::OutOfTurnRange(i) => format!(
+                "turn_index gave {i}, not a number below turn_bound ({})",
+                self.model.turn_bound()
             ),
         };
         SolveError::InvalidModel {

@@ -279,6 +279,25 @@ pub trait Model {
         None
     }
 
+    /// An optional numbering of the local states of one turn ([`turn_of`](Model::turn_of)),
+    /// which spares the engine its hashing when it solves a turn: return the number of
+    /// possible numbers here and implement [`turn_index`](Model::turn_index); the default,
+    /// `0`, means "no numbering". The engine allocates one `u32` per number for each turn it
+    /// solves at a time, so keep it near the size of a turn.
+    fn turn_bound(&self) -> usize {
+        0
+    }
+
+    /// The number of the local state `state` within its turn, below
+    /// [`turn_bound`](Model::turn_bound): different local states of one turn get different
+    /// numbers (states of different turns may share one). `None` leaves the state to hashing
+    /// (kept states always are). The engine checks the numbers and reports a violation as
+    /// [`SolveError::InvalidModel`](crate::SolveError::InvalidModel).
+    fn turn_index(&self, state: &Self::State) -> Option<usize> {
+        let _ = state;
+        None
+    }
+
     /// Who loses a play that never ends, where two players together could keep a play going
     /// for ever (a cycle through both players' decisions). The default, `None`, allows no such
     /// cycle: every pair of strategies must end the play with probability one, and a cycle that

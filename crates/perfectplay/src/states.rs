@@ -35,12 +35,28 @@ pub(crate) enum StateSet<S> {
         /// ([`StateSet::get_index_of`]).
         lookup: OnceLock<FxHashMap<S, u32>>,
     },
+    Turn(TurnSet<S>),
+}
+
+/// The states of one turn ([`Model::turn_of`]) where the model numbers them within a turn
+/// ([`Model::turn_index`]): numbered states by slot, the others (the kept states at the
+/// turn's edge) by hash.
+pub(crate) struct TurnSet<S> {
+    /// Per turn number, `id + 1` of the state with that number, or `EMPTY`.
+    slots: Vec<u32>,
+    /// The states without a turn number.
+    others: FxHashMap<S, u32>,
+    states: Vec<S>,
+    /// A hash index of every state, built on first lookup without the model.
+    lookup: OnceLock<FxHashMap<S, u32>>,
 }
 
 /// Why a state could not be interned.
 pub(crate) enum InternError {
     /// `dense_index` gave no number, or one not below `dense_bound`.
     OutOfRange(Option<usize>),
+    /// `turn_index` gave a number not below `turn_bound`.
+    OutOfTurnRange(usize),
     /// Two different states got the same number; the id of the one interned first.
     Collision(u32),
 }
@@ -69,6 +85,20 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
         StateSet::Hashed(Hashed::default())
     }
 
+    /// An empty set for the states of one turn of `model`: by the model's turn numbering
+    /// where it has one ([`Model::turn_bound`]), else hashed.
+    pub fn for_turn<M: Model<State = S>>(model: &M) -> Self {
+        match model.turn_bound() {
+            0 => StateSet::hashed(),
+            bound => StateSet::Turn(TurnSet {
+                slots: vec![EMPTY; bound],
+                others: FxHashMap::default(),
+                states: Vec::new(),
+                lookup: OnceLock::new(),
+            }),
+        }
+    }
+
     /// Interns `s`: its id and whether it is new. The state is cloned only when it is new.
     #[inline(always)]
     pub fn insert<M: Model<State = S>>(
@@ -89,6 +119,33 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
                         }
                     },
                 )
+            }
+            StateSet::Turn(set) => {
+                let Some(i) = model.turn_index(s) else {
+                    let next = set.states.len() as u32;
+                    return Ok(match set.others.entry(s.clone()) {
+                        std::collections::hash_map::Entry::Occupied(e) => (*e.get() as usize, false),
+                        std::collections::hash_map::Entry::Vacant(e) => {
+                            e.insert(next);
+                            set.states.push(s.clone());
+                            (next as usize, true)
+                        }
+                    });
+                };
+                let Some(slot) = set.slots.get_mut(i) else {
+                    return Err(InternError::OutOfTurnRange(i));
+                };
+                if *slot == EMPTY {
+                    set.states.push(s.clone());
+                    *slot = set.states.len() as u32;
+                    return Ok((set.states.len() - 1, true));
+                }
+                let id = *slot - 1;
+                if set.states[id as usize] == *s {
+                    Ok((id as usize, false))
+                } else {
+                    Err(InternError::Collision(id))
+                }
             }
             StateSet::Dense { slots, states, .. } => {
                 let i = model.dense_index(s);
@@ -114,6 +171,7 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
         match self {
             StateSet::Hashed(set) => set.len(),
             StateSet::Dense { states, .. } => states.len(),
+            StateSet::Turn(set) => set.states.len(),
         }
     }
 
@@ -126,6 +184,7 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
         match self {
             StateSet::Hashed(set) => set.get_index(i).expect("an interned id").0,
             StateSet::Dense { states, .. } => &states[i],
+            StateSet::Turn(set) => &set.states[i],
         }
     }
 
@@ -133,7 +192,10 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
     pub fn get_index_of(&self, s: &S) -> Option<usize> {
         match self {
             StateSet::Hashed(set) => set.get_index_of(s),
-            StateSet::Dense { states, lookup, .. } => lookup
+            StateSet::Dense { states, lookup, .. }
+            | StateSet::Turn(TurnSet {
+                states, lookup, ..
+            }) => lookup
                 .get_or_init(|| {
                     states
                         .iter()
@@ -150,6 +212,7 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
         match self {
             StateSet::Hashed(set) => Box::new(set.keys()),
             StateSet::Dense { states, .. } => Box::new(states.iter()),
+            StateSet::Turn(set) => Box::new(set.states.iter()),
         }
     }
 
@@ -163,6 +226,13 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
                 let id = slot.checked_sub(1)? as usize;
                 (states[id] == *s).then_some(id)
             }
+            StateSet::Turn(set) => match model.turn_index(s) {
+                None => set.others.get(s).map(|&i| i as usize),
+                Some(i) => {
+                    let id = set.slots.get(i)?.checked_sub(1)? as usize;
+                    (set.states[id] == *s).then_some(id)
+                }
+            },
         }
     }
 }

@@ -136,14 +136,15 @@ where
                 return Ok(Arc::clone(solution));
             }
         }
-        let root = self.kept.members[s as usize][0];
+        let members = &self.kept.members[s as usize];
         let turn = turns::solve_turn(
             model,
             &self.kept.states,
             &self.kept.set,
             &self.kept.values,
             s as usize,
-            root,
+            members[0],
+            members.len() == 1,
             self.limit,
             None,
         )?;

@@ -68,17 +68,58 @@ impl<S> Graph<S> {
 /// The scratch of scanning one turn.
 struct Scan<M: Model> {
     node: Node<M::State, M::Move>,
-    seen: FxHashSet<M::State>,
+    seen: Seen<M::State>,
     stack: Vec<M::State>,
 }
 
 impl<M: Model> Scan<M> {
-    fn new() -> Self {
+    fn new(model: &M) -> Self {
         Scan {
             node: Node::new(),
-            seen: FxHashSet::default(),
+            seen: Seen {
+                marks: vec![0; model.turn_bound()],
+                turn: 0,
+                others: FxHashSet::default(),
+                count: 0,
+            },
             stack: Vec::new(),
         }
+    }
+}
+
+/// The local states seen in one scan: marked by their turn numbers ([`Model::turn_index`])
+/// with the scan's own mark (so that a new scan clears nothing), or hashed.
+struct Seen<S> {
+    marks: Vec<u32>,
+    turn: u32,
+    others: FxHashSet<S>,
+    count: usize,
+}
+
+impl<S: Clone + Eq + std::hash::Hash> Seen<S> {
+    fn clear(&mut self) {
+        self.others.clear();
+        self.count = 0;
+        self.turn = self.turn.wrapping_add(1);
+        if self.turn == 0 {
+            self.marks.fill(0);
+            self.turn = 1;
+        }
+    }
+
+    /// Marks `s` (numbered `index` in its turn, if it is): whether it is new. A number out
+    /// of range is left to hashing here; the solve reports it.
+    fn insert(&mut self, s: &S, index: Option<usize>) -> bool {
+        let fresh = match index.and_then(|i| self.marks.get_mut(i)) {
+            Some(mark) if *mark == self.turn => false,
+            Some(mark) => {
+                *mark = self.turn;
+                true
+            }
+            None => self.others.insert(s.clone()),
+        };
+        self.count += usize::from(fresh);
+        fresh
     }
 }
 
@@ -187,7 +228,7 @@ where
     while done < states.len() {
         let end = states.len().min(done + WAVE);
         let wave: Vec<M::State> = (done..end).map(|i| states.get(i).clone()).collect();
-        let found = parallel_with(wave.len(), threads, Scan::<M>::new, |scan, i| {
+        let found = parallel_with(wave.len(), threads, || Scan::new(model), |scan, i| {
             if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
                 return Err(SolveError::Interrupted { states: 0 });
             }
@@ -294,6 +335,7 @@ fn intern<M: Model>(
                     "dense_index gives it the same number as state {}",
                     model.show_state(states.get(j as usize))
                 ),
+                InternError::OutOfTurnRange(_) => unreachable!("kept states are not turn-numbered"),
             },
         }),
     }
@@ -324,17 +366,17 @@ fn scan_turn<M: Model>(
                 match model.turn_of(&b.next) {
                     None => out.push(b.next.clone()),
                     Some(t) if t == *k => {
-                        if seen.insert(b.next.clone()) {
+                        if seen.insert(&b.next, model.turn_index(&b.next)) {
                             stack.push(b.next.clone());
-                            if seen.len() >= limit {
+                            if seen.count >= limit {
                                 return Err(SolveError::StateLimit {
-                                    explored: seen.len(),
+                                    explored: seen.count,
                                     limit,
                                     components: 0,
                                 });
                             }
-                            if seen.len() % (1 << 16) == 0 {
-                                memory::check(seen.len())?;
+                            if seen.count % (1 << 16) == 0 {
+                                memory::check(seen.count)?;
                             }
                         }
                     }
@@ -474,7 +516,8 @@ where
     if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
         return Err(SolveError::Interrupted { states: 0 });
     }
-    let explored = solve_turn(model, kept, set, values, s, members[0], limit, stop)?;
+    let one = members.len() == 1;
+    let explored = solve_turn(model, kept, set, values, s, members[0], one, limit, stop)?;
     let vals = members
         .iter()
         .map(|&k| {
@@ -517,8 +560,8 @@ pub(crate) struct Turn<S, N> {
     pub boundary: usize,
 }
 
-/// Explores and solves the turns of the set `s` from its kept state `root`, with the values of
-/// the other sets' kept states from `values`.
+/// Explores and solves the turns of the set `s` from its kept state `root` (its only kept
+/// state where `one_turn`), with the values of the other sets' kept states from `values`.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_turn<M, N>(
     model: &M,
@@ -527,6 +570,7 @@ pub(crate) fn solve_turn<M, N>(
     values: &[N],
     s: usize,
     root: u32,
+    one_turn: bool,
     limit: usize,
     stop: Option<&AtomicBool>,
 ) -> Result<Turn<M::State, N>, SolveError>
@@ -561,6 +605,7 @@ where
         (),
         kept.get(root as usize).clone(),
         &boundary,
+        one_turn,
     );
     let explored = engine.run()?.0;
     Ok(Turn {
