@@ -124,7 +124,9 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
                 let Some(i) = model.turn_index(s) else {
                     let next = set.states.len() as u32;
                     return Ok(match set.others.entry(s.clone()) {
-                        std::collections::hash_map::Entry::Occupied(e) => (*e.get() as usize, false),
+                        std::collections::hash_map::Entry::Occupied(e) => {
+                            (*e.get() as usize, false)
+                        }
                         std::collections::hash_map::Entry::Vacant(e) => {
                             e.insert(next);
                             set.states.push(s.clone());
@@ -193,9 +195,7 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
         match self {
             StateSet::Hashed(set) => set.get_index_of(s),
             StateSet::Dense { states, lookup, .. }
-            | StateSet::Turn(TurnSet {
-                states, lookup, ..
-            }) => lookup
+            | StateSet::Turn(TurnSet { states, lookup, .. }) => lookup
                 .get_or_init(|| {
                     states
                         .iter()

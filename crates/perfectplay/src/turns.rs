@@ -228,12 +228,17 @@ where
     while done < states.len() {
         let end = states.len().min(done + WAVE);
         let wave: Vec<M::State> = (done..end).map(|i| states.get(i).clone()).collect();
-        let found = parallel_with(wave.len(), threads, || Scan::new(model), |scan, i| {
-            if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
-                return Err(SolveError::Interrupted { states: 0 });
-            }
-            scan_turn(model, &wave[i], limit, scan)
-        });
+        let found = parallel_with(
+            wave.len(),
+            threads,
+            || Scan::new(model),
+            |scan, i| {
+                if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+                    return Err(SolveError::Interrupted { states: 0 });
+                }
+                scan_turn(model, &wave[i], limit, scan)
+            },
+        );
         for successors in found {
             let first = targets.len();
             for s in successors? {

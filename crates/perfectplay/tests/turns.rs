@@ -18,6 +18,8 @@ struct Turns {
     turn: Vec<Option<usize>>,
     /// Whether the hook is offered (without it, the same game is explored as a whole).
     on: bool,
+    /// The numbers of local states within their turn (`turn_index`), if given: `s % modulus`.
+    modulus: Option<usize>,
 }
 
 impl Model for Turns {
@@ -34,6 +36,12 @@ impl Model for Turns {
     }
     fn turn_of(&self, s: &usize) -> Option<usize> {
         self.turn[*s]
+    }
+    fn turn_bound(&self) -> usize {
+        self.modulus.unwrap_or(0)
+    }
+    fn turn_index(&self, s: &usize) -> Option<usize> {
+        self.turn[*s].and(self.modulus.map(|m| s % m))
     }
     fn parse_state(&self, text: &str) -> Result<usize, String> {
         match text.parse() {
@@ -92,7 +100,9 @@ fn with_turns(table: Table, rng: &mut Rng) -> Turns {
                         .map(|s| if kept[s] { None } else { owner[s] })
                         .collect(),
                     on: true,
-                }
+                    // Every other game numbers its local states (state numbers are unique).
+                    modulus: rng.chance(1, 2).then_some(n),
+                };
             }
         }
     }
@@ -175,6 +185,7 @@ fn queries_agree_with_the_game_explored_whole() {
             table: game.table.clone(),
             turn: game.turn.clone(),
             on: false,
+            modulus: None,
         };
         let turns = game.solve_dyn(options()).unwrap();
         let whole = plain.solve_dyn(options()).unwrap();
@@ -262,6 +273,7 @@ fn broken_turn_structures_are_errors_naming_the_state() {
         table: table.clone(),
         turn: vec![None, None, Some(0), None],
         on: true,
+        modulus: None,
     };
     let e = Solver::new(&game)
         .start_value::<f64>()
@@ -276,6 +288,7 @@ fn broken_turn_structures_are_errors_naming_the_state() {
         table: table.clone(),
         turn: vec![Some(1), None, Some(0), None],
         on: true,
+        modulus: None,
     };
     let e = Solver::new(&game)
         .start_value::<f64>()
@@ -287,12 +300,39 @@ fn broken_turn_structures_are_errors_naming_the_state() {
         table,
         turn: vec![None, Some(0), Some(1), None],
         on: true,
+        modulus: None,
     };
     let e = Solver::new(&game)
         .start_value::<f64>()
         .unwrap_err()
         .to_string();
     assert!(e.contains("state 2") && e.contains("local to 1"), "{e}");
+}
+
+/// A turn numbering that gives two local states of one turn one number is an error.
+#[test]
+fn a_turn_numbering_that_collides_is_an_error() {
+    use common::GNode;
+    let table = Table(vec![
+        GNode::Decision(Player::Max, vec![(Rat::ZERO, 1), (Rat::ZERO, 2)]),
+        GNode::Decision(Player::Max, vec![(Rat::ONE, 3)]),
+        GNode::Decision(Player::Max, vec![(Rat::ONE, 3)]),
+        GNode::Terminal(Rat::ZERO),
+    ]);
+    let game = Turns {
+        table,
+        turn: vec![None, Some(0), Some(0), None],
+        on: true,
+        modulus: Some(1),
+    };
+    let e = Solver::new(&game)
+        .start_value::<f64>()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("turn_index gives it the same number as state 1"),
+        "{e}"
+    );
 }
 
 /// A cycle inside a turn is solved as any cycle: a coin tossed until heads, inside one turn.
@@ -309,6 +349,7 @@ fn a_cycle_inside_a_turn_is_solved() {
         table,
         turn: vec![None, Some(0), None],
         on: true,
+        modulus: None,
     };
     let (v, _) = Solver::new(&game).exact_start_value().unwrap();
     assert_eq!(v, Exact::from_rat(Rat::from(1)));
