@@ -4,6 +4,7 @@
 //! ```text
 //! baseline perfect-memory ROWS COLS
 //! baseline pig GOAL
+//! baseline yahtzee THREADS
 //! ```
 
 mod baselines;
@@ -18,12 +19,15 @@ fn main() {
     let value = match args.first().map(String::as_str) {
         Some("perfect-memory") => baselines::perfect_memory(num(1) * num(2)),
         Some("pig") => baselines::pig(num(1)),
+        Some("yahtzee") => {
+            baselines::yahtzee((1 << 13) - 1, baselines::YahtzeeRules::FreeJoker, num(1))
+        }
         _ => usage(),
     };
     println!("{value}");
 }
 
 fn usage() -> ! {
-    eprintln!("error: usage: baseline perfect-memory ROWS COLS | baseline pig GOAL");
+    eprintln!("error: usage: baseline perfect-memory ROWS COLS | baseline pig GOAL | baseline yahtzee THREADS");
     std::process::exit(2)
 }

@@ -873,6 +873,69 @@ mod tests {
         assert!((value(&["y"]) - 50.0 * p).abs() < 1e-9, "{}", value(&["y"]));
     }
 
+    /// The game without its turns: every state explored and stored, by the engine's other
+    /// path, for the queries to agree with.
+    struct Whole(Yahtzee);
+
+    impl Model for Whole {
+        type State = State;
+        type Move = Move;
+        fn start(&self) -> State {
+            self.0.start()
+        }
+        fn expand(&self, s: &State, node: &mut impl NodeBuilder<State, Move>) {
+            self.0.expand(s, node)
+        }
+        fn show_state(&self, s: &State) -> String {
+            self.0.show_state(s)
+        }
+        fn show_move(&self, m: &Move) -> String {
+            self.0.show_move(m)
+        }
+        fn parse_state(&self, text: &str) -> Result<State, String> {
+            self.0.parse_state(text)
+        }
+    }
+
+    /// Explanations inside turns, the strategy's values and the exact distribution of the
+    /// score of a two-box game: by turns as by exploring the whole game.
+    #[test]
+    fn queries_by_turns_agree_with_the_whole_game() {
+        use perfectplay::dynamic::{DynModel, SolveOptions};
+        let game = Yahtzee::with_boxes(Rules::FreeJoker, &["3s", "y"]).unwrap();
+        let whole = Whole(game.clone());
+        let exact = || SolveOptions {
+            exact: true,
+            ..SolveOptions::default()
+        };
+        let a = game.solve_dyn(exact()).unwrap();
+        let b = whole.solve_dyn(exact()).unwrap();
+        assert_eq!(a.report().exact, b.report().exact);
+        for text in [
+            "filled -, upper 0, to roll",
+            "filled -, upper 0, dice 3 3 3 5 6 after roll 1",
+            "filled y50, upper 0, dice 3 3 3 3 3 after roll 2",
+            "filled 3s, upper 9, kept 6 6 before roll 3",
+        ] {
+            let x = a.explain(a.find(text).unwrap()).unwrap().explanation;
+            let y = b.explain(b.find(text).unwrap()).unwrap().explanation;
+            assert_eq!(x, y, "{text}");
+        }
+        let d = perfectplay::DistributionOptions::default();
+        assert_eq!(a.distribution(&d).unwrap(), b.distribution(&d).unwrap());
+        let rows = |s: &dyn perfectplay::dynamic::Solved| {
+            let mut r: Vec<_> = s
+                .strategy()
+                .unwrap()
+                .into_iter()
+                .map(|r| (r.state, r.value.exact, r.chosen))
+                .collect();
+            r.sort();
+            r
+        };
+        assert_eq!(rows(&*a), rows(&*b));
+    }
+
     #[test]
     #[ignore = "a full solve: cargo test --release -- --ignored"]
     fn published_values() {

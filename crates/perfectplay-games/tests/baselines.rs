@@ -166,3 +166,40 @@ fn pig() {
         assert!((e - b).abs() < 1e-12, "{goal}: {e} vs {b}");
     }
 }
+
+/// Reduced Yahtzee (three or four random boxes, every rule) against the hand-written solver.
+#[test]
+fn yahtzee_reduced() {
+    use perfectplay_games::yahtzee::{Rules, Yahtzee};
+    const NAMES: [&str; 13] = [
+        "1s", "2s", "3s", "4s", "5s", "6s", "3k", "4k", "fh", "ss", "ls", "ch", "y",
+    ];
+    let mut rng = Rng::new(37);
+    for i in 0..8 {
+        let mut mask = 0u16;
+        while mask.count_ones() < 3 + (i % 2) {
+            mask |= 1 << rng.below(13);
+        }
+        // Every other game plays the Yahtzee box, where the rules differ.
+        if i % 2 == 0 {
+            mask |= 1 << 12;
+        }
+        let names: Vec<&str> = (0..13)
+            .filter(|b| mask & (1 << b) != 0)
+            .map(|b| NAMES[b])
+            .collect();
+        for (rules, theirs) in [
+            (Rules::FreeJoker, baselines::YahtzeeRules::FreeJoker),
+            (Rules::ForcedJoker, baselines::YahtzeeRules::ForcedJoker),
+            (Rules::BonusNoJoker, baselines::YahtzeeRules::BonusNoJoker),
+            (Rules::NoBonus, baselines::YahtzeeRules::NoBonus),
+        ] {
+            let game = Yahtzee::with_boxes(rules, &names).unwrap();
+            let (mine, _) = perfectplay::Solver::new(&game)
+                .start_value::<f64>()
+                .unwrap();
+            let want = baselines::yahtzee(mask, theirs, 1);
+            assert!(close(mine, want), "{names:?} {rules:?}: {mine} vs {want}");
+        }
+    }
+}

@@ -227,3 +227,184 @@ pub fn pig(goal: usize) -> f64 {
     }
     p[0][0][0]
 }
+
+/// The joker and bonus rules of Solitaire Yahtzee, as `--rules` names them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum YahtzeeRules {
+    FreeJoker,
+    ForcedJoker,
+    BonusNoJoker,
+    NoBonus,
+}
+
+/// Solitaire Yahtzee over the boxes in `boxes` (a mask: bits 0–5 the upper boxes, then three
+/// and four of a kind, full house, small and large straight, chance, Yahtzee), the direct
+/// way: every card (boxes filled, upper total capped at 63, Yahtzee box holding 50) in a flat
+/// array, cards with more boxes filled first, each card's turn solved in scratch arrays over
+/// the 252 hands and the dice kept, the cards of one layer on `threads` threads.
+pub fn yahtzee(boxes: u16, rules: YahtzeeRules, threads: usize) -> f64 {
+    // Hands (five dice) and kept dice (up to four) as face counts.
+    let mut sets: Vec<[u8; 6]> = Vec::new();
+    for a in 0..=5u8 {
+        for b in 0..=5 - a {
+            for c in 0..=5 - a - b {
+                for d in 0..=5 - a - b - c {
+                    for e in 0..=5 - a - b - c - d {
+                        for f in 0..=5 - a - b - c - d - e {
+                            sets.push([a, b, c, d, e, f]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let count = |s: &[u8; 6]| s.iter().map(|&x| x as usize).sum::<usize>();
+    let key = |s: &[u8; 6]| s.iter().fold(0usize, |k, &x| k * 6 + x as usize);
+    let mut index = vec![usize::MAX; 6usize.pow(6)];
+    let hands: Vec<[u8; 6]> = sets.iter().copied().filter(|s| count(s) == 5).collect();
+    let keeps: Vec<[u8; 6]> = sets.iter().copied().filter(|s| count(s) < 5).collect();
+    for (i, h) in hands.iter().enumerate() {
+        index[key(h)] = i;
+    }
+    let fact = [1.0, 1.0, 2.0, 6.0, 24.0, 120.0];
+    let prob = |r: &[u8; 6]| {
+        let n = count(r);
+        fact[n] / r.iter().map(|&x| fact[x as usize]).product::<f64>() / 6f64.powi(n as i32)
+    };
+    // For each kept set: the hands its roll makes, with their probabilities.
+    let rolls: Vec<Vec<(usize, f64)>> = keeps
+        .iter()
+        .map(|k| {
+            sets.iter()
+                .filter(|r| count(r) == 5 - count(k))
+                .map(|r| {
+                    let h: Vec<u8> = (0..6).map(|f| k[f] + r[f]).collect();
+                    (index[key(&h.try_into().unwrap())], prob(r))
+                })
+                .collect()
+        })
+        .collect();
+    // For each hand: the kept sets below it.
+    let below: Vec<Vec<usize>> = hands
+        .iter()
+        .map(|h| {
+            (0..keeps.len())
+                .filter(|&k| (0..6).all(|f| keeps[k][f] <= h[f]))
+                .collect()
+        })
+        .collect();
+    let first: Vec<f64> = hands.iter().map(prob).collect();
+    // The score of box b for hand h, with joker scores where `joker`.
+    let score = |h: &[u8; 6], b: usize, joker: bool| -> f64 {
+        let sum: usize = (0..6).map(|f| h[f] as usize * (f + 1)).sum();
+        let most = *h.iter().max().unwrap();
+        let run = |from: usize, len: usize| (from..from + len).all(|f| h[f] > 0);
+        (match b {
+            0..=5 => h[b] as usize * (b + 1),
+            6 if most >= 3 => sum,
+            7 if most >= 4 => sum,
+            8 if joker || (h.contains(&3) && h.contains(&2)) => 25,
+            9 if joker || run(0, 4) || run(1, 4) || run(2, 4) => 30,
+            10 if joker || run(0, 5) || run(1, 5) => 40,
+            11 => sum,
+            12 if most == 5 => 50,
+            _ => 0,
+        }) as f64
+    };
+    let bonus_rules = rules != YahtzeeRules::NoBonus;
+    // Cards: filled mask * 128 + upper * 2 + (Yahtzee box holds 50).
+    let card =
+        |filled: u16, upper: usize, y50: bool| filled as usize * 128 + upper * 2 + y50 as usize;
+    let mut value = vec![0.0f64; (1 << 13) * 128];
+    let masks: Vec<u16> = (0..1u16 << 13).filter(|m| m & !boxes == 0).collect();
+    let layers = boxes.count_ones();
+    for filled_count in (0..layers).rev() {
+        let layer: Vec<u16> = masks
+            .iter()
+            .copied()
+            .filter(|m| m.count_ones() == filled_count)
+            .collect();
+        let cards: Vec<(u16, usize, bool)> = layer
+            .iter()
+            .flat_map(|&m| (0..=63usize).flat_map(move |u| [(m, u, false), (m, u, true)]))
+            .filter(|&(m, u, y)| (m & 0x3f != 0 || u == 0) && (!y || m & (1 << 12) != 0))
+            .filter(|&(_, _, y)| bonus_rules || !y)
+            .collect();
+        let solve = |&(filled, upper, y50): &(u16, usize, bool), value: &[f64]| -> f64 {
+            let open = boxes & !filled;
+            // The best placement of each hand.
+            let placed: Vec<f64> = hands
+                .iter()
+                .map(|h| {
+                    let face = h.iter().position(|&x| x == 5);
+                    let y_done = filled & (1 << 12) != 0 || boxes & (1 << 12) == 0;
+                    let mut allowed = open;
+                    let mut joker = false;
+                    if let (Some(f), true) = (face, y_done) {
+                        let upper_open = open & (1 << f) != 0;
+                        match rules {
+                            YahtzeeRules::FreeJoker => joker = !upper_open,
+                            YahtzeeRules::ForcedJoker => {
+                                if upper_open {
+                                    allowed = 1 << f;
+                                } else if open & !0x3f != 0 {
+                                    allowed = open & !0x3f;
+                                    joker = true;
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    let extra = if bonus_rules && face.is_some() && y50 {
+                        100.0
+                    } else {
+                        0.0
+                    };
+                    let mut best = f64::NEG_INFINITY;
+                    for b in (0..13).filter(|b| allowed & (1 << b) != 0) {
+                        let s = score(h, b, joker);
+                        let mut u = upper;
+                        let mut r = s + extra;
+                        if b < 6 {
+                            u = (upper + s as usize).min(63);
+                            if upper < 63 && u == 63 {
+                                r += 35.0;
+                            }
+                        }
+                        let y = y50 || (b == 12 && s == 50.0 && bonus_rules);
+                        best = best.max(r + value[card(filled | 1 << b, u, y)]);
+                    }
+                    best
+                })
+                .collect();
+            let mut v = placed.clone();
+            let mut kept = vec![0.0f64; keeps.len()];
+            for _ in 0..2 {
+                for (k, outs) in rolls.iter().enumerate() {
+                    kept[k] = outs.iter().map(|&(h, p)| p * v[h]).sum();
+                }
+                for h in 0..hands.len() {
+                    let keep = below[h]
+                        .iter()
+                        .map(|&k| kept[k])
+                        .fold(f64::NEG_INFINITY, f64::max);
+                    v[h] = placed[h].max(keep);
+                }
+            }
+            (0..hands.len()).map(|h| first[h] * v[h]).sum()
+        };
+        let chunk = cards.len().div_ceil(threads.max(1)).max(1);
+        let results: Vec<Vec<f64>> = std::thread::scope(|scope| {
+            let value = &value;
+            let handles: Vec<_> = cards
+                .chunks(chunk)
+                .map(|part| scope.spawn(move || part.iter().map(|c| solve(c, value)).collect()))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        for (c, v) in cards.iter().zip(results.into_iter().flatten()) {
+            value[card(c.0, c.1, c.2)] = v;
+        }
+    }
+    value[card(0, 0, false)]
+}
