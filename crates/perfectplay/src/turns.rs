@@ -70,6 +70,8 @@ struct Scan<M: Model> {
     node: Node<M::State, M::Move>,
     seen: Seen<M::State>,
     stack: Vec<M::State>,
+    /// The kept states met.
+    kept: FxHashSet<M::State>,
 }
 
 impl<M: Model> Scan<M> {
@@ -83,6 +85,7 @@ impl<M: Model> Scan<M> {
                 count: 0,
             },
             stack: Vec::new(),
+            kept: FxHashSet::default(),
         }
     }
 }
@@ -346,7 +349,7 @@ fn intern<M: Model>(
     }
 }
 
-/// The kept states that the turn of `k` leads to (with repeats), checking that every local
+/// The kept states that the turn of `k` leads to, checking that every local
 /// state it meets is local to `k`.
 fn scan_turn<M: Model>(
     model: &M,
@@ -354,9 +357,16 @@ fn scan_turn<M: Model>(
     limit: usize,
     scan: &mut Scan<M>,
 ) -> Result<Vec<M::State>, SolveError> {
-    let Scan { node, seen, stack } = scan;
+    let Scan {
+        node,
+        seen,
+        stack,
+        kept,
+    } = scan;
     seen.clear();
     stack.clear();
+    kept.clear();
+    // Each kept state once, in the order first met (a turn names its next turns many times).
     let mut out = Vec::new();
     let mut at = k.clone();
     loop {
@@ -369,7 +379,11 @@ fn scan_turn<M: Model>(
         if node.kind() != NodeKind::Terminal {
             for b in node.branches() {
                 match model.turn_of(&b.next) {
-                    None => out.push(b.next.clone()),
+                    None => {
+                        if kept.insert(b.next.clone()) {
+                            out.push(b.next.clone());
+                        }
+                    }
                     Some(t) if t == *k => {
                         if seen.insert(&b.next, model.turn_index(&b.next)) {
                             stack.push(b.next.clone());
