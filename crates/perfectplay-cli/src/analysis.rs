@@ -381,11 +381,34 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches, title: &str) -> Result<
     if !(tail > 0.0 && tail < 1.0) {
         bail!("--tail: {tail} is not in (0, 1): some plays can go round a cycle for ever");
     }
+    // A bar on a terminal: the mass moves set by set (turn by turn in Yahtzee), for minutes
+    // in the largest games.
+    let bar = (!m.get_flag("quiet") && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "distribution {bar:40} {pos}/{len} components, {eta} left",
+            )
+            .expect("a valid template"),
+        );
+        std::sync::Arc::new(bar)
+    });
     let options = DistributionOptions {
         tail,
+        progress: bar.clone().map(|bar| {
+            std::sync::Arc::new(move |done: usize, all: usize| {
+                bar.set_length(all as u64);
+                bar.set_position(done as u64);
+            }) as std::sync::Arc<perfectplay::DistributionProgress>
+        }),
         ..DistributionOptions::default()
     };
-    let d = solved.distribution(&options)?;
+    let d = solved.distribution(&options);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let d = d?;
     if let Some(file) = m.get_one::<String>("plot") {
         let plot = crate::plot::Plot {
             distribution: &d,

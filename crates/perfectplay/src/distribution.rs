@@ -36,8 +36,12 @@ use crate::linear::System;
 use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Rat, Solution, SolveError};
 
+/// What a distribution computation says of its progress: the strongly connected sets of
+/// states done and in all (for a game solved by turns, sets of turns).
+pub type DistributionProgress = dyn Fn(usize, usize) + Send + Sync;
+
 /// Limits of a distribution computation.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct DistributionOptions {
     /// The most probability the result may leave out, in games whose plays can go round a
     /// cycle for ever (with vanishing probability).
@@ -51,6 +55,20 @@ pub struct DistributionOptions {
     /// Once set (by another thread: a Ctrl-C seen by the caller, say), the computation stops
     /// with [`SolveError::Interrupted`] at its next step.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Called now and then with the sets done and the sets in all (for a progress bar).
+    pub progress: Option<Arc<DistributionProgress>>,
+}
+
+impl std::fmt::Debug for DistributionOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DistributionOptions")
+            .field("tail", &self.tail)
+            .field("max_steps", &self.max_steps)
+            .field("max_pairs", &self.max_pairs)
+            .field("stop", &self.stop)
+            .field("progress", &self.progress.as_ref().map(|_| "callback"))
+            .finish()
+    }
 }
 
 impl DistributionOptions {
@@ -72,6 +90,7 @@ impl Default for DistributionOptions {
             max_steps: 1_000_000,
             max_pairs: 20_000_000,
             stop: None,
+            progress: None,
         }
     }
 }
@@ -438,10 +457,12 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             .filter(|&i| component(i).is_some())
             .collect();
         order.sort_unstable_by_key(|&i| (std::cmp::Reverse(component(i)), i));
-        let groups = order.chunk_by(|&a, &b| component(a) == component(b));
+        let groups: Vec<&[u32]> = order
+            .chunk_by(|&a, &b| component(a) == component(b))
+            .collect();
         let mut node = Node::new();
         flow(
-            groups,
+            &groups,
             |id| component(id).is_some(),
             |id| self.step(model, id, &mut node),
             self.stats().cyclic_components,
@@ -454,8 +475,8 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
 /// non-terminal states are `groups`, in topological order from state 0, with `step` saying
 /// where the strategy goes from a state; `in_group` tells the non-terminal states. `cyclic`
 /// is the number of cyclic sets (the tail allowed is shared between them).
-pub(crate) fn flow<'g, N: Number>(
-    groups: impl Iterator<Item = &'g [u32]>,
+pub(crate) fn flow<N: Number>(
+    groups: &[&[u32]],
     in_group: impl Fn(u32) -> bool,
     mut step: impl FnMut(u32) -> Result<Step<N>, SolveError>,
     cyclic: usize,
@@ -489,7 +510,12 @@ pub(crate) fn flow<'g, N: Number>(
         flush(&mut flow, &mut step, 0)?;
     }
     let mut steps = Vec::new();
-    for members in groups {
+    for (done, &members) in groups.iter().enumerate() {
+        if let Some(progress) = &options.progress {
+            if done % 1024 == 0 {
+                progress(done, groups.len());
+            }
+        }
         if !members.iter().any(|i| flow.pending.contains_key(i)) {
             continue; // the strategy never gets here
         }
@@ -522,6 +548,9 @@ pub(crate) fn flow<'g, N: Number>(
                 }
             }
         }
+    }
+    if let Some(progress) = &options.progress {
+        progress(groups.len(), groups.len());
     }
     Ok(Distribution {
         pmf: flow.pmf.entries().into_list(),

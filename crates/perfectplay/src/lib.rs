@@ -202,7 +202,7 @@ mod solution;
 mod turned;
 pub mod verify;
 
-pub use distribution::{Distribution, DistributionOptions};
+pub use distribution::{Distribution, DistributionOptions, DistributionProgress};
 pub use error::SolveError;
 pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player, MAX_TRANSIENT_DEPTH};
 pub use number::{Exact, Number};

@@ -294,7 +294,7 @@ where
             }
             self.exits(model, &state)
         };
-        distribution::flow(live.into_iter(), in_group, step, cyclic, options)
+        distribution::flow(&live, in_group, step, cyclic, options)
     }
 
     /// Where the turn of the kept state `start` leads under the strategy: every kept state
