@@ -169,6 +169,12 @@
 //! ([`NodeBuilder`]), which backs it up as the successors are named. States that one state
 //! alone reaches can be marked transient ([`Model::transient`]): the sweep solves them inside
 //! that state, without numbering, listing or storing them.
+//!
+//! A game whose positions fall into *turns* of private randomness (Yahtzee's rolls, Pig's rolls
+//! before a hold) can say which states are local to the turn a kept state starts
+//! ([`Model::turn_of`]): the engine then stores values for the kept states only, solves each
+//! turn in scratch storage on every thread ([`Solver::threads`], the same bits on any number),
+//! and answers every query by solving the turn it needs again (see [`Model::has_turns`]).
 
 #![deny(missing_docs)]
 
