@@ -261,57 +261,22 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         }
         let state = self.solution.state_at(id);
         let e = self.solution.explain(&*self.model, state)?;
-        let mut node = crate::Node::new();
-        self.model.expand(state, &mut node);
-        node.validate().map_err(|reason| SolveError::InvalidModel {
-            state: self.model.show_state(state),
-            reason,
-        })?;
-        let number = |b: &crate::Branch<M::State, M::Move>| {
-            self.solution
-                .number_of(&*self.model, &b.next)
-                .unwrap_or(usize::MAX)
-        };
-        let next = match node.kind() {
-            crate::NodeKind::Decision(_) => node
-                .moves()
-                .map(|m| {
-                    m.outcomes
-                        .iter()
-                        .map(|b| (b.probability, number(b)))
-                        .collect()
-                })
-                .collect(),
-            _ => node
-                .branches()
-                .iter()
-                .map(|b| vec![(Rat::ONE, number(b))])
-                .collect(),
-        };
-        Ok(Explained {
-            id,
-            explanation: StateExplanation {
-                state: e.state,
-                kind: e.kind,
-                value: Value::of(&e.value),
-                branches: e.branches.into_iter().map(erase).collect(),
-            },
-            next,
+        explained(&*self.model, id, state, e, |next| {
+            Ok(self
+                .solution
+                .number_of(&*self.model, next)
+                .unwrap_or(usize::MAX))
         })
     }
 
     fn strategy_rows(
         &self,
     ) -> Box<dyn Iterator<Item = Result<StrategyRow<Value>, SolveError>> + '_> {
-        Box::new(self.solution.strategy_rows(&*self.model).map(|r| {
-            r.map(|r| StrategyRow {
-                id: r.id,
-                state: r.state,
-                value: Value::of(&r.value),
-                optimal: r.optimal,
-                chosen: r.chosen,
-            })
-        }))
+        Box::new(
+            self.solution
+                .strategy_rows(&*self.model)
+                .map(|r| r.map(erase_row)),
+        )
     }
 
     fn distribution(
@@ -348,6 +313,60 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         (id < self.solution.len())
             .then(|| self.model.show_end(self.solution.state_at(id), total))
             .flatten()
+    }
+}
+
+/// An explanation of state `id` (`state`) for a front end: `e` with its numbers as
+/// [`Value`]s, and the numbers of the states each move or outcome leads to, by `number`.
+fn explained<M: Model, N: Number>(
+    model: &M,
+    id: usize,
+    state: &M::State,
+    e: StateExplanation<N>,
+    number: impl Fn(&M::State) -> Result<usize, SolveError>,
+) -> Result<Explained, SolveError> {
+    let mut node = crate::Node::new();
+    model.expand(state, &mut node);
+    node.validate().map_err(|reason| SolveError::InvalidModel {
+        state: model.show_state(state),
+        reason,
+    })?;
+    let next = match node.kind() {
+        crate::NodeKind::Decision(_) => node
+            .moves()
+            .map(|m| {
+                m.outcomes
+                    .iter()
+                    .map(|b| Ok((b.probability, number(&b.next)?)))
+                    .collect::<Result<_, SolveError>>()
+            })
+            .collect::<Result<_, SolveError>>()?,
+        _ => node
+            .branches()
+            .iter()
+            .map(|b| Ok(vec![(Rat::ONE, number(&b.next)?)]))
+            .collect::<Result<_, SolveError>>()?,
+    };
+    Ok(Explained {
+        id,
+        explanation: StateExplanation {
+            state: e.state,
+            kind: e.kind,
+            value: Value::of(&e.value),
+            branches: e.branches.into_iter().map(erase).collect(),
+        },
+        next,
+    })
+}
+
+/// A strategy row with its value as a [`Value`].
+fn erase_row<N: Number>(r: StrategyRow<N>) -> StrategyRow<Value> {
+    StrategyRow {
+        id: r.id,
+        state: r.state,
+        value: Value::of(&r.value),
+        optimal: r.optimal,
+        chosen: r.chosen,
     }
 }
 
@@ -431,53 +450,19 @@ where
         let state = self.state(id)?;
         let model = &*self.model;
         let e = self.solution.explain(model, &state)?;
-        let mut node = crate::Node::new();
-        model.expand(&state, &mut node);
-        node.validate().map_err(|reason| SolveError::InvalidModel {
-            state: model.show_state(&state),
-            reason,
-        })?;
-        let number = |b: &crate::Branch<M::State, M::Move>| self.solution.number(model, &b.next);
-        let next = match node.kind() {
-            crate::NodeKind::Decision(_) => node
-                .moves()
-                .map(|m| {
-                    m.outcomes
-                        .iter()
-                        .map(|b| Ok((b.probability, number(b)?)))
-                        .collect::<Result<_, SolveError>>()
-                })
-                .collect::<Result<_, SolveError>>()?,
-            _ => node
-                .branches()
-                .iter()
-                .map(|b| Ok(vec![(Rat::ONE, number(b)?)]))
-                .collect::<Result<_, SolveError>>()?,
-        };
-        Ok(Explained {
-            id,
-            explanation: StateExplanation {
-                state: e.state,
-                kind: e.kind,
-                value: Value::of(&e.value),
-                branches: e.branches.into_iter().map(erase).collect(),
-            },
-            next,
+        explained(model, id, &state, e, |next| {
+            self.solution.number(model, next)
         })
     }
 
     fn strategy_rows(
         &self,
     ) -> Box<dyn Iterator<Item = Result<StrategyRow<Value>, SolveError>> + '_> {
-        Box::new(self.solution.strategy_rows(&*self.model).map(|r| {
-            r.map(|r| StrategyRow {
-                id: r.id,
-                state: r.state,
-                value: Value::of(&r.value),
-                optimal: r.optimal,
-                chosen: r.chosen,
-            })
-        }))
+        Box::new(
+            self.solution
+                .strategy_rows(&*self.model)
+                .map(|r| r.map(erase_row)),
+        )
     }
 
     fn distribution(
