@@ -53,7 +53,7 @@ def test_every_game_gives_the_command_lines_value(cli, name, params, exact):
 def test_the_catalog_lists_every_game_with_its_parameters():
     names = [g["name"] for g in perfectplay.games()]
     assert names == ["subset-sum-extreme", "perfect-memory", "yeetzhee", "gold-pots",
-                     "grid-game", "pig"]
+                     "grid-game", "pig", "yahtzee"]
     pig = next(g for g in perfectplay.games() if g["name"] == "pig")
     goal = next(p for p in pig["params"] if p["name"] == "goal")
     assert (goal["kind"], goal["min"], goal["max"], goal["default"]) == ("int", 1, 1000, "100")
@@ -174,3 +174,19 @@ def test_the_package_docs_examples_run():
         result = doctest.testmod(module)
         assert result.failed == 0
     assert doctest.testmod(perfectplay).attempted >= 4
+
+
+def test_yahtzee_by_turns_from_python(cli):
+    """A small Yahtzee: the value is the command line's, and a position inside a turn is
+    explained (its turn solved again) with the keep that the strategy plays."""
+    s = perfectplay.solve("yahtzee", boxes="3s,y", exact=True)
+    expected = cli("solve", "yahtzee", "--boxes", "3s,y", "--exact")
+    assert s.exact == Fraction(expected["exact"])
+    assert s.report["method"] == "turns"
+    e = s.explain("filled -, upper 0, dice 3 3 3 5 6 after roll 1")
+    assert e.best.label == "keep 3 3 3"
+    assert e.best.next == "filled -, upper 0, kept 3 3 3 before roll 2"
+    d = s.distribution()
+    assert sum(d.probabilities_exact) == 1
+    assert float(sum(t * p for t, p in zip(d.support, d.probabilities_exact))) == pytest.approx(
+        s.value, rel=1e-12)
