@@ -554,8 +554,16 @@ impl Model for Yahtzee {
         }
     }
 
+    fn player_label(&self, _player: Player) -> Option<String> {
+        Some("the player".to_string())
+    }
+
     fn total_name(&self) -> Option<String> {
         Some("score".to_string())
+    }
+
+    fn show_end(&self, _end: &State, total: Rat) -> Option<String> {
+        Some(format!("every box is filled: final score {total}"))
     }
 
     fn show_state(&self, s: &State) -> String {
