@@ -259,35 +259,33 @@ where
     {
         let kept = self.kept.states.len();
         let mut node = Node::new();
-        let mut terminal = vec![None; kept];
-        let mut is_terminal = |k: usize, node: &mut Node<S, M::Move>| -> Result<bool, SolveError> {
-            if let Some(t) = terminal[k] {
-                return Ok(t);
-            }
-            node.clear();
-            model.expand(self.kept.states.get(k), node);
-            let t = node.kind() == NodeKind::Terminal;
-            terminal[k] = Some(t);
-            Ok(t)
-        };
-        // Sets in topological order from the start: the reverse of the order solved.
-        let mut groups: Vec<&[u32]> = self.kept.members.iter().map(Vec::as_slice).collect();
-        groups.reverse();
-        let mut live = Vec::with_capacity(groups.len());
-        for g in groups {
-            if g.len() > 1 || !is_terminal(g[0] as usize, &mut node)? {
-                live.push(g);
+        // A kept state alone in its set may be terminal (the end of the game); a set of
+        // several never is.
+        let mut terminal = vec![false; kept];
+        for g in &self.kept.members {
+            if let [k] = g[..] {
+                node.clear();
+                model.expand(self.kept.states.get(k as usize), &mut node);
+                terminal[k as usize] = node.kind() == NodeKind::Terminal;
             }
         }
+        // Sets in topological order from the start: the reverse of the order solved.
+        let live: Vec<&[u32]> = self
+            .kept
+            .members
+            .iter()
+            .rev()
+            .map(Vec::as_slice)
+            .filter(|g| !terminal[g[0] as usize])
+            .collect();
         let cyclic = live.iter().filter(|g| g.len() > 1).count();
-        let in_group = |id: u32| (id as usize) < kept && terminal[id as usize] != Some(true);
-        let terminal_now = terminal.clone();
+        let in_group = |id: u32| (id as usize) < kept && !terminal[id as usize];
         let step = |id: u32| -> Result<Step<N>, SolveError> {
             let id = id as usize;
             let state = self
                 .state_at(id)
                 .expect("the flow only reaches numbered states");
-            if id >= kept || terminal_now[id] == Some(true) {
+            if id >= kept || terminal[id] {
                 let mut node = Node::new();
                 model.expand(&state, &mut node);
                 return Ok(Step::End(node.payoff()));
