@@ -10,7 +10,8 @@ use std::process::ExitCode;
 use crate::{files, render};
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use perfectplay::dynamic::{DistributionReport, Explained, Solved, Value};
+use perfectplay::dynamic::{Explained, Solved, Value};
+use perfectplay::export::{distribution_json, write_strategy, ExportError, StrategyFormat};
 use perfectplay::{DistributionOptions, NodeKind, Player, Rng, Simulation};
 use serde::Serialize;
 
@@ -214,7 +215,10 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
         let pick = match x.kind {
             NodeKind::Terminal => {
                 // A terminal state's value is its payoff.
-                let end = payoff(&x.value).and_then(|payoff| total.checked_add(payoff));
+                let end = x
+                    .value
+                    .to_rat()
+                    .and_then(|payoff| total.checked_add(payoff));
                 match end.and_then(|t| solved.show_end(id, t)) {
                     Some(end) => outln!("game over: {end}"),
                     None => outln!(
@@ -272,36 +276,25 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
         };
         let overflow = || anyhow!("the total does not fit in a 64-bit fraction");
         let b = &x.branches[pick];
-        total = total.checked_add(b.reward).ok_or_else(overflow)?;
-        let next = &e.next[pick];
-        id = if matches!(x.kind, NodeKind::Chance) {
+        let step = e.follow(pick, &mut rng);
+        if matches!(x.kind, NodeKind::Chance) {
             outln!("  chance: {} (probability {})", b.label, b.probability);
-            next[0].1
-        } else if b.outcomes.is_empty() {
-            next[0].1
-        } else {
-            // A random move: chance draws its outcome.
-            let i = rng.pick(next.iter().map(|o| o.0));
+        }
+        if let Some(i) = step.outcome {
+            // A random move: chance drew its outcome.
             let o = &b.outcomes[i];
             outln!("  chance: {} (probability {})", o.label, o.probability);
-            total = total.checked_add(o.reward).ok_or_else(overflow)?;
-            next[i].1
-        };
+        }
+        total = step
+            .reward
+            .and_then(|r| total.checked_add(r))
+            .ok_or_else(overflow)?;
+        id = step.next;
         e = solved.explain(id)?;
         if !matches!(e.explanation.kind, NodeKind::Terminal) {
             outln!("\n{}", e.explanation.state);
         }
     }
-}
-
-/// A terminal's payoff as a fraction: its exact value, or a whole float.
-fn payoff(v: &Value) -> Option<perfectplay::Rat> {
-    if let Some(q) = &v.exact {
-        let (n, d) = q.split_once('/').unwrap_or((q, "1"));
-        return perfectplay::Rat::checked_new(n.parse().ok()?, d.parse().ok()?);
-    }
-    let f = v.float;
-    (f.fract() == 0.0 && f.abs() < 9e15).then(|| perfectplay::Rat::integer(f as i64))
 }
 
 /// Whether the game names its two players apart (a one-player game names its player only).
@@ -424,20 +417,11 @@ pub fn distribution(solved: &dyn Solved, m: &ArgMatches, title: &str) -> Result<
     }
     let value = &solved.report().value;
     if m.get_flag("json") {
-        #[derive(Serialize)]
-        struct WithValue<'a> {
-            value: f64,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            value_exact: Option<&'a String>,
-            #[serde(flatten)]
-            distribution: &'a DistributionReport,
-        }
-        let out = WithValue {
-            value: *value,
-            value_exact: solved.report().exact.as_ref(),
-            distribution: &d,
+        let value = Value {
+            float: *value,
+            exact: solved.report().exact.clone(),
         };
-        outln!("{}", to_json(&out));
+        outln!("{}", distribution_json(&value, &d));
     } else if m.get_flag("csv") {
         out!("{}", render::distribution_csv(&d));
     } else {
@@ -477,51 +461,19 @@ pub fn strategy(
         None => Box::new(std::io::stdout().lock()),
     };
     let mut w = std::io::BufWriter::new(sink);
-    let written = |e: std::io::Error| anyhow!("--out: cannot write '{out}': {e}");
-    let mut count = 0usize;
-    if json {
-        // One document, written a row at a time.
-        write!(
-            w,
-            "{{\"game\":{},\"params\":{},\"states\":[",
-            to_json(&game),
-            to_json(params)
-        )
-        .map_err(written)?;
-        for r in solved.strategy_rows() {
-            let r = r?;
-            let comma = if count > 0 { "," } else { "" };
-            write!(w, "{comma}{}", to_json(&r)).map_err(written)?;
-            count += 1;
-        }
-        writeln!(
-            w,
-            "],\"value\":{},\"value_exact\":{}}}",
-            to_json(&solved.report().value),
-            to_json(&solved.report().exact)
-        )
-        .map_err(written)?;
-    } else {
-        writeln!(w, "state,value,value_exact,optimal,chosen").map_err(written)?;
-        for r in solved.strategy_rows() {
-            let r = r?;
-            writeln!(
-                w,
-                "{},{},{},{},{}",
-                render::csv_field(&r.state),
-                r.value.float,
-                r.value.exact.as_deref().unwrap_or(""),
-                render::csv_field(&r.optimal.join(" | ")),
-                render::csv_field(&r.chosen)
-            )
-            .map_err(written)?;
-            count += 1;
-        }
-    }
-    w.flush().map_err(written)?;
+    let format = match json {
+        true => StrategyFormat::Json,
+        false => StrategyFormat::Csv,
+    };
+    let count = match write_strategy(solved, game, params, format, &mut w) {
+        Ok(count) => count,
+        Err(ExportError::Io(e)) => bail!("--out: cannot write '{out}': {e}"),
+        Err(ExportError::Solve(e)) => return Err(e.into()),
+    };
     drop(w);
     if let Some(f) = file {
-        f.commit().map_err(written)?;
+        f.commit()
+            .map_err(|e| anyhow!("--out: cannot write '{out}': {e}"))?;
         say!("wrote {count} decision states to {out}");
     }
     Ok(ExitCode::SUCCESS)

@@ -25,6 +25,7 @@ mod plot;
 mod prism;
 mod render;
 mod say;
+mod serve;
 mod solving;
 
 #[global_allocator]
@@ -206,6 +207,7 @@ fn model_args(command: &str) -> Command {
         "explain" => analysis::explain_args,
         "play" => analysis::play_args,
         "distribution" => analysis::distribution_args,
+        "serve" => serve::args,
         _ => analysis::strategy_args,
     };
     let cmd = Command::new(format!("perfectplay {command} MODEL"))
@@ -312,6 +314,12 @@ fn cli() -> Command {
             "strategy",
             "Export every reachable decision state with its value and optimal moves",
             analysis::strategy_args,
+        ))
+        .subcommand(per_game(
+            "serve",
+            "Solve once, then explore in the browser: every move's value and loss, play against \
+             the strategy, the distribution, the strategy as a file",
+            serve::args,
         ))
         .subcommand(Command::new("games").about("List the built-in games with their options"))
         .subcommand(prism::command())
@@ -445,6 +453,33 @@ fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A built-in game as the explorer introduces it.
+fn about(game: &GameSpec, params: &Params) -> perfectplay_serve::About<'static> {
+    let given: Vec<(&str, &str)> = game
+        .params
+        .iter()
+        .filter_map(|spec| Some((spec.name, params.get(spec.name)?)))
+        .collect();
+    let options: Vec<String> = given
+        .iter()
+        .map(|(name, value)| format!("--{name} {value}"))
+        .collect();
+    perfectplay_serve::About {
+        name: game.name.to_string(),
+        title: format!("{} {}", game.name, options.join(" "))
+            .trim_end()
+            .to_string(),
+        summary: game.summary.to_string(),
+        notation: game.notation.map(str::to_string),
+        details: Vec::new(),
+        params: given
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        labels: None,
+    }
+}
+
 /// What `solve --json` prints: the game, its options as given, and the report.
 #[derive(Serialize)]
 struct SolveJson<'a> {
@@ -506,6 +541,12 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             let params = params_of(game, gm)?;
             let model = build(game, &params)?;
             let solved = solve_model(model.as_ref(), gm)?;
+            if command == "serve" {
+                if !gm.get_flag("quiet") {
+                    print_stats(solved.report(), gm.get_flag("exact"));
+                }
+                return serve::run(solved.as_ref(), about(game, &params), gm);
+            }
             let code = match command {
                 "explain" => analysis::explain(solved.as_ref(), gm),
                 "play" => analysis::play(solved.as_ref(), gm),

@@ -242,6 +242,40 @@ pub fn analyse(command: &str, model_path: &str, m: &ArgMatches) -> Result<ExitCo
     let model = analysis_model(&loaded, props, prop, m.get_flag("exact"))
         .map_err(|e| anyhow!("--prop: {e}"))?;
     let solved = crate::solving::solve_model(model.as_ref(), m)?;
+    if command == "serve" {
+        if !m.get_flag("quiet") {
+            crate::solving::print_stats(solved.report(), m.get_flag("exact"));
+        }
+        let name = std::path::Path::new(model_path)
+            .file_name()
+            .map_or(model_path.into(), |n| n.to_string_lossy());
+        let start = solved.explain(0)?.explanation.state;
+        let mut details = vec![
+            (
+                "model".to_string(),
+                format!("{name} ({})", loaded.program.model_type),
+            ),
+            ("property".to_string(), prop.text.clone()),
+            ("initial state".to_string(), start),
+        ];
+        for (k, v) in &constants {
+            details.push((format!("constant {k}"), v.clone()));
+        }
+        let mut params: BTreeMap<String, String> = constants.iter().cloned().collect();
+        params.insert("prop".into(), prop.text.clone());
+        let about = perfectplay_serve::About {
+            name: "prism".into(),
+            title: format!("{name}: {}", prop.text),
+            summary: "The game that a property of a model in the PRISM language optimises.".into(),
+            notation: Some("as PRISM prints states: (x=1,b=true)".into()),
+            details,
+            params,
+            labels: Some(Box::new(|state: &str| {
+                loaded.labels_at(state).unwrap_or_default()
+            })),
+        };
+        return crate::serve::run(solved.as_ref(), about, m);
+    }
     let code = match command {
         "explain" => crate::analysis::explain(solved.as_ref(), m),
         "play" => crate::analysis::play(solved.as_ref(), m),

@@ -305,15 +305,6 @@ pub fn distribution_text(value: &Value, d: &DistributionReport) -> String {
     out
 }
 
-/// A CSV field, quoted when it holds a comma, a quote or a line break.
-pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -43,20 +43,9 @@ pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
         .into()
 }
 
-/// `value` as one line of JSON whose strings hold no control character raw: JSON escapes
-/// those below 0x20 itself; DEL and the C1 controls (which some terminals act on) are written
-/// `\u007f` and the like here, as JSON allows.
+/// `value` as one line of JSON (see [`perfectplay::export::json_line`]).
 pub fn json(value: &impl serde::Serialize) -> String {
-    let text = serde_json::to_string(value).expect("reports serialise");
-    if !text.chars().any(char::is_control) {
-        return text;
-    }
-    text.chars()
-        .map(|c| match c.is_control() {
-            true => format!("\\u{:04x}", c as u32),
-            false => c.to_string(),
-        })
-        .collect()
+    perfectplay::export::json_line(value)
 }
 
 /// `print!` of text that may echo the user's names: control characters escaped.

@@ -17,7 +17,10 @@ use crate::{interrupt, render};
 /// Solves `model` with the common options, showing progress on a terminal unless `--quiet`.
 /// The caller prints the statistics once the command has succeeded, so that a failing command
 /// prints nothing but its error line.
-pub fn solve_model<'m>(model: &'m dyn DynModel, m: &ArgMatches) -> Result<Box<dyn Solved + 'm>> {
+pub fn solve_model<'m>(
+    model: &'m dyn DynModel,
+    m: &ArgMatches,
+) -> Result<Box<dyn Solved + Send + Sync + 'm>> {
     let solved = with_options(m, model, |options| model.solve_dyn(options))?;
     render::know_error_bound(solved.report().stats.error_bound);
     Ok(solved)

@@ -493,7 +493,10 @@ impl DynModel for ByAssignment {
         })
     }
 
-    fn solve_dyn(&self, _: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError> {
+    fn solve_dyn(
+        &self,
+        _: SolveOptions<'_>,
+    ) -> Result<Box<dyn Solved + Send + Sync + '_>, SolveError> {
         Err(value_only())
     }
 

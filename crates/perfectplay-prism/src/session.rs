@@ -236,6 +236,22 @@ pub fn check_constants(program: &Program, props: &[&Props]) -> Result<(), Error>
 }
 
 impl Loaded {
+    /// The model's labels that hold in the state a text starts with, written as PRISM prints
+    /// states (`(x=1,b=true)`; an analysis may add to it after the parentheses, as a step
+    /// count); `None` where the text names no state of the model.
+    pub fn labels_at(&self, text: &str) -> Option<Vec<String>> {
+        let end = text.find(')')?;
+        let s = self.space.parse_state(&self.program, &text[..=end]).ok()?;
+        let mut vals = Vec::new();
+        self.space.unpack(&self.program, s, &mut vals);
+        self.program
+            .labels
+            .iter()
+            .filter(|(_, e)| e.holds(&vals).unwrap_or(false))
+            .map(|(name, _)| Some(name.clone()))
+            .collect()
+    }
+
     /// Parses, checks and builds the model `src` read from `file`, with `constants` given as
     /// `(name, value text)`, stopping beyond `max_states` states.
     pub fn new(

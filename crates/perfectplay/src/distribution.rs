@@ -450,6 +450,22 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
         model: &M,
         options: &DistributionOptions,
     ) -> Result<Distribution<N>, SolveError> {
+        self.distribution_from(model, 0, options)
+    }
+
+    /// [`Solution::distribution`] of a play that starts at state number `from` (as
+    /// [`Solution::id_of`] numbers states) instead of the start.
+    pub fn distribution_from<M: Model<State = S>>(
+        &self,
+        model: &M,
+        from: usize,
+        options: &DistributionOptions,
+    ) -> Result<Distribution<N>, SolveError> {
+        if from >= self.len() {
+            return Err(SolveError::UnknownState {
+                state: format!("number {from}"),
+            });
+        }
         // Components by decreasing number are in topological order from the start (the
         // engine numbers a component after every component it can reach).
         let component = |i: u32| self.component_at(i as usize);
@@ -465,20 +481,24 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             &groups,
             |id| component(id).is_some(),
             |id| self.step(model, id, &mut node),
+            &[(from as u32, N::one(), Rat::ZERO)],
             self.stats().cyclic_components,
             options,
         )
     }
 }
 
-/// The distribution of the total from state 0 of a graph whose strongly connected sets of
-/// non-terminal states are `groups`, in topological order from state 0, with `step` saying
-/// where the strategy goes from a state; `in_group` tells the non-terminal states. `cyclic`
-/// is the number of cyclic sets (the tail allowed is shared between them).
+/// The distribution of the total over a graph whose strongly connected sets of non-terminal
+/// states are `groups`, in topological order, with `step` saying where the strategy goes from
+/// a state; `in_group` tells the non-terminal states. The play starts as `start` says:
+/// `(state, probability, total so far)`, state 0 with probability one and nothing won for a
+/// play from the start. `cyclic` is the number of cyclic sets (the tail allowed is shared
+/// between them).
 pub(crate) fn flow<N: Number>(
     groups: &[&[u32]],
     in_group: impl Fn(u32) -> bool,
     mut step: impl FnMut(u32) -> Result<Step<N>, SolveError>,
+    start: &[(u32, N, Rat)],
     cyclic: usize,
     options: &DistributionOptions,
 ) -> Result<Distribution<N>, SolveError> {
@@ -492,7 +512,13 @@ pub(crate) fn flow<N: Number>(
         limit: options.tail / cyclic.max(1) as f64,
         system: System::new(0),
     };
-    flow.pending.insert(0, Masses::start());
+    let one = Masses::<N>::start().entries();
+    for (at, p, total) in start {
+        flow.pending
+            .entry(*at)
+            .or_default()
+            .add_shifted(&one, *total, Some(p))?;
+    }
     // Moves the mass waiting at terminal state `id`, if any, into the result.
     let flush =
         |flow: &mut Flow<N>, step: &mut dyn FnMut(u32) -> Result<Step<N>, SolveError>, id: u32| {
@@ -505,9 +531,11 @@ pub(crate) fn flow<N: Number>(
             }
         };
     // Terminal states have no component: the mass that reaches one goes into the result
-    // right after its predecessors (or at once, for the start).
-    if !in_group(0) {
-        flush(&mut flow, &mut step, 0)?;
+    // right after its predecessors (or at once, for where the play starts).
+    for &(at, _, _) in start {
+        if !in_group(at) {
+            flush(&mut flow, &mut step, at)?;
+        }
     }
     let mut steps = Vec::new();
     for (done, &members) in groups.iter().enumerate() {

@@ -53,7 +53,10 @@ pub trait DynModel: Send + Sync {
 
     /// Solves the model and keeps the result for queries: explanations, the strategy, the
     /// distribution of the total, simulated play.
-    fn solve_dyn(&self, options: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError>;
+    fn solve_dyn(
+        &self,
+        options: SolveOptions<'_>,
+    ) -> Result<Box<dyn Solved + Send + Sync + '_>, SolveError>;
 
     /// [`solve_dyn`](DynModel::solve_dyn) for a shared model: the result keeps the model
     /// alive, so a front end can hold it as long as it likes (a Python object, a web
@@ -85,6 +88,19 @@ impl Value {
     }
 }
 
+impl Value {
+    /// The value as a 64-bit fraction: the exact one, or a whole float; `None` where neither
+    /// fits (a terminal's payoff is added to a play's total this way).
+    pub fn to_rat(&self) -> Option<Rat> {
+        if let Some(q) = &self.exact {
+            let (n, d) = q.split_once('/').unwrap_or((q, "1"));
+            return Rat::checked_new(n.parse().ok()?, d.parse().ok()?);
+        }
+        let f = self.float;
+        (f.fract() == 0.0 && f.abs() < 9e15).then(|| Rat::integer(f as i64))
+    }
+}
+
 impl fmt::Display for Value {
     /// The exact fraction when there is one, the float otherwise.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -106,6 +122,40 @@ pub struct Explained {
     /// For each branch, where it leads: `(probability, state number)`, one pair of probability
     /// one for a plain move or a chance outcome, one pair per outcome for a random move.
     pub next: Vec<Vec<(Rat, usize)>>,
+}
+
+/// One step of a play through [`Explained::follow`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Followed {
+    /// The number of the state reached.
+    pub next: usize,
+    /// The outcome chance drew for a random move (an index into the branch's outcomes).
+    pub outcome: Option<usize>,
+    /// The reward earned on the way (the move's and its outcome's); `None` where the sum
+    /// does not fit in a 64-bit fraction.
+    pub reward: Option<Rat>,
+}
+
+impl Explained {
+    /// Takes branch `pick` of this state: to the outcome of a chance state, along a plain
+    /// move, or along a random move to the outcome that `rng` draws.
+    pub fn follow(&self, pick: usize, rng: &mut crate::Rng) -> Followed {
+        let b = &self.explanation.branches[pick];
+        let next = &self.next[pick];
+        if b.outcomes.is_empty() || matches!(self.explanation.kind, crate::NodeKind::Chance) {
+            return Followed {
+                next: next[0].1,
+                outcome: None,
+                reward: Some(b.reward),
+            };
+        }
+        let i = rng.pick(next.iter().map(|o| o.0));
+        Followed {
+            next: next[i].1,
+            outcome: Some(i),
+            reward: b.reward.checked_add(b.outcomes[i].reward),
+        }
+    }
 }
 
 /// [`Distribution`] of a solved game with its number type hidden, with the summaries front
@@ -181,8 +231,19 @@ pub trait Solved {
     ) -> Box<dyn Iterator<Item = Result<StrategyRow<Value>, SolveError>> + '_>;
     /// The distribution of the total under the computed strategy (see
     /// [`Solution::distribution`]).
-    fn distribution(&self, options: &DistributionOptions)
-        -> Result<DistributionReport, SolveError>;
+    fn distribution(
+        &self,
+        options: &DistributionOptions,
+    ) -> Result<DistributionReport, SolveError> {
+        self.distribution_from(0, options)
+    }
+    /// The distribution of what is still to be won from state `id` on, under the computed
+    /// strategy (see [`Solution::distribution_from`]).
+    fn distribution_from(
+        &self,
+        id: usize,
+        options: &DistributionOptions,
+    ) -> Result<DistributionReport, SolveError>;
     /// Plays `games` games with the computed strategy everywhere (see
     /// [`Solution::simulate`]).
     fn simulate(&self, games: usize, seed: u64) -> Result<Simulation, SolveError> {
@@ -279,11 +340,12 @@ impl<M: Model, N: Number> Solved for SolvedModel<'_, M, N> {
         )
     }
 
-    fn distribution(
+    fn distribution_from(
         &self,
+        id: usize,
         options: &DistributionOptions,
     ) -> Result<DistributionReport, SolveError> {
-        let d = self.solution.distribution(&*self.model, options)?;
+        let d = self.solution.distribution_from(&*self.model, id, options)?;
         Ok(DistributionReport::of(&d))
     }
 
@@ -465,11 +527,12 @@ where
         )
     }
 
-    fn distribution(
+    fn distribution_from(
         &self,
+        id: usize,
         options: &DistributionOptions,
     ) -> Result<DistributionReport, SolveError> {
-        let d = self.solution.distribution(&*self.model, options)?;
+        let d = self.solution.distribution(&*self.model, id, options)?;
         Ok(DistributionReport::of(&d))
     }
 
@@ -583,7 +646,10 @@ where
         })
     }
 
-    fn solve_dyn(&self, options: SolveOptions<'_>) -> Result<Box<dyn Solved + '_>, SolveError> {
+    fn solve_dyn(
+        &self,
+        options: SolveOptions<'_>,
+    ) -> Result<Box<dyn Solved + Send + Sync + '_>, SolveError> {
         Ok(if options.exact {
             solve_any::<M, Exact>(Held::Lent(self), options)?
         } else {

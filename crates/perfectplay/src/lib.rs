@@ -203,6 +203,7 @@ mod states;
 pub mod distribution;
 pub mod dynamic;
 mod error;
+pub mod export;
 pub mod simulate;
 mod solution;
 mod turned;

@@ -245,18 +245,24 @@ where
             .collect()
     }
 
-    /// The distribution of the total from the start under the strategy: the flow of
-    /// [`crate::distribution`] over the kept states, each step the way the turn of a kept
+    /// The distribution of the total from state number `from` under the strategy: the flow
+    /// of [`crate::distribution`] over the kept states, each step the way the turn of a kept
     /// state leads (under the strategy) to the kept states after it, with the reward earned
-    /// on the way.
+    /// on the way. From a local state, the play first finishes its turn.
     pub(crate) fn distribution<M>(
         &self,
         model: &M,
+        from: usize,
         options: &DistributionOptions,
     ) -> Result<Distribution<N>, SolveError>
     where
         M: Model<State = S> + Sync,
     {
+        let from_state = self
+            .state_at(from)
+            .ok_or_else(|| SolveError::UnknownState {
+                state: format!("number {from}"),
+            })?;
         let kept = self.kept.states.len();
         let mut node = Node::new();
         // A kept state alone in its set may be terminal (the end of the game); a set of
@@ -292,26 +298,38 @@ where
             }
             self.exits(model, &state)
         };
-        distribution::flow(&live, in_group, step, cyclic, options)
+        let start = if from < kept {
+            vec![(from as u32, N::one(), crate::Rat::ZERO)]
+        } else {
+            match self.exits(model, &from_state)? {
+                Step::Go(exits) => exits,
+                Step::End(_) => unreachable!("exits are listed"),
+            }
+        };
+        distribution::flow(&live, in_group, step, &start, cyclic, options)
     }
 
-    /// Where the turn of the kept state `start` leads under the strategy: every kept state
-    /// it reaches (or terminal local state, numbered), with the reward on the way and its
-    /// probability. The turn's local states are taken in a topological order of the moves the
-    /// strategy plays; a cycle among them is refused.
-    fn exits<M>(&self, model: &M, start: &S) -> Result<Step<N>, SolveError>
+    /// Where the rest of the turn from `from` (a kept state, or a local one) leads under the
+    /// strategy: every kept state it reaches (or terminal local state, numbered), with the
+    /// reward on the way and its probability. The turn's local states are taken in a
+    /// topological order of the moves the strategy plays; a cycle among them is refused.
+    fn exits<M>(&self, model: &M, from: &S) -> Result<Step<N>, SolveError>
     where
         M: Model<State = S> + Sync,
     {
-        let turn = self.turn_of(model, start)?;
-        let root = turn.number_of(model, start).expect("checked by turn_of") as u32;
+        let start = model.turn_of(from).unwrap_or_else(|| from.clone());
+        let turn = self.turn_of(model, from)?;
+        let root = turn
+            .number_of(model, &start)
+            .expect("a turn holds its start") as u32;
+        let begin = turn.number_of(model, from).expect("checked by turn_of") as u32;
         let mut node = Node::new();
-        // Depth first from the start through local states under the strategy: the states in
+        // Depth first from `from` through local states under the strategy: the states in
         // post-order, each with its branches.
         let mut steps: FxHashMap<u32, Vec<(u32, N, crate::Rat)>> = FxHashMap::default();
         let mut post = Vec::new();
         let mut on_path = FxHashSet::default();
-        let mut frames: Vec<(u32, usize)> = vec![(root, 0)];
+        let mut frames: Vec<(u32, usize)> = vec![(begin, 0)];
         let inside = |i: u32| i == root || model.turn_of(turn.state_at(i as usize)).is_some();
         while let Some(&mut (at, ref mut next)) = frames.last_mut() {
             if *next == 0 && !steps.contains_key(&at) {
@@ -333,7 +351,7 @@ where
                     return Err(SolveError::Unsupported(format!(
                         "the distribution of a game with turn-local states needs turns without \
                          cycles inside, and the turn of {} has one through {}",
-                        model.show_state(start),
+                        model.show_state(&start),
                         model.show_state(turn.state_at(to as usize))
                     )));
                 }
@@ -347,7 +365,7 @@ where
             frames.pop();
         }
         let mut pending: FxHashMap<u32, Masses<N>> = FxHashMap::default();
-        pending.insert(root, Masses::start());
+        pending.insert(begin, Masses::start());
         let mut out: FxHashMap<u32, Masses<N>> = FxHashMap::default();
         for &at in post.iter().rev() {
             let Some(masses) = pending.remove(&at) else {
