@@ -2,7 +2,7 @@
 //! its own (a long distribution does not hold up the page's other requests), at most
 //! [`MAX_CONNECTIONS`] at a time.
 
-use std::io;
+use std::io::{self, Read};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -120,4 +120,13 @@ fn serve_one(explorer: &Explorer<'_>, mut stream: TcpStream) {
         Err(response) => (response, false),
     };
     let _ = write_response(&mut stream, response, head_only);
+    // A client still sending (a request refused as too large) would see its connection reset
+    // before it reads the answer if the unread bytes were dropped: the answer is sent, then a
+    // little of the rest is read and thrown away.
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(std::time::Duration::from_millis(500)));
+    let _ = std::io::copy(&mut (&stream).take(LINGER_BYTES), &mut std::io::sink());
 }
+
+/// The most bytes read after an answer, for a client that sent more than was read.
+const LINGER_BYTES: u64 = 1 << 20;
