@@ -117,6 +117,8 @@ pub struct Solution {
     explored: Mutex<Option<Arc<dyn Solved + Send + Sync>>>,
     /// For a Python game: the engine's number of each state → the game's.
     numbers: Mutex<Option<Arc<Vec<u32>>>>,
+    /// The explorers serving this solution (see `serve`).
+    servers: Mutex<Vec<perfectplay_serve::Stopper>>,
 }
 
 impl Solution {
@@ -140,6 +142,7 @@ impl Solution {
             report,
             explored: Mutex::new(explored),
             numbers: Mutex::new(None),
+            servers: Mutex::new(Vec::new()),
         })
     }
 
@@ -320,6 +323,89 @@ impl Solution {
         }
         d.set_item("branches", branches)?;
         Ok(d)
+    }
+
+    /// Serves the explorer of this solution on `host:port` (0: any free port) in a thread of
+    /// its own and returns the page's address. `name` picks the pictures of positions (a
+    /// built-in game's name); `params` are the game's options as given.
+    #[pyo3(signature = (name, params, host="127.0.0.1", port=0))]
+    fn serve(
+        &self,
+        py: Python<'_>,
+        name: String,
+        params: Vec<(String, String)>,
+        host: &str,
+        port: u16,
+    ) -> PyResult<String> {
+        let solved = self.explored(py)?;
+        let host: std::net::IpAddr = host
+            .parse()
+            .map_err(|_| PyValueError::new_err(format!("host: '{host}' is not an IP address")))?;
+        let server = perfectplay_serve::Server::bind(host, port).map_err(|e| {
+            PyValueError::new_err(format!("cannot listen on {host} port {port}: {e}"))
+        })?;
+        let url = server.url();
+        let spec = match &self.game {
+            Game::Builtin(..) => perfectplay_games::find(&name).ok(),
+            Game::Python(_) => None,
+        };
+        let options: Vec<String> = params.iter().map(|(k, v)| format!("--{k} {v}")).collect();
+        let about = perfectplay_serve::About {
+            title: format!("{name} {}", options.join(" "))
+                .trim_end()
+                .to_string(),
+            summary: spec
+                .map_or("A game written in Python.", |g| g.summary)
+                .to_string(),
+            notation: spec.and_then(|g| g.notation).map(str::to_string),
+            params: params.into_iter().collect(),
+            name,
+            ..perfectplay_serve::About::default()
+        };
+        self.servers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(server.stopper());
+        std::thread::Builder::new()
+            .name("perfectplay-serve".into())
+            .spawn(move || {
+                let explorer = perfectplay_serve::Explorer::new(solved.as_ref(), about);
+                let _ = server.run(&explorer);
+            })
+            .map_err(|e| PyValueError::new_err(format!("cannot start the server: {e}")))?;
+        Ok(url)
+    }
+
+    /// Stops every server [`Solution::serve`] started.
+    fn stop_serving(&self) {
+        for s in self
+            .servers
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .drain(..)
+        {
+            s.stop();
+        }
+    }
+
+    /// The position `state` (the start for `None`) as HTML: its moves with their values and
+    /// losses, as the explorer shows them (for notebooks).
+    #[pyo3(signature = (name, params, state=None))]
+    fn explain_html(
+        &self,
+        py: Python<'_>,
+        name: &str,
+        params: Vec<(String, String)>,
+        state: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let solved = self.explored(py)?;
+        let id = self.find(solved.as_ref(), state)?;
+        let e = solved.explain(id).map_err(|e| self.error(e))?;
+        let params = params.into_iter().collect();
+        let player = |p| solved.player_label(p);
+        Ok(perfectplay_serve::html::standalone(
+            name, &e, &params, &player,
+        ))
     }
 
     /// Every decision state with its value, optimal moves and chosen move, as tuples

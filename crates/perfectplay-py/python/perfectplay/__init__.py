@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Dict, Hashable, Iterator, List, Optional, Sequence, Union
+from typing import Any, Dict, Hashable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from . import _core
 from ._core import Chance, Decision, Move, NonStoppingError, SolveError, Terminal
@@ -179,7 +179,8 @@ def solve(
             threads=_count("threads", threads),
             max_states=_count("max_states", max_states),
         )
-        return Solution(core, builtin=True)
+        named = [(k, _param_text(k, v)) for k, v in params.items()]
+        return Solution(core, builtin=True, name=game, params=named)
     if params:
         raise ValueError(
             f"parameters {sorted(params)} apply to built-in games; a Python game takes its own"
@@ -416,9 +417,43 @@ class Solution:
     keeps it.
     """
 
-    def __init__(self, core: Any, builtin: bool) -> None:
+    def __init__(
+        self,
+        core: Any,
+        builtin: bool,
+        name: Optional[str] = None,
+        params: Optional[List[Tuple[str, str]]] = None,
+    ) -> None:
         self._core = core
         self._builtin = builtin
+        self._name = name or "game"
+        self._params = list(params or [])
+
+    def serve(self, host: str = "127.0.0.1", port: int = 0, open_browser: bool = False) -> str:
+        """Serves the explorer of this game (the page of ``perfectplay serve``: every
+        move's value and loss, play against the strategy, the distribution) from a
+        thread of this process, and returns the page's address. ``port`` 0 takes any
+        free port; the server stops with the process or :meth:`stop_serving`.
+        """
+        url = self._core.serve(self._name, self._params, host, port)
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(url)
+        return url
+
+    def stop_serving(self) -> None:
+        """Stops the explorers :meth:`serve` started."""
+        self._core.stop_serving()
+
+    def explain_html(self, state: Any = None) -> str:
+        """The position ``state`` (the start for None) as HTML: every move with its
+        value and loss, as the explorer shows it."""
+        return self._core.explain_html(self._name, self._params, state)
+
+    def _repr_html_(self) -> str:
+        """The start position in a notebook."""
+        return self.explain_html()
 
     @property
     def value(self) -> float:
