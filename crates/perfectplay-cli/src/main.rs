@@ -43,6 +43,7 @@ const AFTER_HELP: &str = "Examples:
   perfectplay play yeetzhee --dice 3 --faces 6 --groups 1,2 --auto 10000 --seed 1
   perfectplay distribution perfect-memory --rows 2 --cols 3 --exact --plot moves.svg
   perfectplay strategy gold-pots --pots 4,1,2,10,3 --out strategy.csv
+  perfectplay serve pig --goal 100
   perfectplay contest grid-game < input.txt
   perfectplay check model.prism model.props --const N=3
   perfectplay completions bash > ~/.local/share/bash-completion/completions/perfectplay
@@ -371,7 +372,7 @@ fn games_text() -> String {
         "Commands on a game: solve (the value; --json, --threads N), explain (moves and their\n\
          losses at a state), play (interactive, or --auto N simulated games), distribution (of\n\
          the total, with --csv, --json, --plot FILE.svg|png) and strategy (--out\n\
-         FILE.json|csv).\n\
+         FILE.json|csv); serve explores the solved game in the browser (--port, --no-open).\n\
          Each takes the game's options above and --exact, --max-states N, --quiet;\n\
          'perfectplay <command> <game> --help' shows the rest.\n\
          Contest input formats: 'perfectplay contest --help'.\n\

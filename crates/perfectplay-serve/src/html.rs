@@ -58,7 +58,7 @@ pub fn format_float(x: f64) -> String {
     if plain.len() <= 16 {
         plain
     } else {
-        text
+        format!("{parsed:e}")
     }
 }
 

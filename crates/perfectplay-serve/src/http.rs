@@ -82,13 +82,16 @@ fn decode(text: &str, plus_is_space: bool) -> Result<String, String> {
     String::from_utf8(out).map_err(|_| format!("'{text}' is not UTF-8"))
 }
 
+/// Writes a body to the connection as it is made.
+pub type Writer<'a> = Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>;
+
 /// What a response carries.
 pub enum Body<'a> {
     /// Bytes known in full.
     Bytes(Vec<u8>),
     /// Written as it is made (a strategy of millions of rows); the connection's end marks
     /// its end.
-    Stream(Box<dyn FnOnce(&mut dyn Write) -> io::Result<()> + 'a>),
+    Stream(Writer<'a>),
 }
 
 /// A response: status, type, extra headers and body.

@@ -1,6 +1,6 @@
 //! The web explorer of perfectplay: a solved game served to a browser on this machine.
 //!
-//! A front end solves a game (any [`Solved`]: a built-in game, a PRISM model's property, a
+//! A front end solves a game (any [`Solved`](perfectplay::dynamic::Solved): a built-in game, a PRISM model's property, a
 //! Python game), describes it in an [`About`], and hands both to [`Server::run`]. The server
 //! answers the page (its assets are inside the binary: no network needed) and a JSON API that
 //! the page uses, one position at a time, so that a game of millions of states stays quick to

@@ -454,7 +454,7 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
     }
 
     /// [`Solution::distribution`] of a play that starts at state number `from` (as
-    /// [`Solution::id_of`] numbers states) instead of the start.
+    /// [`Solution::index_of`] numbers states) instead of the start.
     pub fn distribution_from<M: Model<State = S>>(
         &self,
         model: &M,
