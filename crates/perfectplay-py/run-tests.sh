@@ -20,23 +20,7 @@ pip=("$venv/bin/pip" install --quiet --disable-pip-version-check)
 "${pip[@]}" pandas matplotlib || echo "note: pandas or matplotlib did not install; their tests skip"
 "${pip[@]}" open_spiel cvxpy || echo "note: open_spiel did not install; the OpenSpiel tests skip"
 "${pip[@]}" --no-build-isolation "$here"
-# The test profile: after `cargo test --workspace` (as in .ci/run) the tool is already built.
-# Its path comes from cargo itself, so that a CARGO_TARGET_DIR set elsewhere is followed; the
-# tests fail, never skip, without it.
-PERFECTPLAY_CLI="$(cd "$root" && cargo build --locked --profile test -p perfectplay-cli \
-    --message-format=json-render-diagnostics \
-    | "$venv/bin/python" -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") \
-            and m["target"]["name"] == "perfectplay":
-        print(m["executable"])
-')"
-if [ ! -x "$PERFECTPLAY_CLI" ]; then
-    echo "error: cargo did not say where it built the perfectplay command-line tool" >&2
-    exit 2
-fi
-export PERFECTPLAY_CLI
+python="$venv/bin/python"
+. "$root/crates/perfectplay-cli/test-tool.sh"
 cd "$here"
 exec "$venv/bin/python" -m pytest tests -q -rs "$@"

@@ -23,23 +23,8 @@ if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check pytest "selenium>=4.20,<5"
-# The test profile's tool, as the Python package's tests use (built by `cargo test`); its
-# path comes from cargo.
-PERFECTPLAY_CLI="$(cd "$root" && cargo build --locked --profile test -p perfectplay-cli \
-    --message-format=json-render-diagnostics \
-    | "$venv/bin/python" -c '
-import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") \
-            and m["target"]["name"] == "perfectplay":
-        print(m["executable"])
-')"
-if [ ! -x "$PERFECTPLAY_CLI" ]; then
-    echo "error: cargo did not say where it built the perfectplay command-line tool" >&2
-    exit 2
-fi
-export PERFECTPLAY_CLI
+python="$venv/bin/python"
+. "$root/crates/perfectplay-cli/test-tool.sh"
 export PERFECTPLAY_SCREENSHOTS="$root/target/screenshots"
 cd "$here/tests/browser"
 exec "$venv/bin/python" -m pytest -q -p no:cacheprovider . "$@"
