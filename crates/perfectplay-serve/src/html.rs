@@ -213,6 +213,7 @@ fn drawing(game: &str, state: &str, params: &BTreeMap<String, String>) -> Option
     match game {
         "pig" => pig(state, params),
         "yahtzee" => yahtzee(state),
+        "gold-pots" => gold_pots(state, params),
         "prism" => valuation(state),
         _ => None,
     }
@@ -243,6 +244,25 @@ fn pig(state: &str, params: &BTreeMap<String, String>) -> Option<String> {
         bar("A", a, mover == "A"),
         bar("B", b, mover == "B")
     ))
+}
+
+/// `pots 1..4`: the line of pots, those taken greyed out.
+fn gold_pots(state: &str, params: &BTreeMap<String, String>) -> Option<String> {
+    let pots: Vec<&str> = params.get("pots")?.split(',').map(str::trim).collect();
+    let range = state.strip_prefix("pots ")?.split(' ').next()?;
+    let (from, to) = range.split_once("..")?;
+    let (from, to): (usize, usize) = (from.parse().ok()?, to.parse().ok()?);
+    let mut out = String::from("<div class=\"drawing pots\">");
+    for (i, gold) in pots.iter().enumerate() {
+        let class = if (from..to).contains(&i) {
+            "pot"
+        } else {
+            "pot taken"
+        };
+        let _ = write!(out, "<span class=\"{class}\">{}</span>", escape(gold));
+    }
+    out.push_str("</div>");
+    Some(out)
 }
 
 /// The faces of a die as pictures.
@@ -371,6 +391,10 @@ mod tests {
         let y = yahtzee("filled 1s fh y50, upper 3, dice 1 1 3 5 6 after roll 1").unwrap();
         assert_eq!(y.matches("class=\"filled").count(), 3, "{y}");
         assert_eq!(y.matches("class=\"die\"").count(), 5, "{y}");
+        let pots: BTreeMap<String, String> = [("pots".to_string(), "4,1,2".to_string())].into();
+        let g = gold_pots("pots 1..3 (second player to move)", &pots).unwrap();
+        assert_eq!(g.matches("class=\"pot taken\"").count(), 1, "{g}");
+        assert_eq!(g.matches("class=\"pot\"").count(), 2, "{g}");
         let v = valuation("(x=1,b=true)").unwrap();
         assert!(v.contains("<code>b</code></td><td>true"), "{v}");
         assert_eq!(pig("A wins", &goal), None);

@@ -13,6 +13,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
 CLI = os.environ.get("PERFECTPLAY_CLI", "")
+ROOT = pathlib.Path(__file__).resolve().parents[4]
 SHOTS = pathlib.Path(os.environ.get("PERFECTPLAY_SCREENSHOTS", tempfile.gettempdir()))
 
 

@@ -8,7 +8,7 @@ from selenium.common.exceptions import NoSuchElementException, StaleElementRefer
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import cli
+from conftest import ROOT, cli
 
 
 def ten_digits(x):
@@ -125,7 +125,7 @@ def test_the_strategy_plays_and_the_distribution_loads(browser, serve, shot):
     shot("perfect-memory-played")
 
 
-def test_yahtzee_and_a_prism_model_are_drawn(browser, serve, shot, tmp_path):
+def test_yahtzee_and_a_prism_model_are_drawn(browser, serve, shot):
     s = serve("yahtzee", "--boxes", "1s,2s,fh,y")
     browser.get(s.url)
     loaded(browser)
@@ -134,15 +134,20 @@ def test_yahtzee_and_a_prism_model_are_drawn(browser, serve, shot, tmp_path):
     wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, ".dice .die")) == 5)
     shot("yahtzee-rolled")
     s.stop()
-    model = tmp_path / "walk.prism"
-    model.write_text(
-        "mdp\nmodule m\n x : [0..3] init 1;\n"
-        " [] x>0 & x<3 -> 0.5:(x'=x+1) + 0.5:(x'=x-1);\n [] x>0 & x<3 -> (x'=3);\n"
-        "endmodule\nlabel \"top\" = x=3;\n")
-    s = serve(str(model), "--prop", 'Pmax=? [ F "top" ]')
+    model = ROOT / "crates" / "perfectplay-prism" / "examples" / "pig.prism"
+    prop = '<<first>> Pmax=? [ F "first_wins" ]'
+    s = serve(str(model), "--const", "GOAL=10", "--prop", prop, "--exact")
     browser.get(s.url)
     loaded(browser)
-    assert browser.find_element(By.CSS_SELECTOR, ".valuation td code").text == "x"
+    names = [c.text for c in browser.find_elements(By.CSS_SELECTOR, ".valuation td code")]
+    assert names == ["a", "b", "t", "p", "won"]
     details = browser.find_element(By.ID, "details").text
-    assert 'Pmax=? [ F "top" ]' in details and "(x=1)" in details
-    shot("prism-walk")
+    assert prop in details and "(a=0,b=0,t=0,p=1,won=0)" in details
+    assert '"init"' in browser.find_element(By.CSS_SELECTOR, ".labels").text
+    value = json.loads(cli("solve", "pig", "--goal", "10", "--json", "--exact", "-q"))
+    assert browser.find_element(By.ID, "game-value").text.endswith("= " + value["exact"])
+    browser.find_element(By.CSS_SELECTOR, "#position tr[data-branch='0']").click()
+    wait(browser, lambda b: len(b.find_elements(By.CSS_SELECTOR, "#path .step")) == 2)
+    loaded(browser)
+    assert not browser.find_element(By.CSS_SELECTOR, ".labels").text.endswith('"init"')
+    shot("prism-pig")
