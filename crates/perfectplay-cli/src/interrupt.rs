@@ -1,5 +1,6 @@
 //! Ctrl-C and file-size limits. An interrupt (SIGINT, or SIGTERM) ends the command at once with
-//! one line that says how far it got, exit code 130, and no temporary file left behind; a file
+//! one line that says how far it got, exit code 130, and no temporary file left behind (a
+//! server, once serving, stops with exit code 0: that is how it is meant to end); a file
 //! that grows past the process's size limit (SIGXFSZ) fails with an error instead of killing
 //! the process, so the write reports it and the file it would have replaced stays as it was.
 
@@ -12,6 +13,10 @@ use signal_hook::consts::{SIGINT, SIGTERM, SIGXFSZ};
 
 /// States explored (or built) so far by the command, for the interrupt's message.
 static STATES: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether the command has become a server (`serve`), which an interrupt stops as it should,
+/// without an error.
+static SERVING: AtomicBool = AtomicBool::new(false);
 
 /// Temporary files being written, removed on an interrupt.
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -29,6 +34,10 @@ pub fn install() {
             for f in files {
                 let _ = std::fs::remove_file(f);
             }
+            if SERVING.load(Ordering::SeqCst) {
+                say!("stopped serving");
+                std::process::exit(0);
+            }
             let states = STATES.load(Ordering::Relaxed);
             // Clear a progress line, if one is drawn, before the message.
             if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -42,6 +51,11 @@ pub fn install() {
             std::process::exit(130);
         }
     });
+}
+
+/// Notes that the command now serves until interrupted: the interrupt is its normal end.
+pub fn serving() {
+    SERVING.store(true, Ordering::SeqCst);
 }
 
 /// Notes how many states the command has explored or built so far.

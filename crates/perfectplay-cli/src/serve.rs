@@ -69,6 +69,7 @@ pub fn run<'a>(
     if !m.get_flag("no-open") {
         open(&url);
     }
+    crate::interrupt::serving();
     let explorer = Explorer::new(solved, about);
     server
         .run(&explorer)

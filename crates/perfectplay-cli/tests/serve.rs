@@ -261,3 +261,35 @@ fn a_prism_model_is_served_with_its_property_and_labels() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn an_interrupt_stops_the_server_without_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args([
+            "serve",
+            "pig",
+            "--goal",
+            "10",
+            "--port",
+            "0",
+            "--no-open",
+            "-q",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    assert!(line.contains("http://127.0.0.1:"), "{line}");
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&o.stderr), "stopped serving\n");
+}
