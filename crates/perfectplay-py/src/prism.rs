@@ -7,8 +7,13 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use std::sync::atomic::AtomicBool;
+
+use perfectplay::dynamic::{Hosted, SolveOptions};
+
 use crate::interrupt::{interruptible, Watch};
 use crate::solved::errors::SolveError;
+use crate::solved::{solve_error, Options, Solution};
 
 /// A PRISM model, built (`perfectplay.prism.Model` wraps it).
 #[pyclass(frozen, unsendable, module = "perfectplay._core")]
@@ -103,6 +108,50 @@ impl PrismModel {
         d.set_item("states", a.states)?;
         d.set_item("error_bound", a.error_bound)?;
         Ok(d)
+    }
+
+    /// Solves the game that `prop` optimises (found as [`PrismModel::check`] finds it) and
+    /// returns it as a `Solution`: its value, and explain, strategy, distribution, simulate
+    /// and serve on the model's states, written as PRISM prints them.
+    #[pyo3(signature = (prop, exact=false))]
+    fn solve(&self, py: Python<'_>, prop: &str, exact: bool) -> PyResult<Solution> {
+        let file = self.props.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+        let (props, i) = perfectplay_prism::find_property(
+            &self.loaded.program,
+            file,
+            prop,
+            "<property>",
+            &self.constants,
+        )
+        .map_err(error)?;
+        let loaded = self.loaded.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let hosted = interruptible(py, Some(stop), move || {
+            Hosted::start(move |serve| {
+                let prop = &props.props[i];
+                let model = perfectplay_prism::analysis_model(&loaded, &props, prop, exact)
+                    .map_err(|e| perfectplay::SolveError::Unsupported(e.to_string()))?;
+                let solved = model.solve_dyn(SolveOptions {
+                    exact,
+                    stop: Some(&flag),
+                    ..SolveOptions::default()
+                })?;
+                serve(solved.as_ref());
+                Ok(())
+            })
+        })?
+        .map_err(solve_error)?;
+        let options = Options {
+            exact,
+            threads: None,
+            max_states: None,
+        };
+        Ok(Solution::hosted(
+            hosted,
+            "as PRISM prints states: (x=1,b=true)",
+            options,
+        ))
     }
 
     /// The names of the properties in the properties file (unnamed ones by their text).

@@ -65,6 +65,9 @@ pub enum Game {
     Builtin(Arc<dyn DynModel>, Option<&'static str>),
     /// A Python game.
     Python(Arc<PyGame>),
+    /// A game solved on a thread of its own ([`perfectplay::dynamic::Hosted`]: a PRISM
+    /// model's property), with the notation its states are written in.
+    Hosted(&'static str),
 }
 
 /// Runs `solve` with the GIL released: a Python game's `expand` takes it back for each call
@@ -81,7 +84,7 @@ fn run<T: Send>(
     let threads = match game {
         // One thread calls into Python.
         Game::Python(_) => Some(1),
-        Game::Builtin(..) => options.threads,
+        Game::Builtin(..) | Game::Hosted(_) => options.threads,
     };
     let result = py.allow_threads(|| {
         let mut progress = |_: &perfectplay::Progress| {
@@ -135,6 +138,7 @@ impl Solution {
                 let solved = run(py, &game, options, move |o| model.solve_shared(o))?;
                 (solved.report().clone(), Some(Arc::from(solved)))
             }
+            Game::Hosted(_) => unreachable!("a hosted game comes solved (Solution::hosted)"),
         };
         Ok(Solution {
             game,
@@ -146,13 +150,29 @@ impl Solution {
         })
     }
 
+    /// A game solved on a thread of its own (see [`Game::Hosted`]).
+    pub fn hosted(
+        solved: perfectplay::dynamic::Hosted,
+        notation: &'static str,
+        options: Options,
+    ) -> Solution {
+        Solution {
+            game: Game::Hosted(notation),
+            options,
+            report: solved.report().clone(),
+            explored: Mutex::new(Some(Arc::new(solved))),
+            numbers: Mutex::new(None),
+            servers: Mutex::new(Vec::new()),
+        }
+    }
+
     /// The explored game, exploring it on the first call.
     fn explored(&self, py: Python<'_>) -> PyResult<Arc<dyn Solved + Send + Sync>> {
         if let Some(s) = &*self.explored.lock().unwrap_or_else(|e| e.into_inner()) {
             return Ok(Arc::clone(s));
         }
         let Game::Builtin(model, _) = &self.game else {
-            unreachable!("a Python game is explored when solved")
+            unreachable!("a Python game or a hosted one is explored when solved")
         };
         let model = Arc::clone(model);
         let solved: Arc<dyn Solved + Send + Sync> =
@@ -206,7 +226,7 @@ impl Solution {
                     _ => text.into_pyobject(py)?.into_any().unbind(),
                 })
             }
-            Game::Builtin(..) => Ok(text.into_pyobject(py)?.into_any().unbind()),
+            Game::Builtin(..) | Game::Hosted(_) => Ok(text.into_pyobject(py)?.into_any().unbind()),
         }
     }
 
@@ -226,8 +246,13 @@ impl Solution {
         let Some(state) = state else {
             return Ok(0);
         };
+        let notation = match &self.game {
+            Game::Builtin(_, notation) => *notation,
+            Game::Hosted(notation) => Some(*notation),
+            Game::Python(_) => None,
+        };
         match &self.game {
-            Game::Builtin(_, notation) => {
+            Game::Builtin(..) | Game::Hosted(_) => {
                 let text: String = state.extract().map_err(|_| {
                     PyValueError::new_err(format!(
                         "a state of a built-in game is a string in its notation{}",
@@ -347,17 +372,24 @@ impl Solution {
         let url = server.url();
         let spec = match &self.game {
             Game::Builtin(..) => perfectplay_games::find(&name).ok(),
-            Game::Python(_) => None,
+            Game::Python(_) | Game::Hosted(_) => None,
+        };
+        let summary = match &self.game {
+            Game::Hosted(_) => {
+                "The game that a property of a model in the PRISM language optimises."
+            }
+            _ => "A game written in Python.",
         };
         let options: Vec<String> = params.iter().map(|(k, v)| format!("--{k} {v}")).collect();
         let about = perfectplay_serve::About {
             title: format!("{name} {}", options.join(" "))
                 .trim_end()
                 .to_string(),
-            summary: spec
-                .map_or("A game written in Python.", |g| g.summary)
-                .to_string(),
-            notation: spec.and_then(|g| g.notation).map(str::to_string),
+            summary: spec.map_or(summary, |g| g.summary).to_string(),
+            notation: match &self.game {
+                Game::Hosted(n) => Some(n.to_string()),
+                _ => spec.and_then(|g| g.notation).map(str::to_string),
+            },
             params: params.into_iter().collect(),
             name,
             ..perfectplay_serve::About::default()

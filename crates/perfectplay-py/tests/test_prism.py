@@ -9,7 +9,7 @@ import pytest
 import perfectplay
 from perfectplay import prism
 
-from conftest import QVBS
+from conftest import QVBS, ROOT
 
 CASES = json.loads((QVBS / "cases.json").read_text())
 
@@ -120,3 +120,35 @@ def test_zero_reward_and_constants_of_a_properties_file(tmp_path):
     assert m.check("kept", exact=True).exact == Fraction(1, 2)
     with pytest.raises(ValueError, match="'typo'"):
         prism.load(path, const={"goal": 1, "typo": 2}, props=props)
+
+
+def test_a_property_solved_as_a_game_answers_every_query(cli):
+    """Model.solve: the game a property optimises, queried as a built-in game is, with the
+    same answers as the command line's explain, strategy and distribution."""
+    import urllib.request
+
+    path = str(ROOT / "crates" / "perfectplay-prism" / "examples" / "pig.prism")
+    prop = '<<first>> Pmax=? [ F "first_wins" ]'
+    m = prism.load(path, const={"GOAL": 10})
+    sol = m.solve(prop, exact=True)
+    assert sol.exact == m.check(prop, exact=True).exact
+    state = "(a=3,b=0,t=4,p=1,won=0)"
+    e = sol.explain(state)
+    printed = cli("explain", path, "--const", "GOAL=10", "--prop", prop, "--state", state,
+                  "--exact")
+    assert str(e.exact) == printed["value_exact"]
+    assert [b.label for b in e.branches] == [mv["move"] for mv in printed["moves"]]
+    rows = sol.strategy()
+    assert len(rows) > 0
+    d = sol.distribution()
+    assert abs(float(d.mean) - sol.value) < 1e-12
+    assert sol.simulate(200, seed=1).games == 200
+    with pytest.raises(ValueError):
+        sol.explain("(a=99)")
+    url = sol.serve()
+    try:
+        with urllib.request.urlopen(url + "api/explain?state=" + urllib.request.quote(state)) as r:
+            assert json.loads(r.read())["value_exact"] == printed["value_exact"]
+    finally:
+        sol.stop_serving()
+    assert "(a=0,b=0,t=0,p=1,won=0)" in sol._repr_html_()

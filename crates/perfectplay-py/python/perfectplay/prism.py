@@ -20,7 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from os import PathLike, fspath
-from typing import Any, List, Mapping, Optional, Union
+from typing import TYPE_CHECKING, Any, List, Mapping, Optional, Union
+
+if TYPE_CHECKING:
+    from . import Solution
 
 from . import _core
 
@@ -54,9 +57,10 @@ class Model:
     """A PRISM model, parsed, checked and built once; :meth:`check` answers its
     properties."""
 
-    def __init__(self, core: Any, path: str) -> None:
+    def __init__(self, core: Any, path: str, constants: Optional[List[Any]] = None) -> None:
         self._core = core
         self.path = path
+        self._constants = list(constants or [])
 
     def check(self, prop: str, exact: bool = False) -> Result:
         """Checks ``prop``: a property's text (``'Pmax=? [ F "goal" ]'``), or the name or
@@ -73,6 +77,18 @@ class Model:
             states=d["states"],
             error_bound=d["error_bound"],
         )
+
+    def solve(self, prop: str, exact: bool = False) -> "Solution":
+        """Solves the game that ``prop`` optimises (found as :meth:`check` finds it: a
+        property's text, name or number) and returns its :class:`perfectplay.Solution`:
+        the value, and ``explain``, ``strategy``, ``distribution``, ``simulate`` and
+        ``serve`` on the model's states, written as PRISM prints them
+        (``"(x=1,b=true)"``). Ctrl-C stops a long solve with ``KeyboardInterrupt``."""
+        from . import Solution
+
+        core = self._core.solve(prop, exact=bool(exact))
+        params = [("prop", prop)] + list(self._constants)
+        return Solution(core, builtin=False, name="prism", params=params)
 
     def properties(self) -> List[str]:
         """The properties of the properties file: names, or texts of unnamed ones."""
@@ -108,7 +124,7 @@ def load(
     if max_states is not None and (isinstance(max_states, bool) or max_states < 1):
         raise ValueError(f"max_states must be a positive int or None, not {max_states!r}")
     core = _core.load_prism(path, constants, props, max_states)
-    return Model(core, path)
+    return Model(core, path, constants)
 
 
 def _path(name: str, value: Any) -> str:
