@@ -563,6 +563,17 @@ pub(crate) fn prepare_basis<'a>(
     } else {
         n as u32
     };
+    // The least over initial states passes over those at +∞ (some are finite: checked above).
+    let finite_starts = (over == OverInitial::Min
+        && space.initial.iter().any(|&i| infinite[i as usize]))
+    .then(|| {
+        space
+            .initial
+            .iter()
+            .copied()
+            .filter(|&i| !infinite[i as usize])
+            .collect()
+    });
     if members.is_empty() {
         // Every state stands for itself.
         rep = Vec::new();
@@ -587,6 +598,7 @@ pub(crate) fn prepare_basis<'a>(
         },
         start,
         over,
+        finite_starts,
         total: match query.what {
             Measure::Probability => "target reached (1) or not (0)",
             Measure::Reward(_) => "reward",

@@ -37,6 +37,7 @@ mod compound;
 mod error;
 mod eval;
 mod fast;
+mod filter;
 pub mod graph;
 mod index;
 mod init;

@@ -44,6 +44,10 @@ pub struct QueryModel<'a> {
     pub(crate) endless: Player,
     pub(crate) start: Id,
     pub(crate) over: OverInitial,
+    /// The initial states the virtual start chooses among, where not every one: for `min`
+    /// over initial states, those whose value is not +∞ (the graph analysis's, which the
+    /// model leaves out).
+    pub(crate) finite_starts: Option<Vec<u32>>,
     /// In an smg, the engine's player that is the coalition, and the coalition as written
     /// (`<<p1,p2>>`); `None` where one scheduler resolves every choice.
     pub(crate) coalition: Option<(Player, String)>,
@@ -239,7 +243,8 @@ impl Model for QueryModel<'_> {
                 return;
             }
             // The virtual start: one move (or outcome) per initial state.
-            return expand_start(&self.space.initial, self.over, node, |i| self.rep(i));
+            let initial = self.finite_starts.as_deref().unwrap_or(&self.space.initial);
+            return expand_start(initial, self.over, node, |i| self.rep(i));
         }
         if let Some(p) = self.fixed.get(s as usize) {
             return node.terminal(p);

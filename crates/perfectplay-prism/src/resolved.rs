@@ -76,23 +76,16 @@ pub(crate) fn resolve_prop<'p>(
                 FilterOp::Max => OverInitial::Max,
                 FilterOp::Min => OverInitial::Min,
                 FilterOp::Avg => OverInitial::Avg,
-                _ => {
-                    return Err(Error::Model(format!(
-                        "filter({}, …) is not supported (max, min and avg are)",
-                        op.name()
-                    )))
-                }
+                _ => return Err(Error::Model(GENERAL_FILTER.into())),
             };
             let init = states
                 .as_ref()
-                .is_none_or(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
+                .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
             let ExprKind::Query(q) = &inner.kind else {
-                return Err(Error::Model("a filter takes a P or R query".into()));
+                return Err(Error::Model(GENERAL_FILTER.into()));
             };
             if !init {
-                return Err(Error::Model(
-                    "filters over states other than \"init\" are not supported".into(),
-                ));
+                return Err(Error::Model(GENERAL_FILTER.into()));
             }
             (over, q)
         }
@@ -102,6 +95,22 @@ pub(crate) fn resolve_prop<'p>(
             ))
         }
     };
+    resolve_over(program, props, prop, over, query)
+}
+
+/// Why a filter is not resolved as one query at the initial states: it is over another set of
+/// states, or of another kind, and `crate::filter` answers it.
+pub(crate) const GENERAL_FILTER: &str =
+    "a filter over states other than \"init\", or other than max, min or avg of a query";
+
+/// Resolves `query` aggregated over the initial states as `over` says.
+pub(crate) fn resolve_over<'p>(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    over: OverInitial,
+    query: &'p Query,
+) -> Result<Resolved<'p>, Error> {
     if let Some(dual) = dual(query)? {
         // One minus the greatest over the initial states is the least of one minus each.
         let over = match over {

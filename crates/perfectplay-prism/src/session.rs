@@ -141,7 +141,7 @@ pub struct Loaded {
     /// Where the build stopped (see [`Loaded::for_properties`]): the conditions of the
     /// properties it was built for, all of which hold in every unexpanded state; empty for a
     /// full build.
-    decided: Vec<CExpr>,
+    pub(crate) decided: Vec<CExpr>,
 }
 
 /// The largest source text [`read_source`] reads: 64 MiB, far beyond any model written by
@@ -568,13 +568,16 @@ fn value_at_start(
 }
 
 /// Answers `expr`, one query of property `prop` (or a filter of one), at the start.
-fn check_query(
+pub(crate) fn check_query(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,
     expr: &crate::ast::Expr,
     exact: bool,
 ) -> Result<Answer, Error> {
+    if crate::filter::is_general(expr) {
+        return crate::filter::check(loaded, props, prop, expr, exact);
+    }
     let r = resolve_prop(&loaded.program, props, prop, expr)?;
     loaded.built_for(&r, prop)?;
     let complement = r.complement;
@@ -584,7 +587,7 @@ fn check_query(
 
 /// One minus `a` (the value of the dual query of a `G`, `W` or `R`): exactly where `a` is exact; the error bound
 /// stays, and so does whether a bound holds (the dual's bound is turned already).
-fn complemented(a: Answer) -> Answer {
+pub(crate) fn complemented(a: Answer) -> Answer {
     use malachite_q::Rational;
     use std::str::FromStr;
     let exact = a.exact.as_deref().and_then(|q| {
@@ -599,7 +602,7 @@ fn complemented(a: Answer) -> Answer {
 }
 
 /// The answer to `r` (settled), a query of property `prop`, at the start.
-fn answer_resolved(
+pub(crate) fn answer_resolved(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,

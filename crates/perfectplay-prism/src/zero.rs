@@ -700,6 +700,7 @@ fn game_bounds(
         endless: Player::Min,
         start: n as u32,
         over: OverInitial::Max,
+        finite_starts: None,
         total: "reward",
         coalition: model.coalition.clone(),
         total_game: true,

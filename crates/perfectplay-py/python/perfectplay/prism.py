@@ -12,7 +12,10 @@ check`` (see ``perfectplay check --help``): ``P=?``, ``Pmin=?``, ``Pmax=?`` of
 ``Rmax=?`` of ``F φ``, ``Fc φ`` and ``F0 φ`` (a play that misses φ earns its total,
 or counts zero: ``error_bound`` says how close a value is where it is bounded rather
 than solved), ``C``, ``C<=k`` and ``I=k``; ``<<p1>>`` for games; bounds such as
-``P>=0.5 [ … ]``; arithmetic over queries.
+``P>=0.5 [ … ]``; filters (``filter(forall, P>=1 [ F "done" ])``, ``max``, ``min``,
+``avg``, ``sum``, ``count``, ``exists``, ``first``, ``state``, over any set of states);
+arithmetic over queries. :meth:`Model.solve` gives the game a property optimises as a
+:class:`perfectplay.Solution`.
 """
 
 from __future__ import annotations

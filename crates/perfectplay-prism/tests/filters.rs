@@ -1,0 +1,144 @@
+//! PRISM's filters over any set of states, `filter(op, prop, states)`, against the same query
+//! asked of each state on its own: the model is written again with that state as its initial
+//! one, checked, and the answers aggregated here as PRISM defines each operator.
+
+use perfectplay_prism::{check_prop, Loaded, Props};
+
+/// An MDP on x in 0..4 with a choice in every state below 4: `a` steps up or falls back to 0,
+/// `b` steps up by two or stays; 4 is the goal, reached at a price.
+fn model(init: i64) -> String {
+    format!(
+        "mdp
+module m
+  x : [0..4] init {init};
+  [a] x<4 -> 1/2 : (x'=x+1) + 1/2 : (x'=0);
+  [b] x<3 -> 1/3 : (x'=x+2) + 2/3 : (x'=x);
+  [b] x=3 -> (x'=3);
+endmodule
+label \"goal\" = x=4;
+rewards
+  [a] true : 1;
+  [b] true : 2;
+endrewards
+"
+    )
+}
+
+/// Property `text` on the model started at `init`: the exact value (`"true"`/`"false"` for a
+/// bound).
+fn answer(init: i64, text: &str) -> String {
+    let loaded = Loaded::new("m.prism", &model(init), &[], 1_000).unwrap();
+    let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], true)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    match a.holds {
+        Some(b) => b.to_string(),
+        None => a.exact.expect("exact"),
+    }
+}
+
+fn q(text: &str) -> malachite_q::Rational {
+    text.parse().unwrap()
+}
+
+#[test]
+fn filters_of_queries_aggregate_the_states_own_answers() {
+    let queries = [
+        "Pmax=? [ F \"goal\" ]",
+        "Pmin=? [ F<=3 \"goal\" ]",
+        "Rmin=? [ F \"goal\" ]",
+        "Pmax=? [ G x<3 ]",
+    ];
+    // The states of each set, in PRISM's order (by x).
+    let sets: [(&str, Vec<i64>); 3] = [
+        ("x<3", vec![0, 1, 2]),
+        ("x>=1 & x!=2", vec![1, 3, 4]),
+        ("true", vec![0, 1, 2, 3, 4]),
+    ];
+    for query in queries {
+        for (states, xs) in &sets {
+            let own: Vec<malachite_q::Rational> =
+                xs.iter().map(|&x| q(&answer(x, query))).collect();
+            let at = |op: &str| q(&answer(0, &format!("filter({op}, {query}, {states})")));
+            let max = own.iter().max().unwrap().clone();
+            let min = own.iter().min().unwrap().clone();
+            let sum: malachite_q::Rational = own.iter().cloned().sum();
+            let avg = sum.clone() / malachite_q::Rational::from(own.len());
+            assert_eq!(at("max"), max, "{query} over {states}");
+            assert_eq!(at("min"), min, "{query} over {states}");
+            assert_eq!(at("sum"), sum, "{query} over {states}");
+            assert_eq!(at("avg"), avg, "{query} over {states}");
+            assert_eq!(at("first"), own[0], "{query} over {states}");
+        }
+    }
+    // Left out, the states are every reachable one.
+    let all: Vec<_> = (0..=4).map(|x| q(&answer(x, "Pmax=? [ G x<3 ]"))).collect();
+    assert_eq!(
+        q(&answer(0, "filter(max, Pmax=? [ G x<3 ])")),
+        all.iter().max().unwrap().clone()
+    );
+}
+
+#[test]
+fn forall_exists_and_count_of_bounds() {
+    for bound in [
+        "P>=1 [ F \"goal\" ]",
+        "P>0.5 [ F<=4 \"goal\" ]",
+        "P<=0.25 [ F<=2 \"goal\" ]",
+        "R<=6 [ F \"goal\" ]",
+    ] {
+        for (states, xs) in [("x<3", vec![0, 1, 2]), ("x>0", vec![1, 2, 3, 4])] {
+            let own: Vec<bool> = xs.iter().map(|&x| answer(x, bound) == "true").collect();
+            let at = |op: &str| answer(0, &format!("filter({op}, {bound}, {states})"));
+            assert_eq!(
+                at("forall"),
+                own.iter().all(|&b| b).to_string(),
+                "{bound} {states}"
+            );
+            assert_eq!(
+                at("exists"),
+                own.iter().any(|&b| b).to_string(),
+                "{bound} {states}"
+            );
+            let count = own.iter().filter(|&&b| b).count();
+            assert_eq!(at("count"), count.to_string(), "{bound} {states}");
+        }
+    }
+}
+
+#[test]
+fn filters_of_expressions_over_the_state() {
+    assert_eq!(answer(0, "filter(count, x>1)"), "3");
+    assert_eq!(answer(0, "filter(sum, x*x, x<3)"), "5");
+    assert_eq!(answer(0, "filter(avg, x)"), "2");
+    assert_eq!(answer(0, "filter(max, x, x<4)"), "3");
+    assert_eq!(answer(0, "filter(forall, x<=4)"), "true");
+    assert_eq!(answer(0, "filter(exists, x=5)"), "false");
+    assert_eq!(answer(0, "filter(state, x+1, x=2)"), "3");
+    assert_eq!(answer(0, "filter(first, x, x>1)"), "2");
+    // Arithmetic over filters, as over queries.
+    assert_eq!(answer(0, "filter(count, x>1) + filter(max, x)"), "7");
+}
+
+#[test]
+fn what_a_filter_cannot_take_is_said() {
+    let loaded = Loaded::new("m.prism", &model(0), &[], 1_000).unwrap();
+    for (text, message) in [
+        ("filter(state, x, x>0)", "takes one state, and 4 satisfy"),
+        ("filter(max, x, x>9)", "no reachable state"),
+        ("filter(forall, x)", "takes a boolean"),
+        (
+            "filter(count, Pmax=? [ F \"goal\" ])",
+            "takes true or false",
+        ),
+        ("filter(sum, P>=1 [ F \"goal\" ])", "takes a number"),
+        (
+            "filter(argmax, Pmax=? [ F \"goal\" ])",
+            "filter(argmax, …) is not supported",
+        ),
+    ] {
+        let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+        let e = check_prop(&loaded, &props, &props.props[0], false).unwrap_err();
+        assert!(e.to_string().contains(message), "{text}: {e}");
+    }
+}
