@@ -112,6 +112,10 @@ pub struct Space {
     /// States left unexpanded because the build's stop condition held there (each got a
     /// self-loop): see [`build_until`].
     pub stopped: usize,
+    /// Choices whose exact probabilities do not fit the engine's 64-bit fractions (a
+    /// probability written with 25 digits, products of several): they are rounded as
+    /// floating-point ones are (see `rounded_distribution`), and answers say so.
+    pub rounded: usize,
 }
 
 impl Space {
@@ -702,7 +706,18 @@ fn build_packed<K: Word>(
             space
                 .choices
                 .push(Choice::new(action, module, space.outcomes.len()));
-            if float {
+            let too_large = |p: &Q| {
+                let (n, d) = p.parts();
+                i64::try_from(n).is_err() || i64::try_from(d).is_err()
+            };
+            let round = float || dist.iter().any(|(p, _)| too_large(p));
+            if !float && round {
+                // Exact fractions the engine cannot hold: rounded as floats are.
+                space.rounded += 1;
+                float_dist.clear();
+                float_dist.extend(dist.iter().map(|&(p, packed)| (p.to_f64(), packed)));
+            }
+            if round {
                 let rounded = rounded_distribution(float_dist.iter().map(|&(p, _)| p));
                 dist.clear();
                 dist.extend(

@@ -94,7 +94,8 @@ pub(crate) fn states_where(
 
 /// Why an exact answer cannot be given where [`inexact`] holds.
 pub(crate) const INEXACT: &str = "the model or property computes a number perfectplay cannot \
-     keep exact (pow with an exponent that is not whole, log, or a fraction beyond 128 bits): \
+     keep exact (pow with an exponent that is not whole, log, a fraction beyond 128 bits, or a \
+     probability whose fraction does not fit in 64 bits): \
      it computes it in floating point, as PRISM and Storm do, so no exact answer can be given; \
      ask for a floating-point one (without --exact)";
 
@@ -124,7 +125,8 @@ pub(crate) fn inexact(
         }
         Measure::Probability => false,
     };
-    commands
+    program.rounded_probabilities
+        || commands
         || rewards
         || program.init.as_ref().is_some_and(CExpr::inexact)
         || through.is_some_and(CExpr::inexact)

@@ -311,6 +311,8 @@ impl Loaded {
             .reduce(|a, b| CExpr::Binary(BinOp::And, Box::new(a), Box::new(b)));
         let space = build_until(&program, max_states, stop.as_ref(), progress)
             .map_err(|e| Error::Model(e.0))?;
+        let mut program = program;
+        program.rounded_probabilities = space.rounded > 0;
         Ok(Loaded {
             program,
             space,
