@@ -75,6 +75,22 @@ pub fn load_prism(
     })
 }
 
+impl PrismModel {
+    /// Property `prop`, looked up as the command line's `--prop` is: a name, a number, or a
+    /// property written out.
+    fn find(&self, prop: &str) -> PyResult<(Props, usize)> {
+        let file = self.props.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+        perfectplay_prism::find_property(
+            &self.loaded.program,
+            file,
+            prop,
+            "<property>",
+            &self.constants,
+        )
+        .map_err(error)
+    }
+}
+
 #[pymethods]
 impl PrismModel {
     /// Checks `prop` (the name or the number, from 1, of a property of the properties file,
@@ -83,16 +99,7 @@ impl PrismModel {
     /// error_bound.
     #[pyo3(signature = (prop, exact=false))]
     fn check<'py>(&self, py: Python<'py>, prop: &str, exact: bool) -> PyResult<Bound<'py, PyDict>> {
-        // The same lookup as the command line's: a name, a number, or a property written out.
-        let file = self.props.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
-        let (props, i) = perfectplay_prism::find_property(
-            &self.loaded.program,
-            file,
-            prop,
-            "<property>",
-            &self.constants,
-        )
-        .map_err(error)?;
+        let (props, i) = self.find(prop)?;
         let loaded = self.loaded.clone();
         let prop_text = props.props[i].text.clone();
         let a = interruptible(py, None, move || {
@@ -115,15 +122,7 @@ impl PrismModel {
     /// and serve on the model's states, written as PRISM prints them.
     #[pyo3(signature = (prop, exact=false))]
     fn solve(&self, py: Python<'_>, prop: &str, exact: bool) -> PyResult<Solution> {
-        let file = self.props.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
-        let (props, i) = perfectplay_prism::find_property(
-            &self.loaded.program,
-            file,
-            prop,
-            "<property>",
-            &self.constants,
-        )
-        .map_err(error)?;
+        let (props, i) = self.find(prop)?;
         let loaded = self.loaded.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
