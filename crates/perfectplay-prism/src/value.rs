@@ -32,9 +32,10 @@ impl Q {
         }
     }
 
-    /// `num / den` in lowest terms; `None` when `den` is zero.
+    /// `num / den` in lowest terms; `None` when `den` is zero or either is `i128::MIN`.
     pub fn new(num: i128, den: i128) -> Option<Q> {
-        if den == 0 {
+        // `i128::MIN` has no negation: refused, so that every value's parts negate.
+        if den == 0 || num == i128::MIN || den == i128::MIN {
             return None;
         }
         let g = gcd(num, den).max(1);
@@ -170,7 +171,14 @@ impl Q {
 
 impl Ord for Q {
     fn cmp(&self, o: &Q) -> Ordering {
-        (self.num * o.den).cmp(&(o.num * self.den))
+        match (self.num.checked_mul(o.den), o.num.checked_mul(self.den)) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            // Cross products beyond 128 bits: compared as exact big rationals.
+            _ => {
+                let big = |q: &Q| malachite_q::Rational::from_signeds(q.num, q.den);
+                big(self).cmp(&big(o))
+            }
+        }
     }
 }
 
