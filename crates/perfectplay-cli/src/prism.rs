@@ -47,13 +47,13 @@ pub fn command() -> Command {
              '<<*>>' for every player; without <<…>> every player optimises alike, as in an MDP), \
              constants (--const gives the model's and the properties file's), formulas, labels, globals, modules and \
              renaming, synchronisation, rewards, init...endinit. P queries of F, U, G, W, R (one \
-             minus an F or U query) and X, with step bounds (<=k, <k, [a,b]) on F, U and G. R[ F φ ] is +∞ where φ may be \
+             minus an F or U query) and X, with step bounds (<=k, <k, >=k, >k, =k, [a,b]) on F, U, G, W and R. R[ F φ ] is +∞ where φ may be \
              missed; R[ Fc φ ] counts what a play that misses φ earns (R[ C ]: the whole play's \
              total); R[ F0 φ ] counts it zero (exact where the reward earned is bounded, \
              else a certified interval: the answer ± error_bound). Bounds ('<<p1>> P>=0.5 \
              [ … ]': can the coalition ensure it) and arithmetic over queries ('1 - Pmin=? [ F φ \
              ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too. Not \
-             supported: CTMCs and timed models, a lower step bound alone (F>=k), LTL (F G φ), \
+             supported: CTMCs and timed models, LTL (F G φ), \
              multi-objective \
              queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \

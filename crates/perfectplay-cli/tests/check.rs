@@ -56,7 +56,7 @@ fn a_prism_style_properties_file_checks_what_it_can() {
     let model = file("die2.prism", DIE);
     let props = file(
         "die2.props",
-        "const int k;\nP=? [ F s=7 & d=6 ]\n6 * P=? [ F s=7 & d=6 ]\nP=? [ F>=k d=6 ]\nR{\"flips\"}=? [ F \"done\" ] - 2\n",
+        "const int k;\nP=? [ F s=7 & d=6 ]\n6 * P=? [ F s=7 & d=6 ]\nS=? [ d=k ]\nR{\"flips\"}=? [ F \"done\" ] - 2\n",
     );
     let o = run(&["check", &model, &props, "--exact", "-q"]);
     assert_eq!(o.status.code(), Some(2));
@@ -67,8 +67,8 @@ fn a_prism_style_properties_file_checks_what_it_can() {
     );
     let err = text(&o.stderr);
     assert!(
-        err.starts_with("error: P=? [ F>=k d=6 ]: ")
-            && err.contains("die2.props:4:8: a lower step bound alone"),
+        err.starts_with("error: S=? [ d=k ]: ")
+            && err.contains("die2.props:4:1: the operator 'S' is not supported"),
         "{err}"
     );
     let o = run(&["check", &model, &props, "--prop", "4", "--prop", "2", "-q"]);

@@ -475,14 +475,16 @@ pub enum Path {
         /// φ.
         target: Expr,
     },
-    /// `ψ W φ`: ψ until φ, or ψ for ever.
-    WeakUntil(Expr, Expr),
-    /// `ψ R φ`: φ until and including the first ψ-state, or φ for ever.
-    Release(Expr, Expr),
+    /// `ψ W φ`: ψ until φ, or ψ for ever; with a step bound, `¬(¬φ U~k (¬φ∧¬ψ))` as PRISM
+    /// defines it.
+    WeakUntil(Expr, Expr, Option<Steps>),
+    /// `ψ R φ`: φ until and including the first ψ-state, or φ for ever; with a step bound,
+    /// `¬(¬ψ U~k ¬φ)` as PRISM defines it.
+    Release(Expr, Expr, Option<Steps>),
     /// `X φ`: φ in the next state.
     Next(Expr),
-    /// `F<=k φ` or `ψ U<=k φ` (`<k`, `[a,b]`): φ within the bound's steps, through
-    /// ψ-states.
+    /// `F<=k φ` or `ψ U<=k φ` (`<k`, `>=k`, `>k`, `=k`, `[a,b]`): φ at a step the bound
+    /// allows, through ψ-states before it.
     Bounded {
         /// ψ, for an until.
         through: Option<Expr>,
@@ -493,15 +495,19 @@ pub enum Path {
     },
 }
 
-/// A step bound of a path: `<=k`, `<k` (strict), or `[a,b]` (from step `a` to step `b`).
+/// A step bound of a path: `<=k`, `<k` (strict), `>=k`, `>k` (strict), `=k`, or `[a,b]` (from
+/// step `a` to step `b`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Steps {
-    /// `a` of `[a,b]`: the first step that counts; `None` for `<=k` and `<k`.
+    /// The first step that counts: `a` of `[a,b]`, `k` of `>=k`, `>k` and `=k`; `None` for
+    /// `<=k` and `<k`.
     pub from: Option<Expr>,
-    /// Whether the bound is strict (`<k`).
+    /// Whether `from` is strict (`>k`: the first step that counts is `k+1`).
+    pub from_strict: bool,
+    /// The last step: `k` of `<=k`, `<k` and `=k`, `b` of `[a,b]`; `None` for `>=k` and `>k`.
+    pub to: Option<Expr>,
+    /// Whether `to` is strict (`<k`).
     pub strict: bool,
-    /// The last step (`k`, or `b`).
-    pub to: Expr,
 }
 
 /// A property of a properties file: `"name": expr;` or `expr;`.

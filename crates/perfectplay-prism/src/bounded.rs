@@ -222,3 +222,190 @@ pub(crate) fn check(
         error_bound: stats.error_bound,
     })
 }
+
+/// A state of [`LowerModel`]: a state of the space and the steps taken, up to the bound;
+/// at the bound, a state of the unbounded query's model. `u32::MAX` is the virtual start.
+type Counted = (u32, u32);
+
+/// A lower step bound alone, `P…[ ψ U>=k φ ]` (`F>=k`, `>k`, and `G`, `W` and `R` by their
+/// duals): φ at some step from `k` on, ψ at every step before it. The game is the space with
+/// the steps taken: for the first `k` steps only ψ matters (a state outside ψ ends the play
+/// at 0); from step `k` on it is the unbounded `ψ U φ`, with the graph analyses and end
+/// components of [`crate::check`]'s model, which is `tail`. Optimal play in the first part is
+/// backward induction with the tail's values at step `k`, as in any product with a counter.
+pub struct LowerModel<'a> {
+    tail: crate::query::QueryModel<'a>,
+    allowed: Vec<bool>,
+    players: Vec<Player>,
+    dtmc: bool,
+    first: u32,
+    over: OverInitial,
+}
+
+impl Model for LowerModel<'_> {
+    type State = Counted;
+    type Move = u32;
+
+    fn start(&self) -> Counted {
+        match self.tail.space.initial[..] {
+            [only] => (only, 0),
+            _ => (u32::MAX, 0),
+        }
+    }
+
+    fn expand(&self, &(s, taken): &Counted, node: &mut impl NodeBuilder<Counted, u32>) {
+        let space = self.tail.space;
+        if s == u32::MAX {
+            return crate::query::expand_start(&space.initial, self.over, node, |i| (i, 0));
+        }
+        if taken == self.first {
+            return self.tail.expand_mapped(s, node, |t| (t, taken));
+        }
+        if !self.allowed[s as usize] {
+            return node.terminal(0);
+        }
+        let player = *self.players.get(s as usize).unwrap_or(&self.players[0]);
+        let next = |t: u32| match taken + 1 == self.first {
+            true => (self.tail.stands_for(t), self.first),
+            false => (t, taken + 1),
+        };
+        crate::query::expand_choices(
+            space,
+            s,
+            self.dtmc,
+            player,
+            node,
+            |_| true,
+            |_| Rat::ZERO,
+            |_, t| next(t),
+        );
+    }
+
+    fn show_state(&self, &(s, taken): &Counted) -> String {
+        match s {
+            u32::MAX => "the initial states".to_string(),
+            _ if taken == self.first => format!(
+                "{}, {taken} steps or more taken",
+                self.tail.space.show(self.tail.program, s)
+            ),
+            _ => format!(
+                "{}, {taken} steps taken",
+                self.tail.space.show(self.tail.program, s)
+            ),
+        }
+    }
+
+    fn show_move(&self, &m: &u32) -> String {
+        crate::query::show_move(self.tail.space, self.tail.program, m)
+    }
+
+    /// A state as PRISM prints it, `(x=1,b=true)`, with no step taken.
+    fn parse_state(&self, text: &str) -> Result<Counted, String> {
+        Ok((self.tail.space.parse_state(self.tail.program, text)?, 0))
+    }
+
+    fn total_name(&self) -> Option<String> {
+        Some("target reached after the bound (1) or not (0)".to_string())
+    }
+
+    fn player_label(&self, player: Player) -> Option<String> {
+        Some(crate::query::side_label(&self.tail.coalition, player))
+    }
+
+    fn endless_play_loser(&self) -> Option<Player> {
+        self.tail.endless_play_loser()
+    }
+}
+
+/// The product of `space` with the steps taken for `query` with a lower step bound alone,
+/// φ counting from step `first` (at least 1), its state formulas resolved.
+pub(crate) fn lower_model<'a>(
+    program: &'a Program,
+    space: &'a Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+    first: u32,
+) -> Result<LowerModel<'a>, String> {
+    if !matches!(query.what, Measure::Probability) {
+        return Err("a lower step bound belongs to P queries".into());
+    }
+    let basis = crate::check::basis(program, space, query, through, target, over)?;
+    let (allowed, players) = (basis.allowed.clone(), basis.players.clone());
+    let kind = crate::check::model_type(program, query);
+    let inexact = crate::check::inexact(program, query, through, target);
+    let tail = match crate::check::prepare_basis(program, space, query, basis, kind, over, inexact)?
+    {
+        crate::check::Prepared::Model(tail) => *tail,
+        crate::check::Prepared::Infinite => unreachable!("a probability is finite"),
+    };
+    Ok(LowerModel {
+        tail,
+        allowed,
+        players,
+        dtmc: kind == ModelType::Dtmc,
+        first,
+        over,
+    })
+}
+
+/// The value at the start of `query` with a lower step bound alone: φ at some step from
+/// `first` on, through ψ-states before it (see [`LowerModel`]); `exact` solves in rationals.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_lower(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+    first: u32,
+    exact: bool,
+) -> Result<Answer, String> {
+    let model = lower_model(program, space, query, through, target, over, first)?;
+    let inexact = model.tail.is_inexact();
+    if exact && inexact {
+        return Err(crate::check::INEXACT.into());
+    }
+    let method = |iterated: bool| match (iterated, inexact) {
+        (false, false) => "the steps taken up to the bound, then policy iteration",
+        (false, true) => {
+            "the steps taken up to the bound, then policy iteration, from floating-point inputs"
+        }
+        (true, false) => {
+            "the steps taken up to the bound, then value iteration with a certified bound"
+        }
+        (true, true) => {
+            "the steps taken up to the bound, then value iteration with a certified bound, \
+             from floating-point inputs"
+        }
+    };
+    let float = if exact {
+        None
+    } else {
+        Solver::new(&model).start_value::<f64>().ok()
+    };
+    if let Some((v, stats)) = float {
+        return Ok(Answer {
+            value: v,
+            exact: None,
+            method: method(stats.error_bound > 0.0),
+            states: stats.states,
+            holds: None,
+            error_bound: stats.error_bound,
+        });
+    }
+    // As in `check`: where a float pivot vanishes, the value is computed exactly instead.
+    let (v, stats) = Solver::new(&model)
+        .exact_start_value()
+        .map_err(|e| e.to_string())?;
+    Ok(Answer {
+        value: v.to_f64(),
+        exact: if exact { v.exact_string() } else { None },
+        method: if exact { method(false) } else { "exact" },
+        states: stats.states,
+        holds: None,
+        error_bound: 0.0,
+    })
+}

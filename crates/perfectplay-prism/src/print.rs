@@ -159,8 +159,10 @@ impl Display for Query {
                 steps: Some(steps),
                 target,
             } => write!(f, "G{steps} ({target})")?,
-            Path::WeakUntil(a, b) => write!(f, "{a} W {b}")?,
-            Path::Release(a, b) => write!(f, "{a} R {b}")?,
+            Path::WeakUntil(a, b, None) => write!(f, "{a} W {b}")?,
+            Path::WeakUntil(a, b, Some(k)) => write!(f, "{a} W{k} {b}")?,
+            Path::Release(a, b, None) => write!(f, "{a} R {b}")?,
+            Path::Release(a, b, Some(k)) => write!(f, "{a} R{k} {b}")?,
             Path::Next(e) => write!(f, "X {e}")?,
         }
         f.write_str(" ]")
@@ -169,10 +171,14 @@ impl Display for Query {
 
 impl Display for Steps {
     fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
-        match &self.from {
-            Some(a) => write!(f, "[{a},{}]", self.to),
-            None if self.strict => write!(f, "<{}", Bound(&self.to)),
-            None => write!(f, "<={}", Bound(&self.to)),
+        match (&self.from, &self.to) {
+            (Some(a), Some(b)) if a == b => write!(f, "={}", Bound(a)),
+            (Some(a), Some(b)) => write!(f, "[{a},{b}]"),
+            (Some(a), None) if self.from_strict => write!(f, ">{}", Bound(a)),
+            (Some(a), None) => write!(f, ">={}", Bound(a)),
+            (None, Some(b)) if self.strict => write!(f, "<{}", Bound(b)),
+            (None, Some(b)) => write!(f, "<={}", Bound(b)),
+            (None, None) => Ok(()),
         }
     }
 }

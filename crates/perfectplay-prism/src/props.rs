@@ -197,7 +197,10 @@ fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
                     Path::Eventually(t)
                     | Path::EventuallyCumulative(t)
                     | Path::EventuallyZero(t) => mentions(t, name),
-                    Path::Until(a, b) | Path::WeakUntil(a, b) | Path::Release(a, b) => any(&[a, b]),
+                    Path::Until(a, b) => any(&[a, b]),
+                    Path::WeakUntil(a, b, k) | Path::Release(a, b, k) => {
+                        any(&[a, b]) || k.as_ref().is_some_and(|s| steps_mention(s, name))
+                    }
                     Path::Next(t) => mentions(t, name),
                     Path::Globally { steps, target } => {
                         mentions(target, name)
@@ -245,5 +248,8 @@ pub(crate) fn const_of(
 
 /// Whether a step bound mentions `name`.
 fn steps_mention(steps: &crate::ast::Steps, name: &str) -> bool {
-    mentions(&steps.to, name) || steps.from.as_ref().is_some_and(|a| mentions(a, name))
+    [&steps.from, &steps.to]
+        .into_iter()
+        .flatten()
+        .any(|e| mentions(e, name))
 }

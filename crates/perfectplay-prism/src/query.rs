@@ -206,6 +206,85 @@ impl QueryModel<'_> {
         self.step = None;
     }
 
+    /// Expands state `s` (or the virtual start) into `node` as [`Model::expand`] does, each
+    /// successor `t` given as `to(t)`: for a product whose later part is this model.
+    pub(crate) fn expand_mapped<S>(
+        &self,
+        s: Id,
+        node: &mut impl NodeBuilder<S, u32>,
+        to: impl Fn(Id) -> S,
+    ) {
+        if s as usize == self.space.len() {
+            if let Some((_, spread)) = &self.step {
+                node.chance();
+                let p = Rat::new(1, spread.len().max(1) as i64);
+                for &i in spread {
+                    node.add_outcome(i | OUTCOME, p, 0, to(i));
+                }
+                return;
+            }
+            // The virtual start: one move (or outcome) per initial state.
+            let initial = self.finite_starts.as_deref().unwrap_or(&self.space.initial);
+            return expand_start(initial, self.over, node, |i| to(self.rep(i)));
+        }
+        if let Some(p) = self.fixed.get(s as usize) {
+            return node.terminal(p);
+        }
+        if let Some((follow, _)) = &self.step {
+            let c = follow[s as usize];
+            if c != u32::MAX {
+                // The maximiser's fixed choice: chance over its outcomes.
+                let c = c as usize;
+                node.chance();
+                for &(p, t) in self.space.outcomes_of(c) {
+                    let p = self.space.probability(p);
+                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), to(self.rep(t)));
+                }
+                return;
+            }
+        }
+        let single = [s];
+        let members: &[u32] = match self.members.get(&s) {
+            Some(m) => m,
+            None => &single,
+        };
+        if self.dtmc {
+            node.chance();
+            let k = self.space.choices_of(s).len() as i64;
+            let share = Rat::new(1, k);
+            for c in self.space.choices_of(s) {
+                for &(p, t) in self.space.outcomes_of(c) {
+                    let p = self.space.probability(p);
+                    let p = if k == 1 {
+                        p
+                    } else {
+                        p.checked_mul(share).expect("a small fraction")
+                    };
+                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), to(self.rep(t)));
+                }
+            }
+            return;
+        }
+        node.decision(self.player_of(s));
+        for &m in members {
+            for c in self.space.choices_of(m) {
+                if !self.usable[c] {
+                    continue;
+                }
+                let outs = self.space.outcomes_of(c);
+                if outs.len() == 1 {
+                    node.add_move(c as u32, self.reward.at(c), to(self.rep(outs[0].1)));
+                } else {
+                    node.add_random_move(c as u32, self.reward.at(c));
+                    for &(p, t) in outs {
+                        let p = self.space.probability(p);
+                        node.add_outcome(t | OUTCOME, p, 0, to(self.rep(t)));
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether the query is an `Fc` reward on a stochastic game, which `check` solves by
     /// strategy iteration over the reward maximiser's strategies, each step an engine solve:
     /// the engine alone would not give its value.
@@ -233,75 +312,7 @@ impl Model for QueryModel<'_> {
     }
 
     fn expand(&self, &s: &Id, node: &mut impl NodeBuilder<Id, u32>) {
-        if s as usize == self.space.len() {
-            if let Some((_, spread)) = &self.step {
-                node.chance();
-                let p = Rat::new(1, spread.len().max(1) as i64);
-                for &i in spread {
-                    node.add_outcome(i | OUTCOME, p, 0, i);
-                }
-                return;
-            }
-            // The virtual start: one move (or outcome) per initial state.
-            let initial = self.finite_starts.as_deref().unwrap_or(&self.space.initial);
-            return expand_start(initial, self.over, node, |i| self.rep(i));
-        }
-        if let Some(p) = self.fixed.get(s as usize) {
-            return node.terminal(p);
-        }
-        if let Some((follow, _)) = &self.step {
-            let c = follow[s as usize];
-            if c != u32::MAX {
-                // The maximiser's fixed choice: chance over its outcomes.
-                let c = c as usize;
-                node.chance();
-                for &(p, t) in self.space.outcomes_of(c) {
-                    let p = self.space.probability(p);
-                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep(t));
-                }
-                return;
-            }
-        }
-        let single = [s];
-        let members: &[u32] = match self.members.get(&s) {
-            Some(m) => m,
-            None => &single,
-        };
-        if self.dtmc {
-            node.chance();
-            let k = self.space.choices_of(s).len() as i64;
-            let share = Rat::new(1, k);
-            for c in self.space.choices_of(s) {
-                for &(p, t) in self.space.outcomes_of(c) {
-                    let p = self.space.probability(p);
-                    let p = if k == 1 {
-                        p
-                    } else {
-                        p.checked_mul(share).expect("a small fraction")
-                    };
-                    node.add_outcome(t | OUTCOME, p, self.reward.at(c), self.rep(t));
-                }
-            }
-            return;
-        }
-        node.decision(self.player_of(s));
-        for &m in members {
-            for c in self.space.choices_of(m) {
-                if !self.usable[c] {
-                    continue;
-                }
-                let outs = self.space.outcomes_of(c);
-                if outs.len() == 1 {
-                    node.add_move(c as u32, self.reward.at(c), self.rep(outs[0].1));
-                } else {
-                    node.add_random_move(c as u32, self.reward.at(c));
-                    for &(p, t) in outs {
-                        let p = self.space.probability(p);
-                        node.add_outcome(t | OUTCOME, p, 0, self.rep(t));
-                    }
-                }
-            }
-        }
+        self.expand_mapped(s, node, |t| t)
     }
 
     fn total_name(&self) -> Option<String> {

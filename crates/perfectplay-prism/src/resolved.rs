@@ -18,9 +18,11 @@ pub(crate) struct Resolved<'p> {
     pub(crate) query: Cow<'p, Query>,
     pub(crate) through: Option<CExpr>,
     pub(crate) target: CExpr,
-    /// The step bound of `F<=k` and `U<=k` (the last step of `[a,b]`).
+    /// The step bound of `F<=k` and `U<=k` (the last step of `[a,b]`); `None` for none, and
+    /// for a lower bound alone (`F>=k`).
     pub(crate) steps: Option<u32>,
-    /// The first step at which the target counts: `a` of `[a,b]`, 1 for `X`, else 0.
+    /// The first step at which the target counts: `a` of `[a,b]`, `k` of `>=k` and `=k`,
+    /// `k+1` of `>k`, 1 for `X`, else 0.
     pub(crate) first: u32,
     /// Whether the property is one minus `query`'s value: `G`, `W` and `R` are asked as the
     /// complement of an `F` or `U` query (see [`dual`]).
@@ -126,8 +128,8 @@ pub(crate) fn resolve_over<'p>(
 }
 
 /// `G`, `W` and `R` as the complement of an `F` or `U` query, optimised the other way: `G φ`
-/// is `1 - F ¬φ` (and `G<=k` of `F<=k`), `ψ W φ` is `1 - (¬φ U ¬φ∧¬ψ)`, `ψ R φ` is
-/// `1 - (¬ψ U ¬φ)`. A bound turns with them: `P>=b [ G φ ]` is `P<=1-b [ F ¬φ ]`. `None`
+/// is `1 - F ¬φ`, `ψ W φ` is `1 - (¬φ U ¬φ∧¬ψ)`, `ψ R φ` is `1 - (¬ψ U ¬φ)`, each with its
+/// step bound, if any, on the dual (which is how PRISM defines the bounded ones). A bound turns with them: `P>=b [ G φ ]` is `P<=1-b [ F ¬φ ]`. `None`
 /// for every other path.
 fn dual(query: &Query) -> Result<Option<Query>, Error> {
     use crate::ast::{Expr, UnOp};
@@ -138,6 +140,15 @@ fn dual(query: &Query) -> Result<Option<Query>, Error> {
     let and = |a: Expr, b: Expr| Expr {
         span: a.span,
         kind: ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)),
+    };
+    // `ψ U φ`, step-bounded where `steps` says.
+    let until = |through: Expr, target: Expr, steps: Option<crate::ast::Steps>| match steps {
+        None => Path::Until(through, target),
+        Some(steps) => Path::Bounded {
+            through: Some(through),
+            steps,
+            target,
+        },
     };
     let path = match &query.path {
         Path::Globally {
@@ -152,8 +163,8 @@ fn dual(query: &Query) -> Result<Option<Query>, Error> {
             steps: steps.clone(),
             target: not(target),
         },
-        Path::WeakUntil(psi, phi) => Path::Until(not(phi), and(not(phi), not(psi))),
-        Path::Release(psi, phi) => Path::Until(not(psi), not(phi)),
+        Path::WeakUntil(psi, phi, steps) => until(not(phi), and(not(phi), not(psi)), steps.clone()),
+        Path::Release(psi, phi, steps) => until(not(psi), not(phi), steps.clone()),
         _ => return Ok(None),
     };
     if !matches!(query.what, crate::ast::Measure::Probability) {
@@ -236,17 +247,22 @@ fn resolve_query<'p>(
                     "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
                 ));
             }
-            let last = step_bound(program, props, prop, &bound.to, bound.strict)?;
+            let last = match &bound.to {
+                Some(b) => Some(step_bound(program, props, prop, b, bound.strict)?),
+                None => None,
+            };
             if let Some(a) = &bound.from {
-                first = step_bound(program, props, prop, a, false)?;
-                if first > last {
+                // `>k` counts from step k+1.
+                first = step_bound(program, props, prop, a, false)?
+                    .checked_add(bound.from_strict as u32)
+                    .ok_or_else(|| Error::Model(format!("the step bound {bound} is too large")))?;
+                if last.is_some_and(|last| first > last) {
                     return Err(Error::Model(format!(
-                        "the step bound [{a},{}] starts after it ends",
-                        bound.to
+                        "the step bound {bound} starts after it ends"
                     )));
                 }
             }
-            steps = Some(last);
+            steps = last;
             let through = through.as_ref().map(resolve).transpose()?;
             (through, resolve(target)?)
         }

@@ -406,7 +406,7 @@ fn checked_model<'a>(
     r: Resolved,
     prop: &Prop,
 ) -> Result<QueryModel<'a>, Error> {
-    if r.steps.is_some() || matches!(r.query.path, Path::EventuallyZero(_)) {
+    if r.steps.is_some() || r.first > 0 || matches!(r.query.path, Path::EventuallyZero(_)) {
         return Err(Error::Model(format!(
             "{}: a step-bounded property, and R[ F0 φ ] where some plays reach φ and some miss \
              it, are games of their own (with the steps left, or the reward earned): \
@@ -439,7 +439,8 @@ fn checked_model<'a>(
 
 /// The game that optimises property `prop` of `props` on `loaded`, for explain, play, strategy
 /// and distribution, as the engine's trait object: [`query_model`]'s game; for a step-bounded
-/// property (`F<=k`, `U<=k`, `C<=k`, `I=k`) the space with the steps left; for `R[ F0 φ ]`
+/// property (`F<=k`, `U<=k`, `C<=k`, `I=k`) the space with the steps left; for `F>=k` and
+/// `U>=k` the space with the steps taken; for `R[ F0 φ ]`
 /// where some plays miss φ, the space with the reward earned; for `R[ Fc φ ]` on an smg, the
 /// game with the maximiser's strategy found by strategy iteration (`total.rs`). With `exact`,
 /// an error where a number the property depends on is floating point (an exact solve would be
@@ -473,6 +474,13 @@ pub fn analysis_model<'a>(
         };
         let model = crate::bounded::model(program, space, q, through, &r.target, r.over, steps)
             .map_err(Error::Model)?;
+        return Ok(Box::new(model));
+    }
+    if let (None, true, None) = (r.steps, r.first > 0, &r.query.bound) {
+        let (q, through) = (&r.query, r.through.as_ref());
+        let model =
+            crate::bounded::lower_model(program, space, q, through, &r.target, r.over, r.first)
+                .map_err(Error::Model)?;
         return Ok(Box::new(model));
     }
     let r = r.settle_zero(loaded)?;
@@ -636,6 +644,16 @@ pub(crate) fn answer_resolved(
                     exact,
                 )
             }
+            None if first > 0 => crate::bounded::check_lower(
+                program,
+                space,
+                q,
+                through.as_ref(),
+                &target,
+                over,
+                first,
+                exact,
+            ),
             None => check(program, space, q, through.as_ref(), &target, over, exact),
         }
         .map_err(Error::Model)

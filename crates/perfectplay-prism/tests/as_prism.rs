@@ -227,8 +227,8 @@ fn a_coalition_bound_asks_what_the_coalition_can_ensure() {
     }
 }
 
-/// A property written with a construct PRISM has and this front end does not (a lower step
-/// bound, LTL, `filter(range, …)`) is an error of its own, naming the construct and its line;
+/// A property written with a construct PRISM has and this front end does not (`S`, LTL,
+/// `filter(range, …)`) is an error of its own, naming the construct and its line;
 /// the file's other properties are checked, and a constant the file leaves undefined is needed
 /// only by the properties that use it, as in PRISM.
 #[test]
@@ -237,7 +237,7 @@ fn an_unsupported_property_does_not_stop_the_others() {
     let text = "const int k;
 <<maxi>> Pmax=? [ F x=2 ]
 filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
-\"b\": <<maxi>> P>0.9 [ F>=10 x=2 ];
+\"b\": S=? [ x=2 ];
 <<*>> Pmax=? [ F G x=2 ]
 <<maxi>> Pmax=? [ F x=k ]
 <<*>> Pmax=? [ F x=2 ]
@@ -264,7 +264,7 @@ filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
     let wants = [
         Ok("1/2"),
         Err("game.props:3:8: filter(range, …) is not supported"),
-        Err("game.props:4:24: a lower step bound alone (F>=k, F>k) is not supported"),
+        Err("game.props:4:6: the operator 'S' is not supported"),
         Err("game.props:5:18: temporal operators inside a path (LTL"),
         Err("undefined constant 'k' of the properties"),
         Ok("3/4"),

@@ -1,5 +1,6 @@
 //! The path operators checked through another: `G φ` as `1 - F ¬φ` (and `G<=k`), `ψ W φ` and
-//! `ψ R φ` as one minus an until, `X φ` as a game of one step; and step intervals `[a,b]`. Values worked out by hand, and
+//! `ψ R φ` as one minus an until, `X φ` as a game of one step; and step bounds of every form
+//! (`<=k`, `<k`, `>=k`, `>k`, `=k`, `[a,b]`) on F, U, G, W and R. Values worked out by hand, and
 //! random MDPs against value iteration written here for each operator, float and exact.
 
 use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
@@ -233,6 +234,149 @@ proptest! {
                     };
                     if maximise { q(0).max(q(1)) } else { q(0).min(q(1)) }
                 }),
+            ];
+            for (prop, want) in cases {
+                let (v, ..) = answer(&src, &prop, false).map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+                prop_assert!((v - want).abs() <= 1e-9, "{prop}: {v} vs {want}\n{src}");
+                let (x, q, _) = answer(&src, &prop, true).map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+                prop_assert!((x - want).abs() <= 1e-9 && q.is_some(), "{prop}: {q:?} vs {want}\n{src}");
+            }
+        }
+    }
+}
+
+/// Lower and exact step bounds, and bounds on `W` and `R`, on the walk with the fast move and
+/// the slow one (0 and 3 absorb), worked out by hand.
+#[test]
+fn lower_and_exact_step_bounds_worked_out_by_hand() {
+    let exact = |src: &str, prop: &str| answer(src, prop, true).unwrap().1.unwrap();
+    let fast = WALK.replace(
+        "  [slow] x>0 & x<3 -> 3/4 : (x'=x-1) + 1/4 : (x'=x+1);\n",
+        "",
+    );
+    // At 1 exactly at step 2 (1 → 2 → 1 or 1 → 0 stays): 1/4; at 0 at step 2: 1/2 + 1/4·0.
+    assert_eq!(exact(&fast, "Pmax=? [ F=2 x=1 ]"), "1/4");
+    assert_eq!(exact(&fast, "Pmax=? [ F=2 x=0 ]"), "1/2");
+    // At 1 from step 2 on: at step 2 with 1/4 (1 → 2 → 1), and never later (at step 2 the
+    // walk is at 0, 1 or 3). From step 1 on: at 2 then 1, 1/4 again.
+    assert_eq!(exact(&fast, "Pmax=? [ F>=2 x=1 ]"), "1/4");
+    assert_eq!(exact(&fast, "Pmax=? [ F>1 x=1 ]"), "1/4");
+    assert_eq!(exact(&fast, "Pmax=? [ F>=1 x=1 ]"), "1/4");
+    // x>0 at every step before: 0 absorbs, so through x>0 to 3 from step 2 on is reaching 3
+    // at all (1/3); at step 2 exactly 1/4, and at step 3 the same paths, 3 absorbing.
+    assert_eq!(exact(&fast, "Pmax=? [ x>0 U>=2 x=3 ]"), "1/3");
+    assert_eq!(exact(&fast, "Pmax=? [ x>0 U=2 x=3 ]"), "1/4");
+    assert_eq!(exact(&fast, "Pmax=? [ x>0 U=3 x=3 ]"), "1/4");
+    // Never at 1 from step 2 on, and >=0 is no bound.
+    assert_eq!(exact(&fast, "Pmin=? [ G>=2 x!=1 ]"), "3/4");
+    assert_eq!(exact(&fast, "Pmin=? [ G>=0 x!=3 ]"), "2/3");
+    assert_eq!(exact(&fast, "Pmin=? [ F>=0 x=3 ]"), "1/3");
+    // With the scheduler: at 1 at step 2 by going right, then left, fast then slow at best
+    // (1/2 · 3/4), slow then fast at worst (1/4 · 1/2); so never at 1 from step 2 on with
+    // 1 - 3/8 at the least.
+    assert_eq!(exact(WALK, "Pmax=? [ F=2 x=1 ]"), "3/8");
+    assert_eq!(exact(WALK, "Pmin=? [ F=2 x=1 ]"), "1/8");
+    assert_eq!(exact(WALK, "Pmin=? [ G>=2 x!=1 ]"), "5/8");
+    assert_eq!(exact(WALK, "Pmax=? [ F>=3 x=3 ]"), "1/3");
+    // W and R with bounds, as PRISM defines them: ¬(¬φ U~k (¬φ∧¬ψ)), ¬(¬ψ U~k ¬φ). Never
+    // at 0 over the first two steps: 1 - 1/2 with fast, 1 - 3/4 with slow.
+    assert_eq!(exact(WALK, "Pmax=? [ x>0 W<=2 x=3 ]"), "1/2");
+    assert_eq!(exact(WALK, "Pmin=? [ x>0 W<=2 x=3 ]"), "1/4");
+    // x<3 up to and including the first step at 0: within one step it holds at once; from
+    // step 1 on it fails only if 3 is reached (through x!=0), 1/13 at the least.
+    assert_eq!(exact(WALK, "Pmax=? [ x=0 R<=1 x<3 ]"), "1");
+    assert_eq!(exact(WALK, "Pmax=? [ x=0 R>=1 x<3 ]"), "12/13");
+    assert_eq!(exact(&fast, "Pmax=? [ x=0 R>=1 x<3 ]"), "2/3");
+    // The bound as written comes back in the answer's text.
+    let loaded = Loaded::new("m.prism", WALK, &[], 100).unwrap();
+    for (text, bound) in [
+        ("Pmax=? [ F=2 x=1 ]", "F=2 "),
+        ("Pmax=? [ F>1 x=1 ]", "F>1 "),
+        ("Pmin=? [ x>0 W>=2 x=3 ]", "W>=2 "),
+        ("Pmin=? [ x>0 R[1,2] x=3 ]", "R[1,2] "),
+    ] {
+        let props = Props::new(&loaded.program, "p", text, &[]).unwrap();
+        assert!(
+            props.props[0].text.contains(bound),
+            "{}",
+            props.props[0].text
+        );
+    }
+}
+
+impl Mdp {
+    /// The value of each position under `step`, applied `rounds` times (or until it settles
+    /// when `rounds` is `None`) from `from`: `step(x, q)` is the position's new value given
+    /// `q(m)`, the mean of the current values after move `m`.
+    fn iterate(
+        &self,
+        from: Vec<f64>,
+        rounds: Option<usize>,
+        step: impl Fn(usize, &dyn Fn(usize) -> f64) -> f64,
+    ) -> Vec<f64> {
+        let n = self.moves.len();
+        let mut v = from;
+        for _ in 0..rounds.unwrap_or(400_000) {
+            let old = v.clone();
+            let mut change = 0.0f64;
+            for x in 0..n {
+                let q = |m: usize| -> f64 {
+                    self.moves[x][m]
+                        .iter()
+                        .map(|&(w, t)| w as f64 / 4.0 * old[t])
+                        .sum()
+                };
+                v[x] = step(x, &q);
+                change = change.max((v[x] - old[x]).abs());
+            }
+            if rounds.is_none() && change < 1e-15 {
+                break;
+            }
+        }
+        v
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// `ψ U>=k φ`, `F=k φ`, `G>=k φ`, `ψ W<=k φ` and `ψ R<=k φ` against value iteration and
+    /// backward induction written here from the definitions, maximal and minimal, in floats
+    /// and exactly.
+    #[test]
+    fn random_mdps_agree_on_step_bounds(m in mdp(), k in 0usize..4) {
+        let src = m.prism();
+        let (phi, psi) = (&m.phi, &m.psi);
+        let n = m.moves.len();
+        for maximise in [true, false] {
+            let opt = if maximise { "max" } else { "min" };
+            let best = |q: &dyn Fn(usize) -> f64| if maximise { q(0).max(q(1)) } else { q(0).min(q(1)) };
+            // ψ U φ from every position (the least fixed point, from zero), then k steps
+            // back through ψ.
+            let until = m.iterate(vec![0.0; n], None, |x, q| {
+                if phi[x] { 1.0 } else if psi[x] { best(q) } else { 0.0 }
+            });
+            let lower = m.iterate(until, Some(k), |x, q| if psi[x] { best(q) } else { 0.0 });
+            // φ at step k exactly.
+            let at = m.iterate(phi.iter().map(|&p| p as u8 as f64).collect(), Some(k), |_, q| best(q));
+            // φ for ever (the greatest fixed point, from one), then k free steps back.
+            let safe = m.iterate(vec![1.0; n], None, |x, q| if phi[x] { best(q) } else { 0.0 });
+            let late = m.iterate(safe, Some(k), |_, q| best(q));
+            // ψ W φ over k steps: φ ends it well, ¬ψ badly, ψ or φ at the last step well.
+            let last = |x: usize| (phi[x] || psi[x]) as u8 as f64;
+            let weak = m.iterate((0..n).map(last).collect(), Some(k), |x, q| {
+                if phi[x] { 1.0 } else if !psi[x] { 0.0 } else { best(q) }
+            });
+            // ψ R φ over k steps: ¬φ ends it badly, ψ (with φ) well, φ at the last step well.
+            let release = m.iterate(phi.iter().map(|&p| p as u8 as f64).collect(), Some(k), |x, q| {
+                if !phi[x] { 0.0 } else if psi[x] { 1.0 } else { best(q) }
+            });
+            let cases = [
+                (format!("P{opt}=? [ \"psi\" U>={k} \"phi\" ]"), lower[0]),
+                (format!("P{opt}=? [ F={k} \"phi\" ]"), at[0]),
+                (format!("P{opt}=? [ G>={k} \"phi\" ]"), late[0]),
+                (format!("P{opt}=? [ \"psi\" W<={k} \"phi\" ]"), weak[0]),
+                (format!("P{opt}=? [ \"psi\" R<={k} \"phi\" ]"), release[0]),
             ];
             for (prop, want) in cases {
                 let (v, ..) = answer(&src, &prop, false).map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;

@@ -126,10 +126,10 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
         assert!(file.properties.is_empty(), "{text}");
         file.unsupported[0].error.clone()
     };
-    let e = kept_aside("P=? [ F>=10 \"done\" ]");
+    let e = kept_aside("S=? [ \"done\" ]");
     assert_eq!(
         e.headline(),
-        "p:1:8: a lower step bound alone (F>=k, F>k) is not supported (<=k, <k and [a,b] are)"
+        "p:1:1: the operator 'S' is not supported (P and R queries are)"
     );
     let e = kept_aside("<<a>> (R{\"c\"}<=5 [ C ] & P>=0.5 [ F x>1 ])");
     assert_eq!(

@@ -1,6 +1,6 @@
 //! A recursive-descent parser from tokens to the syntax tree ([`crate::ast`]). Errors name the
 //! file, line and column, and what was expected; constructs outside the supported language
-//! (lower step bounds and LTL paths, CTMC operators, other model types) are reported by name.
+//! (LTL paths, CTMC operators, other model types) are reported by name.
 //! Declarations are here; properties in `props.rs`, expressions in `expr.rs`.
 
 use crate::ast::*;

@@ -192,6 +192,7 @@ impl Parser<'_> {
                     | Tok::Punct("<")
                     | Tok::Punct(">=")
                     | Tok::Punct(">")
+                    | Tok::Punct("=")
                     | Tok::Punct("[")
             )
         };
@@ -270,19 +271,16 @@ impl Parser<'_> {
                 for (kw, weak) in [("W", true), ("R", false)] {
                     if self.is_kw(kw) {
                         self.bump();
-                        if bounded(self) {
-                            return Err(self.unsupported(
-                                self.peek().span,
-                                format!(
-                                    "a step bound on {kw} is not supported (on U, F and G it is)"
-                                ),
-                            ));
-                        }
+                        let steps = if bounded(self) {
+                            Some(self.step_bound()?)
+                        } else {
+                            None
+                        };
                         let right = self.expr()?;
                         return Ok(if weak {
-                            Path::WeakUntil(left, right)
+                            Path::WeakUntil(left, right, steps)
                         } else {
-                            Path::Release(left, right)
+                            Path::Release(left, right, steps)
                         });
                     }
                 }
@@ -310,35 +308,39 @@ impl Parser<'_> {
             }
         }
     }
-    /// A step bound after `F`, `U` or `G`: `<=k`, `<k` or `[a,b]`. A lower bound alone
-    /// (`>=k`, `>k`) is not supported.
+    /// A step bound after `F`, `U`, `G`, `W` or `R`: `<=k`, `<k`, `>=k`, `>k`, `=k` or `[a,b]`.
     fn step_bound(&mut self) -> Result<Steps> {
+        let steps = |from, from_strict, to, strict| Steps {
+            from,
+            from_strict,
+            to,
+            strict,
+        };
         if self.eat_punct("[") {
             let from = self.sum()?;
             self.expect_punct(",")?;
             let to = self.sum()?;
             self.expect_punct("]")?;
-            return Ok(Steps {
-                from: Some(from),
-                strict: false,
-                to,
-            });
+            return Ok(steps(Some(from), false, Some(to), false));
         }
-        let strict = if self.eat_punct("<=") {
-            false
-        } else if self.eat_punct("<") {
-            true
-        } else {
-            return Err(self.unsupported(
-                self.peek().span,
-                "a lower step bound alone (F>=k, F>k) is not supported (<=k, <k and [a,b] are)",
-            ));
-        };
-        Ok(Steps {
-            from: None,
-            strict,
-            to: self.bound_expr()?,
-        })
+        for (punct, upper, strict) in [
+            ("<=", true, false),
+            ("<", true, true),
+            (">=", false, false),
+            (">", false, true),
+        ] {
+            if self.eat_punct(punct) {
+                let k = self.bound_expr()?;
+                return Ok(if upper {
+                    steps(None, false, Some(k), strict)
+                } else {
+                    steps(Some(k), strict, None, false)
+                });
+            }
+        }
+        self.expect_punct("=")?;
+        let k = self.bound_expr()?;
+        Ok(steps(Some(k.clone()), false, Some(k), false))
     }
 
     /// The number of a step bound: a sum (`k+1`), except that a name followed by `(` is the
