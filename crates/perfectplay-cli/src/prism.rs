@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use perfectplay_prism::check::{Listed, StateValueText};
 use perfectplay_prism::program::parse_constants;
 use perfectplay_prism::program::Program;
 use perfectplay_prism::{analysis_model, check_prop, parse_program, Loaded, Props};
@@ -52,7 +53,10 @@ pub fn command() -> Command {
              total); R[ F0 φ ] counts it zero (exact where the reward earned is bounded, \
              else a certified interval: the answer ± error_bound). Bounds ('<<p1>> P>=0.5 \
              [ … ]': can the coalition ensure it) and arithmetic over queries ('1 - Pmin=? [ F φ \
-             ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too. Not \
+             ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too, \
+             and so are state formulas nested in paths ('P=? [ F P>=0.5 [ X φ ] ]'), CTL's \
+             E [ … ] and A [ … ], and filters with every operator (max, min, avg, sum, count, \
+             forall, exists, first, state, print, printall, argmin, argmax, range). Not \
              supported: CTMCs and timed models, LTL (F G φ), \
              multi-objective \
              queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
@@ -74,8 +78,38 @@ struct ResultJson {
     method: &'static str,
     error_bound: f64,
     seconds: f64,
+    /// What a filter that lists states or an interval gives: `{"states": [...]}` (each
+    /// `{"state", "value", "exact"}`) or `{"min": …, "max": …}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    listed: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
+}
+
+/// One state's value of a filter's listing as JSON.
+fn state_value_json(v: &StateValueText) -> serde_json::Value {
+    serde_json::json!({
+        "state": v.state,
+        "value": match v.holds {
+            Some(b) => b.into(),
+            None if v.value.is_infinite() => "inf".into(),
+            None => serde_json::Value::from(v.value),
+        },
+        "exact": v.exact,
+    })
+}
+
+/// One state's value of a filter's listing as text: `true`, `inf`, `0.5`, `0.333… = 1/3`.
+fn state_value_text(v: &StateValueText) -> String {
+    let float = match v.holds {
+        Some(b) => return b.to_string(),
+        None if v.value.is_infinite() => "inf".to_string(),
+        None => crate::render::float_text(v.value),
+    };
+    match &v.exact {
+        Some(q) if *q != float => format!("{float} = {}", crate::render::fraction_text(q)),
+        _ => float,
+    }
 }
 
 #[derive(Serialize)]
@@ -333,6 +367,7 @@ fn report(
                         method: "",
                         error_bound: 0.0,
                         seconds: t.elapsed().as_secs_f64(),
+                        listed: None,
                         error: Some(e.to_string()),
                     });
                     continue;
@@ -345,6 +380,28 @@ fn report(
                 None => crate::render::float_text(a.value),
             };
             if !json {
+                match &a.listed {
+                    Some(Listed::Range { min, max }) => outln!(
+                        "{label}: [{}, {}]",
+                        state_value_text(min),
+                        state_value_text(max)
+                    ),
+                    Some(Listed::Printed(states)) => {
+                        outln!("{label}: {} states", states.len());
+                        for v in states {
+                            outln!("  {}: {}", v.state, state_value_text(v));
+                        }
+                    }
+                    Some(Listed::Extremes(states)) => {
+                        outln!("{label}: {}", state_value_text(&states[0]));
+                        for v in states {
+                            outln!("  {}", v.state);
+                        }
+                    }
+                    None => {}
+                }
+            }
+            if !json && a.listed.is_none() {
                 match (&a.exact, a.holds) {
                     (Some(q), None) if *q != value => {
                         outln!("{label}: {value} = {}", crate::render::fraction_text(q))
@@ -370,6 +427,15 @@ fn report(
                 method: a.method,
                 error_bound: a.error_bound,
                 seconds,
+                listed: a.listed.as_ref().map(|l| match l {
+                    Listed::Range { min, max } => serde_json::json!({
+                        "min": state_value_json(min),
+                        "max": state_value_json(max),
+                    }),
+                    Listed::Printed(states) | Listed::Extremes(states) => serde_json::json!({
+                        "states": states.iter().map(state_value_json).collect::<Vec<_>>(),
+                    }),
+                }),
                 error: None,
             });
         }

@@ -373,11 +373,15 @@ pub enum FilterOp {
     Argmin,
     /// `argmax`
     Argmax,
+    /// `printall`
+    Printall,
+    /// `range`
+    Range,
 }
 
 impl FilterOp {
     /// Every operation with its name.
-    pub const ALL: [(FilterOp, &'static str); 12] = [
+    pub const ALL: [(FilterOp, &'static str); 14] = [
         (FilterOp::Max, "max"),
         (FilterOp::Min, "min"),
         (FilterOp::Avg, "avg"),
@@ -390,6 +394,8 @@ impl FilterOp {
         (FilterOp::Print, "print"),
         (FilterOp::Argmin, "argmin"),
         (FilterOp::Argmax, "argmax"),
+        (FilterOp::Printall, "printall"),
+        (FilterOp::Range, "range"),
     ];
 
     /// The operation's name.
@@ -439,6 +445,10 @@ pub enum Measure {
     Probability,
     /// `R`, `R{"name"}` or `R{index}`.
     Reward(Option<RewardRef>),
+    /// CTL's `E [ … ]`: some path satisfies the path formula (true or false; no bound).
+    Exists,
+    /// CTL's `A [ … ]`: every path does.
+    Forall,
 }
 
 /// How a query names a reward structure.

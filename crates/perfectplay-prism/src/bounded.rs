@@ -208,6 +208,7 @@ pub(crate) fn check(
             states: stats.states,
             holds: None,
             error_bound: 0.0,
+            listed: None,
         });
     }
     let (v, stats) = Solver::new(&model)
@@ -220,6 +221,7 @@ pub(crate) fn check(
         states: stats.states,
         holds: None,
         error_bound: stats.error_bound,
+        listed: None,
     })
 }
 
@@ -394,6 +396,7 @@ pub(crate) fn check_lower(
             states: stats.states,
             holds: None,
             error_bound: stats.error_bound,
+            listed: None,
         });
     }
     // As in `check`: where a float pivot vanishes, the value is computed exactly instead.
@@ -407,5 +410,6 @@ pub(crate) fn check_lower(
         states: stats.states,
         holds: None,
         error_bound: 0.0,
+        listed: None,
     })
 }

@@ -43,6 +43,40 @@ pub struct Answer {
     /// A bound on the absolute error of `value`: zero when every part was solved directly
     /// (exactly, or in floats up to rounding), else the certified bound of value iteration.
     pub error_bound: f64,
+    /// What a filter that answers with states or an interval gives: `print`, `printall`,
+    /// `argmin`, `argmax` and `range` (see [`Listed`]); `None` for every other property.
+    pub listed: Option<Listed>,
+}
+
+/// The answer of a filter that gives more than one value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Listed {
+    /// `print` (the states whose value is not zero or false) and `printall` (every state of
+    /// the filter): each state as PRISM prints it, in PRISM's order, with its value.
+    Printed(Vec<StateValueText>),
+    /// `argmin` and `argmax`: the states with the least or the greatest value, in PRISM's
+    /// order, each with that value.
+    Extremes(Vec<StateValueText>),
+    /// `range`: the least and the greatest value.
+    Range {
+        /// The least value.
+        min: StateValueText,
+        /// The greatest value.
+        max: StateValueText,
+    },
+}
+
+/// A state (as PRISM prints it; empty for a value of no one state) and its value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateValueText {
+    /// The state, `(x=1,b=true)`.
+    pub state: String,
+    /// The value as the nearest `f64` (`f64::INFINITY` for +∞; 1 or 0 for true or false).
+    pub value: f64,
+    /// The exact value `p/q` where it is known.
+    pub exact: Option<String>,
+    /// For a true-or-false value, which.
+    pub holds: Option<bool>,
 }
 
 impl Answer {
@@ -55,6 +89,7 @@ impl Answer {
             states: 0,
             holds: None,
             error_bound: 0.0,
+            listed: None,
         }
     }
 }
@@ -123,7 +158,7 @@ pub(crate) fn inexact(
                         .any(|(_, g, v)| g.inexact() || v.inexact())
             })
         }
-        Measure::Probability => false,
+        _ => false,
     };
     program.rounded_probabilities
         || commands
@@ -218,6 +253,7 @@ fn solve(
             states: stats.states,
             holds: None,
             error_bound: stats.error_bound,
+            listed: None,
         });
     }
     let (v, stats) = Solver::new(&model)
@@ -230,6 +266,7 @@ fn solve(
         states: stats.states,
         holds: None,
         error_bound: 0.0,
+        listed: None,
     })
 }
 
@@ -426,6 +463,9 @@ pub(crate) fn prepare_basis<'a>(
     let mut infinite = vec![false; n];
     let maybe: Vec<bool>;
     match &query.what {
+        Measure::Exists | Measure::Forall => {
+            return Err("internal: E and A are checked on the graph (ctl.rs)".into())
+        }
         Measure::Probability => {
             let not_goal_through: Vec<bool> = (0..n).map(|s| allowed[s] && !goal[s]).collect();
             // Where the probability is zero: the maximiser cannot make φ possible.
@@ -515,8 +555,8 @@ pub(crate) fn prepare_basis<'a>(
             .map(|c| {
                 usable[c]
                     && match query.what {
-                        Measure::Probability => true,
                         Measure::Reward(_) => reward[c].is_zero(),
+                        _ => true,
                     }
             })
             .collect();
@@ -595,15 +635,15 @@ pub(crate) fn prepare_basis<'a>(
         player: players,
         dtmc,
         endless: match query.what {
-            Measure::Probability => Player::Max,
             Measure::Reward(_) => Player::Min,
+            _ => Player::Max,
         },
         start,
         over,
         finite_starts,
         total: match query.what {
-            Measure::Probability => "target reached (1) or not (0)",
             Measure::Reward(_) => "reward",
+            _ => "target reached (1) or not (0)",
         },
         coalition,
         total_game: smg && matches!(query.path, Path::EventuallyCumulative(_) | Path::Total),

@@ -161,6 +161,7 @@ pub(crate) fn evaluate(e: &Expr, env: &mut Env<'_>) -> Result<Answer, String> {
             states: parts.states,
             holds: Some(b),
             error_bound: 0.0,
+            listed: None,
         },
         Part::Num(n) => Answer {
             value: n.value,
@@ -169,6 +170,7 @@ pub(crate) fn evaluate(e: &Expr, env: &mut Env<'_>) -> Result<Answer, String> {
             states: parts.states,
             holds: None,
             error_bound: n.error_bound(),
+            listed: None,
         },
     })
 }

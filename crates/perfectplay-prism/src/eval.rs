@@ -26,6 +26,41 @@ pub enum CExpr {
     /// fraction outgrows 128 bits, or one defined by such a part), as PRISM and Storm compute
     /// it, marked so that an exact solve refuses it (see [`CExpr::inexact`]).
     Inexact(Box<CExpr>),
+    /// Whether the state is one of a set computed beforehand: a state formula nested in a
+    /// property (`P>=0.5 [ … ]` or `E [ … ]` inside a path), which holds where the model
+    /// checker found it to.
+    States(std::sync::Arc<StateSet>),
+}
+
+/// A set of states by their variable values, for [`CExpr::States`]: the states listed, or
+/// every state but them.
+#[derive(Debug, PartialEq)]
+pub struct StateSet {
+    listed: rustc_hash::FxHashSet<Box<[i64]>>,
+    /// Whether the set is every state but those listed (the smaller side is kept).
+    complement: bool,
+}
+
+impl StateSet {
+    /// The set of states `vals(s)` for which `member(s)`, of `n` states.
+    pub(crate) fn new(
+        n: usize,
+        member: impl Fn(usize) -> bool,
+        mut vals: impl FnMut(usize) -> Vec<i64>,
+    ) -> StateSet {
+        let inside = (0..n).filter(|&s| member(s)).count();
+        let complement = inside * 2 > n;
+        let listed = (0..n)
+            .filter(|&s| member(s) != complement)
+            .map(|s| vals(s).into_boxed_slice())
+            .collect();
+        StateSet { listed, complement }
+    }
+
+    /// Whether the state of variable values `vars` is in the set.
+    pub(crate) fn contains(&self, vars: &[i64]) -> bool {
+        self.listed.contains(vars) != self.complement
+    }
 }
 
 /// Why an expression could not be evaluated.
@@ -120,6 +155,7 @@ impl CExpr {
             CExpr::Const(v) => *v,
             CExpr::Var(i) => Value::Int(vars[*i]),
             CExpr::BoolVar(i) => Value::Bool(vars[*i] != 0),
+            CExpr::States(set) => Value::Bool(set.contains(vars)),
             CExpr::Unary(UnOp::Not, e) => Value::Bool(!boolean(e.eval(vars)?)?),
             CExpr::Unary(UnOp::Neg, e) => match e.eval(vars)? {
                 Value::Int(n) => Value::Int(n.checked_neg().ok_or(EvalError::Overflow)?),
@@ -205,7 +241,7 @@ impl CExpr {
     pub fn inexact(&self) -> bool {
         match self {
             CExpr::Inexact(_) => true,
-            CExpr::Const(_) | CExpr::Var(_) | CExpr::BoolVar(_) => false,
+            CExpr::Const(_) | CExpr::Var(_) | CExpr::BoolVar(_) | CExpr::States(_) => false,
             CExpr::Unary(_, a) => a.inexact(),
             CExpr::Binary(_, a, b) => a.inexact() || b.inexact(),
             CExpr::Ite(a, b, c) => a.inexact() || b.inexact() || c.inexact(),
@@ -231,6 +267,7 @@ impl CExpr {
             CExpr::Const(Value::Bool(b)) => *b as i64,
             CExpr::Const(Value::Real(_)) => return None,
             CExpr::Var(i) | CExpr::BoolVar(i) => vars[*i],
+            CExpr::States(set) => set.contains(vars) as i64,
             CExpr::Unary(UnOp::Not, e) => 1 - e.eval_int(vars)?,
             CExpr::Unary(UnOp::Neg, e) => e.eval_int(vars)?.checked_neg()?,
             CExpr::Binary(op, a, b) => {
@@ -398,7 +435,9 @@ fn float(e: &CExpr) -> Result<Float, EvalError> {
         CExpr::Const(Value::Bool(b)) => Float::Bool(*b),
         CExpr::Const(Value::Int(n)) => Float::Num(*n as f64),
         CExpr::Const(Value::Real(q)) => Float::Num(q.to_f64()),
-        CExpr::Var(_) | CExpr::BoolVar(_) => return Err(EvalError::Type("a variable")),
+        CExpr::Var(_) | CExpr::BoolVar(_) | CExpr::States(_) => {
+            return Err(EvalError::Type("a variable"))
+        }
         CExpr::Inexact(a) => float(a)?,
         CExpr::Unary(UnOp::Not, a) => Float::Bool(!boolean(a)?),
         CExpr::Unary(UnOp::Neg, a) => Float::Num(-num(a)?),

@@ -2,13 +2,14 @@
 //! expression over the state) is taken in every reachable state where `states` holds (every
 //! reachable state when it is left out, as in PRISM), and `op` makes one answer of them.
 //!
-//! An expression over the state is evaluated in each state. A query is answered with the set
-//! as the initial states: `max`, `min` and `avg` (and `sum`, the mean times the count) by one
-//! solve whose start aggregates over them, as `filter(…, "init")` is; `forall` and `exists` of
-//! a query with a bound compare the least or the greatest value with the bound; `first` and
-//! `state` solve from one state; `count` solves from each state of the set in turn, up to
-//! [`ONE_BY_ONE`] of them. `print`, `printall`, `argmin`, `argmax` and `range` are refused by
-//! name.
+//! An expression over the state is evaluated in each state. A query's `max`, `min`, `avg` and
+//! `sum` (the mean times the count) are one solve whose start aggregates over the set, as
+//! `filter(…, "init")` is, and `first` and `state` solve from one state; every other operation
+//! takes the query's value in every state from one solve (`crate::nested`), or, for a query
+//! with a bound and for CTL's `E` and `A`, whether it holds there. `print` and `printall`
+//! list the states (`print` those whose value is not zero or false) with their values,
+//! `argmin` and `argmax` the states of the least or greatest value, `range` the least and the
+//! greatest ([`Listed`]).
 
 use std::str::FromStr;
 
@@ -16,15 +17,12 @@ use malachite_base::num::conversion::traits::RoundingFrom;
 use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 
-use crate::ast::{BinOp, Expr, ExprKind, FilterOp};
-use crate::check::{states_where, Answer, OverInitial};
+use crate::ast::{Expr, ExprKind, FilterOp};
+use crate::check::{states_where, Answer, Listed, OverInitial, StateValueText};
 use crate::props::{Prop, Props};
 use crate::resolved::resolve_over;
 use crate::session::{answer_resolved, complemented, Error, Loaded};
 use crate::value::Value;
-
-/// The most states `count` of a query solves one by one.
-pub(crate) const ONE_BY_ONE: usize = 2_000;
 
 /// Whether `expr` is a filter that is not one query at the initial states (those are resolved
 /// as one query: see `resolved::resolve_prop`).
@@ -51,13 +49,6 @@ pub(crate) fn check(
     let ExprKind::Filter(op, inner, states) = &expr.kind else {
         unreachable!("checked by is_general")
     };
-    let name = op.name();
-    if matches!(op, FilterOp::Print | FilterOp::Argmin | FilterOp::Argmax) {
-        return Err(Error::Model(format!(
-            "filter({name}, …) is not supported (max, min, avg, sum, count, forall, exists, \
-             first and state are)"
-        )));
-    }
     if !loaded.decided.is_empty() {
         return Err(Error::Model(format!(
             "{}: the model was built for other properties (a filter needs every reachable \
@@ -100,6 +91,22 @@ fn states_of(
     Ok(set)
 }
 
+/// The value of the filtered property in one state.
+#[derive(Clone, Debug)]
+enum Item {
+    /// True or false.
+    Bool(bool),
+    /// A number: the nearest `f64` (+∞ as `f64::INFINITY`) and the fraction where known.
+    Num(f64, Option<Rational>),
+}
+
+impl Item {
+    /// The number, exactly where known.
+    fn exact(q: Rational) -> Item {
+        Item::Num(f64::rounding_from(&q, RoundingMode::Nearest).0, Some(q))
+    }
+}
+
 /// A filter of an expression over the state, evaluated in each state of `set`.
 fn of_expression(
     loaded: &Loaded,
@@ -112,71 +119,189 @@ fn of_expression(
     let (program, space) = (&loaded.program, &loaded.space);
     let c = program.resolve_over_states(&prop.file, &prop.src, inner, &props.scope)?;
     let mut vals = Vec::new();
-    let mut values = Vec::with_capacity(set.len());
+    let mut items = Vec::with_capacity(set.len());
     for &s in set {
         space.unpack(program, s, &mut vals);
         let v = c.eval(&vals).map_err(|e| {
             Error::Model(format!("{inner} in state {}: {e}", space.show(program, s)))
         })?;
-        values.push(v);
+        items.push(match v {
+            Value::Bool(b) => Item::Bool(b),
+            Value::Int(n) => Item::exact(Rational::from(n)),
+            Value::Real(q) => {
+                let (n, d) = q.parts();
+                Item::exact(Rational::from(n) / Rational::from(d))
+            }
+        });
     }
+    aggregate(loaded, op, inner, set, &items, 0.0)
+}
+
+/// `op` over the values `items` of `inner` in the states of `set` (in order); `error` bounds
+/// the error of the floating-point ones.
+fn aggregate(
+    loaded: &Loaded,
+    op: FilterOp,
+    inner: &Expr,
+    set: &[u32],
+    items: &[Item],
+    error: f64,
+) -> Result<Answer, Error> {
     let name = op.name();
     let booleans = || -> Result<Vec<bool>, Error> {
-        values
+        items
             .iter()
             .map(|v| match v {
-                Value::Bool(b) => Ok(*b),
+                Item::Bool(b) => Ok(*b),
                 _ => Err(Error::Model(format!(
-                    "filter({name}, …) takes a boolean, and {inner} is a number"
+                    "filter({name}, …) takes true or false, and {inner} is a number"
                 ))),
             })
             .collect()
     };
-    let numbers = || -> Result<Vec<Rational>, Error> {
-        values
+    let numbers = || -> Result<Vec<(f64, Option<Rational>)>, Error> {
+        items
             .iter()
             .map(|v| match v {
-                Value::Bool(_) => Err(Error::Model(format!(
-                    "filter({name}, …) takes a number, and {inner} is a boolean"
+                Item::Bool(_) => Err(Error::Model(format!(
+                    "filter({name}, …) takes a number, and {inner} is true or false"
                 ))),
-                Value::Int(n) => Ok(Rational::from(*n)),
-                Value::Real(q) => Rational::from_str(&q.to_string())
-                    .map_err(|_| Error::Model(format!("{inner}: {q} is not a number"))),
+                Item::Num(x, q) => Ok((*x, q.clone())),
             })
             .collect()
+    };
+    let (program, space) = (&loaded.program, &loaded.space);
+    let text = |i: usize| {
+        let state = space.show(program, set[i]);
+        match &items[i] {
+            Item::Bool(b) => StateValueText {
+                state,
+                value: *b as u8 as f64,
+                exact: None,
+                holds: Some(*b),
+            },
+            Item::Num(x, q) => StateValueText {
+                state,
+                value: *x,
+                exact: q.as_ref().map(Rational::to_string),
+                holds: None,
+            },
+        }
+    };
+    let answer = |i: usize, error: f64| {
+        let t = text(i);
+        Answer {
+            value: t.value,
+            exact: t.exact,
+            method: "filter",
+            states: 0,
+            holds: t.holds,
+            error_bound: error,
+            listed: None,
+        }
+    };
+    let texts = |states: Vec<usize>| states.into_iter().map(text).collect::<Vec<_>>();
+    // The indices of the least or greatest values: exactly where every one is exact, else
+    // within what the error bound and rounding leave in doubt.
+    let extreme = |greatest: bool| -> Result<(usize, Vec<usize>), Error> {
+        let xs = numbers()?;
+        if xs.is_empty() {
+            return Err(empty(op));
+        }
+        let better = |a: &(f64, Option<Rational>), b: &(f64, Option<Rational>)| match (&a.1, &b.1) {
+            (Some(p), Some(q)) => (p > q) == greatest && p != q,
+            _ => (a.0 > b.0) == greatest && a.0 != b.0,
+        };
+        let best = (1..xs.len()).fold(0, |i, j| if better(&xs[j], &xs[i]) { j } else { i });
+        let tie = |a: &(f64, Option<Rational>)| match (&a.1, &xs[best].1) {
+            (Some(p), Some(q)) => p == q,
+            _ => {
+                let (x, y) = (a.0, xs[best].0);
+                x == y || (x - y).abs() <= (2.0 * error).max(1e-12 * y.abs())
+            }
+        };
+        Ok((best, (0..xs.len()).filter(|&i| tie(&xs[i])).collect()))
     };
     Ok(match op {
         FilterOp::Forall => truth(booleans()?.iter().all(|&b| b)),
         FilterOp::Exists => truth(booleans()?.iter().any(|&b| b)),
         FilterOp::Count => number(Rational::from(booleans()?.iter().filter(|&&b| b).count())),
-        FilterOp::First | FilterOp::State => {
-            let v = single(op, set, loaded)?;
-            match &values[v] {
-                Value::Bool(b) => truth(*b),
-                _ => number(numbers()?.swap_remove(v)),
+        FilterOp::First | FilterOp::State => answer(single(op, set, loaded)?, error),
+        FilterOp::Argmin | FilterOp::Argmax => {
+            let (best, all) = extreme(op == FilterOp::Argmax)?;
+            Answer {
+                listed: Some(Listed::Extremes(texts(all))),
+                ..answer(best, error)
             }
         }
-        _ => {
+        FilterOp::Range => {
+            let (lo, _) = extreme(false)?;
+            let (hi, _) = extreme(true)?;
+            Answer {
+                listed: Some(Listed::Range {
+                    min: text(lo),
+                    max: text(hi),
+                }),
+                ..answer(lo, error)
+            }
+        }
+        FilterOp::Print | FilterOp::Printall => {
+            // `print` leaves out the states whose value is zero or false.
+            let shown = (0..items.len())
+                .filter(|&i| {
+                    op == FilterOp::Printall
+                        || match &items[i] {
+                            Item::Bool(b) => *b,
+                            Item::Num(x, _) => *x != 0.0,
+                        }
+                })
+                .collect::<Vec<_>>();
+            Answer {
+                listed: Some(Listed::Printed(texts(shown.clone()))),
+                ..number(Rational::from(shown.len()))
+            }
+        }
+        FilterOp::Max | FilterOp::Min | FilterOp::Sum | FilterOp::Avg => {
             let xs = numbers()?;
-            let Some(first) = xs.first().cloned() else {
+            if xs.is_empty() {
                 return Err(empty(op));
-            };
-            number(match op {
-                FilterOp::Max => xs.into_iter().fold(first, |a, b| a.max(b)),
-                FilterOp::Min => xs.into_iter().fold(first, |a, b| a.min(b)),
-                FilterOp::Sum => xs.into_iter().sum(),
-                FilterOp::Avg => {
-                    let n = xs.len();
-                    xs.into_iter().sum::<Rational>() / Rational::from(n)
+            }
+            if xs.iter().all(|(_, q)| q.is_some()) {
+                let qs = xs.into_iter().map(|(_, q)| q.expect("exact"));
+                let n = items.len();
+                number(match op {
+                    FilterOp::Max => qs.reduce(|a, b| a.max(b)).expect("some"),
+                    FilterOp::Min => qs.reduce(|a, b| a.min(b)).expect("some"),
+                    FilterOp::Sum => qs.sum(),
+                    _ => qs.sum::<Rational>() / Rational::from(n),
+                })
+            } else {
+                let n = xs.len() as f64;
+                let fs = xs.iter().map(|(x, _)| *x);
+                let (value, error) = match op {
+                    FilterOp::Max => (fs.fold(f64::NEG_INFINITY, f64::max), error),
+                    FilterOp::Min => (fs.fold(f64::INFINITY, f64::min), error),
+                    FilterOp::Sum => (fs.sum(), error * n),
+                    _ => (fs.sum::<f64>() / n, error),
+                };
+                Answer {
+                    value,
+                    exact: None,
+                    method: "filter",
+                    states: 0,
+                    holds: None,
+                    error_bound: error,
+                    listed: None,
                 }
-                _ => unreachable!("every operator is listed"),
-            })
+            }
         }
     })
 }
 
-/// A filter of a query: the query answered with (some of) the states of `set` as initial
-/// states.
+/// A filter of a query. `max`, `min`, `avg` and `sum` of a number, and `first` and `state`,
+/// are answered with the states of `set` as initial states (one solve whose start aggregates
+/// over them, exactly where asked); every other operation takes the query's value in each
+/// state (a query with a bound, and CTL's `E` and `A`, whether it holds there).
 fn of_query(
     loaded: &Loaded,
     props: &Props,
@@ -189,8 +314,7 @@ fn of_query(
     let ExprKind::Query(query) = &inner.kind else {
         unreachable!("a query")
     };
-    let bound = query.bound.as_ref().map(|(op, _)| *op);
-    let lower = matches!(bound, Some(BinOp::Gt | BinOp::Ge));
+    let boolean = query.bound.is_some() || crate::nested::is_ctl(query);
     // The query from the states `from`, aggregated as `over` says.
     let answer = |from: Vec<u32>, over: OverInitial| -> Result<Answer, Error> {
         let mut space = loaded.space.clone();
@@ -208,12 +332,7 @@ fn of_query(
     };
     let name = op.name();
     match op {
-        FilterOp::Max | FilterOp::Min | FilterOp::Avg | FilterOp::Sum => {
-            if bound.is_some() {
-                return Err(Error::Model(format!(
-                    "filter({name}, …) takes a number, and {inner} is true or false"
-                )));
-            }
+        FilterOp::Max | FilterOp::Min | FilterOp::Avg | FilterOp::Sum if !boolean => {
             if set.is_empty() {
                 return Err(empty(op));
             }
@@ -238,53 +357,39 @@ fn of_query(
                 ..a
             })
         }
-        FilterOp::Forall | FilterOp::Exists => {
-            if bound.is_none() {
-                return Err(Error::Model(format!(
-                    "filter({name}, …) takes true or false: a query with a bound, P>=b [ … ]"
-                )));
-            }
-            if set.is_empty() {
-                return Ok(truth(op == FilterOp::Forall));
-            }
-            // Every state meets a lower bound when the least value does; some state does when
-            // the greatest does (the other way round for an upper bound).
-            let over = match (op == FilterOp::Forall, lower) {
-                (true, true) | (false, false) => OverInitial::Min,
-                _ => OverInitial::Max,
-            };
-            let a = answer(set.to_vec(), over)?;
-            Ok(truth(
-                a.holds.expect("a query with a bound says whether it holds"),
-            ))
-        }
-        FilterOp::First | FilterOp::State => {
+        FilterOp::First | FilterOp::State if !boolean => {
             let i = single(op, set, loaded)?;
             answer(vec![set[i]], OverInitial::Only)
         }
-        FilterOp::Count => {
-            if bound.is_none() {
-                return Err(Error::Model(
-                    "filter(count, …) takes true or false: a query with a bound, P>=b [ … ]"
-                        .to_string(),
-                ));
-            }
-            if set.len() > ONE_BY_ONE {
-                return Err(Error::Model(format!(
-                    "filter(count, …) of a query solves each of its {} states alone; at most \
-                     {ONE_BY_ONE} are (give a smaller set of states)",
-                    set.len()
-                )));
-            }
-            let mut count = 0usize;
-            for &s in set {
-                if answer(vec![s], OverInitial::Only)?.holds == Some(true) {
-                    count += 1;
-                }
-            }
-            Ok(number(Rational::from(count)))
+        FilterOp::Max
+        | FilterOp::Min
+        | FilterOp::Avg
+        | FilterOp::Sum
+        | FilterOp::Range
+        | FilterOp::Argmin
+        | FilterOp::Argmax
+            if boolean =>
+        {
+            Err(Error::Model(format!(
+                "filter({name}, …) takes a number, and {inner} is true or false"
+            )))
         }
-        _ => unreachable!("refused above"),
+        _ if boolean => {
+            let holds = crate::nested::satisfying(loaded, props, prop, query)?;
+            let items: Vec<Item> = set.iter().map(|&s| Item::Bool(holds[s as usize])).collect();
+            aggregate(loaded, op, inner, set, &items, 0.0)
+        }
+        _ => {
+            let (values, error) = crate::nested::values(loaded, props, prop, query, exact)?;
+            let items: Vec<Item> = set
+                .iter()
+                .map(|&s| {
+                    let v = &values[s as usize];
+                    Item::Num(v.value, v.exact.clone())
+                })
+                .collect();
+            aggregate(loaded, op, inner, set, &items, error)
+        }
     }
 }
 
@@ -319,6 +424,7 @@ fn truth(b: bool) -> Answer {
         states: 0,
         holds: Some(b),
         error_bound: 0.0,
+        listed: None,
     }
 }
 
@@ -332,5 +438,6 @@ fn number(q: Rational) -> Answer {
         states: 0,
         holds: None,
         error_bound: 0.0,
+        listed: None,
     }
 }

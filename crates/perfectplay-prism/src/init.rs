@@ -102,6 +102,7 @@ fn decided(e: &CExpr, assigned: &[bool]) -> bool {
     match e {
         CExpr::Const(_) => true,
         CExpr::Var(i) | CExpr::BoolVar(i) => assigned[*i],
+        CExpr::States(_) => assigned.iter().all(|&a| a),
         CExpr::Unary(_, a) | CExpr::Inexact(a) => decided(a, assigned),
         CExpr::Binary(_, a, b) => decided(a, assigned) && decided(b, assigned),
         CExpr::Ite(c, a, b) => decided(c, assigned) && decided(a, assigned) && decided(b, assigned),

@@ -119,6 +119,8 @@ impl Display for Query {
             Measure::Reward(None) => f.write_str("R")?,
             Measure::Reward(Some(RewardRef::Name(n))) => write!(f, "R{{\"{}\"}}", n.name)?,
             Measure::Reward(Some(RewardRef::Index(i, _))) => write!(f, "R{{{i}}}")?,
+            Measure::Exists => f.write_str("E")?,
+            Measure::Forall => f.write_str("A")?,
         }
         match self.opt {
             Opt::None => {}
@@ -126,6 +128,7 @@ impl Display for Query {
             Opt::Max => f.write_str("max")?,
         }
         match &self.bound {
+            None if matches!(self.what, Measure::Exists | Measure::Forall) => f.write_str(" [ ")?,
             None => f.write_str("=? [ ")?,
             Some((op, b)) => write!(f, "{}{} [ ", op.text(), Operand(b, 7))?,
         }

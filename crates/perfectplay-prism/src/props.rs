@@ -10,6 +10,7 @@ use crate::session::Error;
 use crate::value::Value;
 
 /// A property to check: its name (if any), its text as printed, and where it came from.
+#[derive(Clone)]
 pub struct Prop {
     /// Its name in the properties file.
     pub name: Option<String>,
@@ -25,6 +26,7 @@ pub struct Prop {
 
 /// The properties of a properties file (or of one property's text), with the file's
 /// constants evaluated against the model's.
+#[derive(Clone)]
 pub struct Props {
     /// The properties in order.
     pub props: Vec<Prop>,

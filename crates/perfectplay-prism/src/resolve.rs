@@ -314,7 +314,7 @@ impl Checker<'_> {
         fn constant(c: &CExpr) -> bool {
             match c {
                 CExpr::Const(_) => true,
-                CExpr::Var(_) | CExpr::BoolVar(_) => false,
+                CExpr::Var(_) | CExpr::BoolVar(_) | CExpr::States(_) => false,
                 CExpr::Unary(_, a) => constant(a),
                 CExpr::Binary(_, a, b) => constant(a) && constant(b),
                 CExpr::Ite(a, b, d) => constant(a) && constant(b) && constant(d),

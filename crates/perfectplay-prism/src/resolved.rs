@@ -113,6 +113,13 @@ pub(crate) fn resolve_over<'p>(
     over: OverInitial,
     query: &'p Query,
 ) -> Result<Resolved<'p>, Error> {
+    if crate::nested::is_ctl(query) {
+        // Not a query for the engine: `crate::nested` checks it on the graph, over the whole
+        // space (so a build is never cut short for it).
+        return Err(Error::Model(format!(
+            "{query}: E and A are checked on the transition graph, not solved"
+        )));
+    }
     if let Some(dual) = dual(query)? {
         // One minus the greatest over the initial states is the least of one minus each.
         let over = match over {
@@ -247,21 +254,8 @@ fn resolve_query<'p>(
                     "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
                 ));
             }
-            let last = match &bound.to {
-                Some(b) => Some(step_bound(program, props, prop, b, bound.strict)?),
-                None => None,
-            };
-            if let Some(a) = &bound.from {
-                // `>k` counts from step k+1.
-                first = step_bound(program, props, prop, a, false)?
-                    .checked_add(bound.from_strict as u32)
-                    .ok_or_else(|| Error::Model(format!("the step bound {bound} is too large")))?;
-                if last.is_some_and(|last| first > last) {
-                    return Err(Error::Model(format!(
-                        "the step bound {bound} starts after it ends"
-                    )));
-                }
-            }
+            let (from, last) = interval(program, props, prop, bound)?;
+            first = from;
             steps = last;
             let through = through.as_ref().map(resolve).transpose()?;
             (through, resolve(target)?)
@@ -292,6 +286,33 @@ fn resolve_query<'p>(
         first,
         complement: false,
     })
+}
+
+/// The steps a step bound allows: the first (`a` of `[a,b]`, `k` of `>=k` and `=k`, `k+1` of
+/// `>k`, else 0) and the last (`None` for a lower bound alone).
+pub(crate) fn interval(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    bound: &crate::ast::Steps,
+) -> Result<(u32, Option<u32>), Error> {
+    let last = match &bound.to {
+        Some(b) => Some(step_bound(program, props, prop, b, bound.strict)?),
+        None => None,
+    };
+    let mut first = 0;
+    if let Some(a) = &bound.from {
+        // `>k` counts from step k+1.
+        first = step_bound(program, props, prop, a, false)?
+            .checked_add(bound.from_strict as u32)
+            .ok_or_else(|| Error::Model(format!("the step bound {bound} is too large")))?;
+        if last.is_some_and(|last| first > last) {
+            return Err(Error::Model(format!(
+                "the step bound {bound} starts after it ends"
+            )));
+        }
+    }
+    Ok((first, last))
 }
 
 /// The number of steps of a bound `<=k` (or `<k`, one fewer): a constant whole number.

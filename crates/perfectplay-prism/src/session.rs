@@ -362,10 +362,32 @@ pub fn query_model<'a>(
             prop.text
         )));
     }
+    refuse_ctl(prop)?;
+    if let Some((props, prop)) = crate::nested::lift(loaded, props, prop)? {
+        return query_model(loaded, &props, &prop);
+    }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
     refuse_complement(&r, prop)?;
     query_model_of(loaded, r.settle_zero(loaded)?, prop)
+}
+
+/// An error for CTL's `E [ … ]` and `A [ … ]`, which speak of paths, not of play to optimise.
+fn refuse_ctl(prop: &Prop) -> Result<(), Error> {
+    let ctl = match &prop.expr.kind {
+        ExprKind::Query(q) => crate::nested::is_ctl(q),
+        ExprKind::Filter(_, inner, _) => {
+            matches!(&inner.kind, ExprKind::Query(q) if crate::nested::is_ctl(q))
+        }
+        _ => false,
+    };
+    if ctl {
+        return Err(Error::Model(format!(
+            "{}: E and A are true or false from the graph alone; explain, play, strategy and              distribution optimise a P or R query",
+            prop.text
+        )));
+    }
+    Ok(())
 }
 
 /// An error for `G`, `W` and `R`, which are checked as one minus their dual query (`resolved.rs`): explain and
@@ -455,6 +477,10 @@ pub fn analysis_model<'a>(
         // Arithmetic over queries: `query_model` says why there is no game.
         return query_model(loaded, props, prop).map(|m| Box::new(m) as _);
     }
+    refuse_ctl(prop)?;
+    if let Some((props, prop)) = crate::nested::lift(loaded, props, prop)? {
+        return analysis_model(loaded, &props, &prop, exact);
+    }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
     refuse_complement(&r, prop)?;
@@ -525,6 +551,9 @@ pub fn check_prop(
     exact: bool,
 ) -> Result<Answer, Error> {
     props.defined_for(prop)?;
+    if let Some((props, prop)) = crate::nested::lift(loaded, props, prop)? {
+        return check_prop(loaded, &props, &prop, exact);
+    }
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
         return check_query(loaded, props, prop, &prop.expr, exact);
     }
@@ -587,6 +616,11 @@ pub(crate) fn check_query(
 ) -> Result<Answer, Error> {
     if crate::filter::is_general(expr) {
         return crate::filter::check(loaded, props, prop, expr, exact);
+    }
+    if let ExprKind::Query(q) = &expr.kind {
+        if crate::nested::is_ctl(q) {
+            return crate::nested::at_initial_states(loaded, props, prop, q);
+        }
     }
     let r = resolve_prop(&loaded.program, props, prop, expr)?;
     loaded.built_for(&r, prop)?;
@@ -661,30 +695,8 @@ pub(crate) fn answer_resolved(
     let Some((op, bound)) = &query.bound else {
         return solve(&query, exact);
     };
-    // In an MDP (and a game asked without a coalition), `P>=b` holds when every scheduler
-    // meets the bound: the least value is compared (the greatest for `<` and `<=`). In a
-    // game, `<<C>> P>=b` holds when the coalition can ensure the bound whatever the others do
-    // (PRISM-games): the coalition maximises against `>` and `>=` and minimises against `<`
-    // and `<=`. A DTMC has the one value.
-    let mut numeric = Query::clone(&query);
-    numeric.bound = None;
-    let lower = matches!(op, BinOp::Gt | BinOp::Ge);
-    numeric.opt = match crate::check::model_type(&loaded.program, &numeric) {
-        crate::ast::ModelType::Dtmc => numeric.opt,
-        crate::ast::ModelType::Smg if lower => Opt::Max,
-        crate::ast::ModelType::Smg => Opt::Min,
-        _ if lower => Opt::Min,
-        _ => Opt::Max,
-    };
-    let b = match loaded
-        .program
-        .resolve_value(&prop.file, &prop.src, bound, &props.scope)?
-    {
-        CExpr::Const(v) => v
-            .number()
-            .ok_or_else(|| Error::Model("a bound must be a number".into()))?,
-        _ => return Err(Error::Model("a bound must be a constant".into())),
-    };
+    let numeric = numeric_query(&loaded.program, &query);
+    let b = bound_value(&loaded.program, props, prop, bound)?;
     // Compared exactly: the value is solved in rationals (in floats where the model computes
     // numbers that need not be rational, deciding only where the float is clear of the bound).
     let inexact = crate::check::inexact(&loaded.program, &numeric, through.as_ref(), &target);
@@ -724,6 +736,43 @@ pub(crate) fn answer_resolved(
     };
     a.holds = Some(holds);
     Ok(a)
+}
+
+/// The query whose value decides `query`'s bound: `query` without it, optimised the way the
+/// bound is checked. In an MDP (and a game asked without a coalition), `P>=b` holds when every
+/// scheduler meets the bound: the least value is compared (the greatest for `<` and `<=`). In
+/// a game, `<<C>> P>=b` holds when the coalition can ensure the bound whatever the others do
+/// (PRISM-games): the coalition maximises against `>` and `>=` and minimises against `<` and
+/// `<=`. A DTMC has the one value.
+pub(crate) fn numeric_query(program: &Program, query: &Query) -> Query {
+    let mut numeric = query.clone();
+    let Some((op, _)) = numeric.bound.take() else {
+        return numeric;
+    };
+    let lower = matches!(op, BinOp::Gt | BinOp::Ge);
+    numeric.opt = match crate::check::model_type(program, &numeric) {
+        crate::ast::ModelType::Dtmc => numeric.opt,
+        crate::ast::ModelType::Smg if lower => Opt::Max,
+        crate::ast::ModelType::Smg => Opt::Min,
+        _ if lower => Opt::Min,
+        _ => Opt::Max,
+    };
+    numeric
+}
+
+/// The number `bound` of a query's bound (`0.5` of `P>=0.5`), a constant.
+pub(crate) fn bound_value(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    bound: &crate::ast::Expr,
+) -> Result<crate::value::Q, Error> {
+    match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
+        CExpr::Const(v) => v
+            .number()
+            .ok_or_else(|| Error::Model("a bound must be a number".into())),
+        _ => Err(Error::Model("a bound must be a constant".into())),
+    }
 }
 
 /// `p/q` or an integer as a 128-bit fraction.

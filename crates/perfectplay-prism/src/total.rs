@@ -144,6 +144,7 @@ pub fn answer(mut model: QueryModel, over: OverInitial, exact: bool) -> Result<A
         states,
         holds: None,
         error_bound,
+        listed: None,
     };
     if !exact {
         if let Ok(solved) = solve::<f64>(&mut model) {

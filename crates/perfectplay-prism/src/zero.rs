@@ -404,6 +404,7 @@ pub(crate) fn answer(
                 states: stats.states,
                 holds: None,
                 error_bound: 0.0,
+                listed: None,
             });
         }
         let (v, stats) = solve::<f64>(&model)?;
@@ -414,6 +415,7 @@ pub(crate) fn answer(
             states: stats.states,
             holds: None,
             error_bound: stats.error_bound,
+            listed: None,
         });
     }
     if exact {
@@ -435,6 +437,7 @@ pub(crate) fn answer(
                 states,
                 holds: None,
                 error_bound: width / 2.0 + low_stats.error_bound.max(high_stats.error_bound),
+                listed: None,
             });
         }
         model.cut *= 2;

@@ -227,8 +227,7 @@ fn a_coalition_bound_asks_what_the_coalition_can_ensure() {
     }
 }
 
-/// A property written with a construct PRISM has and this front end does not (`S`, LTL,
-/// `filter(range, …)`) is an error of its own, naming the construct and its line;
+/// A property written with a construct PRISM has and this front end does not (`S`, LTL) is an error of its own, naming the construct and its line;
 /// the file's other properties are checked, and a constant the file leaves undefined is needed
 /// only by the properties that use it, as in PRISM.
 #[test]
@@ -236,7 +235,7 @@ fn an_unsupported_property_does_not_stop_the_others() {
     let loaded = load();
     let text = "const int k;
 <<maxi>> Pmax=? [ F x=2 ]
-filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
+filter(max, S=? [ x=k ], x=0)
 \"b\": S=? [ x=2 ];
 <<*>> Pmax=? [ F G x=2 ]
 <<maxi>> Pmax=? [ F x=k ]
@@ -245,10 +244,7 @@ filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
     let parsed = perfectplay_prism::parse_properties("game.props", text).unwrap();
     assert_eq!(parsed.properties.len(), 3);
     assert_eq!(parsed.unsupported.len(), 3);
-    assert_eq!(
-        parsed.unsupported[0].text,
-        "filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)"
-    );
+    assert_eq!(parsed.unsupported[0].text, "filter(max, S=? [ x=k ], x=0)");
     let again = perfectplay_prism::parse_properties("printed", &parsed.to_string()).unwrap();
     assert_eq!(again, parsed, "{parsed}");
     // A property kept aside runs on over a line break where it cannot end (after `>>`), as
@@ -263,7 +259,7 @@ filter(range, <<maxi>> Pmax=? [ F<=k x=2 ], x=0)
     assert_eq!(got.len(), 6);
     let wants = [
         Ok("1/2"),
-        Err("game.props:3:8: filter(range, …) is not supported"),
+        Err("game.props:3:13: the operator 'S' is not supported"),
         Err("game.props:4:6: the operator 'S' is not supported"),
         Err("game.props:5:18: temporal operators inside a path (LTL"),
         Err("undefined constant 'k' of the properties"),

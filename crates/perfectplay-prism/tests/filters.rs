@@ -126,16 +126,17 @@ fn what_a_filter_cannot_take_is_said() {
     for (text, message) in [
         ("filter(state, x, x>0)", "takes one state, and 4 satisfy"),
         ("filter(max, x, x>9)", "no reachable state"),
-        ("filter(forall, x)", "takes a boolean"),
+        (
+            "filter(forall, x)",
+            "takes true or false, and x is a number",
+        ),
         (
             "filter(count, Pmax=? [ F \"goal\" ])",
             "takes true or false",
         ),
         ("filter(sum, P>=1 [ F \"goal\" ])", "takes a number"),
-        (
-            "filter(argmax, Pmax=? [ F \"goal\" ])",
-            "filter(argmax, …) is not supported",
-        ),
+        ("filter(range, x>1)", "takes a number"),
+        ("filter(argmax, x, x>9)", "no reachable state"),
     ] {
         let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
         let e = check_prop(&loaded, &props, &props.props[0], false).unwrap_err();

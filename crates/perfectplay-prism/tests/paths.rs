@@ -3,6 +3,9 @@
 //! (`<=k`, `<k`, `>=k`, `>k`, `=k`, `[a,b]`) on F, U, G, W and R. Values worked out by hand, and
 //! random MDPs against value iteration written here for each operator, float and exact.
 
+mod common;
+
+use common::mdp::{mdp, Mdp};
 use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
 use proptest::prelude::*;
 
@@ -114,45 +117,7 @@ fn operators_worked_out_by_hand() {
     assert!(e.to_string().contains("(Pmin=? [ F !x != 3 ])"), "{e}");
 }
 
-/// A random MDP on positions 0..n: two moves at each, each to two positions; `phi` and `psi`
-/// are sets of positions.
-#[derive(Clone, Debug)]
-struct Mdp {
-    moves: Vec<[[(u32, usize); 2]; 2]>,
-    phi: Vec<bool>,
-    psi: Vec<bool>,
-}
-
 impl Mdp {
-    fn prism(&self) -> String {
-        let n = self.moves.len();
-        let mut s = format!("mdp\nmodule m\n  x : [0..{}] init 0;\n", n - 1);
-        for (x, moves) in self.moves.iter().enumerate() {
-            for (i, outs) in moves.iter().enumerate() {
-                let b: Vec<String> = outs
-                    .iter()
-                    .map(|(w, t)| format!("{w}/4 : (x'={t})"))
-                    .collect();
-                s.push_str(&format!("  [a{i}] x={x} -> {};\n", b.join(" + ")));
-            }
-        }
-        s.push_str("endmodule\n");
-        let set = |v: &[bool]| {
-            let xs: Vec<String> = (0..n).filter(|&x| v[x]).map(|x| format!("x={x}")).collect();
-            if xs.is_empty() {
-                "false".to_string()
-            } else {
-                xs.join(" | ")
-            }
-        };
-        s.push_str(&format!(
-            "label \"phi\" = {};\nlabel \"psi\" = {};\n",
-            set(&self.phi),
-            set(&self.psi)
-        ));
-        s
-    }
-
     /// The greatest fixed point of `v(x) = stop(x)` where decided, else the best move's
     /// average: value iteration from one, which converges to it from above.
     fn safety(&self, maximise: bool, decided: impl Fn(usize) -> Option<f64>) -> f64 {
@@ -186,25 +151,6 @@ impl Mdp {
         }
         v[0]
     }
-}
-
-fn mdp() -> impl Strategy<Value = Mdp> {
-    (2usize..=5).prop_flat_map(|n| {
-        let outs = [(1u32..=3, 0..n), (0u32..=0, 0..n)];
-        (
-            prop::collection::vec([outs.clone(), outs], n),
-            prop::collection::vec(any::<bool>(), n),
-            prop::collection::vec(any::<bool>(), n),
-        )
-            .prop_map(|(moves, phi, psi)| Mdp {
-                moves: moves
-                    .into_iter()
-                    .map(|m| m.map(|[(w, t), (_, u)]| [(w, t), (4 - w, u)]))
-                    .collect(),
-                phi,
-                psi,
-            })
-    })
 }
 
 proptest! {
@@ -301,39 +247,6 @@ fn lower_and_exact_step_bounds_worked_out_by_hand() {
             "{}",
             props.props[0].text
         );
-    }
-}
-
-impl Mdp {
-    /// The value of each position under `step`, applied `rounds` times (or until it settles
-    /// when `rounds` is `None`) from `from`: `step(x, q)` is the position's new value given
-    /// `q(m)`, the mean of the current values after move `m`.
-    fn iterate(
-        &self,
-        from: Vec<f64>,
-        rounds: Option<usize>,
-        step: impl Fn(usize, &dyn Fn(usize) -> f64) -> f64,
-    ) -> Vec<f64> {
-        let n = self.moves.len();
-        let mut v = from;
-        for _ in 0..rounds.unwrap_or(400_000) {
-            let old = v.clone();
-            let mut change = 0.0f64;
-            for x in 0..n {
-                let q = |m: usize| -> f64 {
-                    self.moves[x][m]
-                        .iter()
-                        .map(|&(w, t)| w as f64 / 4.0 * old[t])
-                        .sum()
-                };
-                v[x] = step(x, &q);
-                change = change.max((v[x] - old[x]).abs());
-            }
-            if rounds.is_none() && change < 1e-15 {
-                break;
-            }
-        }
-        v
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use perfectplay_prism::check::{Listed, StateValueText};
 use perfectplay_prism::{check_prop, Loaded, Props};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -91,6 +92,16 @@ impl PrismModel {
     }
 }
 
+/// One state's value of a filter's listing: a dict of state, value, exact and holds.
+fn state_value<'py>(py: Python<'py>, v: &StateValueText) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("state", &v.state)?;
+    d.set_item("value", v.value)?;
+    d.set_item("exact", &v.exact)?;
+    d.set_item("holds", v.holds)?;
+    Ok(d)
+}
+
 #[pymethods]
 impl PrismModel {
     /// Checks `prop` (the name or the number, from 1, of a property of the properties file,
@@ -114,6 +125,25 @@ impl PrismModel {
         d.set_item("method", a.method)?;
         d.set_item("states", a.states)?;
         d.set_item("error_bound", a.error_bound)?;
+        let listed = match &a.listed {
+            None => None,
+            Some(Listed::Range { min, max }) => {
+                let r = PyDict::new(py);
+                r.set_item("min", state_value(py, min)?)?;
+                r.set_item("max", state_value(py, max)?)?;
+                Some(r)
+            }
+            Some(Listed::Printed(states) | Listed::Extremes(states)) => {
+                let r = PyDict::new(py);
+                let list = states
+                    .iter()
+                    .map(|v| state_value(py, v))
+                    .collect::<PyResult<Vec<_>>>()?;
+                r.set_item("states", list)?;
+                Some(r)
+            }
+        };
+        d.set_item("listed", listed)?;
         Ok(d)
     }
 

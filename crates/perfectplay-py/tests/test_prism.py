@@ -68,6 +68,20 @@ def test_knuths_die(tmp_path):
         prism.load(path).check("1")
     with pytest.raises(ValueError, match="holds 2 properties: ask for one at a time"):
         m.check('P=? [ F "six" ]; P=? [ F s=7 ]')
+    # State formulas nested and CTL, and the filters that list states. A six is at least
+    # even odds only at s=6 (1/2 + 1/2 · 1/3) and once thrown: reached through s=2, 1/4.
+    assert m.check('P=? [ F P>=0.5 [ F "six" ] ]', exact=True).exact == Fraction(1, 4)
+    # Some path throws a six; not every path ends (2, 6, 2, 6, … is a path).
+    assert m.check('E [ F "six" ] & !A [ F s=7 ]').holds is True
+    r = m.check('filter(argmax, P=? [ F "six" ], s<7)', exact=True)
+    assert r.exact == Fraction(2, 3)
+    assert [v.state for v in r.listed] == ["(s=6,d=0)"]
+    low, high = m.check('filter(range, P=? [ F "six" ])', exact=True).listed
+    assert (low.exact, high.exact) == (Fraction(0), Fraction(1))
+    printed = m.check('filter(print, P>0 [ F "six" ])').listed
+    # A six can still come from s=0, 2 and 6, and the six itself.
+    assert [v.state for v in printed] == ["(s=0,d=0)", "(s=2,d=0)", "(s=6,d=0)", "(s=7,d=6)"]
+    assert all(v.holds for v in printed)
 
 
 def test_errors_name_their_place(tmp_path):

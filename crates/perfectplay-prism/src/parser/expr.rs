@@ -294,14 +294,14 @@ impl Parser<'_> {
                     "F" | "G" | "X" if self.in_property && starts_operand(self, 1) => {
                         Err(self.unsupported(t.span, NESTED_TEMPORAL))
                     }
-                    "S" | "T" | "E" | "A" | "L"
+                    "S" | "T" | "L"
                         if self.in_property
                             && (is_operator_start(self, 1)
                                 || self.peek_at(1).tok == Tok::Punct("[")) =>
                     {
                         Err(self.unsupported(
                             t.span,
-                            format!("the operator '{word}' is not supported (P and R queries are)"),
+                            format!("the operator '{word}' is not supported (P, R, E and A are)"),
                         ))
                     }
                     "func" if self.peek_at(1).tok == Tok::Punct("(") => self.func_call(),
@@ -354,6 +354,7 @@ impl Parser<'_> {
         match self.text(t) {
             "Pmin" | "Pmax" | "Rmin" | "Rmax" => true,
             "P" | "R" => is_operator_start(self, 1),
+            "E" | "A" => self.peek_at(1).tok == Tok::Punct("["),
             _ => false,
         }
     }
@@ -424,20 +425,13 @@ impl Parser<'_> {
             .find(|(_, n)| t.tok == Tok::Ident && *n == self.text(t))
             .map(|(op, _)| *op)
             .ok_or_else(|| {
-                if t.tok == Tok::Ident && matches!(self.text(t), "range" | "printall") {
-                    self.unsupported(
-                        t.span,
-                        format!("filter({}, …) is not supported", self.text(t)),
-                    )
-                } else {
-                    self.error(
-                        t.span,
-                        format!(
-                            "expected a filter operation (max, min, ...), found {}",
-                            self.found()
-                        ),
-                    )
-                }
+                self.error(
+                    t.span,
+                    format!(
+                        "expected a filter operation (max, min, ...), found {}",
+                        self.found()
+                    ),
+                )
             })?;
         self.bump();
         self.expect_punct(",")?;

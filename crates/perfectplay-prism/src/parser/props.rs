@@ -104,6 +104,8 @@ impl Parser<'_> {
             "R" => (Measure::Reward(None), Opt::None),
             "Rmin" => (Measure::Reward(None), Opt::Min),
             "Rmax" => (Measure::Reward(None), Opt::Max),
+            "E" => (Measure::Exists, Opt::None),
+            "A" => (Measure::Forall, Opt::None),
             _ => unreachable!("called at a query"),
         };
         let what = match what {
@@ -137,7 +139,10 @@ impl Parser<'_> {
                 opt = Opt::Max;
             }
         }
-        let bound = if self.is_punct("=") && self.peek_at(1).tok == Tok::Punct("?") {
+        let ctl = matches!(what, Measure::Exists | Measure::Forall);
+        let bound = if ctl {
+            None
+        } else if self.is_punct("=") && self.peek_at(1).tok == Tok::Punct("?") {
             self.bump();
             self.bump();
             None

@@ -3,6 +3,8 @@
 // Each test file uses a part of this.
 #![allow(dead_code)]
 
+pub mod mdp;
+
 use std::path::{Path, PathBuf};
 
 /// The folder of the QVBS test data.

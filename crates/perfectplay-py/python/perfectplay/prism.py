@@ -8,13 +8,15 @@
 The language and the properties are those of the command line's ``perfectplay
 check`` (see ``perfectplay check --help``): ``P=?``, ``Pmin=?``, ``Pmax=?`` of
 ``F φ``, ``ψ U φ``, ``G φ``, ``ψ W φ``, ``ψ R φ`` and ``X φ`` (and step bounds, ``F<=k φ``,
-``F[a,b] φ``, ``G<=k φ``); ``R=?``, ``Rmin=?``,
+``F>=k φ``, ``F=k φ``, ``F[a,b] φ``, ``G<=k φ``, ``ψ W<=k φ``); ``R=?``, ``Rmin=?``,
 ``Rmax=?`` of ``F φ``, ``Fc φ`` and ``F0 φ`` (a play that misses φ earns its total,
 or counts zero: ``error_bound`` says how close a value is where it is bounded rather
 than solved), ``C``, ``C<=k`` and ``I=k``; ``<<p1>>`` for games; bounds such as
-``P>=0.5 [ … ]``; filters (``filter(forall, P>=1 [ F "done" ])``, ``max``, ``min``,
-``avg``, ``sum``, ``count``, ``exists``, ``first``, ``state``, over any set of states);
-arithmetic over queries. :meth:`Model.solve` gives the game a property optimises as a
+``P>=0.5 [ … ]``, also nested inside paths (``P=? [ F P>=0.5 [ X "goal" ] ]``); CTL's
+``E [ … ]`` and ``A [ … ]``; filters (``filter(forall, P>=1 [ F "done" ])``, ``max``,
+``min``, ``avg``, ``sum``, ``count``, ``exists``, ``first``, ``state``, ``print``,
+``printall``, ``argmin``, ``argmax``, ``range``, over any set of states: the last five
+give :attr:`Result.listed`); arithmetic over queries. :meth:`Model.solve` gives the game a property optimises as a
 :class:`perfectplay.Solution`.
 """
 
@@ -30,14 +32,18 @@ if TYPE_CHECKING:
 
 from . import _core
 
-__all__ = ["Model", "Result", "load"]
+__all__ = ["Model", "Result", "StateValue", "load"]
 
 
 @dataclass(frozen=True)
 class Result:
     """The answer to one property: ``value`` (a float; ``inf`` for an infinite expected
     reward), ``exact`` (a ``Fraction`` when solved exactly or decided by the graph
-    alone), ``holds`` (for a property with a bound), and how it was computed."""
+    alone), ``holds`` (for a property with a bound), and how it was computed. ``listed``
+    is what a filter that lists states gives: ``print``, ``printall``, ``argmin`` and
+    ``argmax`` a list of :class:`StateValue` (``value`` is then the count of states printed,
+    or the least or greatest value); ``range`` a pair ``(min, max)`` of them; ``None`` for
+    every other property."""
 
     property: str
     value: float
@@ -46,6 +52,36 @@ class Result:
     method: str
     states: int
     error_bound: float
+    listed: Union[None, List["StateValue"], "tuple[StateValue, StateValue]"] = None
+
+
+@dataclass(frozen=True)
+class StateValue:
+    """A state, as PRISM prints it (``"(x=1,b=true)"``), and a property's value there:
+    ``value`` (a float), ``exact`` (a ``Fraction`` where known) and ``holds`` (for true or
+    false)."""
+
+    state: str
+    value: float
+    exact: Optional[Fraction]
+    holds: Optional[bool]
+
+
+def _state_value(d: Mapping[str, Any]) -> StateValue:
+    return StateValue(
+        state=d["state"],
+        value=d["value"],
+        exact=None if d["exact"] is None else _core.fraction(d["exact"]),
+        holds=d["holds"],
+    )
+
+
+def _listed(d: Optional[Mapping[str, Any]]) -> Any:
+    if d is None:
+        return None
+    if "states" in d:
+        return [_state_value(v) for v in d["states"]]
+    return (_state_value(d["min"]), _state_value(d["max"]))
 
 
 def _const_text(name: str, value: Any) -> str:
@@ -79,6 +115,7 @@ class Model:
             method=d["method"],
             states=d["states"],
             error_bound=d["error_bound"],
+            listed=_listed(d["listed"]),
         )
 
     def solve(self, prop: str, exact: bool = False) -> "Solution":

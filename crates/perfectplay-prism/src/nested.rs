@@ -1,0 +1,483 @@
+//! State formulas checked in every state, PRISM's way: a query's value in each reachable state
+//! ([`values`]), where a query with a bound (`P>=0.5 [ … ]`) or CTL's `E [ … ]` and `A [ … ]`
+//! holds ([`satisfying`]), and a property with such formulas nested inside paths, filters'
+//! conditions or other state formulas rewritten bottom-up so that each is the set of states
+//! where it holds ([`lift`]), after which the rest of the pipeline sees a plain property.
+
+use std::sync::Arc;
+
+use malachite_base::num::conversion::traits::RoundingFrom;
+use malachite_base::rounding_modes::RoundingMode;
+use malachite_q::Rational;
+use perfectplay::{Exact, Model, Solver};
+
+use crate::ast::{BinOp, Expr, ExprKind, Measure, Path, Query};
+use crate::check::{prepare, OverInitial, Prepared};
+use crate::ctl::{Graph, Interval, Quantifier};
+use crate::eval::{CExpr, StateSet};
+use crate::props::{Prop, Props};
+use crate::resolved::{interval, resolve_over};
+use crate::session::{bound_value, numeric_query, Error, Loaded};
+
+/// A query's value in one state: the nearest `f64` (`f64::INFINITY` for +∞) and, when solved
+/// exactly, the fraction.
+#[derive(Clone, Debug)]
+pub(crate) struct StateValue {
+    pub value: f64,
+    pub exact: Option<Rational>,
+}
+
+/// The values of `query` (no bound) in every state of `loaded`'s space, and a bound on their
+/// error (zero when exact); `exact` solves in rationals.
+pub(crate) fn values(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    query: &Query,
+    exact: bool,
+) -> Result<(Vec<StateValue>, f64), Error> {
+    let n = loaded.space.len();
+    // Every state an initial one: the engine solves them all from one virtual start.
+    let mut space = loaded.space.clone();
+    space.initial = (0..n as u32).collect();
+    let at = Loaded {
+        program: loaded.program.clone(),
+        space,
+        build_seconds: loaded.build_seconds,
+        decided: Vec::new(),
+    };
+    let r = resolve_over(&at.program, props, prop, OverInitial::Min, query)?.settle_zero(&at)?;
+    let (program, space) = (&at.program, &at.space);
+    let (q, through, target) = (&r.query, r.through.as_ref(), &r.target);
+    if exact && crate::check::inexact(program, q, through, target) {
+        return Err(Error::Model(crate::check::INEXACT.into()));
+    }
+    let over = OverInitial::Min;
+    let model_err = Error::Model;
+    let (mut vals, error) = match (r.steps, r.first) {
+        (Some(last), first) => {
+            let steps = crate::bounded::Steps { last, first };
+            let m = crate::bounded::model(program, space, q, through, target, over, steps)
+                .map_err(model_err)?;
+            solve_all(&m, n, |s| (s, last), exact)?
+        }
+        (None, first) if first > 0 => {
+            let m = crate::bounded::lower_model(program, space, q, through, target, over, first)
+                .map_err(model_err)?;
+            solve_all(&m, n, |s| (s, 0), exact)?
+        }
+        _ if matches!(q.path, Path::EventuallyZero(_)) => return Err(not_everywhere(query)),
+        _ => match prepare(program, space, q, through, target, over).map_err(model_err)? {
+            Prepared::Infinite => (vec![infinite(); n], 0.0),
+            Prepared::Model(m) if m.is_total_game() => return Err(not_everywhere(query)),
+            Prepared::Model(m) => solve_all(&*m, n, |s| m.stands_for(s), exact)?,
+        },
+    };
+    if r.complement {
+        for v in &mut vals {
+            v.value = 1.0 - v.value;
+            v.exact = v.exact.take().map(|q| Rational::from(1) - q);
+        }
+    }
+    Ok((vals, error))
+}
+
+fn infinite() -> StateValue {
+    StateValue {
+        value: f64::INFINITY,
+        exact: None,
+    }
+}
+
+/// Why `query` has no value per state here.
+fn not_everywhere(query: &Query) -> Error {
+    Error::Model(format!(
+        "{query} is solved from one start at a time (F0 where plays can miss the target, Fc on \
+         a game): it cannot be evaluated in every state, as a nested formula or a filter needs"
+    ))
+}
+
+/// Solves `model`, whose state `at(s)` stands for state `s` of a space of `n` states, and reads
+/// each state's value (+∞ where the model left a state out, as a reward query does those at
+/// +∞); `exact` solves in rationals, and floats that fail fall back to them.
+fn solve_all<M: Model>(
+    model: &M,
+    n: usize,
+    at: impl Fn(u32) -> M::State,
+    exact: bool,
+) -> Result<(Vec<StateValue>, f64), Error> {
+    if !exact {
+        if let Ok(solution) = Solver::new(model).solve::<f64>() {
+            let vals = (0..n as u32)
+                .map(|s| match solution.value(&at(s)) {
+                    Some(&v) => StateValue {
+                        value: v,
+                        exact: None,
+                    },
+                    None => infinite(),
+                })
+                .collect();
+            return Ok((vals, solution.stats().error_bound));
+        }
+    }
+    let solution = Solver::new(model)
+        .solve::<Exact>()
+        .map_err(|e| Error::Model(e.to_string()))?;
+    let vals = (0..n as u32)
+        .map(|s| match solution.value(&at(s)) {
+            Some(v) => StateValue {
+                value: f64::rounding_from(&v.0, RoundingMode::Nearest).0,
+                exact: Some(v.0.clone()),
+            },
+            None => infinite(),
+        })
+        .collect();
+    Ok((vals, 0.0))
+}
+
+/// Whether `query` is CTL's `E [ … ]` or `A [ … ]`.
+pub(crate) fn is_ctl(query: &Query) -> bool {
+    matches!(query.what, Measure::Exists | Measure::Forall)
+}
+
+/// The states of `loaded`'s space where the state formula `query` holds: a query with a bound
+/// (`P>=0.5 [ … ]`, `R<3 [ … ]`), or CTL's `E [ … ]` or `A [ … ]`.
+pub(crate) fn satisfying(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    query: &Query,
+) -> Result<Vec<bool>, Error> {
+    if is_ctl(query) {
+        return ctl(loaded, props, prop, query);
+    }
+    let Some((op, bound)) = &query.bound else {
+        return Err(Error::Model(format!(
+            "{query} is a number, where a state formula (true or false) is needed: give it a \
+             bound (P>=0.5 [ … ])"
+        )));
+    };
+    let b = bound_value(&loaded.program, props, prop, bound)?;
+    let (n, d) = b.parts();
+    let b = Rational::from(n) / Rational::from(d);
+    let numeric = numeric_query(&loaded.program, query);
+    let compare = |v: &Rational| match op {
+        BinOp::Gt => *v > b,
+        BinOp::Ge => *v >= b,
+        BinOp::Lt => *v < b,
+        _ => *v <= b,
+    };
+    let above = matches!(op, BinOp::Gt | BinOp::Ge);
+    let (vals, error) = values(loaded, props, prop, &numeric, false)?;
+    let w = b.to_string().parse::<f64>().unwrap_or(f64::NAN);
+    let w = if w.is_nan() {
+        f64::rounding_from(&b, RoundingMode::Nearest).0
+    } else {
+        w
+    };
+    let margin = |v: f64| (1e-9 * w.abs().max(1.0)).max(2.0 * error) < (v - w).abs();
+    let clear = |v: &StateValue| v.value == f64::INFINITY || margin(v.value);
+    if vals.iter().all(clear) {
+        return Ok(vals
+            .iter()
+            .map(|v| match v.value {
+                f64::INFINITY => above,
+                x if above => x > w,
+                x => x < w,
+            })
+            .collect());
+    }
+    // Some value is too close to the bound for floats: compared exactly.
+    let inexact = {
+        let r = resolve_over(&loaded.program, props, prop, OverInitial::Only, &numeric)?;
+        crate::check::inexact(&loaded.program, &r.query, r.through.as_ref(), &r.target)
+    };
+    if inexact {
+        return Err(Error::Model(format!(
+            "{query}: in some state the value is too close to the bound to compare in floating \
+             point, and the model's numbers are floating point"
+        )));
+    }
+    let (vals, _) = values(loaded, props, prop, &numeric, true)?;
+    Ok(vals
+        .iter()
+        .map(|v| match &v.exact {
+            Some(q) => compare(q),
+            None => above,
+        })
+        .collect())
+}
+
+/// The states where CTL's `query` (`E [ … ]` or `A [ … ]`) holds, from the graph.
+fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec<bool>, Error> {
+    let (program, space) = (&loaded.program, &loaded.space);
+    if !loaded.decided.is_empty() {
+        return Err(Error::Model(format!(
+            "{query} is checked on every reachable state, and the model was built for other \
+             properties (build it in full)"
+        )));
+    }
+    let set = |e: &Expr| -> Result<Vec<bool>, Error> {
+        let c = program.resolve_property(&prop.file, &prop.src, e, &props.scope)?;
+        crate::check::states_where(space, program, &c).map_err(Error::Model)
+    };
+    let every = vec![true; space.len()];
+    let graph = Graph::new(space);
+    let q = match query.what {
+        Measure::Exists => Quantifier::Some,
+        _ => Quantifier::Every,
+    };
+    let steps = |s: Option<&crate::ast::Steps>| -> Result<Interval, Error> {
+        Ok(match s {
+            None => Interval {
+                first: 0,
+                last: None,
+            },
+            Some(s) => {
+                let (first, last) = interval(program, props, prop, s)?;
+                Interval { first, last }
+            }
+        })
+    };
+    use crate::ctl::{and, not};
+    Ok(match &query.path {
+        Path::Eventually(phi) => graph.until(q, &every, &set(phi)?, steps(None)?),
+        Path::Until(psi, phi) => graph.until(q, &set(psi)?, &set(phi)?, steps(None)?),
+        Path::Bounded {
+            through,
+            steps: bound,
+            target,
+        } => {
+            let psi = match through {
+                Some(psi) => set(psi)?,
+                None => every,
+            };
+            graph.until(q, &psi, &set(target)?, steps(Some(bound))?)
+        }
+        Path::Next(phi) => graph.until(
+            q,
+            &every,
+            &set(phi)?,
+            Interval {
+                first: 1,
+                last: Some(1),
+            },
+        ),
+        Path::Globally {
+            steps: bound,
+            target,
+        } => graph.globally(q, &set(target)?, steps(bound.as_ref())?),
+        // `ψ W φ` is `¬(¬φ U (¬φ∧¬ψ))`, `ψ R φ` is `¬(¬ψ U ¬φ)`: the negated path under the
+        // other quantifier.
+        Path::WeakUntil(psi, phi, bound) => {
+            let not_phi = not(&set(phi)?);
+            let target = and(&not_phi, &not(&set(psi)?));
+            not(&graph.until(q.dual(), &not_phi, &target, steps(bound.as_ref())?))
+        }
+        Path::Release(psi, phi, bound) => {
+            let (not_psi, not_phi) = (not(&set(psi)?), not(&set(phi)?));
+            not(&graph.until(q.dual(), &not_psi, &not_phi, steps(bound.as_ref())?))
+        }
+        _ => {
+            return Err(Error::Model(format!(
+                "{query}: E and A take a path formula (F, G, X, U, W or R), not a reward's"
+            )))
+        }
+    })
+}
+
+/// `prop` with every state formula nested in it (a query with a bound, `E [ … ]` or
+/// `A [ … ]` inside a path, a filter's condition, or another state formula) replaced by the
+/// set of states where it holds, innermost first; `None` when it has none. The sets are
+/// labels of a copy of `props`, named by the formula's text.
+pub(crate) fn lift(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+) -> Result<Option<(Props, Prop)>, Error> {
+    if !has_nested(&prop.expr, false) {
+        return Ok(None);
+    }
+    if !loaded.decided.is_empty() {
+        return Err(Error::Model(format!(
+            "{}: a formula nested in it is checked in every state, and the model was built for \
+             other properties (build it in full)",
+            prop.text
+        )));
+    }
+    let mut lifted = Lifted {
+        loaded,
+        props: props.clone(),
+        prop,
+    };
+    let expr = lifted.walk(&prop.expr, false)?;
+    let mut prop = prop.clone();
+    prop.expr = expr;
+    Ok(Some((lifted.props, prop)))
+}
+
+/// Whether `e` holds a state formula to lift (`nested`: `e` stands where a state formula is
+/// evaluated in every state).
+fn has_nested(e: &Expr, nested: bool) -> bool {
+    match &e.kind {
+        ExprKind::Query(q) => nested || path_parts(&q.path).iter().any(|p| has_nested(p, true)),
+        ExprKind::Filter(_, inner, states) => {
+            has_nested(inner, !matches!(inner.kind, ExprKind::Query(_)))
+                || states.as_ref().is_some_and(|s| has_nested(s, true))
+        }
+        ExprKind::Unary(_, a) => has_nested(a, nested),
+        ExprKind::Binary(_, a, b) => has_nested(a, nested) || has_nested(b, nested),
+        ExprKind::Ite(c, a, b) => [c, a, b].iter().any(|x| has_nested(x, nested)),
+        ExprKind::Call(_, args) => args.iter().any(|x| has_nested(x, nested)),
+        _ => false,
+    }
+}
+
+/// The state formulas of a path.
+fn path_parts(path: &Path) -> Vec<&Expr> {
+    match path {
+        Path::Eventually(a)
+        | Path::EventuallyCumulative(a)
+        | Path::EventuallyZero(a)
+        | Path::Next(a)
+        | Path::Globally { target: a, .. } => vec![a],
+        Path::Until(a, b) | Path::WeakUntil(a, b, _) | Path::Release(a, b, _) => vec![a, b],
+        Path::Bounded {
+            through, target, ..
+        } => through.iter().chain([target]).collect(),
+        Path::Total | Path::Cumulative(_) | Path::Instant(_) => Vec::new(),
+    }
+}
+
+/// The state formulas of a path, rewritten by `f`.
+fn map_path(path: &Path, mut f: impl FnMut(&Expr) -> Result<Expr, Error>) -> Result<Path, Error> {
+    Ok(match path {
+        Path::Eventually(a) => Path::Eventually(f(a)?),
+        Path::EventuallyCumulative(a) => Path::EventuallyCumulative(f(a)?),
+        Path::EventuallyZero(a) => Path::EventuallyZero(f(a)?),
+        Path::Next(a) => Path::Next(f(a)?),
+        Path::Globally { steps, target } => Path::Globally {
+            steps: steps.clone(),
+            target: f(target)?,
+        },
+        Path::Until(a, b) => Path::Until(f(a)?, f(b)?),
+        Path::WeakUntil(a, b, k) => Path::WeakUntil(f(a)?, f(b)?, k.clone()),
+        Path::Release(a, b, k) => Path::Release(f(a)?, f(b)?, k.clone()),
+        Path::Bounded {
+            through,
+            steps,
+            target,
+        } => Path::Bounded {
+            through: through.as_ref().map(&mut f).transpose()?,
+            steps: steps.clone(),
+            target: f(target)?,
+        },
+        other => other.clone(),
+    })
+}
+
+/// The rewriting of [`lift`].
+struct Lifted<'a> {
+    loaded: &'a Loaded,
+    props: Props,
+    prop: &'a Prop,
+}
+
+impl Lifted<'_> {
+    /// `e` with its nested state formulas replaced (`nested`: `e` stands where a state formula
+    /// is evaluated in every state).
+    fn walk(&mut self, e: &Expr, nested: bool) -> Result<Expr, Error> {
+        let kind = match &e.kind {
+            ExprKind::Query(q) => {
+                let mut inner = Query::clone(q);
+                inner.path = map_path(&q.path, |p| self.walk(p, true))?;
+                if nested && (inner.bound.is_some() || is_ctl(&inner)) {
+                    return self.label(&inner, e);
+                }
+                if nested {
+                    return Err(Error::Model(format!(
+                        "{q} is a number, where a state formula (true or false) is needed: give \
+                         it a bound (P>=0.5 [ … ])"
+                    )));
+                }
+                ExprKind::Query(Box::new(inner))
+            }
+            ExprKind::Filter(op, inner, states) => {
+                let direct = matches!(inner.kind, ExprKind::Query(_));
+                let inner = self.walk(inner, !direct)?;
+                let states = match states {
+                    Some(s) => Some(Box::new(self.walk(s, true)?)),
+                    None => None,
+                };
+                ExprKind::Filter(*op, Box::new(inner), states)
+            }
+            ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(self.walk(a, nested)?)),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(
+                *op,
+                Box::new(self.walk(a, nested)?),
+                Box::new(self.walk(b, nested)?),
+            ),
+            ExprKind::Ite(c, a, b) => ExprKind::Ite(
+                Box::new(self.walk(c, nested)?),
+                Box::new(self.walk(a, nested)?),
+                Box::new(self.walk(b, nested)?),
+            ),
+            ExprKind::Call(f, args) => ExprKind::Call(
+                *f,
+                args.iter()
+                    .map(|a| self.walk(a, nested))
+                    .collect::<Result<_, _>>()?,
+            ),
+            other => other.clone(),
+        };
+        Ok(Expr { kind, span: e.span })
+    }
+
+    /// The label of the states where state formula `q` (its own nested formulas lifted)
+    /// holds, written at `at`.
+    fn label(&mut self, q: &Query, at: &Expr) -> Result<Expr, Error> {
+        let name = q.to_string();
+        if !self.props.scope.labels.contains_key(&name) {
+            let holds = satisfying(self.loaded, &self.props, self.prop, q)?;
+            let (space, program) = (&self.loaded.space, &self.loaded.program);
+            let set = StateSet::new(
+                holds.len(),
+                |s| holds[s],
+                |s| {
+                    let mut vals = Vec::new();
+                    space.unpack(program, s as u32, &mut vals);
+                    vals
+                },
+            );
+            self.props
+                .scope
+                .labels
+                .insert(name.clone(), CExpr::States(Arc::new(set)));
+        }
+        Ok(Expr {
+            kind: ExprKind::Label(name),
+            span: at.span,
+        })
+    }
+}
+
+/// CTL's `query` (`E [ … ]` or `A [ … ]`) at the initial states: true where it holds in every
+/// one (PRISM's filter for a true-or-false property over several initial states).
+pub(crate) fn at_initial_states(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    query: &Query,
+) -> Result<crate::check::Answer, Error> {
+    let holds = satisfying(loaded, props, prop, query)?;
+    let b = loaded.space.initial.iter().all(|&s| holds[s as usize]);
+    Ok(crate::check::Answer {
+        value: b as u8 as f64,
+        exact: None,
+        method: "graph",
+        states: loaded.space.len(),
+        holds: Some(b),
+        error_bound: 0.0,
+        listed: None,
+    })
+}
