@@ -313,3 +313,16 @@ proptest! {
         prop_assert_eq!(got.value as usize, count, "{}\n{}", prop, src);
     }
 }
+
+/// PRISM's older filter inside the brackets: `{φ}` is the value in the (first) state of φ,
+/// `{φ}{min}` and `{φ}{max}` the least and greatest over them.
+#[test]
+fn states_of_interest_inside_the_brackets() {
+    assert_eq!(exact("P=? [ F s=3 {s=1} ]"), "2/3");
+    assert_eq!(exact("P=? [ F s=3 {s<2}{max} ]"), "2/3");
+    assert_eq!(exact("P=? [ F s=3 {s<2}{min} ]"), "1/3");
+    assert_eq!(exact("R=? [ F s>=2 {s=1} ]"), "10/3");
+    assert_eq!(exact("P>0.5 [ F s=3 {s=1} ]"), "true");
+    let e = answer(CHAIN, "P=? [ F s=3 {s<2}{min}{max} ]", false).unwrap_err();
+    assert!(e.contains("{min}{max} together"), "{e}");
+}

@@ -168,9 +168,10 @@ impl Parser<'_> {
         self.expect_punct("[")?;
         let path = self.path()?;
         self.no_temporal_here()?;
+        let states = self.states_of_interest()?;
         let end = self.expect_punct("]")?;
         let span = start.to(end);
-        Ok(Expr {
+        let query = Expr {
             kind: ExprKind::Query(Box::new(Query {
                 coalition,
                 what,
@@ -180,7 +181,50 @@ impl Parser<'_> {
                 span,
             })),
             span,
+        };
+        Ok(match states {
+            None => query,
+            Some((op, states)) => Expr {
+                kind: ExprKind::Filter(op, Box::new(query), Some(Box::new(states))),
+                span,
+            },
         })
+    }
+
+    /// PRISM's older filter inside a query's brackets, `P=? [ F φ {ψ} ]` with `{min}` or
+    /// `{max}` after it: the query over the states of ψ, as `filter(first, …, ψ)` (the value
+    /// in the first of them, which is the one where only one state is meant), or
+    /// `filter(min|max, …, ψ)`.
+    fn states_of_interest(&mut self) -> Result<Option<(FilterOp, Expr)>> {
+        if !self.eat_punct("{") {
+            return Ok(None);
+        }
+        let states = self.expr()?;
+        self.expect_punct("}")?;
+        let mut op = FilterOp::First;
+        while self.eat_punct("{") {
+            let t = self.peek();
+            op = match (op, self.text(t)) {
+                (FilterOp::First, "min") => FilterOp::Min,
+                (FilterOp::First, "max") => FilterOp::Max,
+                (FilterOp::Min | FilterOp::Max, "min" | "max") => {
+                    return Err(self.unsupported(
+                        t.span,
+                        "{min}{max} together (both values at once) is not supported: ask for \
+                         each in its own property",
+                    ))
+                }
+                _ => {
+                    return Err(self.error(
+                        t.span,
+                        format!("expected {{min}} or {{max}}, found {}", self.found()),
+                    ))
+                }
+            };
+            self.bump();
+            self.expect_punct("}")?;
+        }
+        Ok(Some((op, states)))
     }
 
     fn path(&mut self) -> Result<Path> {
