@@ -82,20 +82,20 @@ fn digits_for(x: f64) -> Option<usize> {
 
 /// A float as text, rounded to the significant digits of `--digits` (by default those the
 /// solve's error bound leaves known, at most [`DEFAULT_DIGITS`]) and then in the fewest digits
-/// that read back to that: in scientific notation when tiny (a probability of 1e-300 is not
-/// three hundred zeros).
+/// that read back to that: in scientific notation when tiny or huge (a probability of 1e-300
+/// is not three hundred zeros).
 pub fn float_text(x: f64) -> String {
     significant_text(x, digits_for(x))
 }
 
 /// `x` rounded to `digits` significant digits (`None`: all), in the fewest digits that read
-/// back to that, in scientific notation when tiny.
+/// back to that, in scientific notation when tiny or huge.
 pub fn significant_text(x: f64, digits: Option<usize>) -> String {
     let x = match digits {
         Some(d) if x.is_finite() && x != 0.0 => format!("{:.*e}", d - 1, x).parse().unwrap_or(x),
         _ => x,
     };
-    if x != 0.0 && x.abs() < 1e-4 {
+    if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e21) && x.is_finite() {
         format!("{x:e}")
     } else {
         x.to_string()

@@ -198,14 +198,31 @@ fn truth(p: Part, what: &str) -> Result<bool, String> {
 impl Parts {
     fn eval(&mut self, e: &Expr, env: &mut Env<'_>, exact: bool) -> Result<Part, String> {
         if !has_query(e) {
-            return Ok(match (env.constant)(e)? {
-                Value::Bool(b) => Part::Bool(b),
-                Value::Int(n) => Part::Num(Num::exact(Rational::from(n))),
-                Value::Real(q) => {
-                    let (n, d) = q.parts();
-                    Part::Num(Num::exact(Rational::from(n) / Rational::from(d)))
+            match (env.constant)(e) {
+                Ok(v) => {
+                    return Ok(match v {
+                        Value::Bool(b) => Part::Bool(b),
+                        Value::Int(n) => Part::Num(Num::exact(Rational::from(n))),
+                        Value::Real(q) => {
+                            let (n, d) = q.parts();
+                            Part::Num(Num::exact(Rational::from(n) / Rational::from(d)))
+                        }
+                    })
                 }
-            });
+                // What the model's numbers cannot hold is computed here, part by part, in
+                // unbounded rationals (`1e300`, a decimal of any length) and with PRISM's
+                // `x/0` (±∞).
+                Err(err) => match &e.kind {
+                    ExprKind::Int(text) | ExprKind::Real(text) => {
+                        return Ok(Part::Num(Num::exact(literal(text).ok_or(err)?)))
+                    }
+                    ExprKind::Unary(..)
+                    | ExprKind::Binary(..)
+                    | ExprKind::Ite(..)
+                    | ExprKind::Call(..) => {}
+                    _ => return Err(err),
+                },
+            }
         }
         match &e.kind {
             ExprKind::Query(_) | ExprKind::Filter(..) => {
@@ -250,6 +267,33 @@ impl Parts {
             _ => unreachable!("only compound expressions hold queries"),
         }
     }
+}
+
+/// A number literal (`12`, `0.25`, `1e300`, `2.5E-7`) as an exact rational of any size;
+/// `None` if it is none.
+fn literal(text: &str) -> Option<Rational> {
+    let lower = text.to_ascii_lowercase();
+    let (mantissa, exp) = match lower.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (lower.as_str(), 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    // Beyond this a literal is no number PRISM (or a double) could mean.
+    let exp = exp.checked_sub(frac.len() as i64)?;
+    if exp.unsigned_abs() > 100_000 {
+        return None;
+    }
+    let n = Rational::from_str(&digits).ok()?;
+    let ten = Rational::from(10u32);
+    Some(if exp >= 0 {
+        n * ten.pow(exp as u64)
+    } else {
+        n / ten.pow(exp.unsigned_abs())
+    })
 }
 
 fn binary(op: BinOp, a: Part, b: Part) -> Result<Part, String> {
@@ -312,7 +356,26 @@ fn arith(op: BinOp, a: &Num, b: &Num) -> Result<Num, String> {
         None => b.value == 0.0,
     };
     if op == BinOp::Div && zero_divisor {
-        return Err("division by zero".into());
+        // As in PRISM (IEEE doubles): x/0 is ±∞ by the sign of x; 0/0 is no number.
+        let sign = match &a.exact {
+            Some(q) => q.cmp(&Rational::from(0u32)),
+            None if a.lo > 0.0 => Ordering::Greater,
+            None if a.hi < 0.0 => Ordering::Less,
+            None => Ordering::Equal,
+        };
+        return match sign {
+            Ordering::Greater => Ok(Num::made(f64::INFINITY, None, f64::INFINITY, f64::INFINITY)),
+            Ordering::Less => Ok(Num::made(
+                f64::NEG_INFINITY,
+                None,
+                f64::NEG_INFINITY,
+                f64::NEG_INFINITY,
+            )),
+            Ordering::Equal => Err(format!(
+                "{}/0 is undefined (0/0 is no number; x/0 is ±∞ only for x clear of zero)",
+                show(a.value)
+            )),
+        };
     }
     let f = |x: f64, y: f64| match op {
         BinOp::Add => x + y,

@@ -36,3 +36,42 @@ fn long_decimal_probabilities_are_answered_in_floating_point() {
     );
     assert_eq!(loaded.space.rounded, 1);
 }
+
+/// In a property, numbers beyond the model's 128-bit fractions (`1e300`, a decimal of any
+/// length) are exact rationals of any size, and `x/0` is ±∞ as in PRISM (doubles); `0/0`
+/// is an error.
+#[test]
+fn properties_compute_with_numbers_of_any_size_and_with_infinity() {
+    let loaded = Loaded::new(
+        "m.prism",
+        MODEL
+            .replace("0.1234567890123456789012345", "0.25")
+            .as_str(),
+        &[],
+        100,
+    )
+    .unwrap();
+    let answer = |text: &str| {
+        let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+        check_prop(&loaded, &props, &props.props[0], true)
+    };
+    let exact = |text: &str| answer(text).unwrap().exact.unwrap();
+    assert_eq!(
+        exact("P=? [ F \"one\" ] * 4e40"),
+        format!("1{}", "0".repeat(40))
+    );
+    assert_eq!(
+        exact("0.1234567890123456789012345678901234567890 * 10"),
+        format!("123456789012345678901234567890123456789/1{}", "0".repeat(38))
+    );
+    assert_eq!(answer("3e300 * 1e300 > 2e600").unwrap().holds, Some(true));
+    assert_eq!(exact("P=? [ F \"one\" ] * 1e-300 * 1e300"), "1/4");
+    let inf = answer("P=? [ F \"one\" ] / 0").unwrap();
+    assert_eq!((inf.value, inf.exact), (f64::INFINITY, None));
+    assert_eq!(answer("(0 - 1) / 0").unwrap().value, f64::NEG_INFINITY);
+    assert_eq!(answer("1/0 > 1e300").unwrap().holds, Some(true));
+    let e = answer("0/0").unwrap_err().to_string();
+    assert!(e.contains("0/0 is undefined"), "{e}");
+    let e = answer("1/0 - 1/0").unwrap_err().to_string();
+    assert!(e.contains("undefined"), "{e}");
+}
