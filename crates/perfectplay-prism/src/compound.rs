@@ -219,7 +219,8 @@ impl Parts {
                     ExprKind::Unary(..)
                     | ExprKind::Binary(..)
                     | ExprKind::Ite(..)
-                    | ExprKind::Call(..) => {}
+                    | ExprKind::Call(..)
+                        if beyond_model_numbers(e) => {}
                     _ => return Err(err),
                 },
             }
@@ -266,6 +267,21 @@ impl Parts {
             }
             _ => unreachable!("only compound expressions hold queries"),
         }
+    }
+}
+
+/// Whether `e` divides, or writes a number the model's 128-bit fractions cannot hold: then
+/// part by part evaluation can answer where the model's evaluation fails.
+fn beyond_model_numbers(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(t) => t.parse::<i64>().is_err(),
+        ExprKind::Real(t) => crate::value::Q::parse_decimal(t).is_none(),
+        ExprKind::Binary(BinOp::Div, ..) => true,
+        ExprKind::Unary(_, a) => beyond_model_numbers(a),
+        ExprKind::Binary(_, a, b) => beyond_model_numbers(a) || beyond_model_numbers(b),
+        ExprKind::Ite(c, a, b) => [c, a, b].iter().any(|x| beyond_model_numbers(x)),
+        ExprKind::Call(_, args) => args.iter().any(beyond_model_numbers),
+        _ => false,
     }
 }
 

@@ -62,7 +62,10 @@ fn properties_compute_with_numbers_of_any_size_and_with_infinity() {
     );
     assert_eq!(
         exact("0.1234567890123456789012345678901234567890 * 10"),
-        format!("123456789012345678901234567890123456789/1{}", "0".repeat(38))
+        format!(
+            "123456789012345678901234567890123456789/1{}",
+            "0".repeat(38)
+        )
     );
     assert_eq!(answer("3e300 * 1e300 > 2e600").unwrap().holds, Some(true));
     assert_eq!(exact("P=? [ F \"one\" ] * 1e-300 * 1e300"), "1/4");
