@@ -319,6 +319,83 @@ impl Func {
     }
 }
 
+impl Expr {
+    /// `self` with each part for which `f` gives a replacement replaced, the others rebuilt
+    /// from their rewritten parts (a query's state formulas and a filter's among them).
+    pub(crate) fn try_rewrite<E>(
+        &self,
+        f: &mut dyn FnMut(&Expr) -> Result<Option<Expr>, E>,
+    ) -> Result<Expr, E> {
+        if let Some(replaced) = f(self)? {
+            return Ok(replaced);
+        }
+        let mut go = |e: &Expr| e.try_rewrite(f);
+        let kind = match &self.kind {
+            ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(go(a)?)),
+            ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, Box::new(go(a)?), Box::new(go(b)?)),
+            ExprKind::Ite(c, a, b) => {
+                ExprKind::Ite(Box::new(go(c)?), Box::new(go(a)?), Box::new(go(b)?))
+            }
+            ExprKind::Call(func, args) => {
+                ExprKind::Call(*func, args.iter().map(&mut go).collect::<Result<_, _>>()?)
+            }
+            ExprKind::Query(q) => {
+                let mut q = Query::clone(q);
+                q.path = q.path.try_map(&mut go)?;
+                ExprKind::Query(Box::new(q))
+            }
+            ExprKind::Filter(op, inner, states) => ExprKind::Filter(
+                *op,
+                Box::new(go(inner)?),
+                match states {
+                    Some(s) => Some(Box::new(go(s)?)),
+                    None => None,
+                },
+            ),
+            other => other.clone(),
+        };
+        Ok(Expr {
+            kind,
+            span: self.span,
+        })
+    }
+}
+
+impl Path {
+    /// The path with its state formulas rewritten by `f`.
+    pub(crate) fn try_map<E>(
+        &self,
+        f: &mut dyn FnMut(&Expr) -> Result<Expr, E>,
+    ) -> Result<Path, E> {
+        Ok(match self {
+            Path::Eventually(a) => Path::Eventually(f(a)?),
+            Path::EventuallyCumulative(a) => Path::EventuallyCumulative(f(a)?),
+            Path::EventuallyZero(a) => Path::EventuallyZero(f(a)?),
+            Path::Next(a) => Path::Next(f(a)?),
+            Path::Globally { steps, target } => Path::Globally {
+                steps: steps.clone(),
+                target: f(target)?,
+            },
+            Path::Until(a, b) => Path::Until(f(a)?, f(b)?),
+            Path::WeakUntil(a, b, k) => Path::WeakUntil(f(a)?, f(b)?, k.clone()),
+            Path::Release(a, b, k) => Path::Release(f(a)?, f(b)?, k.clone()),
+            Path::Bounded {
+                through,
+                steps,
+                target,
+            } => Path::Bounded {
+                through: match through {
+                    Some(t) => Some(f(t)?),
+                    None => None,
+                },
+                steps: steps.clone(),
+                target: f(target)?,
+            },
+            other => other.clone(),
+        })
+    }
+}
+
 /// What an expression is.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {

@@ -349,33 +349,6 @@ fn path_parts(path: &Path) -> Vec<&Expr> {
     }
 }
 
-/// The state formulas of a path, rewritten by `f`.
-fn map_path(path: &Path, mut f: impl FnMut(&Expr) -> Result<Expr, Error>) -> Result<Path, Error> {
-    Ok(match path {
-        Path::Eventually(a) => Path::Eventually(f(a)?),
-        Path::EventuallyCumulative(a) => Path::EventuallyCumulative(f(a)?),
-        Path::EventuallyZero(a) => Path::EventuallyZero(f(a)?),
-        Path::Next(a) => Path::Next(f(a)?),
-        Path::Globally { steps, target } => Path::Globally {
-            steps: steps.clone(),
-            target: f(target)?,
-        },
-        Path::Until(a, b) => Path::Until(f(a)?, f(b)?),
-        Path::WeakUntil(a, b, k) => Path::WeakUntil(f(a)?, f(b)?, k.clone()),
-        Path::Release(a, b, k) => Path::Release(f(a)?, f(b)?, k.clone()),
-        Path::Bounded {
-            through,
-            steps,
-            target,
-        } => Path::Bounded {
-            through: through.as_ref().map(&mut f).transpose()?,
-            steps: steps.clone(),
-            target: f(target)?,
-        },
-        other => other.clone(),
-    })
-}
-
 /// The rewriting of [`lift`].
 struct Lifted<'a> {
     loaded: &'a Loaded,
@@ -390,7 +363,7 @@ impl Lifted<'_> {
         let kind = match &e.kind {
             ExprKind::Query(q) => {
                 let mut inner = Query::clone(q);
-                inner.path = map_path(&q.path, |p| self.walk(p, true))?;
+                inner.path = q.path.try_map(&mut |p| self.walk(p, true))?;
                 if nested && (inner.bound.is_some() || is_ctl(&inner)) {
                     return self.label(&inner, e);
                 }

@@ -20,6 +20,8 @@ pub struct Prop {
     /// Why it cannot be checked, for a property written with a construct outside the
     /// supported language (its `expr` is then a placeholder).
     unsupported: Option<Diagnostic>,
+    /// Why a reference to another property by its name cannot be followed (a circle).
+    unresolved: Option<Error>,
     pub(crate) file: String,
     pub(crate) src: String,
 }
@@ -127,6 +129,7 @@ impl Props {
                         span: crate::error::Span::default(),
                     },
                     unsupported: Some(u.error),
+                    unresolved: None,
                     file: file.to_string(),
                     src: src.to_string(),
                 },
@@ -136,6 +139,7 @@ impl Props {
                         text: p.expr.to_string(),
                         expr: p.expr,
                         unsupported: None,
+                        unresolved: None,
                         file: file.to_string(),
                         src: src.to_string(),
                     },
@@ -144,6 +148,12 @@ impl Props {
             };
             props.push(prop);
         }
+        let is_label = |name: &str| {
+            matches!(name, "init" | "deadlock")
+                || scope.labels.contains_key(name)
+                || program.labels.iter().any(|(l, _)| l == name)
+        };
+        inline_references(&mut props, is_label);
         Ok(Props {
             props,
             scope,
@@ -162,6 +172,9 @@ impl Props {
         if let Some(d) = &prop.unsupported {
             return Err(Error::Text(d.clone()));
         }
+        if let Some(e) = &prop.unresolved {
+            return Err(e.clone());
+        }
         let missing: Vec<&str> = self
             .undefined
             .iter()
@@ -177,6 +190,66 @@ impl Props {
             missing.join("', '"),
             if missing.len() > 1 { "them" } else { "it" },
         )))
+    }
+}
+
+/// Replaces each reference to another property by its name (`"safe" & "live"`, PRISM's way of
+/// reusing a named property, written as a label where no label has that name) by that
+/// property's formula, so that every property stands on its own; a property that refers to
+/// itself, directly or not, is an error.
+fn inline_references(props: &mut [Prop], is_label: impl Fn(&str) -> bool) {
+    let named: Vec<(String, usize)> = props
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| Some((p.name.clone()?, i)))
+        .collect();
+    if named.is_empty() {
+        return;
+    }
+    fn inline(
+        i: usize,
+        props: &[Prop],
+        named: &[(String, usize)],
+        is_label: &dyn Fn(&str) -> bool,
+        stack: &mut Vec<usize>,
+    ) -> Result<crate::ast::Expr, Error> {
+        if stack.contains(&i) {
+            let names: Vec<String> = stack
+                .iter()
+                .chain([&i])
+                .map(|&j| format!("\"{}\"", props[j].name.as_deref().unwrap_or("?")))
+                .collect();
+            return Err(Error::Model(format!(
+                "properties refer to each other in a circle: {}",
+                names.join(" → ")
+            )));
+        }
+        stack.push(i);
+        let e = props[i].expr.try_rewrite(&mut |e| match &e.kind {
+            ExprKind::Label(l) if !is_label(l) => match named.iter().find(|(n, _)| n == l) {
+                Some(&(_, j)) if props[j].unsupported.is_none() => {
+                    inline(j, props, named, is_label, stack).map(Some)
+                }
+                Some(_) => Err(Error::Model(format!(
+                    "property \"{l}\" is used here, and it is written with a construct \
+                         that is not supported"
+                ))),
+                None => Ok(None),
+            },
+            _ => Ok(None),
+        });
+        stack.pop();
+        e
+    }
+    for i in 0..props.len() {
+        if props[i].unsupported.is_some() {
+            continue;
+        }
+        match inline(i, props, &named, &is_label, &mut Vec::new()) {
+            Ok(e) => props[i].expr = e,
+            // Kept for the property's own check, which reports it.
+            Err(e) => props[i].unresolved = Some(e),
+        }
     }
 }
 

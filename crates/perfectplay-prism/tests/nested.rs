@@ -326,3 +326,37 @@ fn states_of_interest_inside_the_brackets() {
     let e = answer(CHAIN, "P=? [ F s=3 {s<2}{min}{max} ]", false).unwrap_err();
     assert!(e.contains("{min}{max} together"), "{e}");
 }
+
+/// A named property used in another by its name, as PRISM allows (`"b": 1 - "a"`): its
+/// formula stands there, as a number, a truth value or a nested state formula; a circle of
+/// references is an error of the properties in it alone.
+#[test]
+fn properties_refer_to_each_other_by_name() {
+    let loaded = Loaded::new("m.prism", CHAIN, &[], 100).unwrap();
+    let text = "\"a\": P=? [ F s=3 ];\n\"b\": 1 - \"a\";\n\"c\": \"a\" * 3 = 1;\n\
+                \"d\": \"e\" + 1;\n\"e\": \"d\" * 2;\n\"f\": P>0.3 [ F s=3 ];\n\
+                \"g\": filter(count, \"f\");\n\"h\": P=? [ X \"f\" ];\n";
+    let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+    let got: Vec<String> = props
+        .props
+        .iter()
+        .map(|p| match check_prop(&loaded, &props, p, true) {
+            Ok(a) => match a.holds {
+                Some(b) => b.to_string(),
+                None => a.exact.unwrap(),
+            },
+            Err(e) => e.to_string(),
+        })
+        .collect();
+    assert_eq!(got[..3], ["1/3", "2/3", "true"]);
+    assert!(
+        got[3].contains("circle: \"d\" → \"e\" → \"d\""),
+        "{}",
+        got[3]
+    );
+    assert!(got[4].contains("circle"), "{}", got[4]);
+    // P(F s=3) > 0.3 in 0 (1/3), 1 and 3; from 0 the next state is 1 or 2.
+    assert_eq!(got[5..], ["true", "3", "1/2"]);
+    // The text stays as written.
+    assert_eq!(props.props[1].text, "1 - \"a\"");
+}
