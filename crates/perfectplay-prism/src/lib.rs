@@ -29,49 +29,27 @@
 
 #![deny(missing_docs)]
 
-pub mod ast;
-mod bounded;
+// The pipeline, each layer using only those before it: the text's syntax, the checked program
+// (with its properties), the built state space, and the analyses that answer queries; the
+// session module is the front door over all of them.
+mod analysis;
 pub mod build;
-pub mod check;
-mod compound;
-mod ctl;
 mod error;
-mod eval;
-mod fast;
-mod filter;
-pub mod graph;
-mod index;
-mod init;
-mod lexer;
-mod nested;
-mod order;
-pub mod packed;
-mod parser;
-mod print;
 pub mod program;
-mod props;
-mod query;
-mod resolve;
-mod resolved;
-mod rewards;
 mod session;
-mod total;
-pub mod value;
-mod zero;
+mod syntax;
 
-pub use error::{Diagnostic, Span};
-pub use parser::{parse_expr, parse_model, parse_properties};
-pub use props::{Prop, Props};
-pub use query::QueryModel;
+pub use analysis::query::QueryModel;
+pub use analysis::{check, graph};
+pub use build::packed;
+pub use build::Loaded;
+pub use error::{Error, LookupError};
+pub use program::props::{Prop, Props};
+pub use program::value;
 pub use session::{
     all_properties, analysis_model, check_constants, check_prop, find_property, parse_program,
-    query_model, read_source, Error, Loaded, LookupError, MAX_SOURCE_BYTES,
+    query_model, read_source, MAX_SOURCE_BYTES,
 };
-
-/// The value of a numeric reward expression on variable values.
-pub(crate) fn build_value(e: &program::CExpr, vals: &[i64]) -> Result<value::Q, String> {
-    e.eval(vals)
-        .map_err(|err| err.to_string())?
-        .number()
-        .ok_or_else(|| "a reward is a boolean".to_string())
-}
+pub use syntax::ast;
+pub use syntax::diagnostic::{Diagnostic, Span};
+pub use syntax::parser::{parse_expr, parse_model, parse_properties};

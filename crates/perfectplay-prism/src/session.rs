@@ -2,66 +2,16 @@
 
 use std::time::Instant;
 
-use crate::ast::{BinOp, ExprKind, Opt, Path, Query};
-use crate::build::{build_until, Space};
-use crate::check::{check, prepare, Answer, Prepared};
-use crate::error::Diagnostic;
-use crate::parser::parse_model;
+use crate::analysis::answer::{answer_resolved, complemented};
+use crate::analysis::check::{prepare, Answer, Prepared};
+use crate::analysis::query::QueryModel;
+use crate::analysis::resolved::{resolve_prop, Resolved};
+use crate::build::{build_until, Loaded};
+pub use crate::error::{Error, LookupError};
+use crate::program::props::{Prop, Props};
 use crate::program::{CExpr, Program};
-use crate::props::{Prop, Props};
-use crate::query::QueryModel;
-use crate::resolved::{resolve_prop, Resolved};
-
-/// Why a model or property could not be checked.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// A syntax or type error, with its place.
-    #[error("{}", .0.render())]
-    Text(Diagnostic),
-    /// An error while building the state space or solving.
-    #[error("{0}")]
-    Model(String),
-    /// What was asked for names no property (see [`find_property`]).
-    #[error("{0}")]
-    Lookup(LookupError),
-}
-
-/// Why a property asked for by name, number or text is none (see [`find_property`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum LookupError {
-    /// A number picks a property of the properties file by its place, and there is no file.
-    #[error("{number}: a number picks a property of the properties file by its place, and no properties file is given (give one, or write the property itself)")]
-    NumberWithoutFile {
-        /// The number asked for.
-        number: u64,
-    },
-    /// A number beyond the file's properties (they are numbered from 1).
-    #[error("{number}: {file} has {count} properties (numbered from 1)")]
-    NumberOutOfRange {
-        /// The number asked for.
-        number: u64,
-        /// The properties file.
-        file: String,
-        /// How many properties it has.
-        count: usize,
-    },
-    /// A text that holds no property, or several.
-    #[error("'{text}' holds {count} properties: ask for one at a time")]
-    NotOne {
-        /// What was asked.
-        text: String,
-        /// How many properties it holds.
-        count: usize,
-    },
-    /// Nothing asked, and a properties file without properties.
-    #[error("{file} has no properties to check")]
-    EmptyFile {
-        /// The properties file.
-        file: String,
-    },
-}
+use crate::syntax::ast::{BinOp, ExprKind, Path};
+use crate::syntax::parser::parse_model;
 
 /// The property `asked`, looked up as PRISM's `-prop` does, the same for every front end: the
 /// name of a property of the properties file `file` (`(name, text)`, parsed against `program`
@@ -122,26 +72,6 @@ pub fn all_properties(
         })),
         false => Ok(props),
     }
-}
-
-impl From<Diagnostic> for Error {
-    fn from(d: Diagnostic) -> Error {
-        Error::Text(d)
-    }
-}
-
-/// A model, checked and built.
-pub struct Loaded {
-    /// The checked model.
-    pub program: Program,
-    /// Its reachable states.
-    pub space: Space,
-    /// Seconds spent building (and, from [`Loaded::new`], parsing and checking).
-    pub build_seconds: f64,
-    /// Where the build stopped (see [`Loaded::for_properties`]): the conditions of the
-    /// properties it was built for, all of which hold in every unexpanded state; empty for a
-    /// full build.
-    pub(crate) decided: Vec<CExpr>,
 }
 
 /// The largest source text [`read_source`] reads: 64 MiB, far beyond any model written by
@@ -284,7 +214,7 @@ impl Loaded {
     /// Builds `program` for checking the properties `asked` (pairs of a file's properties and
     /// the number of one): a state where all of them are decided (the target of `F φ`, the
     /// target or a state outside ψ of `ψ U φ`) is not expanded, as Storm's builder does, so
-    /// that [`Space::len`] counts the states the properties need. Other properties cannot be
+    /// that [`crate::build::Space::len`] counts the states the properties need. Other properties cannot be
     /// checked on the result; with none asked (or one that cannot say where it is decided),
     /// the build is full. Calls `progress(expanded, found)` now and then.
     pub fn for_properties(
@@ -363,7 +293,7 @@ pub fn query_model<'a>(
         )));
     }
     refuse_ctl(prop)?;
-    if let Some((props, prop)) = crate::nested::lift(loaded, props, prop)? {
+    if let Some((props, prop)) = crate::analysis::nested::lift(loaded, props, prop)? {
         return query_model(loaded, &props, &prop);
     }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
@@ -375,9 +305,9 @@ pub fn query_model<'a>(
 /// An error for CTL's `E [ … ]` and `A [ … ]`, which speak of paths, not of play to optimise.
 fn refuse_ctl(prop: &Prop) -> Result<(), Error> {
     let ctl = match &prop.expr.kind {
-        ExprKind::Query(q) => crate::nested::is_ctl(q),
+        ExprKind::Query(q) => crate::analysis::nested::is_ctl(q),
         ExprKind::Filter(_, inner, _) => {
-            matches!(&inner.kind, ExprKind::Query(q) if crate::nested::is_ctl(q))
+            matches!(&inner.kind, ExprKind::Query(q) if crate::analysis::nested::is_ctl(q))
         }
         _ => false,
     };
@@ -478,54 +408,56 @@ pub fn analysis_model<'a>(
         return query_model(loaded, props, prop).map(|m| Box::new(m) as _);
     }
     refuse_ctl(prop)?;
-    if let Some((props, prop)) = crate::nested::lift(loaded, props, prop)? {
+    if let Some((props, prop)) = crate::analysis::nested::lift(loaded, props, prop)? {
         return analysis_model(loaded, &props, &prop, exact);
     }
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
     refuse_complement(&r, prop)?;
     let (program, space) = (&loaded.program, &loaded.space);
-    if exact && crate::check::inexact(program, &r.query, r.through.as_ref(), &r.target) {
+    if exact && crate::analysis::check::inexact(program, &r.query, r.through.as_ref(), &r.target) {
         return Err(Error::Model(format!(
             "{}: {}",
             prop.text,
-            crate::check::INEXACT
+            crate::analysis::check::INEXACT
         )));
     }
     if let (Some(k), None) = (r.steps, &r.query.bound) {
         let (q, through) = (&r.query, r.through.as_ref());
-        let steps = crate::bounded::Steps {
+        let steps = crate::analysis::bounded::Steps {
             last: k,
             first: r.first,
         };
-        let model = crate::bounded::model(program, space, q, through, &r.target, r.over, steps)
-            .map_err(Error::Model)?;
+        let model =
+            crate::analysis::bounded::model(program, space, q, through, &r.target, r.over, steps)
+                .map_err(Error::Model)?;
         return Ok(Box::new(model));
     }
     if let (None, true, None) = (r.steps, r.first > 0, &r.query.bound) {
         let (q, through) = (&r.query, r.through.as_ref());
-        let model =
-            crate::bounded::lower_model(program, space, q, through, &r.target, r.over, r.first)
-                .map_err(Error::Model)?;
+        let model = crate::analysis::bounded::lower_model(
+            program, space, q, through, &r.target, r.over, r.first,
+        )
+        .map_err(Error::Model)?;
         return Ok(Box::new(model));
     }
     let r = r.settle_zero(loaded)?;
     if matches!(r.query.path, Path::EventuallyZero(_)) && r.query.bound.is_none() {
-        return match crate::zero::setup(program, space, &r.query, &r.target, r.over)
+        return match crate::analysis::zero::setup(program, space, &r.query, &r.target, r.over)
             .map_err(Error::Model)?
         {
-            crate::zero::Setup::Product {
+            crate::analysis::zero::Setup::Product {
                 model,
                 bounded: true,
             } => Ok(model),
-            crate::zero::Setup::Product { .. } => Err(Error::Model(format!(
+            crate::analysis::zero::Setup::Product { .. } => Err(Error::Model(format!(
                 "{}: a play can earn without bound before it reaches φ or misses it for \
                  good, so optimal play is only bounded here (`check` gives the value with a \
                  certified error bound); explain, play, strategy and distribution need the \
                  reward earned bounded",
                 prop.text
             ))),
-            crate::zero::Setup::Infinite => Err(Error::Model(format!(
+            crate::analysis::zero::Setup::Infinite => Err(Error::Model(format!(
                 "{}: the value at the start is +∞ (a play can earn without end while φ is \
                  still possible)",
                 prop.text
@@ -534,7 +466,7 @@ pub fn analysis_model<'a>(
     }
     let model = checked_model(loaded, r, prop)?;
     if model.is_total_game() {
-        let game = crate::total::AnalysisModel::new(model, exact)
+        let game = crate::analysis::total::AnalysisModel::new(model, exact)
             .map_err(|e| Error::Model(format!("{}: {e}", prop.text)))?;
         return Ok(Box::new(game));
     }
@@ -551,19 +483,19 @@ pub fn check_prop(
     exact: bool,
 ) -> Result<Answer, Error> {
     props.defined_for(prop)?;
-    if let Some((props, prop)) = crate::nested::lift(loaded, props, prop)? {
+    if let Some((props, prop)) = crate::analysis::nested::lift(loaded, props, prop)? {
         return check_prop(loaded, &props, &prop, exact);
     }
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
         return check_query(loaded, props, prop, &prop.expr, exact);
     }
-    let constant = |e: &crate::ast::Expr| value_at_start(loaded, props, prop, e);
-    let mut query = |e: &crate::ast::Expr, exact: bool| {
+    let constant = |e: &crate::syntax::ast::Expr| value_at_start(loaded, props, prop, e);
+    let mut query = |e: &crate::syntax::ast::Expr, exact: bool| {
         check_query(loaded, props, prop, e, exact).map_err(|err| format!("{e}: {err}"))
     };
-    crate::compound::evaluate(
+    crate::analysis::compound::evaluate(
         &prop.expr,
-        &mut crate::compound::Env {
+        &mut crate::analysis::compound::Env {
             query: &mut query,
             constant: &constant,
             exact,
@@ -579,8 +511,8 @@ fn value_at_start(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,
-    e: &crate::ast::Expr,
-) -> Result<crate::value::Value, String> {
+    e: &crate::syntax::ast::Expr,
+) -> Result<crate::program::value::Value, String> {
     let program = &loaded.program;
     let c = program
         .resolve_over_states(&prop.file, &prop.src, e, &props.scope)
@@ -611,15 +543,15 @@ pub(crate) fn check_query(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,
-    expr: &crate::ast::Expr,
+    expr: &crate::syntax::ast::Expr,
     exact: bool,
 ) -> Result<Answer, Error> {
-    if crate::filter::is_general(expr) {
-        return crate::filter::check(loaded, props, prop, expr, exact);
+    if crate::analysis::filter::is_general(expr) {
+        return crate::analysis::filter::check(loaded, props, prop, expr, exact);
     }
     if let ExprKind::Query(q) = &expr.kind {
-        if crate::nested::is_ctl(q) {
-            return crate::nested::at_initial_states(loaded, props, prop, q);
+        if crate::analysis::nested::is_ctl(q) {
+            return crate::analysis::nested::at_initial_states(loaded, props, prop, q);
         }
     }
     let r = resolve_prop(&loaded.program, props, prop, expr)?;
@@ -627,156 +559,4 @@ pub(crate) fn check_query(
     let complement = r.complement;
     let a = answer_resolved(loaded, props, prop, r.settle_zero(loaded)?, exact)?;
     Ok(if complement { complemented(a) } else { a })
-}
-
-/// One minus `a` (the value of the dual query of a `G`, `W` or `R`): exactly where `a` is exact; the error bound
-/// stays, and so does whether a bound holds (the dual's bound is turned already).
-pub(crate) fn complemented(a: Answer) -> Answer {
-    use malachite_q::Rational;
-    use std::str::FromStr;
-    let exact = a.exact.as_deref().and_then(|q| {
-        let q = Rational::from_str(q).ok()?;
-        Some((Rational::from(1) - q).to_string())
-    });
-    Answer {
-        value: 1.0 - a.value,
-        exact,
-        ..a
-    }
-}
-
-/// The answer to `r` (settled), a query of property `prop`, at the start.
-pub(crate) fn answer_resolved(
-    loaded: &Loaded,
-    props: &Props,
-    prop: &Prop,
-    r: Resolved,
-    exact: bool,
-) -> Result<Answer, Error> {
-    let Resolved {
-        over,
-        query,
-        through,
-        target,
-        steps,
-        first,
-        ..
-    } = r;
-    let solve = |q: &Query, exact: bool| {
-        let (program, space) = (&loaded.program, &loaded.space);
-        match steps {
-            Some(k) => {
-                let steps = crate::bounded::Steps { last: k, first };
-                crate::bounded::check(
-                    program,
-                    space,
-                    q,
-                    through.as_ref(),
-                    &target,
-                    over,
-                    steps,
-                    exact,
-                )
-            }
-            None if first > 0 => crate::bounded::check_lower(
-                program,
-                space,
-                q,
-                through.as_ref(),
-                &target,
-                over,
-                first,
-                exact,
-            ),
-            None => check(program, space, q, through.as_ref(), &target, over, exact),
-        }
-        .map_err(Error::Model)
-    };
-    let Some((op, bound)) = &query.bound else {
-        return solve(&query, exact);
-    };
-    let numeric = numeric_query(&loaded.program, &query);
-    let b = bound_value(&loaded.program, props, prop, bound)?;
-    // Compared exactly: the value is solved in rationals (in floats where the model computes
-    // numbers that need not be rational, deciding only where the float is clear of the bound).
-    let inexact = crate::check::inexact(&loaded.program, &numeric, through.as_ref(), &target);
-    let mut a = match solve(&numeric, !inexact) {
-        // `F0` where a play can earn without bound has a certified interval, not an exact
-        // value: compared in floats, with its error bound.
-        Err(Error::Model(e)) if e == crate::zero::UNBOUNDED => solve(&numeric, false)?,
-        a => a?,
-    };
-    let compare_floats = |text: &str| {
-        let (v, w) = (a.value, b.to_f64());
-        if (v - w).abs() > (1e-9 * w.abs().max(1.0)).max(2.0 * a.error_bound) {
-            Ok(match op {
-                BinOp::Gt | BinOp::Ge => v > w,
-                _ => v < w,
-            })
-        } else {
-            Err(Error::Model(format!(
-                "the value {text} is too close to the bound to compare here"
-            )))
-        }
-    };
-    let holds = match &a.exact {
-        // +∞ (a reward): above every bound.
-        _ if a.value == f64::INFINITY => matches!(op, BinOp::Gt | BinOp::Ge),
-        None => compare_floats(&a.value.to_string())?,
-        Some(text) => match parse_fraction(text) {
-            Some(v) => match op {
-                BinOp::Gt => v > b,
-                BinOp::Ge => v >= b,
-                BinOp::Lt => v < b,
-                _ => v <= b,
-            },
-            // A fraction beyond 128 bits: its float decides unless it is too close to tell.
-            None => compare_floats(text)?,
-        },
-    };
-    a.holds = Some(holds);
-    Ok(a)
-}
-
-/// The query whose value decides `query`'s bound: `query` without it, optimised the way the
-/// bound is checked. In an MDP (and a game asked without a coalition), `P>=b` holds when every
-/// scheduler meets the bound: the least value is compared (the greatest for `<` and `<=`). In
-/// a game, `<<C>> P>=b` holds when the coalition can ensure the bound whatever the others do
-/// (PRISM-games): the coalition maximises against `>` and `>=` and minimises against `<` and
-/// `<=`. A DTMC has the one value.
-pub(crate) fn numeric_query(program: &Program, query: &Query) -> Query {
-    let mut numeric = query.clone();
-    let Some((op, _)) = numeric.bound.take() else {
-        return numeric;
-    };
-    let lower = matches!(op, BinOp::Gt | BinOp::Ge);
-    numeric.opt = match crate::check::model_type(program, &numeric) {
-        crate::ast::ModelType::Dtmc => numeric.opt,
-        crate::ast::ModelType::Smg if lower => Opt::Max,
-        crate::ast::ModelType::Smg => Opt::Min,
-        _ if lower => Opt::Min,
-        _ => Opt::Max,
-    };
-    numeric
-}
-
-/// The number `bound` of a query's bound (`0.5` of `P>=0.5`), a constant.
-pub(crate) fn bound_value(
-    program: &Program,
-    props: &Props,
-    prop: &Prop,
-    bound: &crate::ast::Expr,
-) -> Result<crate::value::Q, Error> {
-    match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
-        CExpr::Const(v) => v
-            .number()
-            .ok_or_else(|| Error::Model("a bound must be a number".into())),
-        _ => Err(Error::Model("a bound must be a constant".into())),
-    }
-}
-
-/// `p/q` or an integer as a 128-bit fraction.
-fn parse_fraction(text: &str) -> Option<crate::value::Q> {
-    let (n, d) = text.split_once('/').unwrap_or((text, "1"));
-    crate::value::Q::new(n.parse().ok()?, d.parse().ok()?)
 }

@@ -150,9 +150,14 @@ fn infinite_values_follow_the_rules_and_undefined_ones_are_errors() {
         (format!("{inf} - {inf}"), Err("undefined")),
         (format!("0 * {inf}"), Err("undefined")),
         (format!("floor({inf})"), Err("undefined")),
+        // x/0 is ±∞ as in PRISM; 0/0 is no number.
         (
             "1 / (1 - <<*>> Pmax=? [ F x<=3 ])".to_string(),
-            Err("division by zero"),
+            Ok(f64::INFINITY),
+        ),
+        (
+            "(1 - <<*>> Pmax=? [ F x<=3 ]) / 0".to_string(),
+            Err("0/0 is undefined"),
         ),
         (
             "mod(<<*>> Pmax=? [ F x=2 ], 2)".to_string(),

@@ -1,7 +1,7 @@
 //! Building the state space: every state reachable from the initial ones, each with its
 //! choices (an unlabelled command, or one enabled command of every module that synchronises on
 //! an action) and each choice's distribution over next states. States are packed into words
-//! by the variables' ranges ([`crate::packed`]) and numbered as found.
+//! by the variables' ranges ([`crate::build::packed`]) and numbered as found.
 //!
 //! Nothing is normalised or guessed: a probability outside [0, 1], a command whose
 //! probabilities do not sum to exactly one, an update that leaves a variable's range, and two
@@ -9,14 +9,19 @@
 //! the state. A state without an enabled command (a deadlock) gets a self-loop, as in PRISM and
 //! Storm.
 
+pub(crate) mod index;
+pub(crate) mod init;
+pub mod packed;
+pub(crate) mod rewards;
+
 use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
 
-use crate::fast::IntExpr;
-use crate::index::Indexed;
-use crate::packed::{self, pack, unpack, Packed, Word};
+use crate::build::index::Indexed;
+use crate::build::packed::{pack, unpack, Packed, Word};
+use crate::program::fast::IntExpr;
+use crate::program::value::{Value, Q};
 use crate::program::{CExpr, EvalError, Program};
-use crate::value::{Value, Q};
 use perfectplay::Rat;
 
 /// Why the state space could not be built.
@@ -317,7 +322,7 @@ fn build_packed<K: Word>(
     // Initial states.
     let init_vals: Vec<Vec<i64>> = match &program.init {
         None => vec![program.vars.iter().map(|v| v.init).collect()],
-        Some(init) => crate::init::initial_valuations(program, init, max_states)?,
+        Some(init) => crate::build::init::initial_valuations(program, init, max_states)?,
     };
     for vals in &init_vals {
         let p: K = pack(&space.layout, program, vals);
@@ -790,4 +795,18 @@ fn rounded_distribution(probs: impl Iterator<Item = f64>) -> Vec<(i64, i64)> {
         nums[largest] += ROUNDED - total;
     }
     nums.into_iter().map(|n| (n, ROUNDED)).collect()
+}
+
+/// A model, checked and built.
+pub struct Loaded {
+    /// The checked model.
+    pub program: Program,
+    /// Its reachable states.
+    pub space: Space,
+    /// Seconds spent building (and, from `Loaded::new`, parsing and checking).
+    pub build_seconds: f64,
+    /// Where the build stopped (see `Loaded::for_properties`): the conditions of the
+    /// properties it was built for, all of which hold in every unexpanded state; empty for a
+    /// full build.
+    pub(crate) decided: Vec<CExpr>,
 }

@@ -4,10 +4,10 @@
 //! top-level conjunction pins (`x = 3`, `b`, `!b`) take that one value, so a model whose
 //! initial states fix most variables is not enumerated over the product of all their ranges.
 
-use crate::ast::{BinOp, UnOp};
 use crate::build::BuildError;
-use crate::eval::CExpr;
+use crate::program::eval::CExpr;
 use crate::program::Program;
+use crate::syntax::ast::{BinOp, UnOp};
 
 /// The most partial valuations the search visits before it gives up.
 const MAX_VISITS: u64 = 1 << 26;
@@ -23,7 +23,7 @@ pub(crate) fn initial_valuations(
     // Each variable's values: its range, or the one value the conjunction pins.
     let mut domain: Vec<(i64, i64)> = program.vars.iter().map(|v| (v.lo, v.hi)).collect();
     let mut pins = Vec::new();
-    crate::index::pinned(init, &mut pins);
+    crate::build::index::pinned(init, &mut pins);
     for (v, x) in pins {
         // A pin outside the range, or two different pins, leave no value.
         let (lo, hi) = domain[v];
@@ -115,7 +115,7 @@ fn holds(
     e: &CExpr,
     vals: &[i64],
     assigned: &[bool],
-) -> Result<Option<bool>, crate::eval::EvalError> {
+) -> Result<Option<bool>, crate::program::eval::EvalError> {
     if decided(e, assigned) {
         return e.holds(vals).map(Some);
     }

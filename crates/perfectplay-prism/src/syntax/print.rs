@@ -4,7 +4,7 @@
 
 use std::fmt::{self, Display, Formatter};
 
-use crate::ast::*;
+use crate::syntax::ast::*;
 
 /// How tightly an expression binds, loosest first; an operand that binds more loosely than
 /// its place allows is put in parentheses.

@@ -11,13 +11,15 @@ use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 use perfectplay::{Exact, Model, Solver};
 
-use crate::ast::{BinOp, Expr, ExprKind, Measure, Path, Query};
-use crate::check::{prepare, OverInitial, Prepared};
-use crate::ctl::{Graph, Interval, Quantifier};
-use crate::eval::{CExpr, StateSet};
-use crate::props::{Prop, Props};
-use crate::resolved::{interval, resolve_over};
-use crate::session::{bound_value, numeric_query, Error, Loaded};
+use crate::analysis::answer::{bound_value, numeric_query};
+use crate::analysis::check::{prepare, OverInitial, Prepared};
+use crate::analysis::ctl::{Graph, Interval, Quantifier};
+use crate::analysis::resolved::{interval, resolve_over};
+use crate::build::Loaded;
+use crate::error::Error;
+use crate::program::eval::{CExpr, StateSet};
+use crate::program::props::{Prop, Props};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Measure, Path, Query};
 
 /// A query's value in one state: the nearest `f64` (`f64::INFINITY` for +∞) and, when solved
 /// exactly, the fraction.
@@ -49,21 +51,24 @@ pub(crate) fn values(
     let r = resolve_over(&at.program, props, prop, OverInitial::Min, query)?.settle_zero(&at)?;
     let (program, space) = (&at.program, &at.space);
     let (q, through, target) = (&r.query, r.through.as_ref(), &r.target);
-    if exact && crate::check::inexact(program, q, through, target) {
-        return Err(Error::Model(crate::check::INEXACT.into()));
+    if exact && crate::analysis::check::inexact(program, q, through, target) {
+        return Err(Error::Model(crate::analysis::check::INEXACT.into()));
     }
     let over = OverInitial::Min;
     let model_err = Error::Model;
     let (mut vals, error) = match (r.steps, r.first) {
         (Some(last), first) => {
-            let steps = crate::bounded::Steps { last, first };
-            let m = crate::bounded::model(program, space, q, through, target, over, steps)
-                .map_err(model_err)?;
+            let steps = crate::analysis::bounded::Steps { last, first };
+            let m =
+                crate::analysis::bounded::model(program, space, q, through, target, over, steps)
+                    .map_err(model_err)?;
             solve_all(&m, n, |s| (s, last), exact)?
         }
         (None, first) if first > 0 => {
-            let m = crate::bounded::lower_model(program, space, q, through, target, over, first)
-                .map_err(model_err)?;
+            let m = crate::analysis::bounded::lower_model(
+                program, space, q, through, target, over, first,
+            )
+            .map_err(model_err)?;
             solve_all(&m, n, |s| (s, 0), exact)?
         }
         _ if matches!(q.path, Path::EventuallyZero(_)) => return Err(not_everywhere(query)),
@@ -190,7 +195,7 @@ pub(crate) fn satisfying(
     // Some value is too close to the bound for floats: compared exactly.
     let inexact = {
         let r = resolve_over(&loaded.program, props, prop, OverInitial::Only, &numeric)?;
-        crate::check::inexact(&loaded.program, &r.query, r.through.as_ref(), &r.target)
+        crate::analysis::check::inexact(&loaded.program, &r.query, r.through.as_ref(), &r.target)
     };
     if inexact {
         return Err(Error::Model(format!(
@@ -219,7 +224,7 @@ fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec
     }
     let set = |e: &Expr| -> Result<Vec<bool>, Error> {
         let c = program.resolve_property(&prop.file, &prop.src, e, &props.scope)?;
-        crate::check::states_where(space, program, &c).map_err(Error::Model)
+        crate::analysis::check::states_where(space, program, &c).map_err(Error::Model)
     };
     let every = vec![true; space.len()];
     let graph = Graph::new(space);
@@ -227,7 +232,7 @@ fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec
         Measure::Exists => Quantifier::Some,
         _ => Quantifier::Every,
     };
-    let steps = |s: Option<&crate::ast::Steps>| -> Result<Interval, Error> {
+    let steps = |s: Option<&crate::syntax::ast::Steps>| -> Result<Interval, Error> {
         Ok(match s {
             None => Interval {
                 first: 0,
@@ -239,7 +244,7 @@ fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec
             }
         })
     };
-    use crate::ctl::{and, not};
+    use crate::analysis::ctl::{and, not};
     Ok(match &query.path {
         Path::Eventually(phi) => graph.until(q, &every, &set(phi)?, steps(None)?),
         Path::Until(psi, phi) => graph.until(q, &set(psi)?, &set(phi)?, steps(None)?),
@@ -441,10 +446,10 @@ pub(crate) fn at_initial_states(
     props: &Props,
     prop: &Prop,
     query: &Query,
-) -> Result<crate::check::Answer, Error> {
+) -> Result<crate::analysis::check::Answer, Error> {
     let holds = satisfying(loaded, props, prop, query)?;
     let b = loaded.space.initial.iter().all(|&s| holds[s as usize]);
-    Ok(crate::check::Answer {
+    Ok(crate::analysis::check::Answer {
         value: b as u8 as f64,
         exact: None,
         method: "graph",

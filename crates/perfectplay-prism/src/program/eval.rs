@@ -2,8 +2,8 @@
 //! integers where every operand is an integer or a boolean (guards and updates, the common
 //! case), and in exact rationals otherwise.
 
-use crate::ast::{BinOp, Func, UnOp};
-use crate::value::{Value, Q};
+use crate::program::value::{Value, Q};
+use crate::syntax::ast::{BinOp, Func, UnOp};
 
 /// A resolved expression: names are variable indices or folded constants.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,15 +3,22 @@
 //! constant parts folded, and every expression's type checked. Expressions become [`CExpr`]s
 //! that evaluate on a state's variable values without looking a name up.
 
+pub(crate) mod eval;
+pub(crate) mod fast;
+pub(crate) mod order;
+pub mod props;
+pub(crate) mod resolve;
+pub mod value;
+
 use std::collections::{HashMap, HashSet};
 
-use crate::ast::*;
-use crate::error::{Diagnostic, Span};
-use crate::value::{Value, Q};
+use crate::program::value::{Value, Q};
+use crate::syntax::ast::*;
+use crate::syntax::diagnostic::{Diagnostic, Span};
 
-pub use crate::eval::{CExpr, EvalError};
-pub use crate::resolve::Type;
-use crate::resolve::{Checker, Scope};
+pub use crate::program::eval::{CExpr, EvalError};
+pub use crate::program::resolve::Type;
+use crate::program::resolve::{Checker, Scope};
 
 /// A state variable.
 #[derive(Clone, Debug, PartialEq)]
@@ -227,16 +234,16 @@ impl Program {
             .iter()
             .filter(|(name, _)| decls.contains_key(name))
             .map(|(name, text)| {
-                crate::parser::parse_expr(&format!("--const {name}"), text)
+                crate::syntax::parser::parse_expr(&format!("--const {name}"), text)
                     .map(|e| (name.as_str(), e))
             })
             .collect::<Result<_, _>>()?;
         let none = HashMap::new();
-        let evaluation = crate::order::dependency_order(&order, |name| {
+        let evaluation = crate::program::order::dependency_order(&order, |name| {
             let mut names = Vec::new();
             match parsed_given.get(name) {
-                Some(e) => crate::order::names_in(e, &none, &mut names),
-                None => crate::order::names_in(
+                Some(e) => crate::program::order::names_in(e, &none, &mut names),
+                None => crate::program::order::names_in(
                     decls[name].value.as_ref().expect("checked above"),
                     &formulas,
                     &mut names,
@@ -1073,7 +1080,7 @@ fn rename_expr(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parser::parse_model;
+    use crate::syntax::parser::parse_model;
 
     /// The machine-integer evaluation agrees with the exact one wherever it answers, and
     /// declines (for the exact one to answer or to name the error) on divisions, rationals
@@ -1094,7 +1101,7 @@ mod tests {
             ("b => x = 3", Some(true)),
         ];
         for (text, expect) in cases {
-            let e = crate::parser::parse_expr("e", text).unwrap();
+            let e = crate::syntax::parser::parse_expr("e", text).unwrap();
             let c = program
                 .resolve_property("e", text, &e, &PropertyScope::default())
                 .unwrap();

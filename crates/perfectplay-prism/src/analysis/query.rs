@@ -1,12 +1,12 @@
 //! A query on a built state space as a game for perfectplay's engine ([`QueryModel`]): its
 //! states are the space's numbers, end components collapsed to one representative, the states
-//! the graph analysis decided terminal, and (for `crate::total`'s strategy iteration) the
+//! the graph analysis decided terminal, and (for `crate::analysis::total`'s strategy iteration) the
 //! maximiser's choices fixed and every open state solved.
 
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
+use crate::analysis::check::OverInitial;
 use crate::build::Space;
-use crate::check::OverInitial;
 use crate::program::Program;
 
 /// A state of the query's model: a state of the space (its end component's representative),
@@ -54,12 +54,12 @@ pub struct QueryModel<'a> {
     /// What a play's total is: whether the target was reached, or the reward.
     pub(crate) total: &'static str,
     /// An `Fc` query on a stochastic game, which the engine alone does not solve (see
-    /// [`crate::total`]).
+    /// [`crate::analysis::total`]).
     pub(crate) total_game: bool,
     /// Whether a number it depends on is floating point (`pow(x, 0.5)`; see
-    /// [`crate::eval::CExpr::Inexact`]).
+    /// [`crate::program::eval::CExpr::Inexact`]).
     pub(crate) inexact: bool,
-    /// During a step of [`crate::total`]'s strategy iteration: per state the choice the reward
+    /// During a step of [`crate::analysis::total`]'s strategy iteration: per state the choice the reward
     /// maximiser follows (`u32::MAX` where it does not decide), and the states the virtual
     /// start spreads over, so that every state is solved.
     pub(crate) step: Option<(Vec<u32>, Vec<u32>)>,
@@ -184,7 +184,7 @@ impl QueryModel<'_> {
         self.reward.at(c)
     }
 
-    /// Makes the model one step of [`crate::total`]'s strategy iteration: the states with a
+    /// Makes the model one step of [`crate::analysis::total`]'s strategy iteration: the states with a
     /// known value, the maximiser's choices, and the states to solve.
     pub(crate) fn set_step(
         &mut self,

@@ -1,11 +1,11 @@
-//! A recursive-descent parser from tokens to the syntax tree ([`crate::ast`]). Errors name the
+//! A recursive-descent parser from tokens to the syntax tree ([`crate::syntax::ast`]). Errors name the
 //! file, line and column, and what was expected; constructs outside the supported language
 //! (LTL paths, CTMC operators, other model types) are reported by name.
 //! Declarations are here; properties in `props.rs`, expressions in `expr.rs`.
 
-use crate::ast::*;
-use crate::error::{Diagnostic, Span};
-use crate::lexer::{tokens, Tok, Token};
+use crate::syntax::ast::*;
+use crate::syntax::diagnostic::{Diagnostic, Span};
+use crate::syntax::lexer::{tokens, Tok, Token};
 
 mod expr;
 mod props;

@@ -3,10 +3,10 @@
 //! most the few commands whose pinned value it has: the builder looks those up instead of
 //! evaluating every guard in every state.
 
-use crate::ast::{BinOp, UnOp};
-use crate::eval::CExpr;
+use crate::program::eval::CExpr;
+use crate::program::value::Value;
 use crate::program::Program;
-use crate::value::Value;
+use crate::syntax::ast::{BinOp, UnOp};
 
 /// The most entries of one group's table (buckets times the commands in each, about).
 const MAX_ENTRIES: u64 = 1 << 16;

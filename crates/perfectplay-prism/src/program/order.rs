@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ast::{Expr, ExprKind};
+use crate::syntax::ast::{Expr, ExprKind};
 
 /// The names `e` refers to, with those of the formulas among them (each formula once).
 pub(crate) fn names_in<'e>(

@@ -3,9 +3,9 @@
 //! properties kept aside when they use a construct this front end does not support.
 
 use super::{Parser, Result};
-use crate::ast::*;
-use crate::error::Span;
-use crate::lexer::Tok;
+use crate::syntax::ast::*;
+use crate::syntax::diagnostic::Span;
+use crate::syntax::lexer::Tok;
 
 impl Parser<'_> {
     /// Moves past the property that starts at token `from`: to just after a `;` outside

@@ -32,12 +32,12 @@
 
 use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats};
 
-use crate::ast::{Measure, ModelType, Opt, Path, Query};
+use crate::analysis::check::{Answer, Basis, Known, OverInitial, Prepared};
+use crate::analysis::graph::{reach, sccs, Predecessors, Side};
 use crate::build::Space;
-use crate::check::{Answer, Basis, Known, OverInitial, Prepared};
-use crate::eval::CExpr;
-use crate::graph::{reach, sccs, Predecessors, Side};
+use crate::program::eval::CExpr;
 use crate::program::Program;
+use crate::syntax::ast::{Measure, ModelType, Opt, Path, Query};
 
 /// The most states a product may have.
 const MAX_PRODUCT: usize = 4_000_000;
@@ -133,7 +133,9 @@ impl Model for ZeroModel<'_> {
 
     fn expand(&self, &(s, k): &State, node: &mut impl NodeBuilder<State, u32>) {
         if s == u32::MAX {
-            return crate::query::expand_start(&self.initial, self.over, node, |i| (i, 0));
+            return crate::analysis::query::expand_start(&self.initial, self.over, node, |i| {
+                (i, 0)
+            });
         }
         let i = s as usize;
         if self.goal[i] {
@@ -146,7 +148,7 @@ impl Model for ZeroModel<'_> {
             return node.terminal(self.cut_worth(s, k));
         }
         let player = *self.players.get(i).unwrap_or(&self.players[0]);
-        crate::query::expand_choices(
+        crate::analysis::query::expand_choices(
             self.space,
             s,
             self.dtmc,
@@ -167,7 +169,7 @@ impl Model for ZeroModel<'_> {
     }
 
     fn show_move(&self, &m: &u32) -> String {
-        crate::query::show_move(self.space, self.program, m)
+        crate::analysis::query::show_move(self.space, self.program, m)
     }
 
     /// A state as PRISM prints it, `(x=1,b=true)`, with what was earned so far after a
@@ -208,7 +210,7 @@ impl Model for ZeroModel<'_> {
     }
 
     fn player_label(&self, player: Player) -> Option<String> {
-        Some(crate::query::side_label(&self.coalition, player))
+        Some(crate::analysis::query::side_label(&self.coalition, player))
     }
 
     /// A play that never ends misses φ: it is worth zero, the least there is.
@@ -246,14 +248,14 @@ pub(crate) fn setup<'a>(
         players,
         coalition,
         ..
-    } = crate::check::basis(program, space, query, None, target, over)?;
+    } = crate::analysis::check::basis(program, space, query, None, target, over)?;
     let Measure::Reward(r) = &query.what else {
         return Err("F0 measures a reward: ask R[ F0 φ ]".into());
     };
     let n = space.len();
     let dtmc = program.model_type == ModelType::Dtmc;
-    let structure = crate::rewards::reward_structure(program, r.as_ref())?;
-    let reward = crate::rewards::choice_rewards(program, space, structure, &goal)?;
+    let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
+    let reward = crate::build::rewards::choice_rewards(program, space, structure, &goal)?;
     if reward.iter().any(|r| *r < Rat::ZERO) {
         return Err("F0 needs rewards of at least zero".into());
     }
@@ -305,10 +307,11 @@ pub(crate) fn setup<'a>(
     }
     // `Ū`: every player maximises the total reward until φ or a state where it is lost.
     let stop: Vec<bool> = (0..n).map(|s| !open[s]).collect();
-    let earn = crate::rewards::choice_rewards(program, space, structure, &stop)?;
+    let earn = crate::build::rewards::choice_rewards(program, space, structure, &stop)?;
     let mut fixed = vec![Known::Open; n];
-    let finite =
-        crate::check::cumulative_finite(space, &pred, &stop, &earn, dtmc, true, &mut fixed)?;
+    let finite = crate::analysis::check::cumulative_finite(
+        space, &pred, &stop, &earn, dtmc, true, &mut fixed,
+    )?;
     let every_max = dtmc || model.players.iter().all(|&p| p == Player::Max);
     let endless = initial.iter().any(|&i| !finite[i as usize]);
     if endless && every_max {
@@ -599,8 +602,15 @@ fn most_to_earn(
     };
     // `Min` over the initial states: the start is +∞ only where every one is, and the solve
     // below starts from the region instead.
-    let prepared =
-        crate::check::prepare_basis(program, space, &total, basis, kind, OverInitial::Min, false)?;
+    let prepared = crate::analysis::check::prepare_basis(
+        program,
+        space,
+        &total,
+        basis,
+        kind,
+        OverInitial::Min,
+        false,
+    )?;
     let Prepared::Model(mut model) = prepared else {
         return Err("internal: Ū is +∞ at a finite start".into());
     };
@@ -658,7 +668,7 @@ fn game_bounds(
         other => other.clone(),
     };
     let Prepared::Model(mut p_model) =
-        crate::check::prepare(program, space, &reach, None, target, over)?
+        crate::analysis::check::prepare(program, space, &reach, None, target, over)?
     else {
         return Err("internal: a probability is +∞".into());
     };
@@ -688,16 +698,16 @@ fn game_bounds(
     let Measure::Reward(r) = &query.what else {
         return Err("F0 measures a reward: ask R[ F0 φ ]".into());
     };
-    let structure = crate::rewards::reward_structure(program, r.as_ref())?;
-    let earn = crate::rewards::choice_rewards(program, space, structure, stop)?;
-    let mut w_model = crate::query::QueryModel {
+    let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
+    let earn = crate::build::rewards::choice_rewards(program, space, structure, stop)?;
+    let mut w_model = crate::analysis::query::QueryModel {
         space,
         program,
         rep: Vec::new(),
         members: Default::default(),
-        fixed: crate::query::Few::of((0..n).map(|s| stop[s].then_some(Rat::ZERO))),
+        fixed: crate::analysis::query::Few::of((0..n).map(|s| stop[s].then_some(Rat::ZERO))),
         usable,
-        reward: crate::query::Few::of(earn.into_iter().map(Some)),
+        reward: crate::analysis::query::Few::of(earn.into_iter().map(Some)),
         player: model.players.clone(),
         dtmc: false,
         endless: Player::Min,
@@ -710,11 +720,11 @@ fn game_bounds(
         inexact: false,
         step: None,
     };
-    let restricted = crate::total::solve::<f64>(&mut w_model)?.values;
+    let restricted = crate::analysis::total::solve::<f64>(&mut w_model)?.values;
     let gaps = (0..n).any(|s| region[s] && restricted[s].is_none());
     let free = if gaps {
         w_model.usable = vec![true; space.choices.len()];
-        crate::total::solve::<f64>(&mut w_model)?.values
+        crate::analysis::total::solve::<f64>(&mut w_model)?.values
     } else {
         Vec::new()
     };
@@ -757,7 +767,7 @@ struct GameBounds {
 /// at the states of `region` by spreading the start over them, known where the analyses
 /// fixed them, `None` elsewhere.
 fn values_in<N: Number>(
-    model: &mut crate::query::QueryModel,
+    model: &mut crate::analysis::query::QueryModel,
     region: &[bool],
 ) -> Result<Vec<Option<N>>, String> {
     let n = model.space.len();

@@ -11,8 +11,8 @@
 
 use std::collections::VecDeque;
 
+use crate::analysis::graph::Predecessors;
 use crate::build::Space;
-use crate::graph::Predecessors;
 
 /// Which paths a formula speaks of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -23,10 +23,10 @@
 
 use perfectplay::{Model, Number, Player, Rat, Solver};
 
+use crate::analysis::check::{Answer, OverInitial};
+use crate::analysis::graph::{almost_sure_using, Predecessors, Side};
+use crate::analysis::query::QueryModel;
 use crate::build::Space;
-use crate::check::{Answer, OverInitial};
-use crate::graph::{almost_sure_using, Predecessors, Side};
-use crate::query::QueryModel;
 
 /// The most strategies the maximiser tries before giving up (each is one solve of the space).
 const MAX_ROUNDS: usize = 10_000;
@@ -410,9 +410,12 @@ impl Model for AnalysisModel<'_> {
     fn expand(&self, &(s, left): &Layered, node: &mut impl perfectplay::NodeBuilder<Layered, u32>) {
         let space = self.model.space;
         if s as usize == space.len() {
-            return crate::query::expand_start(&space.initial, self.model.over, node, |i| {
-                (self.model.stands_for(i), false)
-            });
+            return crate::analysis::query::expand_start(
+                &space.initial,
+                self.model.over,
+                node,
+                |i| (self.model.stands_for(i), false),
+            );
         }
         if let Some(v) = self.fixed[s as usize] {
             return node.terminal(v);
@@ -426,7 +429,7 @@ impl Model for AnalysisModel<'_> {
             node.chance();
             for &(p, t) in space.outcomes_of(c) {
                 let p = space.probability(p);
-                node.add_outcome(t | crate::query::OUTCOME, p, reward(c), (t, true));
+                node.add_outcome(t | crate::analysis::query::OUTCOME, p, reward(c), (t, true));
             }
             return;
         }
@@ -441,7 +444,7 @@ impl Model for AnalysisModel<'_> {
                 node.add_random_move(c as u32, reward(c));
                 for &(p, t) in outs {
                     let p = space.probability(p);
-                    node.add_outcome(t | crate::query::OUTCOME, p, 0, (t, after));
+                    node.add_outcome(t | crate::analysis::query::OUTCOME, p, 0, (t, after));
                 }
             }
         }
@@ -450,7 +453,7 @@ impl Model for AnalysisModel<'_> {
     fn show_state(&self, &(s, left): &Layered) -> String {
         let shown = self.model.show_state(&s);
         if left {
-            let side = crate::query::side_label(&self.model.coalition, Player::Max);
+            let side = crate::analysis::query::side_label(&self.model.coalition, Player::Max);
             format!("{shown}, {side} keeping to the strategy found from here")
         } else {
             shown

@@ -2,8 +2,8 @@
 //! `* /`, unary minus; in properties also queries (`P…`, `R…`, `<<…>>`) and filters.
 
 use super::{is_operator_start, Parser, Result};
-use crate::ast::*;
-use crate::lexer::Tok;
+use crate::syntax::ast::*;
+use crate::syntax::lexer::Tok;
 
 /// The longest chain of one associative operator (`&`, `|`, `+`) kept as written, left to
 /// right; longer ones are balanced trees (see `Parser::chain`).
@@ -383,7 +383,7 @@ impl Parser<'_> {
     }
 
     /// The arguments of a call of `f` that began at `start`, after its `(`.
-    fn call_args(&mut self, f: Func, start: crate::error::Span) -> Result<Expr> {
+    fn call_args(&mut self, f: Func, start: crate::syntax::diagnostic::Span) -> Result<Expr> {
         let mut args = vec![self.expr()?];
         while self.eat_punct(",") {
             args.push(self.expr()?);

@@ -3,7 +3,7 @@
 //! [`Span`] for diagnostics; spans compare equal, so two trees are equal when they say the
 //! same thing.
 
-use crate::error::Span;
+use crate::syntax::diagnostic::Span;
 
 /// A name and where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -629,7 +629,7 @@ pub struct Unsupported {
     /// Its text as written.
     pub text: String,
     /// What is not supported, and where.
-    pub error: crate::error::Diagnostic,
+    pub error: crate::syntax::diagnostic::Diagnostic,
 }
 
 /// Equal when they say the same thing, wherever they were read from.

@@ -3,10 +3,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::ast::*;
-use crate::error::{Diagnostic, Span};
-use crate::eval::CExpr;
-use crate::value::{Value, Q};
+use crate::program::eval::CExpr;
+use crate::program::value::{Value, Q};
+use crate::syntax::ast::*;
+use crate::syntax::diagnostic::{Diagnostic, Span};
 
 /// The type of an expression, as the checking pass infers it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -289,7 +289,7 @@ impl Checker<'_> {
                         (CExpr::Const(x), CExpr::Const(b)) => x
                             .number()
                             .zip(b.number())
-                            .is_some_and(|(x, b)| crate::eval::exact_log(x, b).is_some()),
+                            .is_some_and(|(x, b)| crate::program::eval::exact_log(x, b).is_some()),
                         _ => false,
                     },
                     _ => true,
@@ -338,10 +338,14 @@ impl Checker<'_> {
         };
         match c.eval(&[]) {
             Ok(v) => Ok(mark(v)),
-            Err(crate::eval::EvalError::Overflow) if t != Type::Int => match c.approximate() {
-                Some(v) => Ok(CExpr::Inexact(Box::new(CExpr::Const(v)))),
-                None => Err(self.error(span, crate::eval::EvalError::Overflow.to_string())),
-            },
+            Err(crate::program::eval::EvalError::Overflow) if t != Type::Int => {
+                match c.approximate() {
+                    Some(v) => Ok(CExpr::Inexact(Box::new(CExpr::Const(v)))),
+                    None => {
+                        Err(self.error(span, crate::program::eval::EvalError::Overflow.to_string()))
+                    }
+                }
+            }
             Err(e) => Err(self.error(span, e.to_string())),
         }
     }

@@ -2,7 +2,7 @@
 //! numbers as written, quoted strings, and punctuation. `//` comments and white space are
 //! skipped.
 
-use crate::error::Span;
+use crate::syntax::diagnostic::Span;
 
 /// A token's kind; the text of identifiers and numbers is in the source at its span.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

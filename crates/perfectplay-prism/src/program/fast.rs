@@ -4,9 +4,9 @@
 //! are made of nothing else). It gives exactly what `eval_int` gives, `None` included, where
 //! the slow path then takes over.
 
-use crate::ast::{BinOp, Func, UnOp};
-use crate::eval::CExpr;
-use crate::value::Value;
+use crate::program::eval::CExpr;
+use crate::program::value::Value;
+use crate::syntax::ast::{BinOp, Func, UnOp};
 
 /// Whether `op` compares two integers (booleans as 0 and 1: `<=>` is `=`).
 fn compares(op: BinOp) -> bool {
@@ -118,7 +118,11 @@ impl IntExpr {
     /// Whether boolean `slow`, compiled as `self`, holds on `vars`: by the compiled form where
     /// it gives a value, by the tree (and its error) otherwise.
     #[inline]
-    pub(crate) fn holds(&self, slow: &CExpr, vars: &[i64]) -> Result<bool, crate::eval::EvalError> {
+    pub(crate) fn holds(
+        &self,
+        slow: &CExpr,
+        vars: &[i64],
+    ) -> Result<bool, crate::program::eval::EvalError> {
         match self.eval(vars) {
             Some(v) => Ok(v != 0),
             None => slow.holds(vars),

@@ -2,12 +2,12 @@
 //! properties that use them), its formulas and labels, and its properties in order, those
 //! written with unsupported constructs kept aside with their error.
 
-use crate::ast::{ExprKind, Item, Path, PropertiesFile};
-use crate::error::Diagnostic;
-use crate::parser::parse_properties;
+use crate::error::Error;
+use crate::program::value::Value;
 use crate::program::{CExpr, Program, PropertyScope};
-use crate::session::Error;
-use crate::value::Value;
+use crate::syntax::ast::{ExprKind, Item, Path, PropertiesFile};
+use crate::syntax::diagnostic::Diagnostic;
+use crate::syntax::parser::parse_properties;
 
 /// A property to check: its name (if any), its text as printed, and where it came from.
 #[derive(Clone)]
@@ -16,7 +16,7 @@ pub struct Prop {
     pub name: Option<String>,
     /// The property as PRISM text.
     pub text: String,
-    pub(crate) expr: crate::ast::Expr,
+    pub(crate) expr: crate::syntax::ast::Expr,
     /// Why it cannot be checked, for a property written with a construct outside the
     /// supported language (its `expr` is then a placeholder).
     unsupported: Option<Diagnostic>,
@@ -98,7 +98,7 @@ impl Props {
                                 )));
                             }
                             (None, Some((_, text))) => {
-                                let e = crate::parser::parse_expr("--const", text)?;
+                                let e = crate::syntax::parser::parse_expr("--const", text)?;
                                 const_of(program, "--const", text, &e, &scope)?
                             }
                             (Some(e), None) => const_of(program, file, src, e, &scope)?,
@@ -124,9 +124,9 @@ impl Props {
                 Some(u) => Prop {
                     name: u.name.map(|n| n.name),
                     text: u.text,
-                    expr: crate::ast::Expr {
+                    expr: crate::syntax::ast::Expr {
                         kind: ExprKind::Bool(false),
-                        span: crate::error::Span::default(),
+                        span: crate::syntax::diagnostic::Span::default(),
                     },
                     unsupported: Some(u.error),
                     unresolved: None,
@@ -212,7 +212,7 @@ fn inline_references(props: &mut [Prop], is_label: impl Fn(&str) -> bool) {
         named: &[(String, usize)],
         is_label: &dyn Fn(&str) -> bool,
         stack: &mut Vec<usize>,
-    ) -> Result<crate::ast::Expr, Error> {
+    ) -> Result<crate::syntax::ast::Expr, Error> {
         if stack.contains(&i) {
             let names: Vec<String> = stack
                 .iter()
@@ -254,8 +254,8 @@ fn inline_references(props: &mut [Prop], is_label: impl Fn(&str) -> bool) {
 }
 
 /// Whether `e` mentions the name `name` anywhere, queries and their paths included.
-fn mentions(e: &crate::ast::Expr, name: &str) -> bool {
-    use crate::ast::Expr;
+fn mentions(e: &crate::syntax::ast::Expr, name: &str) -> bool {
+    use crate::syntax::ast::Expr;
     let any = |es: &[&Expr]| es.iter().any(|e| mentions(e, name));
     match &e.kind {
         ExprKind::Name(n) => n == name,
@@ -304,7 +304,7 @@ pub(crate) fn const_of(
     program: &Program,
     file: &str,
     src: &str,
-    e: &crate::ast::Expr,
+    e: &crate::syntax::ast::Expr,
     scope: &PropertyScope,
 ) -> Result<(Value, bool), Error> {
     match program.resolve_value(file, src, e, scope)? {
@@ -322,7 +322,7 @@ pub(crate) fn const_of(
 }
 
 /// Whether a step bound mentions `name`.
-fn steps_mention(steps: &crate::ast::Steps, name: &str) -> bool {
+fn steps_mention(steps: &crate::syntax::ast::Steps, name: &str) -> bool {
     [&steps.from, &steps.to]
         .into_iter()
         .flatten()

@@ -18,9 +18,9 @@ use malachite_base::num::conversion::traits::RoundingFrom;
 use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 
-use crate::ast::{BinOp, Expr, ExprKind, Func, UnOp};
-use crate::check::Answer;
-use crate::value::Value;
+use crate::analysis::check::Answer;
+use crate::program::value::Value;
+use crate::syntax::ast::{BinOp, Expr, ExprKind, Func, UnOp};
 
 /// An intermediate result: a truth value or a number.
 enum Part {
@@ -275,7 +275,7 @@ impl Parts {
 fn beyond_model_numbers(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Int(t) => t.parse::<i64>().is_err(),
-        ExprKind::Real(t) => crate::value::Q::parse_decimal(t).is_none(),
+        ExprKind::Real(t) => crate::program::value::Q::parse_decimal(t).is_none(),
         ExprKind::Binary(BinOp::Div, ..) => true,
         ExprKind::Unary(_, a) => beyond_model_numbers(a),
         ExprKind::Binary(_, a, b) => beyond_model_numbers(a) || beyond_model_numbers(b),

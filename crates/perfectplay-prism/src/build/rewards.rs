@@ -3,11 +3,11 @@
 
 use perfectplay::Rat;
 
-use crate::ast::RewardRef;
 use crate::build::Space;
-use crate::fast::IntExpr;
+use crate::program::fast::IntExpr;
+use crate::program::value::Q;
 use crate::program::{Program, RewardStruct};
-use crate::value::Q;
+use crate::syntax::ast::RewardRef;
 
 /// The reward structure `r` names (the first where it names none).
 pub(crate) fn reward_structure<'p>(
@@ -63,7 +63,7 @@ pub(crate) fn choice_rewards(
             let commanded = !space.choices[c].is_added_loop();
             for ((a, g, v), fast) in structure.transition.iter().zip(&transition_guards) {
                 if commanded && *a == action && fast.holds(g, &vals).map_err(|e| e.to_string())? {
-                    let x = crate::build_value(v, &vals)?;
+                    let x = value_of(v, &vals)?;
                     total = total.checked_add(x).ok_or("a reward overflows")?;
                 }
             }
@@ -103,9 +103,17 @@ fn state_reward(structure: &RewardStruct, guards: &[IntExpr], vals: &[i64]) -> R
     let mut state = Q::int(0);
     for ((g, v), fast) in structure.state.iter().zip(guards) {
         if fast.holds(g, vals).map_err(|e| e.to_string())? {
-            let x = crate::build_value(v, vals)?;
+            let x = value_of(v, vals)?;
             state = state.checked_add(x).ok_or("a reward overflows")?;
         }
     }
     Ok(state)
+}
+
+/// The value of a numeric reward expression on variable values.
+fn value_of(e: &crate::program::CExpr, vals: &[i64]) -> Result<crate::program::value::Q, String> {
+    e.eval(vals)
+        .map_err(|err| err.to_string())?
+        .number()
+        .ok_or_else(|| "a reward is a boolean".to_string())
 }

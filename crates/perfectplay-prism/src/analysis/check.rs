@@ -19,12 +19,14 @@
 
 use perfectplay::{Number, Player, Rat, Solver};
 
-use crate::ast::{Measure, ModelType, Opt, Path, Query};
+use crate::analysis::graph::{
+    almost_sure, almost_sure_using, end_components, reach, Predecessors, Side,
+};
+use crate::analysis::query::{Few, QueryModel, OUTCOME};
 use crate::build::Space;
-use crate::fast::IntExpr;
-use crate::graph::{almost_sure, almost_sure_using, end_components, reach, Predecessors, Side};
+use crate::program::fast::IntExpr;
 use crate::program::{CExpr, Program};
-use crate::query::{Few, QueryModel, OUTCOME};
+use crate::syntax::ast::{Measure, ModelType, Opt, Path, Query};
 
 /// The answer to one query.
 #[derive(Clone, Debug, PartialEq)]
@@ -150,14 +152,13 @@ pub(crate) fn inexact(
             })
     });
     let rewards = match &query.what {
-        Measure::Reward(r) => {
-            crate::rewards::reward_structure(program, r.as_ref()).is_ok_and(|r| {
+        Measure::Reward(r) => crate::build::rewards::reward_structure(program, r.as_ref())
+            .is_ok_and(|r| {
                 r.state.iter().any(|(g, v)| g.inexact() || v.inexact())
                     || r.transition
                         .iter()
                         .any(|(_, g, v)| g.inexact() || v.inexact())
-            })
-        }
+            }),
         _ => false,
     };
     program.rounded_probabilities
@@ -224,14 +225,14 @@ fn solve(
     exact: bool,
 ) -> Result<Answer, String> {
     if matches!(query.path, Path::EventuallyZero(_)) {
-        return crate::zero::answer(program, space, query, target, over, exact);
+        return crate::analysis::zero::answer(program, space, query, target, over, exact);
     }
     let model = match prepare(program, space, query, through, target, over)? {
         Prepared::Infinite => return Ok(Answer::infinite()),
         Prepared::Model(model) => *model,
     };
     if model.total_game {
-        return crate::total::answer(model, over, exact);
+        return crate::analysis::total::answer(model, over, exact);
     }
     // The graph analysis made every strategy left to the engine end the play, so its linear
     // systems are regular; in floats a pivot can still vanish by rounding (haddad-monmege is
@@ -498,15 +499,15 @@ pub(crate) fn prepare_basis<'a>(
                 Path::EventuallyCumulative(_) | Path::Total => true,
                 _ => return Err("reward queries ask R=? [ F φ ], [ Fc φ ] or [ C ]".into()),
             };
-            let structure = crate::rewards::reward_structure(program, r.as_ref())?;
+            let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
             // Every choice's reward (state and transition rewards) outside φ.
-            reward = crate::rewards::choice_rewards(program, space, structure, &goal)?;
+            reward = crate::build::rewards::choice_rewards(program, space, structure, &goal)?;
             // `F`: finite where the minimiser reaches φ with probability one. `Fc`: a play
             // that misses φ earns its total, finite only if it ends up where nothing is
             // earned any more (see `cumulative_finite`).
             let finite = if cumulative && smg {
-                // Decided by the strategy iteration (`crate::total`).
+                // Decided by the strategy iteration (`crate::analysis::total`).
                 total_game_zero(space, &pred, &goal, &reward, &players, &mut fixed)?;
                 vec![true; n]
             } else if cumulative {
@@ -739,7 +740,7 @@ pub(crate) fn cumulative_finite(
 
 /// `R[Fc φ]` on a stochastic game (rewards of at least zero): the states where the minimiser
 /// can keep every reward at zero for ever, whatever the maximiser does, are fixed at zero in
-/// `fixed` (the rest is [`crate::total`]'s).
+/// `fixed` (the rest is [`crate::analysis::total`]'s).
 fn total_game_zero(
     space: &Space,
     pred: &Predecessors,
@@ -752,7 +753,7 @@ fn total_game_zero(
         return Err("Fc needs rewards of at least zero".into());
     }
     let usable = vec![true; space.choices.len()];
-    let game = crate::total::Game {
+    let game = crate::analysis::total::Game {
         space,
         pred,
         reward,
@@ -775,7 +776,7 @@ fn total_game_zero(
 pub(crate) fn owners(
     program: &Program,
     space: &Space,
-    coalition: &[crate::ast::Ident],
+    coalition: &[crate::syntax::ast::Ident],
     best: Player,
 ) -> Result<Vec<Player>, String> {
     let worst = match best {

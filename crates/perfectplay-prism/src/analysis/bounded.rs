@@ -6,11 +6,11 @@
 
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
-use crate::ast::{Measure, ModelType, Path, Query};
+use crate::analysis::check::{Answer, OverInitial};
 use crate::build::Space;
-use crate::check::{Answer, OverInitial};
-use crate::eval::CExpr;
+use crate::program::eval::CExpr;
 use crate::program::Program;
+use crate::syntax::ast::{Measure, ModelType, Path, Query};
 
 /// A state of the product: a state of the space and the steps left; `u32::MAX` for the
 /// virtual start over several initial states.
@@ -39,7 +39,7 @@ pub struct BoundedModel<'a> {
     coalition: Option<(Player, String)>,
     /// What a play's total is.
     total: &'static str,
-    /// Whether a number it depends on is floating point (see [`crate::eval::CExpr::Inexact`]).
+    /// Whether a number it depends on is floating point (see [`crate::program::eval::CExpr::Inexact`]).
     inexact: bool,
 }
 
@@ -57,7 +57,12 @@ impl Model for BoundedModel<'_> {
     fn expand(&self, &(s, left): &State, node: &mut impl NodeBuilder<State, u32>) {
         if s == u32::MAX {
             // The virtual start: the initial states, aggregated as the filter says.
-            return crate::query::expand_start(&self.space.initial, self.over, node, |i| (i, left));
+            return crate::analysis::query::expand_start(
+                &self.space.initial,
+                self.over,
+                node,
+                |i| (i, left),
+            );
         }
         let i = s as usize;
         if self.goal[i] && self.steps - left >= self.first {
@@ -71,7 +76,7 @@ impl Model for BoundedModel<'_> {
         }
         let reward = |c: usize| self.reward.get(c).copied().unwrap_or(Rat::ZERO);
         let player = *self.players.get(i).unwrap_or(&self.players[0]);
-        crate::query::expand_choices(
+        crate::analysis::query::expand_choices(
             self.space,
             s,
             self.dtmc,
@@ -91,7 +96,7 @@ impl Model for BoundedModel<'_> {
     }
 
     fn show_move(&self, &m: &u32) -> String {
-        crate::query::show_move(self.space, self.program, m)
+        crate::analysis::query::show_move(self.space, self.program, m)
     }
 
     /// A state as PRISM prints it, `(x=1,b=true)`, with every step of the bound left.
@@ -104,7 +109,7 @@ impl Model for BoundedModel<'_> {
     }
 
     fn player_label(&self, player: Player) -> Option<String> {
-        Some(crate::query::side_label(&self.coalition, player))
+        Some(crate::analysis::query::side_label(&self.coalition, player))
     }
 }
 
@@ -128,26 +133,28 @@ pub(crate) fn model<'a>(
     over: OverInitial,
     bound: Steps,
 ) -> Result<BoundedModel<'a>, String> {
-    let crate::check::Basis {
+    let crate::analysis::check::Basis {
         goal,
         allowed,
         players,
         coalition,
         ..
-    } = crate::check::basis(program, space, query, through, target, over)?;
+    } = crate::analysis::check::basis(program, space, query, through, target, over)?;
     let (mut reward, mut instant) = (Vec::new(), Vec::new());
     if let Measure::Reward(r) = &query.what {
-        let structure = crate::rewards::reward_structure(program, r.as_ref())?;
+        let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
         match query.path {
             Path::Cumulative(_) => {
-                reward = crate::rewards::choice_rewards(
+                reward = crate::build::rewards::choice_rewards(
                     program,
                     space,
                     structure,
                     &vec![false; space.len()],
                 )?
             }
-            Path::Instant(_) => instant = crate::rewards::state_rewards(program, space, structure)?,
+            Path::Instant(_) => {
+                instant = crate::build::rewards::state_rewards(program, space, structure)?
+            }
             _ => return Err("a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into()),
         }
     }
@@ -170,7 +177,7 @@ pub(crate) fn model<'a>(
             (_, Path::Instant(_)) => "reward at the last step",
             _ => "reward over the steps",
         },
-        inexact: crate::check::inexact(program, query, through, target),
+        inexact: crate::analysis::check::inexact(program, query, through, target),
     })
 }
 
@@ -191,7 +198,7 @@ pub(crate) fn check(
     let model = model(program, space, query, through, target, over, steps)?;
     let inexact = model.inexact;
     if exact && inexact {
-        return Err(crate::check::INEXACT.into());
+        return Err(crate::analysis::check::INEXACT.into());
     }
     let method = match inexact {
         true => "backward induction over the steps, from floating-point inputs",
@@ -233,10 +240,10 @@ type Counted = (u32, u32);
 /// duals): φ at some step from `k` on, ψ at every step before it. The game is the space with
 /// the steps taken: for the first `k` steps only ψ matters (a state outside ψ ends the play
 /// at 0); from step `k` on it is the unbounded `ψ U φ`, with the graph analyses and end
-/// components of [`crate::check`]'s model, which is `tail`. Optimal play in the first part is
+/// components of [`crate::analysis::check`]'s model, which is `tail`. Optimal play in the first part is
 /// backward induction with the tail's values at step `k`, as in any product with a counter.
 pub struct LowerModel<'a> {
-    tail: crate::query::QueryModel<'a>,
+    tail: crate::analysis::query::QueryModel<'a>,
     allowed: Vec<bool>,
     players: Vec<Player>,
     dtmc: bool,
@@ -258,7 +265,9 @@ impl Model for LowerModel<'_> {
     fn expand(&self, &(s, taken): &Counted, node: &mut impl NodeBuilder<Counted, u32>) {
         let space = self.tail.space;
         if s == u32::MAX {
-            return crate::query::expand_start(&space.initial, self.over, node, |i| (i, 0));
+            return crate::analysis::query::expand_start(&space.initial, self.over, node, |i| {
+                (i, 0)
+            });
         }
         if taken == self.first {
             return self.tail.expand_mapped(s, node, |t| (t, taken));
@@ -271,7 +280,7 @@ impl Model for LowerModel<'_> {
             true => (self.tail.stands_for(t), self.first),
             false => (t, taken + 1),
         };
-        crate::query::expand_choices(
+        crate::analysis::query::expand_choices(
             space,
             s,
             self.dtmc,
@@ -298,7 +307,7 @@ impl Model for LowerModel<'_> {
     }
 
     fn show_move(&self, &m: &u32) -> String {
-        crate::query::show_move(self.tail.space, self.tail.program, m)
+        crate::analysis::query::show_move(self.tail.space, self.tail.program, m)
     }
 
     /// A state as PRISM prints it, `(x=1,b=true)`, with no step taken.
@@ -311,7 +320,10 @@ impl Model for LowerModel<'_> {
     }
 
     fn player_label(&self, player: Player) -> Option<String> {
-        Some(crate::query::side_label(&self.tail.coalition, player))
+        Some(crate::analysis::query::side_label(
+            &self.tail.coalition,
+            player,
+        ))
     }
 
     fn endless_play_loser(&self) -> Option<Player> {
@@ -333,14 +345,15 @@ pub(crate) fn lower_model<'a>(
     if !matches!(query.what, Measure::Probability) {
         return Err("a lower step bound belongs to P queries".into());
     }
-    let basis = crate::check::basis(program, space, query, through, target, over)?;
+    let basis = crate::analysis::check::basis(program, space, query, through, target, over)?;
     let (allowed, players) = (basis.allowed.clone(), basis.players.clone());
-    let kind = crate::check::model_type(program, query);
-    let inexact = crate::check::inexact(program, query, through, target);
-    let tail = match crate::check::prepare_basis(program, space, query, basis, kind, over, inexact)?
-    {
-        crate::check::Prepared::Model(tail) => *tail,
-        crate::check::Prepared::Infinite => unreachable!("a probability is finite"),
+    let kind = crate::analysis::check::model_type(program, query);
+    let inexact = crate::analysis::check::inexact(program, query, through, target);
+    let tail = match crate::analysis::check::prepare_basis(
+        program, space, query, basis, kind, over, inexact,
+    )? {
+        crate::analysis::check::Prepared::Model(tail) => *tail,
+        crate::analysis::check::Prepared::Infinite => unreachable!("a probability is finite"),
     };
     Ok(LowerModel {
         tail,
@@ -368,7 +381,7 @@ pub(crate) fn check_lower(
     let model = lower_model(program, space, query, through, target, over, first)?;
     let inexact = model.tail.is_inexact();
     if exact && inexact {
-        return Err(crate::check::INEXACT.into());
+        return Err(crate::analysis::check::INEXACT.into());
     }
     let method = |iterated: bool| match (iterated, inexact) {
         (false, false) => "the steps taken up to the bound, then policy iteration",

@@ -4,12 +4,13 @@
 
 use std::borrow::Cow;
 
-use crate::ast::{BinOp, ExprKind, FilterOp, Opt, Path, Query};
-use crate::check::{check, OverInitial};
+use crate::analysis::check::{check, OverInitial};
+use crate::build::Loaded;
+use crate::error::Error;
+use crate::program::props::{Prop, Props};
+use crate::program::value::Value;
 use crate::program::{CExpr, Program};
-use crate::props::{Prop, Props};
-use crate::session::{Error, Loaded};
-use crate::value::Value;
+use crate::syntax::ast::{BinOp, ExprKind, FilterOp, Opt, Path, Query};
 
 /// A property resolved against the model: the query, how it aggregates over the initial
 /// states, and its state formulas.
@@ -57,7 +58,10 @@ impl Resolved<'_> {
             Some(psi) => CExpr::Binary(
                 BinOp::Or,
                 Box::new(self.target.clone()),
-                Box::new(CExpr::Unary(crate::ast::UnOp::Not, Box::new(psi.clone()))),
+                Box::new(CExpr::Unary(
+                    crate::syntax::ast::UnOp::Not,
+                    Box::new(psi.clone()),
+                )),
             ),
         }
     }
@@ -69,7 +73,7 @@ pub(crate) fn resolve_prop<'p>(
     program: &Program,
     props: &Props,
     prop: &Prop,
-    expr: &'p crate::ast::Expr,
+    expr: &'p crate::syntax::ast::Expr,
 ) -> Result<Resolved<'p>, Error> {
     let (over, query) = match &expr.kind {
         ExprKind::Query(q) => (OverInitial::Only, q),
@@ -101,7 +105,7 @@ pub(crate) fn resolve_prop<'p>(
 }
 
 /// Why a filter is not resolved as one query at the initial states: it is over another set of
-/// states, or of another kind, and `crate::filter` answers it.
+/// states, or of another kind, and `crate::analysis::filter` answers it.
 pub(crate) const GENERAL_FILTER: &str =
     "a filter over states other than \"init\", or other than max, min or avg of a query";
 
@@ -113,8 +117,8 @@ pub(crate) fn resolve_over<'p>(
     over: OverInitial,
     query: &'p Query,
 ) -> Result<Resolved<'p>, Error> {
-    if crate::nested::is_ctl(query) {
-        // Not a query for the engine: `crate::nested` checks it on the graph, over the whole
+    if crate::analysis::nested::is_ctl(query) {
+        // Not a query for the engine: `crate::analysis::nested` checks it on the graph, over the whole
         // space (so a build is never cut short for it).
         return Err(Error::Model(format!(
             "{query}: E and A are checked on the transition graph, not solved"
@@ -139,7 +143,7 @@ pub(crate) fn resolve_over<'p>(
 /// step bound, if any, on the dual (which is how PRISM defines the bounded ones). A bound turns with them: `P>=b [ G φ ]` is `P<=1-b [ F ¬φ ]`. `None`
 /// for every other path.
 fn dual(query: &Query) -> Result<Option<Query>, Error> {
-    use crate::ast::{Expr, UnOp};
+    use crate::syntax::ast::{Expr, UnOp};
     let not = |e: &Expr| Expr {
         kind: ExprKind::Unary(UnOp::Not, Box::new(e.clone())),
         span: e.span,
@@ -149,7 +153,8 @@ fn dual(query: &Query) -> Result<Option<Query>, Error> {
         kind: ExprKind::Binary(BinOp::And, Box::new(a), Box::new(b)),
     };
     // `ψ U φ`, step-bounded where `steps` says.
-    let until = |through: Expr, target: Expr, steps: Option<crate::ast::Steps>| match steps {
+    let until = |through: Expr, target: Expr, steps: Option<crate::syntax::ast::Steps>| match steps
+    {
         None => Path::Until(through, target),
         Some(steps) => Path::Bounded {
             through: Some(through),
@@ -174,7 +179,7 @@ fn dual(query: &Query) -> Result<Option<Query>, Error> {
         Path::Release(psi, phi, steps) => until(not(psi), not(phi), steps.clone()),
         _ => return Ok(None),
     };
-    if !matches!(query.what, crate::ast::Measure::Probability) {
+    if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
         return Err(Error::Model(
             "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
         ));
@@ -214,10 +219,10 @@ fn resolve_query<'p>(
     over: OverInitial,
     query: Cow<'p, Query>,
 ) -> Result<Resolved<'p>, Error> {
-    let resolve = |e: &crate::ast::Expr| -> Result<CExpr, Error> {
+    let resolve = |e: &crate::syntax::ast::Expr| -> Result<CExpr, Error> {
         Ok(program.resolve_property(&prop.file, &prop.src, e, &props.scope)?)
     };
-    if matches!(query.what, crate::ast::Measure::Probability)
+    if matches!(query.what, crate::syntax::ast::Measure::Probability)
         && matches!(
             query.path,
             Path::EventuallyCumulative(_)
@@ -238,18 +243,24 @@ fn resolve_query<'p>(
         Path::Until(a, b) => (Some(resolve(a)?), resolve(b)?),
         Path::EventuallyCumulative(t) | Path::EventuallyZero(t) => (None, resolve(t)?),
         // The whole play's reward: `Fc` of a target no state meets.
-        Path::Total => (None, CExpr::Const(crate::value::Value::Bool(false))),
+        Path::Total => (
+            None,
+            CExpr::Const(crate::program::value::Value::Bool(false)),
+        ),
         // A reward over the first k steps, or at step k: no target.
         Path::Cumulative(k) | Path::Instant(k) => {
             steps = Some(step_bound(program, props, prop, k, false)?);
-            (None, CExpr::Const(crate::value::Value::Bool(false)))
+            (
+                None,
+                CExpr::Const(crate::program::value::Value::Bool(false)),
+            )
         }
         Path::Bounded {
             through,
             steps: bound,
             target,
         } => {
-            if !matches!(query.what, crate::ast::Measure::Probability) {
+            if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
                 return Err(Error::Model(
                     "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
                 ));
@@ -262,7 +273,7 @@ fn resolve_query<'p>(
         }
         // φ after one step: the step-bounded game of one step, φ not counted at the start.
         Path::Next(t) => {
-            if !matches!(query.what, crate::ast::Measure::Probability) {
+            if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
                 return Err(Error::Model(
                     "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
                 ));
@@ -294,7 +305,7 @@ pub(crate) fn interval(
     program: &Program,
     props: &Props,
     prop: &Prop,
-    bound: &crate::ast::Steps,
+    bound: &crate::syntax::ast::Steps,
 ) -> Result<(u32, Option<u32>), Error> {
     let last = match &bound.to {
         Some(b) => Some(step_bound(program, props, prop, b, bound.strict)?),
@@ -320,11 +331,11 @@ fn step_bound(
     program: &Program,
     props: &Props,
     prop: &Prop,
-    bound: &crate::ast::Expr,
+    bound: &crate::syntax::ast::Expr,
     strict: bool,
 ) -> Result<u32, Error> {
     let k = match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
-        CExpr::Const(crate::value::Value::Int(k)) => k,
+        CExpr::Const(crate::program::value::Value::Int(k)) => k,
         _ => {
             return Err(Error::Model(format!(
                 "the step bound {bound} is not a constant integer"
@@ -345,7 +356,7 @@ fn step_bound(
 /// where that is so: `F φ` itself when every play reaches φ almost surely whatever every
 /// player does (then missing φ has probability zero and the variants agree), `F true` (zero)
 /// when no play can reach φ at all. Between the two, optimal play depends on the reward earned
-/// so far, and the query stays as it is, for `crate::zero`.
+/// so far, and the query stays as it is, for `crate::analysis::zero`.
 fn zero_as_reach_query(
     loaded: &Loaded,
     query: &Query,
@@ -363,16 +374,16 @@ fn zero_as_reach_query(
     let everyone =
         |all_min: bool| -> Result<bool, Error> {
             let mut reach = query.clone();
-            reach.what = crate::ast::Measure::Probability;
+            reach.what = crate::syntax::ast::Measure::Probability;
             reach.bound = None;
             reach.path = as_reach.path.clone();
             reach.opt = match model_type {
-                crate::ast::ModelType::Dtmc => Opt::None,
+                crate::syntax::ast::ModelType::Dtmc => Opt::None,
                 _ if all_min => Opt::Min,
                 _ => Opt::Max,
             };
-            if model_type == crate::ast::ModelType::Smg {
-                reach.coalition = Some(vec![crate::ast::Ident {
+            if model_type == crate::syntax::ast::ModelType::Smg {
+                reach.coalition = Some(vec![crate::syntax::ast::Ident {
                     name: "*".into(),
                     span: query.span,
                 }]);
@@ -405,6 +416,6 @@ fn zero_as_reach_query(
     if everyone(false)? {
         return Ok((as_reach, CExpr::Const(Value::Bool(true))));
     }
-    // Between the two, optimal play depends on the reward earned so far: `crate::zero`.
+    // Between the two, optimal play depends on the reward earned so far: `crate::analysis::zero`.
     Ok((query.clone(), target))
 }

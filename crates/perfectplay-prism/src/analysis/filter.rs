@@ -5,7 +5,7 @@
 //! An expression over the state is evaluated in each state. A query's `max`, `min`, `avg` and
 //! `sum` (the mean times the count) are one solve whose start aggregates over the set, as
 //! `filter(…, "init")` is, and `first` and `state` solve from one state; every other operation
-//! takes the query's value in every state from one solve (`crate::nested`), or, for a query
+//! takes the query's value in every state from one solve (`crate::analysis::nested`), or, for a query
 //! with a bound and for CTL's `E` and `A`, whether it holds there. `print` and `printall`
 //! list the states (`print` those whose value is not zero or false) with their values,
 //! `argmin` and `argmax` the states of the least or greatest value, `range` the least and the
@@ -17,12 +17,14 @@ use malachite_base::num::conversion::traits::RoundingFrom;
 use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 
-use crate::ast::{Expr, ExprKind, FilterOp};
-use crate::check::{states_where, Answer, Listed, OverInitial, StateValueText};
-use crate::props::{Prop, Props};
-use crate::resolved::resolve_over;
-use crate::session::{answer_resolved, complemented, Error, Loaded};
-use crate::value::Value;
+use crate::analysis::answer::{answer_resolved, complemented};
+use crate::analysis::check::{states_where, Answer, Listed, OverInitial, StateValueText};
+use crate::analysis::resolved::resolve_over;
+use crate::build::Loaded;
+use crate::error::Error;
+use crate::program::props::{Prop, Props};
+use crate::program::value::Value;
+use crate::syntax::ast::{Expr, ExprKind, FilterOp};
 
 /// Whether `expr` is a filter that is not one query at the initial states (those are resolved
 /// as one query: see `resolved::resolve_prop`).
@@ -314,7 +316,7 @@ fn of_query(
     let ExprKind::Query(query) = &inner.kind else {
         unreachable!("a query")
     };
-    let boolean = query.bound.is_some() || crate::nested::is_ctl(query);
+    let boolean = query.bound.is_some() || crate::analysis::nested::is_ctl(query);
     // The query from the states `from`, aggregated as `over` says.
     let answer = |from: Vec<u32>, over: OverInitial| -> Result<Answer, Error> {
         let mut space = loaded.space.clone();
@@ -375,12 +377,13 @@ fn of_query(
             )))
         }
         _ if boolean => {
-            let holds = crate::nested::satisfying(loaded, props, prop, query)?;
+            let holds = crate::analysis::nested::satisfying(loaded, props, prop, query)?;
             let items: Vec<Item> = set.iter().map(|&s| Item::Bool(holds[s as usize])).collect();
             aggregate(loaded, op, inner, set, &items, 0.0)
         }
         _ => {
-            let (values, error) = crate::nested::values(loaded, props, prop, query, exact)?;
+            let (values, error) =
+                crate::analysis::nested::values(loaded, props, prop, query, exact)?;
             let items: Vec<Item> = set
                 .iter()
                 .map(|&s| {

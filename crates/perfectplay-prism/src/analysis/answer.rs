@@ -1,0 +1,164 @@
+//! A query's answer at the start: the query resolved as it is asked (unbounded, with a step
+//! bound, or a lower bound alone), and a query with a bound (`P>=0.5 [ … ]`) compared with it,
+//! exactly where the numbers allow; `G`, `W` and `R` as one minus their dual's answer.
+
+use crate::analysis::check::{check, Answer};
+use crate::analysis::resolved::Resolved;
+use crate::build::Loaded;
+use crate::error::Error;
+use crate::program::props::{Prop, Props};
+use crate::program::{CExpr, Program};
+use crate::syntax::ast::{BinOp, Opt, Query};
+
+/// One minus `a` (the value of the dual query of a `G`, `W` or `R`): exactly where `a` is exact; the error bound
+/// stays, and so does whether a bound holds (the dual's bound is turned already).
+pub(crate) fn complemented(a: Answer) -> Answer {
+    use malachite_q::Rational;
+    use std::str::FromStr;
+    let exact = a.exact.as_deref().and_then(|q| {
+        let q = Rational::from_str(q).ok()?;
+        Some((Rational::from(1) - q).to_string())
+    });
+    Answer {
+        value: 1.0 - a.value,
+        exact,
+        ..a
+    }
+}
+
+/// The answer to `r` (settled), a query of property `prop`, at the start.
+pub(crate) fn answer_resolved(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    r: Resolved,
+    exact: bool,
+) -> Result<Answer, Error> {
+    let Resolved {
+        over,
+        query,
+        through,
+        target,
+        steps,
+        first,
+        ..
+    } = r;
+    let solve = |q: &Query, exact: bool| {
+        let (program, space) = (&loaded.program, &loaded.space);
+        match steps {
+            Some(k) => {
+                let steps = crate::analysis::bounded::Steps { last: k, first };
+                crate::analysis::bounded::check(
+                    program,
+                    space,
+                    q,
+                    through.as_ref(),
+                    &target,
+                    over,
+                    steps,
+                    exact,
+                )
+            }
+            None if first > 0 => crate::analysis::bounded::check_lower(
+                program,
+                space,
+                q,
+                through.as_ref(),
+                &target,
+                over,
+                first,
+                exact,
+            ),
+            None => check(program, space, q, through.as_ref(), &target, over, exact),
+        }
+        .map_err(Error::Model)
+    };
+    let Some((op, bound)) = &query.bound else {
+        return solve(&query, exact);
+    };
+    let numeric = numeric_query(&loaded.program, &query);
+    let b = bound_value(&loaded.program, props, prop, bound)?;
+    // Compared exactly: the value is solved in rationals (in floats where the model computes
+    // numbers that need not be rational, deciding only where the float is clear of the bound).
+    let inexact =
+        crate::analysis::check::inexact(&loaded.program, &numeric, through.as_ref(), &target);
+    let mut a = match solve(&numeric, !inexact) {
+        // `F0` where a play can earn without bound has a certified interval, not an exact
+        // value: compared in floats, with its error bound.
+        Err(Error::Model(e)) if e == crate::analysis::zero::UNBOUNDED => solve(&numeric, false)?,
+        a => a?,
+    };
+    let compare_floats = |text: &str| {
+        let (v, w) = (a.value, b.to_f64());
+        if (v - w).abs() > (1e-9 * w.abs().max(1.0)).max(2.0 * a.error_bound) {
+            Ok(match op {
+                BinOp::Gt | BinOp::Ge => v > w,
+                _ => v < w,
+            })
+        } else {
+            Err(Error::Model(format!(
+                "the value {text} is too close to the bound to compare here"
+            )))
+        }
+    };
+    let holds = match &a.exact {
+        // +∞ (a reward): above every bound.
+        _ if a.value == f64::INFINITY => matches!(op, BinOp::Gt | BinOp::Ge),
+        None => compare_floats(&a.value.to_string())?,
+        Some(text) => match parse_fraction(text) {
+            Some(v) => match op {
+                BinOp::Gt => v > b,
+                BinOp::Ge => v >= b,
+                BinOp::Lt => v < b,
+                _ => v <= b,
+            },
+            // A fraction beyond 128 bits: its float decides unless it is too close to tell.
+            None => compare_floats(text)?,
+        },
+    };
+    a.holds = Some(holds);
+    Ok(a)
+}
+
+/// The query whose value decides `query`'s bound: `query` without it, optimised the way the
+/// bound is checked. In an MDP (and a game asked without a coalition), `P>=b` holds when every
+/// scheduler meets the bound: the least value is compared (the greatest for `<` and `<=`). In
+/// a game, `<<C>> P>=b` holds when the coalition can ensure the bound whatever the others do
+/// (PRISM-games): the coalition maximises against `>` and `>=` and minimises against `<` and
+/// `<=`. A DTMC has the one value.
+pub(crate) fn numeric_query(program: &Program, query: &Query) -> Query {
+    let mut numeric = query.clone();
+    let Some((op, _)) = numeric.bound.take() else {
+        return numeric;
+    };
+    let lower = matches!(op, BinOp::Gt | BinOp::Ge);
+    numeric.opt = match crate::analysis::check::model_type(program, &numeric) {
+        crate::syntax::ast::ModelType::Dtmc => numeric.opt,
+        crate::syntax::ast::ModelType::Smg if lower => Opt::Max,
+        crate::syntax::ast::ModelType::Smg => Opt::Min,
+        _ if lower => Opt::Min,
+        _ => Opt::Max,
+    };
+    numeric
+}
+
+/// The number `bound` of a query's bound (`0.5` of `P>=0.5`), a constant.
+pub(crate) fn bound_value(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    bound: &crate::syntax::ast::Expr,
+) -> Result<crate::program::value::Q, Error> {
+    match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
+        CExpr::Const(v) => v
+            .number()
+            .ok_or_else(|| Error::Model("a bound must be a number".into())),
+        _ => Err(Error::Model("a bound must be a constant".into())),
+    }
+}
+
+/// `p/q` or an integer as a 128-bit fraction.
+fn parse_fraction(text: &str) -> Option<crate::program::value::Q> {
+    let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+    crate::program::value::Q::new(n.parse().ok()?, d.parse().ok()?)
+}

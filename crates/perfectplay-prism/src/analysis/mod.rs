@@ -1,0 +1,18 @@
+//! Answering properties on a built state space: the graph analyses ([`graph`], and [`ctl`] for
+//! CTL's `E` and `A`), the query models the engine solves ([`check`] and [`query`] for
+//! unbounded queries, [`bounded`] for step bounds, [`zero`] and [`total`] for the reward
+//! variants of games), a property resolved against the model ([`resolved`]), state formulas in
+//! every state ([`nested`]), filters ([`filter`]) and arithmetic over queries ([`compound`]).
+
+pub(crate) mod answer;
+pub(crate) mod bounded;
+pub mod check;
+pub(crate) mod compound;
+pub(crate) mod ctl;
+pub(crate) mod filter;
+pub mod graph;
+pub(crate) mod nested;
+pub mod query;
+pub(crate) mod resolved;
+pub(crate) mod total;
+pub(crate) mod zero;
