@@ -383,46 +383,19 @@ pub(crate) fn check_lower(
     if exact && inexact {
         return Err(crate::analysis::check::INEXACT.into());
     }
-    let method = |iterated: bool| match (iterated, inexact) {
-        (false, false) => "the steps taken up to the bound, then policy iteration",
-        (false, true) => {
+    use crate::analysis::check::Solve;
+    crate::analysis::check::solve_start(&model, exact, |how| match (how, inexact) {
+        (Solve::Direct, false) => "the steps taken up to the bound, then policy iteration",
+        (Solve::Direct, true) => {
             "the steps taken up to the bound, then policy iteration, from floating-point inputs"
         }
-        (true, false) => {
+        (Solve::Iterated, false) => {
             "the steps taken up to the bound, then value iteration with a certified bound"
         }
-        (true, true) => {
+        (Solve::Iterated, true) => {
             "the steps taken up to the bound, then value iteration with a certified bound, \
              from floating-point inputs"
         }
-    };
-    let float = if exact {
-        None
-    } else {
-        Solver::new(&model).start_value::<f64>().ok()
-    };
-    if let Some((v, stats)) = float {
-        return Ok(Answer {
-            value: v,
-            exact: None,
-            method: method(stats.error_bound > 0.0),
-            states: stats.states,
-            holds: None,
-            error_bound: stats.error_bound,
-            listed: None,
-        });
-    }
-    // As in `check`: where a float pivot vanishes, the value is computed exactly instead.
-    let (v, stats) = Solver::new(&model)
-        .exact_start_value()
-        .map_err(|e| e.to_string())?;
-    Ok(Answer {
-        value: v.to_f64(),
-        exact: if exact { v.exact_string() } else { None },
-        method: if exact { method(false) } else { "exact" },
-        states: stats.states,
-        holds: None,
-        error_bound: 0.0,
-        listed: None,
+        (Solve::Exact, _) => "the steps taken up to the bound, then an exact solve",
     })
 }

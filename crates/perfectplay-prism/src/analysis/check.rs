@@ -235,35 +235,64 @@ fn solve(
         return crate::analysis::total::answer(model, over, exact);
     }
     // The graph analysis made every strategy left to the engine end the play, so its linear
-    // systems are regular; in floats a pivot can still vanish by rounding (haddad-monmege is
-    // built for that). Then the value is computed exactly instead.
+    // systems are regular.
+    solve_start(&model, exact, |how| match how {
+        Solve::Direct => "policy iteration",
+        Solve::Iterated => "value iteration with a certified bound",
+        Solve::Exact => "exact",
+    })
+}
+
+/// How [`solve_start`] found a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Solve {
+    /// In floats, by direct solves (policy iteration).
+    Direct,
+    /// In floats, by value iteration with a certified bound.
+    Iterated,
+    /// In rationals.
+    Exact,
+}
+
+/// The value at `model`'s start as an answer named by `method`: in floats, or in rationals
+/// with `exact`, and in rationals too where a float pivot vanishes by rounding (a regular
+/// system can still lose one; haddad-monmege is built for that).
+pub(crate) fn solve_start<M>(
+    model: &M,
+    exact: bool,
+    method: impl Fn(Solve) -> &'static str,
+) -> Result<Answer, String>
+where
+    M: perfectplay::Model + Sync,
+    M::State: Send + Sync,
+{
     let float = if exact {
         None
     } else {
-        Solver::new(&model).start_value::<f64>().ok()
+        Solver::new(model).start_value::<f64>().ok()
     };
     if let Some((v, stats)) = float {
         return Ok(Answer {
             value: v,
             exact: None,
-            method: if stats.error_bound > 0.0 {
-                "value iteration with a certified bound"
+            method: method(if stats.error_bound > 0.0 {
+                Solve::Iterated
             } else {
-                "policy iteration"
-            },
+                Solve::Direct
+            }),
             states: stats.states,
             holds: None,
             error_bound: stats.error_bound,
             listed: None,
         });
     }
-    let (v, stats) = Solver::new(&model)
+    let (v, stats) = Solver::new(model)
         .exact_start_value()
         .map_err(|e| e.to_string())?;
     Ok(Answer {
         value: v.to_f64(),
         exact: if exact { v.exact_string() } else { None },
-        method: "exact",
+        method: method(Solve::Exact),
         states: stats.states,
         holds: None,
         error_bound: 0.0,
