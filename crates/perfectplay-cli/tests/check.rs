@@ -531,7 +531,9 @@ fn zero_reward_for_a_missed_target_over_the_reward_earned() {
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert!(
-        err.starts_with("error: ") && err.contains("without --exact") && err.lines().count() == 1,
+        err.starts_with("error: ")
+            && err.contains("ask for a floating-point answer")
+            && err.lines().count() == 1,
         "{err}"
     );
 }
@@ -564,7 +566,7 @@ fn constants_of_a_properties_file_come_from_const() {
         assert_eq!(o.status.code(), Some(2));
         assert_eq!(
             text(&o.stderr),
-            "error: --const: neither the model nor the properties declare a constant 'kk'\n"
+            "error: a value is given for 'kk', and neither the model nor the properties declare such a constant\n"
         );
     }
 }

@@ -156,10 +156,10 @@ pub fn check_constants(program: &Program, props: &[&Props]) -> Result<(), Error>
     match strays[..] {
         [] => Ok(()),
         [one] => Err(Error::Model(format!(
-            "--const: neither the model nor the properties declare a constant '{one}'"
+            "a value is given for '{one}', and neither the model nor the properties declare such a constant"
         ))),
         _ => Err(Error::Model(format!(
-            "--const: neither the model nor the properties declare constants '{}'",
+            "values are given for '{}', and neither the model nor the properties declare such constants",
             strays.join("', '")
         ))),
     }

@@ -68,7 +68,7 @@ fn unbounded_reward_gives_a_certified_interval() {
     }
     // No exact answer: the interval is the answer.
     let e = error(ROUNDS, "Rmax=? [ F0 s=1 ]", true);
-    assert!(e.contains("without --exact"), "{e}");
+    assert!(e.contains("ask for a floating-point answer"), "{e}");
     // F, for comparison, is +∞ for the maximiser (a loss is possible), and Fc counts the lost
     // plays too: 2 for either (every round earns 1, and 2 rounds are expected playing again).
     assert_eq!(answer(ROUNDS, "Rmax=? [ F s=1 ]", false).0, f64::INFINITY);

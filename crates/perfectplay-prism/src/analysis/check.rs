@@ -134,7 +134,7 @@ pub(crate) const INEXACT: &str = "the model or property computes a number perfec
      keep exact (pow with an exponent that is not whole, log, a fraction beyond 128 bits, or a \
      probability whose fraction does not fit in 64 bits): \
      it computes it in floating point, as PRISM and Storm do, so no exact answer can be given; \
-     ask for a floating-point one (without --exact)";
+     ask for a floating-point answer instead";
 
 /// Whether a number the query depends on need not be rational ([`CExpr::Inexact`]): in the
 /// model's commands or initial states, the reward structure it asks for, or the property's

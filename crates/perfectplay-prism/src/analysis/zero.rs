@@ -55,8 +55,8 @@ const FIRST_LEVEL: u64 = 16;
 /// Why an exact answer cannot be given where the reward earned is unbounded.
 pub(crate) const UNBOUNDED: &str = "R[ F0 φ ] where a play can earn without bound before it \
      reaches φ or misses it for good is bounded here by two solves of the game with the reward \
-     earned, cut where it is large (a certified interval, in floating point): ask without \
-     --exact";
+     earned, cut where it is large (a certified interval, in floating point): ask for a \
+     floating-point answer";
 
 /// A state of the product: a state of the space and the reward earned, in units; `u32::MAX`
 /// for the virtual start over several initial states.

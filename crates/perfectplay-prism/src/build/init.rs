@@ -71,7 +71,7 @@ impl Search<'_> {
             Some(true) if i == self.vals.len() => {
                 if self.found.len() >= self.max_states {
                     return Err(BuildError(format!(
-                        "more than {} initial states (--max-states)",
+                        "more than {} initial states (the state limit)",
                         self.max_states
                     )));
                 }

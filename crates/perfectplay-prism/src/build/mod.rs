@@ -740,7 +740,7 @@ fn build_packed<K: Word>(
                 if id == fresh {
                     if space.states.len() >= max_states {
                         return Err(BuildError(format!(
-                            "more than {max_states} states (--max-states)"
+                            "more than {max_states} states (the state limit)"
                         )));
                     }
                     space.states.push(&packed);

@@ -214,7 +214,7 @@ impl Program {
             return Err(Diagnostic::plain(
                 file,
                 format!(
-                    "undefined constants: {} (give them with --const {})",
+                    "undefined constants: {} (give them values: {})",
                     missing.join(", "),
                     missing
                         .iter()
@@ -234,7 +234,7 @@ impl Program {
             .iter()
             .filter(|(name, _)| decls.contains_key(name))
             .map(|(name, text)| {
-                crate::syntax::parser::parse_expr(&format!("--const {name}"), text)
+                crate::syntax::parser::parse_expr(&format!("the value given for {name}"), text)
                     .map(|e| (name.as_str(), e))
             })
             .collect::<Result<_, _>>()?;
@@ -264,7 +264,7 @@ impl Program {
             let (checker, e, formulas_seen) = match parsed_given.get(name.as_str()) {
                 Some(e) => {
                     let text = &given.iter().find(|(g, _)| g == name).expect("given").1;
-                    given_text = Checker::new("--const", text);
+                    given_text = Checker::new("the value given", text);
                     (&given_text, e, &no_formulas)
                 }
                 None => (&ck, c.value.as_ref().expect("checked above"), &formulas),

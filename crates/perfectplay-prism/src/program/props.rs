@@ -98,8 +98,9 @@ impl Props {
                                 )));
                             }
                             (None, Some((_, text))) => {
-                                let e = crate::syntax::parser::parse_expr("--const", text)?;
-                                const_of(program, "--const", text, &e, &scope)?
+                                let file = format!("the value given for {}", c.name.name);
+                                let e = crate::syntax::parser::parse_expr(&file, text)?;
+                                const_of(program, &file, text, &e, &scope)?
                             }
                             (Some(e), None) => const_of(program, file, src, e, &scope)?,
                             (None, None) => {
@@ -185,7 +186,7 @@ impl Props {
             return Ok(());
         }
         Err(Error::Model(format!(
-            "undefined constant{} '{}' of the properties (give {} with --const)",
+            "undefined constant{} '{}' of the properties (give {} a value)",
             if missing.len() > 1 { "s" } else { "" },
             missing.join("', '"),
             if missing.len() > 1 { "them" } else { "it" },
