@@ -360,3 +360,13 @@ fn properties_refer_to_each_other_by_name() {
     // The text stays as written.
     assert_eq!(props.props[1].text, "1 - \"a\"");
 }
+
+/// A step bound far beyond the model's size: the float value keeps two layers of the steps
+/// (a sweep), so a million steps of a small chain take little time and memory.
+#[test]
+fn a_large_step_bound_is_swept() {
+    let a = answer(CHAIN, "P=? [ F<=1000000 s=3 ]", false).unwrap();
+    assert!((a.value - 1.0 / 3.0).abs() < 1e-12, "{}", a.value);
+    let a = answer(CHAIN, "P=? [ G<=1000000 s<3 ]", false).unwrap();
+    assert!((a.value - 2.0 / 3.0).abs() < 1e-12, "{}", a.value);
+}

@@ -12,6 +12,32 @@ use crate::program::eval::CExpr;
 use crate::program::Program;
 use crate::syntax::ast::{Measure, ModelType, Path, Query};
 
+/// The most states a product of the space with the steps explores: a step bound far beyond the
+/// space's size (`F<=100000000` of a small chain) is an error that says so, not a run that
+/// fills the memory. (The float sweep of a numbered [`BoundedModel`] keeps two layers, and
+/// needs no limit.)
+pub(crate) const PRODUCT_STATES: usize = 50_000_000;
+
+/// A solve's error, said of the product with the steps where it reached the state limit.
+fn limit_error(e: perfectplay::SolveError) -> String {
+    match e {
+        perfectplay::SolveError::StateLimit { limit, .. } => too_many_steps(limit),
+        e => e.to_string(),
+    }
+}
+
+/// Why a product with the steps stopped at `limit` states.
+pub(crate) fn too_many_steps(limit: usize) -> String {
+    format!(
+        "the model with the steps counted has more than {limit} states: a step bound this far \
+         beyond the model's size is not supported (ask with a smaller bound)"
+    )
+}
+
+/// The largest table of numbers [`BoundedModel`] offers: exploring allocates a word per
+/// number.
+const MAX_NUMBERED: usize = 1 << 27;
+
 /// A state of the product: a state of the space and the steps left; `u32::MAX` for the
 /// virtual start over several initial states.
 type State = (u32, u32);
@@ -86,6 +112,44 @@ impl Model for BoundedModel<'_> {
             reward,
             |_, t| (t, left - 1),
         );
+    }
+
+    /// Numbered by the steps left, then the state: `left · n + s`, the virtual start last.
+    /// Offered where the table is small enough for exploring too (see [`Model::dense_bound`]).
+    fn dense_bound(&self) -> usize {
+        let n = self.space.len();
+        match (self.steps as usize + 1).checked_mul(n) {
+            Some(b) if b < MAX_NUMBERED => b + 1,
+            _ => 0,
+        }
+    }
+
+    fn dense_index(&self, &(s, left): &State) -> Option<usize> {
+        let n = self.space.len();
+        Some(match s {
+            u32::MAX => (self.steps as usize + 1) * n,
+            s => left as usize * n + s as usize,
+        })
+    }
+
+    /// The states with no step left first, then one, and so on: each step's successors have
+    /// one step fewer, so the sweep (for the value alone) keeps two layers.
+    fn sweep_len(&self) -> usize {
+        self.dense_bound()
+    }
+
+    fn sweep_state(&self, rank: usize) -> Option<State> {
+        let n = self.space.len();
+        let layers = (self.steps as usize + 1) * n;
+        match rank {
+            r if r < layers => Some(((r % n) as u32, (r / n) as u32)),
+            r if r == layers && self.space.initial.len() > 1 => Some((u32::MAX, self.steps)),
+            _ => None,
+        }
+    }
+
+    fn sweep_window(&self) -> usize {
+        2 * self.space.len()
     }
 
     fn show_state(&self, &(s, left): &State) -> String {
@@ -206,8 +270,9 @@ pub(crate) fn check(
     };
     if exact {
         let (v, stats) = Solver::new(&model)
+            .max_states(PRODUCT_STATES)
             .exact_start_value()
-            .map_err(|e| e.to_string())?;
+            .map_err(limit_error)?;
         return Ok(Answer {
             value: v.to_f64(),
             exact: v.exact_string(),
@@ -218,9 +283,15 @@ pub(crate) fn check(
             listed: None,
         });
     }
+    // Swept (numbered), the value keeps two layers of the product: no limit is needed.
+    let limit = match model.dense_bound() {
+        0 => PRODUCT_STATES,
+        _ => usize::MAX,
+    };
     let (v, stats) = Solver::new(&model)
+        .max_states(limit)
         .start_value::<f64>()
-        .map_err(|e| e.to_string())?;
+        .map_err(limit_error)?;
     Ok(Answer {
         value: v,
         exact: None,
@@ -384,7 +455,7 @@ pub(crate) fn check_lower(
         return Err(crate::analysis::check::INEXACT.into());
     }
     use crate::analysis::check::Solve;
-    crate::analysis::check::solve_start(&model, exact, |how| match (how, inexact) {
+    crate::analysis::check::solve_start(&model, exact, PRODUCT_STATES, |how| match (how, inexact) {
         (Solve::Direct, false) => "the steps taken up to the bound, then policy iteration",
         (Solve::Direct, true) => {
             "the steps taken up to the bound, then policy iteration, from floating-point inputs"

@@ -236,7 +236,7 @@ fn solve(
     }
     // The graph analysis made every strategy left to the engine end the play, so its linear
     // systems are regular.
-    solve_start(&model, exact, |how| match how {
+    solve_start(&model, exact, usize::MAX, |how| match how {
         Solve::Direct => "policy iteration",
         Solve::Iterated => "value iteration with a certified bound",
         Solve::Exact => "exact",
@@ -260,6 +260,7 @@ pub(crate) enum Solve {
 pub(crate) fn solve_start<M>(
     model: &M,
     exact: bool,
+    max_states: usize,
     method: impl Fn(Solve) -> &'static str,
 ) -> Result<Answer, String>
 where
@@ -269,7 +270,15 @@ where
     let float = if exact {
         None
     } else {
-        Solver::new(model).start_value::<f64>().ok()
+        match Solver::new(model)
+            .max_states(max_states)
+            .start_value::<f64>()
+        {
+            Err(perfectplay::SolveError::StateLimit { limit, .. }) => {
+                return Err(crate::analysis::bounded::too_many_steps(limit))
+            }
+            float => float.ok(),
+        }
     };
     if let Some((v, stats)) = float {
         return Ok(Answer {
@@ -287,8 +296,14 @@ where
         });
     }
     let (v, stats) = Solver::new(model)
+        .max_states(max_states)
         .exact_start_value()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| match e {
+            perfectplay::SolveError::StateLimit { limit, .. } => {
+                crate::analysis::bounded::too_many_steps(limit)
+            }
+            e => e.to_string(),
+        })?;
     Ok(Answer {
         value: v.to_f64(),
         exact: if exact { v.exact_string() } else { None },
