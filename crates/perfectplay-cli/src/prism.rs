@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use perfectplay_prism::check::{Listed, StateValueText};
+use perfectplay_prism::check::{Answer, Listed, StateValueText};
 use perfectplay_prism::program::parse_constants;
 use perfectplay_prism::program::Program;
 use perfectplay_prism::{analysis_model, check_prop, parse_program, Loaded, Props};
@@ -71,32 +71,13 @@ pub fn command() -> Command {
 struct ResultJson {
     name: Option<String>,
     property: String,
-    /// A number, the string "inf", a boolean for a query with a bound, or null after an
-    /// error.
-    value: serde_json::Value,
-    exact: Option<String>,
-    method: &'static str,
-    error_bound: f64,
+    /// The answer as the PRISM crate gives it (`value`, `exact`, `method`, `states`,
+    /// `error_bound`, `listed`); after an error, none of it.
+    #[serde(flatten)]
+    answer: Option<Answer>,
     seconds: f64,
-    /// What a filter that lists states or an interval gives: `{"states": [...]}` (each
-    /// `{"state", "value", "exact"}`) or `{"min": …, "max": …}`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    listed: Option<serde_json::Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-}
-
-/// One state's value of a filter's listing as JSON.
-fn state_value_json(v: &StateValueText) -> serde_json::Value {
-    serde_json::json!({
-        "state": v.state,
-        "value": match v.holds {
-            Some(b) => b.into(),
-            None if v.value.is_infinite() => "inf".into(),
-            None => serde_json::Value::from(v.value),
-        },
-        "exact": v.exact,
-    })
 }
 
 /// One state's value of a filter's listing as text: `true`, `inf`, `0.5`, `0.333… = 1/3`.
@@ -362,12 +343,8 @@ fn report(
                     results.push(ResultJson {
                         name: p.name.clone(),
                         property: p.text.clone(),
-                        value: serde_json::Value::Null,
-                        exact: None,
-                        method: "",
-                        error_bound: 0.0,
+                        answer: None,
                         seconds: t.elapsed().as_secs_f64(),
-                        listed: None,
                         error: Some(e.to_string()),
                     });
                     continue;
@@ -418,24 +395,8 @@ fn report(
             results.push(ResultJson {
                 name: p.name.clone(),
                 property: p.text.clone(),
-                value: match a.holds {
-                    Some(b) => b.into(),
-                    None if a.value.is_infinite() => "inf".into(),
-                    None => a.value.into(),
-                },
-                exact: if a.holds.is_some() { None } else { a.exact },
-                method: a.method,
-                error_bound: a.error_bound,
+                answer: Some(a),
                 seconds,
-                listed: a.listed.as_ref().map(|l| match l {
-                    Listed::Range { min, max } => serde_json::json!({
-                        "min": state_value_json(min),
-                        "max": state_value_json(max),
-                    }),
-                    Listed::Printed(states) | Listed::Extremes(states) => serde_json::json!({
-                        "states": states.iter().map(state_value_json).collect::<Vec<_>>(),
-                    }),
-                }),
                 error: None,
             });
         }

@@ -2,7 +2,6 @@
 
 use std::sync::Arc;
 
-use perfectplay_prism::check::{Listed, StateValueText};
 use perfectplay_prism::{check_prop, Loaded, Props};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -92,22 +91,11 @@ impl PrismModel {
     }
 }
 
-/// One state's value of a filter's listing: a dict of state, value, exact and holds.
-fn state_value<'py>(py: Python<'py>, v: &StateValueText) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("state", &v.state)?;
-    d.set_item("value", v.value)?;
-    d.set_item("exact", &v.exact)?;
-    d.set_item("holds", v.holds)?;
-    Ok(d)
-}
-
 #[pymethods]
 impl PrismModel {
     /// Checks `prop` (the name or the number, from 1, of a property of the properties file,
-    /// or a property's text) and
-    /// returns a dict: value, exact (`p/q` text or None), holds (for a bound), method, states,
-    /// error_bound.
+    /// or a property's text) and returns a dict: the property's text, and the answer as the
+    /// JSON text that `perfectplay check --json` gives for it (`perfectplay.prism` reads it).
     #[pyo3(signature = (prop, exact=false))]
     fn check<'py>(&self, py: Python<'py>, prop: &str, exact: bool) -> PyResult<Bound<'py, PyDict>> {
         let (props, i) = self.find(prop)?;
@@ -119,31 +107,10 @@ impl PrismModel {
         .map_err(error)?;
         let d = PyDict::new(py);
         d.set_item("property", prop_text)?;
-        d.set_item("value", a.value)?;
-        d.set_item("exact", a.exact)?;
-        d.set_item("holds", a.holds)?;
-        d.set_item("method", a.method)?;
-        d.set_item("states", a.states)?;
-        d.set_item("error_bound", a.error_bound)?;
-        let listed = match &a.listed {
-            None => None,
-            Some(Listed::Range { min, max }) => {
-                let r = PyDict::new(py);
-                r.set_item("min", state_value(py, min)?)?;
-                r.set_item("max", state_value(py, max)?)?;
-                Some(r)
-            }
-            Some(Listed::Printed(states) | Listed::Extremes(states)) => {
-                let r = PyDict::new(py);
-                let list = states
-                    .iter()
-                    .map(|v| state_value(py, v))
-                    .collect::<PyResult<Vec<_>>>()?;
-                r.set_item("states", list)?;
-                Some(r)
-            }
-        };
-        d.set_item("listed", listed)?;
+        // The answer as the command line's JSON gives it: one rendering for both.
+        let answer = serde_json::to_string(&a)
+            .map_err(|e| SolveError::new_err(format!("the answer as JSON: {e}")))?;
+        d.set_item("answer", answer)?;
         Ok(d)
     }
 

@@ -68,6 +68,77 @@ pub enum Listed {
     },
 }
 
+/// An answer as the front ends give it (JSON on the command line, a dict in Python): `value`
+/// (true or false for a property with a bound or CTL, `"inf"` for +∞, else the nearest float),
+/// `exact` (`p/q` where known), `method`, `states`, `error_bound`, and `listed` where a filter
+/// lists states (`{"states": [...]}`, each `{"state", "value", "exact"}`) or gives a range
+/// (`{"min": …, "max": …}`).
+impl serde::Serialize for Answer {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("value", &JsonValue(self.value, self.holds))?;
+        m.serialize_entry(
+            "exact",
+            &self.exact.as_ref().filter(|_| self.holds.is_none()),
+        )?;
+        m.serialize_entry("method", self.method)?;
+        m.serialize_entry("states", &self.states)?;
+        m.serialize_entry("error_bound", &self.error_bound)?;
+        if let Some(listed) = &self.listed {
+            m.serialize_entry("listed", listed)?;
+        }
+        m.end()
+    }
+}
+
+/// A value as JSON: a boolean where it is true or false, `"inf"` for +∞ (and `"-inf"`), else
+/// the number.
+struct JsonValue(f64, Option<bool>);
+
+impl serde::Serialize for JsonValue {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match (self.1, self.0) {
+            (Some(b), _) => s.serialize_bool(b),
+            (None, f64::INFINITY) => s.serialize_str("inf"),
+            (None, f64::NEG_INFINITY) => s.serialize_str("-inf"),
+            (None, x) => s.serialize_f64(x),
+        }
+    }
+}
+
+impl serde::Serialize for Listed {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(if matches!(self, Listed::Range { .. }) {
+            2
+        } else {
+            1
+        }))?;
+        match self {
+            Listed::Printed(states) | Listed::Extremes(states) => {
+                m.serialize_entry("states", states)?
+            }
+            Listed::Range { min, max } => {
+                m.serialize_entry("min", min)?;
+                m.serialize_entry("max", max)?;
+            }
+        }
+        m.end()
+    }
+}
+
+impl serde::Serialize for StateValueText {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("state", &self.state)?;
+        m.serialize_entry("value", &JsonValue(self.value, self.holds))?;
+        m.serialize_entry("exact", &self.exact)?;
+        m.end()
+    }
+}
+
 /// A state (as PRISM prints it; empty for a value of no one state) and its value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateValueText {

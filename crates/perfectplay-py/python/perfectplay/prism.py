@@ -22,6 +22,8 @@ give :attr:`Result.listed`); arithmetic over queries. :meth:`Model.solve` gives 
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass
 from fractions import Fraction
 from os import PathLike, fspath
@@ -67,12 +69,20 @@ class StateValue:
     holds: Optional[bool]
 
 
+def _number(v: Any) -> float:
+    """A value of the answer's JSON as a float: 1.0 or 0.0 for true or false, ``inf``."""
+    if isinstance(v, bool):
+        return 1.0 if v else 0.0
+    return float(v)
+
+
 def _state_value(d: Mapping[str, Any]) -> StateValue:
+    v = d["value"]
     return StateValue(
         state=d["state"],
-        value=d["value"],
+        value=_number(v),
         exact=None if d["exact"] is None else _core.fraction(d["exact"]),
-        holds=d["holds"],
+        holds=v if isinstance(v, bool) else None,
     )
 
 
@@ -107,15 +117,18 @@ class Model:
         given to :func:`load`; anything else raises ``ValueError`` saying why. ``exact``
         solves in rationals."""
         d = self._core.check(prop, exact=bool(exact))
+        # The answer as ``perfectplay check --json`` gives it.
+        a = json.loads(d["answer"])
+        v = a["value"]
         return Result(
             property=d["property"],
-            value=d["value"],
-            exact=None if d["exact"] is None else _core.fraction(d["exact"]),
-            holds=d["holds"],
-            method=d["method"],
-            states=d["states"],
-            error_bound=d["error_bound"],
-            listed=_listed(d["listed"]),
+            value=_number(v),
+            exact=None if a["exact"] is None else _core.fraction(a["exact"]),
+            holds=v if isinstance(v, bool) else None,
+            method=a["method"],
+            states=a["states"],
+            error_bound=a["error_bound"],
+            listed=_listed(a.get("listed")),
         )
 
     def solve(self, prop: str, exact: bool = False) -> "Solution":
