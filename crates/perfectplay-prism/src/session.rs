@@ -549,12 +549,32 @@ pub(crate) fn check_query(
     if crate::analysis::filter::is_general(expr) {
         return crate::analysis::filter::check(loaded, props, prop, expr, exact);
     }
+    let mut r = None;
     if let ExprKind::Query(q) = &expr.kind {
         if crate::analysis::nested::is_ctl(q) {
             return crate::analysis::nested::at_initial_states(loaded, props, prop, q);
         }
+        // True or false over several initial states: true where it holds in every one, as
+        // PRISM has it; a lower bound is met by all when the least value meets it, an upper
+        // one when the greatest does.
+        if let (Some((op, _)), true) = (&q.bound, loaded.space.initial.len() > 1) {
+            let over = match op {
+                BinOp::Gt | BinOp::Ge => crate::analysis::check::OverInitial::Min,
+                _ => crate::analysis::check::OverInitial::Max,
+            };
+            r = Some(crate::analysis::resolved::resolve_over(
+                &loaded.program,
+                props,
+                prop,
+                over,
+                q,
+            )?);
+        }
     }
-    let r = resolve_prop(&loaded.program, props, prop, expr)?;
+    let r = match r {
+        Some(r) => r,
+        None => resolve_prop(&loaded.program, props, prop, expr)?,
+    };
     loaded.built_for(&r, prop)?;
     let complement = r.complement;
     let a = answer_resolved(loaded, props, prop, r.settle_zero(loaded)?, exact)?;
