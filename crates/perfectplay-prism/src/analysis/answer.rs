@@ -8,7 +8,7 @@ use crate::build::Loaded;
 use crate::error::Error;
 use crate::program::props::{Prop, Props};
 use crate::program::{CExpr, Program};
-use crate::syntax::ast::{BinOp, Opt, Query};
+use crate::syntax::ast::{BinOp, Opt, Path, Query};
 
 /// One minus `a` (the value of the dual query of a `G`, `W` or `R`): exactly where `a` is exact; the error bound
 /// stays, and so does whether a bound holds (the dual's bound is turned already).
@@ -84,8 +84,11 @@ pub(crate) fn answer_resolved(
         crate::analysis::check::inexact(&loaded.program, &numeric, through.as_ref(), &target);
     let mut a = match solve(&numeric, !inexact) {
         // `F0` where a play can earn without bound has a certified interval, not an exact
-        // value: compared in floats, with its error bound.
-        Err(Error::Model(e)) if e == crate::analysis::zero::UNBOUNDED => solve(&numeric, false)?,
+        // value: compared in floats, with its error bound (an error of another kind comes
+        // back from the float solve as well).
+        Err(_) if !inexact && matches!(numeric.path, Path::EventuallyZero(_)) => {
+            solve(&numeric, false)?
+        }
         a => a?,
     };
     let compare_floats = |text: &str| {
