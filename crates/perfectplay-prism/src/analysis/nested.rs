@@ -174,12 +174,7 @@ pub(crate) fn satisfying(
     };
     let above = matches!(op, BinOp::Gt | BinOp::Ge);
     let (vals, error) = values(loaded, props, prop, &numeric, false)?;
-    let w = b.to_string().parse::<f64>().unwrap_or(f64::NAN);
-    let w = if w.is_nan() {
-        f64::rounding_from(&b, RoundingMode::Nearest).0
-    } else {
-        w
-    };
+    let w = f64::rounding_from(&b, RoundingMode::Nearest).0;
     let margin = |v: f64| (1e-9 * w.abs().max(1.0)).max(2.0 * error) < (v - w).abs();
     let clear = |v: &StateValue| v.value == f64::INFINITY || margin(v.value);
     if vals.iter().all(clear) {
