@@ -18,6 +18,7 @@
 //! engine: the variants differ only in who is `Max` or `Min` and which moves are offered.
 
 use perfectplay::dynamic::DynModel;
+use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player};
 
 use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
@@ -151,6 +152,23 @@ impl GoldPots {
 impl Model for GoldPots {
     type State = State;
     type Move = &'static str;
+
+    fn encodes_states(&self) -> bool {
+        true
+    }
+
+    fn encode_state(&self, &(i, j): &State, out: &mut Vec<u8>) {
+        out.extend_from_slice(&i.to_le_bytes());
+        out.extend_from_slice(&j.to_le_bytes());
+    }
+
+    fn decode_state(&self, bytes: &[u8]) -> Option<State> {
+        let mut r = Reader::new(bytes);
+        let state = (r.u32()?, r.u32()?);
+        (state.0 <= state.1 && state.1 as usize <= self.pots.len())
+            .then_some(())
+            .and_then(|()| r.finish(state))
+    }
 
     fn start(&self) -> State {
         (0, self.pots.len() as u32)

@@ -18,6 +18,7 @@
 //! both methods agree on hundreds of random grids.
 
 use perfectplay::dynamic::{DynModel, Report, SolveOptions, Solved};
+use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player, SolveError, Stats};
 
 use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
@@ -324,6 +325,26 @@ impl Model for GridGame {
     type State = State;
     type Move = Label;
 
+    fn encodes_states(&self) -> bool {
+        true
+    }
+
+    fn encode_state(&self, state: &State, out: &mut Vec<u8>) {
+        out.extend_from_slice(&state.rows.to_le_bytes());
+        out.extend_from_slice(&state.cols.to_le_bytes());
+        out.push(state.pending.map_or(u8::MAX, |r| r));
+    }
+
+    fn decode_state(&self, bytes: &[u8]) -> Option<State> {
+        let mut r = Reader::new(bytes);
+        let state = State {
+            rows: r.u32()?,
+            cols: r.u32()?,
+            pending: Some(r.u8()?).filter(|&p| p != u8::MAX),
+        };
+        r.finish(state)
+    }
+
     fn start(&self) -> State {
         State {
             rows: 0,
@@ -508,6 +529,10 @@ impl DynModel for ByAssignment {
         Self: 'static,
     {
         Err(value_only())
+    }
+
+    fn encoded(&self) -> &dyn perfectplay::encoded::EncodedModel {
+        &self.0
     }
 }
 

@@ -30,6 +30,7 @@
 //! The value depends only on `rows · cols`.
 
 use perfectplay::dynamic::DynModel;
+use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
@@ -152,6 +153,33 @@ fn q(n: u32, d: u32) -> Rat {
 impl Model for PerfectMemory {
     type State = State;
     type Move = &'static str;
+
+    fn encodes_states(&self) -> bool {
+        true
+    }
+
+    fn encode_state(&self, state: &State, out: &mut Vec<u8>) {
+        let (tag, u, k) = match *state {
+            State::MatchesKnown { u, k } => (0u8, u, k),
+            State::NewSymbol { u, k } => (1, u, k),
+            State::Turn { u, k } => (2, u, k),
+        };
+        out.push(tag);
+        out.extend_from_slice(&u.to_le_bytes());
+        out.extend_from_slice(&k.to_le_bytes());
+    }
+
+    fn decode_state(&self, bytes: &[u8]) -> Option<State> {
+        let mut r = Reader::new(bytes);
+        let (tag, u, k) = (r.u8()?, r.u32()?, r.u32()?);
+        let state = match tag {
+            0 => State::MatchesKnown { u, k },
+            1 => State::NewSymbol { u, k },
+            2 => State::Turn { u, k },
+            _ => return None,
+        };
+        r.finish(state)
+    }
 
     fn start(&self) -> State {
         State::Turn {

@@ -23,6 +23,7 @@
 //! player.
 
 use perfectplay::dynamic::DynModel;
+use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
@@ -147,6 +148,42 @@ impl Pig {
 impl Model for Pig {
     type State = State;
     type Move = &'static str;
+
+    fn encodes_states(&self) -> bool {
+        true
+    }
+
+    fn encode_state(&self, state: &State, out: &mut Vec<u8>) {
+        match *state {
+            State::Play {
+                a,
+                b,
+                a_moves,
+                turn,
+            } => {
+                out.push(a_moves as u8);
+                out.extend_from_slice(&a.to_le_bytes());
+                out.extend_from_slice(&b.to_le_bytes());
+                out.extend_from_slice(&turn.to_le_bytes());
+            }
+            State::Won { a } => out.push(2 + a as u8),
+        }
+    }
+
+    fn decode_state(&self, bytes: &[u8]) -> Option<State> {
+        let mut r = Reader::new(bytes);
+        let state = match r.u8()? {
+            tag @ (0 | 1) => State::Play {
+                a_moves: tag == 1,
+                a: r.u16()?,
+                b: r.u16()?,
+                turn: r.u16()?,
+            },
+            tag @ (2 | 3) => State::Won { a: tag == 3 },
+            _ => return None,
+        };
+        r.finish(state)
+    }
 
     fn start(&self) -> State {
         State::Play {

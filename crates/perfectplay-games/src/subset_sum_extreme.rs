@@ -12,6 +12,7 @@
 //! Every move removes at least one block, so the game is acyclic.
 
 use perfectplay::dynamic::DynModel;
+use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
@@ -211,6 +212,35 @@ impl SubsetSumExtreme {
 impl Model for SubsetSumExtreme {
     type State = State;
     type Move = Label;
+
+    fn encodes_states(&self) -> bool {
+        true
+    }
+
+    fn encode_state(&self, state: &State, out: &mut Vec<u8>) {
+        let (tag, set) = match *state {
+            State::Roll(set) => (0u8, set),
+            State::Choose(set, _) => (1, set),
+            State::End(set) => (2, set),
+        };
+        out.push(tag);
+        out.extend_from_slice(&set.to_le_bytes());
+        if let State::Choose(_, roll) = *state {
+            out.extend_from_slice(&roll.to_le_bytes());
+        }
+    }
+
+    fn decode_state(&self, bytes: &[u8]) -> Option<State> {
+        let mut r = Reader::new(bytes);
+        let (tag, set) = (r.u8()?, r.u16()?);
+        let state = match tag {
+            0 => State::Roll(set),
+            1 => State::Choose(set, r.u32()?),
+            2 => State::End(set),
+            _ => return None,
+        };
+        r.finish(state)
+    }
 
     fn start(&self) -> State {
         State::Roll(((1u32 << self.blocks.len()) - 1) as u16)

@@ -45,6 +45,7 @@
 use std::sync::OnceLock;
 
 use perfectplay::dynamic::DynModel;
+use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
@@ -484,6 +485,42 @@ impl Yahtzee {
 impl Model for Yahtzee {
     type State = State;
     type Move = Move;
+
+    fn encodes_states(&self) -> bool {
+        true
+    }
+
+    fn encode_state(&self, state: &State, out: &mut Vec<u8>) {
+        out.extend_from_slice(&state.word().to_le_bytes());
+    }
+
+    fn decode_state(&self, bytes: &[u8]) -> Option<State> {
+        let mut r = Reader::new(bytes);
+        let word = r.u64()?;
+        let field = |at: u32, bits: u32| (word >> at) & ((1 << bits) - 1);
+        let (roll, dice) = (field(27, 5) as u8, field(32, 32));
+        let phase = match field(25, 2) {
+            0 => Phase::Start,
+            1 if dice < HANDS as u64 => Phase::Rolled {
+                roll,
+                hand: dice as u16,
+            },
+            2 if dice < SETS as u64 => Phase::Kept {
+                roll,
+                kept: dice as u16,
+            },
+            _ => return None,
+        };
+        let state = State {
+            filled: field(0, 16) as u16,
+            upper: field(16, 8) as u8,
+            y50: field(24, 1) == 1,
+            phase,
+        };
+        (state.word() == word && state.upper <= 63)
+            .then_some(())
+            .and_then(|()| r.finish(state))
+    }
 
     fn start(&self) -> State {
         State {

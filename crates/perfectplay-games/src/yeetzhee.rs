@@ -16,6 +16,7 @@
 //! A state with all `N` dice placed is terminal; being viable, it is exactly the target.
 
 use perfectplay::dynamic::DynModel;
+use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use crate::{GameError, GameSpec, ParamKind, ParamSpec, Params};
@@ -249,6 +250,34 @@ impl Yeetzhee {
 impl Model for Yeetzhee {
     type State = State;
     type Move = Label;
+
+    fn encodes_states(&self) -> bool {
+        true
+    }
+
+    fn encode_state(&self, state: &State, out: &mut Vec<u8>) {
+        match *state {
+            State::Roll(groups) => {
+                out.push(0);
+                out.extend_from_slice(&groups.0.to_le_bytes());
+            }
+            State::Rolled(groups, size) => {
+                out.push(1);
+                out.extend_from_slice(&groups.0.to_le_bytes());
+                out.push(size);
+            }
+        }
+    }
+
+    fn decode_state(&self, bytes: &[u8]) -> Option<State> {
+        let mut r = Reader::new(bytes);
+        let state = match (r.u8()?, Groups(r.u128()?)) {
+            (0, groups) => State::Roll(groups),
+            (1, groups) => State::Rolled(groups, r.u8()?),
+            _ => return None,
+        };
+        r.finish(state)
+    }
 
     fn start(&self) -> State {
         State::Roll(Groups::default())

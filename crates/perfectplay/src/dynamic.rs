@@ -9,6 +9,7 @@ use std::sync::Arc;
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
+use crate::encoded::EncodedModel;
 use crate::turned::TurnSolution;
 
 mod hosted;
@@ -70,6 +71,8 @@ pub trait DynModel: Send + Sync {
     ) -> Result<Box<dyn Solved + Send + Sync>, SolveError>
     where
         Self: 'static;
+    /// The model seen through its states' bytes, for solves across processes.
+    fn encoded(&self) -> &dyn EncodedModel;
 }
 
 /// A number of a solved game with its type hidden: the `f64` (the float result or the exact
@@ -672,6 +675,10 @@ where
         } else {
             solve_any::<M, f64>(Held::Shared(self), options)?
         })
+    }
+
+    fn encoded(&self) -> &dyn EncodedModel {
+        self
     }
 }
 

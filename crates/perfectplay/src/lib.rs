@@ -202,6 +202,7 @@ mod states;
 // What a solve leaves, and the queries on it.
 pub mod distribution;
 pub mod dynamic;
+pub mod encoded;
 mod error;
 pub mod export;
 pub mod simulate;

@@ -322,6 +322,31 @@ pub trait Model {
         let _ = text;
         Err("this game has no state notation".to_string())
     }
+
+    /// Whether the model writes its states as bytes and reads them back
+    /// ([`encode_state`](Model::encode_state), [`decode_state`](Model::decode_state)). Solves
+    /// that move states between processes (the distributed solve) need it; the default,
+    /// `false`, makes them refuse the model with an error that says so. Everything else works
+    /// without it.
+    fn encodes_states(&self) -> bool {
+        false
+    }
+
+    /// Appends `state` to `out` as bytes that [`decode_state`](Model::decode_state) reads back
+    /// to an equal state. Equal states must give equal bytes (the bytes are hashed to decide
+    /// which process owns a state), and the bytes may depend only on the state and on the
+    /// model's parameters, so that every process built from the same command writes the same.
+    /// Used only where [`encodes_states`](Model::encodes_states) is true.
+    fn encode_state(&self, state: &Self::State, out: &mut Vec<u8>) {
+        let _ = (state, out);
+    }
+
+    /// The state that `bytes` encodes, as [`encode_state`](Model::encode_state) wrote it, or
+    /// `None` for bytes that encode no state.
+    fn decode_state(&self, bytes: &[u8]) -> Option<Self::State> {
+        let _ = bytes;
+        None
+    }
 }
 
 /// How many transient states ([`Model::transient`]) a sweep expands one inside another.
