@@ -19,6 +19,7 @@ use solving::{print_stats, solve_model, with_options};
 mod alloc;
 mod analysis;
 mod contest;
+mod distributed;
 mod files;
 mod interrupt;
 mod plot;
@@ -276,6 +277,7 @@ fn cli() -> Command {
             "solve",
             "Solve a built-in game: the value of its start under optimal play",
             |c| {
+                let c = distributed::args(c);
                 json_flag(
                     c,
                     "Print one JSON object: game, params, value, exact, states, seconds, ...",
@@ -427,6 +429,9 @@ fn build(game: &GameSpec, params: &Params) -> Result<Box<dyn DynModel>> {
 fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
     let params = params_of(game, m)?;
     let model = build(game, &params)?;
+    if distributed::wanted(m) {
+        return distributed::solve(game, &params, model, m);
+    }
     // Only the value is needed: in exact mode this is the multi-modular evaluation when it
     // applies, and a model that only computes a value (the grid game's assignment method)
     // answers too.

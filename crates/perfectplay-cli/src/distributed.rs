@@ -1,0 +1,202 @@
+//! `solve --processes N` and `solve --hostfile FILE --process I`: the solve across processes
+//! (the `perfectplay-dist` crate). `--processes` starts the processes of a run on this machine
+//! and prints process 0's answer; `--hostfile` runs one process of a run whose processes the
+//! user starts, one per line of the file, each with the same command.
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::Write;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail, Result};
+use clap::{Arg, ArgMatches, Command};
+use perfectplay::dynamic::DynModel;
+use perfectplay_dist::{DistReport, Options, Run};
+use perfectplay_games::{GameSpec, Params};
+use serde::Serialize;
+
+use crate::say::say;
+use crate::{positive, render};
+
+/// The options of the solve across processes.
+pub fn args(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("processes")
+            .long("processes")
+            .value_name("N")
+            .value_parser(clap::value_parser!(u64).range(1..=256))
+            .conflicts_with_all(["hostfile", "process"])
+            .help(
+                "Solve across N processes on this machine, talking over loopback (float \
+                 only; the answer carries a certified error bound)",
+            ),
+    )
+    .arg(
+        Arg::new("hostfile")
+            .long("hostfile")
+            .value_name("FILE")
+            .requires("process")
+            .help(
+                "Run one process of a solve across machines: FILE lists every process as \
+                 host:port, one a line; every process runs the same command with its own \
+                 --process",
+            ),
+    )
+    .arg(
+        Arg::new("process")
+            .long("process")
+            .value_name("I")
+            .value_parser(clap::value_parser!(u64))
+            .requires("hostfile")
+            .help("This process's line in --hostfile, counted from 0"),
+    )
+    .arg(
+        Arg::new("workers")
+            .long("workers")
+            .value_name("W")
+            .value_parser(positive)
+            .help("Worker threads per process of a solve across processes [default: 1]"),
+    )
+    .arg(
+        Arg::new("precision")
+            .long("precision")
+            .value_name("EPS")
+            .value_parser(precision)
+            .help(
+                "Across processes: stop when the start's bounds are within EPS of each other, \
+                 relative to the value (absolute below 1) [default: 1e-9]",
+            ),
+    )
+}
+
+fn precision(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x < 1.0 => Ok(x),
+        _ => Err("it must be a number between 0 and 1, such as 1e-9".into()),
+    }
+}
+
+/// Whether the command asks for a solve across processes.
+pub fn wanted(m: &ArgMatches) -> bool {
+    m.contains_id("processes") || m.contains_id("hostfile")
+}
+
+/// What `solve --json` prints for a solve across processes.
+#[derive(Serialize)]
+struct DistJson<'a> {
+    game: &'static str,
+    params: BTreeMap<&'static str, &'a str>,
+    #[serde(flatten)]
+    report: &'a DistReport,
+}
+
+/// Runs `solve` across processes.
+pub fn solve(
+    game: &'static GameSpec,
+    params: &Params,
+    model: Box<dyn DynModel>,
+    m: &ArgMatches,
+) -> Result<ExitCode> {
+    if m.get_flag("exact") {
+        bail!("--exact is not available across processes yet: the solve there is in floats, with a certified error bound");
+    }
+    if let Some(&n) = m.get_one::<u64>("processes") {
+        return launch(n as usize);
+    }
+    let path = m.get_one::<String>("hostfile").expect("required");
+    let text = std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read '{path}': {e}"))?;
+    let hosts = perfectplay_dist::parse_hostfile(&text)?;
+    let process = *m.get_one::<u64>("process").expect("required") as usize;
+    let options = Options {
+        workers: m.get_one::<u64>("workers").map_or(1, |&w| w as usize),
+        precision: m.get_one::<f64>("precision").copied().unwrap_or(1e-9),
+        max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
+        ..Options::default()
+    };
+    let given = given_params(game, params);
+    let fingerprint = fingerprint(&format!(
+        "{} {given:?} {:?} {:?} {}",
+        game.name,
+        options.precision.to_bits(),
+        options.max_states,
+        options.workers
+    ));
+    let run = Run {
+        hosts,
+        process,
+        fingerprint,
+    };
+    let model: Arc<dyn DynModel> = Arc::from(model);
+    let Some(report) = perfectplay_dist::solve(model, &run, &options)? else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    render::know_error_bound(report.error_bound);
+    if m.get_flag("json") {
+        let out = DistJson {
+            game: game.name,
+            params: given,
+            report: &report,
+        };
+        println!("{}", crate::say::json(&out));
+    } else {
+        println!("{}", render::bounded_text(report.value, report.error_bound));
+    }
+    if !m.get_flag("quiet") {
+        let peaks: Vec<String> = report
+            .peak_memory
+            .iter()
+            .map(|&b| format!("{:.1} MB", b as f64 / 1e6))
+            .collect();
+        say!(
+            "states: {}, processes: {} × {} worker{}, rounds: {}, messages: {} ({:.1} MB), time: {:.3} s, peak memory: {}, numbers: f64 (± {:.1e})",
+            report.states,
+            report.processes,
+            report.workers,
+            if report.workers == 1 { "" } else { "s" },
+            report.rounds,
+            report.messages,
+            report.bytes as f64 / 1e6,
+            report.seconds,
+            peaks.join(", "),
+            report.error_bound
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Starts this same command `n` times as the processes of one run on this machine, and prints
+/// what process 0 printed.
+fn launch(n: usize) -> Result<ExitCode> {
+    let exe = std::env::current_exe().map_err(|e| anyhow!("cannot find this program: {e}"))?;
+    let mut args: Vec<OsString> = Vec::new();
+    let mut given = std::env::args_os().skip(1);
+    while let Some(a) = given.next() {
+        match a.to_str() {
+            Some("--processes") => {
+                given.next();
+            }
+            Some(s) if s.starts_with("--processes=") => {}
+            _ => args.push(a),
+        }
+    }
+    let printed = perfectplay_dist::local::run(&exe, &args, n)?;
+    std::io::stdout().write_all(&printed.stdout)?;
+    std::io::stderr().write_all(&printed.stderr)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The game's options as given, by name.
+fn given_params<'a>(game: &GameSpec, params: &'a Params) -> BTreeMap<&'static str, &'a str> {
+    game.params
+        .iter()
+        .filter_map(|spec| Some((spec.name, params.get(spec.name)?)))
+        .collect()
+}
+
+/// FNV-1a of `text`: the same in every process and on every machine.
+fn fingerprint(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}

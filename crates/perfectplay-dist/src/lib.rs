@@ -1,0 +1,279 @@
+//! The solve of a perfectplay model partitioned over many processes, on
+//! [timely dataflow](https://docs.rs/timely): each process holds the states that a hash of
+//! their bytes gives it, so memory grows with the states per process, not with the game.
+//!
+//! The core knows nothing of this crate: a model takes part through its states' bytes
+//! ([`Model::encode_state`](perfectplay::Model::encode_state), seen by this crate as
+//! [`EncodedModel`](perfectplay::encoded::EncodedModel)); a model that does not write them is
+//! refused with an error that says so.
+//!
+//! # Method
+//! Every worker (a thread of a process) runs the same rounds, each a timely epoch in which
+//! every worker sends what it has for the others and learns every worker's summary of the
+//! round (so all take the same decision next):
+//! 1. **Exploration**, breadth first, a layer a round: a state goes to the worker its bytes hash
+//!    to, which keeps it once, expands it, and keeps for each of its states the predecessors'
+//!    *slots* (worker, outcome) where its value is wanted.
+//! 2. **Retrograde analysis**: a state whose successors' values have all arrived is final;
+//!    its value goes back to its predecessors' slots. Acyclic games end here.
+//! 3. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds,
+//!    starting from bounds the final values around the cycles give, closing in round after
+//!    round until the start's bounds are within the precision asked. A cycle whose moves
+//!    collect rewards is refused for now (its bounds need the expected time spent on it).
+//!    Bounds that stop closing (a cycle the players can repeat for ever) are an error.
+//!
+//! Every value is computed in `f64` with its bounds widened by the rounding of each sum, so
+//! [`DistReport::error_bound`] bounds the distance from the printed value to the exact value of
+//! the model, rounding included.
+//!
+//! # Processes
+//! [`solve`] runs one process of a run: alone, or process `process` of a list of hosts (as in
+//! timely's host files), every process running the same command. The processes connect to each
+//! other first and compare a fingerprint of their command and model; a process started
+//! otherwise is refused, and a process that does not come is an error after a timeout.
+//! [`local::run`] starts the processes of a run on this machine and gathers the answer.
+//!
+//! A run holds everything in memory; nothing is written to disk. A restart would need each
+//! worker's part (its states' bytes, nodes and bounds) written at the end of a round, and the
+//! round to resume from.
+
+mod net;
+mod part;
+mod round;
+mod work;
+
+pub mod local;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use perfectplay::dynamic::DynModel;
+use serde::Serialize;
+use timely::communication::allocator::zero_copy::initialize::initialize_networking_from_sockets;
+use timely::communication::allocator::ProcessBuilder;
+use timely::communication::{AllocatorBuilder, Hooks};
+use timely::CommunicationConfig;
+
+/// What can end a distributed run.
+#[derive(Debug, thiserror::Error)]
+pub enum DistError {
+    /// The solve failed in some worker (an invalid model, a state limit, bounds that do not
+    /// close); every process ends with the same message.
+    #[error("{0}")]
+    Solve(String),
+    /// The model or the game cannot be solved this way.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The processes could not connect, or lost each other.
+    #[error("{0}")]
+    Network(String),
+    /// The processes were started with different commands or models.
+    #[error("{0}")]
+    Mismatch(String),
+    /// A host file that cannot be used.
+    #[error("{0}")]
+    Hostfile(String),
+}
+
+/// How to run the solve.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Worker threads in each process.
+    pub workers: usize,
+    /// The gap between the start's bounds at which interval iteration stops, relative to the
+    /// value (absolute below 1).
+    pub precision: f64,
+    /// Stop with an error beyond this many states in all.
+    pub max_states: Option<usize>,
+    /// How long a process waits for the others to connect.
+    pub connect_timeout: Duration,
+    /// Stop with an error after this many rounds of interval iteration (a value that is
+    /// infinite, or bounds that close too slowly).
+    pub max_rounds: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            workers: 1,
+            precision: 1e-9,
+            max_states: None,
+            connect_timeout: Duration::from_secs(60),
+            max_rounds: 1_000_000,
+        }
+    }
+}
+
+/// Which process of which run this is.
+#[derive(Clone, Debug, Default)]
+pub struct Run {
+    /// Every process's address (`host:port`), in process order; empty for a run of this
+    /// process alone.
+    pub hosts: Vec<String>,
+    /// This process's place in `hosts`.
+    pub process: usize,
+    /// A hash of the command and model, which every process of the run must share.
+    pub fingerprint: u64,
+}
+
+/// The answer of a distributed solve, as process 0 reports it.
+#[derive(Clone, Debug, Serialize)]
+pub struct DistReport {
+    /// The start's value as computed in floats.
+    pub value: f64,
+    /// A bound on the distance from `value` to the exact value, rounding included.
+    pub error_bound: f64,
+    /// The certified lower bound on the exact value.
+    pub lower: f64,
+    /// The certified upper bound.
+    pub upper: f64,
+    /// How the values were found.
+    pub method: &'static str,
+    /// Processes in the run.
+    pub processes: usize,
+    /// Worker threads per process.
+    pub workers: usize,
+    /// States explored, in all processes.
+    pub states: u64,
+    /// Rounds of messages (timely epochs).
+    pub rounds: u64,
+    /// Messages exchanged between workers.
+    pub messages: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Each process's peak memory (resident), in bytes; 0 where the system does not say.
+    pub peak_memory: Vec<u64>,
+    /// Seconds from the start of the solve to the answer, in process 0.
+    pub seconds: f64,
+}
+
+/// Parses a host file: one `host:port` a line, in process order (blank lines and lines
+/// starting with `#` skipped).
+pub fn parse_hostfile(text: &str) -> Result<Vec<String>, DistError> {
+    let hosts: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    if hosts.is_empty() {
+        return Err(DistError::Hostfile(
+            "the host file lists no process".to_string(),
+        ));
+    }
+    for (i, h) in hosts.iter().enumerate() {
+        if h.rsplit_once(':')
+            .and_then(|(_, p)| p.parse::<u16>().ok())
+            .is_none()
+        {
+            return Err(DistError::Hostfile(format!(
+                "line {} of the host file, '{h}', is not host:port",
+                i + 1
+            )));
+        }
+    }
+    Ok(hosts)
+}
+
+/// Runs this process's part of a distributed solve of `model`; process 0 returns the report,
+/// the others `None`. Every process must be started with the same model, options and hosts.
+pub fn solve(
+    model: Arc<dyn DynModel>,
+    run: &Run,
+    options: &Options,
+) -> Result<Option<DistReport>, DistError> {
+    let started = Instant::now();
+    model
+        .encoded()
+        .start()
+        .map_err(|e| DistError::Unsupported(e.to_string()))?;
+    let workers = options.workers.max(1);
+    let processes = run.hosts.len().max(1);
+    if run.process >= processes {
+        return Err(DistError::Hostfile(format!(
+            "process {} does not exist: the host file lists {processes}",
+            run.process
+        )));
+    }
+    let (builders, others): (Vec<AllocatorBuilder>, Box<dyn std::any::Any + Send>) = if processes
+        == 1
+    {
+        CommunicationConfig::Process(workers)
+            .try_build()
+            .map_err(DistError::Network)?
+    } else {
+        let sockets = net::connect(
+            &run.hosts,
+            run.process,
+            run.fingerprint,
+            options.connect_timeout,
+        )?;
+        let hooks = Hooks::default();
+        let local =
+            ProcessBuilder::new_typed_vector(workers, hooks.refill.clone(), hooks.spill.clone());
+        let (tcp, guard) =
+            initialize_networking_from_sockets(local, sockets, run.process, workers, hooks)
+                .map_err(|e| DistError::Network(e.to_string()))?;
+        (
+            tcp.into_iter().map(AllocatorBuilder::Tcp).collect(),
+            Box::new(guard),
+        )
+    };
+    let shared = options.clone();
+    let guards = timely::execute::execute_from(
+        builders,
+        others,
+        timely::WorkerConfig::default(),
+        move |worker| work::run(worker, model.encoded(), &shared, workers),
+    )
+    .map_err(DistError::Network)?;
+    let mut report = None;
+    let mut first_error = None;
+    for result in guards.join() {
+        match result {
+            Ok(Ok(Some(outcome))) => report = Some(outcome),
+            Ok(Ok(None)) => {}
+            Ok(Err(e)) => {
+                first_error.get_or_insert(e);
+            }
+            Err(panic) => {
+                first_error.get_or_insert(DistError::Network(format!("a worker failed: {panic}")));
+            }
+        }
+    }
+    if let Some(e) = first_error {
+        return Err(e);
+    }
+    Ok(report.map(|o| {
+        // One rounding in each difference: the next float up covers it.
+        let gap = (o.v - o.lo).max(o.hi - o.v);
+        let error_bound = if gap > 0.0 { gap.next_up() } else { 0.0 };
+        DistReport {
+            value: o.v,
+            error_bound,
+            lower: o.lo,
+            upper: o.hi,
+            method: if o.iterated {
+                "distributed: retrograde analysis, then interval iteration"
+            } else {
+                "distributed: retrograde analysis"
+            },
+            processes,
+            workers,
+            states: o.states,
+            rounds: o.rounds,
+            messages: o.messages,
+            bytes: o.bytes,
+            peak_memory: o.peaks,
+            seconds: started.elapsed().as_secs_f64(),
+        }
+    }))
+}
+
+/// This process's peak resident memory in bytes, where the system says (Linux).
+pub fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}

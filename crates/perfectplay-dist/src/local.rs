@@ -1,0 +1,160 @@
+//! A run of several processes on this machine, talking over loopback: the command line's
+//! `--processes N`. The launcher picks free ports, writes a host file, starts the same
+//! command N times with `--hostfile FILE --process I`, and watches them: the first process
+//! that fails ends the others, so a run ends with an error instead of waiting for ever.
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use crate::DistError;
+
+/// What the processes of a local run printed.
+#[derive(Debug)]
+pub struct Printed {
+    /// Process 0's standard output (the answer).
+    pub stdout: Vec<u8>,
+    /// Process 0's standard error (its statistics).
+    pub stderr: Vec<u8>,
+}
+
+/// A host file that removes itself.
+struct HostFile(PathBuf);
+
+impl Drop for HostFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// A started process with the threads that read its output.
+struct Started {
+    child: Child,
+    stdout: Option<JoinHandle<Vec<u8>>>,
+    stderr: Option<JoinHandle<Vec<u8>>>,
+}
+
+fn reader(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = pipe.read_to_end(&mut out);
+        out
+    })
+}
+
+/// Free ports on loopback, one per process.
+fn free_ports(n: usize) -> Result<Vec<u16>, DistError> {
+    let listeners = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| DistError::Network(format!("cannot find free ports on loopback: {e}")))?;
+    listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.port()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| DistError::Network(e.to_string()))
+}
+
+/// Runs `processes` processes of `exe` with `args` on this machine as one run (each gets
+/// `--hostfile FILE --process I` appended) and returns what process 0 printed. If a process
+/// fails, the others are ended and its error line is the error.
+pub fn run(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, DistError> {
+    let ports = free_ports(processes)?;
+    let hosts: String = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let file = HostFile(
+        std::env::temp_dir().join(format!("perfectplay-{}-{nanos}.hosts", std::process::id())),
+    );
+    std::fs::write(&file.0, hosts)
+        .map_err(|e| DistError::Hostfile(format!("cannot write {}: {e}", file.0.display())))?;
+    let mut started: Vec<Started> = Vec::with_capacity(processes);
+    for i in 0..processes {
+        let spawned = Command::new(exe)
+            .args(args)
+            .arg("--hostfile")
+            .arg(&file.0)
+            .arg("--process")
+            .arg(i.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn();
+        let mut child = match spawned {
+            Ok(c) => c,
+            Err(e) => {
+                end_all(&mut started);
+                return Err(DistError::Network(format!(
+                    "cannot start process {i} ({}): {e}",
+                    exe.display()
+                )));
+            }
+        };
+        let stdout = child.stdout.take().map(reader);
+        let stderr = child.stderr.take().map(reader);
+        started.push(Started {
+            child,
+            stdout,
+            stderr,
+        });
+    }
+    let mut done = vec![false; processes];
+    while done.iter().any(|d| !d) {
+        for i in 0..processes {
+            if done[i] {
+                continue;
+            }
+            match started[i].child.try_wait() {
+                Ok(Some(status)) if status.success() => done[i] = true,
+                Ok(Some(status)) => {
+                    let stderr = collect(&mut started[i].stderr);
+                    end_all(&mut started);
+                    return Err(DistError::Solve(failure(i, status.code(), &stderr)));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    end_all(&mut started);
+                    return Err(DistError::Network(format!("waiting for process {i}: {e}")));
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    Ok(Printed {
+        stdout: collect(&mut started[0].stdout),
+        stderr: collect(&mut started[0].stderr),
+    })
+}
+
+/// What a reader thread read.
+fn collect(handle: &mut Option<JoinHandle<Vec<u8>>>) -> Vec<u8> {
+    handle
+        .take()
+        .and_then(|h| h.join().ok())
+        .unwrap_or_default()
+}
+
+/// Ends every process still running.
+fn end_all(started: &mut [Started]) {
+    for s in started.iter_mut() {
+        let _ = s.child.kill();
+        let _ = s.child.wait();
+    }
+}
+
+/// The error of a failed process: its own error line where it printed one.
+fn failure(i: usize, code: Option<i32>, stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    match text.lines().find_map(|l| l.strip_prefix("error: ")) {
+        Some(line) => line.to_string(),
+        None => format!(
+            "process {i} ended with {} and no error line",
+            code.map_or("a signal".to_string(), |c| format!("exit code {c}"))
+        ),
+    }
+}

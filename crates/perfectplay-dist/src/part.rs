@@ -1,0 +1,244 @@
+//! One worker's part of the game: the states it owns (those whose bytes hash to it), each with
+//! its choices and outcomes, and the bounds known so far on their values. An outcome is a
+//! *slot*: the successor's owner sends the successor's bounds there. Each state keeps its
+//! predecessors' slots (worker, slot), where its own bounds must go.
+
+use perfectplay::encoded::EncodedNode;
+use perfectplay::{NodeKind, Player, Rat};
+use rustc_hash::FxHashMap;
+
+/// The kind of an owned state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Kind {
+    /// A terminal; its bounds are set at once.
+    Terminal,
+    /// A decision of this player.
+    Decision(Player),
+    /// A chance node: one choice.
+    Chance,
+}
+
+/// The states one worker owns.
+#[derive(Default)]
+pub(crate) struct Part {
+    /// The bytes of every owned state, with its number here.
+    ids: FxHashMap<Box<[u8]>, u32>,
+    /// The kind of each state.
+    pub kind: Vec<Kind>,
+    /// Each state's choices: `choices[first[s]..first[s + 1]]`.
+    pub first: Vec<u32>,
+    /// Each choice's own reward.
+    pub choice_reward: Vec<f64>,
+    /// Each choice's slots: `slots[choice_first[c]..choice_first[c + 1]]`.
+    pub choice_first: Vec<u32>,
+    /// Each slot's probability.
+    pub p: Vec<f64>,
+    /// Each slot's reward.
+    pub r: Vec<f64>,
+    /// Bounds on how far each slot's probability and reward as floats are from the exact
+    /// fractions (zero where the float is exact).
+    pub slot_err: Vec<(f64, f64)>,
+    /// The same for each choice's own reward.
+    pub choice_err: Vec<f64>,
+    /// The state each slot belongs to.
+    pub owner: Vec<u32>,
+    /// The bounds received for each slot, and its float value.
+    pub slot_lo: Vec<f64>,
+    /// See `slot_lo`.
+    pub slot_hi: Vec<f64>,
+    /// See `slot_lo`.
+    pub slot_v: Vec<f64>,
+    /// Whether the slot's value is final.
+    pub slot_fin: Vec<bool>,
+    /// Where each state's bounds must go: (worker, slot).
+    pub preds: Vec<Vec<(u32, u32)>>,
+    /// The bounds of each state's value, and the float value.
+    pub lo: Vec<f64>,
+    /// See `lo`.
+    pub hi: Vec<f64>,
+    /// See `lo`.
+    pub v: Vec<f64>,
+    /// Whether the state's value is final.
+    pub fin: Vec<bool>,
+}
+
+/// The unit round-off of `f64`.
+const U: f64 = f64::EPSILON / 2.0;
+
+/// A fraction as the nearest float, with a bound on the distance between them: zero where the
+/// float is the fraction (a whole number, or a denominator that is a power of two, below
+/// 2^53), else a few units of round-off.
+fn float_of(x: Rat) -> (f64, f64) {
+    let f = x.to_f64();
+    let small = x.numer().unsigned_abs() < 1 << 53 && x.denom() < 1 << 53;
+    match small && x.denom().is_power_of_two() {
+        true => (f, 0.0),
+        false => (f, 4.0 * U * f.abs()),
+    }
+}
+
+/// `a + b` and its rounding error, exactly (Knuth's two-sum).
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// A bound computed in floats from `terms` non-negative parts, made safe against the rounding
+/// of its own computation.
+fn safe(bound: f64, terms: usize) -> f64 {
+    if bound == 0.0 {
+        return 0.0;
+    }
+    bound * (1.0 + (terms as f64 + 4.0) * 2.0 * U) + f64::from_bits(1)
+}
+
+impl Part {
+    /// The number of owned states.
+    pub fn len(&self) -> usize {
+        self.kind.len()
+    }
+
+    /// The number of the state `bytes` here, and whether it is new.
+    pub fn intern(&mut self, bytes: &[u8]) -> (u32, bool) {
+        if let Some(&id) = self.ids.get(bytes) {
+            return (id, false);
+        }
+        let id = self.ids.len() as u32;
+        self.ids.insert(bytes.into(), id);
+        self.preds.push(Vec::new());
+        (id, true)
+    }
+
+    /// Records the expansion of state `id` (the next to be recorded, in order of numbers), and
+    /// calls `successor` with each slot and the bytes of the state it leads to.
+    pub fn record(&mut self, id: u32, node: &EncodedNode, mut successor: impl FnMut(u32, &[u8])) {
+        debug_assert_eq!(id as usize, self.kind.len());
+        if self.first.is_empty() {
+            self.first.push(0);
+            self.choice_first.push(0);
+        }
+        let kind = match node.kind() {
+            NodeKind::Decision(p) => Kind::Decision(p),
+            NodeKind::Chance => Kind::Chance,
+            _ => Kind::Terminal,
+        };
+        self.kind.push(kind);
+        if kind == Kind::Terminal {
+            let (value, err) = float_of(node.payoff());
+            self.lo.push(value - safe(err, 1));
+            self.hi.push(value + safe(err, 1));
+            self.v.push(value);
+            self.fin.push(true);
+        } else {
+            self.lo.push(f64::NEG_INFINITY);
+            self.hi.push(f64::INFINITY);
+            self.v.push(0.0);
+            self.fin.push(false);
+        }
+        for choice in node.choices() {
+            let (reward, err) = float_of(choice.reward);
+            self.choice_reward.push(reward);
+            self.choice_err.push(err);
+            for outcome in node.outcomes(choice) {
+                let slot = self.p.len() as u32;
+                let (p, p_err) = float_of(outcome.probability);
+                let (r, r_err) = float_of(outcome.reward);
+                self.p.push(p);
+                self.r.push(r);
+                self.slot_err.push((p_err, r_err));
+                self.owner.push(id);
+                self.slot_lo.push(f64::NEG_INFINITY);
+                self.slot_hi.push(f64::INFINITY);
+                self.slot_v.push(0.0);
+                self.slot_fin.push(false);
+                successor(slot, node.next(outcome));
+            }
+            self.choice_first.push(self.p.len() as u32);
+        }
+        self.first.push(self.choice_reward.len() as u32);
+    }
+
+    /// The slots of state `s`.
+    pub fn slots(&self, s: usize) -> std::ops::Range<usize> {
+        let choices = self.first[s] as usize..self.first[s + 1] as usize;
+        if choices.is_empty() {
+            return 0..0;
+        }
+        self.choice_first[choices.start] as usize..self.choice_first[choices.end] as usize
+    }
+
+    /// Bellman's backup of state `s` from its slots' bounds: `(v, lo, hi)`, the float value
+    /// and bounds widened by every rounding behind them (of the sums, and of the model's
+    /// fractions to floats), so that they stay bounds on the exact value.
+    pub fn backup(&self, s: usize) -> (f64, f64, f64) {
+        let player = match self.kind[s] {
+            Kind::Terminal => return (self.v[s], self.lo[s], self.hi[s]),
+            Kind::Decision(p) => Some(p),
+            Kind::Chance => None,
+        };
+        let mut best: Option<(f64, f64, f64)> = None;
+        for c in self.first[s] as usize..self.first[s + 1] as usize {
+            let v = self.sum(c, &self.slot_v).0;
+            let (lo, lo_err) = self.sum(c, &self.slot_lo);
+            let (hi, hi_err) = self.sum(c, &self.slot_hi);
+            let (lo, hi) = (lo - lo_err, hi + hi_err);
+            best = Some(match (best, player) {
+                (None, _) => (v, lo, hi),
+                (Some(b), Some(Player::Min)) => (b.0.min(v), b.1.min(lo), b.2.min(hi)),
+                (Some(b), _) => (b.0.max(v), b.1.max(lo), b.2.max(hi)),
+            });
+        }
+        best.unwrap_or((0.0, 0.0, 0.0))
+    }
+
+    /// The bounds of state `s`'s backup with the slots' values `x` for both bounds.
+    pub fn backup_with(&self, s: usize, x: &[f64]) -> (f64, f64) {
+        let player = match self.kind[s] {
+            Kind::Terminal => return (self.lo[s], self.hi[s]),
+            Kind::Decision(p) => Some(p),
+            Kind::Chance => None,
+        };
+        let mut best: Option<(f64, f64)> = None;
+        for c in self.first[s] as usize..self.first[s + 1] as usize {
+            let (sum, err) = self.sum(c, x);
+            let (lo, hi) = (sum - err, sum + err);
+            best = Some(match (best, player) {
+                (None, _) => (lo, hi),
+                (Some(b), Some(Player::Min)) => (b.0.min(lo), b.1.min(hi)),
+                (Some(b), _) => (b.0.max(lo), b.1.max(hi)),
+            });
+        }
+        best.unwrap_or((0.0, 0.0))
+    }
+
+    /// The expected value of choice `c` with the slots' values `x`, and a bound on its
+    /// distance from the exact sum of the exact fractions (zero when every step was exact).
+    fn sum(&self, c: usize, x: &[f64]) -> (f64, f64) {
+        let mut acc = self.choice_reward[c];
+        let mut err = self.choice_err[c];
+        let slots = self.choice_first[c] as usize..self.choice_first[c + 1] as usize;
+        let terms = slots.len();
+        for k in slots {
+            let (p, r, (p_err, r_err)) = (self.p[k], self.r[k], self.slot_err[k]);
+            if !x[k].is_finite() || !acc.is_finite() {
+                // An unknown side of a bound: infinite, with nothing to round.
+                acc += p * x[k];
+                continue;
+            }
+            let (y, e1) = two_sum(r, x[k]);
+            let t = p * y;
+            let e2 = p.mul_add(y, -t);
+            let (next, e3) = two_sum(acc, t);
+            acc = next;
+            err += p * e1.abs() + e2.abs() + e3.abs();
+            if p_err != 0.0 || r_err != 0.0 {
+                err += p_err * (y.abs() + r_err) + p * r_err;
+            }
+        }
+        match acc.is_finite() {
+            true => (acc, safe(err, 4 * terms + 1)),
+            false => (acc, 0.0),
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! Rounds of messages between the workers, on one timely dataflow: every worker sends what it
+//! has for the others, tagged with the round (timely's epoch), and steps the dataflow until the
+//! round has been delivered everywhere. Every round also carries each worker's [`Status`] to
+//! every worker, so that all of them learn the same totals (how much was sent, the start's
+//! bounds, an error anywhere) and take the same decision next.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use timely::container::CapacityContainerBuilder;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{Input, Probe};
+use timely::dataflow::{InputHandle, ProbeHandle};
+use timely::worker::Worker;
+
+/// A message for worker `to`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Msg {
+    /// The worker it is for.
+    pub to: u32,
+    /// What it says.
+    pub body: Body,
+}
+
+/// What a message says.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) enum Body {
+    /// A state for the worker that owns it: its bytes, and where its value is wanted (the
+    /// sending worker and its slot), `None` for the start.
+    State {
+        /// The state's bytes.
+        bytes: Vec<u8>,
+        /// The predecessor's worker and slot.
+        back: Option<(u32, u32)>,
+    },
+    /// The bounds on a successor's value, for one of the receiver's slots.
+    Value {
+        /// The slot.
+        slot: u32,
+        /// The value as computed in floats.
+        v: f64,
+        /// A lower bound.
+        lo: f64,
+        /// An upper bound.
+        hi: f64,
+        /// Whether the value is final (its bounds will not change).
+        fin: bool,
+    },
+    /// A guessed bound on a successor's value, for one of the receiver's slots, to be checked.
+    Guess {
+        /// The slot.
+        slot: u32,
+        /// The guess.
+        bound: f64,
+    },
+    /// A worker's summary of the round, for every worker.
+    Status(Status),
+}
+
+/// What a worker tells every worker at the end of a round.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(crate) struct Status {
+    /// The sending worker.
+    pub from: u32,
+    /// Messages it sent this round, and those it kept for itself (statuses not counted).
+    pub sent: u64,
+    /// An error that ends the run.
+    pub error: Option<String>,
+    /// Numbers whose meaning the phase decides (counts, bounds); combined by the receiver.
+    pub figures: [f64; 8],
+}
+
+impl Msg {
+    /// The size of the message as it travels, for the report.
+    fn size(&self) -> u64 {
+        4 + match &self.body {
+            Body::State { bytes, .. } => 8 + bytes.len() as u64 + 9,
+            Body::Value { .. } => 4 + 24 + 1,
+            Body::Guess { .. } => 4 + 8,
+            Body::Status(s) => 4 + 8 + 64 + s.error.as_ref().map_or(1, |e| 9 + e.len() as u64),
+        }
+    }
+}
+
+/// One worker's end of the rounds.
+pub(crate) struct Rounds {
+    input: InputHandle<u64, CapacityContainerBuilder<Vec<Msg>>>,
+    probe: ProbeHandle<u64>,
+    /// Messages delivered, with their round; a fast worker's next round can arrive before
+    /// this one is complete.
+    inbox: Rc<RefCell<Vec<(u64, Msg)>>>,
+    /// This worker.
+    pub index: u32,
+    /// How many workers there are.
+    pub peers: u32,
+    /// Rounds run so far.
+    pub rounds: u64,
+    /// Messages sent to other workers (statuses not counted).
+    pub messages: u64,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+impl Rounds {
+    /// Builds the dataflow on `worker`.
+    pub fn new(worker: &mut Worker) -> Rounds {
+        let mut input = InputHandle::new();
+        let probe = ProbeHandle::new();
+        let inbox: Rc<RefCell<Vec<(u64, Msg)>>> = Rc::default();
+        let sink = Rc::clone(&inbox);
+        worker.dataflow(|scope| {
+            scope
+                .input_from(&mut input)
+                .container::<Vec<Msg>>()
+                .unary_frontier::<CapacityContainerBuilder<Vec<()>>, _, _, _>(
+                    Exchange::new(|m: &Msg| m.to as u64),
+                    "deliver",
+                    move |_, _| {
+                        move |(input, _), _output: &mut _| {
+                            input.for_each(|time, data| {
+                                let t = time.least().copied().unwrap_or(0);
+                                sink.borrow_mut().extend(data.drain(..).map(|m| (t, m)));
+                            });
+                        }
+                    },
+                )
+                .container::<Vec<()>>()
+                .probe_with(&probe);
+        });
+        Rounds {
+            input,
+            probe,
+            inbox,
+            index: worker.index() as u32,
+            peers: worker.peers() as u32,
+            rounds: 0,
+            messages: 0,
+            bytes: 0,
+        }
+    }
+
+    /// Sends `out` and this worker's `status`, and returns what the round brought this worker
+    /// (in `out`, emptied first) and every worker's status, in worker order. `held` counts
+    /// messages this worker keeps for itself to handle next round: they count as sent.
+    pub fn round(
+        &mut self,
+        worker: &mut Worker,
+        out: &mut Vec<Msg>,
+        held: usize,
+        mut status: Status,
+    ) -> Vec<Status> {
+        status.from = self.index;
+        status.sent = (out.len() + held) as u64;
+        for m in out.iter().filter(|m| m.to != self.index) {
+            self.messages += 1;
+            self.bytes += m.size();
+        }
+        for to in 0..self.peers {
+            out.push(Msg {
+                to,
+                body: Body::Status(status.clone()),
+            });
+        }
+        for m in out.drain(..) {
+            self.input.send(m);
+        }
+        self.rounds += 1;
+        self.input.advance_to(self.rounds);
+        while self.probe.less_than(self.input.time()) {
+            worker.step_or_park(None);
+        }
+        let mut statuses = Vec::with_capacity(self.peers as usize);
+        let mut inbox = self.inbox.borrow_mut();
+        let now = self.rounds;
+        inbox.retain_mut(|(t, m)| {
+            if *t >= now {
+                return true;
+            }
+            let m = std::mem::replace(&mut m.body, Body::Status(Status::default()));
+            match m {
+                Body::Status(s) => statuses.push(s),
+                body => out.push(Msg {
+                    to: self.index,
+                    body,
+                }),
+            }
+            false
+        });
+        statuses.sort_by_key(|s| s.from);
+        statuses
+    }
+}
+
+/// The first error of a round's statuses.
+pub(crate) fn first_error(statuses: &[Status]) -> Option<String> {
+    statuses.iter().find_map(|s| s.error.clone())
+}
+
+/// The messages sent in a round by every worker together.
+pub(crate) fn total_sent(statuses: &[Status]) -> u64 {
+    statuses.iter().map(|s| s.sent).sum()
+}

@@ -1,0 +1,661 @@
+//! What every worker runs, in rounds ([`Rounds`]): exploration breadth first, a layer per
+//! round, each state sent to the worker its bytes hash to; then the solve backwards, first by
+//! counting resolved successors (retrograde analysis: a state whose successors are all final
+//! is final), then, for what cycles leave, by interval iteration: lower and upper bounds that
+//! close in, every bound widened by its rounding, until the start's bounds are within the
+//! precision asked.
+
+use std::collections::VecDeque;
+
+use perfectplay::encoded::{EncodedModel, EncodedNode};
+use timely::worker::Worker;
+
+use crate::part::{Kind, Part};
+use crate::round::{first_error, total_sent, Body, Msg, Rounds, Status};
+use crate::{DistError, Options};
+
+/// What worker 0 learns at the end.
+pub(crate) struct Outcome {
+    /// The start's float value and bounds.
+    pub v: f64,
+    /// See `v`.
+    pub lo: f64,
+    /// See `v`.
+    pub hi: f64,
+    /// Whether the interval iteration ran (some states lie on cycles).
+    pub iterated: bool,
+    /// States in all.
+    pub states: u64,
+    /// Rounds run.
+    pub rounds: u64,
+    /// Messages between workers, and their bytes.
+    pub messages: u64,
+    /// See `messages`.
+    pub bytes: u64,
+    /// Peak memory of each process, in bytes.
+    pub peaks: Vec<u64>,
+}
+
+/// The worker that owns a state: a hash of its bytes (FNV-1a, the same on every machine).
+fn owner(bytes: &[u8], peers: u32) -> u32 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    ((h ^ (h >> 32)) % peers as u64) as u32
+}
+
+/// How many times a guessed bound may move out before the guess is given up (and tried again
+/// once the known side has closed in further).
+const GUESS_ROUNDS: usize = 64;
+
+/// How many of its own values a worker takes at once in a round of interval iteration, per
+/// open state it holds.
+const LOCAL_BUDGET: usize = 16;
+
+/// The side of the open states' bounds still to be guessed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Side {
+    /// Both sides are known.
+    None,
+    /// The upper bounds.
+    Upper,
+    /// The lower bounds.
+    Lower,
+}
+
+/// The state of one worker through the run.
+struct Work<'a> {
+    model: &'a dyn EncodedModel,
+    options: &'a Options,
+    rounds: Rounds,
+    part: Part,
+    /// The start's number here, if this worker owns it.
+    start: Option<u32>,
+    /// Messages for the other workers, sent at the end of the round (and, after it, what the
+    /// round brought).
+    out: Vec<Msg>,
+    /// Values for this worker's own slots, delivered at once rather than in the next round.
+    local: Vec<Msg>,
+    /// Open states to back up, in interval iteration.
+    queue: VecDeque<usize>,
+}
+
+/// Runs worker `worker` of the solve; worker 0 returns the outcome.
+pub(crate) fn run(
+    worker: &mut Worker,
+    model: &dyn EncodedModel,
+    options: &Options,
+    per_process: usize,
+) -> Result<Option<Outcome>, DistError> {
+    let rounds = Rounds::new(worker);
+    let mut work = Work {
+        model,
+        options,
+        rounds,
+        part: Part::default(),
+        start: None,
+        out: Vec::new(),
+        local: Vec::new(),
+        queue: VecDeque::new(),
+    };
+    work.explore(worker)?;
+    let iterated = work.retrograde(worker)?;
+    if iterated {
+        work.iterate(worker)?;
+    }
+    work.gather(worker, iterated, per_process)
+}
+
+impl Work<'_> {
+    /// A round with `figures`; fails at every worker if any worker failed.
+    fn round(
+        &mut self,
+        worker: &mut Worker,
+        error: Option<String>,
+        figures: [f64; 8],
+    ) -> Result<Vec<Status>, DistError> {
+        let statuses = self.rounds.round(
+            worker,
+            &mut self.out,
+            self.local.len() + self.queue.len(),
+            Status {
+                error,
+                figures,
+                ..Status::default()
+            },
+        );
+        match first_error(&statuses) {
+            Some(e) => Err(DistError::Solve(e)),
+            None => Ok(statuses),
+        }
+    }
+
+    /// Explores breadth first, a layer a round, until a round sends no state.
+    fn explore(&mut self, worker: &mut Worker) -> Result<(), DistError> {
+        let peers = self.rounds.peers;
+        let mut error = None;
+        if self.rounds.index == 0 {
+            match self.model.start() {
+                Ok(bytes) => self.out.push(Msg {
+                    to: owner(&bytes, peers),
+                    body: Body::State { bytes, back: None },
+                }),
+                Err(e) => error = Some(e.to_string()),
+            }
+        }
+        let mut node = EncodedNode::new();
+        let mut fresh: Vec<(u32, Vec<u8>)> = Vec::new();
+        loop {
+            let mut figures = [0.0; 8];
+            figures[0] = self.part.len() as f64;
+            let statuses = self.round(worker, error.take(), figures)?;
+            let states: f64 = statuses.iter().map(|s| s.figures[0]).sum();
+            if let Some(limit) = self.options.max_states {
+                if states > limit as f64 {
+                    return Err(DistError::Solve(format!(
+                        "state limit reached: {states} states explored (limit {limit}); raise \
+                         the limit to go on"
+                    )));
+                }
+            }
+            if total_sent(&statuses) == 0 {
+                return Ok(());
+            }
+            fresh.clear();
+            for m in self.out.drain(..) {
+                if let Body::State { bytes, back } = m.body {
+                    let (id, new) = self.part.intern(&bytes);
+                    match back {
+                        Some(b) => self.part.preds[id as usize].push(b),
+                        None => self.start = Some(id),
+                    }
+                    if new {
+                        fresh.push((id, bytes));
+                    }
+                }
+            }
+            let me = self.rounds.index;
+            for (id, bytes) in &fresh {
+                if let Err(e) = self.model.expand(bytes, &mut node) {
+                    error = Some(e.to_string());
+                    self.out.clear();
+                    break;
+                }
+                let out = &mut self.out;
+                self.part.record(*id, &node, |slot, next| {
+                    out.push(Msg {
+                        to: owner(next, peers),
+                        body: Body::State {
+                            bytes: next.to_vec(),
+                            back: Some((me, slot)),
+                        },
+                    })
+                });
+            }
+        }
+    }
+
+    /// Sends the bounds of state `s` to the slots that wait for them.
+    fn send(&mut self, s: usize) {
+        self.send_to(s, true, true);
+    }
+
+    /// Sends the bounds of state `s` to the slots of this worker (`local`) and of the others
+    /// (`remote`).
+    fn send_to(&mut self, s: usize, local: bool, remote: bool) {
+        let p = &self.part;
+        let me = self.rounds.index;
+        for &(to, slot) in &p.preds[s] {
+            let queue = match to == me {
+                true if local => &mut self.local,
+                false if remote => &mut self.out,
+                _ => continue,
+            };
+            queue.push(Msg {
+                to,
+                body: Body::Value {
+                    slot,
+                    v: p.v[s],
+                    lo: p.lo[s],
+                    hi: p.hi[s],
+                    fin: p.fin[s],
+                },
+            });
+        }
+    }
+
+    /// Writes a received value into its slot; returns the slot's state.
+    fn receive(&mut self, m: Msg) -> Option<usize> {
+        let Body::Value {
+            slot,
+            v,
+            lo,
+            hi,
+            fin,
+        } = m.body
+        else {
+            return None;
+        };
+        let (p, k) = (&mut self.part, slot as usize);
+        p.slot_v[k] = v;
+        p.slot_lo[k] = lo;
+        p.slot_hi[k] = hi;
+        p.slot_fin[k] = fin;
+        Some(p.owner[k] as usize)
+    }
+
+    /// Retrograde analysis: final values flow back until no state becomes final (values for
+    /// this worker's own slots at once, the others' at the end of each round). Returns
+    /// whether states are left (on cycles, or leading to them).
+    fn retrograde(&mut self, worker: &mut Worker) -> Result<bool, DistError> {
+        let n = self.part.len();
+        let mut pending: Vec<u32> = (0..n).map(|s| self.part.slots(s).len() as u32).collect();
+        for s in 0..n {
+            if self.part.fin[s] {
+                self.send(s);
+            }
+        }
+        loop {
+            while let Some(m) = self.local.pop() {
+                self.settle(m, &mut pending);
+            }
+            let mut figures = [0.0; 8];
+            figures[0] = self.part.fin.iter().filter(|&&f| !f).count() as f64;
+            let statuses = self.round(worker, None, figures)?;
+            if total_sent(&statuses) == 0 {
+                return Ok(statuses.iter().map(|s| s.figures[0]).sum::<f64>() > 0.0);
+            }
+            for m in std::mem::take(&mut self.out) {
+                self.settle(m, &mut pending);
+            }
+        }
+    }
+
+    /// Takes a final value into its slot; a state whose slots are all final becomes final and
+    /// sends its value on.
+    fn settle(&mut self, m: Msg, pending: &mut [u32]) {
+        let Some(s) = self.receive(m) else { return };
+        pending[s] -= 1;
+        if pending[s] == 0 {
+            let (v, lo, hi) = self.part.backup(s);
+            let p = &mut self.part;
+            (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (v, lo, hi, true);
+            self.send(s);
+        }
+    }
+
+    /// Interval iteration on the states retrograde analysis left (the *open* states).
+    ///
+    /// Where no move on a cycle collects a reward, the open values lie between 0 and the
+    /// values the cycles can be left for, and both bounds close in from there. Where the
+    /// rewards on cycles are all of one sign (and so are the values the cycles are left for),
+    /// one side starts at 0 and the other is found as optimistic value iteration does: once
+    /// the known side settles, a guess a little beyond it is checked to be a bound (one
+    /// backup from the guess stays inside it, which for values that are the least, or the
+    /// greatest, fixed point of the backup proves it) and then closes in like the other.
+    fn iterate(&mut self, worker: &mut Worker) -> Result<(), DistError> {
+        let first = self.first_bounds();
+        let statuses = self.round(worker, None, first)?;
+        let any = |i: usize| statuses.iter().any(|s| s.figures[i] != 0.0);
+        let (inside, negative, positive) = (any(0), any(3), any(4));
+        let lo0 = statuses.iter().map(|s| s.figures[1]).fold(0.0, f64::min);
+        let hi0 = statuses.iter().map(|s| s.figures[2]).fold(0.0, f64::max);
+        let (lo0, hi0, mut guess) = match (inside, negative, positive) {
+            (false, _, _) => (lo0, hi0, Side::None),
+            (true, false, _) => (0.0, f64::INFINITY, Side::Upper),
+            (true, _, false) => (f64::NEG_INFINITY, 0.0, Side::Lower),
+            (true, true, true) => {
+                return Err(DistError::Unsupported(
+                    "this game collects rewards of both signs on its cycles (or leaves them \
+                     for values of both signs); the solve across processes bounds cycles whose \
+                     rewards and exits are all of one sign"
+                        .to_string(),
+                ))
+            }
+        };
+        let open: Vec<usize> = (0..self.part.len())
+            .filter(|&s| !self.part.fin[s])
+            .collect();
+        let middle = if lo0.is_finite() && hi0.is_finite() {
+            0.5 * (lo0 + hi0)
+        } else {
+            0.0
+        };
+        {
+            let p = &mut self.part;
+            for &s in &open {
+                (p.lo[s], p.hi[s], p.v[s]) = (lo0, hi0, middle);
+            }
+            for k in 0..p.p.len() {
+                if !p.slot_fin[k] {
+                    (p.slot_lo[k], p.slot_hi[k], p.slot_v[k]) = (lo0, hi0, middle);
+                }
+            }
+        }
+        let finite = |x: f64| if x.is_finite() { x.abs() } else { 0.0 };
+        let scale = finite(lo0).max(finite(hi0)).max(1.0);
+        let floor = scale * f64::EPSILON;
+        let precision = self.options.precision;
+        let mut delta = precision * 1e-2 * scale;
+        let mut sent_lo: Vec<f64> = self.part.lo.clone();
+        let mut sent_hi: Vec<f64> = self.part.hi.clone();
+        let n = self.part.len();
+        let mut queued = vec![false; n];
+        let mut remote = vec![false; n];
+        self.queue.extend(open.iter().copied());
+        for &s in &open {
+            queued[s] = true;
+        }
+        let me = self.rounds.index;
+        let (mut last_known, mut next_try, mut wait) = (f64::NAN, 0, 8);
+        loop {
+            // A state whose bounds moved by more than `delta` writes them into this worker's
+            // own slots at once (their states are queued, as in Gauss-Seidel), and into the
+            // others' once, at the end of the round. A budget per round keeps rounds short.
+            let mut changed: Vec<usize> = Vec::new();
+            let mut budget = LOCAL_BUDGET * open.len().max(1);
+            while budget > 0 {
+                let Some(s) = self.queue.pop_front() else {
+                    break;
+                };
+                budget -= 1;
+                queued[s] = false;
+                let (v, lo, hi) = self.part.backup(s);
+                let p = &mut self.part;
+                p.lo[s] = p.lo[s].max(lo);
+                p.hi[s] = p.hi[s].min(hi).max(p.lo[s]);
+                p.v[s] = if v.is_finite() {
+                    v.clamp(p.lo[s], p.hi[s])
+                } else {
+                    p.lo[s]
+                };
+                if p.lo[s] - sent_lo[s] <= delta && sent_hi[s] - p.hi[s] <= delta {
+                    continue;
+                }
+                (sent_lo[s], sent_hi[s]) = (p.lo[s], p.hi[s]);
+                for &(to, slot) in &p.preds[s] {
+                    if to != me {
+                        if !remote[s] {
+                            remote[s] = true;
+                            changed.push(s);
+                        }
+                        continue;
+                    }
+                    let k = slot as usize;
+                    (p.slot_v[k], p.slot_lo[k], p.slot_hi[k]) = (p.v[s], p.lo[s], p.hi[s]);
+                    let t = p.owner[k] as usize;
+                    if !p.fin[t] && !queued[t] {
+                        queued[t] = true;
+                        self.queue.push_back(t);
+                    }
+                }
+            }
+            for s in changed {
+                remote[s] = false;
+                self.send_to(s, false, true);
+            }
+            let mut figures = [0.0; 8];
+            if let Some(s) = self.start {
+                let (p, s) = (&self.part, s as usize);
+                figures[..4].copy_from_slice(&[1.0, p.v[s], p.lo[s], p.hi[s]]);
+            }
+            let statuses = self.round(worker, None, figures)?;
+            let at_start = statuses
+                .iter()
+                .find(|s| s.figures[0] == 1.0)
+                .map(|s| s.figures)
+                .unwrap_or_default();
+            let (lo, hi) = (at_start[2], at_start[3]);
+            if (hi - lo).is_finite() && hi - lo <= precision * lo.abs().max(hi.abs()).max(1.0) {
+                self.queue.clear();
+                return Ok(());
+            }
+            for m in std::mem::take(&mut self.out) {
+                if let Some(s) = self.receive(m) {
+                    if !self.part.fin[s] && !queued[s] {
+                        queued[s] = true;
+                        self.queue.push_back(s);
+                    }
+                }
+            }
+            if self.rounds.rounds >= self.options.max_rounds {
+                return Err(DistError::Solve(format!(
+                    "the bounds on the value did not close within {} rounds (they are [{lo}, \
+                     {hi}]); the value may be unbounded",
+                    self.options.max_rounds
+                )));
+            }
+            // The side of the start's bounds that is known has settled, or nothing moves at
+            // all: time to guess the other side (again less often after each failure).
+            let known = if guess == Side::Upper { lo } else { hi };
+            let settled = (known - last_known).abs() <= 0.1 * precision * known.abs().max(1.0);
+            last_known = known;
+            let quiet = total_sent(&statuses) == 0;
+            let mut guessed = false;
+            if guess != Side::None && (quiet || (settled && self.rounds.rounds >= next_try)) {
+                if self.guess(worker, &open, guess)? {
+                    guess = Side::None;
+                    guessed = true;
+                } else {
+                    next_try = self.rounds.rounds + wait;
+                    wait *= 2;
+                }
+            }
+            if quiet && !guessed {
+                if delta <= floor {
+                    return Err(DistError::Solve(match guess {
+                        Side::None => format!(
+                            "the bounds on the value do not close (they stay [{lo}, {hi}]): a \
+                             cycle the players can keep repeating for ever; solve it in one \
+                             process, which decides such cycles"
+                        ),
+                        _ => format!(
+                            "the value could not be bounded on both sides (it is at least {lo} \
+                             and at most {hi}): it may be unbounded, a cycle that gains for ever"
+                        ),
+                    }));
+                }
+                delta = (delta / 64.0).max(floor);
+            }
+            if quiet || guessed {
+                for &s in &open {
+                    if !queued[s] {
+                        queued[s] = true;
+                        self.queue.push_back(s);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Guesses the missing side of every open state's bounds a little beyond the known one and
+    /// checks it: the guesses go to the slots, and the guess holds if every open state's
+    /// backup from them stays inside its guess (then the guesses bound the values: they are a
+    /// pre-fixed point of a backup whose least fixed point, or greatest, the values are). Where
+    /// a backup leaves its guess, the guess moves out to it and the check runs again, at most
+    /// [`GUESS_ROUNDS`] times. A guess that holds becomes the bounds; returns whether one did.
+    fn guess(
+        &mut self,
+        worker: &mut Worker,
+        open: &[usize],
+        side: Side,
+    ) -> Result<bool, DistError> {
+        let precision = self.options.precision;
+        let upper = side == Side::Upper;
+        let mut guessed = vec![0.0; self.part.len()];
+        let mut changed: Vec<usize> = open.to_vec();
+        for &s in open {
+            let known = if upper {
+                self.part.lo[s]
+            } else {
+                self.part.hi[s]
+            };
+            let step = 0.5 * precision * known.abs().max(1.0);
+            guessed[s] = if upper { known + step } else { known - step };
+        }
+        let mut slots = if upper {
+            self.part.slot_hi.clone()
+        } else {
+            self.part.slot_lo.clone()
+        };
+        for round in 0..GUESS_ROUNDS {
+            for &s in &changed {
+                for &(to, slot) in &self.part.preds[s] {
+                    self.out.push(Msg {
+                        to,
+                        body: Body::Guess {
+                            slot,
+                            bound: guessed[s],
+                        },
+                    });
+                }
+            }
+            self.round(worker, None, [0.0; 8])?;
+            for m in self.out.drain(..) {
+                if let Body::Guess { slot, bound } = m.body {
+                    slots[slot as usize] = bound;
+                }
+            }
+            changed.clear();
+            // A guess that keeps moving out is given up for that state (an infinite bound,
+            // which always holds): its value may be infinite.
+            let give_up = round >= GUESS_ROUNDS / 2;
+            for &s in open {
+                let (lo, hi) = self.part.backup_with(s, &slots);
+                if upper && hi > guessed[s] {
+                    guessed[s] = if give_up { f64::INFINITY } else { hi };
+                    changed.push(s);
+                } else if !upper && lo < guessed[s] {
+                    guessed[s] = if give_up { f64::NEG_INFINITY } else { lo };
+                    changed.push(s);
+                }
+            }
+            let mut figures = [0.0; 8];
+            figures[0] = changed.len() as f64;
+            if let Some(start) = self.start {
+                figures[1] = (!guessed[start as usize].is_finite()) as u8 as f64;
+            }
+            let statuses = self.round(worker, None, figures)?;
+            if statuses.iter().any(|s| s.figures[1] != 0.0) {
+                // The start's own guess was given up: no bound came of it.
+                return Ok(false);
+            }
+            if statuses.iter().all(|s| s.figures[0] == 0.0) {
+                let p = &mut self.part;
+                for &s in open {
+                    if upper {
+                        p.hi[s] = p.hi[s].min(guessed[s]);
+                    } else {
+                        p.lo[s] = p.lo[s].max(guessed[s]);
+                    }
+                }
+                for (k, &bound) in slots.iter().enumerate() {
+                    if upper {
+                        p.slot_hi[k] = p.slot_hi[k].min(bound);
+                    } else {
+                        p.slot_lo[k] = p.slot_lo[k].max(bound);
+                    }
+                }
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// For the open states: whether a move on a cycle collects a reward; bounds from the final
+    /// values the cycles can be left for (with the rewards on the way); whether a reward on a
+    /// cycle or a way out is below zero, and whether one is above. As a round's figures.
+    fn first_bounds(&self) -> [f64; 8] {
+        let p = &self.part;
+        let (mut inside, mut lo, mut hi) = (false, 0.0f64, 0.0f64);
+        let (mut negative, mut positive) = (false, false);
+        for s in (0..p.len()).filter(|&s| !p.fin[s] && p.kind[s] != Kind::Terminal) {
+            for c in p.first[s] as usize..p.first[s + 1] as usize {
+                let slots = p.choice_first[c] as usize..p.choice_first[c + 1] as usize;
+                let reward = p.choice_reward[c];
+                if reward != 0.0 && slots.clone().any(|k| !p.slot_fin[k]) {
+                    inside = true;
+                    negative |= reward < 0.0;
+                    positive |= reward > 0.0;
+                }
+                for k in slots {
+                    if !p.slot_fin[k] {
+                        inside |= p.r[k] != 0.0;
+                        negative |= p.r[k] < 0.0;
+                        positive |= p.r[k] > 0.0;
+                        continue;
+                    }
+                    let (a, b) = (
+                        reward + p.r[k] + p.slot_lo[k],
+                        reward + p.r[k] + p.slot_hi[k],
+                    );
+                    let s =
+                        4.0 * f64::EPSILON * (reward.abs() + p.r[k].abs() + a.abs().max(b.abs()));
+                    lo = lo.min(a - s);
+                    hi = hi.max(b + s);
+                    negative |= a - s < 0.0;
+                    positive |= b + s > 0.0;
+                }
+            }
+        }
+        let flag = |b: bool| b as u8 as f64;
+        [
+            flag(inside),
+            lo,
+            hi,
+            flag(negative),
+            flag(positive),
+            0.0,
+            0.0,
+            0.0,
+        ]
+    }
+
+    /// The last round: every worker's counts and its process's peak memory to everyone;
+    /// worker 0 makes the outcome of them.
+    fn gather(
+        &mut self,
+        worker: &mut Worker,
+        iterated: bool,
+        per_process: usize,
+    ) -> Result<Option<Outcome>, DistError> {
+        let mut figures = [0.0; 8];
+        figures[0] = self.part.len() as f64;
+        if self.rounds.index as usize % per_process == 0 {
+            figures[1] = crate::peak_memory().unwrap_or(0) as f64;
+        }
+        figures[2] = self.rounds.messages as f64;
+        figures[3] = self.rounds.bytes as f64;
+        if let Some(s) = self.start {
+            let (p, s) = (&self.part, s as usize);
+            figures[4..].copy_from_slice(&[1.0, p.v[s], p.lo[s], p.hi[s]]);
+        }
+        let rounds = self.rounds.rounds + 1;
+        let statuses = self.round(worker, None, figures)?;
+        if self.rounds.index != 0 {
+            return Ok(None);
+        }
+        let at_start = statuses
+            .iter()
+            .find(|s| s.figures[4] == 1.0)
+            .map(|s| s.figures)
+            .ok_or_else(|| DistError::Solve("no worker holds the start state".to_string()))?;
+        let sum = |i: usize| statuses.iter().map(|s| s.figures[i]).sum::<f64>() as u64;
+        Ok(Some(Outcome {
+            v: at_start[5],
+            lo: at_start[6],
+            hi: at_start[7],
+            iterated,
+            states: sum(0),
+            rounds,
+            messages: sum(2),
+            bytes: sum(3),
+            peaks: statuses
+                .chunks(per_process)
+                .map(|c| c[0].figures[1] as u64)
+                .collect(),
+        }))
+    }
+}

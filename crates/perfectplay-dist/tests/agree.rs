@@ -1,0 +1,206 @@
+//! The solve across processes gives the value of the one-process engine: on every built-in
+//! game, with 1 to 4 processes talking over loopback (here each process is a thread of the
+//! test, with its own timely runtime and sockets), the exact value lies within the reported
+//! error bound of the reported value. Plus the ways a run must fail: processes started from
+//! different commands, a process that never comes, a model without a state encoding.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use perfectplay::dynamic::{DynModel, SolveOptions};
+use perfectplay_dist::{DistError, DistReport, Options, Run};
+use perfectplay_games::Params;
+
+/// Free loopback addresses for `n` processes.
+fn hosts(n: usize) -> Vec<String> {
+    let listeners: Vec<_> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}", l.local_addr().unwrap().port()))
+        .collect()
+}
+
+/// Runs a solve of `model` across `n` processes (threads here), each with `workers` workers
+/// and the fingerprint `fingerprints(i)`; returns process 0's result and the others' errors.
+fn run_with(
+    model: Arc<dyn DynModel>,
+    n: usize,
+    workers: usize,
+    fingerprint: impl Fn(usize) -> u64,
+    options: &Options,
+) -> Vec<Result<Option<DistReport>, DistError>> {
+    let hosts = hosts(n);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                let run = Run {
+                    hosts: hosts.clone(),
+                    process: i,
+                    fingerprint: fingerprint(i),
+                };
+                let options = Options {
+                    workers,
+                    ..options.clone()
+                };
+                let model = Arc::clone(&model);
+                scope.spawn(move || perfectplay_dist::solve(model, &run, &options))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// The exact value of a game, solved in one process, as a float within three units of
+/// round-off of it (numerator and denominator each rounded once, then the quotient).
+fn exact(model: &dyn DynModel) -> f64 {
+    let report = model
+        .solve_report(SolveOptions {
+            exact: true,
+            ..SolveOptions::default()
+        })
+        .unwrap();
+    let text = report.exact.expect("exact");
+    let (p, q) = text.split_once('/').unwrap_or((&text, "1"));
+    p.parse::<f64>().unwrap() / q.parse::<f64>().unwrap()
+}
+
+/// Checks that the distributed value of `game` with `params` is within its bound of the
+/// exact value, for 1 to 4 processes (and 2 workers on 2 processes).
+fn agrees(game: &str, params: &[(&str, &str)]) {
+    let model: Arc<dyn DynModel> = Arc::from(
+        perfectplay_games::build(game, &Params::from_pairs(params.iter().copied())).unwrap(),
+    );
+    let t = exact(model.as_ref());
+    for (n, workers) in [(1, 1), (2, 1), (3, 1), (4, 1), (2, 2)] {
+        let results = run_with(Arc::clone(&model), n, workers, |_| 7, &Options::default());
+        let mut results = results.into_iter();
+        let report = results.next().unwrap().unwrap().expect("process 0 reports");
+        for other in results {
+            assert!(other.unwrap().is_none(), "only process 0 reports");
+        }
+        let slack = 2.0 * t.abs() * f64::EPSILON;
+        assert!(
+            (report.value - t).abs() <= report.error_bound + slack,
+            "{game} {params:?} on {n}x{workers}: {} ± {} but the value is {t}",
+            report.value,
+            report.error_bound
+        );
+        assert!(report.lower <= t + slack && t - slack <= report.upper);
+        assert!(report.error_bound <= 1e-8 * t.abs().max(1.0), "{report:?}");
+        assert_eq!(report.processes, n);
+        assert_eq!(report.peak_memory.len(), n);
+        if n > 1 {
+            assert!(report.messages > 0 && report.bytes > 0);
+        }
+    }
+}
+
+#[test]
+fn pig_with_its_cycles() {
+    agrees("pig", &[("goal", "12")]);
+    agrees("pig", &[("goal", "10"), ("opponent", "hold-at-4")]);
+}
+
+#[test]
+fn gold_pots_in_every_variant() {
+    for variant in [
+        "competitive-known",
+        "cooperative-known",
+        "competitive-unknown",
+        "cooperative-unknown",
+    ] {
+        agrees(
+            "gold-pots",
+            &[("pots", "4,1,2,10,3,7,7,2"), ("variant", variant)],
+        );
+    }
+}
+
+#[test]
+fn yeetzhee_with_rewards_on_its_cycles() {
+    agrees(
+        "yeetzhee",
+        &[("dice", "3"), ("faces", "6"), ("groups", "1,2")],
+    );
+    agrees(
+        "yeetzhee",
+        &[("dice", "6"), ("faces", "4"), ("groups", "1,2,3")],
+    );
+}
+
+#[test]
+fn the_acyclic_games() {
+    agrees("perfect-memory", &[("rows", "3"), ("cols", "4")]);
+    agrees(
+        "subset-sum-extreme",
+        &[("blocks", "1,2,3,4"), ("faces", "6,5,3")],
+    );
+    agrees("grid-game", &[("grid", "3 -1 4; 1 5 -9; 2 6 5")]);
+    agrees("yahtzee", &[("boxes", "1s,y")]);
+}
+
+#[test]
+fn processes_of_different_commands_refuse_each_other() {
+    let model: Arc<dyn DynModel> =
+        Arc::from(perfectplay_games::build("pig", &Params::from_pairs([("goal", "5")])).unwrap());
+    let options = Options {
+        connect_timeout: Duration::from_secs(5),
+        ..Options::default()
+    };
+    let results = run_with(model, 2, 1, |i| i as u64, &options);
+    for r in results {
+        assert!(matches!(r, Err(DistError::Mismatch(_))), "{r:?}");
+    }
+}
+
+#[test]
+fn a_process_that_never_comes_is_an_error() {
+    let model: Arc<dyn DynModel> =
+        Arc::from(perfectplay_games::build("pig", &Params::from_pairs([("goal", "5")])).unwrap());
+    let run = Run {
+        hosts: hosts(2),
+        process: 0,
+        fingerprint: 1,
+    };
+    let options = Options {
+        connect_timeout: Duration::from_secs(1),
+        ..Options::default()
+    };
+    let error = perfectplay_dist::solve(model, &run, &options).unwrap_err();
+    assert!(
+        matches!(&error, DistError::Network(m) if m.contains("process 1")),
+        "{error}"
+    );
+}
+
+/// A game with no state encoding.
+struct Opaque;
+
+impl perfectplay::Model for Opaque {
+    type State = u8;
+    type Move = u8;
+    fn start(&self) -> u8 {
+        0
+    }
+    fn expand(&self, s: &u8, node: &mut impl perfectplay::NodeBuilder<u8, u8>) {
+        match s {
+            0 => {
+                node.decision(perfectplay::Player::Max);
+                node.add_move(0, 1, 1);
+            }
+            _ => node.terminal(0),
+        }
+    }
+}
+
+#[test]
+fn a_model_without_an_encoding_is_refused() {
+    let run = Run::default();
+    let error = perfectplay_dist::solve(Arc::new(Opaque), &run, &Options::default()).unwrap_err();
+    assert!(
+        matches!(&error, DistError::Unsupported(m) if m.contains("encode_state")),
+        "{error}"
+    );
+}
