@@ -10,6 +10,8 @@ use std::collections::VecDeque;
 use perfectplay::encoded::{EncodedModel, EncodedNode};
 use timely::worker::Worker;
 
+use perfectplay::Player;
+
 use crate::part::{Kind, Part};
 use crate::round::{first_error, total_sent, Body, Msg, Rounds, Status};
 use crate::{DistError, Options};
@@ -80,6 +82,8 @@ struct Work<'a> {
     local: Vec<Msg>,
     /// Open states to back up, in interval iteration.
     queue: VecDeque<usize>,
+    /// Whether a player can keep the play going for ever at no cost, once asked.
+    trap: Option<bool>,
 }
 
 /// Runs worker `worker` of the solve; worker 0 returns the outcome.
@@ -99,6 +103,7 @@ pub(crate) fn run(
         out: Vec::new(),
         local: Vec::new(),
         queue: VecDeque::new(),
+        trap: None,
     };
     work.explore(worker)?;
     let iterated = work.retrograde(worker)?;
@@ -338,7 +343,9 @@ impl Work<'_> {
         let scale = finite(lo0).max(finite(hi0)).max(1.0);
         let floor = scale * f64::EPSILON;
         let precision = self.options.precision;
-        let mut delta = precision * 1e-2 * scale;
+        // Bounds travel when they move by more than `delta`: coarse moves first, finer ones
+        // once nothing moves that much, so that a state is not sent again for every tiny gain.
+        let mut delta = 0.1 * scale;
         let mut sent_lo: Vec<f64> = self.part.lo.clone();
         let mut sent_hi: Vec<f64> = self.part.hi.clone();
         let n = self.part.len();
@@ -350,6 +357,8 @@ impl Work<'_> {
         }
         let me = self.rounds.index;
         let (mut last_known, mut next_try, mut wait) = (f64::NAN, 0, 8);
+        let mut stuck_tried = false;
+        let (mut last_lo, mut last_hi, mut finer) = (f64::NAN, f64::NAN, false);
         loop {
             // A state whose bounds moved by more than `delta` writes them into this worker's
             // own slots at once (their states are queued, as in Gauss-Seidel), and into the
@@ -443,6 +452,21 @@ impl Work<'_> {
                     wait *= 2;
                 }
             }
+            if quiet && !guessed && delta <= floor && guess == Side::None && !stuck_tried {
+                // Both sides were known but stay apart: a cycle a player can keep going (an
+                // end component) holds one side up. Where every reward and exit is of one
+                // sign, the values are the least (or greatest) fixed point of the backup, and
+                // a guess checked as a pre-fixed point bounds them all the same.
+                stuck_tried = true;
+                let side = match (negative, positive) {
+                    (false, _) => Side::Upper,
+                    (_, false) => Side::Lower,
+                    _ => Side::None,
+                };
+                if side != Side::None && self.guess(worker, &open, side)? {
+                    guessed = true;
+                }
+            }
             if quiet && !guessed {
                 if delta <= floor {
                     return Err(DistError::Solve(match guess {
@@ -457,9 +481,15 @@ impl Work<'_> {
                         ),
                     }));
                 }
-                delta = (delta / 64.0).max(floor);
+                delta = (delta / 8.0).max(floor);
+            } else if !quiet && lo == last_lo && hi == last_hi && delta > floor {
+                // The start's bounds stand still while states elsewhere still move (values
+                // that grow without bound, say): finer moves must travel too.
+                delta = (delta / 8.0).max(floor);
+                finer = true;
             }
-            if quiet || guessed {
+            (last_lo, last_hi) = (lo, hi);
+            if quiet || guessed || std::mem::take(&mut finer) {
                 for &s in &open {
                     if !queued[s] {
                         queued[s] = true;
@@ -482,6 +512,22 @@ impl Work<'_> {
         open: &[usize],
         side: Side,
     ) -> Result<bool, DistError> {
+        if self.trap.is_none() {
+            let trapped = self.trapped(worker, open, side)?;
+            self.trap = Some(trapped);
+        }
+        if self.trap == Some(true) {
+            return Err(DistError::Unsupported(format!(
+                "the {} can keep the play going for ever on moves that collect nothing, which \
+                 the one-process engine rules out (a play must end) but a bound across \
+                 processes cannot yet tell apart; solve it in one process",
+                if side == Side::Upper {
+                    "minimiser"
+                } else {
+                    "maximiser"
+                }
+            )));
+        }
         let precision = self.options.precision;
         let upper = side == Side::Upper;
         let mut guessed = vec![0.0; self.part.len()];
@@ -562,6 +608,86 @@ impl Work<'_> {
             }
         }
         Ok(false)
+    }
+
+    /// Whether the player who would rather the play never ended (the minimiser where the
+    /// rewards are at least zero, guessing `Upper`; the maximiser where they are at most zero)
+    /// can keep it going for ever, with probability one, on moves that collect nothing: the
+    /// greatest set of open states where that player has such a move, and every move of the
+    /// other player and of chance is such, found by removing states round after round. Where
+    /// no such set exists the values are the least (or greatest) fixed point of the backup,
+    /// which makes a checked guess a bound.
+    fn trapped(
+        &mut self,
+        worker: &mut Worker,
+        open: &[usize],
+        side: Side,
+    ) -> Result<bool, DistError> {
+        let keeper = if side == Side::Upper {
+            Player::Min
+        } else {
+            Player::Max
+        };
+        let p = &self.part;
+        let mut inside: Vec<bool> = p.slot_fin.iter().map(|&f| !f).collect();
+        let mut kept = vec![false; p.len()];
+        for &s in open {
+            kept[s] = true;
+        }
+        let stays = |p: &Part, inside: &[bool], c: usize| {
+            p.choice_reward[c] == 0.0
+                && (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
+                    .all(|k| inside[k] && p.r[k] == 0.0)
+        };
+        let me = self.rounds.index;
+        let mut check: Vec<usize> = open.to_vec();
+        loop {
+            while let Some(s) = check.pop() {
+                if !kept[s] {
+                    continue;
+                }
+                let p = &self.part;
+                let mut choices = p.first[s] as usize..p.first[s + 1] as usize;
+                let keeps = match p.kind[s] {
+                    Kind::Decision(player) if player == keeper => {
+                        choices.any(|c| stays(p, &inside, c))
+                    }
+                    _ => choices.all(|c| stays(p, &inside, c)),
+                };
+                if keeps {
+                    continue;
+                }
+                kept[s] = false;
+                for &(to, slot) in &p.preds[s] {
+                    if to == me {
+                        inside[slot as usize] = false;
+                        check.push(p.owner[slot as usize] as usize);
+                    } else {
+                        self.out.push(Msg {
+                            to,
+                            body: Body::Guess {
+                                slot,
+                                bound: f64::NAN,
+                            },
+                        });
+                    }
+                }
+            }
+            // Counted here, not by the round: states queued for iteration wait meanwhile.
+            let mut figures = [0.0; 8];
+            figures[0] = kept.iter().filter(|&&k| k).count() as f64;
+            figures[1] = self.out.len() as f64;
+            let statuses = self.round(worker, None, figures)?;
+            if statuses.iter().all(|s| s.figures[1] == 0.0) {
+                return Ok(statuses.iter().any(|s| s.figures[0] != 0.0));
+            }
+            for m in self.out.drain(..) {
+                if let Body::Guess { slot, .. } = m.body {
+                    inside[slot as usize] = false;
+                    check.push(self.part.owner[slot as usize] as usize);
+                }
+            }
+        }
     }
 
     /// For the open states: whether a move on a cycle collects a reward; bounds from the final
