@@ -1,0 +1,201 @@
+//! `solve --processes N` and `solve --hostfile FILE --process I`: the solve across processes
+//! from the command line, its answers against the exact one-process values, and its errors.
+
+mod common;
+
+use std::process::{Command, Stdio};
+
+use common::{file, run, text};
+
+/// The exact value `solve --exact` prints, as a float.
+fn exact(args: &[&str]) -> f64 {
+    let mut all = vec!["solve"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--exact", "--json", "-q"]);
+    let o = run(&all);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    v["value"].as_f64().unwrap()
+}
+
+#[test]
+fn processes_on_loopback_give_the_value_within_its_bound() {
+    for (game, processes) in [
+        (vec!["pig", "--goal", "10"], "2"),
+        (
+            vec![
+                "yeetzhee", "--dice", "4", "--faces", "5", "--groups", "1,1,2",
+            ],
+            "3",
+        ),
+        (
+            vec![
+                "gold-pots",
+                "--pots",
+                "5,1,9,2,7,3",
+                "--variant",
+                "cooperative-known",
+            ],
+            "4",
+        ),
+    ] {
+        let truth = exact(&game);
+        let mut args = vec!["solve"];
+        args.extend_from_slice(&game);
+        args.extend_from_slice(&["--processes", processes, "--json"]);
+        let o = run(&args);
+        assert!(o.status.success(), "{game:?}: {}", text(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let (value, bound) = (
+            v["value"].as_f64().unwrap(),
+            v["error_bound"].as_f64().unwrap(),
+        );
+        assert!(
+            (value - truth).abs() <= bound + 4.0 * f64::EPSILON * truth.abs(),
+            "{game:?}: {value} ± {bound}, but the value is {truth}"
+        );
+        assert_eq!(v["processes"].as_u64().unwrap().to_string(), processes);
+        assert_eq!(
+            v["peak_memory"].as_array().unwrap().len().to_string(),
+            processes
+        );
+        assert!(v["messages"].as_u64().unwrap() > 0);
+        assert!(v["method"].as_str().unwrap().starts_with("distributed"));
+        assert_eq!(v["game"], game[0]);
+        // The statistics line names the processes.
+        let o = run(&args[..args.len() - 1]);
+        let stderr = text(&o.stderr);
+        assert!(
+            stderr.contains(&format!("processes: {processes} × 1 worker")),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn two_workers_per_process() {
+    let o = run(&[
+        "solve",
+        "pig",
+        "--goal",
+        "8",
+        "--processes",
+        "2",
+        "--workers",
+        "2",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["workers"], 2);
+    let truth = exact(&["pig", "--goal", "8"]);
+    assert!(
+        (v["value"].as_f64().unwrap() - truth).abs() <= v["error_bound"].as_f64().unwrap() + 1e-15
+    );
+}
+
+/// An error: exit code 2 and one `error:` line naming what is wrong.
+fn fails_with(args: &[&str], words: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stdout));
+    let stderr = text(&o.stderr);
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains(words),
+        "{args:?}: {stderr}"
+    );
+}
+
+#[test]
+fn bad_runs_are_errors() {
+    fails_with(
+        &["solve", "pig", "--goal", "5", "--processes", "2", "--exact"],
+        "--exact is not available across processes",
+    );
+    fails_with(
+        &[
+            "solve",
+            "pig",
+            "--goal",
+            "5",
+            "--hostfile",
+            "/nonexistent/hosts",
+            "--process",
+            "0",
+        ],
+        "cannot read '/nonexistent/hosts'",
+    );
+    let hosts = file("bad.hosts", "127.0.0.1:1\nnot-a-host\n");
+    fails_with(
+        &[
+            "solve",
+            "pig",
+            "--goal",
+            "5",
+            "--hostfile",
+            &hosts,
+            "--process",
+            "0",
+        ],
+        "line 2 of the host file, 'not-a-host', is not host:port",
+    );
+    let hosts = file("one.hosts", "# one process\n127.0.0.1:1\n");
+    fails_with(
+        &[
+            "solve",
+            "pig",
+            "--goal",
+            "5",
+            "--hostfile",
+            &hosts,
+            "--process",
+            "3",
+        ],
+        "process 3 does not exist",
+    );
+    fails_with(
+        &["solve", "pig", "--goal", "5", "--hostfile", &hosts],
+        "--process",
+    );
+}
+
+#[test]
+fn processes_of_different_commands_refuse_each_other() {
+    let ports: Vec<u16> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect();
+    let hosts = file(
+        "two.hosts",
+        &format!("127.0.0.1:{}\n127.0.0.1:{}\n", ports[0], ports[1]),
+    );
+    let start = |goal: &str, process: &str| {
+        Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args([
+                "solve",
+                "pig",
+                "--goal",
+                goal,
+                "--hostfile",
+                &hosts,
+                "--process",
+                process,
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let a = start("5", "0");
+    let b = start("6", "1");
+    for child in [a, b] {
+        let o = child.wait_with_output().unwrap();
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            text(&o.stderr).contains("different commands or models"),
+            "{}",
+            text(&o.stderr)
+        );
+    }
+}
