@@ -35,9 +35,9 @@ pub(crate) struct Part {
     pub p: Vec<f64>,
     /// Each slot's reward.
     pub r: Vec<f64>,
-    /// Bounds on how far each slot's probability and reward as floats are from the exact
-    /// fractions (zero where the float is exact).
-    pub slot_err: Vec<(f64, f64)>,
+    /// Which of each slot's probability (bit 0) and reward (bit 1) are not exactly their
+    /// floats: such a float is within [`CONVERSION`] of the fraction, relatively.
+    pub inexact: Vec<u8>,
     /// The same for each choice's own reward.
     pub choice_err: Vec<f64>,
     /// The state each slot belongs to.
@@ -65,15 +65,23 @@ pub(crate) struct Part {
 /// The unit round-off of `f64`.
 const U: f64 = f64::EPSILON / 2.0;
 
-/// A fraction as the nearest float, with a bound on the distance between them: zero where the
-/// float is the fraction (a whole number, or a denominator that is a power of two, below
-/// 2^53), else a few units of round-off.
-fn float_of(x: Rat) -> (f64, f64) {
-    let f = x.to_f64();
+/// How far a fraction's float may be from it, relatively: a few units of round-off (the
+/// numerator and denominator may each round, then their quotient).
+const CONVERSION: f64 = 4.0 * U;
+
+/// A fraction as the nearest float, and whether the float is not exactly the fraction (it is
+/// for a whole number, or a denominator that is a power of two, both below 2^53).
+fn float_of(x: Rat) -> (f64, bool) {
     let small = x.numer().unsigned_abs() < 1 << 53 && x.denom() < 1 << 53;
-    match small && x.denom().is_power_of_two() {
-        true => (f, 0.0),
-        false => (f, 4.0 * U * f.abs()),
+    (x.to_f64(), !(small && x.denom().is_power_of_two()))
+}
+
+/// The bound on the distance between a fraction and its float `f`.
+fn conversion(f: f64, inexact: bool) -> f64 {
+    if inexact {
+        CONVERSION * f.abs()
+    } else {
+        0.0
     }
 }
 
@@ -125,7 +133,8 @@ impl Part {
         };
         self.kind.push(kind);
         if kind == Kind::Terminal {
-            let (value, err) = float_of(node.payoff());
+            let (value, inexact) = float_of(node.payoff());
+            let err = conversion(value, inexact);
             self.lo.push(value - safe(err, 1));
             self.hi.push(value + safe(err, 1));
             self.v.push(value);
@@ -137,16 +146,17 @@ impl Part {
             self.fin.push(false);
         }
         for choice in node.choices() {
-            let (reward, err) = float_of(choice.reward);
+            let (reward, inexact) = float_of(choice.reward);
+            let err = conversion(reward, inexact);
             self.choice_reward.push(reward);
             self.choice_err.push(err);
             for outcome in node.outcomes(choice) {
                 let slot = self.p.len() as u32;
-                let (p, p_err) = float_of(outcome.probability);
-                let (r, r_err) = float_of(outcome.reward);
+                let (p, p_inexact) = float_of(outcome.probability);
+                let (r, r_inexact) = float_of(outcome.reward);
                 self.p.push(p);
                 self.r.push(r);
-                self.slot_err.push((p_err, r_err));
+                self.inexact.push(p_inexact as u8 | (r_inexact as u8) << 1);
                 self.owner.push(id);
                 self.slot_lo.push(f64::NEG_INFINITY);
                 self.slot_hi.push(f64::INFINITY);
@@ -220,7 +230,7 @@ impl Part {
         let slots = self.choice_first[c] as usize..self.choice_first[c + 1] as usize;
         let terms = slots.len();
         for k in slots {
-            let (p, r, (p_err, r_err)) = (self.p[k], self.r[k], self.slot_err[k]);
+            let (p, r, inexact) = (self.p[k], self.r[k], self.inexact[k]);
             if !x[k].is_finite() || !acc.is_finite() {
                 // An unknown side of a bound: infinite, with nothing to round.
                 acc += p * x[k];
@@ -232,7 +242,9 @@ impl Part {
             let (next, e3) = two_sum(acc, t);
             acc = next;
             err += p * e1.abs() + e2.abs() + e3.abs();
-            if p_err != 0.0 || r_err != 0.0 {
+            if inexact != 0 {
+                let p_err = conversion(p, inexact & 1 != 0);
+                let r_err = conversion(r, inexact & 2 != 0);
                 err += p_err * (y.abs() + r_err) + p * r_err;
             }
         }
