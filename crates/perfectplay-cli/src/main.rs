@@ -622,6 +622,21 @@ fn main() -> ExitCode {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_default();
+        // In a solve across processes, timely's threads that carry messages to and from the
+        // other processes fail when one of those ends: the run cannot go on, and the other
+        // threads would wait for it for ever.
+        let thread = std::thread::current()
+            .name()
+            .unwrap_or_default()
+            .to_string();
+        if thread.starts_with("timely:send") || thread.starts_with("timely:recv") {
+            say!("error: the connection to another process of the run was lost ({msg})");
+            std::process::exit(2);
+        }
+        if thread.starts_with("timely:work") {
+            say!("error: internal error (please report it): {msg}");
+            std::process::exit(2);
+        }
         // A reader that went away (`perfectplay ... | head`) is not an error of ours.
         if msg.contains("Broken pipe") {
             std::process::exit(0);

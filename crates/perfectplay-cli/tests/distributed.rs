@@ -199,3 +199,55 @@ fn processes_of_different_commands_refuse_each_other() {
         );
     }
 }
+
+#[test]
+fn a_process_that_dies_ends_the_run_with_an_error() {
+    let ports: Vec<u16> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect::<Vec<_>>()
+        .iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect();
+    let hosts = file(
+        "dies.hosts",
+        &format!("127.0.0.1:{}\n127.0.0.1:{}\n", ports[0], ports[1]),
+    );
+    // Pig to 80 takes minutes across processes: long enough to be cut short.
+    let start = |process: &str| {
+        Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+            .args([
+                "solve",
+                "pig",
+                "--goal",
+                "80",
+                "--hostfile",
+                &hosts,
+                "--process",
+                process,
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut first = start("0");
+    let mut second = start("1");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    second.kill().unwrap();
+    second.wait().unwrap();
+    let started = std::time::Instant::now();
+    while first.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(60) {
+            first.kill().unwrap();
+            panic!("process 0 went on waiting for a process that had died");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = first.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = text(&o.stderr);
+    assert!(
+        stderr.contains("connection to another process of the run was lost"),
+        "{stderr}"
+    );
+}
