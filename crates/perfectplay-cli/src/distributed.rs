@@ -115,8 +115,12 @@ pub fn solve(
         ..Options::default()
     };
     let given = given_params(game, params);
+    // The version, the game with its options, and what decides the rounds; the start state's
+    // bytes too, in case a model reads something besides its options.
+    let start = model.encoded().start()?;
     let fingerprint = fingerprint(&format!(
-        "{} {given:?} {:?} {:?} {}",
+        "{} {} {start:?} {given:?} {:?} {:?} {}",
+        env!("CARGO_PKG_VERSION"),
         game.name,
         options.precision.to_bits(),
         options.max_states,
