@@ -158,37 +158,42 @@ fn bad_runs_are_errors() {
     );
 }
 
+/// A host file of two free ports on loopback, named `name`.
+fn two_hosts(name: &str) -> String {
+    let listeners: Vec<_> = (0..2)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    let lines: String = listeners
+        .iter()
+        .map(|l| format!("127.0.0.1:{}\n", l.local_addr().unwrap().port()))
+        .collect();
+    file(name, &lines)
+}
+
+/// Starts process `process` of a run of `solve pig --goal GOAL` over `hosts`.
+fn start(hosts: &str, goal: &str, process: &str) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args([
+            "solve",
+            "pig",
+            "--goal",
+            goal,
+            "--hostfile",
+            hosts,
+            "--process",
+            process,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn processes_of_different_commands_refuse_each_other() {
-    let ports: Vec<u16> = (0..2)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect::<Vec<_>>()
-        .iter()
-        .map(|l| l.local_addr().unwrap().port())
-        .collect();
-    let hosts = file(
-        "two.hosts",
-        &format!("127.0.0.1:{}\n127.0.0.1:{}\n", ports[0], ports[1]),
-    );
-    let start = |goal: &str, process: &str| {
-        Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-            .args([
-                "solve",
-                "pig",
-                "--goal",
-                goal,
-                "--hostfile",
-                &hosts,
-                "--process",
-                process,
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    let a = start("5", "0");
-    let b = start("6", "1");
+    let hosts = two_hosts("two.hosts");
+    let a = start(&hosts, "5", "0");
+    let b = start(&hosts, "6", "1");
     for child in [a, b] {
         let o = child.wait_with_output().unwrap();
         assert_eq!(o.status.code(), Some(2));
@@ -202,36 +207,10 @@ fn processes_of_different_commands_refuse_each_other() {
 
 #[test]
 fn a_process_that_dies_ends_the_run_with_an_error() {
-    let ports: Vec<u16> = (0..2)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect::<Vec<_>>()
-        .iter()
-        .map(|l| l.local_addr().unwrap().port())
-        .collect();
-    let hosts = file(
-        "dies.hosts",
-        &format!("127.0.0.1:{}\n127.0.0.1:{}\n", ports[0], ports[1]),
-    );
+    let hosts = two_hosts("dies.hosts");
     // Pig to 80 takes minutes across processes: long enough to be cut short.
-    let start = |process: &str| {
-        Command::new(env!("CARGO_BIN_EXE_perfectplay"))
-            .args([
-                "solve",
-                "pig",
-                "--goal",
-                "80",
-                "--hostfile",
-                &hosts,
-                "--process",
-                process,
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap()
-    };
-    let mut first = start("0");
-    let mut second = start("1");
+    let mut first = start(&hosts, "80", "0");
+    let mut second = start(&hosts, "80", "1");
     std::thread::sleep(std::time::Duration::from_millis(1500));
     second.kill().unwrap();
     second.wait().unwrap();

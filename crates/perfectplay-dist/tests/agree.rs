@@ -7,20 +7,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use perfectplay::dynamic::{DynModel, SolveOptions};
+mod common;
+
+use common::{exact, hosts};
+use perfectplay::dynamic::DynModel;
 use perfectplay_dist::{DistError, DistReport, Options, Run};
 use perfectplay_games::Params;
-
-/// Free loopback addresses for `n` processes.
-fn hosts(n: usize) -> Vec<String> {
-    let listeners: Vec<_> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| format!("127.0.0.1:{}", l.local_addr().unwrap().port()))
-        .collect()
-}
 
 /// Runs a solve of `model` across `n` processes (threads here), each with `workers` workers
 /// and the fingerprint `fingerprints(i)`; returns process 0's result and the others' errors.
@@ -52,27 +44,13 @@ fn run_with(
     })
 }
 
-/// The exact value of a game, solved in one process, as a float within three units of
-/// round-off of it (numerator and denominator each rounded once, then the quotient).
-fn exact(model: &dyn DynModel) -> f64 {
-    let report = model
-        .solve_report(SolveOptions {
-            exact: true,
-            ..SolveOptions::default()
-        })
-        .unwrap();
-    let text = report.exact.expect("exact");
-    let (p, q) = text.split_once('/').unwrap_or((&text, "1"));
-    p.parse::<f64>().unwrap() / q.parse::<f64>().unwrap()
-}
-
 /// Checks that the distributed value of `game` with `params` is within its bound of the
 /// exact value, for 1 to 4 processes (and 2 workers on 2 processes).
 fn agrees(game: &str, params: &[(&str, &str)]) {
     let model: Arc<dyn DynModel> = Arc::from(
         perfectplay_games::build(game, &Params::from_pairs(params.iter().copied())).unwrap(),
     );
-    let t = exact(model.as_ref());
+    let t = exact(model.as_ref()).expect("an exact value");
     for (n, workers) in [(1, 1), (2, 1), (3, 1), (4, 1), (2, 2)] {
         let results = run_with(Arc::clone(&model), n, workers, |_| 7, &Options::default());
         let mut results = results.into_iter();

@@ -5,7 +5,10 @@
 
 use std::sync::Arc;
 
-use perfectplay::dynamic::{DynModel, SolveOptions};
+mod common;
+
+use common::{exact, hosts};
+use perfectplay::dynamic::DynModel;
 use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 use perfectplay_dist::{Options, Run};
@@ -120,30 +123,6 @@ fn game(rng: &mut Lcg, n: u16, players: u64, sign: i64) -> Random {
         })
         .collect();
     Random { states }
-}
-
-/// The exact value as a float within three units of round-off, or `None` where the
-/// one-process engine finds no value (a cycle that never ends, say).
-fn exact(model: &dyn DynModel) -> Option<f64> {
-    let report = model
-        .solve_report(SolveOptions {
-            exact: true,
-            ..SolveOptions::default()
-        })
-        .ok()?;
-    let text = report.exact?;
-    let (p, q) = text.split_once('/').unwrap_or((&text, "1"));
-    Some(p.parse::<f64>().ok()? / q.parse::<f64>().ok()?)
-}
-
-fn hosts(n: usize) -> Vec<String> {
-    let listeners: Vec<_> = (0..n)
-        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap())
-        .collect();
-    listeners
-        .iter()
-        .map(|l| format!("127.0.0.1:{}", l.local_addr().unwrap().port()))
-        .collect()
 }
 
 #[test]
