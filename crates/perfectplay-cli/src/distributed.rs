@@ -153,7 +153,7 @@ pub fn solve(
             .map(|&b| format!("{:.1} MB", b as f64 / 1e6))
             .collect();
         say!(
-            "states: {}, processes: {} × {} worker{}, rounds: {}, messages: {} ({:.1} MB), time: {:.3} s, peak memory: {}, numbers: f64 (± {:.1e})",
+            "states: {}, processes: {} × {} worker{}, rounds: {}, messages: {} ({:.1} MB), time: {:.3} s, peak memory: {}, numbers: f64, {}",
             report.states,
             report.processes,
             report.workers,
@@ -163,7 +163,10 @@ pub fn solve(
             report.bytes as f64 / 1e6,
             report.seconds,
             peaks.join(", "),
-            report.error_bound
+            match report.error_bound {
+                0.0 => "nothing rounded".to_string(),
+                b => format!("error bound {b:.1e}"),
+            }
         );
     }
     Ok(ExitCode::SUCCESS)
