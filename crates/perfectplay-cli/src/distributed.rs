@@ -118,14 +118,17 @@ pub fn solve(
     // The version, the game with its options, and what decides the rounds; the start state's
     // bytes too, in case a model reads something besides its options.
     let start = model.encoded().start()?;
-    let fingerprint = fingerprint(&format!(
-        "{} {} {start:?} {given:?} {:?} {:?} {}",
-        env!("CARGO_PKG_VERSION"),
-        game.name,
-        options.precision.to_bits(),
-        options.max_states,
-        options.workers
-    ));
+    let fingerprint = perfectplay_dist::fingerprint(
+        format!(
+            "{} {} {start:?} {given:?} {:?} {:?} {}",
+            env!("CARGO_PKG_VERSION"),
+            game.name,
+            options.precision.to_bits(),
+            options.max_states,
+            options.workers
+        )
+        .as_bytes(),
+    );
     let run = Run {
         hosts,
         process,
@@ -199,11 +202,4 @@ fn given_params<'a>(game: &GameSpec, params: &'a Params) -> BTreeMap<&'static st
         .iter()
         .filter_map(|spec| Some((spec.name, params.get(spec.name)?)))
         .collect()
-}
-
-/// FNV-1a of `text`: the same in every process and on every machine.
-fn fingerprint(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
 }

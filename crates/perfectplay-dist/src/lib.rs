@@ -270,6 +270,14 @@ pub fn solve(
     }))
 }
 
+/// A 64-bit hash of `bytes` that is the same in every process and on every machine (FNV-1a):
+/// what decides which worker owns a state, and a run's [`Run::fingerprint`] from its command.
+pub fn fingerprint(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// This process's peak resident memory in bytes, where the system says (Linux).
 pub fn peak_memory() -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

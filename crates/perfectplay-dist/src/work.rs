@@ -8,9 +8,8 @@
 use std::collections::VecDeque;
 
 use perfectplay::encoded::{EncodedModel, EncodedNode};
-use timely::worker::Worker;
-
 use perfectplay::Player;
+use timely::worker::Worker;
 
 use crate::part::{Kind, Part};
 use crate::round::{first_error, total_sent, Body, Msg, Rounds, Status};
@@ -38,13 +37,9 @@ pub(crate) struct Outcome {
     pub peaks: Vec<u64>,
 }
 
-/// The worker that owns a state: a hash of its bytes (FNV-1a, the same on every machine).
+/// The worker that owns a state: a hash of its bytes, the same on every machine.
 fn owner(bytes: &[u8], peers: u32) -> u32 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = crate::fingerprint(bytes);
     ((h ^ (h >> 32)) % peers as u64) as u32
 }
 
