@@ -16,11 +16,15 @@
 //!    *slots* (worker, outcome) where its value is wanted.
 //! 2. **Retrograde analysis**: a state whose successors' values have all arrived is final;
 //!    its value goes back to its predecessors' slots. Acyclic games end here.
-//! 3. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds,
-//!    starting from bounds the final values around the cycles give, closing in round after
-//!    round until the start's bounds are within the precision asked. A cycle whose moves
-//!    collect rewards is refused for now (its bounds need the expected time spent on it).
-//!    Bounds that stop closing (a cycle the players can repeat for ever) are an error.
+//! 3. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds
+//!    closing in round after round until the start's bounds are within the precision asked.
+//!    Where no move on a cycle collects a reward, both start from the final values the cycles
+//!    can be left for. Where the rewards on cycles (and the values they are left for) are all of
+//!    one sign, one side starts at zero and the other is guessed and checked: a guess from
+//!    which one backup stays inside it is a pre-fixed point, hence a bound, provided no player
+//!    can keep the play going for ever at no cost (a trap analysis, in rounds, decides that
+//!    first; the run refuses otherwise). Rewards of both signs on cycles are refused. Bounds
+//!    that stop closing are an error.
 //!
 //! Every value is computed in `f64` with its bounds widened by the rounding of each sum, so
 //! [`DistReport::error_bound`] bounds the distance from the printed value to the exact value of
