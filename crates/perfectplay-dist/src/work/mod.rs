@@ -1,0 +1,316 @@
+//! What every worker runs, in rounds ([`Rounds`]): exploration breadth first, a layer per
+//! round, each state sent to the worker its bytes hash to; then the solve backwards, first by
+//! counting resolved successors (retrograde analysis: a state whose successors are all final
+//! is final), then, for what cycles leave, by interval iteration: lower and upper bounds that
+//! close in, every bound widened by its rounding, until the start's bounds are within the
+//! precision asked.
+
+use std::collections::VecDeque;
+
+use perfectplay::encoded::{EncodedModel, EncodedNode};
+use timely::worker::Worker;
+
+use crate::part::Part;
+use crate::round::{first_error, total_sent, Body, Msg, Rounds, Status};
+use crate::{DistError, Options};
+
+mod iterate;
+
+/// What worker 0 learns at the end.
+pub(crate) struct Outcome {
+    /// The start's float value and bounds.
+    pub v: f64,
+    /// See `v`.
+    pub lo: f64,
+    /// See `v`.
+    pub hi: f64,
+    /// Whether the interval iteration ran (some states lie on cycles).
+    pub iterated: bool,
+    /// States in all.
+    pub states: u64,
+    /// Rounds run.
+    pub rounds: u64,
+    /// Messages between workers, and their bytes.
+    pub messages: u64,
+    /// See `messages`.
+    pub bytes: u64,
+    /// Peak memory of each process, in bytes.
+    pub peaks: Vec<u64>,
+}
+
+/// The worker that owns a state: a hash of its bytes, the same on every machine.
+fn owner(bytes: &[u8], peers: u32) -> u32 {
+    let h = crate::fingerprint(bytes);
+    ((h ^ (h >> 32)) % peers as u64) as u32
+}
+
+/// The state of one worker through the run.
+struct Work<'a> {
+    model: &'a dyn EncodedModel,
+    options: &'a Options,
+    rounds: Rounds,
+    part: Part,
+    /// The start's number here, if this worker owns it.
+    start: Option<u32>,
+    /// Messages for the other workers, sent at the end of the round (and, after it, what the
+    /// round brought).
+    out: Vec<Msg>,
+    /// Values for this worker's own slots, delivered at once rather than in the next round.
+    local: Vec<Msg>,
+    /// Open states to back up, in interval iteration.
+    queue: VecDeque<usize>,
+    /// Whether a player can keep the play going for ever at no cost, once asked.
+    trap: Option<bool>,
+}
+
+/// Runs worker `worker` of the solve; worker 0 returns the outcome.
+pub(crate) fn run(
+    worker: &mut Worker,
+    model: &dyn EncodedModel,
+    options: &Options,
+    per_process: usize,
+) -> Result<Option<Outcome>, DistError> {
+    let rounds = Rounds::new(worker);
+    let mut work = Work {
+        model,
+        options,
+        rounds,
+        part: Part::default(),
+        start: None,
+        out: Vec::new(),
+        local: Vec::new(),
+        queue: VecDeque::new(),
+        trap: None,
+    };
+    work.explore(worker)?;
+    let iterated = work.retrograde(worker)?;
+    if iterated {
+        work.iterate(worker)?;
+    }
+    work.gather(worker, iterated, per_process)
+}
+
+impl Work<'_> {
+    /// A round with `figures`; fails at every worker if any worker failed.
+    fn round(
+        &mut self,
+        worker: &mut Worker,
+        error: Option<String>,
+        figures: [f64; 8],
+    ) -> Result<Vec<Status>, DistError> {
+        let statuses = self.rounds.round(
+            worker,
+            &mut self.out,
+            self.local.len() + self.queue.len(),
+            Status {
+                error,
+                figures,
+                ..Status::default()
+            },
+        );
+        match first_error(&statuses) {
+            Some(e) => Err(DistError::Solve(e)),
+            None => Ok(statuses),
+        }
+    }
+
+    /// Explores breadth first, a layer a round, until a round sends no state.
+    fn explore(&mut self, worker: &mut Worker) -> Result<(), DistError> {
+        let peers = self.rounds.peers;
+        let mut error = None;
+        if self.rounds.index == 0 {
+            match self.model.start() {
+                Ok(bytes) => self.out.push(Msg {
+                    to: owner(&bytes, peers),
+                    body: Body::State { bytes, back: None },
+                }),
+                Err(e) => error = Some(e.to_string()),
+            }
+        }
+        let mut node = EncodedNode::new();
+        let mut fresh: Vec<(u32, Vec<u8>)> = Vec::new();
+        loop {
+            let mut figures = [0.0; 8];
+            figures[0] = self.part.len() as f64;
+            let statuses = self.round(worker, error.take(), figures)?;
+            let states: f64 = statuses.iter().map(|s| s.figures[0]).sum();
+            if let Some(limit) = self.options.max_states {
+                if states > limit as f64 {
+                    return Err(DistError::Solve(format!(
+                        "state limit reached: {states} states explored (limit {limit}); raise \
+                         the limit to go on"
+                    )));
+                }
+            }
+            if total_sent(&statuses) == 0 {
+                return Ok(());
+            }
+            fresh.clear();
+            for m in self.out.drain(..) {
+                if let Body::State { bytes, back } = m.body {
+                    let (id, new) = self.part.intern(&bytes);
+                    match back {
+                        Some(b) => self.part.preds[id as usize].push(b),
+                        None => self.start = Some(id),
+                    }
+                    if new {
+                        fresh.push((id, bytes));
+                    }
+                }
+            }
+            let me = self.rounds.index;
+            for (id, bytes) in &fresh {
+                if let Err(e) = self.model.expand(bytes, &mut node) {
+                    error = Some(e.to_string());
+                    self.out.clear();
+                    break;
+                }
+                let out = &mut self.out;
+                self.part.record(*id, &node, |slot, next| {
+                    out.push(Msg {
+                        to: owner(next, peers),
+                        body: Body::State {
+                            bytes: next.to_vec(),
+                            back: Some((me, slot)),
+                        },
+                    })
+                });
+            }
+        }
+    }
+
+    /// Sends the bounds of state `s` to the slots that wait for them.
+    fn send(&mut self, s: usize) {
+        self.send_to(s, true, true);
+    }
+
+    /// Sends the bounds of state `s` to the slots of this worker (`local`) and of the others
+    /// (`remote`).
+    fn send_to(&mut self, s: usize, local: bool, remote: bool) {
+        let p = &self.part;
+        let me = self.rounds.index;
+        for &(to, slot) in &p.preds[s] {
+            let queue = match to == me {
+                true if local => &mut self.local,
+                false if remote => &mut self.out,
+                _ => continue,
+            };
+            queue.push(Msg {
+                to,
+                body: Body::Value {
+                    slot,
+                    v: p.v[s],
+                    lo: p.lo[s],
+                    hi: p.hi[s],
+                    fin: p.fin[s],
+                },
+            });
+        }
+    }
+
+    /// Writes a received value into its slot; returns the slot's state.
+    fn receive(&mut self, m: Msg) -> Option<usize> {
+        let Body::Value {
+            slot,
+            v,
+            lo,
+            hi,
+            fin,
+        } = m.body
+        else {
+            return None;
+        };
+        let (p, k) = (&mut self.part, slot as usize);
+        p.slot_v[k] = v;
+        p.slot_lo[k] = lo;
+        p.slot_hi[k] = hi;
+        p.slot_fin[k] = fin;
+        Some(p.owner[k] as usize)
+    }
+
+    /// Retrograde analysis: final values flow back until no state becomes final (values for
+    /// this worker's own slots at once, the others' at the end of each round). Returns
+    /// whether states are left (on cycles, or leading to them).
+    fn retrograde(&mut self, worker: &mut Worker) -> Result<bool, DistError> {
+        let n = self.part.len();
+        let mut pending: Vec<u32> = (0..n).map(|s| self.part.slots(s).len() as u32).collect();
+        for s in 0..n {
+            if self.part.fin[s] {
+                self.send(s);
+            }
+        }
+        loop {
+            while let Some(m) = self.local.pop() {
+                self.settle(m, &mut pending);
+            }
+            let mut figures = [0.0; 8];
+            figures[0] = self.part.fin.iter().filter(|&&f| !f).count() as f64;
+            let statuses = self.round(worker, None, figures)?;
+            if total_sent(&statuses) == 0 {
+                return Ok(statuses.iter().map(|s| s.figures[0]).sum::<f64>() > 0.0);
+            }
+            for m in std::mem::take(&mut self.out) {
+                self.settle(m, &mut pending);
+            }
+        }
+    }
+
+    /// Takes a final value into its slot; a state whose slots are all final becomes final and
+    /// sends its value on.
+    fn settle(&mut self, m: Msg, pending: &mut [u32]) {
+        let Some(s) = self.receive(m) else { return };
+        pending[s] -= 1;
+        if pending[s] == 0 {
+            let (v, lo, hi) = self.part.backup(s);
+            let p = &mut self.part;
+            (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (v, lo, hi, true);
+            self.send(s);
+        }
+    }
+
+    /// The last round: every worker's counts and its process's peak memory to everyone;
+    /// worker 0 makes the outcome of them.
+    fn gather(
+        &mut self,
+        worker: &mut Worker,
+        iterated: bool,
+        per_process: usize,
+    ) -> Result<Option<Outcome>, DistError> {
+        let mut figures = [0.0; 8];
+        figures[0] = self.part.len() as f64;
+        if self.rounds.index as usize % per_process == 0 {
+            figures[1] = crate::peak_memory().unwrap_or(0) as f64;
+        }
+        figures[2] = self.rounds.messages as f64;
+        figures[3] = self.rounds.bytes as f64;
+        if let Some(s) = self.start {
+            let (p, s) = (&self.part, s as usize);
+            figures[4..].copy_from_slice(&[1.0, p.v[s], p.lo[s], p.hi[s]]);
+        }
+        let rounds = self.rounds.rounds + 1;
+        let statuses = self.round(worker, None, figures)?;
+        if self.rounds.index != 0 {
+            return Ok(None);
+        }
+        let at_start = statuses
+            .iter()
+            .find(|s| s.figures[4] == 1.0)
+            .map(|s| s.figures)
+            .ok_or_else(|| DistError::Solve("no worker holds the start state".to_string()))?;
+        let sum = |i: usize| statuses.iter().map(|s| s.figures[i]).sum::<f64>() as u64;
+        Ok(Some(Outcome {
+            v: at_start[5],
+            lo: at_start[6],
+            hi: at_start[7],
+            iterated,
+            states: sum(0),
+            rounds,
+            messages: sum(2),
+            bytes: sum(3),
+            peaks: statuses
+                .chunks(per_process)
+                .map(|c| c[0].figures[1] as u64)
+                .collect(),
+        }))
+    }
+}
