@@ -105,7 +105,8 @@ pub fn significant_text(x: f64, digits: Option<usize>) -> String {
 /// A value known to within `bound` (absolute) as text: its known digits and the bound,
 /// `0.12345679 (± 3.0e-9)`; where the bound is as large as the value, no digit of it is known,
 /// and the text says what is: `≤ 4.0e-35` (or `≥ -4.0e-35` below zero). Without a bound, the
-/// value as [`float_text`] prints it.
+/// value as [`float_text`] prints it; with a bound that leaves all [`DEFAULT_DIGITS`] known (a
+/// float solve's rounding, usually), the value to that many digits, without the bound.
 pub fn bounded_text(x: f64, bound: f64) -> String {
     if bound.is_nan() || bound <= 0.0 || !x.is_finite() {
         return float_text(x);
@@ -122,12 +123,13 @@ pub fn bounded_text(x: f64, bound: f64) -> String {
             false => format!("≥ -{}", up(bound - x)),
         };
     }
+    let known = (x.abs() / bound).log10().floor().max(1.0) as usize;
     let digits = match DIGITS.get() {
+        // Every digit shown is known: the bound (rounding, usually) changes nothing.
+        Some(Some(asked)) if known >= *asked => return significant_text(x, Some(*asked)),
         Some(asked) => *asked,
-        None => {
-            let known = (x.abs() / bound).log10().floor().max(1.0) as usize;
-            Some(known.min(DEFAULT_DIGITS))
-        }
+        None if known >= DEFAULT_DIGITS => return significant_text(x, Some(DEFAULT_DIGITS)),
+        None => Some(known),
     };
     format!("{} (± {})", significant_text(x, digits), up(bound))
 }
@@ -171,7 +173,22 @@ pub fn fraction_text(q: &str) -> String {
 
 /// A value as text: the float (see `float_text`), and ` = p/q` in exact mode.
 pub fn show(v: &Value) -> String {
-    let float = float_text(v.float);
+    show_as(v, float_text(v.float))
+}
+
+/// A probability of a distribution as text: to the `--digits` asked (twelve by default). The
+/// solve's error bound is a bound on values, not on these.
+fn show_probability(v: &Value) -> String {
+    show_as(v, probability_text(v.float))
+}
+
+/// A probability of a distribution as a float (see [`show_probability`]).
+fn probability_text(x: f64) -> String {
+    significant_text(x, digits())
+}
+
+/// `v` as `float`, and ` = p/q` in exact mode.
+fn show_as(v: &Value, float: String) -> String {
     match &v.exact {
         Some(q) if *q != float => format!("{float} = {}", fraction_text(q)),
         _ => float,
@@ -249,8 +266,8 @@ pub fn distribution_csv(d: &DistributionReport) -> String {
     for (t, p, c) in &d.pmf {
         out.push_str(&format!(
             "{t},{},{}",
-            float_text(p.float),
-            float_text(c.float)
+            probability_text(p.float),
+            probability_text(c.float)
         ));
         if exact {
             out.push_str(&format!(
@@ -277,7 +294,7 @@ pub fn distribution_text(value: &Value, d: &DistributionReport) -> String {
             out,
             "tail: {} (probability of plays cut short in a cycle that can repeat for ever, \
                  after up to {} rounds of it; see --tail)",
-            show(&d.tail),
+            show_probability(&d.tail),
             d.steps
         )
         .expect("writing to a string");
@@ -299,8 +316,8 @@ pub fn distribution_text(value: &Value, d: &DistributionReport) -> String {
     )
     .expect("writing to a string");
     for (t, p, c) in &d.pmf {
-        writeln!(out, "{:>12}  {:<24}  {}", t.to_string(), show(p), show(c))
-            .expect("writing to a string");
+        let (p, c) = (show_probability(p), show_probability(c));
+        writeln!(out, "{:>12}  {:<24}  {}", t.to_string(), p, c).expect("writing to a string");
     }
     out
 }
@@ -343,6 +360,12 @@ mod tests {
         assert_eq!(bounded_text(-1e-40, 3.9e-35), "≥ -4.0e-35");
         assert_eq!(bounded_text(0.123456789012, 3e-9), "0.1234568 (± 3.0e-9)");
         assert_eq!(bounded_text(0.5, 0.0), "0.5");
+        // Rounding far below the digits shown is not worth a word.
+        assert_eq!(bounded_text(1.0 / 3.0, 5e-16), "0.333333333333");
+        assert_eq!(
+            bounded_text(2016.6207229777658, 2.6e-9),
+            "2016.620723 (± 2.6e-9)"
+        );
         // The bound is rounded up, never down.
         assert_eq!(bounded_text(12.5, 1.01e-6), "12.5 (± 1.1e-6)");
     }

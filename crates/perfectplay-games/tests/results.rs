@@ -2,7 +2,7 @@
 //! mean is the value (up to the stated tail for games with cycles), and the exported strategy,
 //! read back by its text and re-evaluated by the independent checker, gives the value. The
 //! start value alone (multi-modular for acyclic games, or checked floats for swept games whose
-//! numbers stay dyadic) is the same fraction.
+//! numbers stay dyadic) is the same fraction. The float solve is within its error bound.
 
 use perfectplay::verify::evaluate_strategy;
 use perfectplay::{solve_exact, DistributionOptions, Exact, Method, Model, Node, Number, Solver};
@@ -52,6 +52,56 @@ where
         found
     };
     assert_eq!(evaluate_strategy(model, choice, 5_000).unwrap(), value);
+    floats_within_their_bound(model, &solution);
+}
+
+/// The float solve of `model` (every state, and the start alone on one and two threads) is
+/// within its error bound of the exact values, compared exactly; and the bound is not far
+/// above the error where there is one.
+fn floats_within_their_bound<M: Model + Sync>(
+    model: &M,
+    exact: &perfectplay::Solution<M::State, Exact>,
+) where
+    M::State: Send + Sync,
+{
+    let distance = |f: f64, e: &Exact| Exact::of_float(f).unwrap().sub(e).abs();
+    let exactly = |b: f64| Exact::of_float(b).unwrap();
+    let float = Solver::new(model).solve::<f64>().unwrap();
+    let bound = float.stats().error_bound;
+    let mut worst = Exact::zero();
+    for (s, v) in exact.iter() {
+        let f = *float.value(s).expect("the same states");
+        let d = distance(f, v);
+        assert!(
+            d <= exactly(bound),
+            "{}: {f} is {} from {v}, beyond the bound {bound:e}",
+            model.show_state(s),
+            d.to_f64()
+        );
+        worst = worst.max(d);
+    }
+    let worst = worst.to_f64();
+    // Not far above the error: zero where nothing rounds (integer scores, no chance), else
+    // within a few hundred times the largest error.
+    assert!(
+        (bound == 0.0 && worst == 0.0) || bound <= 1000.0 * worst,
+        "bound {bound:e}, error {worst:e}"
+    );
+    for threads in [1, 2] {
+        let (start, stats) = Solver::new(model)
+            .threads(threads)
+            .start_value::<f64>()
+            .unwrap();
+        let d = distance(start, exact.start_value());
+        assert!(
+            d <= exactly(stats.error_bound),
+            "start {start} is {} from {}, beyond the bound {:e} ({:?})",
+            d.to_f64(),
+            exact.start_value(),
+            stats.error_bound,
+            stats.method
+        );
+    }
 }
 
 #[test]

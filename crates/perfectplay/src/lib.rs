@@ -149,9 +149,13 @@
 //! Every component is solved by an exact method: a single backup for a state on no cycle,
 //! policy (or, for two players, Hoffman–Karp strategy) iteration with direct sparse linear
 //! solves for a cyclic component. With [`Exact`] the result is exact. With `f64` the only error
-//! is floating-point rounding in those computations; moves are switched during policy iteration
-//! only on improvements above `1e-12` relative, so two moves whose values differ by less may be
-//! taken for each other, which changes the value by at most that much per decision.
+//! is floating-point rounding in those computations, and the solve bounds it: it computes in
+//! [`Bounded`] floats, which carry a rigorous bound on their distance to the exact value
+//! beside the very float a plain `f64` solve gives, and reports the largest in
+//! [`Stats::error_bound`]. Moves are switched during policy iteration only on improvements
+//! above `1e-12` relative, so two moves whose values differ by less may be taken for each
+//! other, which changes the value by at most that much per decision (the bound of a cyclic
+//! component is that of the strategy it ends with).
 //!
 //! When only the exact value of the start is wanted, [`Solver::exact_start_value`] gets it
 //! without big-rational arithmetic for acyclic games (a certified float strategy evaluated
@@ -213,7 +217,7 @@ pub mod verify;
 pub use distribution::{Distribution, DistributionOptions, DistributionProgress};
 pub use error::SolveError;
 pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player, MAX_TRANSIENT_DEPTH};
-pub use number::{Exact, Number};
+pub use number::{Bounded, Exact, Number};
 pub use rat::Rat;
 pub use report::{Method, Progress, Stats, Watch};
 pub use simulate::{Rng, Simulation};

@@ -71,9 +71,12 @@ pub struct Stats {
     pub largest_component: usize,
     /// Wall-clock seconds of the whole computation.
     pub seconds: f64,
-    /// A bound on the absolute error of the values, from components too costly to solve
-    /// directly, which are solved by value iteration with a certified bound (floats only):
-    /// zero when every value was solved directly (exactly, up to float rounding).
+    /// A bound on the absolute error of every value (floats only): the distance between each
+    /// float value and the exact value of the model as given, every rounding included (of the
+    /// model's numbers, of every backup and linear solve) and, for components too costly to
+    /// solve directly, the certified bound of their value iteration. Zero where nothing was
+    /// rounded (integer scores with plain moves and coin flips, say), and always for exact
+    /// numbers. See [`Bounded`](crate::Bounded).
     pub error_bound: f64,
     /// How the value was computed.
     #[serde(flatten)]

@@ -16,7 +16,7 @@ use crate::report::{Method, Progress, Stats, Watch};
 use crate::solution::Solution;
 use crate::sweep::{self, SweepNumber};
 use crate::turns;
-use crate::{Exact, Number, SolveError};
+use crate::{Bounded, Exact, Number, SolveError};
 
 /// Configures and runs a solve. The engine is deterministic: the same model gives the same
 /// exploration order, the same values and the same chosen moves on every run.
@@ -67,6 +67,22 @@ fn every_core() -> usize {
         .map(|n| n.get())
         .unwrap_or(1)
         .min(8)
+}
+
+/// The values of a solve computed in `N`'s [`Number::Work`] as `N`, and the stats with an
+/// error bound that covers the largest radius among them.
+pub(crate) fn from_work<N: Number>(values: Vec<N::Work>, mut stats: Stats) -> (Vec<N>, Stats) {
+    let mut radius = 0.0f64;
+    let mut values: Vec<N> = values
+        .into_iter()
+        .map(|w| {
+            radius = radius.max(Bounded::bound(w.radius()));
+            N::from_work(w)
+        })
+        .collect();
+    values.shrink_to_fit();
+    stats.error_bound = stats.error_bound.max(radius);
+    (values, stats)
 }
 
 /// A method for the start value, as [`plan`] lists them.
@@ -131,15 +147,19 @@ impl<'a, M: Model> Solver<'a, M> {
         self
     }
 
-    /// Explores and solves, computing in `N` (`f64` or [`Exact`](crate::Exact)).
+    /// Explores and solves, computing in `N` (`f64` or [`Exact`](crate::Exact)). A float
+    /// solve computes in [`Bounded`](crate::Bounded) floats (`N`'s [`Number::Work`]) and
+    /// reports in [`Stats::error_bound`] a bound on the error of every value, rounding
+    /// included.
     pub fn solve<N: Number>(mut self) -> Result<Solution<M::State, N>, SolveError> {
-        let e = self.explore::<N>()?;
+        let e = self.explore::<N::Work>()?;
+        let (values, stats) = from_work::<N>(e.values, e.stats);
         Ok(Solution::new(
             e.states,
-            e.values,
+            values,
             e.choices,
             e.component,
-            e.stats,
+            stats,
         ))
     }
 
@@ -249,22 +269,25 @@ where
     /// assert!(stats.method.swept());
     /// ```
     pub fn start_value<N: SweepNumber>(mut self) -> Result<(N, Stats), SolveError> {
-        self.run_plan(false, |solver: &mut Self, step| match step {
-            Step::Sweep => {
-                let (model, limit) = (solver.model, solver.limit());
-                let threads = solver.threads.unwrap_or_else(|| {
-                    let large = model.sweep_len() >= PARALLEL_SWEEP_RANKS;
-                    if large && model.sweep_window() == 0 {
-                        every_core()
-                    } else {
-                        1
-                    }
-                });
-                N::sweep(model, limit, solver.watch(), threads)
-            }
-            Step::Turns => Some(solver.turns::<N>()),
-            _ => None,
-        })
+        let (value, mut stats) =
+            self.run_plan::<N::Work>(false, |solver: &mut Self, step| match step {
+                Step::Sweep => {
+                    let (model, limit) = (solver.model, solver.limit());
+                    let threads = solver.threads.unwrap_or_else(|| {
+                        let large = model.sweep_len() >= PARALLEL_SWEEP_RANKS;
+                        if large && model.sweep_window() == 0 {
+                            every_core()
+                        } else {
+                            1
+                        }
+                    });
+                    N::Work::sweep(model, limit, solver.watch(), threads)
+                }
+                Step::Turns => Some(solver.turns::<N::Work>()),
+                _ => None,
+            })?;
+        stats.error_bound = stats.error_bound.max(Bounded::bound(value.radius()));
+        Ok((N::from_work(value), stats))
     }
 
     /// The exact value of the start state, computed the fastest sound way this crate knows.
@@ -360,7 +383,15 @@ where
     ) -> Result<turns::Kept<M::State, N>, SolveError> {
         let (model, limit) = (self.model, self.limit());
         let threads = self.threads.unwrap_or_else(every_core);
-        turns::solve::<M, N>(model, limit, self.watch(), threads)
+        let kept = turns::solve::<M, N::Work>(model, limit, self.watch(), threads)?;
+        let (values, stats) = from_work::<N>(kept.values, kept.stats);
+        Ok(turns::Kept {
+            values,
+            stats,
+            states: kept.states,
+            set: kept.set,
+            members: kept.members,
+        })
     }
 
     /// The exact value by a sweep in checked floats, or `None` at the first rounding.

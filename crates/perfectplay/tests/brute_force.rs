@@ -5,7 +5,7 @@ mod common;
 
 use common::{brute_force, profiles, random_game, Rng, Shape};
 use perfectplay::verify::verify_solution;
-use perfectplay::{solve, solve_exact, Method, Number, Player, Solver};
+use perfectplay::{solve, solve_exact, Exact, Method, Number, Player, Solver};
 
 fn check_many(shape: Shape, players: &[Player], games: usize, seed: u64) {
     let mut rng = Rng(seed);
@@ -40,10 +40,18 @@ fn check_many(shape: Shape, players: &[Player], games: usize, seed: u64) {
         assert_eq!(start, expect, "exact_start_value differs\n{game:?}");
         assert_eq!(stats.states, exact.stats().states);
         modular += usize::from(matches!(stats.method, Method::Multimodular { .. }));
-        // Float and exact agree on every explored state, not only the start.
+        // Float and exact agree on every explored state, not only the start, within the
+        // float solve's error bound (compared exactly).
+        let bound = float.stats().error_bound;
+        let bound_exact = Exact::of_float(bound).unwrap();
         for (s, v) in exact.iter() {
             let fv = float.value(s).expect("same states explored");
-            assert!((fv - v.to_f64()).abs() <= 1e-9 * v.to_f64().abs().max(1.0));
+            let error = Exact::of_float(*fv).unwrap().sub(v).abs();
+            assert!(
+                error <= bound_exact,
+                "float {fv} vs exact {v}: error {} above the bound {bound:e}\n{game:?}",
+                error.to_f64()
+            );
         }
         cyclic += usize::from(exact.stats().cyclic_components > 0);
         checked += 1;

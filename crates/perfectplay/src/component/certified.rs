@@ -8,6 +8,9 @@ use crate::Number;
 /// The most sweeps certified value iteration makes before it settles for the bound it has.
 const MAX_SWEEPS: usize = 100_000;
 
+/// The unit roundoff of `f64`.
+const UNIT: f64 = f64::EPSILON / 2.0;
+
 /// The error bound certified value iteration aims at, relative to the largest value (at least
 /// one).
 const TARGET: f64 = 1e-12;
@@ -20,6 +23,10 @@ impl<N: Number> Component<N> {
     /// 2. Gauss–Seidel value iteration gives `v`, and `δ` is its Bellman residual
     ///    `max |B v − v|`. Then `B(v + δw) ≤ B v + δ(w − 1) ≤ v + δw` and likewise from below,
     ///    so `v − δw ≤ value ≤ v + δw` by monotonicity: the bound is `δ · max w`.
+    /// 3. That holds for the float edges in exact arithmetic; the rounding of the residual and
+    ///    the edges' own radii (a constant's error, a probability's conversion) add at most
+    ///    their size per step, so `δ` grows by that before it is multiplied. Each value carries
+    ///    the bound as its radius ([`Number::widened`]).
     ///
     /// `None` when `w` cannot be certified (or a number overflows); the caller solves directly.
     pub(super) fn iterate(&self) -> Option<(Vec<N>, Vec<u32>, f64)> {
@@ -103,13 +110,32 @@ impl<N: Number> Component<N> {
                 }
             }
         }
+        // The bound above holds for the float edges and exact arithmetic. The float residual
+        // is off by the rounding of each backup, and the model's own numbers by their radii
+        // ([`Number::radius`]: a constant's error, a probability's conversion): each step
+        // costs at most that much more, and there are at most `w_max` steps on average.
+        let v_max = v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let mut per_step = 0.0f64;
+        for x in 0..n {
+            let edges = self.out(x);
+            let k = edges.len() as f64;
+            let mut doubt = 0.0;
+            let mut probs = 0.0;
+            for e in edges {
+                let size = e.konst.to_f64().abs() + v_max;
+                doubt = f64::max(doubt, e.konst.radius() + 2.0 * (k + 4.0) * UNIT * size);
+                probs += e.prob.radius() * size;
+            }
+            per_step = per_step.max(doubt + probs);
+        }
+        let bound = (bound + per_step * w_max) * (1.0 + 8.0 * UNIT);
         if !bound.is_finite() {
             return None;
         }
         let policy = (0..n).map(|x| backup(&v, x).1).collect();
         let values = v[..n]
             .iter()
-            .map(|&x| N::from_f64(x))
+            .map(|&x| N::from_f64(x).map(|x| x.widened(bound)))
             .collect::<Option<Vec<N>>>()?;
         Some((values, policy, bound))
     }

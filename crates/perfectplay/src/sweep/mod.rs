@@ -29,7 +29,7 @@ use crate::memory;
 use crate::model::{Model, Node, NodeKind, MAX_TRANSIENT_DEPTH};
 use crate::number::Checked;
 use crate::report::{Method, Progress, Stats, Watch};
-use crate::{Exact, Number, Rat, SolveError};
+use crate::{Bounded, Exact, Number, Rat, SolveError};
 
 mod builder;
 mod parallel;
@@ -74,6 +74,21 @@ impl SweepNumber for f64 {
         watch: Watch<'_>,
         threads: usize,
     ) -> Option<Result<(f64, Stats), SolveError>> {
+        if threads > 1 {
+            parallel::start_value(model, max_states, watch, threads)
+        } else {
+            start_value(model, max_states, watch)
+        }
+    }
+}
+
+impl SweepNumber for Bounded {
+    fn sweep<M: Model + Sync>(
+        model: &M,
+        max_states: usize,
+        watch: Watch<'_>,
+        threads: usize,
+    ) -> Option<Result<(Bounded, Stats), SolveError>> {
         if threads > 1 {
             parallel::start_value(model, max_states, watch, threads)
         } else {

@@ -15,6 +15,7 @@
 //! shared zero page, and the first write then copies it with a flush of every core's TLB. The
 //! parallel sweep keeps every value (no window).
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -23,7 +24,42 @@ use super::values::Values;
 use super::{limit_error, report, room_for, sweep_bound, swept_start, Fail, Scratch, CHECK_EVERY};
 use crate::model::Model;
 use crate::report::{Method, Stats, Watch};
-use crate::SolveError;
+use crate::{Bounded, SolveError};
+
+/// A number the threads of a parallel sweep can share: a float value, and for [`Bounded`]
+/// its radius as a second word.
+pub(super) trait Shareable: super::SweepNumber + Copy {
+    /// Whether the number has a radius to keep beside its value.
+    const RADIUS: bool;
+    /// The value and the radius (zero when there is none).
+    fn words(self) -> (f64, f64);
+    /// The number of a value and a radius.
+    fn of_words(value: f64, radius: f64) -> Self;
+}
+
+impl Shareable for f64 {
+    const RADIUS: bool = false;
+    #[inline(always)]
+    fn words(self) -> (f64, f64) {
+        (self, 0.0)
+    }
+    #[inline(always)]
+    fn of_words(value: f64, _: f64) -> f64 {
+        value
+    }
+}
+
+impl Shareable for Bounded {
+    const RADIUS: bool = true;
+    #[inline(always)]
+    fn words(self) -> (f64, f64) {
+        (self.value, self.radius)
+    }
+    #[inline(always)]
+    fn of_words(value: f64, radius: f64) -> Bounded {
+        Bounded { value, radius }
+    }
+}
 
 /// How many ranks a thread of the parallel sweep takes at a time.
 const CHUNK: usize = 512;
@@ -40,7 +76,7 @@ const TAKING: usize = 0;
 /// A thread's entry in `Shared::working` once it takes no more chunks.
 const IDLE: usize = usize::MAX;
 
-/// The start value in `f64` by a sweep on `threads` threads: each takes the next run of
+/// The start value in `N` (a float, or a float with its bound) by a sweep on `threads` threads: each takes the next run of
 /// [`CHUNK`] ranks and solves it in order, waiting for a successor that a thread with an
 /// earlier run has not solved yet. The values are those of the one-thread sweep, bit for bit
 /// (each state is backed up by the same operations from the same values). A successor that no
@@ -48,19 +84,23 @@ const IDLE: usize = usize::MAX;
 /// order is wrong may also get through when the successor happened to be solved already by a
 /// later run, and then its value is still right, because every value is computed from final
 /// values only.
-pub(super) fn start_value<M: Model + Sync>(
+pub(super) fn start_value<M: Model + Sync, N: Shareable>(
     model: &M,
     max_states: usize,
     mut watch: Watch<'_>,
     threads: usize,
-) -> Option<Result<(f64, Stats), SolveError>> {
+) -> Option<Result<(N, Stats), SolveError>> {
     let bound = sweep_bound(model)?;
-    if let Err(e) = room_for(bound * std::mem::size_of::<AtomicU64>()) {
+    let words = if N::RADIUS { 2 } else { 1 };
+    if let Err(e) = room_for(words * bound * std::mem::size_of::<AtomicU64>()) {
         return Some(Err(e));
     }
     let started = Instant::now();
     let shared = Shared {
         values: (0..bound).map(|_| AtomicU64::new(UNSOLVED)).collect(),
+        radii: (0..if N::RADIUS { bound } else { 0 })
+            .map(|_| AtomicU64::new(0))
+            .collect(),
         ranks: model.sweep_len(),
         next: AtomicUsize::new(0),
         working: (0..threads).map(|_| AtomicUsize::new(IDLE)).collect(),
@@ -75,10 +115,10 @@ pub(super) fn start_value<M: Model + Sync>(
     std::thread::scope(|scope| {
         for t in 1..threads {
             let shared = &shared;
-            scope.spawn(move || shared.work(model, t, max_states, &mut |_| Ok(())));
+            scope.spawn(move || shared.work::<M, N>(model, t, max_states, &mut |_| Ok(())));
         }
         let mut next_check = CHECK_EVERY;
-        shared.work(model, 0, max_states, &mut |stats| {
+        shared.work::<M, N>(model, 0, max_states, &mut |stats| {
             if stats.states >= next_check {
                 next_check = stats.states + CHECK_EVERY;
                 report(&mut watch, stats, started)?;
@@ -107,11 +147,12 @@ pub(super) fn start_value<M: Model + Sync>(
     if let Some((_, e)) = failure {
         return Some(Err(e));
     }
-    let table = Lane {
+    let table = Lane::<N> {
         shared: &shared,
         thread: 0,
         first: 0,
         waited: false,
+        number: PhantomData,
     };
     let value = swept_start(model, &table);
     stats.seconds = started.elapsed().as_secs_f64();
@@ -133,6 +174,9 @@ fn store_bits(v: f64) -> u64 {
 struct Shared {
     /// Per number: [`store_bits`] of the value, or [`UNSOLVED`].
     values: Box<[AtomicU64]>,
+    /// Per number, for numbers with a radius ([`Shareable::RADIUS`]; else empty): the bits of
+    /// the radius, written before the value is published.
+    radii: Box<[AtomicU64]>,
     ranks: usize,
     /// The next chunk to take.
     next: AtomicUsize,
@@ -154,7 +198,7 @@ struct Shared {
 impl Shared {
     /// One thread's work: chunks in order until none is left (or, for every thread but the
     /// first, until the threads wait too often). `after_chunk` sees the counts of all threads.
-    fn work<M: Model>(
+    fn work<M: Model, N: Shareable>(
         &self,
         model: &M,
         thread: usize,
@@ -182,11 +226,12 @@ impl Shared {
                 break;
             }
             self.working[thread].store(first, Ordering::SeqCst);
-            let mut lane = Lane {
+            let mut lane = Lane::<N> {
                 shared: self,
                 thread,
                 first,
                 waited: false,
+                number: PhantomData,
             };
             for rank in first..(first + CHUNK).min(self.ranks) {
                 // Hidden from the optimiser, as in the one-thread sweep.
@@ -265,24 +310,38 @@ impl Drop for Unwinding<'_> {
 }
 
 /// One thread's view of the parallel sweep's table, while it solves the chunk from `first`.
-struct Lane<'a> {
+struct Lane<'a, N> {
     shared: &'a Shared,
     thread: usize,
     first: usize,
     /// Whether the thread waited for another in this chunk.
     waited: bool,
+    number: PhantomData<N>,
 }
 
-impl Values<f64> for Lane<'_> {
+impl<N: Shareable> Lane<'_, N> {
+    /// The number at `at`, whose value has bits `bits` (not [`UNSOLVED`]).
+    #[inline(always)]
+    fn number(&self, at: usize, bits: u64) -> N {
+        let radius = if N::RADIUS {
+            f64::from_bits(self.shared.radii[at].load(Ordering::Relaxed))
+        } else {
+            0.0
+        };
+        N::of_words(f64::from_bits(!bits), radius)
+    }
+}
+
+impl<N: Shareable> Values<N> for Lane<'_, N> {
     fn bound(&self) -> usize {
         self.shared.values.len()
     }
 
     #[inline(always)]
-    fn solved(&self, at: usize) -> Option<f64> {
+    fn solved(&self, at: usize) -> Option<N> {
         match self.shared.values[at].load(Ordering::Acquire) {
             UNSOLVED => None,
-            bits => Some(f64::from_bits(!bits)),
+            bits => Some(self.number(at, bits)),
         }
     }
 
@@ -295,13 +354,20 @@ impl Values<f64> for Lane<'_> {
     }
 
     #[inline(always)]
-    fn plus_value(&self, reward: &f64, at: usize) -> f64 {
+    fn plus_value(&self, reward: &N, at: usize) -> N {
+        // `ready` saw the value published (acquire), and with it its radius.
         let bits = self.shared.values[at].load(Ordering::Relaxed);
-        reward + f64::from_bits(!bits)
+        reward.add(&self.number(at, bits))
     }
 
     #[inline(always)]
-    fn set(&mut self, at: usize, value: f64) -> bool {
+    fn set(&mut self, at: usize, value: N) -> bool {
+        let (value, radius) = value.words();
+        if N::RADIUS {
+            // Before the value, which publishes it. A state given twice writes the same
+            // radius twice (its backup is the same), so a failed exchange below harms nothing.
+            self.shared.radii[at].store(radius.to_bits(), Ordering::Relaxed);
+        }
         self.shared.values[at]
             .compare_exchange(
                 UNSOLVED,
@@ -313,7 +379,7 @@ impl Values<f64> for Lane<'_> {
     }
 }
 
-impl Lane<'_> {
+impl<N: Shareable> Lane<'_, N> {
     /// Waits until `at` is solved, or until no thread works on an earlier chunk (then it never
     /// will be, in time: false), or until another thread fails.
     #[cold]
