@@ -157,7 +157,8 @@ pub fn print_stats(report: &Report, exact: bool) {
         s.states,
         s.seconds,
         match (exact, s.method) {
-            (false, _) => "f64".to_string(),
+            (false, _) if s.error_bound == 0.0 => "f64, nothing rounded".to_string(),
+            (false, _) => format!("f64, every value within {:.1e}", s.error_bound),
             (true, Method::Multimodular { primes }) => {
                 format!("exact (multi-modular, {primes} primes)")
             }

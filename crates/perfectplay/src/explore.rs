@@ -646,6 +646,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         // Errors of components add up along the way to the start (each value is an average
         // of its successors' plus rewards, so an error of the exits passes on at most as is).
         self.stats.error_bound += bound;
+        self.stats.iterated += usize::from(bound > 0.0);
         // Member `i` is local node `first[i]`; the others are the random moves' chance nodes.
         for (i, &x) in first.iter().enumerate() {
             let id = self.tstack[root + i].id as usize;

@@ -419,16 +419,21 @@ impl Number for Bounded {
         // As `f64` does it: the product rounded, then the sum.
         let p = a.value * b.value;
         let s = self.value + p;
-        let err = product_error(a.value, b.value, p);
-        self.radius = if self.radius == 0.0 && a.radius == 0.0 && b.radius == 0.0 && err == 0.0 {
-            two_sum_error(self.value, p, s).abs()
-        } else {
+        self.radius = if self.radius + a.radius + b.radius != 0.0 {
+            // Already in doubt (the usual case once a probability rounds): the cheap bound.
+            let tiny = if p.abs() < TINY { UNDERFLOW } else { 0.0 };
             self.radius
                 + a.value.abs() * b.radius
                 + b.value.abs() * a.radius
                 + a.radius * b.radius
-                + err
-                + UNIT * s.abs()
+                + UNIT * (p.abs() + s.abs())
+                + tiny
+        } else {
+            match product_error(a.value, b.value, p) {
+                // Exact so far: keep the radius zero where the sum does not round either.
+                0.0 => two_sum_error(self.value, p, s).abs(),
+                err => err + UNIT * s.abs(),
+            }
         };
         self.value = s;
     }

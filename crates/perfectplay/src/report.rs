@@ -78,6 +78,9 @@ pub struct Stats {
     /// rounded (integer scores with plain moves and coin flips, say), and always for exact
     /// numbers. See [`Bounded`](crate::Bounded).
     pub error_bound: f64,
+    /// Cyclic components too costly to solve directly, solved by value iteration with a
+    /// certified bound instead (floats only; their bound is part of `error_bound`).
+    pub iterated: usize,
     /// How the value was computed.
     #[serde(flatten)]
     pub method: Method,

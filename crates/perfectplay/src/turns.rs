@@ -184,6 +184,7 @@ where
                 stats.cyclic_components += turn.cyclic_components;
                 stats.largest_component = stats.largest_component.max(turn.largest_component);
                 stats.error_bound += turn.error_bound;
+                stats.iterated += turn.iterated;
                 stats.components += turn.components;
             }
             done += batch.len();
@@ -512,6 +513,7 @@ struct TurnStats {
     cyclic_components: usize,
     largest_component: usize,
     error_bound: f64,
+    iterated: usize,
 }
 
 /// Solves the set `s` of kept states (`members`, every set it leads to solved in `values`):
@@ -557,6 +559,7 @@ where
             cyclic_components: st.cyclic_components,
             largest_component: st.largest_component,
             error_bound: st.error_bound,
+            iterated: st.iterated,
         },
     ))
 }

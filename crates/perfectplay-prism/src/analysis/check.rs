@@ -355,7 +355,7 @@ where
         return Ok(Answer {
             value: v,
             exact: None,
-            method: method(if stats.error_bound > 0.0 {
+            method: method(if stats.iterated > 0 {
                 Solve::Iterated
             } else {
                 Solve::Direct

@@ -149,7 +149,7 @@ pub fn answer(mut model: QueryModel, over: OverInitial, exact: bool) -> Result<A
     if !exact {
         if let Ok(solved) = solve::<f64>(&mut model) {
             let v = at_start(&model, &solved.values, over).unwrap_or(f64::INFINITY);
-            let method = if solved.error_bound > 0.0 {
+            let method = if solved.iterated {
                 "strategy iteration, value iteration with a certified bound"
             } else {
                 "strategy iteration"
@@ -205,6 +205,7 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
     let mut solved = Solved {
         values: Vec::new(),
         error_bound: 0.0,
+        iterated: false,
         states: 0,
         rounds: 0,
         follow: Vec::new(),
@@ -263,6 +264,7 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
         if let Some(solution) = &solution {
             solved.states = solution.len();
             solved.error_bound = solved.error_bound.max(solution.stats().error_bound);
+            solved.iterated |= solution.stats().iterated > 0;
         }
         let values: Vec<Option<N>> = (0..n as u32)
             .map(|s| match (fixed[s as usize], &solution) {
@@ -327,8 +329,11 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
 pub struct Solved<N> {
     /// Per state, its value; `None` for +∞.
     pub values: Vec<Option<N>>,
-    /// The largest certified error bound of the solves: zero when each was direct.
+    /// The largest error bound of the solves (rounding included; see
+    /// [`perfectplay::Stats::error_bound`]).
     pub error_bound: f64,
+    /// Whether a solve iterated a component (too costly to solve directly).
+    pub iterated: bool,
     /// The states the last solve explored.
     pub states: usize,
     /// The maximiser's strategies tried.
