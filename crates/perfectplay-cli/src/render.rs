@@ -111,6 +111,10 @@ pub fn bounded_text(x: f64, bound: f64) -> String {
     if bound.is_nan() || bound <= 0.0 || !x.is_finite() {
         return float_text(x);
     }
+    if bound.is_infinite() {
+        // A float solve whose rounding could not be bounded (a pivot lost in its own doubt).
+        return format!("{} (error not bounded)", float_text(x));
+    }
     let up = |b: f64| {
         // Rounded up to two significant digits: never below what is certain.
         let e = b.log10().floor() - 1.0;
@@ -360,6 +364,7 @@ mod tests {
         assert_eq!(bounded_text(-1e-40, 3.9e-35), "≥ -4.0e-35");
         assert_eq!(bounded_text(0.123456789012, 3e-9), "0.1234568 (± 3.0e-9)");
         assert_eq!(bounded_text(0.5, 0.0), "0.5");
+        assert_eq!(bounded_text(0.5, f64::INFINITY), "0.5 (error not bounded)");
         // Rounding far below the digits shown is not worth a word.
         assert_eq!(bounded_text(1.0 / 3.0, 5e-16), "0.333333333333");
         assert_eq!(

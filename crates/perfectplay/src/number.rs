@@ -255,8 +255,9 @@ impl Number for Exact {
 /// [`error_bound`](crate::Stats::error_bound) that covers every rounding.
 ///
 /// `value` is computed by exactly the operations, in exactly the order, that `f64` would use,
-/// so the values are those of a plain float solve bit for bit. Beside it, `radius` bounds
-/// `|value - x|` where `x` is the exact rational the same operations give on exact inputs:
+/// so the values are those of a plain float solve bit for bit. Beside it, `radius` (made a
+/// strict bound by [`Bounded::bound`]) bounds `|value - x|` where `x` is the exact rational the
+/// same operations give on exact inputs:
 /// a model's probability or reward that is not a float starts with the bound of its
 /// conversion; a sum adds its own rounding error (found exactly, by TwoSum), a product half a
 /// unit of its last place (none by a power of two, such as a plain move's one), and each
@@ -270,7 +271,8 @@ impl Number for Exact {
 /// use perfectplay::{Bounded, Number, Rat};
 /// let third = Bounded::from_rat(Rat::new(1, 3));
 /// let x = third.add(&third).add(&third);
-/// assert!((x.value - 1.0).abs() <= x.radius && x.radius < 1e-15);
+/// let bound = Bounded::bound(x.radius);
+/// assert!((x.value - 1.0).abs() <= bound && bound < 1e-15);
 /// // Halves and integers are floats: nothing is rounded and the bound is zero.
 /// let y = Bounded::from_rat(Rat::new(1, 2)).mul(&Bounded::from_rat(Rat::from(3)));
 /// assert_eq!((y.value, y.radius), (1.5, 0.0));
@@ -279,7 +281,8 @@ impl Number for Exact {
 pub struct Bounded {
     /// The float value, as `f64` arithmetic gives it.
     pub value: f64,
-    /// A bound on the distance from `value` to the exact value.
+    /// The distance from `value` to the exact value, up to the rounding of this radius
+    /// itself, which [`Bounded::bound`] covers.
     pub radius: f64,
 }
 

@@ -74,11 +74,7 @@ impl SweepNumber for f64 {
         watch: Watch<'_>,
         threads: usize,
     ) -> Option<Result<(f64, Stats), SolveError>> {
-        if threads > 1 {
-            parallel::start_value(model, max_states, watch, threads)
-        } else {
-            start_value(model, max_states, watch)
-        }
+        float_sweep(model, max_states, watch, threads)
     }
 }
 
@@ -89,11 +85,21 @@ impl SweepNumber for Bounded {
         watch: Watch<'_>,
         threads: usize,
     ) -> Option<Result<(Bounded, Stats), SolveError>> {
-        if threads > 1 {
-            parallel::start_value(model, max_states, watch, threads)
-        } else {
-            start_value(model, max_states, watch)
-        }
+        float_sweep(model, max_states, watch, threads)
+    }
+}
+
+/// The sweep of a float (with or without its bound): on several threads when asked.
+fn float_sweep<M: Model + Sync, N: parallel::Shareable>(
+    model: &M,
+    max_states: usize,
+    watch: Watch<'_>,
+    threads: usize,
+) -> Option<Result<(N, Stats), SolveError>> {
+    if threads > 1 {
+        parallel::start_value(model, max_states, watch, threads)
+    } else {
+        start_value(model, max_states, watch)
     }
 }
 
