@@ -152,10 +152,10 @@
 //! is floating-point rounding in those computations, and the solve bounds it: it computes in
 //! [`Bounded`] floats, which carry a rigorous bound on their distance to the exact value
 //! beside the very float a plain `f64` solve gives, and reports the largest in
-//! [`Stats::error_bound`]. Moves are switched during policy iteration only on improvements
-//! above `1e-12` relative, so two moves whose values differ by less may be taken for each
-//! other, which changes the value by at most that much per decision (the bound of a cyclic
-//! component is that of the strategy it ends with).
+//! [`Stats::error_bound`]. Policy iteration switches a move only where another is better
+//! beyond the bounds (with `f64`, by more than `1e-12` relative), so two moves within rounding
+//! of each other may be taken for each other; the bound of a cyclic component is that of the
+//! strategy it ends with (see [`Stats::error_bound`] for what that leaves out).
 //!
 //! When only the exact value of the start is wanted, [`Solver::exact_start_value`] gets it
 //! without big-rational arithmetic for acyclic games (a certified float strategy evaluated

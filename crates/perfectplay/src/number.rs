@@ -476,8 +476,13 @@ impl Number for Bounded {
     fn exact_string(&self) -> Option<String> {
         None
     }
+    /// Better beyond doubt: by more than both bounds, so that the exact values are ordered the
+    /// same way. Policy iteration then switches only on certain improvements (so it cannot
+    /// cycle) and stops only where no move is certainly better, which leaves the strategy's
+    /// value within rounding of the optimum rather than within a relative tolerance of it.
     fn clearly_better(a: &Bounded, b: &Bounded) -> bool {
-        f64::clearly_better(&a.value, &b.value)
+        let doubt = Bounded::bound(a.radius + b.radius);
+        a.value - b.value > doubt * (1.0 + 4.0 * UNIT) + UNIT * (a.value - b.value).abs()
     }
     fn tie(a: &Bounded, b: &Bounded) -> bool {
         f64::tie(&a.value, &b.value)

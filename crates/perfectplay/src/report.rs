@@ -77,6 +77,14 @@ pub struct Stats {
     /// solve directly, the certified bound of their value iteration. Zero where nothing was
     /// rounded (integer scores with plain moves and coin flips, say), and always for exact
     /// numbers. See [`Bounded`](crate::Bounded).
+    ///
+    /// One gap is known: in a cyclic component, the bound is that of the strategy the solve
+    /// ends with, which switches a move only where another is better beyond doubt. Where
+    /// moves tie within rounding at many decisions, the optimum can lie further away, by up to
+    /// that doubt times the expected steps of the play (QVBS's consensus.2, K=16, `c2`: an
+    /// error of 7e-13 against a bound of 4e-14). A bound that covers it rigorously takes the
+    /// most expected steps over every strategy, which on such models makes it useless
+    /// (`± 0.03` on a probability whose float is right to 1e-15).
     pub error_bound: f64,
     /// Cyclic components too costly to solve directly, solved by value iteration with a
     /// certified bound instead (floats only; their bound is part of `error_bound`).

@@ -33,39 +33,7 @@ impl<N: Number> Component<N> {
         let n = self.n();
         let edges = self.float_edges();
         let out = |x: usize| &edges[self.start[x] as usize..self.start[x + 1] as usize];
-        // `T w = 1 + max P w`, over every move of every decision.
-        let steps = |w: &[f64], x: usize| -> f64 {
-            1.0 + match self.kind[x] {
-                Kind::Chance => out(x).iter().map(|&(to, p, _)| p * w[to]).sum(),
-                Kind::Decision(_) => out(x).iter().map(|&(to, _, _)| w[to]).fold(0.0, f64::max),
-            }
-        };
-        let mut w = vec![0.0f64; n + 1];
-        let mut certified = false;
-        for sweep in 0..MAX_SWEEPS {
-            let mut change = 0.0f64;
-            for x in (0..n).rev() {
-                let new = steps(&w, x);
-                change = change.max(new - w[x]);
-                w[x] = new;
-            }
-            let top = w.iter().copied().fold(0.0, f64::max);
-            if !top.is_finite() {
-                return None;
-            }
-            if change <= 1e-4 * top || sweep % 64 == 63 {
-                let enlarged: Vec<f64> = w.iter().map(|&x| x * 1.01).collect();
-                if (0..n).all(|x| steps(&enlarged, x) <= enlarged[x]) {
-                    w = enlarged;
-                    certified = true;
-                    break;
-                }
-            }
-        }
-        if !certified {
-            return None;
-        }
-        let w_max = w.iter().copied().fold(0.0, f64::max);
+        let w_max = self.step_bound(&edges, MAX_SWEEPS)?;
         // One backup of `x` against `v`: its value and, for a decision, the first best move.
         let backup = |v: &[f64], x: usize| -> (f64, u32) {
             let q = |&(to, _, konst): &(usize, f64, f64)| konst + v[to];
@@ -138,5 +106,43 @@ impl<N: Number> Component<N> {
             .map(|&x| N::from_f64(x).map(|x| x.widened(bound)))
             .collect::<Option<Vec<N>>>()?;
         Some((values, policy, bound))
+    }
+
+    /// A bound on the expected number of node steps to leave the component from anywhere,
+    /// whatever the players do: `max w` for a vector `w ≥ 1 + max P w`, checked after
+    /// computing it (Gauss–Seidel iteration from zero, at most `sweeps` sweeps, enlarged by a
+    /// hundredth). `None` when no such vector was found (some strategies never leave, or the
+    /// sweeps did not suffice). `edges` are [`Component::float_edges`].
+    pub(super) fn step_bound(&self, edges: &[(usize, f64, f64)], sweeps: usize) -> Option<f64> {
+        let n = self.n();
+        let out = |x: usize| &edges[self.start[x] as usize..self.start[x + 1] as usize];
+        // `T w = 1 + max P w`, over every move of every decision.
+        let steps = |w: &[f64], x: usize| -> f64 {
+            1.0 + match self.kind[x] {
+                Kind::Chance => out(x).iter().map(|&(to, p, _)| p * w[to]).sum(),
+                Kind::Decision(_) => out(x).iter().map(|&(to, _, _)| w[to]).fold(0.0, f64::max),
+            }
+        };
+        let mut w = vec![0.0f64; n + 1];
+        for sweep in 0..sweeps {
+            let mut change = 0.0f64;
+            for x in (0..n).rev() {
+                let new = steps(&w, x);
+                change = change.max(new - w[x]);
+                w[x] = new;
+            }
+            let top = w.iter().copied().fold(0.0, f64::max);
+            if !top.is_finite() {
+                return None;
+            }
+            if change <= 1e-4 * top || sweep % 64 == 63 || sweep + 1 == sweeps {
+                let enlarged: Vec<f64> = w.iter().map(|&x| x * 1.01).collect();
+                // The check's own rounding is far below the hundredth it has to spare.
+                if (0..n).all(|x| steps(&enlarged, x) <= enlarged[x]) {
+                    return Some(enlarged.iter().copied().fold(0.0, f64::max));
+                }
+            }
+        }
+        None
     }
 }
