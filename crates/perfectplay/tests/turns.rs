@@ -138,12 +138,15 @@ fn turns_give_the_values_of_exploring_and_of_brute_force() {
             assert_eq!(by_turns, brute, "seed {seed}");
             compared += 1;
         }
-        // Floats agree with the exact value within rounding.
+        // Floats agree with the exact value within their error bound, compared exactly.
         game.on = true;
-        let (f, _) = Solver::new(&game).start_value::<f64>().unwrap();
+        let (f, stats) = Solver::new(&game).start_value::<f64>().unwrap();
+        let error = Exact::of_float(f).unwrap().sub(&by_turns).abs();
         assert!(
-            (f - by_turns.to_f64()).abs() <= 1e-9 * (1.0 + f.abs()),
-            "seed {seed}"
+            error <= Exact::of_float(stats.error_bound).unwrap(),
+            "seed {seed}: {f} is {:e} from {by_turns}, bound {:e}",
+            error.to_f64(),
+            stats.error_bound
         );
     }
     assert!(compared > 200, "{compared}");
