@@ -48,6 +48,16 @@ def test_every_game_gives_the_command_lines_value(cli, name, params, exact):
     assert s.report["states"] == expected["states"]
     assert s.report["method"] == expected["method"]
     assert s.report["exact"] == s.exact
+    assert s.error_bound == expected["error_bound"]
+
+
+@pytest.mark.parametrize("name,params", CASES)
+def test_the_float_value_is_within_its_error_bound(name, params):
+    float_solve = perfectplay.solve(name, **params)
+    exact = perfectplay.solve(name, exact=True, **params).exact
+    # Compared exactly: a float is a fraction.
+    assert abs(Fraction(float_solve.value) - exact) <= Fraction(float_solve.error_bound)
+    assert perfectplay.solve(name, exact=True, **params).error_bound == 0
 
 
 def test_the_catalog_lists_every_game_with_its_parameters():

@@ -466,6 +466,13 @@ class Solution:
         return self._core.exact
 
     @property
+    def error_bound(self) -> float:
+        """A bound on the distance between every float value of the solve and the exact
+        value of the game as given, every rounding included: 0 where nothing rounded (and
+        for ``exact=True``)."""
+        return self.report["error_bound"]
+
+    @property
     def report(self) -> Dict[str, Any]:
         """How the value was computed: value, exact (a ``Fraction`` or None), states,
         components, method, seconds, error_bound and the method's own figures."""
