@@ -31,7 +31,7 @@ pub const SPEC: GameSpec = GameSpec {
         ParamSpec {
             name: "pots",
             value: "LIST",
-            help: "pot values in 0..=1000000, comma-separated (may be empty: --pots ''); up to 100,000 pots, 16,000 in the known variants, which have about n²/2 states: `solve` takes about 1.5 s at 10,000 pots and 5 s at 16,000, in a few MB; the commands that explore every state (explain, strategy, …) about 5 s and 1.4 GB at 10,000 and 22 s and 3.5 GB at 16,000",
+            help: "pot values in 0..=1000000, comma-separated (may be empty: --pots ''); up to 100,000 pots, 16,000 in the known variants, which have about n²/2 states: `solve` takes about 1.5 s at 10,000 pots and 5 s at 16,000, in a few MB; the commands that explore every state (explain, strategy, …) about 5 s and 1.8 GB at 10,000 and 20 s and 4.5 GB at 16,000",
             kind: ParamKind::IntList { min: 0, max: 1_000_000, len: (0, MAX_POTS) },
             default: None,
             required: true,
