@@ -78,3 +78,50 @@ fn properties_compute_with_numbers_of_any_size_and_with_infinity() {
     let e = answer("1/0 - 1/0").unwrap_err().to_string();
     assert!(e.contains("undefined"), "{e}");
 }
+
+/// A literal beyond 128-bit fractions (40 digits) is read as the nearest double in floating
+/// point, as PRISM reads it, and refused in exact mode; one beyond every fraction perfectplay
+/// holds is an error that names it.
+#[test]
+fn literals_beyond_128_bits_are_doubles_in_floating_point() {
+    let model = MODEL.replace(
+        "0.1234567890123456789012345",
+        "0.1234567890123456789012345678901234567890",
+    );
+    let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+    assert_eq!(a.value, 0.123_456_789_012_345_68);
+    assert!(check_prop(&loaded, &props, &props.props[0], true).is_err());
+    let model = MODEL.replace("0.1234567890123456789012345", "1e200");
+    let e = Loaded::new("m.prism", &model, &[], 100)
+        .err()
+        .expect("1e200 refused")
+        .to_string();
+    assert!(e.contains("1e200 is too large or too small"), "{e}");
+}
+
+/// A probability that the engine's 64-bit fractions cannot hold to nine digits (`1e-30`, or
+/// `pow(0.3, 40)` computed in floating point) is an error naming the state, never rounded to
+/// another value; a small one they hold well enough is answered.
+#[test]
+fn probabilities_too_small_to_round_are_refused() {
+    for p in ["1e-30", "pow(0.3, 40)", "pow(0.3, 40.0)"] {
+        let model = MODEL.replace("0.1234567890123456789012345", p);
+        let e = Loaded::new("m.prism", &model, &[], 100)
+            .err()
+            .unwrap_or_else(|| panic!("{p}: built"))
+            .to_string();
+        assert!(e.contains("state (x=0): a probability of"), "{p}: {e}");
+        assert!(e.contains("would be rounded by more than"), "{p}: {e}");
+    }
+    let model = MODEL.replace("0.1234567890123456789012345", "pow(0.3, 10.0)");
+    let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+    assert!(
+        (a.value / 0.3f64.powi(10) - 1.0).abs() < 1e-12,
+        "{}",
+        a.value
+    );
+}

@@ -198,7 +198,12 @@ fn truth(p: Part, what: &str) -> Result<bool, String> {
 impl Parts {
     fn eval(&mut self, e: &Expr, env: &mut Env<'_>, exact: bool) -> Result<Part, String> {
         if !has_query(e) {
-            match (env.constant)(e) {
+            // A literal beyond the model's fractions is a double there; here it is exact.
+            let constant = match long_literal(e) {
+                true => Err("a number beyond 128-bit fractions".to_string()),
+                false => (env.constant)(e),
+            };
+            match constant {
                 Ok(v) => {
                     return Ok(match v {
                         Value::Bool(b) => Part::Bool(b),
@@ -274,13 +279,25 @@ impl Parts {
 /// part by part evaluation can answer where the model's evaluation fails.
 fn beyond_model_numbers(e: &Expr) -> bool {
     match &e.kind {
-        ExprKind::Int(t) => t.parse::<i64>().is_err(),
-        ExprKind::Real(t) => crate::program::value::Q::parse_decimal(t).is_none(),
+        ExprKind::Int(_) | ExprKind::Real(_) => long_literal(e),
         ExprKind::Binary(BinOp::Div, ..) => true,
         ExprKind::Unary(_, a) => beyond_model_numbers(a),
         ExprKind::Binary(_, a, b) => beyond_model_numbers(a) || beyond_model_numbers(b),
         ExprKind::Ite(c, a, b) => [c, a, b].iter().any(|x| beyond_model_numbers(x)),
         ExprKind::Call(_, args) => args.iter().any(beyond_model_numbers),
+        _ => false,
+    }
+}
+
+/// Whether `e` writes a number literal the model's 128-bit fractions cannot hold.
+fn long_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Int(t) => t.parse::<i64>().is_err(),
+        ExprKind::Real(t) => crate::program::value::Q::parse_decimal(t).is_none(),
+        ExprKind::Unary(_, a) => long_literal(a),
+        ExprKind::Binary(_, a, b) => long_literal(a) || long_literal(b),
+        ExprKind::Ite(c, a, b) => [c, a, b].iter().any(|x| long_literal(x)),
+        ExprKind::Call(_, args) => args.iter().any(long_literal),
         _ => false,
     }
 }

@@ -506,7 +506,7 @@ fn build_packed<K: Word>(
         }
         if floating[c] {
             // Computed in floating point: one up to rounding, as PRISM and Storm check.
-            if (float_sum - 1.0).abs() > FLOAT_SUM_TOLERANCE {
+            if !((float_sum - 1.0).abs() <= FLOAT_SUM_TOLERANCE) {
                 return Err(BuildError(format!(
                     "command '{}' in state {}: its probabilities sum to {float_sum}, not 1",
                     cmd.text,
@@ -723,7 +723,16 @@ fn build_packed<K: Word>(
                 float_dist.extend(dist.iter().map(|&(p, packed)| (p.to_f64(), packed)));
             }
             if round {
-                let rounded = rounded_distribution(float_dist.iter().map(|&(p, _)| p));
+                let rounded =
+                    rounded_distribution(float_dist.iter().map(|&(p, _)| p)).map_err(|p| {
+                        BuildError(format!(
+                            "state {}: a probability of {p:e} (computed in floating point, \
+                             or a fraction too long for the engine's 64-bit fractions) would be \
+                             rounded by more than a relative {:e} to fit them",
+                            state_text(),
+                            ROUNDING_TOLERANCE
+                        ))
+                    })?;
                 dist.clear();
                 dist.extend(
                     rounded
@@ -781,20 +790,32 @@ const FLOAT_SUM_TOLERANCE: f64 = 1e-9;
 /// The denominator of probabilities rounded from floating point.
 const ROUNDED: i64 = 1 << 60;
 
+/// How far, relatively, rounding a probability to a fraction of [`ROUNDED`] may move it;
+/// a smaller probability is refused rather than changed (2^-60 is below 10^-18, so this holds
+/// for every probability above about 10^-9).
+const ROUNDING_TOLERANCE: f64 = 1e-9;
+
 /// A distribution computed in floating point (`probs`, summing to one up to rounding) as
 /// fractions `(numerator, denominator)` of [`ROUNDED`] that sum to exactly one: each rounded to
-/// the nearest (a positive one to at least the smallest), and what the rounding leaves over
-/// given to the largest. The change is a few units of 2^-60 per outcome, far below the
-/// rounding of the floats themselves.
-fn rounded_distribution(probs: impl Iterator<Item = f64>) -> Vec<(i64, i64)> {
+/// the nearest, and what the rounding leaves over given to the largest. The change is a few
+/// units of 2^-60 per outcome, far below the rounding of the floats themselves; a probability
+/// it would move by more than [`ROUNDING_TOLERANCE`] of itself is the error.
+fn rounded_distribution(probs: impl Iterator<Item = f64>) -> Result<Vec<(i64, i64)>, f64> {
+    let probs: Vec<f64> = probs.collect();
     let mut nums: Vec<i64> = probs
-        .map(|p| ((p * ROUNDED as f64).round() as i64).max(1))
+        .iter()
+        .map(|&p| (p * ROUNDED as f64).round() as i64)
         .collect();
     let total: i64 = nums.iter().sum();
     if let Some(largest) = (0..nums.len()).max_by_key(|&i| nums[i]) {
         nums[largest] += ROUNDED - total;
     }
-    nums.into_iter().map(|n| (n, ROUNDED)).collect()
+    for (&n, &p) in nums.iter().zip(&probs) {
+        if !((n as f64 / ROUNDED as f64 - p).abs() <= ROUNDING_TOLERANCE * p) {
+            return Err(p);
+        }
+    }
+    Ok(nums.into_iter().map(|n| (n, ROUNDED)).collect())
 }
 
 /// A model, checked and built.

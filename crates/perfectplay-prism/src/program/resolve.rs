@@ -114,15 +114,24 @@ impl Checker<'_> {
                     .map_err(|_| self.error(e.span, format!("{s} does not fit in 64 bits")))?;
                 (CExpr::Const(Value::Int(n)), Type::Int)
             }
-            ExprKind::Real(s) => {
-                let q = Q::parse_decimal(s).ok_or_else(|| {
-                    self.error(
-                        e.span,
-                        format!("{s} is too large or too precise to be exact here"),
-                    )
-                })?;
-                (CExpr::Const(Value::Real(q)), Type::Real)
-            }
+            ExprKind::Real(s) => match Q::parse_decimal(s) {
+                Some(q) => (CExpr::Const(Value::Real(q)), Type::Real),
+                // Beyond 128-bit fractions: the nearest double, as PRISM reads every literal,
+                // marked inexact so that exact solves refuse it.
+                None => {
+                    let q = s.parse::<f64>().ok().and_then(Q::from_f64).ok_or_else(|| {
+                        self.error(
+                            e.span,
+                            format!(
+                                "{s} is too large or too small for perfectplay's numbers \
+                                 (fractions of 128 bits)"
+                            ),
+                        )
+                    })?;
+                    let c = CExpr::Const(Value::Real(q));
+                    (CExpr::Inexact(Box::new(c)), Type::Real)
+                }
+            },
             ExprKind::Bool(b) => (CExpr::Const(Value::Bool(*b)), Type::Bool),
             ExprKind::Name(n) => {
                 if let Some(&(i, is_bool)) = scope.vars.get(n) {
