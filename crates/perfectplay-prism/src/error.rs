@@ -2,21 +2,88 @@
 //! pass), a model or property that cannot be built or answered, and a property asked for that
 //! names none.
 
+use crate::analysis::error::AnalysisError;
+use crate::build::BuildError;
+use crate::program::props::PropsError;
 use crate::syntax::diagnostic::Diagnostic;
 
-/// Why a model or property could not be checked.
+/// Why a model or property could not be checked: each phase's own error (the text's
+/// syntax and checking pass, the build, the analysis), or what the front door meets itself.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// A syntax or type error, with its place.
     #[error("{}", .0.render())]
     Text(Diagnostic),
-    /// An error while building the state space or solving.
+    /// A file that could not be read.
+    #[error("cannot read {file}: {why}")]
+    Read {
+        /// The file, quoted, or `standard input`.
+        file: String,
+        /// Why.
+        why: String,
+    },
+    /// A text too large for the memory left to read it.
+    #[error(
+        "{file}: reading a text of {:.1} MB takes about {:.0} MB, more memory than is left",
+        *.bytes as f64 / 1e6,
+        *.needs as f64 / 1e6
+    )]
+    Memory {
+        /// The file.
+        file: String,
+        /// Its size in bytes.
+        bytes: u64,
+        /// The bytes reading it takes.
+        needs: u64,
+    },
+    /// Values given for constants that neither the model nor the properties declare.
+    #[error("{}", unknown_constants(.0))]
+    UnknownConstants(Vec<String>),
+    /// The properties cannot be checked as a whole.
     #[error("{0}")]
-    Model(String),
+    Props(#[from] PropsError),
+    /// The state space could not be built.
+    #[error("{0}")]
+    Build(#[from] BuildError),
+    /// A property could not be answered.
+    #[error("{0}")]
+    Analysis(#[from] AnalysisError),
+    /// Property `property` could not be answered: its text, then why.
+    #[error("{property}: {error}")]
+    Property {
+        /// The property, as written.
+        property: String,
+        /// Why.
+        error: AnalysisError,
+    },
     /// What was asked for names no property (see [`crate::find_property`]).
     #[error("{0}")]
     Lookup(LookupError),
+}
+
+impl Error {
+    /// `error`, said of property `text`.
+    pub(crate) fn of(text: &str, error: AnalysisError) -> Error {
+        Error::Property {
+            property: text.to_string(),
+            error,
+        }
+    }
+}
+
+fn unknown_constants(names: &[String]) -> String {
+    match names {
+        [one] => format!(
+            "a value is given for '{one}', and neither the model nor the properties declare \
+             such a constant"
+        ),
+        _ => format!(
+            "values are given for '{}', and neither the model nor the properties declare such \
+             constants",
+            names.join("', '")
+        ),
+    }
 }
 
 /// Why a property asked for by name, number or text is none (see [`crate::find_property`]).

@@ -39,6 +39,7 @@ pub mod program;
 mod session;
 mod syntax;
 
+pub use analysis::error::AnalysisError;
 pub use analysis::query::QueryModel;
 pub use analysis::{check, graph};
 pub use build::packed;

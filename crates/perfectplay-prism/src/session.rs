@@ -1,5 +1,6 @@
 //! The front door: a model file loaded and built once, and its properties checked one by one.
 
+use crate::analysis::error::{unsupported, AnalysisError};
 use std::time::Instant;
 
 use crate::analysis::answer::{answer_resolved, complemented};
@@ -88,7 +89,10 @@ pub fn read_source(path: &str) -> Result<String, Error> {
         "-" => "standard input".to_string(),
         p => format!("'{}'", p.escape_debug()),
     };
-    let fail = |why: String| Error::Model(format!("cannot read {name}: {why}"));
+    let fail = |why: String| Error::Read {
+        file: name.clone(),
+        why,
+    };
     let mut bytes = Vec::new();
     let read = match path {
         "-" => std::io::stdin()
@@ -122,11 +126,11 @@ const READ_BYTES_PER_BYTE: u64 = 40;
 fn enough_memory_to_read(file: &str, src: &str) -> Result<(), Error> {
     let needs = READ_BYTES_PER_BYTE * src.len() as u64;
     match perfectplay::memory::available() {
-        Some(left) if left < needs => Err(Error::Model(format!(
-            "{file}: reading a text of {:.1} MB takes about {:.0} MB, more memory than is left",
-            src.len() as f64 / 1e6,
-            needs as f64 / 1e6
-        ))),
+        Some(left) if left < needs => Err(Error::Memory {
+            file: file.to_string(),
+            bytes: src.len() as u64,
+            needs,
+        }),
         _ => Ok(()),
     }
 }
@@ -155,13 +159,9 @@ pub fn check_constants(program: &Program, props: &[&Props]) -> Result<(), Error>
         .collect();
     match strays[..] {
         [] => Ok(()),
-        [one] => Err(Error::Model(format!(
-            "a value is given for '{one}', and neither the model nor the properties declare such a constant"
-        ))),
-        _ => Err(Error::Model(format!(
-            "values are given for '{}', and neither the model nor the properties declare such constants",
-            strays.join("', '")
-        ))),
+        _ => Err(Error::UnknownConstants(
+            strays.into_iter().map(String::from).collect(),
+        )),
     }
 }
 
@@ -239,8 +239,8 @@ impl Loaded {
             .iter()
             .cloned()
             .reduce(|a, b| CExpr::Binary(BinOp::And, Box::new(a), Box::new(b)));
-        let space = build_until(&program, max_states, stop.as_ref(), progress)
-            .map_err(|e| Error::Model(e.0))?;
+        let space =
+            build_until(&program, max_states, stop.as_ref(), progress).map_err(Error::Build)?;
         let mut program = program;
         program.rounded_probabilities = space.rounded > 0;
         Ok(Loaded {
@@ -257,11 +257,13 @@ impl Loaded {
         if self.decided.is_empty() || self.decided.contains(&r.decided()) {
             Ok(())
         } else {
-            Err(Error::Model(format!(
-                "{}: the model was built for other properties (build it for this one, or in \
-                 full)",
-                prop.text
-            )))
+            Err(Error::of(
+                &prop.text,
+                AnalysisError::PartialBuild(
+                    "the model was built for other properties (build it for this one, or in full)"
+                        .into(),
+                ),
+            ))
         }
     }
 }
@@ -286,11 +288,13 @@ pub fn query_model<'a>(
     prop: &Prop,
 ) -> Result<QueryModel<'a>, Error> {
     if !matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
-        return Err(Error::Model(format!(
-            "{}: explain, play, strategy and distribution optimise one P or R query, not \
+        return Err(Error::of(
+            &prop.text,
+            unsupported(
+                "explain, play, strategy and distribution optimise one P or R query, not \
              arithmetic over queries",
-            prop.text
-        )));
+            ),
+        ));
     }
     refuse_ctl(prop)?;
     if let Some((props, prop)) = crate::analysis::nested::lift(loaded, props, prop)? {
@@ -312,10 +316,13 @@ fn refuse_ctl(prop: &Prop) -> Result<(), Error> {
         _ => false,
     };
     if ctl {
-        return Err(Error::Model(format!(
-            "{}: E and A are true or false from the graph alone; explain, play, strategy and              distribution optimise a P or R query",
-            prop.text
-        )));
+        return Err(Error::of(
+            &prop.text,
+            unsupported(
+                "E and A are true or false from the graph alone; explain, play, strategy and \
+                 distribution optimise a P or R query",
+            ),
+        ));
     }
     Ok(())
 }
@@ -324,11 +331,14 @@ fn refuse_ctl(prop: &Prop) -> Result<(), Error> {
 /// the others would show the dual's values.
 fn refuse_complement(r: &Resolved, prop: &Prop) -> Result<(), Error> {
     if r.complement {
-        return Err(Error::Model(format!(
-            "{}: G, W and R are checked as one minus a query with F or U ({}); explain, play, \
+        return Err(Error::of(
+            &prop.text,
+            unsupported(format!(
+                "G, W and R are checked as one minus a query with F or U ({}); explain, play, \
              strategy and distribution take that query",
-            prop.text, r.query
-        )));
+                r.query
+            )),
+        ));
     }
     Ok(())
 }
@@ -341,11 +351,13 @@ fn query_model_of<'a>(
 ) -> Result<QueryModel<'a>, Error> {
     let model = checked_model(loaded, r, prop)?;
     if model.is_total_game() {
-        return Err(Error::Model(format!(
-            "{}: Fc on a stochastic game is solved by strategy iteration over the maximiser's \
+        return Err(Error::of(
+            &prop.text,
+            unsupported(
+                "Fc on a stochastic game is solved by strategy iteration over the maximiser's \
              strategies: `analysis_model` gives the game with that strategy found",
-            prop.text
-        )));
+            ),
+        ));
     }
     Ok(model)
 }
@@ -359,16 +371,21 @@ fn checked_model<'a>(
     prop: &Prop,
 ) -> Result<QueryModel<'a>, Error> {
     if r.steps.is_some() || r.first > 0 || matches!(r.query.path, Path::EventuallyZero(_)) {
-        return Err(Error::Model(format!(
-            "{}: a step-bounded property, and R[ F0 φ ] where some plays reach φ and some miss \
+        return Err(Error::of(
+            &prop.text,
+            unsupported(
+                "a step-bounded property, and R[ F0 φ ] where some plays reach φ and some miss \
              it, are games of their own (with the steps left, or the reward earned): \
              `analysis_model` gives them",
-            prop.text
-        )));
+            ),
+        ));
     }
     if r.query.bound.is_some() {
-        return Err(Error::Model(
-            "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)".into(),
+        return Err(Error::of(
+            &prop.text,
+            unsupported(
+                "a property with a bound (P>=p) optimises nothing: ask P=? (or Pmax=?, Pmin=?)",
+            ),
         ));
     }
     match prepare(
@@ -379,13 +396,16 @@ fn checked_model<'a>(
         &r.target,
         r.over,
     )
-    .map_err(Error::Model)?
+    .map_err(Error::Analysis)?
     {
         Prepared::Model(model) => Ok(*model),
-        Prepared::Infinite => Err(Error::Model(format!(
-            "{}: the value at the start is +∞ (the target is missed with positive probability)",
-            prop.text
-        ))),
+        Prepared::Infinite => Err(Error::of(
+            &prop.text,
+            AnalysisError::Infinite(
+                "the value at the start is +∞ (the target is missed with positive probability)"
+                    .into(),
+            ),
+        )),
     }
 }
 
@@ -416,11 +436,7 @@ pub fn analysis_model<'a>(
     refuse_complement(&r, prop)?;
     let (program, space) = (&loaded.program, &loaded.space);
     if exact && crate::analysis::check::inexact(program, &r.query, r.through.as_ref(), &r.target) {
-        return Err(Error::Model(format!(
-            "{}: {}",
-            prop.text,
-            crate::analysis::check::INEXACT
-        )));
+        return Err(Error::of(&prop.text, AnalysisError::Inexact));
     }
     if let (Some(k), None) = (r.steps, &r.query.bound) {
         let (q, through) = (&r.query, r.through.as_ref());
@@ -430,7 +446,7 @@ pub fn analysis_model<'a>(
         };
         let model =
             crate::analysis::bounded::model(program, space, q, through, &r.target, r.over, steps)
-                .map_err(Error::Model)?;
+                .map_err(Error::Analysis)?;
         return Ok(Box::new(model));
     }
     if let (None, true, None) = (r.steps, r.first > 0, &r.query.bound) {
@@ -438,36 +454,41 @@ pub fn analysis_model<'a>(
         let model = crate::analysis::bounded::lower_model(
             program, space, q, through, &r.target, r.over, r.first,
         )
-        .map_err(Error::Model)?;
+        .map_err(Error::Analysis)?;
         return Ok(Box::new(model));
     }
     let r = r.settle_zero(loaded)?;
     if matches!(r.query.path, Path::EventuallyZero(_)) && r.query.bound.is_none() {
         return match crate::analysis::zero::setup(program, space, &r.query, &r.target, r.over)
-            .map_err(Error::Model)?
+            .map_err(Error::Analysis)?
         {
             crate::analysis::zero::Setup::Product {
                 model,
                 bounded: true,
             } => Ok(model),
-            crate::analysis::zero::Setup::Product { .. } => Err(Error::Model(format!(
-                "{}: a play can earn without bound before it reaches φ or misses it for \
+            crate::analysis::zero::Setup::Product { .. } => Err(Error::of(
+                &prop.text,
+                unsupported(
+                    "a play can earn without bound before it reaches φ or misses it for \
                  good, so optimal play is only bounded here (`check` gives the value with a \
                  certified error bound); explain, play, strategy and distribution need the \
                  reward earned bounded",
-                prop.text
-            ))),
-            crate::analysis::zero::Setup::Infinite => Err(Error::Model(format!(
-                "{}: the value at the start is +∞ (a play can earn without end while φ is \
-                 still possible)",
-                prop.text
-            ))),
+                ),
+            )),
+            crate::analysis::zero::Setup::Infinite => Err(Error::of(
+                &prop.text,
+                AnalysisError::Infinite(
+                    "the value at the start is +∞ (a play can earn without end while φ is \
+                     still possible)"
+                        .into(),
+                ),
+            )),
         };
     }
     let model = checked_model(loaded, r, prop)?;
     if model.is_total_game() {
         let game = crate::analysis::total::AnalysisModel::new(model, exact)
-            .map_err(|e| Error::Model(format!("{}: {e}", prop.text)))?;
+            .map_err(|e| Error::of(&prop.text, e))?;
         return Ok(Box::new(game));
     }
     Ok(Box::new(model))
@@ -490,9 +511,8 @@ pub fn check_prop(
         return check_query(loaded, props, prop, &prop.expr, exact);
     }
     let constant = |e: &crate::syntax::ast::Expr| value_at_start(loaded, props, prop, e);
-    let mut query = |e: &crate::syntax::ast::Expr, exact: bool| {
-        check_query(loaded, props, prop, e, exact).map_err(|err| format!("{e}: {err}"))
-    };
+    let mut query =
+        |e: &crate::syntax::ast::Expr, exact: bool| check_query(loaded, props, prop, e, exact);
     crate::analysis::compound::evaluate(
         &prop.expr,
         &mut crate::analysis::compound::Env {
@@ -501,7 +521,6 @@ pub fn check_prop(
             exact,
         },
     )
-    .map_err(Error::Model)
 }
 
 /// The value of `e`, a part of property `prop` that is no query: a constant, or, as in PRISM,
@@ -512,11 +531,9 @@ fn value_at_start(
     props: &Props,
     prop: &Prop,
     e: &crate::syntax::ast::Expr,
-) -> Result<crate::program::value::Value, String> {
+) -> Result<crate::program::value::Value, Error> {
     let program = &loaded.program;
-    let c = program
-        .resolve_over_states(&prop.file, &prop.src, e, &props.scope)
-        .map_err(|d| d.to_string())?;
+    let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
     let c = match c {
         CExpr::Inexact(inner) => *inner,
         c => c,
@@ -526,16 +543,23 @@ fn value_at_start(
     }
     let initial = &loaded.space.initial;
     let [start] = initial[..] else {
-        return Err(format!(
+        return Err(Error::Analysis(unsupported(format!(
             "{e} reads the state, and the model has {} initial states: ask \
              filter(max|min|avg, …, \"init\")",
             initial.len()
-        ));
+        ))));
     };
     let mut vals = Vec::new();
     loaded.space.unpack(program, start, &mut vals);
-    c.eval(&vals)
-        .map_err(|err| format!("{e} in the initial state: {err}"))
+    c.eval(&vals).map_err(|error| {
+        Error::Analysis(AnalysisError::Part {
+            part: e.to_string(),
+            error: Box::new(Error::Analysis(AnalysisError::InState {
+                state: loaded.space.show(program, start),
+                error,
+            })),
+        })
+    })
 }
 
 /// Answers `expr`, one query of property `prop` (or a filter of one), at the start.

@@ -3,6 +3,7 @@
 //! exactly where the numbers allow; `G`, `W` and `R` as one minus their dual's answer.
 
 use crate::analysis::check::{check, Answer};
+use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::resolved::Resolved;
 use crate::build::Loaded;
 use crate::error::Error;
@@ -71,7 +72,7 @@ pub(crate) fn answer_resolved(
             ),
             None => check(program, space, q, through.as_ref(), &target, over, exact),
         }
-        .map_err(Error::Model)
+        .map_err(Error::Analysis)
     };
     let Some((op, bound)) = &query.bound else {
         return solve(&query, exact);
@@ -99,9 +100,9 @@ pub(crate) fn answer_resolved(
                 _ => v < w,
             })
         } else {
-            Err(Error::Model(format!(
+            Err(Error::Analysis(AnalysisError::TooClose(format!(
                 "the value {text} is too close to the bound to compare here"
-            )))
+            ))))
         }
     };
     let holds = match &a.exact {
@@ -155,8 +156,8 @@ pub(crate) fn bound_value(
     match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
         CExpr::Const(v) => v
             .number()
-            .ok_or_else(|| Error::Model("a bound must be a number".into())),
-        _ => Err(Error::Model("a bound must be a constant".into())),
+            .ok_or_else(|| Error::Analysis(unsupported("a bound must be a number"))),
+        _ => Err(Error::Analysis(unsupported("a bound must be a constant"))),
     }
 }
 

@@ -4,6 +4,7 @@
 //! the steps left ([`BoundedModel`]): acyclic, since every step spends one, so the engine
 //! solves it by one backward pass, exactly or in floats.
 
+use crate::analysis::error::{unsupported, AnalysisError};
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
 use crate::analysis::check::{Answer, OverInitial};
@@ -19,19 +20,19 @@ use crate::syntax::ast::{Measure, ModelType, Path, Query};
 pub(crate) const PRODUCT_STATES: usize = 50_000_000;
 
 /// A solve's error, said of the product with the steps where it reached the state limit.
-fn limit_error(e: perfectplay::SolveError) -> String {
+fn limit_error(e: perfectplay::SolveError) -> AnalysisError {
     match e {
         perfectplay::SolveError::StateLimit { limit, .. } => too_many_steps(limit),
-        e => e.to_string(),
+        e => AnalysisError::Solve(e),
     }
 }
 
 /// Why a product with the steps stopped at `limit` states.
-pub(crate) fn too_many_steps(limit: usize) -> String {
-    format!(
+pub(crate) fn too_many_steps(limit: usize) -> AnalysisError {
+    AnalysisError::TooLarge(format!(
         "the model with the steps counted has more than {limit} states: a step bound this far \
          beyond the model's size is not supported (ask with a smaller bound)"
-    )
+    ))
 }
 
 /// The largest table of numbers [`BoundedModel`] offers: exploring allocates a word per
@@ -196,7 +197,7 @@ pub(crate) fn model<'a>(
     target: &CExpr,
     over: OverInitial,
     bound: Steps,
-) -> Result<BoundedModel<'a>, String> {
+) -> Result<BoundedModel<'a>, AnalysisError> {
     let crate::analysis::check::Basis {
         goal,
         allowed,
@@ -219,7 +220,11 @@ pub(crate) fn model<'a>(
             Path::Instant(_) => {
                 instant = crate::build::rewards::state_rewards(program, space, structure)?
             }
-            _ => return Err("a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into()),
+            _ => {
+                return Err(unsupported(
+                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
+                ))
+            }
         }
     }
 
@@ -258,11 +263,11 @@ pub(crate) fn check(
     over: OverInitial,
     steps: Steps,
     exact: bool,
-) -> Result<Answer, String> {
+) -> Result<Answer, AnalysisError> {
     let model = model(program, space, query, through, target, over, steps)?;
     let inexact = model.inexact;
     if exact && inexact {
-        return Err(crate::analysis::check::INEXACT.into());
+        return Err(AnalysisError::Inexact);
     }
     let method = match inexact {
         true => "backward induction over the steps, from floating-point inputs",
@@ -412,9 +417,9 @@ pub(crate) fn lower_model<'a>(
     target: &CExpr,
     over: OverInitial,
     first: u32,
-) -> Result<LowerModel<'a>, String> {
+) -> Result<LowerModel<'a>, AnalysisError> {
     if !matches!(query.what, Measure::Probability) {
-        return Err("a lower step bound belongs to P queries".into());
+        return Err(unsupported("a lower step bound belongs to P queries"));
     }
     let basis = crate::analysis::check::basis(program, space, query, through, target, over)?;
     let (allowed, players) = (basis.allowed.clone(), basis.players.clone());
@@ -448,11 +453,11 @@ pub(crate) fn check_lower(
     over: OverInitial,
     first: u32,
     exact: bool,
-) -> Result<Answer, String> {
+) -> Result<Answer, AnalysisError> {
     let model = lower_model(program, space, query, through, target, over, first)?;
     let inexact = model.tail.is_inexact();
     if exact && inexact {
-        return Err(crate::analysis::check::INEXACT.into());
+        return Err(AnalysisError::Inexact);
     }
     use crate::analysis::check::Solve;
     crate::analysis::check::solve_start(&model, exact, PRODUCT_STATES, |how| match (how, inexact) {

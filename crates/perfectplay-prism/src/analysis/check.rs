@@ -17,6 +17,7 @@
 //! PRISM-games. An `Fc` reward on a game, where an endless play earns its total, is solved by
 //! `total.rs`. The model handed to the engine is `query.rs`'s.
 
+use crate::analysis::error::{unsupported, AnalysisError};
 use perfectplay::{Number, Player, Rat, Solver};
 
 use crate::analysis::graph::{
@@ -188,24 +189,20 @@ pub(crate) fn states_where(
     space: &Space,
     program: &Program,
     e: &CExpr,
-) -> Result<Vec<bool>, String> {
+) -> Result<Vec<bool>, AnalysisError> {
     let mut vals = Vec::new();
     let fast = IntExpr::new(e);
     (0..space.len() as u32)
         .map(|s| {
             space.unpack(program, s, &mut vals);
             fast.holds(e, &vals)
-                .map_err(|err| format!("in state {}: {err}", space.show(program, s)))
+                .map_err(|error| AnalysisError::InState {
+                    state: space.show(program, s),
+                    error,
+                })
         })
         .collect()
 }
-
-/// Why an exact answer cannot be given where [`inexact`] holds.
-pub(crate) const INEXACT: &str = "the model or property computes a number perfectplay cannot \
-     keep exact (pow with an exponent that is not whole, log, a fraction beyond 128 bits, or a \
-     probability whose fraction does not fit in 64 bits): \
-     it computes it in floating point, as PRISM and Storm do, so no exact answer can be given; \
-     ask for a floating-point answer instead";
 
 /// Whether a number the query depends on need not be rational ([`CExpr::Inexact`]): in the
 /// model's commands or initial states, the reward structure it asks for, or the property's
@@ -250,10 +247,10 @@ pub fn check(
     target: &CExpr,
     over: OverInitial,
     exact: bool,
-) -> Result<Answer, String> {
+) -> Result<Answer, AnalysisError> {
     let inexact = inexact(program, query, through, target);
     if exact && inexact {
-        return Err(INEXACT.into());
+        return Err(AnalysisError::Inexact);
     }
     let mut answer = solve(program, space, query, through, target, over, exact)?;
     if inexact {
@@ -294,7 +291,7 @@ fn solve(
     target: &CExpr,
     over: OverInitial,
     exact: bool,
-) -> Result<Answer, String> {
+) -> Result<Answer, AnalysisError> {
     if matches!(query.path, Path::EventuallyZero(_)) {
         return crate::analysis::zero::answer(program, space, query, target, over, exact);
     }
@@ -333,7 +330,7 @@ pub(crate) fn solve_start<M>(
     exact: bool,
     max_states: usize,
     method: impl Fn(Solve) -> &'static str,
-) -> Result<Answer, String>
+) -> Result<Answer, AnalysisError>
 where
     M: perfectplay::Model + Sync,
     M::State: Send + Sync,
@@ -373,7 +370,7 @@ where
             perfectplay::SolveError::StateLimit { limit, .. } => {
                 crate::analysis::bounded::too_many_steps(limit)
             }
-            e => e.to_string(),
+            e => AnalysisError::Solve(e),
         })?;
     Ok(Answer {
         value: v.to_f64(),
@@ -422,38 +419,46 @@ pub(crate) fn validate(
     space: &Space,
     query: &Query,
     over: OverInitial,
-) -> Result<(), String> {
+) -> Result<(), AnalysisError> {
     let n = space.len();
     if n >= OUTCOME as usize {
-        return Err(format!("{n} states are more than the solver numbers"));
+        return Err(AnalysisError::TooLarge(format!(
+            "{n} states are more than the solver numbers"
+        )));
     }
     match (program.model_type, query.opt) {
         (ModelType::Dtmc, Opt::Min | Opt::Max) => {
-            return Err("a DTMC has no schedulers: use P=? or R=? without min or max".into())
+            return Err(unsupported(
+                "a DTMC has no schedulers: use P=? or R=? without min or max",
+            ))
         }
         (ModelType::Mdp, Opt::None) => {
-            return Err("an MDP needs Pmin/Pmax (or Rmin/Rmax): which scheduler is meant?".into())
+            return Err(unsupported(
+                "an MDP needs Pmin/Pmax (or Rmin/Rmax): which scheduler is meant?",
+            ))
         }
         (ModelType::Smg, Opt::None) => {
-            return Err("an smg property needs min or max: <<p1>> Pmax=? [ … ]".into())
+            return Err(unsupported(
+                "an smg property needs min or max: <<p1>> Pmax=? [ … ]",
+            ))
         }
         _ => {}
     }
     // An smg property without a coalition has every player optimise alike, as in an MDP
     // (PRISM-games reads it so).
     if query.coalition.is_some() && program.model_type != ModelType::Smg {
-        return Err("<<…>> belongs to smg models".into());
+        return Err(unsupported("<<…>> belongs to smg models"));
     }
     if query.bound.is_some() {
-        return Err(
-            "queries with a bound (P>=p) are not supported yet: ask P=? and compare".into(),
-        );
+        return Err(unsupported(
+            "queries with a bound (P>=p) are not supported yet: ask P=? and compare",
+        ));
     }
     if over == OverInitial::Only && space.initial.len() > 1 {
-        return Err(format!(
+        return Err(unsupported(format!(
             "the model has {} initial states: ask filter(max|min|avg, …, \"init\")",
             space.initial.len()
-        ));
+        )));
     }
     Ok(())
 }
@@ -480,7 +485,7 @@ pub(crate) fn basis(
     through: Option<&CExpr>,
     target: &CExpr,
     over: OverInitial,
-) -> Result<Basis, String> {
+) -> Result<Basis, AnalysisError> {
     validate(program, space, query, over)?;
     let goal = states_where(space, program, target)?;
     let allowed = match through {
@@ -517,7 +522,7 @@ pub fn prepare<'a>(
     through: Option<&CExpr>,
     target: &CExpr,
     over: OverInitial,
-) -> Result<Prepared<'a>, String> {
+) -> Result<Prepared<'a>, AnalysisError> {
     let basis = basis(program, space, query, through, target, over)?;
     let inexact = inexact(program, query, through, target);
     let kind = model_type(program, query);
@@ -545,7 +550,7 @@ pub(crate) fn prepare_basis<'a>(
     model_type: ModelType,
     over: OverInitial,
     inexact: bool,
-) -> Result<Prepared<'a>, String> {
+) -> Result<Prepared<'a>, AnalysisError> {
     let Basis {
         goal,
         allowed,
@@ -580,7 +585,9 @@ pub(crate) fn prepare_basis<'a>(
     let maybe: Vec<bool>;
     match &query.what {
         Measure::Exists | Measure::Forall => {
-            return Err("internal: E and A are checked on the graph (ctl.rs)".into())
+            return Err(AnalysisError::Internal(
+                "E and A are checked on the graph (ctl.rs)",
+            ))
         }
         Measure::Probability => {
             let not_goal_through: Vec<bool> = (0..n).map(|s| allowed[s] && !goal[s]).collect();
@@ -612,7 +619,11 @@ pub(crate) fn prepare_basis<'a>(
             let cumulative = match query.path {
                 Path::Eventually(_) => false,
                 Path::EventuallyCumulative(_) | Path::Total => true,
-                _ => return Err("reward queries ask R=? [ F φ ], [ Fc φ ] or [ C ]".into()),
+                _ => {
+                    return Err(unsupported(
+                        "reward queries ask R=? [ F φ ], [ Fc φ ] or [ C ]",
+                    ))
+                }
             };
             let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
@@ -707,9 +718,9 @@ pub(crate) fn prepare_basis<'a>(
                     if matches!(query.path, Path::Eventually(_))
                         && matches!(query.what, Measure::Reward(_))
                     {
-                        return Err(
-                            "internal: an end component without exit in the finite region".into(),
-                        );
+                        return Err(AnalysisError::Internal(
+                            "an end component without exit in the finite region",
+                        ));
                     }
                 }
                 members.insert(head as u32, comp);
@@ -786,10 +797,12 @@ pub(crate) fn cumulative_finite(
     dtmc: bool,
     maximise: bool,
     fixed: &mut [Known],
-) -> Result<Vec<bool>, String> {
+) -> Result<Vec<bool>, AnalysisError> {
     let n = space.len();
     if reward.iter().any(|r| *r < Rat::ZERO) {
-        return Err("Fc needs rewards of at least zero".into());
+        return Err(AnalysisError::Reward(
+            "Fc needs rewards of at least zero".into(),
+        ));
     }
     let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
     let choice_inside = |c: usize, members: &[bool]| {
@@ -863,9 +876,11 @@ fn total_game_zero(
     reward: &[Rat],
     players: &[Player],
     fixed: &mut [Known],
-) -> Result<(), String> {
+) -> Result<(), AnalysisError> {
     if reward.iter().any(|r| *r < Rat::ZERO) {
-        return Err("Fc needs rewards of at least zero".into());
+        return Err(AnalysisError::Reward(
+            "Fc needs rewards of at least zero".into(),
+        ));
     }
     let usable = vec![true; space.choices.len()];
     let game = crate::analysis::total::Game {
@@ -893,7 +908,7 @@ pub(crate) fn owners(
     space: &Space,
     coalition: &[crate::syntax::ast::Ident],
     best: Player,
-) -> Result<Vec<Player>, String> {
+) -> Result<Vec<Player>, AnalysisError> {
     let worst = match best {
         Player::Max => Player::Min,
         Player::Min => Player::Max,
@@ -907,12 +922,12 @@ pub(crate) fn owners(
         }
         let i = match id.name.parse::<usize>() {
             Ok(k) if (1..=program.players.len()).contains(&k) => k - 1,
-            Ok(k) => return Err(format!("no player number {k}")),
+            Ok(k) => return Err(unsupported(format!("no player number {k}"))),
             Err(_) => program
                 .players
                 .iter()
                 .position(|(name, _, _)| *name == id.name)
-                .ok_or_else(|| format!("no player '{}'", id.name))?,
+                .ok_or_else(|| unsupported(format!("no player '{}'", id.name)))?,
         };
         members[i] = true;
     }
@@ -938,18 +953,18 @@ pub(crate) fn owners(
                     if space.choices_of(s).len() == 1 {
                         continue;
                     }
-                    return Err(format!(
+                    return Err(AnalysisError::Players(format!(
                         "state {}: a choice that no player controls",
                         space.show(program, s)
-                    ));
+                    )));
                 };
                 if owner.is_some_and(|p| p != o) {
-                    return Err(format!(
+                    return Err(AnalysisError::Players(format!(
                         "state {}: choices of two players ({} and {})",
                         space.show(program, s),
                         program.players[owner.unwrap_or(0)].0,
                         program.players[o].0
-                    ));
+                    )));
                 }
                 owner = Some(o);
             }

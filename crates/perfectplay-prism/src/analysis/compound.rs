@@ -10,6 +10,8 @@
 //! Comparisons, `floor`, `ceil` and `round` would change their result on a rounding error, so
 //! the queries under them are solved exactly.
 
+use crate::analysis::error::{unsupported, AnalysisError};
+use crate::Error;
 use std::cmp::Ordering;
 use std::str::FromStr;
 
@@ -53,10 +55,10 @@ impl Num {
         }
     }
 
-    fn from_answer(a: &Answer) -> Result<Num, String> {
+    fn from_answer(a: &Answer) -> Result<Num, AnalysisError> {
         if let Some(text) = &a.exact {
             let q = Rational::from_str(text)
-                .map_err(|_| format!("the exact value '{text}' is not a fraction"))?;
+                .map_err(|_| arithmetic(format!("the exact value '{text}' is not a fraction")))?;
             return Ok(Num::exact(q));
         }
         Ok(Num {
@@ -134,14 +136,14 @@ fn has_query(e: &Expr) -> bool {
 /// filter of one) at the start, solved exactly if asked, and the value of an expression free
 /// of queries (constants and literals).
 pub(crate) struct Env<'a> {
-    pub query: &'a mut dyn FnMut(&Expr, bool) -> Result<Answer, String>,
-    pub constant: &'a dyn Fn(&Expr) -> Result<Value, String>,
+    pub query: &'a mut dyn FnMut(&Expr, bool) -> Result<Answer, Error>,
+    pub constant: &'a dyn Fn(&Expr) -> Result<Value, Error>,
     /// Whether queries are solved exactly even where no comparison needs it (`--exact`).
     pub exact: bool,
 }
 
 /// The answer to the property `e`, which computes with the values of its queries.
-pub(crate) fn evaluate(e: &Expr, env: &mut Env<'_>) -> Result<Answer, String> {
+pub(crate) fn evaluate(e: &Expr, env: &mut Env<'_>) -> Result<Answer, Error> {
     let mut parts = Parts {
         methods: Vec::new(),
         states: 0,
@@ -181,26 +183,30 @@ struct Parts {
     states: usize,
 }
 
-fn num(p: Part, what: &str) -> Result<Num, String> {
+fn num(p: Part, what: &str) -> Result<Num, AnalysisError> {
     match p {
         Part::Num(n) => Ok(n),
-        Part::Bool(_) => Err(format!("{what} takes a number, not a truth value")),
+        Part::Bool(_) => Err(arithmetic(format!(
+            "{what} takes a number, not a truth value"
+        ))),
     }
 }
 
-fn truth(p: Part, what: &str) -> Result<bool, String> {
+fn truth(p: Part, what: &str) -> Result<bool, AnalysisError> {
     match p {
         Part::Bool(b) => Ok(b),
-        Part::Num(_) => Err(format!("{what} takes a truth value, not a number")),
+        Part::Num(_) => Err(arithmetic(format!(
+            "{what} takes a truth value, not a number"
+        ))),
     }
 }
 
 impl Parts {
-    fn eval(&mut self, e: &Expr, env: &mut Env<'_>, exact: bool) -> Result<Part, String> {
+    fn eval(&mut self, e: &Expr, env: &mut Env<'_>, exact: bool) -> Result<Part, Error> {
         if !has_query(e) {
             // A literal beyond the model's fractions is a double there; here it is exact.
             let constant = match long_literal(e) {
-                true => Err("a number beyond 128-bit fractions".to_string()),
+                true => Err(Error::from(arithmetic("a number beyond 128-bit fractions"))),
                 false => (env.constant)(e),
             };
             match constant {
@@ -232,7 +238,10 @@ impl Parts {
         }
         match &e.kind {
             ExprKind::Query(_) | ExprKind::Filter(..) => {
-                let a = (env.query)(e, exact)?;
+                let a = (env.query)(e, exact).map_err(|error| AnalysisError::Part {
+                    part: e.to_string(),
+                    error: Box::new(error),
+                })?;
                 self.methods.push(a.method);
                 self.states = self.states.max(a.states);
                 Ok(match a.holds {
@@ -254,7 +263,7 @@ impl Parts {
             }
             ExprKind::Binary(op, a, b) => {
                 let (a, b) = (self.eval(a, env, exact)?, self.eval(b, env, exact)?);
-                binary(*op, a, b)
+                Ok(binary(*op, a, b)?)
             }
             ExprKind::Ite(c, a, b) => {
                 if truth(self.eval(c, env, exact)?, "? :")? {
@@ -268,7 +277,7 @@ impl Parts {
                 for a in args {
                     vals.push(num(self.eval(a, env, exact)?, f.name())?);
                 }
-                call(*f, vals)
+                Ok(call(*f, vals)?)
             }
             _ => unreachable!("only compound expressions hold queries"),
         }
@@ -329,7 +338,7 @@ fn literal(text: &str) -> Option<Rational> {
     })
 }
 
-fn binary(op: BinOp, a: Part, b: Part) -> Result<Part, String> {
+fn binary(op: BinOp, a: Part, b: Part) -> Result<Part, AnalysisError> {
     let text = op.text();
     match op {
         BinOp::And => Ok(Part::Bool(truth(a, text)? && truth(b, text)?)),
@@ -360,7 +369,7 @@ fn binary(op: BinOp, a: Part, b: Part) -> Result<Part, String> {
 
 /// The order of two numbers: exact when both are, else by their intervals, which must not
 /// overlap (queries under a comparison are solved exactly, so this is only a safeguard).
-fn compare(a: &Num, b: &Num) -> Result<Ordering, String> {
+fn compare(a: &Num, b: &Num) -> Result<Ordering, AnalysisError> {
     if let (Some(x), Some(y)) = (&a.exact, &b.exact) {
         return Ok(x.cmp(y));
     }
@@ -376,14 +385,14 @@ fn compare(a: &Num, b: &Num) -> Result<Ordering, String> {
     } else if b.hi < a.lo {
         Ok(Ordering::Greater)
     } else {
-        Err(format!(
+        Err(arithmetic(format!(
             "{} and {} are too close to compare without their exact values",
             a.value, b.value
-        ))
+        )))
     }
 }
 
-fn arith(op: BinOp, a: &Num, b: &Num) -> Result<Num, String> {
+fn arith(op: BinOp, a: &Num, b: &Num) -> Result<Num, AnalysisError> {
     let zero_divisor = match &b.exact {
         Some(q) => *q == 0u32,
         None => b.value == 0.0,
@@ -404,10 +413,10 @@ fn arith(op: BinOp, a: &Num, b: &Num) -> Result<Num, String> {
                 f64::NEG_INFINITY,
                 f64::NEG_INFINITY,
             )),
-            Ordering::Equal => Err(format!(
+            Ordering::Equal => Err(arithmetic(format!(
                 "{}/0 is undefined (0/0 is no number; x/0 is ±∞ only for x clear of zero)",
                 show(a.value)
-            )),
+            ))),
         };
     }
     let f = |x: f64, y: f64| match op {
@@ -427,12 +436,12 @@ fn arith(op: BinOp, a: &Num, b: &Num) -> Result<Num, String> {
     };
     let value = f(a.value, b.value);
     if value.is_nan() {
-        return Err(format!(
+        return Err(arithmetic(format!(
             "{} {} {} is undefined",
             show(a.value),
             op.text(),
             show(b.value)
-        ));
+        )));
     }
     if exact.is_some() {
         return Ok(Num::made(value, exact, value, value));
@@ -467,18 +476,21 @@ fn show(x: f64) -> String {
     }
 }
 
-fn call(f: Func, mut args: Vec<Num>) -> Result<Part, String> {
-    let want = |n: usize| -> Result<(), String> {
+fn call(f: Func, mut args: Vec<Num>) -> Result<Part, AnalysisError> {
+    let want = |n: usize| -> Result<(), AnalysisError> {
         if args.len() == n {
             Ok(())
         } else {
-            Err(format!("{} takes {n} arguments", f.name()))
+            Err(arithmetic(format!("{} takes {n} arguments", f.name())))
         }
     };
     match f {
         Func::Min | Func::Max => {
             if args.is_empty() {
-                return Err(format!("{} takes at least one argument", f.name()));
+                return Err(arithmetic(format!(
+                    "{} takes at least one argument",
+                    f.name()
+                )));
             }
             let pick = |x: f64, y: f64| if f == Func::Min { x.min(y) } else { x.max(y) };
             let mut acc = args.remove(0);
@@ -521,16 +533,21 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, String> {
             }
             .filter(|e| e.unsigned_abs() <= MAX_POWER)
             .ok_or_else(|| {
-                format!("pow of a query's value takes a whole exponent of at most {MAX_POWER}")
+                arithmetic(format!(
+                    "pow of a query's value takes a whole exponent of at most {MAX_POWER}"
+                ))
             })?;
             let base = &args[0];
             if base.value == 0.0 && e < 0 {
-                return Err("division by zero".into());
+                return Err(arithmetic("division by zero"));
             }
             let p = |x: f64| x.powi(e as i32);
             let value = p(base.value);
             if value.is_nan() {
-                return Err(format!("pow({}, {e}) is undefined", show(base.value)));
+                return Err(arithmetic(format!(
+                    "pow({}, {e}) is undefined",
+                    show(base.value)
+                )));
             }
             let (lo, hi) = if base.lo <= 0.0 && base.hi >= 0.0 && e < 0 {
                 // A base that may be zero bounds nothing.
@@ -549,19 +566,24 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, String> {
             let exact = base.exact.as_ref().map(|b| b.clone().pow(e));
             Ok(Part::Num(Num::made(value, exact, lo, hi)))
         }
-        Func::Mod | Func::Log => Err(format!(
+        Func::Mod | Func::Log => Err(unsupported(format!(
             "{} of a query's value is not supported (+, -, *, /, min, max, floor, ceil, round, \
              pow and comparisons are)",
             f.name()
-        )),
+        ))),
     }
 }
 
 /// The exact value `f` works on (its queries are solved exactly); +∞ has none.
-fn whole(n: &Num, f: Func) -> Result<Rational, String> {
+fn whole(n: &Num, f: Func) -> Result<Rational, AnalysisError> {
     n.exact
         .clone()
-        .ok_or_else(|| format!("{} of {} is undefined", f.name(), show(n.value)))
+        .ok_or_else(|| arithmetic(format!("{} of {} is undefined", f.name(), show(n.value))))
+}
+
+/// [`AnalysisError::Arithmetic`] with `why`.
+fn arithmetic(why: impl Into<String>) -> AnalysisError {
+    AnalysisError::Arithmetic(why.into())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 //! `argmin` and `argmax` the states of the least or greatest value, `range` the least and the
 //! greatest ([`Listed`]).
 
+use crate::analysis::error::AnalysisError;
 use std::str::FromStr;
 
 use malachite_base::num::conversion::traits::RoundingFrom;
@@ -52,11 +53,14 @@ pub(crate) fn check(
         unreachable!("checked by is_general")
     };
     if !loaded.decided.is_empty() {
-        return Err(Error::Model(format!(
-            "{}: the model was built for other properties (a filter needs every reachable \
-             state: build it in full)",
-            prop.text
-        )));
+        return Err(Error::of(
+            &prop.text,
+            AnalysisError::PartialBuild(
+                "the model was built for other properties (a filter needs every reachable \
+                 state: build it in full)"
+                    .into(),
+            ),
+        ));
     }
     let set = states_of(loaded, props, prop, states.as_deref())?;
     match &inner.kind {
@@ -78,7 +82,7 @@ fn states_of(
         None => (0..space.len() as u32).collect(),
         Some(e) => {
             let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
-            let holds = states_where(space, program, &c).map_err(Error::Model)?;
+            let holds = states_where(space, program, &c).map_err(Error::Analysis)?;
             (0..space.len() as u32)
                 .filter(|&s| holds[s as usize])
                 .collect()
@@ -125,7 +129,13 @@ fn of_expression(
     for &s in set {
         space.unpack(program, s, &mut vals);
         let v = c.eval(&vals).map_err(|e| {
-            Error::Model(format!("{inner} in state {}: {e}", space.show(program, s)))
+            Error::Analysis(AnalysisError::Part {
+                part: inner.to_string(),
+                error: Box::new(Error::Analysis(AnalysisError::InState {
+                    state: space.show(program, s),
+                    error: e,
+                })),
+            })
         })?;
         items.push(match v {
             Value::Bool(b) => Item::Bool(b),
@@ -155,9 +165,9 @@ fn aggregate(
             .iter()
             .map(|v| match v {
                 Item::Bool(b) => Ok(*b),
-                _ => Err(Error::Model(format!(
+                _ => Err(Error::Analysis(AnalysisError::Filter(format!(
                     "filter({name}, …) takes true or false, and {inner} is a number"
-                ))),
+                )))),
             })
             .collect()
     };
@@ -165,9 +175,9 @@ fn aggregate(
         items
             .iter()
             .map(|v| match v {
-                Item::Bool(_) => Err(Error::Model(format!(
+                Item::Bool(_) => Err(Error::Analysis(AnalysisError::Filter(format!(
                     "filter({name}, …) takes a number, and {inner} is true or false"
-                ))),
+                )))),
                 Item::Num(x, q) => Ok((*x, q.clone())),
             })
             .collect()
@@ -372,9 +382,9 @@ fn of_query(
         | FilterOp::Argmax
             if boolean =>
         {
-            Err(Error::Model(format!(
+            Err(Error::Analysis(AnalysisError::Filter(format!(
                 "filter({name}, …) takes a number, and {inner} is true or false"
-            )))
+            ))))
         }
         _ if boolean => {
             let holds = crate::analysis::nested::satisfying(loaded, props, prop, query)?;
@@ -401,21 +411,21 @@ fn of_query(
 fn single(op: FilterOp, set: &[u32], loaded: &Loaded) -> Result<usize, Error> {
     match (op, set.len()) {
         (_, 0) => Err(empty(op)),
-        (FilterOp::State, n) if n > 1 => Err(Error::Model(format!(
+        (FilterOp::State, n) if n > 1 => Err(Error::Analysis(AnalysisError::Filter(format!(
             "filter(state, …) takes one state, and {n} satisfy its condition (the first two: \
              {} and {})",
             loaded.space.show(&loaded.program, set[0]),
             loaded.space.show(&loaded.program, set[1])
-        ))),
+        )))),
         _ => Ok(0),
     }
 }
 
 fn empty(op: FilterOp) -> Error {
-    Error::Model(format!(
+    Error::Analysis(AnalysisError::Filter(format!(
         "filter({}, …): no reachable state satisfies its condition",
         op.name()
-    ))
+    )))
 }
 
 /// A boolean answer.

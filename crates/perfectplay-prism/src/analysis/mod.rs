@@ -9,6 +9,7 @@ pub(crate) mod bounded;
 pub mod check;
 pub(crate) mod compound;
 pub(crate) mod ctl;
+pub mod error;
 pub(crate) mod filter;
 pub mod graph;
 pub(crate) mod nested;

@@ -4,6 +4,7 @@
 //! conditions or other state formulas rewritten bottom-up so that each is the set of states
 //! where it holds ([`lift`]), after which the rest of the pipeline sees a plain property.
 
+use crate::analysis::error::{unsupported, AnalysisError};
 use std::sync::Arc;
 
 use malachite_base::num::conversion::traits::RoundingFrom;
@@ -52,10 +53,10 @@ pub(crate) fn values(
     let (program, space) = (&at.program, &at.space);
     let (q, through, target) = (&r.query, r.through.as_ref(), &r.target);
     if exact && crate::analysis::check::inexact(program, q, through, target) {
-        return Err(Error::Model(crate::analysis::check::INEXACT.into()));
+        return Err(Error::Analysis(AnalysisError::Inexact));
     }
     let over = OverInitial::Min;
-    let model_err = Error::Model;
+    let model_err = Error::Analysis;
     let (mut vals, error) = match (r.steps, r.first) {
         (Some(last), first) => {
             let steps = crate::analysis::bounded::Steps { last, first };
@@ -96,10 +97,10 @@ fn infinite() -> StateValue {
 
 /// Why `query` has no value per state here.
 fn not_everywhere(query: &Query) -> Error {
-    Error::Model(format!(
+    Error::Analysis(unsupported(format!(
         "{query} is solved from one start at a time (F0 where plays can miss the target, Fc on \
          a game): it cannot be evaluated in every state, as a nested formula or a filter needs"
-    ))
+    )))
 }
 
 /// Solves `model`, whose state `at(s)` stands for state `s` of a space of `n` states, and reads
@@ -127,7 +128,7 @@ fn solve_all<M: Model>(
     }
     let solution = Solver::new(model)
         .solve::<Exact>()
-        .map_err(|e| Error::Model(e.to_string()))?;
+        .map_err(|e| Error::Analysis(AnalysisError::Solve(e)))?;
     let vals = (0..n as u32)
         .map(|s| match solution.value(&at(s)) {
             Some(v) => StateValue {
@@ -157,10 +158,10 @@ pub(crate) fn satisfying(
         return ctl(loaded, props, prop, query);
     }
     let Some((op, bound)) = &query.bound else {
-        return Err(Error::Model(format!(
+        return Err(Error::Analysis(unsupported(format!(
             "{query} is a number, where a state formula (true or false) is needed: give it a \
              bound (P>=0.5 [ … ])"
-        )));
+        ))));
     };
     let b = bound_value(&loaded.program, props, prop, bound)?;
     let (n, d) = b.parts();
@@ -193,10 +194,10 @@ pub(crate) fn satisfying(
         crate::analysis::check::inexact(&loaded.program, &r.query, r.through.as_ref(), &r.target)
     };
     if inexact {
-        return Err(Error::Model(format!(
+        return Err(Error::Analysis(AnalysisError::TooClose(format!(
             "{query}: in some state the value is too close to the bound to compare in floating \
              point, and the model's numbers are floating point"
-        )));
+        ))));
     }
     let (vals, _) = values(loaded, props, prop, &numeric, true)?;
     Ok(vals
@@ -212,14 +213,14 @@ pub(crate) fn satisfying(
 fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec<bool>, Error> {
     let (program, space) = (&loaded.program, &loaded.space);
     if !loaded.decided.is_empty() {
-        return Err(Error::Model(format!(
+        return Err(Error::Analysis(AnalysisError::PartialBuild(format!(
             "{query} is checked on every reachable state, and the model was built for other \
              properties (build it in full)"
-        )));
+        ))));
     }
     let set = |e: &Expr| -> Result<Vec<bool>, Error> {
         let c = program.resolve_property(&prop.file, &prop.src, e, &props.scope)?;
-        crate::analysis::check::states_where(space, program, &c).map_err(Error::Model)
+        crate::analysis::check::states_where(space, program, &c).map_err(Error::Analysis)
     };
     let every = vec![true; space.len()];
     let graph = Graph::new(space);
@@ -279,9 +280,9 @@ fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec
             not(&graph.until(q.dual(), &not_psi, &not_phi, steps(bound.as_ref())?))
         }
         _ => {
-            return Err(Error::Model(format!(
+            return Err(Error::Analysis(unsupported(format!(
                 "{query}: E and A take a path formula (F, G, X, U, W or R), not a reward's"
-            )))
+            ))))
         }
     })
 }
@@ -299,11 +300,11 @@ pub(crate) fn lift(
         return Ok(None);
     }
     if !loaded.decided.is_empty() {
-        return Err(Error::Model(format!(
+        return Err(Error::Analysis(AnalysisError::PartialBuild(format!(
             "{}: a formula nested in it is checked in every state, and the model was built for \
              other properties (build it in full)",
             prop.text
-        )));
+        ))));
     }
     let mut lifted = Lifted {
         loaded,
@@ -368,10 +369,10 @@ impl Lifted<'_> {
                     return self.label(&inner, e);
                 }
                 if nested {
-                    return Err(Error::Model(format!(
+                    return Err(Error::Analysis(unsupported(format!(
                         "{q} is a number, where a state formula (true or false) is needed: give \
                          it a bound (P>=0.5 [ … ])"
-                    )));
+                    ))));
                 }
                 ExprKind::Query(Box::new(inner))
             }

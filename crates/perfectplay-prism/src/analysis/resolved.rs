@@ -2,6 +2,7 @@
 //! complement of their dual `F` or `U` query, and `R[ F0 φ ]` settled as `F` where it is
 //! that), how it aggregates over the initial states, its state formulas and its step bounds.
 
+use crate::analysis::error::{unsupported, AnalysisError};
 use std::borrow::Cow;
 
 use crate::analysis::check::{check, OverInitial};
@@ -82,23 +83,23 @@ pub(crate) fn resolve_prop<'p>(
                 FilterOp::Max => OverInitial::Max,
                 FilterOp::Min => OverInitial::Min,
                 FilterOp::Avg => OverInitial::Avg,
-                _ => return Err(Error::Model(GENERAL_FILTER.into())),
+                _ => return Err(Error::Analysis(unsupported(GENERAL_FILTER))),
             };
             let init = states
                 .as_ref()
                 .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
             let ExprKind::Query(q) = &inner.kind else {
-                return Err(Error::Model(GENERAL_FILTER.into()));
+                return Err(Error::Analysis(unsupported(GENERAL_FILTER)));
             };
             if !init {
-                return Err(Error::Model(GENERAL_FILTER.into()));
+                return Err(Error::Analysis(unsupported(GENERAL_FILTER)));
             }
             (over, q)
         }
         _ => {
-            return Err(Error::Model(
-                "a property is a P or R query, a filter of one, or arithmetic over them".into(),
-            ))
+            return Err(Error::Analysis(unsupported(
+                "a property is a P or R query, a filter of one, or arithmetic over them",
+            )))
         }
     };
     resolve_over(program, props, prop, over, query)
@@ -120,9 +121,9 @@ pub(crate) fn resolve_over<'p>(
     if crate::analysis::nested::is_ctl(query) {
         // Not a query for the engine: `crate::analysis::nested` checks it on the graph, over the whole
         // space (so a build is never cut short for it).
-        return Err(Error::Model(format!(
+        return Err(Error::Analysis(unsupported(format!(
             "{query}: E and A are checked on the transition graph, not solved"
-        )));
+        ))));
     }
     if let Some(dual) = dual(query)? {
         // One minus the greatest over the initial states is the least of one minus each.
@@ -180,9 +181,9 @@ fn dual(query: &Query) -> Result<Option<Query>, Error> {
         _ => return Ok(None),
     };
     if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-        return Err(Error::Model(
-            "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
-        ));
+        return Err(Error::Analysis(unsupported(
+            "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
+        )));
     }
     let mut dual = query.clone();
     dual.path = path;
@@ -232,9 +233,9 @@ fn resolve_query<'p>(
                 | Path::Instant(_)
         )
     {
-        return Err(Error::Model(
-            "Fc, F0, C and I measure rewards: a P query takes F φ or ψ U φ".into(),
-        ));
+        return Err(Error::Analysis(unsupported(
+            "Fc, F0, C and I measure rewards: a P query takes F φ or ψ U φ",
+        )));
     }
     let mut steps = None;
     let mut first = 0;
@@ -261,9 +262,9 @@ fn resolve_query<'p>(
             target,
         } => {
             if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-                return Err(Error::Model(
-                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
-                ));
+                return Err(Error::Analysis(unsupported(
+                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
+                )));
             }
             let (from, last) = interval(program, props, prop, bound)?;
             first = from;
@@ -274,18 +275,18 @@ fn resolve_query<'p>(
         // φ after one step: the step-bounded game of one step, φ not counted at the start.
         Path::Next(t) => {
             if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-                return Err(Error::Model(
-                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k".into(),
-                ));
+                return Err(Error::Analysis(unsupported(
+                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
+                )));
             }
             steps = Some(1);
             first = 1;
             (None, resolve(t)?)
         }
         Path::Globally { .. } | Path::WeakUntil(..) | Path::Release(..) => {
-            return Err(Error::Model(
-                "internal: G, W and R are asked by their dual".into(),
-            ))
+            return Err(Error::Analysis(AnalysisError::Internal(
+                "G, W and R are asked by their dual",
+            )))
         }
     };
     Ok(Resolved {
@@ -316,11 +317,15 @@ pub(crate) fn interval(
         // `>k` counts from step k+1.
         first = step_bound(program, props, prop, a, false)?
             .checked_add(bound.from_strict as u32)
-            .ok_or_else(|| Error::Model(format!("the step bound {bound} is too large")))?;
+            .ok_or_else(|| {
+                Error::Analysis(AnalysisError::StepBound(format!(
+                    "the step bound {bound} is too large"
+                )))
+            })?;
         if last.is_some_and(|last| first > last) {
-            return Err(Error::Model(format!(
+            return Err(Error::Analysis(AnalysisError::StepBound(format!(
                 "the step bound {bound} starts after it ends"
-            )));
+            ))));
         }
     }
     Ok((first, last))
@@ -337,18 +342,18 @@ fn step_bound(
     let k = match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
         CExpr::Const(crate::program::value::Value::Int(k)) => k,
         _ => {
-            return Err(Error::Model(format!(
+            return Err(Error::Analysis(AnalysisError::StepBound(format!(
                 "the step bound {bound} is not a constant integer"
-            )))
+            ))))
         }
     };
     let k = if strict { k - 1 } else { k };
     u32::try_from(k).map_err(|_| {
-        Error::Model(format!(
+        Error::Analysis(AnalysisError::StepBound(format!(
             "the step bound {}{bound} leaves {k} steps: it must allow none or more, and fewer \
              than 2^32",
             if strict { "<" } else { "<=" }
-        ))
+        )))
     })
 }
 
@@ -404,7 +409,7 @@ fn zero_as_reach_query(
                     over,
                     exact,
                 )
-                .map_err(Error::Model)
+                .map_err(Error::Analysis)
             };
             // The float answer says whether to look closer; the exact one decides.
             Ok(solve(false)?.value == want

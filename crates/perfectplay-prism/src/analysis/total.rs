@@ -21,6 +21,7 @@
 //!    and they are what the minimiser holds one strategy of the maximiser's to, so no more
 //!    than the game's value: they are the value.
 
+use crate::analysis::error::AnalysisError;
 use perfectplay::{Model, Number, Player, Rat, Solver};
 
 use crate::analysis::check::{Answer, OverInitial};
@@ -107,7 +108,11 @@ impl<F: Fn(u32) -> bool + Copy> Game<'_, F> {
 
 /// The answer to an `Fc` query on a stochastic game, by this strategy iteration: in floats,
 /// or exactly with `exact` (and where a float solve fails).
-pub fn answer(mut model: QueryModel, over: OverInitial, exact: bool) -> Result<Answer, String> {
+pub fn answer(
+    mut model: QueryModel,
+    over: OverInitial,
+    exact: bool,
+) -> Result<Answer, AnalysisError> {
     /// The value at the start (`None` for +∞).
     fn at_start<N: Number>(
         model: &QueryModel,
@@ -169,7 +174,7 @@ pub fn answer(mut model: QueryModel, over: OverInitial, exact: bool) -> Result<A
 /// +∞), by strategy iteration over the reward maximiser's strategies (see the module's
 /// notes), with the largest certified error bound of the solves (zero when each was direct)
 /// and the states solved last.
-pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
+pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, AnalysisError> {
     let space = model.space;
     let n = space.len();
     let pred = Predecessors::new(space);
@@ -195,11 +200,13 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
     let mut follow = vec![u32::MAX; n];
     for s in 0..n as u32 {
         if open[s as usize] && is_max(s) {
-            follow[s as usize] = space
-                .choices_of(s)
-                .find(|&c| usable[c])
-                .ok_or("internal: a maximiser's state without a usable choice")?
-                as u32;
+            follow[s as usize] =
+                space
+                    .choices_of(s)
+                    .find(|&c| usable[c])
+                    .ok_or(AnalysisError::Internal(
+                        "a maximiser's state without a usable choice",
+                    ))? as u32;
         }
     }
     let mut solved = Solved {
@@ -258,7 +265,7 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
             let solution = Solver::new(&*model).solve::<N>();
             Some(solution.map_err(|e| {
                 model.clear_step(base.clone(), usable.clone());
-                e.to_string()
+                AnalysisError::Solve(e)
             })?)
         };
         if let Some(solution) = &solution {
@@ -320,9 +327,9 @@ pub fn solve<N: Number>(model: &mut QueryModel) -> Result<Solved<N>, String> {
         }
     }
     model.clear_step(base, usable);
-    Err(format!(
+    Err(AnalysisError::TooLarge(format!(
         "the maximiser's strategy still improved after {MAX_ROUNDS} rounds"
-    ))
+    )))
 }
 
 /// What [`solve`] found.
@@ -373,8 +380,10 @@ impl<'a> AnalysisModel<'a> {
     /// The game of `model` (an `Fc` query on an smg after its graph analyses), with the
     /// maximiser's strategy found by [`solve`] (in rationals with `exact`, so that no near
     /// tie decides it); an error where the value at the start is +∞.
-    pub fn new(mut model: QueryModel<'a>, exact: bool) -> Result<AnalysisModel<'a>, String> {
-        fn parts<N: Number>(model: &mut QueryModel) -> Result<(Solved<N>, Vec<bool>), String> {
+    pub fn new(mut model: QueryModel<'a>, exact: bool) -> Result<AnalysisModel<'a>, AnalysisError> {
+        fn parts<N: Number>(
+            model: &mut QueryModel,
+        ) -> Result<(Solved<N>, Vec<bool>), AnalysisError> {
             let solved = solve::<N>(model)?;
             let infinite = solved.values.iter().map(Option::is_none).collect();
             Ok((solved, infinite))
@@ -393,7 +402,9 @@ impl<'a> AnalysisModel<'a> {
             model.space.initial.iter().any(|&i| infinite[i as usize])
         };
         if start_infinite {
-            return Err("the value at the start is +∞ (a play earns for ever)".into());
+            return Err(AnalysisError::Infinite(
+                "the value at the start is +∞ (a play earns for ever)".into(),
+            ));
         }
         Ok(AnalysisModel {
             model,

@@ -30,6 +30,7 @@
 //! the value is +∞ wherever it can lead there with some probability; the minimiser keeps
 //! away from those states where it can, and its choices that lead there are left out.
 
+use crate::analysis::error::{unsupported, AnalysisError};
 use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats};
 
 use crate::analysis::check::{Answer, Basis, Known, OverInitial, Prepared};
@@ -242,7 +243,7 @@ pub(crate) fn setup<'a>(
     query: &Query,
     target: &CExpr,
     over: OverInitial,
-) -> Result<Setup<'a>, String> {
+) -> Result<Setup<'a>, AnalysisError> {
     let Basis {
         goal,
         players,
@@ -250,14 +251,16 @@ pub(crate) fn setup<'a>(
         ..
     } = crate::analysis::check::basis(program, space, query, None, target, over)?;
     let Measure::Reward(r) = &query.what else {
-        return Err("F0 measures a reward: ask R[ F0 φ ]".into());
+        return Err(unsupported("F0 measures a reward: ask R[ F0 φ ]"));
     };
     let n = space.len();
     let dtmc = program.model_type == ModelType::Dtmc;
     let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
     let reward = crate::build::rewards::choice_rewards(program, space, structure, &goal)?;
     if reward.iter().any(|r| *r < Rat::ZERO) {
-        return Err("F0 needs rewards of at least zero".into());
+        return Err(AnalysisError::Reward(
+            "F0 needs rewards of at least zero".into(),
+        ));
     }
     let (unit, units) = whole_units(&reward)?;
     let player_of = |s: u32| *players.get(s as usize).unwrap_or(&players[0]);
@@ -357,7 +360,9 @@ pub(crate) fn setup<'a>(
     }
     // A cut play's bound (a level plus `Ū`) must fit the engine's fractions.
     if model.upper.iter().any(|&u| u >= (1u64 << 45) as f64) {
-        return Err("R[ F0 φ ]: the reward a play can still earn is too large to bound".into());
+        return Err(AnalysisError::TooLarge(
+            "R[ F0 φ ]: the reward a play can still earn is too large to bound".into(),
+        ));
     }
     let largest = model.units.iter().copied().max().unwrap_or(1).max(1) as u64;
     model.cut = (largest * FIRST_LEVEL).clamp(64, MAX_UNITS) as u32;
@@ -392,7 +397,7 @@ pub(crate) fn answer(
     target: &CExpr,
     over: OverInitial,
     exact: bool,
-) -> Result<Answer, String> {
+) -> Result<Answer, AnalysisError> {
     let (mut model, bounded) = match setup(program, space, query, target, over)? {
         Setup::Infinite => return Ok(Answer::infinite()),
         Setup::Product { model, bounded } => (*model, bounded),
@@ -422,7 +427,7 @@ pub(crate) fn answer(
         });
     }
     if exact {
-        return Err(UNBOUNDED.into());
+        return Err(unsupported(UNBOUNDED));
     }
     loop {
         model.high = false;
@@ -449,12 +454,12 @@ pub(crate) fn answer(
 
 /// The start value of the product `model` in `N`, in floats falling back to an exact solve
 /// where a pivot vanishes by rounding.
-fn solve<N: Number>(model: &ZeroModel) -> Result<(N, Stats), String> {
+fn solve<N: Number>(model: &ZeroModel) -> Result<(N, Stats), AnalysisError> {
     let too_large = |e: perfectplay::SolveError| match e {
-        perfectplay::SolveError::TooManyStates { .. } => {
-            format!("R[ F0 φ ]: the game with the reward earned has more than {MAX_PRODUCT} states")
-        }
-        e => e.to_string(),
+        perfectplay::SolveError::TooManyStates { .. } => AnalysisError::TooLarge(format!(
+            "R[ F0 φ ]: the game with the reward earned has more than {MAX_PRODUCT} states"
+        )),
+        e => AnalysisError::Solve(e),
     };
     let solution = Solver::new(model)
         .max_states(MAX_PRODUCT)
@@ -465,8 +470,10 @@ fn solve<N: Number>(model: &ZeroModel) -> Result<(N, Stats), String> {
 
 /// The rewards `reward` as whole units of their common denominator: the denominator and each
 /// reward's count.
-fn whole_units(reward: &[Rat]) -> Result<(u64, Vec<u32>), String> {
-    let too_fine = || "R[ F0 φ ]: the rewards' common denominator is too large".to_string();
+fn whole_units(reward: &[Rat]) -> Result<(u64, Vec<u32>), AnalysisError> {
+    let too_fine = || {
+        AnalysisError::TooLarge("R[ F0 φ ]: the rewards' common denominator is too large".into())
+    };
     let mut unit: u64 = 1;
     for r in reward {
         let d = r.denom();
@@ -482,7 +489,11 @@ fn whole_units(reward: &[Rat]) -> Result<(u64, Vec<u32>), String> {
                 .checked_mul(unit / r.denom())
                 .filter(|&u| u <= MAX_UNITS / 2)
                 .map(|u| u as u32)
-                .ok_or_else(|| "R[ F0 φ ]: a reward too large to count in units".to_string())
+                .ok_or_else(|| {
+                    AnalysisError::TooLarge(
+                        "R[ F0 φ ]: a reward too large to count in units".into(),
+                    )
+                })
         })
         .collect::<Result<_, _>>()?;
     Ok((unit, units))
@@ -580,7 +591,7 @@ fn most_to_earn(
     stop: &[bool],
     dtmc: bool,
     region: &[bool],
-) -> Result<Vec<f64>, String> {
+) -> Result<Vec<f64>, AnalysisError> {
     let mut total = query.clone();
     total.path = match &query.path {
         Path::EventuallyZero(t) => Path::EventuallyCumulative(t.clone()),
@@ -612,7 +623,7 @@ fn most_to_earn(
         false,
     )?;
     let Prepared::Model(mut model) = prepared else {
-        return Err("internal: Ū is +∞ at a finite start".into());
+        return Err(AnalysisError::Internal("Ū is +∞ at a finite start"));
     };
     let values = match values_in(&mut model, region) {
         Ok(values) => values,
@@ -627,9 +638,8 @@ fn most_to_earn(
             (Some(v), _) => Ok(v.to_f64()),
             (None, Some(v)) => Ok(v * (1.0 + 1e-9) + 1e-9),
             (None, None) if !region[s] => Ok(0.0),
-            (None, None) => Err(format!(
-                "internal: no bound on the reward still to earn at state {}",
-                space.show(program, s as u32)
+            (None, None) => Err(AnalysisError::Internal(
+                "no bound on the reward still to earn at a state of the region",
             )),
         })
         .collect()
@@ -657,7 +667,7 @@ fn game_bounds(
     over: OverInitial,
     stop: &[bool],
     region: &[bool],
-) -> Result<GameBounds, String> {
+) -> Result<GameBounds, AnalysisError> {
     let (space, program) = (model.space, model.program);
     let n = space.len();
     // `P*` exactly, at every state of the region.
@@ -670,7 +680,7 @@ fn game_bounds(
     let Prepared::Model(mut p_model) =
         crate::analysis::check::prepare(program, space, &reach, None, target, over)?
     else {
-        return Err("internal: a probability is +∞".into());
+        return Err(AnalysisError::Internal("a probability is +∞"));
     };
     let p_star = values_in::<Exact>(&mut p_model, region)?;
     // The minimiser's choices that keep `P*`: their successors' `P*` average to the state's.
@@ -696,7 +706,7 @@ fn game_bounds(
     }
     // `W`: the total reward until φ or a lost state, the minimiser restricted so.
     let Measure::Reward(r) = &query.what else {
-        return Err("F0 measures a reward: ask R[ F0 φ ]".into());
+        return Err(unsupported("F0 measures a reward: ask R[ F0 φ ]"));
     };
     let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
     let earn = crate::build::rewards::choice_rewards(program, space, structure, stop)?;
@@ -769,7 +779,7 @@ struct GameBounds {
 fn values_in<N: Number>(
     model: &mut crate::analysis::query::QueryModel,
     region: &[bool],
-) -> Result<Vec<Option<N>>, String> {
+) -> Result<Vec<Option<N>>, AnalysisError> {
     let n = model.space.len();
     let fixed: Vec<Option<Rat>> = (0..n).map(|s| model.fixed_value(s)).collect();
     let mut spread: Vec<u32> = (0..n as u32)
@@ -784,7 +794,9 @@ fn values_in<N: Number>(
     }
     let usable = model.usable.clone();
     model.set_step(fixed.clone(), vec![u32::MAX; n], spread, usable.clone());
-    let solved = Solver::new(&*model).solve::<N>().map_err(|e| e.to_string());
+    let solved = Solver::new(&*model)
+        .solve::<N>()
+        .map_err(AnalysisError::Solve);
     model.clear_step(fixed, usable);
     let solution = solved?;
     for (s, v) in values.iter_mut().enumerate() {

@@ -4,7 +4,7 @@
 //! top-level conjunction pins (`x = 3`, `b`, `!b`) take that one value, so a model whose
 //! initial states fix most variables is not enumerated over the product of all their ranges.
 
-use crate::build::BuildError;
+use crate::build::{BuildError, InitProblem};
 use crate::program::eval::CExpr;
 use crate::program::Program;
 use crate::syntax::ast::{BinOp, UnOp};
@@ -40,7 +40,7 @@ pub(crate) fn initial_valuations(
     };
     search.run(0)?;
     if search.found.is_empty() {
-        return Err(BuildError("init … endinit holds in no state".into()));
+        return Err(BuildError::Init(InitProblem::NoState));
     }
     Ok(search.found)
 }
@@ -60,26 +60,24 @@ impl Search<'_> {
     fn run(&mut self, i: usize) -> Result<(), BuildError> {
         self.visits += 1;
         if self.visits > MAX_VISITS {
-            return Err(BuildError(
-                "init … endinit: too many valuations of the variables to search".into(),
-            ));
+            return Err(BuildError::Init(InitProblem::TooManyValuations));
         }
         match holds(self.init, &self.vals, &self.assigned)
-            .map_err(|e| BuildError(format!("init … endinit: {e}")))?
+            .map_err(|e| BuildError::Init(InitProblem::Eval(e)))?
         {
             Some(false) => return Ok(()),
             Some(true) if i == self.vals.len() => {
                 if self.found.len() >= self.max_states {
-                    return Err(BuildError(format!(
-                        "more than {} initial states (the state limit)",
-                        self.max_states
-                    )));
+                    return Err(BuildError::StateLimit {
+                        limit: self.max_states,
+                        initial: true,
+                    });
                 }
                 self.found.push(self.vals.clone());
                 // The list grows with the model: stopped before memory runs out, as a build is.
                 if self.found.len() % (1 << 16) == 0 {
                     perfectplay::memory::check(self.found.len())
-                        .map_err(|e| BuildError(format!("init … endinit: {e}")))?;
+                        .map_err(|e| BuildError::Init(InitProblem::Memory(e)))?;
                 }
                 return Ok(());
             }

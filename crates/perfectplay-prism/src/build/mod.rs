@@ -9,6 +9,7 @@
 //! the state. A state without an enabled command (a deadlock) gets a self-loop, as in PRISM and
 //! Storm.
 
+mod error;
 pub(crate) mod index;
 pub(crate) mod init;
 pub mod packed;
@@ -24,10 +25,7 @@ use crate::program::value::{Value, Q};
 use crate::program::{CExpr, EvalError, Program};
 use perfectplay::Rat;
 
-/// Why the state space could not be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct BuildError(pub String);
+pub use crate::build::error::{BuildError, CommandProblem, InitProblem, StateProblem};
 
 /// A choice of a state: its action and its outcomes.
 #[derive(Clone, Debug, PartialEq)]
@@ -280,9 +278,7 @@ pub fn build_until(
         (program.modules.len(), "modules"),
     ] {
         if count > most {
-            return Err(BuildError(format!(
-                "{count} {what}: at most {most} are supported"
-            )));
+            return Err(BuildError::TooMany { what, count, most });
         }
     }
     // The narrowest word that holds a state.
@@ -293,10 +289,10 @@ pub fn build_until(
         257..=512 => build_packed::<[u64; 8]>,
         513..=packed::MAX_BITS => build_packed::<[u64; 16]>,
         _ => {
-            return Err(BuildError(format!(
-                "a state needs {bits} bits for its variables' ranges; at most {} are supported",
-                packed::MAX_BITS
-            )))
+            return Err(BuildError::StateBits {
+                bits,
+                most: packed::MAX_BITS,
+            })
         }
     };
     build(program, layout, max_states, stop, progress)
@@ -439,13 +435,12 @@ fn build_packed<K: Word>(
     let branches = |c: usize, vals: &[i64], out: &mut Vec<(Q, K, K)>| {
         let cmd = &program.commands[c];
         let state_text = || show_values(program, vals);
-        let fail = |e: EvalError| {
-            BuildError(format!(
-                "command '{}' in state {}: {e}",
-                cmd.text,
-                state_text()
-            ))
+        let command = |problem: CommandProblem| BuildError::Command {
+            command: cmd.text.clone(),
+            state: state_text(),
+            problem,
         };
+        let fail = |e: EvalError| command(CommandProblem::Eval(e));
         out.clear();
         // A command whose probabilities are constants that sum to one (the usual case) is
         // checked once, not in every state.
@@ -461,11 +456,7 @@ fn build_packed<K: Word>(
                 })?,
             };
             if p < Q::int(0) || p > Q::int(1) {
-                return Err(BuildError(format!(
-                    "command '{}' in state {}: probability {p} is outside [0, 1]",
-                    cmd.text,
-                    state_text()
-                )));
+                return Err(command(CommandProblem::ProbabilityOutside(p.to_string())));
             }
             if floating[c] {
                 float_sum += p.to_f64();
@@ -486,14 +477,12 @@ fn build_packed<K: Word>(
                 };
                 let var_d = &program.vars[*var];
                 if v < var_d.lo || v > var_d.hi {
-                    return Err(BuildError(format!(
-                        "command '{}' in state {}: it sets {} to {v}, outside its range [{}..{}]",
-                        cmd.text,
-                        state_text(),
-                        var_d.name,
-                        var_d.lo,
-                        var_d.hi
-                    )));
+                    return Err(command(CommandProblem::OutOfRange {
+                        var: var_d.name.clone(),
+                        value: v,
+                        lo: var_d.lo,
+                        hi: var_d.hi,
+                    }));
                 }
                 let (shift, width) = layout[*var];
                 let field = K::field(shift, width);
@@ -506,19 +495,11 @@ fn build_packed<K: Word>(
         }
         if floating[c] {
             // Computed in floating point: one up to rounding, as PRISM and Storm check.
-            if !((float_sum - 1.0).abs() <= FLOAT_SUM_TOLERANCE) {
-                return Err(BuildError(format!(
-                    "command '{}' in state {}: its probabilities sum to {float_sum}, not 1",
-                    cmd.text,
-                    state_text()
-                )));
+            if (float_sum - 1.0).abs() > FLOAT_SUM_TOLERANCE || float_sum.is_nan() {
+                return Err(command(CommandProblem::Sum(float_sum.to_string())));
             }
         } else if !checked && sum != Q::int(1) {
-            return Err(BuildError(format!(
-                "command '{}' in state {}: its probabilities sum to {sum}, not 1",
-                cmd.text,
-                state_text()
-            )));
+            return Err(command(CommandProblem::Sum(sum.to_string())));
         }
         Ok(())
     };
@@ -535,22 +516,23 @@ fn build_packed<K: Word>(
     while s < space.states.len() {
         if s % PROGRESS_EVERY == 0 && s > 0 {
             if progress(s, space.states.len()).is_break() {
-                return Err(BuildError(format!("interrupted after {s} states")));
+                return Err(BuildError::Interrupted { after: s });
             }
             // Stopped with an error before the machine (or the process's limit) runs out.
-            perfectplay::memory::check(space.states.len())
-                .map_err(|e| BuildError(e.to_string()))?;
+            perfectplay::memory::check(space.states.len()).map_err(BuildError::Memory)?;
         }
         let here = K::load(space.states.get(s));
         unpack(&space.layout, program, &here, &mut vals);
         space.choice_start.push(space.choices.len() as u32);
         let state_text = || show_values(program, &vals);
-        let fail = |cmd: usize, e: EvalError| {
-            BuildError(format!(
-                "command '{}' in state {}: {e}",
-                program.commands[cmd].text,
-                state_text()
-            ))
+        let fail = |cmd: usize, e: EvalError| BuildError::Command {
+            command: program.commands[cmd].text.clone(),
+            state: state_text(),
+            problem: CommandProblem::Eval(e),
+        };
+        let in_state = |problem: StateProblem| BuildError::State {
+            state: state_text(),
+            problem,
         };
         let enabled = |cmd: usize| {
             guards[cmd]
@@ -560,7 +542,7 @@ fn build_packed<K: Word>(
         let stopped = match &stop {
             Some((e, fast)) => fast
                 .holds(e, &vals)
-                .map_err(|e| BuildError(format!("in state {}: {e}", state_text())))?,
+                .map_err(|e| in_state(StateProblem::Eval(e)))?,
             None => false,
         };
         // The choices: action, module, and their commands `combos[from..to]`.
@@ -653,12 +635,10 @@ fn build_packed<K: Word>(
                 for &c in combo {
                     for &var in &writes[c] {
                         if written[var] == stamp {
-                            return Err(BuildError(format!(
-                                "state {}: a synchronised step sets {} in two modules (command '{}')",
-                                state_text(),
-                                program.vars[var].name,
-                                program.commands[c].text
-                            )));
+                            return Err(in_state(StateProblem::SharedVariable {
+                                var: program.vars[var].name.clone(),
+                                command: program.commands[c].text.clone(),
+                            }));
                         }
                         written[var] = stamp;
                     }
@@ -725,13 +705,10 @@ fn build_packed<K: Word>(
             if round {
                 let rounded =
                     rounded_distribution(float_dist.iter().map(|&(p, _)| p)).map_err(|p| {
-                        BuildError(format!(
-                            "state {}: a probability of {p:e} (computed in floating point, \
-                             or a fraction too long for the engine's 64-bit fractions) would be \
-                             rounded by more than a relative {:e} to fit them",
-                            state_text(),
-                            ROUNDING_TOLERANCE
-                        ))
+                        in_state(StateProblem::Rounding {
+                            probability: format!("{p:e}"),
+                            tolerance: format!("{ROUNDING_TOLERANCE:e}"),
+                        })
                     })?;
                 dist.clear();
                 dist.extend(
@@ -748,9 +725,10 @@ fn build_packed<K: Word>(
                 let id = *index.entry(packed).or_insert(fresh);
                 if id == fresh {
                     if space.states.len() >= max_states {
-                        return Err(BuildError(format!(
-                            "more than {max_states} states (the state limit)"
-                        )));
+                        return Err(BuildError::StateLimit {
+                            limit: max_states,
+                            initial: false,
+                        });
                     }
                     space.states.push(&packed);
                 }
@@ -766,12 +744,7 @@ fn build_packed<K: Word>(
                     .ok()
                     .zip(i64::try_from(d).ok())
                     .and_then(|(n, d)| Rat::checked_new(n, d))
-                    .ok_or_else(|| {
-                        BuildError(format!(
-                            "state {}: a probability {p} too large a fraction for the solver",
-                            state_text()
-                        ))
-                    })?;
+                    .ok_or_else(|| in_state(StateProblem::TooLong(p.to_string())))?;
                 let number = number_of(&mut numbered, &mut space.probabilities, rat);
                 last_probability = Some((p, number));
                 space.outcomes.push((number, id));
@@ -811,7 +784,7 @@ fn rounded_distribution(probs: impl Iterator<Item = f64>) -> Result<Vec<(i64, i6
         nums[largest] += ROUNDED - total;
     }
     for (&n, &p) in nums.iter().zip(&probs) {
-        if !((n as f64 / ROUNDED as f64 - p).abs() <= ROUNDING_TOLERANCE * p) {
+        if (n as f64 / ROUNDED as f64 - p).abs() > ROUNDING_TOLERANCE * p || p.is_nan() {
             return Err(p);
         }
     }

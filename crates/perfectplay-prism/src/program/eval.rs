@@ -79,6 +79,8 @@ pub enum EvalError {
     NegativeIntPower,
 }
 
+impl std::error::Error for EvalError {}
+
 impl std::fmt::Display for EvalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

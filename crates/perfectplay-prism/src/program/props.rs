@@ -2,6 +2,32 @@
 //! properties that use them), its formulas and labels, and its properties in order, those
 //! written with unsupported constructs kept aside with their error.
 
+/// Why a properties file's properties cannot be checked as a whole (what has a place in the
+/// text is a [`crate::Diagnostic`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum PropsError {
+    /// Constants of the properties file that the property uses and no value is given for.
+    #[error(
+        "undefined constant{} '{}' of the properties (give {} a value)",
+        if .0.len() > 1 { "s" } else { "" },
+        .0.join("', '"),
+        if .0.len() > 1 { "them" } else { "it" }
+    )]
+    Undefined(Vec<String>),
+    /// Properties that refer to each other by name in a circle (the names, quoted, in order).
+    #[error("properties refer to each other in a circle: {}", .0.join(" → "))]
+    Circle(Vec<String>),
+    /// A property refers by name to one written with a construct that is not supported.
+    #[error(
+        "property \"{0}\" is used here, and it is written with a construct that is not supported"
+    )]
+    UsesUnsupported(String),
+    /// A properties file's constant whose value depends on the model's variables.
+    #[error("a constant must not depend on variables")]
+    ConstantOnVariables,
+}
+
 use crate::error::Error;
 use crate::program::value::Value;
 use crate::program::{CExpr, Program, PropertyScope};
@@ -185,11 +211,8 @@ impl Props {
         if missing.is_empty() {
             return Ok(());
         }
-        Err(Error::Model(format!(
-            "undefined constant{} '{}' of the properties (give {} a value)",
-            if missing.len() > 1 { "s" } else { "" },
-            missing.join("', '"),
-            if missing.len() > 1 { "them" } else { "it" },
+        Err(Error::Props(PropsError::Undefined(
+            missing.into_iter().map(String::from).collect(),
         )))
     }
 }
@@ -220,10 +243,7 @@ fn inline_references(props: &mut [Prop], is_label: impl Fn(&str) -> bool) {
                 .chain([&i])
                 .map(|&j| format!("\"{}\"", props[j].name.as_deref().unwrap_or("?")))
                 .collect();
-            return Err(Error::Model(format!(
-                "properties refer to each other in a circle: {}",
-                names.join(" → ")
-            )));
+            return Err(Error::Props(PropsError::Circle(names)));
         }
         stack.push(i);
         let e = props[i].expr.try_rewrite(&mut |e| match &e.kind {
@@ -231,10 +251,7 @@ fn inline_references(props: &mut [Prop], is_label: impl Fn(&str) -> bool) {
                 Some(&(_, j)) if props[j].unsupported.is_none() => {
                     inline(j, props, named, is_label, stack).map(Some)
                 }
-                Some(_) => Err(Error::Model(format!(
-                    "property \"{l}\" is used here, and it is written with a construct \
-                         that is not supported"
-                ))),
+                Some(_) => Err(Error::Props(PropsError::UsesUnsupported(l.clone()))),
                 None => Ok(None),
             },
             _ => Ok(None),
@@ -312,13 +329,9 @@ pub(crate) fn const_of(
         CExpr::Const(v) => Ok((v, false)),
         CExpr::Inexact(inner) => match *inner {
             CExpr::Const(v) => Ok((v, true)),
-            _ => Err(Error::Model(
-                "a constant must not depend on variables".into(),
-            )),
+            _ => Err(Error::Props(PropsError::ConstantOnVariables)),
         },
-        _ => Err(Error::Model(
-            "a constant must not depend on variables".into(),
-        )),
+        _ => Err(Error::Props(PropsError::ConstantOnVariables)),
     }
 }
 

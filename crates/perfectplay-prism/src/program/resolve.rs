@@ -39,6 +39,9 @@ pub(crate) struct Checker<'a> {
     depth: std::cell::Cell<usize>,
     /// Nodes resolved so far (see [`MAX_RESOLVED`]).
     nodes: std::cell::Cell<usize>,
+    /// While an error leaves nested formulas: the innermost one it arose in and what it says
+    /// there (see `in_formula`).
+    failed_in: std::cell::RefCell<Option<(String, String)>>,
 }
 
 /// The deepest an expression may be once its formulas are expanded: deeper is an error, not a
@@ -57,6 +60,7 @@ impl<'a> Checker<'a> {
             src,
             depth: Default::default(),
             nodes: Default::default(),
+            failed_in: Default::default(),
         }
     }
 }
@@ -64,6 +68,22 @@ impl<'a> Checker<'a> {
 impl Checker<'_> {
     pub(crate) fn error(&self, span: Span, msg: impl Into<String>) -> Diagnostic {
         Diagnostic::at(self.file, self.src, span, msg)
+    }
+
+    /// The message of an error `message` that leaves formula `name` (`stack` holds the formulas
+    /// around it): named by the formula where it is used and the innermost one, where it
+    /// arose, not the whole chain between.
+    fn in_formula(&self, name: &str, message: String, stack: &[String]) -> String {
+        let mut failed = self.failed_in.borrow_mut();
+        let (inner, body) = failed.get_or_insert_with(|| (name.to_string(), message));
+        let text = match inner == name {
+            true => format!("in formula '{name}': {body}"),
+            false => format!("in formula '{name}' (through '{inner}'): {body}"),
+        };
+        if stack.is_empty() {
+            *failed = None;
+        }
+        text
     }
 
     /// `line L, column C` of `span`, to name a second place in a message.
@@ -156,11 +176,14 @@ impl Checker<'_> {
                             format!("formula '{n}' is defined in terms of itself"),
                         ));
                     }
+                    if stack.is_empty() {
+                        self.failed_in.take();
+                    }
                     stack.push(n.clone());
                     let r = self.resolve(f, scope, stack);
                     stack.pop();
                     // A formula written in the model is reported where it is used.
-                    r.map_err(|d| self.error(e.span, in_formula(n, &d.message)))?
+                    r.map_err(|d| self.error(e.span, self.in_formula(n, d.message, stack)))?
                 } else {
                     return Err(self.error(e.span, format!("unknown name '{n}'")));
                 }
@@ -368,20 +391,4 @@ fn clear_of_rounding(q: Q, f: Func) -> bool {
     let shifted = if f == Func::Round { x + 0.5 } else { x };
     let gap = (shifted - shifted.round()).abs();
     gap > 1e-9 * x.abs().max(1.0)
-}
-
-/// An error from inside formula `name`, which may itself come from formulas it uses: named
-/// by the formula where it is used and the one where it arose, not the whole chain between.
-fn in_formula(name: &str, message: &str) -> String {
-    let nested = message.strip_prefix("in formula '").and_then(|rest| {
-        let (outer, tail) = rest.split_once('\'')?;
-        match tail.strip_prefix(" (through '") {
-            Some(t) => t.split_once("'): "),
-            None => Some((outer, tail.strip_prefix(": ")?)),
-        }
-    });
-    match nested {
-        Some((inner, body)) => format!("in formula '{name}' (through '{inner}'): {body}"),
-        None => format!("in formula '{name}': {message}"),
-    }
 }
