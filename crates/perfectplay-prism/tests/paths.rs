@@ -300,3 +300,27 @@ proptest! {
         }
     }
 }
+
+/// A bound without a direction holds where every scheduler meets it (PRISM); with one
+/// (`Pmax>=b`, Storm's reading) where the scheduler that optimises that way does. On the walk
+/// the chance to reach 3 is 1/3 with `fast` throughout, and 1/13 with `slow` throughout.
+#[test]
+fn a_bound_with_a_direction_asks_for_some_scheduler() {
+    let holds = |prop: &str| answer(WALK, prop, false).unwrap().2.unwrap();
+    assert!(!holds("P>=0.2 [ F x=3 ]"));
+    assert!(holds("Pmax>=0.2 [ F x=3 ]"));
+    assert!(!holds("Pmin>=0.2 [ F x=3 ]"));
+    assert!(holds("P<=0.34 [ F x=3 ]"));
+    assert!(holds("Pmin<=0.2 [ F x=3 ]"));
+    assert!(!holds("P<=0.2 [ F x=3 ]"));
+    // Through the dual: G is one minus F.
+    assert!(holds("Pmax>=0.8 [ G x<3 ]"));
+    assert!(!holds("P>=0.8 [ G x<3 ]"));
+    // Nested: states from which some scheduler reaches 3 with at least 1/2.
+    assert_eq!(
+        answer(WALK, "filter(count, Pmax>=0.5 [ F x=3 ])", false)
+            .unwrap()
+            .0,
+        2.0
+    );
+}

@@ -129,12 +129,16 @@ pub(crate) fn answer_resolved(
 /// scheduler meets the bound: the least value is compared (the greatest for `<` and `<=`). In
 /// a game, `<<C>> P>=b` holds when the coalition can ensure the bound whatever the others do
 /// (PRISM-games): the coalition maximises against `>` and `>=` and minimises against `<` and
-/// `<=`. A DTMC has the one value.
+/// `<=`. A DTMC has the one value. A direction written with the bound (`Pmax>=b`, which PRISM
+/// does not accept and Storm reads so) is the one optimised: some scheduler meets the bound.
 pub(crate) fn numeric_query(program: &Program, query: &Query) -> Query {
     let mut numeric = query.clone();
     let Some((op, _)) = numeric.bound.take() else {
         return numeric;
     };
+    if numeric.opt != Opt::None {
+        return numeric;
+    }
     let lower = matches!(op, BinOp::Gt | BinOp::Ge);
     numeric.opt = match crate::analysis::check::model_type(program, &numeric) {
         crate::syntax::ast::ModelType::Dtmc => numeric.opt,
