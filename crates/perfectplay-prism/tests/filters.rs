@@ -143,3 +143,40 @@ fn what_a_filter_cannot_take_is_said() {
         assert!(e.to_string().contains(message), "{text}: {e}");
     }
 }
+
+/// A filter of arithmetic over queries and the state (`filter(max, 1 - Pmin=? [ … ] * x)`)
+/// takes the expression's value in each state, each query answered from that state: the same
+/// as the expression asked of the model started there.
+#[test]
+fn filters_of_arithmetic_over_queries_take_each_states_value() {
+    let exprs = [
+        "Pmax=? [ F \"goal\" ] - Pmin=? [ F<=3 \"goal\" ]",
+        "Rmin=? [ F \"goal\" ] * (x + 1) + pow(Pmax=? [ G x<3 ], 2)",
+        "min(Pmax=? [ F<=2 \"goal\" ], 1/3) / 2",
+    ];
+    for expr in exprs {
+        let own: Vec<malachite_q::Rational> = (0..=4).map(|x| q(&answer(x, expr))).collect();
+        let at = |op: &str| q(&answer(0, &format!("filter({op}, {expr}, x<4)")));
+        let sum: malachite_q::Rational = own[..4].iter().cloned().sum();
+        assert_eq!(at("max"), own[..4].iter().max().unwrap().clone(), "{expr}");
+        assert_eq!(at("min"), own[..4].iter().min().unwrap().clone(), "{expr}");
+        assert_eq!(at("sum"), sum, "{expr}");
+        assert_eq!(at("first"), own[0], "{expr}");
+    }
+    // Truth values over queries: counted, and for all / exists.
+    let cmp = "Pmax=? [ F<=2 \"goal\" ] > Pmin=? [ F<=2 \"goal\" ]";
+    let holds: Vec<bool> = (0..=4).map(|x| answer(x, cmp) == "true").collect();
+    let count = holds.iter().filter(|&&h| h).count();
+    assert_eq!(
+        answer(0, &format!("filter(count, {cmp})")),
+        count.to_string()
+    );
+    assert_eq!(
+        answer(0, &format!("filter(forall, {cmp})")),
+        (count == 5).to_string()
+    );
+    assert_eq!(
+        answer(0, &format!("filter(exists, {cmp})")),
+        (count > 0).to_string()
+    );
+}

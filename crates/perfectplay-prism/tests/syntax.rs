@@ -397,6 +397,10 @@ E [ F A [ G won ] ] & A [ x<3 W>=1 won ]
 <<maxi>> Pmax=? [ F <<mini>> P>0.5 [ X won ] ]
 filter(argmax, <<maxi>> Pmax=? [ F=2 won ], x<2)
 filter(print, E [ x<3 R<=k !won ])
+filter(sum, <<maxi>> Pmax=? [ F won ] ^ 2, x<3) + filter(count, won) - 1/0 * 0.5e40
+<<mini>> Pmin=? [ F won {x=0}{max} ]
+filter(forall, A [ F<=3 \"end\" ]) | filter(exists, <<maxi>> P>=1e-30 [ F[1,3] won ])
+filter(avg, <<maxi>> Rmax=? [ I=k ], \"init\") <= 0.1234567890123456789012345678901234567890
 <<maxi>> (R{\"r\"}<=5 [ C ] & P>=0.5 [ F won ])
 ";
 
@@ -438,14 +442,14 @@ fn the_fuzzed_properties_are_checked_unmutated() {
     let loaded = perfectplay_prism::Loaded::new("game", FUZZ_GAME, &[], 1000).unwrap();
     let given = [("k".to_string(), "2".to_string())];
     let props = perfectplay_prism::Props::new(&loaded.program, "p", FUZZ_PROPS, &given).unwrap();
-    assert_eq!(props.props.len(), 16);
+    assert_eq!(props.props.len(), 20);
     let ok = props
         .props
         .iter()
         .filter(|p| perfectplay_prism::check_prop(&loaded, &props, p, true).is_ok())
         .count();
     // The last is kept aside as unsupported.
-    assert_eq!(ok, 15);
+    assert_eq!(ok, 19);
 }
 
 /// `a ^ b` is `pow(a, b)`: tighter than a minus before it, grouped from the right, a minus

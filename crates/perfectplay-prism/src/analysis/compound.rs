@@ -121,7 +121,7 @@ fn needs_exact(e: &Expr) -> bool {
 }
 
 /// Whether `e` holds a query anywhere.
-fn has_query(e: &Expr) -> bool {
+pub(crate) fn has_query(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Query(_) | ExprKind::Filter(..) => true,
         ExprKind::Unary(_, a) => has_query(a),

@@ -12,6 +12,7 @@
 //! greatest ([`Listed`]).
 
 use crate::analysis::error::AnalysisError;
+use std::collections::HashMap;
 use std::str::FromStr;
 
 use malachite_base::num::conversion::traits::RoundingFrom;
@@ -65,6 +66,9 @@ pub(crate) fn check(
     let set = states_of(loaded, props, prop, states.as_deref())?;
     match &inner.kind {
         ExprKind::Query(_) => of_query(loaded, props, prop, *op, inner, &set, exact),
+        _ if crate::analysis::compound::has_query(inner) => {
+            of_compound(loaded, props, prop, *op, inner, &set, exact)
+        }
         _ => of_expression(loaded, props, prop, *op, inner, &set),
     }
 }
@@ -308,6 +312,88 @@ fn aggregate(
             }
         }
     })
+}
+
+/// A filter of an expression with queries in it (`filter(max, 1 - Pmin=? [ F φ ], x>0)`):
+/// each query's value in every state, solved once, and the expression evaluated in each state
+/// of `set` over them and the state's variables, as arithmetic over queries is at the start
+/// (exactly where every part is, the error bounds carried through otherwise).
+fn of_compound(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    op: FilterOp,
+    inner: &Expr,
+    set: &[u32],
+    exact: bool,
+) -> Result<Answer, Error> {
+    type Values = (Vec<crate::analysis::nested::StateValue>, f64);
+    let (program, space) = (&loaded.program, &loaded.space);
+    // Each query's values (by its text and whether exact), and each filter's answer.
+    let mut values: HashMap<(String, bool), Values> = HashMap::new();
+    let mut filters: HashMap<(String, bool), Answer> = HashMap::new();
+    let mut items = Vec::with_capacity(set.len());
+    let mut error = 0.0f64;
+    let mut vals = Vec::new();
+    for &s in set {
+        space.unpack(program, s, &mut vals);
+        let in_state = |e: &Expr, error| {
+            Error::Analysis(AnalysisError::Part {
+                part: e.to_string(),
+                error: Box::new(Error::Analysis(AnalysisError::InState {
+                    state: space.show(program, s),
+                    error,
+                })),
+            })
+        };
+        let constant = |e: &Expr| -> Result<Value, Error> {
+            let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
+            c.eval(&vals).map_err(|error| in_state(e, error))
+        };
+        let mut query = |e: &Expr, exact: bool| -> Result<Answer, Error> {
+            let key = (e.to_string(), exact);
+            let ExprKind::Query(q) = &e.kind else {
+                // A filter inside: the same in every state.
+                if !filters.contains_key(&key) {
+                    let a = crate::session::check_query(loaded, props, prop, e, exact)?;
+                    filters.insert(key.clone(), a);
+                }
+                return Ok(filters[&key].clone());
+            };
+            if !values.contains_key(&key) {
+                let v = crate::analysis::nested::values(loaded, props, prop, q, exact)?;
+                values.insert(key.clone(), v);
+            }
+            let (per_state, error) = &values[&key];
+            let v = &per_state[s as usize];
+            Ok(Answer {
+                value: v.value,
+                exact: v.exact.as_ref().map(Rational::to_string),
+                method: "filter",
+                states: space.len(),
+                holds: None,
+                error_bound: *error,
+                listed: None,
+            })
+        };
+        let a = crate::analysis::compound::evaluate(
+            inner,
+            &mut crate::analysis::compound::Env {
+                query: &mut query,
+                constant: &constant,
+                exact,
+            },
+        )?;
+        error = error.max(a.error_bound);
+        items.push(match a.holds {
+            Some(b) => Item::Bool(b),
+            None => Item::Num(
+                a.value,
+                a.exact.as_deref().and_then(|t| Rational::from_str(t).ok()),
+            ),
+        });
+    }
+    aggregate(loaded, op, inner, set, &items, error)
 }
 
 /// A filter of a query. `max`, `min`, `avg` and `sum` of a number, and `first` and `state`,

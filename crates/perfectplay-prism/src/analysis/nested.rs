@@ -296,7 +296,7 @@ pub(crate) fn lift(
     props: &Props,
     prop: &Prop,
 ) -> Result<Option<(Props, Prop)>, Error> {
-    if !has_nested(&prop.expr, false) {
+    if !has_nested(&prop.expr, false, false) {
         return Ok(None);
     }
     if !loaded.decided.is_empty() {
@@ -311,25 +311,32 @@ pub(crate) fn lift(
         props: props.clone(),
         prop,
     };
-    let expr = lifted.walk(&prop.expr, false)?;
+    let expr = lifted.walk(&prop.expr, false, false)?;
     let mut prop = prop.clone();
     prop.expr = expr;
     Ok(Some((lifted.props, prop)))
 }
 
-/// Whether `e` holds a state formula to lift (`nested`: `e` stands where a state formula is
-/// evaluated in every state).
-fn has_nested(e: &Expr, nested: bool) -> bool {
+/// Whether `e` holds a state formula to lift (`nested` and `numbers` as in [`Lifted::walk`]:
+/// a query with a number stays where numbers are taken).
+fn has_nested(e: &Expr, nested: bool, numbers: bool) -> bool {
     match &e.kind {
-        ExprKind::Query(q) => nested || path_parts(&q.path).iter().any(|p| has_nested(p, true)),
-        ExprKind::Filter(_, inner, states) => {
-            has_nested(inner, !matches!(inner.kind, ExprKind::Query(_)))
-                || states.as_ref().is_some_and(|s| has_nested(s, true))
+        ExprKind::Query(q) => {
+            (nested && (!numbers || q.bound.is_some() || is_ctl(q)))
+                || path_parts(&q.path)
+                    .iter()
+                    .any(|p| has_nested(p, true, false))
         }
-        ExprKind::Unary(_, a) => has_nested(a, nested),
-        ExprKind::Binary(_, a, b) => has_nested(a, nested) || has_nested(b, nested),
-        ExprKind::Ite(c, a, b) => [c, a, b].iter().any(|x| has_nested(x, nested)),
-        ExprKind::Call(_, args) => args.iter().any(|x| has_nested(x, nested)),
+        ExprKind::Filter(_, inner, states) => {
+            has_nested(inner, !matches!(inner.kind, ExprKind::Query(_)), true)
+                || states.as_ref().is_some_and(|s| has_nested(s, true, false))
+        }
+        ExprKind::Unary(_, a) => has_nested(a, nested, numbers),
+        ExprKind::Binary(_, a, b) => {
+            has_nested(a, nested, numbers) || has_nested(b, nested, numbers)
+        }
+        ExprKind::Ite(c, a, b) => [c, a, b].iter().any(|x| has_nested(x, nested, numbers)),
+        ExprKind::Call(_, args) => args.iter().any(|x| has_nested(x, nested, numbers)),
         _ => false,
     }
 }
@@ -359,16 +366,17 @@ struct Lifted<'a> {
 
 impl Lifted<'_> {
     /// `e` with its nested state formulas replaced (`nested`: `e` stands where a state formula
-    /// is evaluated in every state).
-    fn walk(&mut self, e: &Expr, nested: bool) -> Result<Expr, Error> {
+    /// is evaluated in every state; `numbers`: there a query's number is taken too, as in a
+    /// filter's expression, `filter(max, 1 - Pmin=? [ F φ ])`).
+    fn walk(&mut self, e: &Expr, nested: bool, numbers: bool) -> Result<Expr, Error> {
         let kind = match &e.kind {
             ExprKind::Query(q) => {
                 let mut inner = Query::clone(q);
-                inner.path = q.path.try_map(&mut |p| self.walk(p, true))?;
+                inner.path = q.path.try_map(&mut |p| self.walk(p, true, false))?;
                 if nested && (inner.bound.is_some() || is_ctl(&inner)) {
                     return self.label(&inner, e);
                 }
-                if nested {
+                if nested && !numbers {
                     return Err(Error::Analysis(unsupported(format!(
                         "{q} is a number, where a state formula (true or false) is needed: give \
                          it a bound (P>=0.5 [ … ])"
@@ -378,28 +386,30 @@ impl Lifted<'_> {
             }
             ExprKind::Filter(op, inner, states) => {
                 let direct = matches!(inner.kind, ExprKind::Query(_));
-                let inner = self.walk(inner, !direct)?;
+                let inner = self.walk(inner, !direct, true)?;
                 let states = match states {
-                    Some(s) => Some(Box::new(self.walk(s, true)?)),
+                    Some(s) => Some(Box::new(self.walk(s, true, false)?)),
                     None => None,
                 };
                 ExprKind::Filter(*op, Box::new(inner), states)
             }
-            ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(self.walk(a, nested)?)),
+            ExprKind::Unary(op, a) => {
+                ExprKind::Unary(*op, Box::new(self.walk(a, nested, numbers)?))
+            }
             ExprKind::Binary(op, a, b) => ExprKind::Binary(
                 *op,
-                Box::new(self.walk(a, nested)?),
-                Box::new(self.walk(b, nested)?),
+                Box::new(self.walk(a, nested, numbers)?),
+                Box::new(self.walk(b, nested, numbers)?),
             ),
             ExprKind::Ite(c, a, b) => ExprKind::Ite(
-                Box::new(self.walk(c, nested)?),
-                Box::new(self.walk(a, nested)?),
-                Box::new(self.walk(b, nested)?),
+                Box::new(self.walk(c, nested, numbers)?),
+                Box::new(self.walk(a, nested, numbers)?),
+                Box::new(self.walk(b, nested, numbers)?),
             ),
             ExprKind::Call(f, args) => ExprKind::Call(
                 *f,
                 args.iter()
-                    .map(|a| self.walk(a, nested))
+                    .map(|a| self.walk(a, nested, numbers))
                     .collect::<Result<_, _>>()?,
             ),
             other => other.clone(),
