@@ -29,13 +29,17 @@
 //! means the policy does not leave the component with probability one; the caller prevents that
 //! and gets the unknown back as an error if it happens anyway.
 
+use std::any::Any;
+use std::cmp::Ordering::{Equal, Less};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use malachite_q::rational::arithmetic::traits::SimplestRationalInInterval;
+use malachite_q::Rational;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
-use crate::Number;
+use crate::{Exact, Number};
 
 /// A row of the system: most have one entry (a decision's move), kept inline (a component
 /// can have millions of rows, and a separate allocation each would double their memory).
@@ -138,6 +142,20 @@ impl CostQueue {
         self.large.pop().map(|Reverse(e)| e)
     }
 }
+
+/// Unknowns from which an exact solve tries [`System::guessed`] first (below, elimination is
+/// cheap whatever the shape).
+const GUESS_FROM: usize = 64;
+
+/// Entries per row, on average, from which an exact solve tries [`System::guessed`] first:
+/// sparser systems (chains, stars, the cycles of turns) eliminate with little fill-in.
+const GUESS_DENSITY: usize = 8;
+
+/// The most Gauss–Seidel sweeps of one floating-point solve of [`System::guessed`].
+const GUESS_SWEEPS: usize = 1_000;
+
+/// The most rounds of refinement of [`System::guessed`] (each adds about 50 bits).
+const GUESS_ROUNDS: usize = 8;
 
 /// Rows up to this length are searched by a scan, which beats hashing.
 const SHORT: usize = 16;
@@ -248,8 +266,25 @@ impl<N: Number> System<N> {
         Some(a)
     }
 
-    /// Solves the system, within the budget if one is set.
+    /// Solves the system, within the budget if one is set. In exact arithmetic a system of
+    /// [`GUESS_FROM`] unknowns or more is first solved by [`System::guessed`].
     pub fn solve(&mut self) -> Result<Vec<N>, Unsolved> {
+        if N::EXACT && self.c.len() >= GUESS_FROM {
+            let guessed = (self as &dyn Any)
+                .downcast_ref::<System<Exact>>()
+                .and_then(System::guessed);
+            if let Some(v) = guessed {
+                if let Ok(v) = (Box::new(v) as Box<dyn Any>).downcast::<Vec<N>>() {
+                    return Ok(*v);
+                }
+            }
+        }
+        self.eliminate()
+    }
+
+    /// Solves the system by elimination (see the module docs), within the budget if one is
+    /// set.
+    fn eliminate(&mut self) -> Result<Vec<N>, Unsolved> {
         let n = self.c.len();
         let mut work = 0u64;
         let mut preds = std::mem::take(&mut self.preds);
@@ -381,6 +416,151 @@ impl<N: Number> System<N> {
     }
 }
 
+impl System<Exact> {
+    /// The exact solution without elimination, which fills a dense system in (herman's ring,
+    /// where every state leads to most others): the values found to ever more bits by
+    /// iterative refinement (the residual `c + A x - x` computed exactly, the correction
+    /// solved in floating point by Gauss–Seidel), each value then taken as the simplest
+    /// fraction within the refinement's error estimate, and that guess checked exactly against
+    /// every equation. The floats only propose; the check decides. The guess is the solution
+    /// when it satisfies every equation, the entries are probabilities, and every unknown can
+    /// reach a row whose probabilities sum to less than one: then `I - A` is invertible and
+    /// the solution unique. `None` where any of this fails, or no guess passes within
+    /// [`GUESS_ROUNDS`] rounds: the caller eliminates.
+    fn guessed(&self) -> Option<Vec<Exact>> {
+        let n = self.c.len();
+        let entries: usize = self.rows.iter().map(|row| row.len()).sum();
+        if entries < GUESS_DENSITY * n {
+            return None;
+        }
+        let (zero, one) = (Rational::from(0u32), Rational::from(1u32));
+        let mut leaves = vec![false; n];
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (x, row) in self.rows.iter().enumerate() {
+            let mut sum = Rational::from(0u32);
+            for (y, a) in row {
+                if a.0 < zero {
+                    return None;
+                }
+                sum += &a.0;
+                if a.0 > zero {
+                    preds[*y as usize].push(x as u32);
+                }
+            }
+            match sum.partial_cmp(&one) {
+                Some(Less) => leaves[x] = true,
+                Some(Equal) => {}
+                _ => return None,
+            }
+        }
+        // Every unknown reaches a row that leaves: a search back from those rows.
+        let mut reached = leaves;
+        let mut stack: Vec<u32> = (0..n as u32).filter(|&x| reached[x as usize]).collect();
+        while let Some(y) = stack.pop() {
+            for &x in &preds[y as usize] {
+                if !reached[x as usize] {
+                    reached[x as usize] = true;
+                    stack.push(x);
+                }
+            }
+        }
+        if reached.contains(&false) {
+            return None;
+        }
+        drop(preds);
+        let rows: Vec<Vec<(u32, f64)>> = self
+            .rows
+            .iter()
+            .map(|row| row.iter().map(|(y, a)| (*y, a.to_f64())).collect())
+            .collect();
+        // How much an error in the equations can grow in the values: the most expected steps
+        // before leaving, `h = 1 + A h` (an estimate; it only sizes the guess).
+        let growth = gauss_seidel(&rows, &vec![1.0; n])?
+            .into_iter()
+            .fold(1.0f64, f64::max);
+        let mut x = vec![Rational::from(0u32); n];
+        let mut residual: Vec<Rational> = self.c.iter().map(|c| c.0.clone()).collect();
+        for _ in 0..GUESS_ROUNDS {
+            let r: Vec<f64> = residual.iter().map(|r| Exact(r.clone()).to_f64()).collect();
+            let correction = gauss_seidel(&rows, &r)?;
+            for (x, e) in x.iter_mut().zip(&correction) {
+                *x += Rational::try_from(*e).ok()?;
+            }
+            residual = self.residual(&x);
+            let worst = residual
+                .iter()
+                .map(|r| Exact(r.clone()).to_f64().abs())
+                .fold(0.0f64, f64::max);
+            if worst == 0.0 {
+                return Some(x.into_iter().map(Exact).collect());
+            }
+            // Each value within `radius` of its estimate, if the estimate of growth holds.
+            let radius = Rational::try_from(4.0 * growth * worst).ok()?;
+            let guess: Vec<Rational> = x
+                .iter()
+                .map(|v| {
+                    Rational::simplest_rational_in_closed_interval(&(v - &radius), &(v + &radius))
+                })
+                .collect();
+            if self.residual(&guess).iter().all(|r| *r == zero) {
+                return Some(guess.into_iter().map(Exact).collect());
+            }
+        }
+        None
+    }
+
+    /// `c + A x - x`, exactly.
+    fn residual(&self, x: &[Rational]) -> Vec<Rational> {
+        self.rows
+            .iter()
+            .zip(&self.c)
+            .zip(x)
+            .map(|((row, c), v)| {
+                let mut sum = c.0.clone() - v;
+                for (y, a) in row {
+                    sum += &a.0 * &x[*y as usize];
+                }
+                sum
+            })
+            .collect()
+    }
+}
+
+/// The solution of `v = c + A v` in floating point by Gauss–Seidel (`rows` holds `A`), once
+/// three sweeps in a row change no value beyond rounding; `None` if that takes more than
+/// [`GUESS_SWEEPS`] sweeps or a value is not finite.
+fn gauss_seidel(rows: &[Vec<(u32, f64)>], c: &[f64]) -> Option<Vec<f64>> {
+    let mut v = vec![0.0f64; c.len()];
+    let mut quiet = 0;
+    for _ in 0..GUESS_SWEEPS {
+        let mut change = 0.0f64;
+        for (x, row) in rows.iter().enumerate() {
+            let (mut sum, mut pivot) = (c[x], 1.0);
+            for &(y, a) in row {
+                match y as usize == x {
+                    true => pivot -= a,
+                    false => sum += a * v[y as usize],
+                }
+            }
+            let next = sum / pivot;
+            change = change.max((next - v[x]).abs() / next.abs().max(f64::MIN_POSITIVE));
+            v[x] = next;
+        }
+        if !change.is_finite() {
+            return None;
+        }
+        quiet = if change <= 4.0 * f64::EPSILON {
+            quiet + 1
+        } else {
+            0
+        };
+        if quiet == 3 {
+            return Some(v);
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,5 +611,63 @@ mod tests {
         s.add(0, 1, 1.0);
         s.add(1, 0, 1.0);
         assert!(s.solve().is_err());
+    }
+
+    /// A dense system whose solution is small fractions: the guess finds it, exactly; on
+    /// systems with random constants, whatever the guess gives is what elimination gives.
+    #[test]
+    fn dense_systems_are_guessed_or_eliminated_alike() {
+        let mut rng = crate::Rng::new(7);
+        let mut below = |k: u64| rng.next_u64() % k;
+        for case in 0..40 {
+            let n = 64 + below(40) as usize;
+            let mut s = System::<Exact>::new(n);
+            // Each row: sixteenths summing to at most one, over about a third of the unknowns.
+            let mut rows = vec![Vec::new(); n];
+            for (x, row) in rows.iter_mut().enumerate() {
+                let mut left = 16 - (x % 2) as u64;
+                for y in 0..n as u32 {
+                    if left > 0 && below(3) == 0 {
+                        let a = 1 + below(left.min(2));
+                        left -= a;
+                        row.push((y, q(a as i64, 16)));
+                    }
+                }
+            }
+            let solution: Vec<Exact> = (0..n)
+                .map(|_| q(below(50) as i64, 1 + below(6) as i64))
+                .collect();
+            for (x, row) in rows.iter().enumerate() {
+                // c = v - A v for the wanted solution, or random constants.
+                let mut c = solution[x].clone();
+                for (y, a) in row {
+                    c = c.sub(&a.mul(&solution[*y as usize]));
+                }
+                s.c[x] = if case % 2 == 0 {
+                    c
+                } else {
+                    q(below(9) as i64, 1 + below(4) as i64)
+                };
+                for (y, a) in row {
+                    s.add(x, *y, a.clone());
+                }
+            }
+            let guessed = s.guessed();
+            if case % 2 == 0 {
+                assert_eq!(guessed.as_ref(), Some(&solution), "case {case}");
+            }
+            if let Some(g) = guessed {
+                s.budget = None;
+                let mut eliminated = System::<Exact>::new(n);
+                eliminated.c = s.c.clone();
+                for (x, row) in rows.iter().enumerate() {
+                    for (y, a) in row {
+                        eliminated.add(x, *y, a.clone());
+                    }
+                }
+                // Below the size where solve guesses: solved by elimination alone.
+                assert_eq!(eliminated.eliminate().unwrap(), g, "case {case}");
+            }
+        }
     }
 }
