@@ -1,6 +1,6 @@
 //! The front door: a model file loaded and built once, and its properties checked one by one.
 
-use crate::analysis::error::{unsupported, AnalysisError};
+use crate::analysis::error::{part_in_state, unsupported, AnalysisError};
 use std::time::Instant;
 
 use crate::analysis::answer::{answer_resolved, complemented};
@@ -551,15 +551,8 @@ fn value_at_start(
     };
     let mut vals = Vec::new();
     loaded.space.unpack(program, start, &mut vals);
-    c.eval(&vals).map_err(|error| {
-        Error::Analysis(AnalysisError::Part {
-            part: e.to_string(),
-            error: Box::new(Error::Analysis(AnalysisError::InState {
-                state: loaded.space.show(program, start),
-                error,
-            })),
-        })
-    })
+    c.eval(&vals)
+        .map_err(|error| part_in_state(e, loaded.space.show(program, start), error))
 }
 
 /// Answers `expr`, one query of property `prop` (or a filter of one), at the start.

@@ -12,6 +12,21 @@ pub(crate) const INEXACT: &str = "the model or property computes a number perfec
      it computes it in floating point, as PRISM and Storm do, so no exact answer can be given; \
      ask for a floating-point answer instead";
 
+/// The error of part `part` of a property, which could not be evaluated in `state`.
+pub(crate) fn part_in_state(
+    part: &crate::ast::Expr,
+    state: String,
+    error: EvalError,
+) -> crate::Error {
+    crate::Error::Analysis(AnalysisError::Part {
+        part: part.to_string(),
+        error: Box::new(crate::Error::Analysis(AnalysisError::InState {
+            state,
+            error,
+        })),
+    })
+}
+
 /// [`AnalysisError::Unsupported`] with `why`.
 pub(crate) fn unsupported(why: impl Into<String>) -> AnalysisError {
     AnalysisError::Unsupported(why.into())

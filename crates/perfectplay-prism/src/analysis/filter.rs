@@ -11,7 +11,7 @@
 //! `argmin` and `argmax` the states of the least or greatest value, `range` the least and the
 //! greatest ([`Listed`]).
 
-use crate::analysis::error::AnalysisError;
+use crate::analysis::error::{part_in_state, AnalysisError};
 use std::collections::HashMap;
 use std::str::FromStr;
 
@@ -132,15 +132,9 @@ fn of_expression(
     let mut items = Vec::with_capacity(set.len());
     for &s in set {
         space.unpack(program, s, &mut vals);
-        let v = c.eval(&vals).map_err(|e| {
-            Error::Analysis(AnalysisError::Part {
-                part: inner.to_string(),
-                error: Box::new(Error::Analysis(AnalysisError::InState {
-                    state: space.show(program, s),
-                    error: e,
-                })),
-            })
-        })?;
+        let v = c
+            .eval(&vals)
+            .map_err(|e| part_in_state(inner, space.show(program, s), e))?;
         items.push(match v {
             Value::Bool(b) => Item::Bool(b),
             Value::Int(n) => Item::exact(Rational::from(n)),
@@ -337,18 +331,10 @@ fn of_compound(
     let mut vals = Vec::new();
     for &s in set {
         space.unpack(program, s, &mut vals);
-        let in_state = |e: &Expr, error| {
-            Error::Analysis(AnalysisError::Part {
-                part: e.to_string(),
-                error: Box::new(Error::Analysis(AnalysisError::InState {
-                    state: space.show(program, s),
-                    error,
-                })),
-            })
-        };
         let constant = |e: &Expr| -> Result<Value, Error> {
             let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
-            c.eval(&vals).map_err(|error| in_state(e, error))
+            c.eval(&vals)
+                .map_err(|error| part_in_state(e, space.show(program, s), error))
         };
         let mut query = |e: &Expr, exact: bool| -> Result<Answer, Error> {
             let key = (e.to_string(), exact);
