@@ -1,6 +1,7 @@
-//! The crate's errors: a text's diagnostic with its place (from the syntax and the checking
-//! pass), a model or property that cannot be built or answered, and a property asked for that
-//! names none.
+//! The crate's error: each phase's own, wrapped (a text's diagnostic with its place from the
+//! syntax and the checking pass, a properties file's [`PropsError`], the build's
+//! [`BuildError`], the analysis's [`AnalysisError`]), and what the front door meets itself (a
+//! file it cannot read, constants nobody declares, a property asked for that names none).
 
 use crate::analysis::error::AnalysisError;
 use crate::build::BuildError;
