@@ -125,3 +125,23 @@ fn probabilities_too_small_to_round_are_refused() {
         a.value
     );
 }
+
+/// A bound is a number of any size, exactly (`P>=1/4+1e-300`): compared with an exact value
+/// exactly, so a bound past the value by 1e-300 is not met.
+#[test]
+fn bounds_are_exact_numbers_of_any_size() {
+    let model = MODEL.replace("0.1234567890123456789012345", "0.25");
+    let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
+    let holds = |text: &str| {
+        let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+        check_prop(&loaded, &props, &props.props[0], false)
+            .unwrap()
+            .holds
+            .unwrap()
+    };
+    assert!(holds("P>=1e-300 [ F \"one\" ]"));
+    assert!(holds("P>=1/4 [ F \"one\" ]"));
+    assert!(!holds("P>=1/4+1e-300 [ F \"one\" ]"));
+    assert!(holds("P<1/4+1e-300 [ F \"one\" ]"));
+    assert!(holds("filter(forall, P<=1-1e-40 [ X \"one\" ], x=0)"));
+}

@@ -8,8 +8,13 @@ use crate::analysis::resolved::Resolved;
 use crate::build::Loaded;
 use crate::error::Error;
 use crate::program::props::{Prop, Props};
+use crate::program::value::Value;
 use crate::program::{CExpr, Program};
 use crate::syntax::ast::{BinOp, Opt, Path, Query};
+use malachite_base::num::conversion::traits::RoundingFrom;
+use malachite_base::rounding_modes::RoundingMode;
+use malachite_q::Rational;
+use std::str::FromStr;
 
 /// One minus `a` (the value of the dual query of a `G`, `W` or `R`): exactly where `a` is exact; the error bound
 /// stays, and so does whether a bound holds (the dual's bound is turned already).
@@ -93,7 +98,7 @@ pub(crate) fn answer_resolved(
         a => a?,
     };
     let compare_floats = |text: &str| {
-        let (v, w) = (a.value, b.to_f64());
+        let (v, w) = (a.value, f64::rounding_from(&b, RoundingMode::Nearest).0);
         if (v - w).abs() > (1e-9 * w.abs().max(1.0)).max(2.0 * a.error_bound) {
             Ok(match op {
                 BinOp::Gt | BinOp::Ge => v > w,
@@ -109,14 +114,15 @@ pub(crate) fn answer_resolved(
         // +∞ (a reward): above every bound.
         _ if a.value == f64::INFINITY => matches!(op, BinOp::Gt | BinOp::Ge),
         None => compare_floats(&a.value.to_string())?,
-        Some(text) => match parse_fraction(text) {
+        Some(text) => match Rational::from_str(text).ok() {
             Some(v) => match op {
                 BinOp::Gt => v > b,
                 BinOp::Ge => v >= b,
                 BinOp::Lt => v < b,
                 _ => v <= b,
             },
-            // A fraction beyond 128 bits: its float decides unless it is too close to tell.
+            // Not a fraction (never: exact values are written as fractions): the float decides
+            // unless it is too close to tell.
             None => compare_floats(text)?,
         },
     };
@@ -150,23 +156,46 @@ pub(crate) fn numeric_query(program: &Program, query: &Query) -> Query {
     numeric
 }
 
-/// The number `bound` of a query's bound (`0.5` of `P>=0.5`), a constant.
+/// The number `bound` of a query's bound (`0.5` of `P>=0.5`), a constant, exactly: computed as
+/// a property's arithmetic is, so that a number of any size is exact (`P>=1e-300`); where it
+/// is computed in floating point (`pow(2, 0.5)`), the fraction its double is.
 pub(crate) fn bound_value(
     program: &Program,
     props: &Props,
     prop: &Prop,
     bound: &crate::syntax::ast::Expr,
-) -> Result<crate::program::value::Q, Error> {
-    match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
-        CExpr::Const(v) => v
-            .number()
-            .ok_or_else(|| Error::Analysis(unsupported("a bound must be a number"))),
-        _ => Err(Error::Analysis(unsupported("a bound must be a constant"))),
+) -> Result<Rational, Error> {
+    let constant = |e: &crate::syntax::ast::Expr| -> Result<Value, Error> {
+        match program.resolve_value(&prop.file, &prop.src, e, &props.scope)? {
+            CExpr::Const(v) => Ok(v),
+            CExpr::Inexact(inner) => match *inner {
+                CExpr::Const(v) => Ok(v),
+                _ => Err(Error::Analysis(unsupported("a bound must be a constant"))),
+            },
+            _ => Err(Error::Analysis(unsupported("a bound must be a constant"))),
+        }
+    };
+    let mut query = |_: &crate::syntax::ast::Expr, _: bool| -> Result<Answer, Error> {
+        Err(Error::Analysis(unsupported("a bound must be a constant")))
+    };
+    let a = crate::analysis::compound::evaluate(
+        bound,
+        &mut crate::analysis::compound::Env {
+            query: &mut query,
+            constant: &constant,
+            exact: true,
+        },
+    )?;
+    if a.holds.is_some() {
+        return Err(Error::Analysis(unsupported("a bound must be a number")));
     }
-}
-
-/// `p/q` or an integer as a 128-bit fraction.
-fn parse_fraction(text: &str) -> Option<crate::program::value::Q> {
-    let (n, d) = text.split_once('/').unwrap_or((text, "1"));
-    crate::program::value::Q::new(n.parse().ok()?, d.parse().ok()?)
+    match a.exact {
+        Some(text) => Rational::from_str(&text).map_err(|_| {
+            Error::Analysis(AnalysisError::Internal(
+                "an exact value that is no fraction",
+            ))
+        }),
+        None => Rational::try_from(a.value)
+            .map_err(|_| Error::Analysis(unsupported("a bound must be a finite number"))),
+    }
 }

@@ -164,8 +164,6 @@ pub(crate) fn satisfying(
         ))));
     };
     let b = bound_value(&loaded.program, props, prop, bound)?;
-    let (n, d) = b.parts();
-    let b = Rational::from(n) / Rational::from(d);
     let numeric = numeric_query(&loaded.program, query);
     let compare = |v: &Rational| match op {
         BinOp::Gt => *v > b,
