@@ -491,7 +491,8 @@ impl System<Exact> {
                 .iter()
                 .map(|r| Exact(r.clone()).to_f64().abs())
                 .fold(0.0f64, f64::max);
-            if worst == 0.0 {
+            // Exactly zero (a float's zero may be a residual below its range).
+            if residual.iter().all(|r| *r == zero) {
                 return Some(x.into_iter().map(Exact).collect());
             }
             // Each value within `radius` of its estimate, if the estimate of growth holds.
