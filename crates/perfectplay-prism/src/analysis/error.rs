@@ -90,9 +90,6 @@ pub enum AnalysisError {
     /// or two players share the state).
     #[error("{0}")]
     Players(String),
-    /// A state written by the user that names no state of the query's model.
-    #[error("{0}")]
-    State(String),
     /// The engine could not solve the query's model.
     #[error("{0}")]
     Solve(#[from] SolveError),
