@@ -591,6 +591,30 @@ impl Model for Yahtzee {
         }
     }
 
+    /// Every turn rolls and keeps alike: the card decides only where a hand may go, which
+    /// leaves the turn. The end has a shape of its own (no turn at all).
+    fn turn_shape(&self, kept: &State) -> Option<u64> {
+        Some(u64::from(kept.filled == self.boxes))
+    }
+
+    fn turn_state(&self, kept: &State, index: usize) -> Option<State> {
+        let phase = if index < 3 * HANDS {
+            Phase::Rolled {
+                roll: (index / HANDS) as u8 + 1,
+                hand: (index % HANDS) as u16,
+            }
+        } else if index < 3 * HANDS + 2 * SETS {
+            let j = index - 3 * HANDS;
+            Phase::Kept {
+                roll: (j / SETS) as u8 + 2,
+                kept: (j % SETS) as u16,
+            }
+        } else {
+            return None;
+        };
+        Some(State { phase, ..*kept })
+    }
+
     fn player_label(&self, _player: Player) -> Option<String> {
         Some("the player".to_string())
     }

@@ -298,6 +298,41 @@ pub trait Model {
         None
     }
 
+    /// Turns alike: kept states whose turns have the same local moves get the same `Some`
+    /// shape, and the engine then solves all of them on one copy of the turn's local graph,
+    /// expanding in each turn only the kept state and the local states with branches that
+    /// leave the turn (its *sites*). The default, `None`, shares nothing. Needs
+    /// [`turn_index`](Model::turn_index) on every local state and
+    /// [`turn_state`](Model::turn_state).
+    ///
+    /// The promise, for two kept states `a` and `b` of one shape that do not end the game:
+    /// their turns have the same local states by number (the local state numbered `i` in `a`'s
+    /// turn is reached exactly when the one numbered `i` in `b`'s is); `a` and `b`, and each
+    /// pair of local states of one number, are the same kind of node whose branches within the
+    /// turn are the same (in the same order, to the same numbers, with the same probabilities
+    /// and rewards); and the same local states have branches that leave the turn (to kept
+    /// states). Those branches may differ from turn to turn in number, place, target and
+    /// reward: turns that differ only in how they end, such as Yahtzee's (the dice are rolled
+    /// and kept alike, the card decides where a hand may go), share a shape. The engine checks
+    /// every state it expands against the copy and names one that breaks the promise
+    /// ([`SolveError::InvalidModel`](crate::SolveError::InvalidModel)); a local state without
+    /// branches out of the turn is not expanded again, so it cannot be checked. The values are
+    /// the same bits as without shapes. A shape whose turn has a cycle of local states, or a
+    /// local state without a number, is solved as if it had none; so is a turn whose kept
+    /// state leads back to itself.
+    fn turn_shape(&self, kept: &Self::State) -> Option<u64> {
+        let _ = kept;
+        None
+    }
+
+    /// The local state numbered `index` ([`turn_index`](Model::turn_index)) in the turn of the
+    /// kept state `kept`, where such a state can be: the inverse of `turn_index`, used with
+    /// [`turn_shape`](Model::turn_shape). The default, `None`, turns shapes off.
+    fn turn_state(&self, kept: &Self::State, index: usize) -> Option<Self::State> {
+        let _ = (kept, index);
+        None
+    }
+
     /// Who loses a play that never ends, where two players together could keep a play going
     /// for ever (a cycle through both players' decisions). The default, `None`, allows no such
     /// cycle: every pair of strategies must end the play with probability one, and a cycle that

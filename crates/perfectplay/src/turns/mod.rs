@@ -32,6 +32,10 @@ use crate::report::{Method, Progress, Stats, Watch};
 use crate::states::{InternError, StateSet};
 use crate::{Number, SolveError};
 
+mod shape;
+
+use shape::Shapes;
+
 /// Kept states scanned between two merges (and progress reports).
 const WAVE: usize = 1 << 14;
 
@@ -151,7 +155,10 @@ where
             ),
         });
     }
-    let graph = explore_graph(model, start, limit, &mut watch, stop, threads, started)?;
+    let shapes = Shapes::<N>::new();
+    let graph = explore_graph(
+        model, &shapes, start, limit, &mut watch, stop, threads, started,
+    )?;
     let (set, members, levels) = order(&graph);
     let kept = graph.states.len();
     let mut values = vec![N::zero(); kept];
@@ -162,18 +169,14 @@ where
     let mut done = 0;
     for level in levels {
         for batch in level.chunks(BATCH) {
-            let solved = parallel(batch.len(), threads, |i| {
+            let solved = parallel_with(batch.len(), threads, shape::Scratch::new, |scratch, i| {
                 let s = batch[i] as usize;
-                solve_set::<M, N>(
-                    model,
-                    &graph.states,
-                    &set,
-                    &values,
-                    s,
-                    &members[s],
-                    limit,
-                    stop,
-                )
+                let sets = Sets {
+                    kept: &graph.states,
+                    set: &set,
+                    values: &values,
+                };
+                solve_set::<M, N>(model, &shapes, scratch, sets, s, &members[s], limit, stop)
             });
             for (i, result) in solved.into_iter().enumerate() {
                 let (vals, turn) = result?;
@@ -205,14 +208,11 @@ where
     })
 }
 
-/// Runs `f(0..n)` on up to `threads` threads (in order on one), the results in index order.
-fn parallel<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    parallel_with(n, threads, || (), |_, i| f(i))
-}
-
 /// Finds the kept states from `start` and the kept successors of each.
-fn explore_graph<M>(
+#[allow(clippy::too_many_arguments)]
+fn explore_graph<M, N>(
     model: &M,
+    shapes: &Shapes<N>,
     start: M::State,
     limit: usize,
     watch: &mut Watch<'_>,
@@ -223,6 +223,7 @@ fn explore_graph<M>(
 where
     M: Model + Sync,
     M::State: Send + Sync,
+    N: Number,
 {
     let mut states = StateSet::for_model(model, 1024);
     intern(model, &mut states, &start, limit)?;
@@ -235,12 +236,15 @@ where
         let found = parallel_with(
             wave.len(),
             threads,
-            || Scan::new(model),
-            |scan, i| {
+            || (Scan::new(model), shape::Scratch::new()),
+            |(scan, scratch), i| {
                 if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
                     return Err(SolveError::Interrupted { states: 0 });
                 }
-                scan_turn(model, &wave[i], limit, scan)
+                match shapes.of(model, &wave[i], limit)? {
+                    Some(t) => t.scan(model, &wave[i], scratch, &mut scan.kept),
+                    None => scan_turn(model, &wave[i], limit, scan),
+                }
             },
         );
         for successors in found {
@@ -516,14 +520,22 @@ struct TurnStats {
     iterated: usize,
 }
 
+/// The kept states with their sets, and the values of the sets solved so far.
+struct Sets<'a, S, N> {
+    kept: &'a StateSet<S>,
+    set: &'a [u32],
+    values: &'a [N],
+}
+
 /// Solves the set `s` of kept states (`members`, every set it leads to solved in `values`):
-/// the values of its members, in order.
+/// the values of its members, in order. A set of one kept state whose turn has a template
+/// ([`Model::turn_shape`]) is solved on it.
 #[allow(clippy::too_many_arguments)]
 fn solve_set<M, N>(
     model: &M,
-    kept: &StateSet<M::State>,
-    set: &[u32],
-    values: &[N],
+    shapes: &Shapes<N>,
+    scratch: &mut shape::Scratch<M, N>,
+    sets: Sets<'_, M::State, N>,
     s: usize,
     members: &[u32],
     limit: usize,
@@ -537,7 +549,27 @@ where
     if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
         return Err(SolveError::Interrupted { states: 0 });
     }
+    let Sets { kept, set, values } = sets;
     let one = members.len() == 1;
+    let root = kept.get(members[0] as usize);
+    if let (true, Some(t)) = (one, shapes.of(model, root, limit)?) {
+        let value_of = |state: &M::State| match kept.find(model, state) {
+            Some(k) if set[k] as usize == s => Ok(None),
+            Some(k) => Ok(Some(values[k].clone())),
+            None => Err(unscanned(model, state)),
+        };
+        if let Some(v) = t.solve(model, root, scratch, value_of)? {
+            let stats = TurnStats {
+                states: t.len(),
+                components: t.inner(),
+                cyclic_components: 0,
+                largest_component: 0,
+                error_bound: 0.0,
+                iterated: 0,
+            };
+            return Ok((vec![v], stats));
+        }
+    }
     let explored = solve_turn(model, kept, set, values, s, members[0], one, limit, stop)?;
     let vals = members
         .iter()
@@ -607,12 +639,7 @@ where
             return Ok(None);
         }
         let Some(k) = kept.find(model, state) else {
-            return Err(SolveError::InvalidModel {
-                state: model.show_state(state),
-                reason: "a turn reaches this kept state when solved but not when scanned: \
-                         expand must be a pure function of the state"
-                    .to_string(),
-            });
+            return Err(unscanned(model, state));
         };
         if set[k] as usize == s {
             return Ok(None);
@@ -638,4 +665,14 @@ where
         stats: explored.stats,
         boundary: hits.load(Ordering::Relaxed),
     })
+}
+
+/// A kept state that a turn reaches when solved but not when scanned.
+fn unscanned<M: Model>(model: &M, state: &M::State) -> SolveError {
+    SolveError::InvalidModel {
+        state: model.show_state(state),
+        reason: "a turn reaches this kept state when solved but not when scanned: expand must \
+                 be a pure function of the state"
+            .to_string(),
+    }
 }

@@ -1,0 +1,505 @@
+//! Turns alike ([`Model::turn_shape`]): the local graph of a shape, built once from one of its
+//! turns in the model's turn numbering, and every turn of the shape solved on it.
+//!
+//! A turn of a known shape costs the expansions of its *sites* (the local states with branches
+//! that leave the turn, which [`Model::turn_state`] gives from their numbers) and one backup of
+//! every state of the template, children first: no hashing, no search for components, no
+//! conversion of the numbers of the turn's own branches. A site's branches are read again in
+//! each turn, where those that stay in the turn must be the template's (checked) and those
+//! that leave may differ in number, place, target and reward. Each backup is [`back_up`] over
+//! the same edges in the same order as the exploration of [`crate::explore`] builds, so the
+//! values are the same bits either way.
+
+use std::sync::{Arc, RwLock};
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::backup::{back_up, back_up_by, edge_numbers, Edge, Kind};
+use crate::model::{Model, Node, NodeKind};
+use crate::{Number, Rat, SolveError};
+
+/// The number of the turn's kept state among a template's numbers.
+const ROOT: u32 = u32::MAX;
+
+/// The local graph that every turn of one shape has.
+pub(crate) struct Template<N> {
+    /// The turn's states, every one after the states its branches lead to; the kept state last.
+    nodes: Vec<Slot>,
+    /// The branches of the nodes that stay in the turn, in their order, targets by their place
+    /// in `nodes`.
+    edges: Vec<Edge<N>>,
+    /// Per edge: its target's turn number, and the branch's probability and reward as the
+    /// model gave them (what a site's branches are checked against).
+    given: Vec<Given>,
+}
+
+/// An edge's target's turn number, and its branch's probability and reward.
+type Given = (u32, Rat, Rat);
+
+/// A state of a template.
+struct Slot {
+    /// Its number in the turn ([`ROOT`] for the kept state).
+    index: u32,
+    /// Its kind; `None` for a terminal state, whose payoff is in `payoff`.
+    kind: Option<Kind>,
+    payoff: Rat,
+    /// Whether it is expanded in every turn: it has branches that leave the turn, or it is
+    /// the kept state.
+    site: bool,
+    /// Its edges in the template's.
+    from: u32,
+    to: u32,
+}
+
+/// The templates met so far, by shape; `None` where a shape's turn cannot have one.
+pub(crate) struct Shapes<N> {
+    known: RwLock<FxHashMap<u64, Option<Arc<Template<N>>>>>,
+}
+
+/// The scratch of a thread that scans or solves turns on templates.
+pub(crate) struct Scratch<M: Model, N> {
+    node: Node<M::State, M::Move>,
+    move_rewards: Vec<(u32, Rat)>,
+    /// The values of a template's states.
+    values: Vec<N>,
+    /// The edges of a site.
+    edges: Vec<Edge<N>>,
+    /// The values of the kept states that a site's exits lead to.
+    exits: Vec<N>,
+}
+
+impl<M: Model, N> Scratch<M, N> {
+    pub(crate) fn new() -> Self {
+        Scratch {
+            node: Node::new(),
+            move_rewards: Vec::new(),
+            values: Vec::new(),
+            edges: Vec::new(),
+            exits: Vec::new(),
+        }
+    }
+}
+
+impl<N: Number> Shapes<N> {
+    pub(crate) fn new() -> Self {
+        Shapes {
+            known: RwLock::new(FxHashMap::default()),
+        }
+    }
+
+    /// The template of the turn of `k`, built from that turn if its shape is new; `None` where
+    /// the model gives no shape or the shape's turn cannot have a template.
+    pub(crate) fn of<M: Model>(
+        &self,
+        model: &M,
+        k: &M::State,
+        limit: usize,
+    ) -> Result<Option<Arc<Template<N>>>, SolveError> {
+        let Some(shape) = model.turn_shape(k) else {
+            return Ok(None);
+        };
+        if let Some(known) = self
+            .known
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&shape)
+        {
+            return Ok(known.clone());
+        }
+        let built = build::<M, N>(model, k, limit)?.map(Arc::new);
+        let mut known = self.known.write().unwrap_or_else(|e| e.into_inner());
+        Ok(known.entry(shape).or_insert(built).clone())
+    }
+}
+
+/// Why a template breaks down: a model that breaks the promise of its shape.
+fn broken<M: Model>(model: &M, state: &M::State, reason: String) -> SolveError {
+    SolveError::InvalidModel {
+        state: model.show_state(state),
+        reason,
+    }
+}
+
+/// The local state numbered `index` in the turn of `k`, checked to be one.
+fn state_at<M: Model>(model: &M, k: &M::State, index: u32) -> Result<M::State, SolveError> {
+    match model.turn_state(k, index as usize) {
+        Some(s) if model.turn_index(&s) == Some(index as usize) && model.turn_of(&s).as_ref() == Some(k) => {
+            Ok(s)
+        }
+        Some(s) => Err(broken(
+            model,
+            &s,
+            format!(
+                "turn_state gives it as number {index} of the turn of {}, but turn_of and turn_index do not place it there",
+                model.show_state(k)
+            ),
+        )),
+        None => Err(broken(
+            model,
+            k,
+            format!("turn_shape gives its turn a shape, but turn_state has no state numbered {index} in it"),
+        )),
+    }
+}
+
+/// The template of `k`'s turn: `None` where a local state has no number or the turn has a
+/// cycle (the exploration then solves it, and reports what the model does wrong, if anything).
+fn build<M: Model, N: Number>(
+    model: &M,
+    k: &M::State,
+    limit: usize,
+) -> Result<Option<Template<N>>, SolveError> {
+    /// A state found: its slot (edges not yet placed) and its branches that stay in the turn,
+    /// by the turn numbers of their targets.
+    struct Found<N> {
+        slot: Slot,
+        edges: Vec<(u32, Edge<N>, Given)>,
+    }
+    let bound = model.turn_bound();
+    // Per turn number: the state's place in `found`, `SEEN` while it waits for its expansion.
+    const NONE: u32 = u32::MAX;
+    const SEEN: u32 = u32::MAX - 1;
+    let mut place = vec![NONE; bound];
+    let mut found: Vec<Found<N>> = Vec::new();
+    let mut node = Node::new();
+    let mut move_rewards = Vec::new();
+    // Depth first, each state expanded when first reached; a state met again while on the
+    // path closes a cycle.
+    let mut on_path: Vec<bool> = Vec::new();
+    let mut post: Vec<u32> = Vec::new();
+    let mut frames: Vec<(u32, usize)> = Vec::new();
+    let mut index = ROOT;
+    let mut state = k.clone();
+    loop {
+        node.clear();
+        model.expand(&state, &mut node);
+        node.validate()
+            .map_err(|reason| broken(model, &state, reason))?;
+        let kind = match node.kind() {
+            // A kept state that ends the game has no turn to share.
+            NodeKind::Terminal if index == ROOT => return Ok(None),
+            NodeKind::Terminal => None,
+            NodeKind::Chance => Some(Kind::Chance),
+            NodeKind::Decision(p) => Some(Kind::Decision(p)),
+            NodeKind::Unset => unreachable!("validate rejects unset nodes"),
+        };
+        move_rewards.clear();
+        move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
+        let mut edges = Vec::new();
+        // The kept state is expanded in every turn, so that its kind is checked.
+        let mut site = index == ROOT;
+        let mut group = u32::MAX;
+        for b in node.branches() {
+            let first = b.group != group;
+            group = b.group;
+            match model.turn_of(&b.next) {
+                None => site = true,
+                Some(t) if t == *k => {
+                    let Some(j) = model.turn_index(&b.next).filter(|&j| j < bound) else {
+                        return Ok(None);
+                    };
+                    if place[j] == NONE {
+                        if found.len() + 1 >= limit {
+                            return Err(SolveError::StateLimit {
+                                explored: found.len() + 1,
+                                limit,
+                                components: 0,
+                            });
+                        }
+                        place[j] = SEEN;
+                    }
+                    let (prob, reward) = edge_numbers::<N, _, _>(b, &move_rewards);
+                    let edge = Edge {
+                        target: 0,
+                        prob,
+                        reward,
+                        first,
+                    };
+                    edges.push((j as u32, edge, (j as u32, b.probability, b.reward)));
+                }
+                Some(_) => return Ok(None),
+            }
+        }
+        let me = found.len() as u32;
+        if index != ROOT {
+            place[index as usize] = me;
+        }
+        found.push(Found {
+            slot: Slot {
+                index,
+                kind,
+                payoff: node.payoff(),
+                site,
+                from: 0,
+                to: 0,
+            },
+            edges,
+        });
+        on_path.push(true);
+        frames.push((me, 0));
+        // On to the next state not yet expanded.
+        let mut next = None;
+        while let Some(&mut (at, ref mut j)) = frames.last_mut() {
+            let edges = &found[at as usize].edges;
+            if *j < edges.len() {
+                let i = edges[*j].0;
+                *j += 1;
+                match place[i as usize] {
+                    SEEN => {
+                        next = Some(i);
+                        break;
+                    }
+                    p if on_path[p as usize] => return Ok(None),
+                    _ => continue,
+                }
+            }
+            on_path[at as usize] = false;
+            post.push(at);
+            frames.pop();
+        }
+        let Some(i) = next else {
+            break;
+        };
+        index = i;
+        state = state_at(model, k, i)?;
+    }
+    // The states in post-order: the children of each before it, the kept state last.
+    let mut order = vec![0u32; found.len()];
+    for (i, &f) in post.iter().enumerate() {
+        order[f as usize] = i as u32;
+    }
+    let mut found: Vec<Option<Found<N>>> = found.into_iter().map(Some).collect();
+    let mut nodes = Vec::with_capacity(found.len());
+    let mut edges = Vec::new();
+    let mut given = Vec::new();
+    for &f in &post {
+        let Found { mut slot, edges: e } = found[f as usize].take().expect("each state once");
+        slot.from = edges.len() as u32;
+        for (i, mut edge, g) in e {
+            edge.target = order[place[i as usize] as usize];
+            edges.push(edge);
+            given.push(g);
+        }
+        slot.to = edges.len() as u32;
+        nodes.push(slot);
+    }
+    Ok(Some(Template {
+        nodes,
+        edges,
+        given,
+    }))
+}
+
+impl<N: Number> Template<N> {
+    /// How many states each turn of the shape has, its kept state included.
+    pub(crate) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// How many of them are not terminal.
+    pub(crate) fn inner(&self) -> usize {
+        self.nodes.iter().filter(|n| n.kind.is_some()).count()
+    }
+
+    /// Expands the site `slot` of the turn of `k` into `scratch.node` (with its random moves'
+    /// rewards), checking its kind; the state expanded.
+    fn expand_site<M: Model>(
+        &self,
+        model: &M,
+        k: &M::State,
+        slot: &Slot,
+        scratch: &mut Scratch<M, N>,
+    ) -> Result<M::State, SolveError> {
+        let state = if slot.index == ROOT {
+            k.clone()
+        } else {
+            state_at(model, k, slot.index)?
+        };
+        let Scratch {
+            node, move_rewards, ..
+        } = scratch;
+        node.clear();
+        model.expand(&state, node);
+        node.validate()
+            .map_err(|reason| broken(model, &state, reason))?;
+        let same = match node.kind() {
+            NodeKind::Chance => slot.kind == Some(Kind::Chance),
+            NodeKind::Decision(p) => slot.kind == Some(Kind::Decision(p)),
+            _ => false,
+        };
+        if !same {
+            return Err(self.differs(model, k, &state));
+        }
+        move_rewards.clear();
+        move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
+        Ok(state)
+    }
+
+    /// Whether the branch `b` (numbered `index` in the turn) is the template's edge `at`.
+    fn fits<S, L>(&self, at: usize, to: u32, index: usize, b: &crate::Branch<S, L>) -> bool {
+        at < to as usize && self.given[at] == (index as u32, b.probability, b.reward)
+    }
+
+    /// The error of a state whose branches within the turn are not the template's.
+    #[cold]
+    fn differs<M: Model>(&self, model: &M, k: &M::State, state: &M::State) -> SolveError {
+        broken(
+            model,
+            state,
+            format!(
+                "turn_shape gives the turn of {} a shape whose other turns go on from this state \
+                 otherwise (other branches within the turn, or another kind of node)",
+                model.show_state(k)
+            ),
+        )
+    }
+
+    /// The kept states that the turn of `k` leads to, each once, in the order met.
+    pub(crate) fn scan<M: Model>(
+        &self,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        seen: &mut FxHashSet<M::State>,
+    ) -> Result<Vec<M::State>, SolveError> {
+        seen.clear();
+        let mut out = Vec::new();
+        for slot in self.nodes.iter().filter(|s| s.site) {
+            let state = self.expand_site(model, k, slot, scratch)?;
+            let mut at = slot.from as usize;
+            for b in scratch.node.branches() {
+                match model.turn_index(&b.next) {
+                    Some(index) => {
+                        if !self.fits(at, slot.to, index, b) {
+                            return Err(self.differs(model, k, &state));
+                        }
+                        at += 1;
+                    }
+                    None => {
+                        leaves(model, k, &b.next)?;
+                        if seen.insert(b.next.clone()) {
+                            out.push(b.next.clone());
+                        }
+                    }
+                }
+            }
+            if at != slot.to as usize {
+                return Err(self.differs(model, k, &state));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The value of `k`, its turn solved with the values `value_of` gives the kept states it
+    /// leads to; `None` where `value_of` has none (the turn leads back into its own set).
+    pub(crate) fn solve<M: Model>(
+        &self,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        value_of: impl Fn(&M::State) -> Result<Option<N>, SolveError>,
+    ) -> Result<Option<N>, SolveError> {
+        let n = self.nodes.len();
+        let mut values = std::mem::take(&mut scratch.values);
+        let mut edges = std::mem::take(&mut scratch.edges);
+        let mut exits = std::mem::take(&mut scratch.exits);
+        values.clear();
+        values.resize(n, N::zero());
+        // An error, or `Ok(false)` where the turn leads back into its own set.
+        let mut result = Ok(true);
+        'nodes: for (i, slot) in self.nodes.iter().enumerate() {
+            let Some(kind) = slot.kind else {
+                values[i] = N::from_rat(slot.payoff);
+                continue;
+            };
+            let own = &self.edges[slot.from as usize..slot.to as usize];
+            if !slot.site {
+                values[i] = back_up(kind, own, &values).0;
+                continue;
+            }
+            // The site's edges in the order of its branches, with the turn's own `first`
+            // marks; an exit's target is its place in `exits`, after the template's states.
+            let state = match self.expand_site(model, k, slot, scratch) {
+                Ok(s) => s,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            };
+            edges.clear();
+            exits.clear();
+            let mut group = u32::MAX;
+            for b in scratch.node.branches() {
+                let first = b.group != group;
+                group = b.group;
+                let edge = match model.turn_index(&b.next) {
+                    Some(index) => {
+                        let at = slot.from as usize + edges.len() - exits.len();
+                        if !self.fits(at, slot.to, index, b) {
+                            result = Err(self.differs(model, k, &state));
+                            break 'nodes;
+                        }
+                        Edge {
+                            first,
+                            ..self.edges[at].clone()
+                        }
+                    }
+                    None => {
+                        let value = match leaves(model, k, &b.next).and_then(|()| value_of(&b.next))
+                        {
+                            Ok(Some(v)) => v,
+                            Ok(None) => {
+                                result = Ok(false);
+                                break 'nodes;
+                            }
+                            Err(e) => {
+                                result = Err(e);
+                                break 'nodes;
+                            }
+                        };
+                        exits.push(value);
+                        let (prob, reward) = edge_numbers::<N, _, _>(b, &scratch.move_rewards);
+                        Edge {
+                            target: (n + exits.len() - 1) as u32,
+                            prob,
+                            reward,
+                            first,
+                        }
+                    }
+                };
+                edges.push(edge);
+            }
+            if edges.len() - exits.len() != own.len() {
+                result = Err(self.differs(model, k, &state));
+                break;
+            }
+            let q = |e: &Edge<N>| {
+                let t = e.target as usize;
+                e.reward.add(if t < n { &values[t] } else { &exits[t - n] })
+            };
+            values[i] = back_up_by(kind, &edges, q).0;
+        }
+        // The kept state is the last.
+        let result = result.map(|complete| complete.then(|| values[n - 1].clone()));
+        scratch.values = values;
+        scratch.edges = edges;
+        scratch.exits = exits;
+        result
+    }
+}
+
+/// Checks that `next`, reached by a branch that leaves the turn of `k`, is a kept state.
+fn leaves<M: Model>(model: &M, k: &M::State, next: &M::State) -> Result<(), SolveError> {
+    match model.turn_of(next) {
+        None => Ok(()),
+        Some(t) => Err(broken(
+            model,
+            next,
+            format!(
+                "Model::turn_of makes it local to {}, but the turn of {} reaches it with no turn number",
+                model.show_state(&t),
+                model.show_state(k)
+            ),
+        )),
+    }
+}
