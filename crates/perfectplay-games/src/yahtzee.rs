@@ -597,6 +597,19 @@ impl Model for Yahtzee {
         Some(u64::from(kept.filled == self.boxes))
     }
 
+    /// The boxes a rolled hand may go in, without the sets of dice it may keep (those stay
+    /// in the turn, alike in every turn).
+    fn expand_exits(&self, s: &State, node: &mut impl NodeBuilder<State, Move>) -> bool {
+        let Phase::Rolled { hand, .. } = s.phase else {
+            return false;
+        };
+        node.decision(Player::Max);
+        self.placements(s, hand, |b, reward, next| {
+            node.add_move(Move::Score(b as u8), reward, next)
+        });
+        true
+    }
+
     fn turn_state(&self, kept: &State, index: usize) -> Option<State> {
         let phase = if index < 3 * HANDS {
             Phase::Rolled {

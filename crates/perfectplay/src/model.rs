@@ -314,15 +314,35 @@ pub trait Model {
     /// states). Those branches may differ from turn to turn in number, place, target and
     /// reward: turns that differ only in how they end, such as Yahtzee's (the dice are rolled
     /// and kept alike, the card decides where a hand may go), share a shape. The engine checks
-    /// every state it expands against the copy and names one that breaks the promise
+    /// every state it expands whole against the copy and names one that breaks the promise
     /// ([`SolveError::InvalidModel`](crate::SolveError::InvalidModel)); a local state without
-    /// branches out of the turn is not expanded again, so it cannot be checked. The values are
+    /// branches out of the turn is not expanded again, and a decision that gives its moves out
+    /// of the turn alone ([`expand_exits`](Model::expand_exits)) shows nothing of its other
+    /// moves, so neither can be checked. The values are
     /// the same bits as without shapes. A shape whose turn has a cycle of local states, or a
     /// local state without a number, is solved as if it had none; so is a turn whose kept
     /// state leads back to itself.
     fn turn_shape(&self, kept: &Self::State) -> Option<u64> {
         let _ = kept;
         None
+    }
+
+    /// The moves of the decision `state` that leave its turn, and only those: where a turn has
+    /// a shape ([`turn_shape`](Model::turn_shape)) and its template finds that every branch of
+    /// `state` out of the turn is a plain move to a kept state, the engine asks for these moves
+    /// alone in every other turn, and takes the moves that stay in the turn from the template.
+    /// Fill `node` as [`expand`](Model::expand) would (the same decision, those moves in the
+    /// same order) and return `true`; the default returns `false`, and the engine expands the
+    /// state whole. A game whose decisions inside a turn have many moves within it and a few
+    /// out of it (Yahtzee's: keep any of 31 sets of dice, or score in one of the open boxes)
+    /// spares most of its expansions so.
+    fn expand_exits(
+        &self,
+        state: &Self::State,
+        node: &mut impl NodeBuilder<Self::State, Self::Move>,
+    ) -> bool {
+        let _ = (state, node);
+        false
     }
 
     /// The local state numbered `index` ([`turn_index`](Model::turn_index)) in the turn of the

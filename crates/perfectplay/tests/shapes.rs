@@ -1,8 +1,9 @@
 //! Turns alike (`Model::turn_shape`): random games whose turns are copies of one random turn,
 //! each ending its own way (its own number of exits at each place, to its own kept states,
 //! with its own rewards), solved on the shared template, by turns without it, and whole: the
-//! same bits, the same fractions, on any number of threads. A model that breaks the promise
-//! at a state the engine expands is an error naming that state.
+//! same bits, the same fractions, on any number of threads, with decisions that give their
+//! moves out of the turn alone (`Model::expand_exits`) or not. A model that breaks the promise
+//! at a state the engine expands whole is an error naming that state.
 
 mod common;
 
@@ -39,6 +40,8 @@ struct Game {
     exits: Vec<Vec<Vec<(usize, Rat, i64)>>>,
     turns: bool,
     shapes: bool,
+    /// Whether `expand_exits` gives a decision's moves out of the turn alone.
+    exits_alone: bool,
     /// A turn whose branch to this local state from the local state before it earns one more
     /// than the template's, breaking the promise of the shape.
     broken: Option<(usize, usize)>,
@@ -91,6 +94,26 @@ impl Model for Game {
             node.add_outcome(101, Rat::new(1, 3), 0, (k, Some(a)));
             node.add_outcome(102, Rat::new(2, 3), 1, (k, Some(b)));
         }
+    }
+    fn expand_exits(&self, &(k, at): &State, node: &mut impl NodeBuilder<State, usize>) -> bool {
+        let local = &self.template[at.unwrap_or(0)];
+        let (Some(p), true) = (local.player, self.exits_alone) else {
+            return false;
+        };
+        node.decision(p);
+        let mut label = 0;
+        for (_, _, to) in &local.branches {
+            match to {
+                To::Local(_) => label += 1,
+                To::Exits(e) => {
+                    for &(t, _, reward) in &self.exits[k][*e] {
+                        label += 1;
+                        node.add_move(label, reward, (t, None));
+                    }
+                }
+            }
+        }
+        true
     }
     fn has_turns(&self) -> bool {
         self.turns
@@ -196,6 +219,7 @@ fn random_game(seed: u64) -> Game {
         exits,
         turns: true,
         shapes: true,
+        exits_alone: true,
         broken: None,
     }
 }
@@ -285,6 +309,8 @@ fn a_turn_that_breaks_its_shapes_promise_at_an_expanded_state_is_an_error() {
     let (seed, k, i, j) = found.expect("some game has such a site");
     let mut game = random_game(seed);
     game.broken = Some((k, j));
+    // A decision that gives its moves out of the turn alone shows nothing of the others.
+    game.exits_alone = false;
     match Solver::new(&game).threads(1).start_value::<f64>() {
         Err(SolveError::InvalidModel { state, reason }) => {
             assert!(reason.contains("turn_shape"), "{reason}");

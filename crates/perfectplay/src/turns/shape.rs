@@ -14,7 +14,7 @@ use std::sync::{Arc, RwLock};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::backup::{back_up, back_up_by, edge_numbers, Edge, Kind};
+use crate::backup::{back_up, back_up_by, consider, edge_numbers, Edge, Kind};
 use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Rat, SolveError};
 
@@ -46,6 +46,9 @@ struct Slot {
     /// Whether it is expanded in every turn: it has branches that leave the turn, or it is
     /// the kept state.
     site: bool,
+    /// Whether it is a decision (not the kept state) whose branches out of the turn are
+    /// plain moves, which [`Model::expand_exits`] may give alone.
+    split: bool,
     /// Its edges in the template's.
     from: u32,
     to: u32,
@@ -188,12 +191,18 @@ fn build<M: Model, N: Number>(
         let mut edges = Vec::new();
         // The kept state is expanded in every turn, so that its kind is checked.
         let mut site = index == ROOT;
+        let mut split = index != ROOT && matches!(kind, Some(Kind::Decision(_)));
         let mut group = u32::MAX;
-        for b in node.branches() {
+        let branches = node.branches();
+        for (at, b) in branches.iter().enumerate() {
             let first = b.group != group;
             group = b.group;
             match model.turn_of(&b.next) {
-                None => site = true,
+                None => {
+                    site = true;
+                    let alone = branches.get(at + 1).is_none_or(|c| c.group != b.group);
+                    split &= first && alone && b.probability == Rat::ONE;
+                }
                 Some(t) if t == *k => {
                     let Some(j) = model.turn_index(&b.next).filter(|&j| j < bound) else {
                         return Ok(None);
@@ -230,6 +239,7 @@ fn build<M: Model, N: Number>(
                 kind,
                 payoff: node.payoff(),
                 site,
+                split: split && site,
                 from: 0,
                 to: 0,
             },
@@ -302,14 +312,15 @@ impl<N: Number> Template<N> {
     }
 
     /// Expands the site `slot` of the turn of `k` into `scratch.node` (with its random moves'
-    /// rewards), checking its kind; the state expanded.
+    /// rewards), checking its kind: the state expanded, and whether the node holds only the
+    /// moves that leave the turn ([`Model::expand_exits`], at a split site).
     fn expand_site<M: Model>(
         &self,
         model: &M,
         k: &M::State,
         slot: &Slot,
         scratch: &mut Scratch<M, N>,
-    ) -> Result<M::State, SolveError> {
+    ) -> Result<(M::State, bool), SolveError> {
         let state = if slot.index == ROOT {
             k.clone()
         } else {
@@ -319,7 +330,11 @@ impl<N: Number> Template<N> {
             node, move_rewards, ..
         } = scratch;
         node.clear();
-        model.expand(&state, node);
+        let exits_only = slot.split && model.expand_exits(&state, node);
+        if !exits_only {
+            node.clear();
+            model.expand(&state, node);
+        }
         node.validate()
             .map_err(|reason| broken(model, &state, reason))?;
         let same = match node.kind() {
@@ -327,12 +342,12 @@ impl<N: Number> Template<N> {
             NodeKind::Decision(p) => slot.kind == Some(Kind::Decision(p)),
             _ => false,
         };
-        if !same {
-            return Err(self.differs(model, k, &state));
-        }
         move_rewards.clear();
         move_rewards.extend(node.random_rewards().filter(|(_, r)| !r.is_zero()));
-        Ok(state)
+        if !same || (exits_only && node.random_rewards().next().is_some()) {
+            return Err(self.differs(model, k, &state));
+        }
+        Ok((state, exits_only))
     }
 
     /// Whether the branch `b` (numbered `index` in the turn) is the template's edge `at`.
@@ -365,10 +380,10 @@ impl<N: Number> Template<N> {
         seen.clear();
         let mut out = Vec::new();
         for slot in self.nodes.iter().filter(|s| s.site) {
-            let state = self.expand_site(model, k, slot, scratch)?;
+            let (state, exits_only) = self.expand_site(model, k, slot, scratch)?;
             let mut at = slot.from as usize;
             for b in scratch.node.branches() {
-                match model.turn_index(&b.next) {
+                match model.turn_index(&b.next).filter(|_| !exits_only) {
                     Some(index) => {
                         if !self.fits(at, slot.to, index, b) {
                             return Err(self.differs(model, k, &state));
@@ -383,7 +398,7 @@ impl<N: Number> Template<N> {
                     }
                 }
             }
-            if at != slot.to as usize {
+            if !exits_only && at != slot.to as usize {
                 return Err(self.differs(model, k, &state));
             }
         }
@@ -419,13 +434,39 @@ impl<N: Number> Template<N> {
             }
             // The site's edges in the order of its branches, with the turn's own `first`
             // marks; an exit's target is its place in `exits`, after the template's states.
-            let state = match self.expand_site(model, k, slot, scratch) {
+            let (state, exits_only) = match self.expand_site(model, k, slot, scratch) {
                 Ok(s) => s,
                 Err(e) => {
                     result = Err(e);
                     break;
                 }
             };
+            if exits_only {
+                // The best of the moves within the turn (from the template), then of the
+                // moves out of it: a decision's value does not depend on the order of its
+                // moves (nor what it knows of rounding: see `Number::absorb`).
+                let Kind::Decision(player) = kind else {
+                    unreachable!("split sites are decisions")
+                };
+                let mut best = (!own.is_empty()).then(|| back_up(kind, own, &values).0);
+                for b in scratch.node.branches() {
+                    let value = match leaves(model, k, &b.next).and_then(|()| value_of(&b.next)) {
+                        Ok(Some(v)) => v,
+                        Ok(None) => {
+                            result = Ok(false);
+                            break 'nodes;
+                        }
+                        Err(e) => {
+                            result = Err(e);
+                            break 'nodes;
+                        }
+                    };
+                    let reward = N::from_rat(b.reward);
+                    consider(player, &mut best, reward.add(&value));
+                }
+                values[i] = best.expect("a valid decision has a move");
+                continue;
+            }
             edges.clear();
             exits.clear();
             let mut group = u32::MAX;
