@@ -32,6 +32,7 @@ use crate::report::{Method, Progress, Stats, Watch};
 use crate::states::{InternError, StateSet};
 use crate::{Number, SolveError};
 
+mod fast;
 mod shape;
 
 use shape::Shapes;

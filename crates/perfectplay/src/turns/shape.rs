@@ -18,6 +18,8 @@ use crate::backup::{back_up, back_up_by, consider, edge_numbers, Edge, Kind};
 use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Rat, SolveError};
 
+use super::fast::{self, Fast, Part};
+
 /// The number of the turn's kept state among a template's numbers.
 const ROOT: u32 = u32::MAX;
 
@@ -31,6 +33,9 @@ pub(crate) struct Template<N> {
     /// Per edge: its target's turn number, and the branch's probability and reward as the
     /// model gave them (what a site's branches are checked against).
     given: Vec<Given>,
+    /// The template in plain floats with one bound per turn, for a float solve of a template
+    /// whose every branch out of the turn is a plain move that a decision gives alone.
+    fast: Option<Fast>,
 }
 
 /// An edge's target's turn number, and its branch's probability and reward.
@@ -46,8 +51,10 @@ struct Slot {
     /// Whether it is expanded in every turn: it has branches that leave the turn, or it is
     /// the kept state.
     site: bool,
+    /// Whether it has branches that leave the turn.
+    exits: bool,
     /// Whether it is a decision (not the kept state) whose branches out of the turn are
-    /// plain moves, which [`Model::expand_exits`] may give alone.
+    /// plain moves, which [`Model::expand_exits`] gives alone.
     split: bool,
     /// Its edges in the template's.
     from: u32,
@@ -69,6 +76,8 @@ pub(crate) struct Scratch<M: Model, N> {
     edges: Vec<Edge<N>>,
     /// The values of the kept states that a site's exits lead to.
     exits: Vec<N>,
+    /// The values of a template's states, in plain floats.
+    floats: Vec<f64>,
 }
 
 impl<M: Model, N> Scratch<M, N> {
@@ -79,6 +88,7 @@ impl<M: Model, N> Scratch<M, N> {
             values: Vec::new(),
             edges: Vec::new(),
             exits: Vec::new(),
+            floats: Vec::new(),
         }
     }
 }
@@ -191,6 +201,7 @@ fn build<M: Model, N: Number>(
         let mut edges = Vec::new();
         // The kept state is expanded in every turn, so that its kind is checked.
         let mut site = index == ROOT;
+        let mut has_exits = false;
         let mut split = index != ROOT && matches!(kind, Some(Kind::Decision(_)));
         let mut group = u32::MAX;
         let branches = node.branches();
@@ -200,6 +211,7 @@ fn build<M: Model, N: Number>(
             match model.turn_of(&b.next) {
                 None => {
                     site = true;
+                    has_exits = true;
                     let alone = branches.get(at + 1).is_none_or(|c| c.group != b.group);
                     split &= first && alone && b.probability == Rat::ONE;
                 }
@@ -239,7 +251,11 @@ fn build<M: Model, N: Number>(
                 kind,
                 payoff: node.payoff(),
                 site,
-                split: split && site,
+                exits: has_exits,
+                split: split && site && {
+                    let mut alone = Node::new();
+                    model.expand_exits(&state, &mut alone)
+                },
                 from: 0,
                 to: 0,
             },
@@ -293,10 +309,26 @@ fn build<M: Model, N: Number>(
         slot.to = edges.len() as u32;
         nodes.push(slot);
     }
+    // Plain floats where every branch out of the turn is a move a decision gives alone.
+    let fast = (!N::EXACT && nodes.iter().all(|s| s.split || !s.exits)).then(|| {
+        let payoffs: Vec<N> = nodes.iter().map(|s| N::from_rat(s.payoff)).collect();
+        let parts: Vec<Part<'_, N>> = nodes
+            .iter()
+            .zip(&payoffs)
+            .map(|(s, payoff)| Part {
+                kind: s.kind,
+                payoff,
+                edges: &edges[s.from as usize..s.to as usize],
+                exits: s.exits,
+            })
+            .collect();
+        Fast::of(&parts)
+    });
     Ok(Some(Template {
         nodes,
         edges,
         given,
+        fast,
     }))
 }
 
@@ -313,18 +345,24 @@ impl<N: Number> Template<N> {
 
     /// Expands the site `slot` of the turn of `k` into `scratch.node` (with its random moves'
     /// rewards), checking its kind: the state expanded, and whether the node holds only the
-    /// moves that leave the turn ([`Model::expand_exits`], at a split site).
+    /// moves that leave the turn ([`Model::expand_exits`], at a split site). The scan of a
+    /// turn checks its states' numbers ([`Model::turn_state`]) and that its exits leave the
+    /// turn; its solve, which expands the same states again, does not.
     fn expand_site<M: Model>(
         &self,
         model: &M,
         k: &M::State,
         slot: &Slot,
         scratch: &mut Scratch<M, N>,
+        scanning: bool,
     ) -> Result<(M::State, bool), SolveError> {
-        let state = if slot.index == ROOT {
-            k.clone()
-        } else {
-            state_at(model, k, slot.index)?
+        let state = match (slot.index, scanning) {
+            (ROOT, _) => k.clone(),
+            (index, true) => state_at(model, k, index)?,
+            (index, false) => match model.turn_state(k, index as usize) {
+                Some(s) => s,
+                None => return state_at(model, k, index).map(|s| (s, false)),
+            },
         };
         let Scratch {
             node, move_rewards, ..
@@ -380,7 +418,7 @@ impl<N: Number> Template<N> {
         seen.clear();
         let mut out = Vec::new();
         for slot in self.nodes.iter().filter(|s| s.site) {
-            let (state, exits_only) = self.expand_site(model, k, slot, scratch)?;
+            let (state, exits_only) = self.expand_site(model, k, slot, scratch, true)?;
             let mut at = slot.from as usize;
             for b in scratch.node.branches() {
                 match model.turn_index(&b.next).filter(|_| !exits_only) {
@@ -414,6 +452,11 @@ impl<N: Number> Template<N> {
         scratch: &mut Scratch<M, N>,
         value_of: impl Fn(&M::State) -> Result<Option<N>, SolveError>,
     ) -> Result<Option<N>, SolveError> {
+        if let Some(fast) = &self.fast {
+            if let Some(solved) = self.solve_fast(fast, model, k, scratch, &value_of)? {
+                return Ok(solved);
+            }
+        }
         let n = self.nodes.len();
         let mut values = std::mem::take(&mut scratch.values);
         let mut edges = std::mem::take(&mut scratch.edges);
@@ -434,7 +477,7 @@ impl<N: Number> Template<N> {
             }
             // The site's edges in the order of its branches, with the turn's own `first`
             // marks; an exit's target is its place in `exits`, after the template's states.
-            let (state, exits_only) = match self.expand_site(model, k, slot, scratch) {
+            let (state, exits_only) = match self.expand_site(model, k, slot, scratch, false) {
                 Ok(s) => s,
                 Err(e) => {
                     result = Err(e);
@@ -450,7 +493,7 @@ impl<N: Number> Template<N> {
                 };
                 let mut best = (!own.is_empty()).then(|| back_up(kind, own, &values).0);
                 for b in scratch.node.branches() {
-                    let value = match leaves(model, k, &b.next).and_then(|()| value_of(&b.next)) {
+                    let value = match value_of(&b.next) {
                         Ok(Some(v)) => v,
                         Ok(None) => {
                             result = Ok(false);
@@ -486,8 +529,7 @@ impl<N: Number> Template<N> {
                         }
                     }
                     None => {
-                        let value = match leaves(model, k, &b.next).and_then(|()| value_of(&b.next))
-                        {
+                        let value = match value_of(&b.next) {
                             Ok(Some(v)) => v,
                             Ok(None) => {
                                 result = Ok(false);
@@ -526,6 +568,97 @@ impl<N: Number> Template<N> {
         scratch.edges = edges;
         scratch.exits = exits;
         result
+    }
+
+    /// [`Template::solve`] in plain floats with one bound for the turn (see [`super::fast`]):
+    /// `None` where it cannot be (a decision did not give its moves out of the turn alone, or
+    /// the numbers overflow), and the turn is solved with bounded numbers instead.
+    fn solve_fast<M: Model>(
+        &self,
+        fast: &Fast,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
+    ) -> Result<Option<Option<N>>, SolveError> {
+        let n = self.nodes.len();
+        let mut values = std::mem::take(&mut scratch.floats);
+        values.clear();
+        values.resize(n, 0.0);
+        let result = self.fill_fast(fast, model, k, scratch, value_of, &mut values);
+        scratch.floats = values;
+        result
+    }
+
+    /// The work of [`Template::solve_fast`], into `values`.
+    fn fill_fast<M: Model>(
+        &self,
+        fast: &Fast,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
+        values: &mut [f64],
+    ) -> Result<Option<Option<N>>, SolveError> {
+        // The largest value in size, the largest exit reward, the largest error read.
+        let (mut largest, mut exit_reward, mut read) = (0.0f64, 0.0f64, 0.0f64);
+        for (i, slot) in self.nodes.iter().enumerate() {
+            let Some(kind) = slot.kind else {
+                values[i] = fast.payoff(i);
+                largest = largest.max(values[i].abs());
+                continue;
+            };
+            let own = &self.edges[slot.from as usize..slot.to as usize];
+            let from = slot.from as usize;
+            if !slot.site {
+                values[i] = fast.back_up(i, kind, own, from, values);
+                largest = largest.max(values[i].abs());
+                continue;
+            }
+            let (state, exits_only) = self.expand_site(model, k, slot, scratch, false)?;
+            if !exits_only {
+                if slot.exits {
+                    return Ok(None);
+                }
+                // The kept state, expanded whole to be checked: no branch leaves the turn.
+                let mut at = from;
+                for b in scratch.node.branches() {
+                    match model.turn_index(&b.next) {
+                        Some(index) if self.fits(at, slot.to, index, b) => at += 1,
+                        _ => return Err(self.differs(model, k, &state)),
+                    }
+                }
+                if at != slot.to as usize {
+                    return Err(self.differs(model, k, &state));
+                }
+                values[i] = fast.back_up(i, kind, own, from, values);
+                largest = largest.max(values[i].abs());
+                continue;
+            }
+            let Kind::Decision(player) = kind else {
+                unreachable!("split sites are decisions")
+            };
+            let mut best = (!own.is_empty()).then(|| fast.back_up(i, kind, own, from, values));
+            for b in scratch.node.branches() {
+                let Some(value) = value_of(&b.next)? else {
+                    return Ok(Some(None));
+                };
+                let reward = N::from_rat(b.reward);
+                let (r, v) = (reward.to_f64(), value.to_f64());
+                read = read.max(value.radius() + reward.radius());
+                exit_reward = exit_reward.max(r.abs());
+                largest = largest.max(v.abs());
+                fast::consider(player, &mut best, r + v);
+            }
+            values[i] = best.expect("a valid decision has a move");
+            largest = largest.max(values[i].abs());
+        }
+        let bound = fast.bound(largest, exit_reward, read);
+        let value = values[values.len() - 1];
+        if !bound.is_finite() || !value.is_finite() {
+            return Ok(None);
+        }
+        Ok(N::from_f64(value).map(|v| Some(v.widened(bound))))
     }
 }
 
