@@ -610,6 +610,11 @@ impl Model for Yahtzee {
         true
     }
 
+    /// A hand goes in the same boxes after any roll: the hand is the class.
+    fn exit_class(&self, _kept: &State, index: usize) -> Option<u32> {
+        (index < 3 * HANDS).then_some((index % HANDS) as u32)
+    }
+
     fn turn_state(&self, kept: &State, index: usize) -> Option<State> {
         let phase = if index < 3 * HANDS {
             Phase::Rolled {

@@ -345,6 +345,19 @@ pub trait Model {
         false
     }
 
+    /// Local states that leave the turn alike: where the moves that
+    /// [`expand_exits`](Model::expand_exits) gives at the local state numbered `index` are, in
+    /// every turn of the shape of `kept`, the same as at every other local state of the same
+    /// `Some` class (the same moves to the same kept states with the same rewards, in the same
+    /// order), the engine expands one state of each class per turn. Yahtzee's hand leaves the
+    /// turn the same way after each of the three rolls (the boxes it may go in are the same),
+    /// so the hand is the class. The default, `None`, expands every such state. The engine
+    /// checks the promise on the turn it builds its template from.
+    fn exit_class(&self, kept: &Self::State, index: usize) -> Option<u32> {
+        let _ = (kept, index);
+        None
+    }
+
     /// The local state numbered `index` ([`turn_index`](Model::turn_index)) in the turn of the
     /// kept state `kept`, where such a state can be: the inverse of `turn_index`, used with
     /// [`turn_shape`](Model::turn_shape). The default, `None`, turns shapes off.

@@ -42,6 +42,9 @@ struct Game {
     shapes: bool,
     /// Whether `expand_exits` gives a decision's moves out of the turn alone.
     exits_alone: bool,
+    /// Whether `exit_class` gives the decisions with one exit place that place as their
+    /// class (true to the game), or every decision class 0 (false to it).
+    classes: Option<bool>,
     /// A turn whose branch to this local state from the local state before it earns one more
     /// than the template's, breaking the promise of the shape.
     broken: Option<(usize, usize)>,
@@ -115,6 +118,22 @@ impl Model for Game {
         }
         true
     }
+    fn exit_class(&self, _: &State, index: usize) -> Option<u32> {
+        let local = &self.template[index];
+        let places: Vec<usize> = local
+            .branches
+            .iter()
+            .filter_map(|(_, _, to)| match to {
+                To::Exits(e) => Some(*e),
+                To::Local(_) => None,
+            })
+            .collect();
+        match (self.classes?, local.player, &places[..]) {
+            (true, Some(_), &[e]) => Some(e as u32),
+            (false, Some(_), [_, ..]) => Some(0),
+            _ => None,
+        }
+    }
     fn has_turns(&self) -> bool {
         self.turns
     }
@@ -145,6 +164,7 @@ fn random_game(seed: u64) -> Game {
     // Half the games leave their turns by decisions only (and the kept state's node stays in
     // the turn): a float solve then runs in plain floats with one bound a turn.
     let by_decisions = rng.chance(1, 2);
+    let mut shared = Vec::new();
     for i in 0..n {
         let mut player = match rng.below(3) {
             0 => Some(Player::Max),
@@ -160,11 +180,21 @@ fn random_game(seed: u64) -> Game {
             player = Some(Player::Max);
         }
         let stays = by_decisions && (player.is_none() || i == 0) && !targets.is_empty();
-        // Every state has a way out of the turn or on within it; most have exit places.
+        // Every state has a way out of the turn or on within it; most have exit places,
+        // which decisions may share (they then leave the turn alike: `exit_class`).
         if !stays && (targets.is_empty() || rng.chance(2, 3)) {
             let at = rng.below(targets.len() + 1);
-            targets.insert(at, To::Exits(places));
-            places += 1;
+            let place = match (player, shared.len()) {
+                (Some(_), n) if n > 0 && rng.chance(1, 2) => shared[rng.below(n)],
+                _ => {
+                    places += 1;
+                    if player.is_some() {
+                        shared.push(places - 1);
+                    }
+                    places - 1
+                }
+            };
+            targets.insert(at, To::Exits(place));
         }
         let count = targets.len() as i64;
         let branches = targets
@@ -227,6 +257,7 @@ fn random_game(seed: u64) -> Game {
         turns: true,
         shapes: true,
         exits_alone: true,
+        classes: Some(true),
         broken: None,
     }
 }
@@ -341,4 +372,24 @@ fn a_turn_that_breaks_its_shapes_promise_at_an_expanded_state_is_an_error() {
         }
         other => panic!("seed {seed}: {other:?}"),
     }
+}
+
+#[test]
+fn a_class_whose_states_leave_the_turn_otherwise_is_an_error() {
+    let mut refused = 0;
+    for seed in 0..100 {
+        let mut game = random_game(seed);
+        let truth = Solver::new(&game).exact_start_value().unwrap().0;
+        // Every decision that leaves the turn in one class, true or not.
+        game.classes = Some(false);
+        match Solver::new(&game).exact_start_value() {
+            Ok((v, _)) => assert_eq!(v, truth, "seed {seed}"),
+            Err(SolveError::InvalidModel { reason, .. }) => {
+                assert!(reason.contains("exit_class"), "{reason}");
+                refused += 1;
+            }
+            Err(e) => panic!("seed {seed}: {e}"),
+        }
+    }
+    assert!(refused > 10, "{refused}");
 }

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::explore::Engine;
 use crate::memory;
@@ -170,10 +170,12 @@ where
     let mut done = 0;
     for level in levels {
         for batch in level.chunks(BATCH) {
-            let solved = parallel_with(batch.len(), threads, shape::Scratch::new, |scratch, i| {
+            let scratch = || (shape::Scratch::new(), FxHashMap::default());
+            let solved = parallel_with(batch.len(), threads, scratch, |(scratch, near), i| {
                 let s = batch[i] as usize;
                 let sets = Sets {
-                    kept: &graph.states,
+                    graph: &graph,
+                    near,
                     set: &set,
                     values: &values,
                 };
@@ -523,7 +525,9 @@ struct TurnStats {
 
 /// The kept states with their sets, and the values of the sets solved so far.
 struct Sets<'a, S, N> {
-    kept: &'a StateSet<S>,
+    graph: &'a Graph<S>,
+    /// Scratch: the values of the kept states that the turn solved leads to.
+    near: &'a mut FxHashMap<S, N>,
     set: &'a [u32],
     values: &'a [N],
 }
@@ -550,14 +554,30 @@ where
     if stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
         return Err(SolveError::Interrupted { states: 0 });
     }
-    let Sets { kept, set, values } = sets;
+    let Sets {
+        graph,
+        near,
+        set,
+        values,
+    } = sets;
+    let kept = &graph.states;
     let one = members.len() == 1;
     let root = kept.get(members[0] as usize);
     if let (true, Some(t)) = (one, shapes.of(model, root, limit)?) {
-        let value_of = |state: &M::State| match kept.find(model, state) {
-            Some(k) if set[k] as usize == s => Ok(None),
-            Some(k) => Ok(Some(values[k].clone())),
-            None => Err(unscanned(model, state)),
+        // The turn's exits are looked up among the few kept states it leads to, not all.
+        near.clear();
+        for &k in graph.successors(members[0] as usize) {
+            if set[k as usize] as usize != s {
+                near.insert(kept.get(k as usize).clone(), values[k as usize].clone());
+            }
+        }
+        let value_of = |state: &M::State| match near.get(state) {
+            Some(v) => Ok(Some(v.clone())),
+            None => match kept.find(model, state) {
+                Some(k) if set[k] as usize == s => Ok(None),
+                Some(k) => Ok(Some(values[k].clone())),
+                None => Err(unscanned(model, state)),
+            },
         };
         if let Some(v) = t.solve(model, root, scratch, value_of)? {
             let stats = TurnStats {

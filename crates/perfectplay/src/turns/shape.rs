@@ -23,6 +23,9 @@ use super::fast::{self, Fast, Part};
 /// The number of the turn's kept state among a template's numbers.
 const ROOT: u32 = u32::MAX;
 
+/// The class of a site that shares its exits with no other.
+const NO_CLASS: u32 = u32::MAX;
+
 /// The local graph that every turn of one shape has.
 pub(crate) struct Template<N> {
     /// The turn's states, every one after the states its branches lead to; the kept state last.
@@ -36,6 +39,8 @@ pub(crate) struct Template<N> {
     /// The template in plain floats with one bound per turn, for a float solve of a template
     /// whose every branch out of the turn is a plain move that a decision gives alone.
     fast: Option<Fast>,
+    /// How many classes of split sites there are ([`Model::exit_class`]).
+    classes: usize,
 }
 
 /// An edge's target's turn number, and its branch's probability and reward.
@@ -56,6 +61,9 @@ struct Slot {
     /// Whether it is a decision (not the kept state) whose branches out of the turn are
     /// plain moves, which [`Model::expand_exits`] gives alone.
     split: bool,
+    /// Its class among the split sites ([`Model::exit_class`], numbered from zero), or
+    /// [`NO_CLASS`].
+    class: u32,
     /// Its edges in the template's.
     from: u32,
     to: u32,
@@ -78,6 +86,11 @@ pub(crate) struct Scratch<M: Model, N> {
     exits: Vec<N>,
     /// The values of a template's states, in plain floats.
     floats: Vec<f64>,
+    /// Per class of sites: whether the scan has been there, the best of its moves out of
+    /// the turn (bounded or plain floats), in the turn at hand.
+    class_done: Vec<bool>,
+    class_values: Vec<Option<N>>,
+    class_floats: Vec<Option<f64>>,
 }
 
 impl<M: Model, N> Scratch<M, N> {
@@ -89,6 +102,9 @@ impl<M: Model, N> Scratch<M, N> {
             edges: Vec::new(),
             exits: Vec::new(),
             floats: Vec::new(),
+            class_done: Vec::new(),
+            class_values: Vec::new(),
+            class_floats: Vec::new(),
         }
     }
 }
@@ -256,6 +272,7 @@ fn build<M: Model, N: Number>(
                     let mut alone = Node::new();
                     model.expand_exits(&state, &mut alone)
                 },
+                class: NO_CLASS,
                 from: 0,
                 to: 0,
             },
@@ -309,6 +326,7 @@ fn build<M: Model, N: Number>(
         slot.to = edges.len() as u32;
         nodes.push(slot);
     }
+    let classes = classify(model, k, &mut nodes)?;
     // Plain floats where every branch out of the turn is a move a decision gives alone.
     let fast = (!N::EXACT && nodes.iter().all(|s| s.split || !s.exits)).then(|| {
         let payoffs: Vec<N> = nodes.iter().map(|s| N::from_rat(s.payoff)).collect();
@@ -329,7 +347,49 @@ fn build<M: Model, N: Number>(
         edges,
         given,
         fast,
+        classes,
     }))
+}
+
+/// Numbers the classes of the split sites ([`Model::exit_class`]) of the turn of `k`, checking
+/// on this turn that the sites of a class leave it alike: how many there are.
+fn classify<M: Model>(model: &M, k: &M::State, nodes: &mut [Slot]) -> Result<usize, SolveError> {
+    // By class and player: the best move out of the turn is each player's own.
+    let mut number: FxHashMap<(u32, bool), u32> = FxHashMap::default();
+    // Per class: the moves out of the turn of its first site.
+    let mut moves: Vec<Vec<(M::State, Rat)>> = Vec::new();
+    let mut node = Node::new();
+    for slot in nodes.iter_mut().filter(|s| s.split) {
+        let Some(c) = model.exit_class(k, slot.index as usize) else {
+            continue;
+        };
+        let state = state_at(model, k, slot.index)?;
+        node.clear();
+        model.expand_exits(&state, &mut node);
+        let these: Vec<(M::State, Rat)> = node
+            .branches()
+            .iter()
+            .map(|b| (b.next.clone(), b.reward))
+            .collect();
+        let next = number.len() as u32;
+        let max = slot.kind == Some(Kind::Decision(crate::Player::Max));
+        let class = *number.entry((c, max)).or_insert(next);
+        if class == next {
+            moves.push(these);
+        } else if moves[class as usize] != these {
+            return Err(broken(
+                model,
+                &state,
+                format!(
+                    "exit_class puts it in class {c} in the turn of {}, but it leaves the turn \
+                     otherwise than another state of that class",
+                    model.show_state(k)
+                ),
+            ));
+        }
+        slot.class = class;
+    }
+    Ok(number.len())
 }
 
 impl<N: Number> Template<N> {
@@ -417,7 +477,15 @@ impl<N: Number> Template<N> {
     ) -> Result<Vec<M::State>, SolveError> {
         seen.clear();
         let mut out = Vec::new();
+        scratch.class_done.clear();
+        scratch.class_done.resize(self.classes, false);
         for slot in self.nodes.iter().filter(|s| s.site) {
+            if slot.class != NO_CLASS {
+                if scratch.class_done[slot.class as usize] {
+                    continue;
+                }
+                scratch.class_done[slot.class as usize] = true;
+            }
             let (state, exits_only) = self.expand_site(model, k, slot, scratch, true)?;
             let mut at = slot.from as usize;
             for b in scratch.node.branches() {
@@ -458,6 +526,8 @@ impl<N: Number> Template<N> {
             }
         }
         let n = self.nodes.len();
+        scratch.class_values.clear();
+        scratch.class_values.resize(self.classes, None);
         let mut values = std::mem::take(&mut scratch.values);
         let mut edges = std::mem::take(&mut scratch.edges);
         let mut exits = std::mem::take(&mut scratch.exits);
@@ -473,6 +543,17 @@ impl<N: Number> Template<N> {
             let own = &self.edges[slot.from as usize..slot.to as usize];
             if !slot.site {
                 values[i] = back_up(kind, own, &values).0;
+                continue;
+            }
+            if let (Kind::Decision(player), Some(Some(out))) =
+                (kind, scratch.class_values.get(slot.class as usize))
+            {
+                // A site of a class met before in this turn: its moves out of the turn are
+                // known (and a decision's value does not depend on the order of its moves).
+                let out = out.clone();
+                let mut best = (!own.is_empty()).then(|| back_up(kind, own, &values).0);
+                consider(player, &mut best, out);
+                values[i] = best.expect("a valid decision has a move");
                 continue;
             }
             // The site's edges in the order of its branches, with the turn's own `first`
@@ -491,7 +572,7 @@ impl<N: Number> Template<N> {
                 let Kind::Decision(player) = kind else {
                     unreachable!("split sites are decisions")
                 };
-                let mut best = (!own.is_empty()).then(|| back_up(kind, own, &values).0);
+                let mut out = None;
                 for b in scratch.node.branches() {
                     let value = match value_of(&b.next) {
                         Ok(Some(v)) => v,
@@ -505,8 +586,14 @@ impl<N: Number> Template<N> {
                         }
                     };
                     let reward = N::from_rat(b.reward);
-                    consider(player, &mut best, reward.add(&value));
+                    consider(player, &mut out, reward.add(&value));
                 }
+                let out = out.expect("a valid decision has a move");
+                if let Some(c) = scratch.class_values.get_mut(slot.class as usize) {
+                    *c = Some(out.clone());
+                }
+                let mut best = (!own.is_empty()).then(|| back_up(kind, own, &values).0);
+                consider(player, &mut best, out);
                 values[i] = best.expect("a valid decision has a move");
                 continue;
             }
@@ -585,12 +672,18 @@ impl<N: Number> Template<N> {
         let mut values = std::mem::take(&mut scratch.floats);
         values.clear();
         values.resize(n, 0.0);
-        let result = self.fill_fast(fast, model, k, scratch, value_of, &mut values);
+        let mut classes = std::mem::take(&mut scratch.class_floats);
+        classes.clear();
+        classes.resize(self.classes, None);
+        let result = self.fill_fast(fast, model, k, scratch, value_of, &mut values, &mut classes);
         scratch.floats = values;
+        scratch.class_floats = classes;
         result
     }
 
-    /// The work of [`Template::solve_fast`], into `values`.
+    /// The work of [`Template::solve_fast`], into `values` (and the best move out of the turn
+    /// of each class of sites met, into `classes`).
+    #[allow(clippy::too_many_arguments)]
     fn fill_fast<M: Model>(
         &self,
         fast: &Fast,
@@ -599,6 +692,7 @@ impl<N: Number> Template<N> {
         scratch: &mut Scratch<M, N>,
         value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
         values: &mut [f64],
+        classes: &mut [Option<f64>],
     ) -> Result<Option<Option<N>>, SolveError> {
         // The largest value in size, the largest exit reward, the largest error read.
         let (mut largest, mut exit_reward, mut read) = (0.0f64, 0.0f64, 0.0f64);
@@ -612,6 +706,15 @@ impl<N: Number> Template<N> {
             let from = slot.from as usize;
             if !slot.site {
                 values[i] = fast.back_up(i, kind, own, from, values);
+                largest = largest.max(values[i].abs());
+                continue;
+            }
+            if let (Kind::Decision(player), Some(&Some(out))) =
+                (kind, classes.get(slot.class as usize))
+            {
+                let mut best = (!own.is_empty()).then(|| fast.back_up(i, kind, own, from, values));
+                fast::consider(player, &mut best, out);
+                values[i] = best.expect("a valid decision has a move");
                 largest = largest.max(values[i].abs());
                 continue;
             }
@@ -638,7 +741,7 @@ impl<N: Number> Template<N> {
             let Kind::Decision(player) = kind else {
                 unreachable!("split sites are decisions")
             };
-            let mut best = (!own.is_empty()).then(|| fast.back_up(i, kind, own, from, values));
+            let mut out = None;
             for b in scratch.node.branches() {
                 let Some(value) = value_of(&b.next)? else {
                     return Ok(Some(None));
@@ -648,8 +751,14 @@ impl<N: Number> Template<N> {
                 read = read.max(value.radius() + reward.radius());
                 exit_reward = exit_reward.max(r.abs());
                 largest = largest.max(v.abs());
-                fast::consider(player, &mut best, r + v);
+                fast::consider(player, &mut out, r + v);
             }
+            let out = out.expect("a valid decision has a move");
+            if let Some(c) = classes.get_mut(slot.class as usize) {
+                *c = Some(out);
+            }
+            let mut best = (!own.is_empty()).then(|| fast.back_up(i, kind, own, from, values));
+            fast::consider(player, &mut best, out);
             values[i] = best.expect("a valid decision has a move");
             largest = largest.max(values[i].abs());
         }
