@@ -37,6 +37,12 @@
 //! position, and dice are multisets, so a turn has at most 1,177 positions. Every probability
 //! is a multiple of 6^-5.
 //!
+//! Every turn rolls and keeps alike, and only the card decides where a hand may go: the turns
+//! share one shape ([`Model::turn_shape`]), a rolled hand lists its boxes alone
+//! ([`Model::expand_exits`]), and a hand goes in the same boxes after any roll
+//! ([`Model::exit_class`]), so the engine builds the turn once and expands, in each turn, one
+//! hand's boxes per hand.
+//!
 //! # Notation
 //! `filled 1s 3s fh y50, upper 4, to roll` (a turn start; `y50` or `y0` for the Yahtzee box,
 //! `filled -` for none), `filled -, upper 0, dice 1 1 3 5 6 after roll 1`, and `filled -,

@@ -17,6 +17,11 @@
 //!    kept states is dropped afterwards. The sets of a level do not depend on each other; they
 //!    are solved on every thread, each by itself, so the bits do not depend on the threads.
 //!
+//! Turns alike ([`Model::turn_shape`]) are scanned and solved on a template of their shape
+//! ([`shape`]) instead of being explored: a set of one kept state whose turn has a template
+//! expands only the states that leave the turn, and a float solve of it may run in plain
+//! floats with one bound for the turn ([`fast`]).
+//!
 //! Every turn is expanded twice (scanned, then solved), the price of storing no local state.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -525,24 +525,52 @@ impl<N: Number> Template<N> {
                 return Ok(solved);
             }
         }
-        let n = self.nodes.len();
         scratch.class_values.clear();
         scratch.class_values.resize(self.classes, None);
         let mut values = std::mem::take(&mut scratch.values);
         let mut edges = std::mem::take(&mut scratch.edges);
         let mut exits = std::mem::take(&mut scratch.exits);
         values.clear();
-        values.resize(n, N::zero());
-        // An error, or `Ok(false)` where the turn leads back into its own set.
-        let mut result = Ok(true);
-        'nodes: for (i, slot) in self.nodes.iter().enumerate() {
+        values.resize(self.nodes.len(), N::zero());
+        let result = self.fill(
+            model,
+            k,
+            scratch,
+            &value_of,
+            &mut values,
+            &mut edges,
+            &mut exits,
+        );
+        // The kept state is the last.
+        let result = result.map(|complete| complete.then(|| values[values.len() - 1].clone()));
+        scratch.values = values;
+        scratch.edges = edges;
+        scratch.exits = exits;
+        result
+    }
+
+    /// The work of [`Template::solve`], into `values` (with `edges` and `exits` for scratch):
+    /// false where the turn leads back into its own set.
+    #[allow(clippy::too_many_arguments)]
+    fn fill<M: Model>(
+        &self,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
+        values: &mut [N],
+        edges: &mut Vec<Edge<N>>,
+        exits: &mut Vec<N>,
+    ) -> Result<bool, SolveError> {
+        let n = self.nodes.len();
+        for (i, slot) in self.nodes.iter().enumerate() {
             let Some(kind) = slot.kind else {
                 values[i] = N::from_rat(slot.payoff);
                 continue;
             };
             let own = &self.edges[slot.from as usize..slot.to as usize];
             if !slot.site {
-                values[i] = back_up(kind, own, &values).0;
+                values[i] = back_up(kind, own, values).0;
                 continue;
             }
             if let (Kind::Decision(player), Some(Some(out))) =
@@ -551,52 +579,37 @@ impl<N: Number> Template<N> {
                 // A site of a class met before in this turn: its moves out of the turn are
                 // known (and a decision's value does not depend on the order of its moves).
                 let out = out.clone();
-                let mut best = (!own.is_empty()).then(|| back_up(kind, own, &values).0);
+                let mut best = (!own.is_empty()).then(|| back_up(kind, own, values).0);
+                consider(player, &mut best, out);
+                values[i] = best.expect("a valid decision has a move");
+                continue;
+            }
+            let (state, exits_only) = self.expand_site(model, k, slot, scratch, false)?;
+            if exits_only {
+                // The best of the moves out of the turn, then of those within it (from the
+                // template): a decision's value does not depend on the order of its moves
+                // (nor what it knows of rounding: see `Number::absorb`).
+                let Kind::Decision(player) = kind else {
+                    unreachable!("split sites are decisions")
+                };
+                let mut out = None;
+                for b in scratch.node.branches() {
+                    let Some(value) = value_of(&b.next)? else {
+                        return Ok(false);
+                    };
+                    consider(player, &mut out, N::from_rat(b.reward).add(&value));
+                }
+                let out = out.expect("a valid decision has a move");
+                if let Some(c) = scratch.class_values.get_mut(slot.class as usize) {
+                    *c = Some(out.clone());
+                }
+                let mut best = (!own.is_empty()).then(|| back_up(kind, own, values).0);
                 consider(player, &mut best, out);
                 values[i] = best.expect("a valid decision has a move");
                 continue;
             }
             // The site's edges in the order of its branches, with the turn's own `first`
             // marks; an exit's target is its place in `exits`, after the template's states.
-            let (state, exits_only) = match self.expand_site(model, k, slot, scratch, false) {
-                Ok(s) => s,
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            };
-            if exits_only {
-                // The best of the moves within the turn (from the template), then of the
-                // moves out of it: a decision's value does not depend on the order of its
-                // moves (nor what it knows of rounding: see `Number::absorb`).
-                let Kind::Decision(player) = kind else {
-                    unreachable!("split sites are decisions")
-                };
-                let mut out = None;
-                for b in scratch.node.branches() {
-                    let value = match value_of(&b.next) {
-                        Ok(Some(v)) => v,
-                        Ok(None) => {
-                            result = Ok(false);
-                            break 'nodes;
-                        }
-                        Err(e) => {
-                            result = Err(e);
-                            break 'nodes;
-                        }
-                    };
-                    let reward = N::from_rat(b.reward);
-                    consider(player, &mut out, reward.add(&value));
-                }
-                let out = out.expect("a valid decision has a move");
-                if let Some(c) = scratch.class_values.get_mut(slot.class as usize) {
-                    *c = Some(out.clone());
-                }
-                let mut best = (!own.is_empty()).then(|| back_up(kind, own, &values).0);
-                consider(player, &mut best, out);
-                values[i] = best.expect("a valid decision has a move");
-                continue;
-            }
             edges.clear();
             exits.clear();
             let mut group = u32::MAX;
@@ -607,8 +620,7 @@ impl<N: Number> Template<N> {
                     Some(index) => {
                         let at = slot.from as usize + edges.len() - exits.len();
                         if !self.fits(at, slot.to, index, b) {
-                            result = Err(self.differs(model, k, &state));
-                            break 'nodes;
+                            return Err(self.differs(model, k, &state));
                         }
                         Edge {
                             first,
@@ -616,16 +628,8 @@ impl<N: Number> Template<N> {
                         }
                     }
                     None => {
-                        let value = match value_of(&b.next) {
-                            Ok(Some(v)) => v,
-                            Ok(None) => {
-                                result = Ok(false);
-                                break 'nodes;
-                            }
-                            Err(e) => {
-                                result = Err(e);
-                                break 'nodes;
-                            }
+                        let Some(value) = value_of(&b.next)? else {
+                            return Ok(false);
                         };
                         exits.push(value);
                         let (prob, reward) = edge_numbers::<N, _, _>(b, &scratch.move_rewards);
@@ -640,21 +644,15 @@ impl<N: Number> Template<N> {
                 edges.push(edge);
             }
             if edges.len() - exits.len() != own.len() {
-                result = Err(self.differs(model, k, &state));
-                break;
+                return Err(self.differs(model, k, &state));
             }
             let q = |e: &Edge<N>| {
                 let t = e.target as usize;
                 e.reward.add(if t < n { &values[t] } else { &exits[t - n] })
             };
-            values[i] = back_up_by(kind, &edges, q).0;
+            values[i] = back_up_by(kind, edges, q).0;
         }
-        // The kept state is the last.
-        let result = result.map(|complete| complete.then(|| values[n - 1].clone()));
-        scratch.values = values;
-        scratch.edges = edges;
-        scratch.exits = exits;
-        result
+        Ok(true)
     }
 
     /// [`Template::solve`] in plain floats with one bound for the turn (see [`super::fast`]):
