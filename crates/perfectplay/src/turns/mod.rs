@@ -37,6 +37,7 @@ use crate::report::{Method, Progress, Stats, Watch};
 use crate::states::{InternError, StateSet};
 use crate::{Number, SolveError};
 
+mod exact;
 mod fast;
 mod shape;
 

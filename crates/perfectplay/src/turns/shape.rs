@@ -18,6 +18,7 @@ use crate::backup::{back_up, back_up_by, consider, edge_numbers, Edge, Kind};
 use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Rat, SolveError};
 
+use super::exact::{self, Whole};
 use super::fast::{self, Fast, Part};
 
 /// The number of the turn's kept state among a template's numbers.
@@ -41,6 +42,10 @@ pub(crate) struct Template<N> {
     fast: Option<Fast>,
     /// How many classes of split sites there are ([`Model::exit_class`]).
     classes: usize,
+    /// The template in integers over one denominator per level, for an exact solve of a
+    /// template whose every branch out of the turn is a plain move that a decision gives
+    /// alone, whose rewards are integers and whose probabilities share a small denominator.
+    whole: Option<Whole>,
 }
 
 /// An edge's target's turn number, and its branch's probability and reward.
@@ -342,7 +347,23 @@ fn build<M: Model, N: Number>(
             .collect();
         Fast::of(&parts)
     });
+    // Integers over one denominator per level, likewise, in an exact solve.
+    let whole = if N::EXACT && nodes.iter().all(|s| s.split || !s.exits) {
+        let parts: Vec<exact::Part<'_, N>> = nodes
+            .iter()
+            .map(|s| exact::Part {
+                kind: s.kind,
+                payoff: s.payoff,
+                edges: &edges[s.from as usize..s.to as usize],
+                given: &given[s.from as usize..s.to as usize],
+            })
+            .collect();
+        Whole::of(&parts)
+    } else {
+        None
+    };
     Ok(Some(Template {
+        whole,
         nodes,
         edges,
         given,
@@ -525,6 +546,11 @@ impl<N: Number> Template<N> {
                 return Ok(solved);
             }
         }
+        if let Some(whole) = &self.whole {
+            if let Some(solved) = self.solve_whole(whole, model, k, scratch, &value_of)? {
+                return Ok(solved);
+            }
+        }
         scratch.class_values.clear();
         scratch.class_values.resize(self.classes, None);
         let mut values = std::mem::take(&mut scratch.values);
@@ -653,6 +679,92 @@ impl<N: Number> Template<N> {
             values[i] = back_up_by(kind, edges, q).0;
         }
         Ok(true)
+    }
+
+    /// [`Template::solve`] in integers over one denominator per level (see
+    /// [`super::exact`]): `None` where it cannot be (a decision did not give its moves out of
+    /// the turn alone, or a reward out of the turn is not an integer), and the turn is solved
+    /// in rationals instead. First every site's best move out of the turn (one per class), as
+    /// a rational; then the common denominator of those; then the backups.
+    fn solve_whole<M: Model>(
+        &self,
+        whole: &Whole,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
+    ) -> Result<Option<Option<N>>, SolveError> {
+        let n = self.nodes.len();
+        // Per node: the place of its best move out of the turn in `outs`.
+        let mut out_of = vec![u32::MAX; n];
+        let mut outs: Vec<N> = Vec::new();
+        let mut class_out = vec![u32::MAX; self.classes];
+        for (i, slot) in self.nodes.iter().enumerate() {
+            if !slot.site {
+                continue;
+            }
+            if let Some(&o) = class_out.get(slot.class as usize) {
+                if o != u32::MAX {
+                    out_of[i] = o;
+                    continue;
+                }
+            }
+            let (state, exits_only) = self.expand_site(model, k, slot, scratch, false)?;
+            if !exits_only {
+                if slot.exits {
+                    return Ok(None);
+                }
+                let mut at = slot.from as usize;
+                for b in scratch.node.branches() {
+                    match model.turn_index(&b.next) {
+                        Some(index) if self.fits(at, slot.to, index, b) => at += 1,
+                        _ => return Err(self.differs(model, k, &state)),
+                    }
+                }
+                if at != slot.to as usize {
+                    return Err(self.differs(model, k, &state));
+                }
+                continue;
+            }
+            let Some(Kind::Decision(player)) = slot.kind else {
+                unreachable!("split sites are decisions")
+            };
+            let mut out = None;
+            for b in scratch.node.branches() {
+                if b.reward.denom() != 1 {
+                    return Ok(None);
+                }
+                let Some(value) = value_of(&b.next)? else {
+                    return Ok(Some(None));
+                };
+                consider(player, &mut out, N::from_rat(b.reward).add(&value));
+            }
+            out_of[i] = outs.len() as u32;
+            if let Some(c) = class_out.get_mut(slot.class as usize) {
+                *c = outs.len() as u32;
+            }
+            outs.push(out.expect("a valid decision has a move"));
+        }
+        let rationals: Vec<&malachite_q::Rational> = outs
+            .iter()
+            .map(|o| exact::rational(o).expect("exact numbers"))
+            .collect();
+        let scale = whole.scale(rationals.iter().map(|r| r.denominator_ref()));
+        let outs: Vec<_> = rationals.iter().map(|r| Whole::exit(&scale, r)).collect();
+        let mut values = Vec::with_capacity(n);
+        for (i, slot) in self.nodes.iter().enumerate() {
+            let v = match slot.kind {
+                None => whole.payoff(&scale, i),
+                Some(kind) => {
+                    let extra = outs.get(out_of[i] as usize);
+                    let (from, to) = (slot.from as usize, slot.to as usize);
+                    whole.back_up(&scale, i, kind, from, to, &values, extra)
+                }
+            };
+            values.push(v);
+        }
+        let root = values.pop().expect("a template has its kept state");
+        Ok(whole.value(&scale, n - 1, root).map(Some))
     }
 
     /// [`Template::solve`] in plain floats with one bound for the turn (see [`super::fast`]):
