@@ -990,6 +990,29 @@ mod tests {
         }
     }
 
+    /// The turns solved on their shared template (in floats: plain ones with a bound per
+    /// turn; exactly: integers over a power of 6^5) give the values of the whole game
+    /// explored, to the bit and to the fraction, under every rule.
+    #[test]
+    fn turns_alike_give_the_whole_games_values() {
+        for rules in [
+            Rules::FreeJoker,
+            Rules::ForcedJoker,
+            Rules::BonusNoJoker,
+            Rules::NoBonus,
+        ] {
+            let game = Yahtzee::with_boxes(rules, &["3s", "fh", "y"]).unwrap();
+            let whole = Whole(game.clone());
+            let (a, stats) = Solver::new(&game).start_value::<f64>().unwrap();
+            let (b, _) = Solver::new(&whole).start_value::<f64>().unwrap();
+            assert_eq!(a.to_bits(), b.to_bits(), "{rules:?}");
+            assert!(stats.error_bound < 1e-9, "{}", stats.error_bound);
+            let x = Solver::new(&game).exact_start_value().unwrap().0;
+            let y = Solver::new(&whole).exact_start_value().unwrap().0;
+            assert_eq!(x, y, "{rules:?}");
+        }
+    }
+
     /// Explanations inside turns, the strategy's values and the exact distribution of the
     /// score of a two-box game: by turns as by exploring the whole game.
     #[test]
