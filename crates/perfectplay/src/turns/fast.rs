@@ -191,12 +191,14 @@ impl Fast {
     }
 
     /// The bound on the error of the kept state's value, for a turn whose values are at most
-    /// `largest` in size, whose exits' rewards are at most `exit_reward`, and whose reads from
-    /// outside are off by at most `e`.
-    pub(super) fn bound(&self, largest: f64, exit_reward: f64, e: f64) -> f64 {
-        // Every `q` is a value plus a reward; every partial sum is at most the node's weight
-        // times the largest `q`.
-        let m = (largest + self.max_reward.max(exit_reward)) * self.max_weight * (1.0 + 4.0 * U);
+    /// `largest` in size, whose moves out of the turn (reward plus value) are at most
+    /// `exit_move`, and whose reads from outside are off by at most `e`.
+    pub(super) fn bound(&self, largest: f64, exit_move: f64, e: f64) -> f64 {
+        // Every `q` within the turn is a value plus a template's reward, every `q` out of it
+        // at most `exit_move`; every partial sum is at most the node's weight times the
+        // largest `q`.
+        let q = exit_move.max(largest + self.max_reward);
+        let m = q * self.max_weight * (1.0 + 4.0 * U);
         (self.a * e + self.b * U * m + self.d) * (1.0 + 1e-9)
     }
 

@@ -804,8 +804,8 @@ impl<N: Number> Template<N> {
         values: &mut [f64],
         classes: &mut [Option<f64>],
     ) -> Result<Option<Option<N>>, SolveError> {
-        // The largest value in size, the largest exit reward, the largest error read.
-        let (mut largest, mut exit_reward, mut read) = (0.0f64, 0.0f64, 0.0f64);
+        // The largest value in size, the largest move out of the turn, the largest error read.
+        let (mut largest, mut exit_move, mut read) = (0.0f64, 0.0f64, 0.0f64);
         for (i, slot) in self.nodes.iter().enumerate() {
             let Some(kind) = slot.kind else {
                 values[i] = fast.payoff(i);
@@ -859,7 +859,7 @@ impl<N: Number> Template<N> {
                 let reward = N::from_rat(b.reward);
                 let (r, v) = (reward.to_f64(), value.to_f64());
                 read = read.max(value.radius() + reward.radius());
-                exit_reward = exit_reward.max(r.abs());
+                exit_move = exit_move.max((r + v).abs());
                 largest = largest.max(v.abs());
                 fast::consider(player, &mut out, r + v);
             }
@@ -872,7 +872,7 @@ impl<N: Number> Template<N> {
             values[i] = best.expect("a valid decision has a move");
             largest = largest.max(values[i].abs());
         }
-        let bound = fast.bound(largest, exit_reward, read);
+        let bound = fast.bound(largest, exit_move, read);
         let value = values[values.len() - 1];
         if !bound.is_finite() || !value.is_finite() {
             return Ok(None);
