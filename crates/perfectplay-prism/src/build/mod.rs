@@ -1,7 +1,10 @@
 //! Building the state space: every state reachable from the initial ones, each with its
 //! choices (an unlabelled command, or one enabled command of every module that synchronises on
 //! an action) and each choice's distribution over next states. States are packed into words
-//! by the variables' ranges ([`crate::build::packed`]) and numbered as found.
+//! by the variables' ranges ([`crate::build::packed`]) and numbered as found: breadth first,
+//! a wave of states expanded on every core (the commands evaluated, the products of
+//! synchronised distributions taken) and then numbered on one thread in the wave's order, so
+//! that the numbers, the choices and the first error met are those of one thread.
 //!
 //! Nothing is normalised or guessed: a probability outside [0, 1], a command whose
 //! probabilities do not sum to exactly one, an update that leaves a variable's range, and two
@@ -269,6 +272,20 @@ pub fn build_until(
     stop: Option<&CExpr>,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
 ) -> Result<Space, BuildError> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(MAX_THREADS);
+    build_on(program, max_states, stop, progress, threads)
+}
+
+/// [`build_until`] on up to `threads` threads.
+fn build_on(
+    program: &Program,
+    max_states: usize,
+    stop: Option<&CExpr>,
+    progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+    threads: usize,
+) -> Result<Space, BuildError> {
     let (layout, bits) = packed::layout(program);
     // A choice keeps its action and module in half a word each.
     // Actions are numbered below ADDED_LOOP.
@@ -295,16 +312,17 @@ pub fn build_until(
             })
         }
     };
-    build(program, layout, max_states, stop, progress)
+    build(program, layout, max_states, stop, progress, threads)
 }
 
 /// [`build_until`] with states packed as `K`s by `layout`.
-fn build_packed<K: Word>(
+fn build_packed<K: Word + Send + Sync>(
     program: &Program,
     layout: Vec<(u32, u32)>,
     max_states: usize,
     stop: Option<&CExpr>,
     progress: &mut dyn FnMut(usize, usize) -> ControlFlow<()>,
+    threads: usize,
 ) -> Result<Space, BuildError> {
     let mut space = Space {
         layout,
@@ -394,7 +412,6 @@ fn build_packed<K: Word>(
                 .any(|(p, _)| p.as_ref().is_some_and(CExpr::inexact))
         })
         .collect();
-    let mut vals = Vec::new();
     // Guards and assignments compiled for the loop.
     let guards: Vec<IntExpr> = program
         .commands
@@ -427,12 +444,216 @@ fn build_packed<K: Word>(
             vars
         })
         .collect();
-    let mut written = vec![0u64; program.vars.len()];
-    let mut stamp = 0u64;
-    // A command's branches in a state: probability, the bits of the variables it sets, and
-    // their new values in place.
-    let layout = space.layout.clone();
-    let branches = |c: usize, vals: &[i64], out: &mut Vec<(Q, K, K)>| {
+    let ctx = Ctx {
+        program,
+        layout: space.layout.clone(),
+        constant_sum_is_one,
+        floating,
+        guards,
+        assigned,
+        stop,
+        writes,
+        unlabelled,
+        by_action,
+        _word: std::marker::PhantomData,
+    };
+    let mut scratches: Vec<Scratch<K>> = (0..threads.max(1))
+        .map(|_| Scratch::new(program.vars.len()))
+        .collect();
+    let mut expanded: Vec<(Expanded<K>, Option<BuildError>)> = Vec::new();
+    let mut last_probability: Option<(Rat, u32)> = None;
+    let mut s = 0usize;
+    while s < space.states.len() {
+        // A wave of states expanded on every thread, then numbered here in order: the
+        // numbers are those of one thread.
+        let end = space.states.len().min(s + WAVE);
+        let wave: Vec<K> = (s..end).map(|i| K::load(space.states.get(i))).collect();
+        expand_wave(&ctx, &wave, &mut scratches, &mut expanded);
+        for (out, error) in expanded[..wave.len()].iter_mut() {
+            if s % PROGRESS_EVERY == 0 && s > 0 {
+                if progress(s, space.states.len()).is_break() {
+                    return Err(BuildError::Interrupted { after: s });
+                }
+                // Stopped with an error before the machine (or the process's limit) runs out.
+                perfectplay::memory::check(space.states.len()).map_err(BuildError::Memory)?;
+            }
+            if let Some(e) = error.take() {
+                return Err(e);
+            }
+            space.choice_start.push(space.choices.len() as u32);
+            if out.choices.is_empty() {
+                if out.stopped {
+                    space.stopped += 1;
+                } else {
+                    space.deadlocks += 1;
+                }
+                space.choices.push(Choice::added_loop(space.outcomes.len()));
+                let one = number_of(&mut numbered, &mut space.probabilities, Rat::ONE);
+                space.outcomes.push((one, s as u32));
+                s += 1;
+                continue;
+            }
+            space.rounded += out.rounded;
+            for &(action, module, from, to) in &out.choices {
+                space
+                    .choices
+                    .push(Choice::new(action, module, space.outcomes.len()));
+                for &(p, packed) in &out.dist[from..to] {
+                    let fresh = space.states.len() as u32;
+                    let id = *index.entry(packed).or_insert(fresh);
+                    if id == fresh {
+                        if space.states.len() >= max_states {
+                            return Err(BuildError::StateLimit {
+                                limit: max_states,
+                                initial: false,
+                            });
+                        }
+                        space.states.push(&packed);
+                    }
+                    // The last probability's number, as outcomes repeat their probabilities.
+                    if let Some((q, number)) = last_probability {
+                        if q == p {
+                            space.outcomes.push((number, id));
+                            continue;
+                        }
+                    }
+                    let number = number_of(&mut numbered, &mut space.probabilities, p);
+                    last_probability = Some((p, number));
+                    space.outcomes.push((number, id));
+                }
+            }
+            s += 1;
+        }
+    }
+    space.choice_start.push(space.choices.len() as u32);
+    Ok(space)
+}
+
+/// States expanded between two merges into the space (and on every thread at once).
+const WAVE: usize = 1 << 14;
+
+/// The most threads a build uses.
+const MAX_THREADS: usize = 8;
+
+/// The fewest states of a wave worth a thread of their own.
+const PER_THREAD: usize = 1 << 10;
+
+/// What the loop of [`build_packed`] compiled, shared by the threads that expand states.
+struct Ctx<'a, K> {
+    program: &'a Program,
+    layout: Vec<(u32, u32)>,
+    /// Per command: whether its probabilities are constants that sum to one.
+    constant_sum_is_one: Vec<bool>,
+    /// Per command: whether its probabilities are computed in floating point.
+    floating: Vec<bool>,
+    guards: Vec<IntExpr>,
+    assigned: Vec<Vec<Vec<IntExpr>>>,
+    stop: Option<(&'a CExpr, IntExpr)>,
+    writes: Vec<Vec<usize>>,
+    unlabelled: Vec<Indexed>,
+    by_action: Vec<Vec<Indexed>>,
+    _word: std::marker::PhantomData<K>,
+}
+
+/// A thread's scratch for expanding states.
+struct Scratch<K> {
+    vals: Vec<i64>,
+    branch: Vec<(Q, K, K)>,
+    dist: Vec<(Q, K)>,
+    product: Vec<(Q, K)>,
+    float_dist: Vec<(f64, K)>,
+    float_product: Vec<(f64, K)>,
+    choices: Vec<(Option<usize>, usize, usize, usize)>,
+    combos: Vec<usize>,
+    on: Vec<usize>,
+    on_start: Vec<usize>,
+    pick: Vec<usize>,
+    /// Per variable: the stamp of the last synchronised step that set it.
+    written: Vec<u64>,
+    stamp: u64,
+}
+
+impl<K> Scratch<K> {
+    fn new(vars: usize) -> Self {
+        Scratch {
+            vals: Vec::new(),
+            branch: Vec::new(),
+            dist: Vec::new(),
+            product: Vec::new(),
+            float_dist: Vec::new(),
+            float_product: Vec::new(),
+            choices: Vec::new(),
+            combos: Vec::new(),
+            on: Vec::new(),
+            on_start: Vec::new(),
+            pick: Vec::new(),
+            written: vec![0; vars],
+            stamp: 0,
+        }
+    }
+}
+
+/// What a state's commands make: its choices (action, module, and their outcomes
+/// `dist[from..to]`), or none where it is a deadlock or where the build stops.
+struct Expanded<K> {
+    stopped: bool,
+    choices: Vec<(Option<usize>, usize, usize, usize)>,
+    dist: Vec<(Rat, K)>,
+    /// How many of its choices had fractions too long to hold, rounded as floats are.
+    rounded: usize,
+}
+
+impl<K> Default for Expanded<K> {
+    fn default() -> Self {
+        Expanded {
+            stopped: false,
+            choices: Vec::new(),
+            dist: Vec::new(),
+            rounded: 0,
+        }
+    }
+}
+
+/// Expands the states of `wave` into `out` (each with its error, if any), in contiguous runs
+/// on up to one thread per scratch.
+fn expand_wave<K: Word + Send + Sync>(
+    ctx: &Ctx<'_, K>,
+    wave: &[K],
+    scratches: &mut [Scratch<K>],
+    out: &mut Vec<(Expanded<K>, Option<BuildError>)>,
+) {
+    if out.len() < wave.len() {
+        out.resize_with(wave.len(), || (Expanded::default(), None));
+    }
+    let out = &mut out[..wave.len()];
+    let threads = scratches.len().min(wave.len() / PER_THREAD).max(1);
+    let run =
+        |states: &[K], outs: &mut [(Expanded<K>, Option<BuildError>)], sc: &mut Scratch<K>| {
+            for (&here, (o, e)) in states.iter().zip(outs) {
+                *e = ctx.expand(here, sc, o).err();
+            }
+        };
+    if threads == 1 {
+        return run(wave, out, &mut scratches[0]);
+    }
+    let chunk = wave.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for ((states, outs), sc) in wave
+            .chunks(chunk)
+            .zip(out.chunks_mut(chunk))
+            .zip(scratches.iter_mut())
+        {
+            let run = &run;
+            scope.spawn(move || run(states, outs, sc));
+        }
+    });
+}
+
+impl<K: Word> Ctx<'_, K> {
+    /// A command's branches in a state: probability, the bits of the variables it sets, and
+    /// their new values in place.
+    fn branches(&self, c: usize, vals: &[i64], out: &mut Vec<(Q, K, K)>) -> Result<(), BuildError> {
+        let program = self.program;
         let cmd = &program.commands[c];
         let state_text = || show_values(program, vals);
         let command = |problem: CommandProblem| BuildError::Command {
@@ -444,10 +665,10 @@ fn build_packed<K: Word>(
         out.clear();
         // A command whose probabilities are constants that sum to one (the usual case) is
         // checked once, not in every state.
-        let checked = constant_sum_is_one[c];
+        let checked = self.constant_sum_is_one[c];
         let mut sum = Q::int(0);
         let mut float_sum = 0.0f64;
-        for ((prob, assigns), fast) in cmd.updates.iter().zip(&assigned[c]) {
+        for ((prob, assigns), fast) in cmd.updates.iter().zip(&self.assigned[c]) {
             let p = match prob {
                 None => Q::int(1),
                 Some(e) => e.eval(vals).map_err(fail).and_then(|v| {
@@ -458,7 +679,7 @@ fn build_packed<K: Word>(
             if p < Q::int(0) || p > Q::int(1) {
                 return Err(command(CommandProblem::ProbabilityOutside(p.to_string())));
             }
-            if floating[c] {
+            if self.floating[c] {
                 float_sum += p.to_f64();
             } else if !checked {
                 sum = sum
@@ -484,7 +705,7 @@ fn build_packed<K: Word>(
                         hi: var_d.hi,
                     }));
                 }
-                let (shift, width) = layout[*var];
+                let (shift, width) = self.layout[*var];
                 let field = K::field(shift, width);
                 mask = mask.or(field);
                 bits = bits.replace(field, K::at(packed::offset(v, var_d.lo), shift));
@@ -493,7 +714,7 @@ fn build_packed<K: Word>(
                 out.push((p, mask, bits));
             }
         }
-        if floating[c] {
+        if self.floating[c] {
             // Computed in floating point: one up to rounding, as PRISM and Storm check.
             if (float_sum - 1.0).abs() > FLOAT_SUM_TOLERANCE || float_sum.is_nan() {
                 return Err(command(CommandProblem::Sum(float_sum.to_string())));
@@ -502,29 +723,38 @@ fn build_packed<K: Word>(
             return Err(command(CommandProblem::Sum(sum.to_string())));
         }
         Ok(())
-    };
-    let mut branch: Vec<(Q, K, K)> = Vec::new();
-    let mut dist: Vec<(Q, K)> = Vec::new();
-    let mut product: Vec<(Q, K)> = Vec::new();
-    let mut float_dist: Vec<(f64, K)> = Vec::new();
-    let mut float_product: Vec<(f64, K)> = Vec::new();
-    let mut choices: Vec<(Option<usize>, usize, usize, usize)> = Vec::new();
-    let mut last_probability: Option<(Q, u32)> = None;
-    let (mut combos, mut on, mut on_start, mut pick) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let mut s = 0usize;
-    while s < space.states.len() {
-        if s % PROGRESS_EVERY == 0 && s > 0 {
-            if progress(s, space.states.len()).is_break() {
-                return Err(BuildError::Interrupted { after: s });
-            }
-            // Stopped with an error before the machine (or the process's limit) runs out.
-            perfectplay::memory::check(space.states.len()).map_err(BuildError::Memory)?;
-        }
-        let here = K::load(space.states.get(s));
-        unpack(&space.layout, program, &here, &mut vals);
-        space.choice_start.push(space.choices.len() as u32);
-        let state_text = || show_values(program, &vals);
+    }
+
+    /// The choices of the state `here` into `out`.
+    fn expand(
+        &self,
+        here: K,
+        sc: &mut Scratch<K>,
+        out: &mut Expanded<K>,
+    ) -> Result<(), BuildError> {
+        let program = self.program;
+        let Scratch {
+            vals,
+            branch,
+            dist,
+            product,
+            float_dist,
+            float_product,
+            choices,
+            combos,
+            on,
+            on_start,
+            pick,
+            written,
+            stamp,
+        } = sc;
+        out.stopped = false;
+        out.choices.clear();
+        out.dist.clear();
+        out.rounded = 0;
+        unpack(&self.layout, program, &here, vals);
+        let vals = &*vals;
+        let state_text = || show_values(program, vals);
         let fail = |cmd: usize, e: EvalError| BuildError::Command {
             command: program.commands[cmd].text.clone(),
             state: state_text(),
@@ -535,21 +765,22 @@ fn build_packed<K: Word>(
             problem,
         };
         let enabled = |cmd: usize| {
-            guards[cmd]
-                .holds(&program.commands[cmd].guard, &vals)
+            self.guards[cmd]
+                .holds(&program.commands[cmd].guard, vals)
                 .map_err(|e| fail(cmd, e))
         };
-        let stopped = match &stop {
+        let stopped = match &self.stop {
             Some((e, fast)) => fast
-                .holds(e, &vals)
+                .holds(e, vals)
                 .map_err(|e| in_state(StateProblem::Eval(e)))?,
             None => false,
         };
+        out.stopped = stopped;
         // The choices: action, module, and their commands `combos[from..to]`.
         choices.clear();
         combos.clear();
-        for group in unlabelled.iter().filter(|_| !stopped) {
-            for &c in group.candidates(&vals) {
+        for group in self.unlabelled.iter().filter(|_| !stopped) {
+            for &c in group.candidates(vals) {
                 if enabled(c)? {
                     combos.push(c);
                     choices.push((
@@ -561,7 +792,7 @@ fn build_packed<K: Word>(
                 }
             }
         }
-        for (a, modules) in by_action.iter().enumerate() {
+        for (a, modules) in self.by_action.iter().enumerate() {
             if modules.is_empty() || stopped {
                 continue;
             }
@@ -570,7 +801,7 @@ fn build_packed<K: Word>(
             on_start.clear();
             for group in modules {
                 on_start.push(on.len());
-                for &c in group.candidates(&vals) {
+                for &c in group.candidates(vals) {
                     if enabled(c)? {
                         on.push(c);
                     }
@@ -615,32 +846,20 @@ fn build_packed<K: Word>(
                 }
             }
         }
-        if choices.is_empty() {
-            if stopped {
-                space.stopped += 1;
-            } else {
-                space.deadlocks += 1;
-            }
-            space.choices.push(Choice::added_loop(space.outcomes.len()));
-            let one = number_of(&mut numbered, &mut space.probabilities, Rat::ONE);
-            space.outcomes.push((one, s as u32));
-            s += 1;
-            continue;
-        }
-        for &(action, module, from, to) in &choices {
+        for &(action, module, from, to) in choices.iter() {
             let combo = &combos[from..to];
             // Two synchronised commands must not set the same variable.
             if combo.len() > 1 {
-                stamp += 1;
+                *stamp += 1;
                 for &c in combo {
-                    for &var in &writes[c] {
-                        if written[var] == stamp {
+                    for &var in &self.writes[c] {
+                        if written[var] == *stamp {
                             return Err(in_state(StateProblem::SharedVariable {
                                 var: program.vars[var].name.clone(),
                                 command: program.commands[c].text.clone(),
                             }));
                         }
-                        written[var] = stamp;
+                        written[var] = *stamp;
                     }
                 }
             }
@@ -648,24 +867,24 @@ fn build_packed<K: Word>(
             // branch clears the bits of the variables it sets and puts in their new values.
             // Where a command's probabilities are floating point, the product is taken in
             // floats and rounded to the engine's fractions.
-            let float = combo.iter().any(|&c| floating[c]);
+            let float = combo.iter().any(|&c| self.floating[c]);
             dist.clear();
             dist.push((Q::int(1), here));
             float_dist.clear();
             float_dist.push((1.0, here));
             for &c in combo {
                 if float {
-                    branches(c, &vals, &mut branch)?;
+                    self.branches(c, vals, branch)?;
                     float_product.clear();
-                    for &(p, state) in &float_dist {
-                        for &(q, mask, bits) in &branch {
+                    for &(p, state) in float_dist.iter() {
+                        for &(q, mask, bits) in branch.iter() {
                             float_product.push((p * q.to_f64(), state.replace(mask, bits)));
                         }
                     }
-                    std::mem::swap(&mut float_dist, &mut float_product);
+                    std::mem::swap(float_dist, float_product);
                     continue;
                 }
-                branches(c, &vals, &mut branch)?;
+                self.branches(c, vals, branch)?;
                 if let [(p, mask, bits)] = branch[..] {
                     if p == Q::int(1) {
                         for d in dist.iter_mut() {
@@ -675,8 +894,8 @@ fn build_packed<K: Word>(
                     }
                 }
                 product.clear();
-                for &(p, state) in &dist {
-                    for &(q, mask, bits) in &branch {
+                for &(p, state) in dist.iter() {
+                    for &(q, mask, bits) in branch.iter() {
                         let pq = if p == Q::int(1) {
                             q
                         } else {
@@ -686,11 +905,8 @@ fn build_packed<K: Word>(
                         product.push((pq, state.replace(mask, bits)));
                     }
                 }
-                std::mem::swap(&mut dist, &mut product);
+                std::mem::swap(dist, product);
             }
-            space
-                .choices
-                .push(Choice::new(action, module, space.outcomes.len()));
             let too_large = |p: &Q| {
                 let (n, d) = p.parts();
                 i64::try_from(n).is_err() || i64::try_from(d).is_err()
@@ -698,7 +914,7 @@ fn build_packed<K: Word>(
             let round = float || dist.iter().any(|(p, _)| too_large(p));
             if !float && round {
                 // Exact fractions the engine cannot hold: rounded as floats are.
-                space.rounded += 1;
+                out.rounded += 1;
                 float_dist.clear();
                 float_dist.extend(dist.iter().map(|&(p, packed)| (p.to_f64(), packed)));
             }
@@ -711,49 +927,26 @@ fn build_packed<K: Word>(
                         })
                     })?;
                 dist.clear();
-                dist.extend(
-                    rounded
-                        .iter()
-                        .zip(&float_dist)
-                        .map(|(&(n, d), &(_, packed))| {
-                            (Q::new(n as i128, d as i128).expect("a fraction"), packed)
-                        }),
-                );
+                dist.extend(rounded.iter().zip(float_dist.iter()).map(
+                    |(&(n, d), &(_, packed))| {
+                        (Q::new(n as i128, d as i128).expect("a fraction"), packed)
+                    },
+                ));
             }
-            for &(p, packed) in &dist {
-                let fresh = space.states.len() as u32;
-                let id = *index.entry(packed).or_insert(fresh);
-                if id == fresh {
-                    if space.states.len() >= max_states {
-                        return Err(BuildError::StateLimit {
-                            limit: max_states,
-                            initial: false,
-                        });
-                    }
-                    space.states.push(&packed);
-                }
-                // The last probability's number, as outcomes repeat their probabilities.
-                if let Some((q, number)) = last_probability {
-                    if q == p {
-                        space.outcomes.push((number, id));
-                        continue;
-                    }
-                }
+            let first = out.dist.len();
+            for &(p, packed) in dist.iter() {
                 let (n, d) = p.parts();
                 let rat = i64::try_from(n)
                     .ok()
                     .zip(i64::try_from(d).ok())
                     .and_then(|(n, d)| Rat::checked_new(n, d))
                     .ok_or_else(|| in_state(StateProblem::TooLong(p.to_string())))?;
-                let number = number_of(&mut numbered, &mut space.probabilities, rat);
-                last_probability = Some((p, number));
-                space.outcomes.push((number, id));
+                out.dist.push((rat, packed));
             }
+            out.choices.push((action, module, first, out.dist.len()));
         }
-        s += 1;
+        Ok(())
     }
-    space.choice_start.push(space.choices.len() as u32);
-    Ok(space)
 }
 
 /// How far from one the probabilities of a command computed in floating point may sum (their
@@ -803,4 +996,41 @@ pub struct Loaded {
     /// properties it was built for, all of which hold in every unexpanded state; empty for a
     /// full build.
     pub(crate) decided: Vec<CExpr>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The space built on several threads is the one built on one: the same states in the
+    /// same order, the same choices and outcomes, the same probabilities.
+    #[test]
+    fn threads_build_the_same_space() {
+        for (file, constants) in [
+            ("csma/csma.2-4.prism", vec![]),
+            (
+                "consensus/consensus.4.prism",
+                vec![("K".to_string(), "2".to_string())],
+            ),
+        ] {
+            let path = format!("{}/tests/qvbs/models/{file}", env!("CARGO_MANIFEST_DIR"));
+            let src = std::fs::read_to_string(&path).unwrap();
+            let program = crate::session::parse_program(&path, &src, &constants).unwrap();
+            let mut go = |_: usize, _: usize| ControlFlow::Continue(());
+            let one = build_on(&program, usize::MAX, None, &mut go, 1).unwrap();
+            assert!(one.len() > 4 * PER_THREAD, "{file}: {}", one.len());
+            for threads in [2, 3] {
+                let many = build_on(&program, usize::MAX, None, &mut go, threads).unwrap();
+                assert_eq!(one.len(), many.len(), "{file}");
+                for s in 0..one.len() as u32 {
+                    assert_eq!(one.states.get(s as usize), many.states.get(s as usize));
+                }
+                assert_eq!(one.choice_start, many.choice_start, "{file}");
+                assert_eq!(one.choices, many.choices, "{file}");
+                assert_eq!(one.outcomes, many.outcomes, "{file}");
+                assert_eq!(one.probabilities, many.probabilities, "{file}");
+                assert_eq!(one.deadlocks, many.deadlocks, "{file}");
+            }
+        }
+    }
 }
