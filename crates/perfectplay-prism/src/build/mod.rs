@@ -571,6 +571,8 @@ struct Scratch<K> {
     /// Per variable: the stamp of the last synchronised step that set it.
     written: Vec<u64>,
     stamp: u64,
+    /// The last probability converted, as outcomes repeat their probabilities.
+    last: Option<(Q, Rat)>,
 }
 
 impl<K> Scratch<K> {
@@ -589,6 +591,7 @@ impl<K> Scratch<K> {
             pick: Vec::new(),
             written: vec![0; vars],
             stamp: 0,
+            last: None,
         }
     }
 }
@@ -747,6 +750,7 @@ impl<K: Word> Ctx<'_, K> {
             pick,
             written,
             stamp,
+            last,
         } = sc;
         out.stopped = false;
         out.choices.clear();
@@ -935,12 +939,19 @@ impl<K: Word> Ctx<'_, K> {
             }
             let first = out.dist.len();
             for &(p, packed) in dist.iter() {
-                let (n, d) = p.parts();
-                let rat = i64::try_from(n)
-                    .ok()
-                    .zip(i64::try_from(d).ok())
-                    .and_then(|(n, d)| Rat::checked_new(n, d))
-                    .ok_or_else(|| in_state(StateProblem::TooLong(p.to_string())))?;
+                let rat = match *last {
+                    Some((q, rat)) if q == p => rat,
+                    _ => {
+                        let (n, d) = p.parts();
+                        let rat = i64::try_from(n)
+                            .ok()
+                            .zip(i64::try_from(d).ok())
+                            .and_then(|(n, d)| Rat::checked_new(n, d))
+                            .ok_or_else(|| in_state(StateProblem::TooLong(p.to_string())))?;
+                        *last = Some((p, rat));
+                        rat
+                    }
+                };
                 out.dist.push((rat, packed));
             }
             out.choices.push((action, module, first, out.dist.len()));
