@@ -474,6 +474,29 @@ impl<N: Number> Template<N> {
         at < to as usize && self.given[at] == (index as u32, b.probability, b.reward)
     }
 
+    /// Checks a site without exits (the kept state), expanded whole, against the template:
+    /// its branches stay in the turn and are the template's.
+    fn check_within<M: Model>(
+        &self,
+        model: &M,
+        k: &M::State,
+        slot: &Slot,
+        state: &M::State,
+        node: &Node<M::State, M::Move>,
+    ) -> Result<(), SolveError> {
+        let mut at = slot.from as usize;
+        for b in node.branches() {
+            match model.turn_index(&b.next) {
+                Some(index) if self.fits(at, slot.to, index, b) => at += 1,
+                _ => return Err(self.differs(model, k, state)),
+            }
+        }
+        if at != slot.to as usize {
+            return Err(self.differs(model, k, state));
+        }
+        Ok(())
+    }
+
     /// The error of a state whose branches within the turn are not the template's.
     #[cold]
     fn differs<M: Model>(&self, model: &M, k: &M::State, state: &M::State) -> SolveError {
@@ -714,16 +737,7 @@ impl<N: Number> Template<N> {
                 if slot.exits {
                     return Ok(None);
                 }
-                let mut at = slot.from as usize;
-                for b in scratch.node.branches() {
-                    match model.turn_index(&b.next) {
-                        Some(index) if self.fits(at, slot.to, index, b) => at += 1,
-                        _ => return Err(self.differs(model, k, &state)),
-                    }
-                }
-                if at != slot.to as usize {
-                    return Err(self.differs(model, k, &state));
-                }
+                self.check_within(model, k, slot, &state, &scratch.node)?;
                 continue;
             }
             let Some(Kind::Decision(player)) = slot.kind else {
@@ -833,17 +847,7 @@ impl<N: Number> Template<N> {
                 if slot.exits {
                     return Ok(None);
                 }
-                // The kept state, expanded whole to be checked: no branch leaves the turn.
-                let mut at = from;
-                for b in scratch.node.branches() {
-                    match model.turn_index(&b.next) {
-                        Some(index) if self.fits(at, slot.to, index, b) => at += 1,
-                        _ => return Err(self.differs(model, k, &state)),
-                    }
-                }
-                if at != slot.to as usize {
-                    return Err(self.differs(model, k, &state));
-                }
+                self.check_within(model, k, slot, &state, &scratch.node)?;
                 values[i] = fast.back_up(i, kind, own, from, values);
                 largest = largest.max(values[i].abs());
                 continue;
