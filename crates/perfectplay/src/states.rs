@@ -88,8 +88,13 @@ impl<S: Clone + Eq + Hash> StateSet<S> {
     /// An empty set for the states of one turn of `model`: by the model's turn numbering
     /// where it has one ([`Model::turn_bound`]), else hashed.
     pub fn for_turn<M: Model<State = S>>(model: &M) -> Self {
+        let slot_bytes = std::mem::size_of::<u32>() as u64;
         match model.turn_bound() {
             0 => StateSet::hashed(),
+            // A numbering too large for the memory left is no help: hashing, as without one.
+            bound if !crate::memory::affords((bound as u64).saturating_mul(slot_bytes)) => {
+                StateSet::hashed()
+            }
             bound => StateSet::Turn(TurnSet {
                 slots: vec![EMPTY; bound],
                 others: FxHashMap::default(),

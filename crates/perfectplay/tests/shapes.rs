@@ -45,6 +45,8 @@ struct Game {
     /// Whether `exit_class` gives the decisions with one exit place that place as their
     /// class (true to the game), or every decision class 0 (false to it).
     classes: Option<bool>,
+    /// A `turn_bound` other than the template's size (a careless one).
+    bound: Option<usize>,
     /// A turn whose branch to this local state from the local state before it earns one more
     /// than the template's, breaking the promise of the shape.
     broken: Option<(usize, usize)>,
@@ -141,7 +143,7 @@ impl Model for Game {
         at.map(|_| (k, None))
     }
     fn turn_bound(&self) -> usize {
-        self.template.len()
+        self.bound.unwrap_or(self.template.len())
     }
     fn turn_index(&self, &(_, at): &State) -> Option<usize> {
         at
@@ -258,6 +260,7 @@ fn random_game(seed: u64) -> Game {
         shapes: true,
         exits_alone: true,
         classes: Some(true),
+        bound: None,
         broken: None,
     }
 }
@@ -392,4 +395,18 @@ fn a_class_whose_states_leave_the_turn_otherwise_is_an_error() {
         }
     }
     assert!(refused > 10, "{refused}");
+}
+
+#[test]
+fn a_turn_numbering_too_large_for_memory_is_hashed_instead() {
+    for seed in 0..20 {
+        let mut game = random_game(seed);
+        let (v, _) = Solver::new(&game).start_value::<f64>().unwrap();
+        let exact = Solver::new(&game).exact_start_value().unwrap().0;
+        // Far beyond any machine's memory at four bytes a number.
+        game.bound = Some(1 << 60);
+        let (w, _) = Solver::new(&game).start_value::<f64>().unwrap();
+        assert_eq!(v.to_bits(), w.to_bits(), "seed {seed}");
+        assert_eq!(Solver::new(&game).exact_start_value().unwrap().0, exact);
+    }
 }

@@ -90,7 +90,11 @@ impl<M: Model> Scan<M> {
         Scan {
             node: Node::new(),
             seen: Seen {
-                marks: vec![0; model.turn_bound()],
+                // A numbering too large for the memory left: hashing, as without one.
+                marks: match model.turn_bound() {
+                    b if memory::affords((b as u64).saturating_mul(4)) => vec![0; b],
+                    _ => Vec::new(),
+                },
                 turn: 0,
                 others: FxHashSet::default(),
                 count: 0,

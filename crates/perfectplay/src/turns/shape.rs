@@ -190,6 +190,9 @@ fn build<M: Model, N: Number>(
         edges: Vec<(u32, Edge<N>, Given)>,
     }
     let bound = model.turn_bound();
+    if bound == 0 || !crate::memory::affords((bound as u64).saturating_mul(4)) {
+        return Ok(None);
+    }
     // Per turn number: the state's place in `found`, `SEEN` while it waits for its expansion.
     const NONE: u32 = u32::MAX;
     const SEEN: u32 = u32::MAX - 1;
