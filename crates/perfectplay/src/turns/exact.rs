@@ -17,8 +17,11 @@ use malachite_nz::integer::Integer;
 use malachite_nz::natural::Natural;
 use malachite_q::Rational;
 
-use crate::backup::{Edge, Kind};
-use crate::{Exact, Number, Rat};
+use crate::backup::{consider, Edge, Kind};
+use crate::model::Model;
+use crate::{Exact, Number, Rat, SolveError};
+
+use super::shape::{Scratch, Template};
 
 /// The integer copy of a template.
 pub(super) struct Whole {
@@ -217,4 +220,83 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
         (a, b) = (b, a % b);
     }
     a
+}
+
+impl<N: Number> Template<N> {
+    /// [`Template::solve`] in integers over one denominator per level (see the
+    /// module doc): `None` where it cannot be (a decision did not give its moves out of
+    /// the turn alone, or a reward out of the turn is not an integer), and the turn is solved
+    /// in rationals instead. First every site's best move out of the turn (one per class), as
+    /// a rational; then the common denominator of those; then the backups.
+    pub(super) fn solve_whole<M: Model>(
+        &self,
+        whole: &Whole,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
+    ) -> Result<Option<Option<N>>, SolveError> {
+        let n = self.nodes.len();
+        // Per node: the place of its best move out of the turn in `outs`.
+        let mut out_of = vec![u32::MAX; n];
+        let mut outs: Vec<N> = Vec::new();
+        let mut class_out = vec![u32::MAX; self.classes];
+        for (i, slot) in self.nodes.iter().enumerate() {
+            if !slot.site {
+                continue;
+            }
+            if let Some(&o) = class_out.get(slot.class as usize) {
+                if o != u32::MAX {
+                    out_of[i] = o;
+                    continue;
+                }
+            }
+            let (state, exits_only) = self.expand_site(model, k, slot, scratch, false)?;
+            if !exits_only {
+                if slot.exits {
+                    return Ok(None);
+                }
+                self.check_within(model, k, slot, &state, &scratch.node)?;
+                continue;
+            }
+            let Some(Kind::Decision(player)) = slot.kind else {
+                unreachable!("split sites are decisions")
+            };
+            let mut out = None;
+            for b in scratch.node.branches() {
+                if b.reward.denom() != 1 {
+                    return Ok(None);
+                }
+                let Some(value) = value_of(&b.next)? else {
+                    return Ok(Some(None));
+                };
+                consider(player, &mut out, N::from_rat(b.reward).add(&value));
+            }
+            out_of[i] = outs.len() as u32;
+            if let Some(c) = class_out.get_mut(slot.class as usize) {
+                *c = outs.len() as u32;
+            }
+            outs.push(out.expect("a valid decision has a move"));
+        }
+        let rationals: Vec<&malachite_q::Rational> = outs
+            .iter()
+            .map(|o| rational(o).expect("exact numbers"))
+            .collect();
+        let scale = whole.scale(rationals.iter().map(|r| r.denominator_ref()));
+        let outs: Vec<_> = rationals.iter().map(|r| Whole::exit(&scale, r)).collect();
+        let mut values = Vec::with_capacity(n);
+        for (i, slot) in self.nodes.iter().enumerate() {
+            let v = match slot.kind {
+                None => whole.payoff(&scale, i),
+                Some(kind) => {
+                    let extra = outs.get(out_of[i] as usize);
+                    let (from, to) = (slot.from as usize, slot.to as usize);
+                    whole.back_up(&scale, i, kind, from, to, &values, extra)
+                }
+            };
+            values.push(v);
+        }
+        let root = values.pop().expect("a template has its kept state");
+        Ok(whole.value(&scale, n - 1, root).map(Some))
+    }
 }

@@ -26,7 +26,10 @@
 //! `A·e + B·u·m + D`, and the kept state's is the template's.
 
 use crate::backup::{Edge, Kind};
-use crate::{Number, Player};
+use crate::model::Model;
+use crate::{Number, Player, SolveError};
+
+use super::shape::{Scratch, Template};
 
 /// The unit roundoff, a little widened for the second-order terms of the bound.
 const U: f64 = f64::EPSILON / 2.0 * (1.0 + 1e-6);
@@ -276,5 +279,110 @@ impl Fast {
 pub(super) fn consider(player: Player, best: &mut Option<f64>, v: f64) {
     if best.is_none_or(|b| player.prefers(&v, &b)) {
         *best = Some(v);
+    }
+}
+
+impl<N: Number> Template<N> {
+    /// [`Template::solve`] in plain floats with one bound for the turn (see the module doc):
+    /// `None` where it cannot be (a decision did not give its moves out of the turn alone, or
+    /// the numbers overflow), and the turn is solved with bounded numbers instead.
+    pub(super) fn solve_fast<M: Model>(
+        &self,
+        fast: &Fast,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
+    ) -> Result<Option<Option<N>>, SolveError> {
+        let n = self.nodes.len();
+        let mut values = std::mem::take(&mut scratch.floats);
+        values.clear();
+        values.resize(n, 0.0);
+        let mut classes = std::mem::take(&mut scratch.class_floats);
+        classes.clear();
+        classes.resize(self.classes, None);
+        let result = self.fill_fast(fast, model, k, scratch, value_of, &mut values, &mut classes);
+        scratch.floats = values;
+        scratch.class_floats = classes;
+        result
+    }
+
+    /// The work of [`Template::solve_fast`], into `values` (and the best move out of the turn
+    /// of each class of sites met, into `classes`).
+    #[allow(clippy::too_many_arguments)]
+    fn fill_fast<M: Model>(
+        &self,
+        fast: &Fast,
+        model: &M,
+        k: &M::State,
+        scratch: &mut Scratch<M, N>,
+        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
+        values: &mut [f64],
+        classes: &mut [Option<f64>],
+    ) -> Result<Option<Option<N>>, SolveError> {
+        // The largest value in size, the largest move out of the turn, the largest error read.
+        let (mut largest, mut exit_move, mut read) = (0.0f64, 0.0f64, 0.0f64);
+        for (i, slot) in self.nodes.iter().enumerate() {
+            let Some(kind) = slot.kind else {
+                values[i] = fast.payoff(i);
+                largest = largest.max(values[i].abs());
+                continue;
+            };
+            let own = &self.edges[slot.from as usize..slot.to as usize];
+            let from = slot.from as usize;
+            if !slot.site {
+                values[i] = fast.back_up(i, kind, own, from, values);
+                largest = largest.max(values[i].abs());
+                continue;
+            }
+            if let (Kind::Decision(player), Some(&Some(out))) =
+                (kind, classes.get(slot.class as usize))
+            {
+                let mut best = (!own.is_empty()).then(|| fast.back_up(i, kind, own, from, values));
+                consider(player, &mut best, out);
+                values[i] = best.expect("a valid decision has a move");
+                largest = largest.max(values[i].abs());
+                continue;
+            }
+            let (state, exits_only) = self.expand_site(model, k, slot, scratch, false)?;
+            if !exits_only {
+                if slot.exits {
+                    return Ok(None);
+                }
+                self.check_within(model, k, slot, &state, &scratch.node)?;
+                values[i] = fast.back_up(i, kind, own, from, values);
+                largest = largest.max(values[i].abs());
+                continue;
+            }
+            let Kind::Decision(player) = kind else {
+                unreachable!("split sites are decisions")
+            };
+            let mut out = None;
+            for b in scratch.node.branches() {
+                let Some(value) = value_of(&b.next)? else {
+                    return Ok(Some(None));
+                };
+                let reward = N::from_rat(b.reward);
+                let (r, v) = (reward.to_f64(), value.to_f64());
+                read = read.max(value.radius() + reward.radius());
+                exit_move = exit_move.max((r + v).abs());
+                largest = largest.max(v.abs());
+                consider(player, &mut out, r + v);
+            }
+            let out = out.expect("a valid decision has a move");
+            if let Some(c) = classes.get_mut(slot.class as usize) {
+                *c = Some(out);
+            }
+            let mut best = (!own.is_empty()).then(|| fast.back_up(i, kind, own, from, values));
+            consider(player, &mut best, out);
+            values[i] = best.expect("a valid decision has a move");
+            largest = largest.max(values[i].abs());
+        }
+        let bound = fast.bound(largest, exit_move, read);
+        let value = values[values.len() - 1];
+        if !bound.is_finite() || !value.is_finite() {
+            return Ok(None);
+        }
+        Ok(N::from_f64(value).map(|v| Some(v.widened(bound))))
     }
 }

@@ -19,10 +19,10 @@ use crate::model::{Model, Node, NodeKind};
 use crate::{Number, Rat, SolveError};
 
 use super::exact::{self, Whole};
-use super::fast::{self, Fast, Part};
+use super::fast::{Fast, Part};
 
 /// The number of the turn's kept state among a template's numbers.
-const ROOT: u32 = u32::MAX;
+pub(super) const ROOT: u32 = u32::MAX;
 
 /// The class of a site that shares its exits with no other.
 const NO_CLASS: u32 = u32::MAX;
@@ -30,48 +30,48 @@ const NO_CLASS: u32 = u32::MAX;
 /// The local graph that every turn of one shape has.
 pub(crate) struct Template<N> {
     /// The turn's states, every one after the states its branches lead to; the kept state last.
-    nodes: Vec<Slot>,
+    pub(super) nodes: Vec<Slot>,
     /// The branches of the nodes that stay in the turn, in their order, targets by their place
     /// in `nodes`.
-    edges: Vec<Edge<N>>,
+    pub(super) edges: Vec<Edge<N>>,
     /// Per edge: its target's turn number, and the branch's probability and reward as the
     /// model gave them (what a site's branches are checked against).
     given: Vec<Given>,
     /// The template in plain floats with one bound per turn, for a float solve of a template
     /// whose every branch out of the turn is a plain move that a decision gives alone.
-    fast: Option<Fast>,
+    pub(super) fast: Option<Fast>,
     /// How many classes of split sites there are ([`Model::exit_class`]).
-    classes: usize,
+    pub(super) classes: usize,
     /// The template in integers over one denominator per level, for an exact solve of a
     /// template whose every branch out of the turn is a plain move that a decision gives
     /// alone, whose rewards are integers and whose probabilities share a small denominator.
-    whole: Option<Whole>,
+    pub(super) whole: Option<Whole>,
 }
 
 /// An edge's target's turn number, and its branch's probability and reward.
 type Given = (u32, Rat, Rat);
 
 /// A state of a template.
-struct Slot {
+pub(super) struct Slot {
     /// Its number in the turn ([`ROOT`] for the kept state).
-    index: u32,
+    pub(super) index: u32,
     /// Its kind; `None` for a terminal state, whose payoff is in `payoff`.
-    kind: Option<Kind>,
-    payoff: Rat,
+    pub(super) kind: Option<Kind>,
+    pub(super) payoff: Rat,
     /// Whether it is expanded in every turn: it has branches that leave the turn, or it is
     /// the kept state.
-    site: bool,
+    pub(super) site: bool,
     /// Whether it has branches that leave the turn.
-    exits: bool,
+    pub(super) exits: bool,
     /// Whether it is a decision (not the kept state) whose branches out of the turn are
     /// plain moves, which [`Model::expand_exits`] gives alone.
-    split: bool,
+    pub(super) split: bool,
     /// Its class among the split sites ([`Model::exit_class`], numbered from zero), or
     /// [`NO_CLASS`].
-    class: u32,
+    pub(super) class: u32,
     /// Its edges in the template's.
-    from: u32,
-    to: u32,
+    pub(super) from: u32,
+    pub(super) to: u32,
 }
 
 /// The templates met so far, by shape; `None` where a shape's turn cannot have one.
@@ -81,21 +81,21 @@ pub(crate) struct Shapes<N> {
 
 /// The scratch of a thread that scans or solves turns on templates.
 pub(crate) struct Scratch<M: Model, N> {
-    node: Node<M::State, M::Move>,
-    move_rewards: Vec<(u32, Rat)>,
+    pub(super) node: Node<M::State, M::Move>,
+    pub(super) move_rewards: Vec<(u32, Rat)>,
     /// The values of a template's states.
-    values: Vec<N>,
+    pub(super) values: Vec<N>,
     /// The edges of a site.
-    edges: Vec<Edge<N>>,
+    pub(super) edges: Vec<Edge<N>>,
     /// The values of the kept states that a site's exits lead to.
-    exits: Vec<N>,
+    pub(super) exits: Vec<N>,
     /// The values of a template's states, in plain floats.
-    floats: Vec<f64>,
+    pub(super) floats: Vec<f64>,
     /// Per class of sites: whether the scan has been there, the best of its moves out of
     /// the turn (bounded or plain floats), in the turn at hand.
-    class_done: Vec<bool>,
-    class_values: Vec<Option<N>>,
-    class_floats: Vec<Option<f64>>,
+    pub(super) class_done: Vec<bool>,
+    pub(super) class_values: Vec<Option<N>>,
+    pub(super) class_floats: Vec<Option<f64>>,
 }
 
 impl<M: Model, N> Scratch<M, N> {
@@ -432,7 +432,7 @@ impl<N: Number> Template<N> {
     /// moves that leave the turn ([`Model::expand_exits`], at a split site). The scan of a
     /// turn checks its states' numbers ([`Model::turn_state`]) and that its exits leave the
     /// turn; its solve, which expands the same states again, does not.
-    fn expand_site<M: Model>(
+    pub(super) fn expand_site<M: Model>(
         &self,
         model: &M,
         k: &M::State,
@@ -479,7 +479,7 @@ impl<N: Number> Template<N> {
 
     /// Checks a site without exits (the kept state), expanded whole, against the template:
     /// its branches stay in the turn and are the template's.
-    fn check_within<M: Model>(
+    pub(super) fn check_within<M: Model>(
         &self,
         model: &M,
         k: &M::State,
@@ -705,186 +705,6 @@ impl<N: Number> Template<N> {
             values[i] = back_up_by(kind, edges, q).0;
         }
         Ok(true)
-    }
-
-    /// [`Template::solve`] in integers over one denominator per level (see
-    /// [`super::exact`]): `None` where it cannot be (a decision did not give its moves out of
-    /// the turn alone, or a reward out of the turn is not an integer), and the turn is solved
-    /// in rationals instead. First every site's best move out of the turn (one per class), as
-    /// a rational; then the common denominator of those; then the backups.
-    fn solve_whole<M: Model>(
-        &self,
-        whole: &Whole,
-        model: &M,
-        k: &M::State,
-        scratch: &mut Scratch<M, N>,
-        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
-    ) -> Result<Option<Option<N>>, SolveError> {
-        let n = self.nodes.len();
-        // Per node: the place of its best move out of the turn in `outs`.
-        let mut out_of = vec![u32::MAX; n];
-        let mut outs: Vec<N> = Vec::new();
-        let mut class_out = vec![u32::MAX; self.classes];
-        for (i, slot) in self.nodes.iter().enumerate() {
-            if !slot.site {
-                continue;
-            }
-            if let Some(&o) = class_out.get(slot.class as usize) {
-                if o != u32::MAX {
-                    out_of[i] = o;
-                    continue;
-                }
-            }
-            let (state, exits_only) = self.expand_site(model, k, slot, scratch, false)?;
-            if !exits_only {
-                if slot.exits {
-                    return Ok(None);
-                }
-                self.check_within(model, k, slot, &state, &scratch.node)?;
-                continue;
-            }
-            let Some(Kind::Decision(player)) = slot.kind else {
-                unreachable!("split sites are decisions")
-            };
-            let mut out = None;
-            for b in scratch.node.branches() {
-                if b.reward.denom() != 1 {
-                    return Ok(None);
-                }
-                let Some(value) = value_of(&b.next)? else {
-                    return Ok(Some(None));
-                };
-                consider(player, &mut out, N::from_rat(b.reward).add(&value));
-            }
-            out_of[i] = outs.len() as u32;
-            if let Some(c) = class_out.get_mut(slot.class as usize) {
-                *c = outs.len() as u32;
-            }
-            outs.push(out.expect("a valid decision has a move"));
-        }
-        let rationals: Vec<&malachite_q::Rational> = outs
-            .iter()
-            .map(|o| exact::rational(o).expect("exact numbers"))
-            .collect();
-        let scale = whole.scale(rationals.iter().map(|r| r.denominator_ref()));
-        let outs: Vec<_> = rationals.iter().map(|r| Whole::exit(&scale, r)).collect();
-        let mut values = Vec::with_capacity(n);
-        for (i, slot) in self.nodes.iter().enumerate() {
-            let v = match slot.kind {
-                None => whole.payoff(&scale, i),
-                Some(kind) => {
-                    let extra = outs.get(out_of[i] as usize);
-                    let (from, to) = (slot.from as usize, slot.to as usize);
-                    whole.back_up(&scale, i, kind, from, to, &values, extra)
-                }
-            };
-            values.push(v);
-        }
-        let root = values.pop().expect("a template has its kept state");
-        Ok(whole.value(&scale, n - 1, root).map(Some))
-    }
-
-    /// [`Template::solve`] in plain floats with one bound for the turn (see [`super::fast`]):
-    /// `None` where it cannot be (a decision did not give its moves out of the turn alone, or
-    /// the numbers overflow), and the turn is solved with bounded numbers instead.
-    fn solve_fast<M: Model>(
-        &self,
-        fast: &Fast,
-        model: &M,
-        k: &M::State,
-        scratch: &mut Scratch<M, N>,
-        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
-    ) -> Result<Option<Option<N>>, SolveError> {
-        let n = self.nodes.len();
-        let mut values = std::mem::take(&mut scratch.floats);
-        values.clear();
-        values.resize(n, 0.0);
-        let mut classes = std::mem::take(&mut scratch.class_floats);
-        classes.clear();
-        classes.resize(self.classes, None);
-        let result = self.fill_fast(fast, model, k, scratch, value_of, &mut values, &mut classes);
-        scratch.floats = values;
-        scratch.class_floats = classes;
-        result
-    }
-
-    /// The work of [`Template::solve_fast`], into `values` (and the best move out of the turn
-    /// of each class of sites met, into `classes`).
-    #[allow(clippy::too_many_arguments)]
-    fn fill_fast<M: Model>(
-        &self,
-        fast: &Fast,
-        model: &M,
-        k: &M::State,
-        scratch: &mut Scratch<M, N>,
-        value_of: &impl Fn(&M::State) -> Result<Option<N>, SolveError>,
-        values: &mut [f64],
-        classes: &mut [Option<f64>],
-    ) -> Result<Option<Option<N>>, SolveError> {
-        // The largest value in size, the largest move out of the turn, the largest error read.
-        let (mut largest, mut exit_move, mut read) = (0.0f64, 0.0f64, 0.0f64);
-        for (i, slot) in self.nodes.iter().enumerate() {
-            let Some(kind) = slot.kind else {
-                values[i] = fast.payoff(i);
-                largest = largest.max(values[i].abs());
-                continue;
-            };
-            let own = &self.edges[slot.from as usize..slot.to as usize];
-            let from = slot.from as usize;
-            if !slot.site {
-                values[i] = fast.back_up(i, kind, own, from, values);
-                largest = largest.max(values[i].abs());
-                continue;
-            }
-            if let (Kind::Decision(player), Some(&Some(out))) =
-                (kind, classes.get(slot.class as usize))
-            {
-                let mut best = (!own.is_empty()).then(|| fast.back_up(i, kind, own, from, values));
-                fast::consider(player, &mut best, out);
-                values[i] = best.expect("a valid decision has a move");
-                largest = largest.max(values[i].abs());
-                continue;
-            }
-            let (state, exits_only) = self.expand_site(model, k, slot, scratch, false)?;
-            if !exits_only {
-                if slot.exits {
-                    return Ok(None);
-                }
-                self.check_within(model, k, slot, &state, &scratch.node)?;
-                values[i] = fast.back_up(i, kind, own, from, values);
-                largest = largest.max(values[i].abs());
-                continue;
-            }
-            let Kind::Decision(player) = kind else {
-                unreachable!("split sites are decisions")
-            };
-            let mut out = None;
-            for b in scratch.node.branches() {
-                let Some(value) = value_of(&b.next)? else {
-                    return Ok(Some(None));
-                };
-                let reward = N::from_rat(b.reward);
-                let (r, v) = (reward.to_f64(), value.to_f64());
-                read = read.max(value.radius() + reward.radius());
-                exit_move = exit_move.max((r + v).abs());
-                largest = largest.max(v.abs());
-                fast::consider(player, &mut out, r + v);
-            }
-            let out = out.expect("a valid decision has a move");
-            if let Some(c) = classes.get_mut(slot.class as usize) {
-                *c = Some(out);
-            }
-            let mut best = (!own.is_empty()).then(|| fast.back_up(i, kind, own, from, values));
-            fast::consider(player, &mut best, out);
-            values[i] = best.expect("a valid decision has a move");
-            largest = largest.max(values[i].abs());
-        }
-        let bound = fast.bound(largest, exit_move, read);
-        let value = values[values.len() - 1];
-        if !bound.is_finite() || !value.is_finite() {
-            return Ok(None);
-        }
-        Ok(N::from_f64(value).map(|v| Some(v.widened(bound))))
     }
 }
 
