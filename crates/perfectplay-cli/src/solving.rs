@@ -51,6 +51,11 @@ pub fn with_options<T>(
         interrupt::progress(p.states);
         let Some(bar) = &bar else { return };
         let message = match size.get() {
+            _ if p.primes > 0 => format!(
+                "{} states explored and solved in floats; the exact value modulo {} primes so \
+                 far, {:.0} s",
+                p.states, p.primes, p.seconds
+            ),
             Some(&(states, components)) if p.components > 0 => {
                 let share = p.components as f64 / components.max(1) as f64;
                 let left = p.seconds * (1.0 - share).max(0.0) / share;

@@ -443,16 +443,42 @@ mod tests {
         }
     }
 
+    /// Longer games, whose fractions take hundreds of primes: the multi-modular evaluation of
+    /// the cycles against rationals turn by turn.
+    #[test]
+    fn multimodular_cycles_give_the_fraction_of_rationals() {
+        for (goal, opponent) in [(40, Opponent::Optimal), (45, Opponent::HoldAt(20))] {
+            let g = Pig::new(goal, opponent).unwrap();
+            let solver = perfectplay::Solver::new(&g);
+            let (by_turns, _) = solver.start_value::<perfectplay::Exact>().unwrap();
+            let (modular, stats) = perfectplay::Solver::new(&g).exact_start_value().unwrap();
+            assert_eq!(modular, by_turns, "goal {goal}");
+            let primes = match stats.method {
+                perfectplay::Method::Multimodular { primes } => primes,
+                _ => panic!("{stats:?}"),
+            };
+            assert!(primes > 16, "{primes}");
+        }
+    }
+
     /// The rolls of a turn are local to its start: solving by turns gives the fraction of
     /// exploring every state (which ignores the hook), the float within rounding, and keeps
-    /// the reachable turn starts and the two ends only.
+    /// the reachable turn starts and the two ends only. The multi-modular evaluation of the
+    /// whole game, cycles and all, gives the same fraction.
     #[test]
     fn turns_give_the_value_of_the_whole_game() {
         for (goal, opponent) in [(12, Opponent::Optimal), (15, Opponent::HoldAt(4))] {
             let g = Pig::new(goal, opponent).unwrap();
-            let (by_turns, stats) = perfectplay::Solver::new(&g).exact_start_value().unwrap();
+            let solver = perfectplay::Solver::new(&g);
+            let (by_turns, stats) = solver.start_value::<perfectplay::Exact>().unwrap();
             let whole = solve_exact(&g).unwrap();
             assert_eq!(by_turns, *whole.start_value(), "goal {goal}");
+            let (modular, mstats) = perfectplay::Solver::new(&g).exact_start_value().unwrap();
+            assert_eq!(modular, by_turns, "goal {goal}");
+            assert!(
+                matches!(mstats.method, perfectplay::Method::Multimodular { .. }),
+                "{mstats:?}"
+            );
             let starts = whole.iter().filter(|(s, _)| g.turn_of(s).is_none()).count();
             assert!(starts < whole.len() / 4, "{starts} of {}", whole.len());
             assert!(

@@ -1007,7 +1007,10 @@ mod tests {
             let (b, _) = Solver::new(&whole).start_value::<f64>().unwrap();
             assert_eq!(a.to_bits(), b.to_bits(), "{rules:?}");
             assert!(stats.error_bound < 1e-9, "{}", stats.error_bound);
-            let x = Solver::new(&game).exact_start_value().unwrap().0;
+            let x = Solver::new(&game)
+                .start_value::<perfectplay::Exact>()
+                .unwrap()
+                .0;
             let y = Solver::new(&whole).exact_start_value().unwrap().0;
             assert_eq!(x, y, "{rules:?}");
         }

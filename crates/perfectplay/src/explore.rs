@@ -56,9 +56,11 @@ pub(crate) trait Observer {
     /// State `id`, on no cycle, is final: its edges start at `first_edge` in the engine's arena.
     #[inline(always)]
     fn finished(&mut self, _id: u32, _kind: Kind, _first_edge: usize) {}
-    /// A cyclic component closed.
+    /// A cyclic component closed: its members in the order found, each with its first edge in
+    /// the engine's arena (a member's edges run to the next member's first, the last's to
+    /// `end`). An observer that solves nothing values the component here.
     #[inline(always)]
-    fn cycle(&mut self) {}
+    fn cycle(&mut self, _members: &[Entry], _end: usize) {}
     /// Whether the observer has seen enough: exploration then stops early.
     #[inline(always)]
     fn stop(&self) -> bool {
@@ -100,12 +102,14 @@ fn is_final(status: u32) -> bool {
 }
 
 #[derive(Clone, Copy)]
-struct Entry {
-    id: u32,
+pub(crate) struct Entry {
+    /// The state's id.
+    pub(crate) id: u32,
     low: u32,
-    kind: Kind,
+    /// Decision or chance.
+    pub(crate) kind: Kind,
     /// Index of the first edge of this state in the arena.
-    edges: u32,
+    pub(crate) edges: u32,
 }
 
 /// What `Engine::discover` fills for each state: the model's node, and the rewards of its
@@ -323,6 +327,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             states: self.states.len(),
             components: self.stats.components,
             seconds: self.started.elapsed().as_secs_f64(),
+            primes: 0,
         })
     }
 
@@ -488,7 +493,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         self.stats.components += 1;
         self.stats.cyclic_components += 1;
         self.stats.largest_component = self.stats.largest_component.max(size);
-        self.observer.cycle();
+        self.observer.cycle(&self.tstack[root..], self.arena.len());
         if O::SOLVES {
             self.solve_cyclic(root)?;
             // Exact cycles can be slow one by one (their fractions grow): report by time too,

@@ -141,4 +141,7 @@ pub struct Progress {
     pub components: usize,
     /// Seconds since the solve started.
     pub seconds: f64,
+    /// Primes the exact value has been computed modulo so far, once a multi-modular
+    /// evaluation ([`Method::Multimodular`]) has explored the game; zero before and otherwise.
+    pub primes: usize,
 }

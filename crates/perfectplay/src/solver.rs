@@ -85,6 +85,10 @@ pub(crate) fn from_work<N: Number>(values: Vec<N::Work>, mut stats: Stats) -> (V
     (values, stats)
 }
 
+/// The most states of a game of turns ([`Model::turn_of`]) that the multi-modular method
+/// explores whole, before it leaves the game to the solve turn by turn.
+const TURNS_EXPLORED_AT_MOST: usize = 1 << 22;
+
 /// A method for the start value, as [`plan`] lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -105,7 +109,12 @@ enum Step {
 /// nowhere else.
 fn plan<M: Model>(model: &M, exact: bool) -> &'static [Step] {
     if model.has_turns() {
-        return &[Step::Turns];
+        // Multi-modular first where the whole game is small enough to explore at once.
+        return if exact {
+            &[Step::Multimodular, Step::Turns]
+        } else {
+            &[Step::Turns]
+        };
     }
     match (exact, sweep::offered(model)) {
         (false, true) => &[Step::Sweep, Step::Explore],
@@ -410,15 +419,40 @@ where
     /// The exact value by multi-modular evaluation, or `None` when it does not apply (the
     /// reason is only that: rationals give the value).
     fn multimodular(&mut self) -> Option<Result<(Exact, Stats), SolveError>> {
-        let (model, limit) = (self.model, self.limit());
-        let engine = Engine::<M, f64, Graph>::new(model, limit, self.watch(), Graph::new());
+        let (model, mut limit) = (self.model, self.limit());
+        let turns = model.has_turns();
+        if turns {
+            limit = limit.min(TURNS_EXPLORED_AT_MOST);
+        }
+        let graph = Graph::new(model.endless_play_loser());
+        let engine = Engine::<M, f64, Graph>::new(model, limit, self.watch(), graph);
         let (explored, graph) = match engine.run() {
             Ok(done) => done,
+            // A game of turns too large to explore whole is solved turn by turn.
+            Err(SolveError::StateLimit { .. }) if turns => return None,
             Err(e) => return Some(Err(e)),
         };
         let stats = explored.stats;
         let threads = self.threads.unwrap_or_else(every_core);
-        let done = multimodular::evaluate(graph, 0, threads).ok()?;
+        let mut watch = self.watch();
+        let started = Instant::now();
+        let mut report = |primes| {
+            watch.report(&Progress {
+                states: stats.states,
+                components: stats.components,
+                seconds: stats.seconds + started.elapsed().as_secs_f64(),
+                primes,
+            })
+        };
+        let done = match multimodular::evaluate(graph, 0, threads, &mut report) {
+            Ok(done) => done,
+            // Rationals give the value; the reason matters only to a debugger.
+            Err(multimodular::Failed::Declined(why)) => {
+                debug_assert!(!why.is_empty());
+                return None;
+            }
+            Err(multimodular::Failed::Stopped(e)) => return Some(Err(e)),
+        };
         let stats = Stats {
             method: Method::Multimodular {
                 primes: done.primes,

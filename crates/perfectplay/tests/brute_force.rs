@@ -56,13 +56,12 @@ fn check_many(shape: Shape, players: &[Player], games: usize, seed: u64) {
         cyclic += usize::from(exact.stats().cyclic_components > 0);
         checked += 1;
     }
-    if shape == Shape::Acyclic {
-        // Only moves within rounding of each other that differ exactly make it fall back.
-        assert!(
-            modular > games * 9 / 10,
-            "multi-modular on {modular} of {games}"
-        );
-    } else {
+    // Only moves within rounding of each other that differ exactly make it fall back.
+    assert!(
+        modular > games * 9 / 10,
+        "multi-modular on {modular} of {games}"
+    );
+    if shape != Shape::Acyclic {
         assert!(
             cyclic > games / 4,
             "too few cyclic games generated: {cyclic}"

@@ -120,13 +120,14 @@ fn rewards_beyond_64_bits() {
 }
 
 #[test]
-fn cycles_fall_back_and_limits_hold() {
+fn cycles_stay_multi_modular_and_limits_hold() {
     let cyclic = Table(vec![
         GNode::Chance(vec![(rat(1, 2), Rat::ONE, 0), (rat(1, 2), Rat::ZERO, 1)]),
         GNode::Terminal(Rat::ZERO),
     ]);
     let (v, primes) = both(&cyclic);
-    assert_eq!((v.to_string(), primes), ("1".to_string(), 0));
+    assert_eq!(v.to_string(), "1");
+    assert!(primes > 0);
     let long = Table(
         (0..100)
             .map(|k| GNode::Decision(Player::Min, vec![(Rat::ONE, k + 1)]))

@@ -282,7 +282,7 @@ fn turns_on_a_template_are_the_turns_solved_each_and_the_game_solved_whole() {
         let mut game = random_game(seed);
         let (shared, stats) = Solver::new(&game).threads(1).start_value::<f64>().unwrap();
         assert!(matches!(stats.method, Method::Turns { .. }), "{seed}");
-        let exact = Solver::new(&game).exact_start_value().unwrap().0;
+        let exact = Solver::new(&game).start_value::<Exact>().unwrap().0;
         for threads in [2, 3] {
             let many = Solver::new(&game)
                 .threads(threads)
@@ -382,10 +382,10 @@ fn a_class_whose_states_leave_the_turn_otherwise_is_an_error() {
     let mut refused = 0;
     for seed in 0..100 {
         let mut game = random_game(seed);
-        let truth = Solver::new(&game).exact_start_value().unwrap().0;
+        let truth = Solver::new(&game).start_value::<Exact>().unwrap().0;
         // Every decision that leaves the turn in one class, true or not.
         game.classes = Some(false);
-        match Solver::new(&game).exact_start_value() {
+        match Solver::new(&game).start_value::<Exact>() {
             Ok((v, _)) => assert_eq!(v, truth, "seed {seed}"),
             Err(SolveError::InvalidModel { reason, .. }) => {
                 assert!(reason.contains("exit_class"), "{reason}");
@@ -402,11 +402,11 @@ fn a_turn_numbering_too_large_for_memory_is_hashed_instead() {
     for seed in 0..20 {
         let mut game = random_game(seed);
         let (v, _) = Solver::new(&game).start_value::<f64>().unwrap();
-        let exact = Solver::new(&game).exact_start_value().unwrap().0;
+        let exact = Solver::new(&game).start_value::<Exact>().unwrap().0;
         // Far beyond any machine's memory at four bytes a number.
         game.bound = Some(1 << 60);
         let (w, _) = Solver::new(&game).start_value::<f64>().unwrap();
         assert_eq!(v.to_bits(), w.to_bits(), "seed {seed}");
-        assert_eq!(Solver::new(&game).exact_start_value().unwrap().0, exact);
+        assert_eq!(Solver::new(&game).start_value::<Exact>().unwrap().0, exact);
     }
 }

@@ -128,8 +128,15 @@ fn games(count: u64) -> impl Iterator<Item = (u64, Turns)> {
 fn turns_give_the_values_of_exploring_and_of_brute_force() {
     let mut compared = 0;
     for (seed, mut game) in games(400) {
-        let (by_turns, stats) = Solver::new(&game).exact_start_value().unwrap();
+        let (by_turns, stats) = Solver::new(&game).start_value::<Exact>().unwrap();
         assert!(matches!(stats.method, Method::Turns { .. }), "{seed}");
+        // The whole game evaluated modulo primes, cycles and all, gives the same fraction.
+        let (modular, stats) = Solver::new(&game).exact_start_value().unwrap();
+        assert_eq!(modular, by_turns, "seed {seed}");
+        assert!(
+            matches!(stats.method, Method::Multimodular { .. }),
+            "{seed}"
+        );
         game.on = false;
         let explored = perfectplay::solve_exact(&game).unwrap();
         assert_eq!(by_turns, *explored.start_value(), "seed {seed}");

@@ -116,16 +116,14 @@ pub(super) fn expand_wave<K: Word + Send + Sync>(
         return run(wave, out, &mut scratches[0]);
     }
     let chunk = wave.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        for ((states, outs), sc) in wave
-            .chunks(chunk)
-            .zip(out.chunks_mut(chunk))
-            .zip(scratches.iter_mut())
-        {
-            let run = &run;
-            scope.spawn(move || run(states, outs, sc));
-        }
-    });
+    let run = &run;
+    let jobs: Vec<_> = wave
+        .chunks(chunk)
+        .zip(out.chunks_mut(chunk))
+        .zip(scratches.iter_mut())
+        .map(|((states, outs), sc)| move || run(states, outs, sc))
+        .collect();
+    perfectplay::memory::on_threads(jobs);
 }
 
 impl<K: Word> Ctx<'_, K> {

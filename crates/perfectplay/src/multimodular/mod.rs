@@ -30,9 +30,9 @@
 //! a round of at least [`LANES`] fresh primes drawn at random: the numerator of the difference of
 //! two distinct fractions of `h` bits each has at most `2h` bits, so at most `2h/30` primes of
 //! the range divide it, and the range holds about `5 * 10^7` primes. Reconstruction stops at
-//! [`MAX_PRIMES`] primes, so `h` stays below 250,000 and each fresh prime divides the difference
-//! with probability below `3.4 * 10^-4`; all [`LANES`] = 16 of a batch together, below
-//! `10^-55`. The same bound covers a near move wrongly taken as equal.
+//! [`MAX_PRIMES`] primes, so `h` stays below 1.02 million and each fresh prime divides the
+//! difference with probability below `1.4 * 10^-3`; all [`LANES`] = 16 of a batch together,
+//! below `10^-45`. The same bound covers a near move wrongly taken as equal.
 
 use std::time::Instant;
 
@@ -42,12 +42,15 @@ use malachite_q::Rational;
 use rustc_hash::FxHashMap;
 
 use crate::backup::{Edge, Kind};
-use crate::explore::Observer;
-use crate::{Branch, Player, Rat, Rng};
+use crate::explore::{Entry, Observer};
+use crate::{Branch, Player, Rat, Rng, SolveError};
 
+mod cycles;
 mod modular;
+mod tape;
 
 use modular::{random_prime, Prime, Residues};
+use tape::Block;
 
 /// Primes evaluated together in one pass over the game (the values of a state for all of them
 /// share a cache line, and one vector register holds them).
@@ -84,6 +87,8 @@ pub(crate) struct Graph {
     cert: Certifier,
     /// Why the method does not apply to this game, once found.
     unusable: Option<&'static str>,
+    /// The player who loses an endless play, if the model names one.
+    endless: Option<Player>,
 }
 
 /// The certifying pass, fed one finished state at a time (see [`Graph`]).
@@ -103,10 +108,15 @@ struct Certifier {
     qs: Vec<(f64, f64)>,
     near: Vec<(u32, u32)>,
     scratch: Vec<PlanEdge>,
+    /// The operations of elimination the plan's blocks hold so far.
+    tape: usize,
+    /// The probabilities of the edges inside cycles, `(pnum, pden)`.
+    probs: Interner<(u64, u32)>,
 }
 
 impl Graph {
-    pub(crate) fn new() -> Graph {
+    /// An empty recording, for a model whose endless plays are lost by `endless` (if any).
+    pub(crate) fn new(endless: Option<Player>) -> Graph {
         let mut g = Graph {
             pending: Vec::new(),
             den_ids: Interner::default(),
@@ -125,17 +135,23 @@ impl Graph {
                     edges: Vec::new(),
                     checks: Vec::new(),
                     check_edges: Vec::new(),
+                    blocks: Vec::new(),
+                    probs: Vec::new(),
                     dens: Vec::new(),
                     rewards: Vec::new(),
                     float: (0.0, 0.0),
+                    start: 0,
                 },
                 last: NONE,
                 moves: Vec::new(),
                 qs: Vec::new(),
                 near: Vec::new(),
                 scratch: Vec::new(),
+                tape: 0,
+                probs: Interner::default(),
             },
             unusable: None,
+            endless,
         };
         g.den(1);
         g.cert.links.rewards.id((0, 1));
@@ -188,7 +204,9 @@ impl Graph {
         }
         c.plan.dens = self.den_ids.keys;
         c.plan.rewards = c.links.rewards.keys;
+        c.plan.probs = c.probs.keys;
         c.plan.float = (c.value[root as usize], c.error[root as usize]);
+        c.plan.start = c.links.link[root as usize].0;
         Ok(c.plan)
     }
 }
@@ -243,9 +261,19 @@ impl Observer for Graph {
         self.unusable.is_some()
     }
 
-    /// The engine closed a cyclic component.
-    fn cycle(&mut self) {
-        self.unusable = Some("the game has cycles");
+    /// The engine closed a cyclic component: certifies it and drops its edges.
+    fn cycle(&mut self, members: &[Entry], end: usize) {
+        let first_edge = members[0].edges as usize;
+        if self.unusable.is_none() {
+            let dens = (&self.den_ids.keys[..], &self.dens[..]);
+            let done = self
+                .cert
+                .finish_cycle(members, end, &self.pending, dens, self.endless);
+            if let Err(why) = done {
+                self.unusable = Some(why);
+            }
+        }
+        self.pending.truncate(first_edge);
     }
 
     /// State `id`, of kind `kind`, is final (a component of its own, on no cycle); its edges
@@ -325,27 +353,52 @@ impl PlanEdge {
 }
 
 /// The certified policy as straight-line work: state `k` of the finishing order is the sum
-/// over `edges[ends[k-1]..ends[k]]`; each check `(k, lo, hi)` compares the near move
-/// `check_edges[lo..hi]` with the value of state `k`.
+/// over `edges[ends[k-1]..ends[k]]`, except in a block (a cyclic component, in the order of
+/// their slots), whose slots are solved together; each check `(k, lo, hi)` compares the near
+/// move `check_edges[lo..hi]` with the value of state `k`.
 struct Plan {
     ends: Vec<u32>,
     edges: Vec<PlanEdge>,
     checks: Vec<(u32, u32, u32)>,
     check_edges: Vec<PlanEdge>,
+    blocks: Vec<Block>,
+    /// The probabilities inside blocks, `(pnum, pden)` for `pnum / dens[pden]`.
+    probs: Vec<(u64, u32)>,
     dens: Vec<u64>,
     rewards: Vec<(i64, u64)>,
     /// The float value of the start state and its error bound.
     float: (f64, f64),
+    /// The start state's slot.
+    start: u32,
 }
 
 /// Half the distance between adjacent doubles at one: the unit roundoff.
 const U: f64 = f64::EPSILON / 2.0;
 
-/// Steps 3 and 4 of the module docs for the recorded game whose start state is `root`.
-/// `Err` says why the method does not apply (the caller then uses rationals).
-pub(crate) fn evaluate(g: Graph, root: u32, threads: usize) -> Result<Evaluated, &'static str> {
+/// Why an evaluation gave no value.
+pub(crate) enum Failed {
+    /// The method does not apply, for this reason (the caller then uses rationals).
+    Declined(&'static str),
+    /// The progress report stopped it.
+    Stopped(SolveError),
+}
+
+impl From<&'static str> for Failed {
+    fn from(why: &'static str) -> Failed {
+        Failed::Declined(why)
+    }
+}
+
+/// Steps 3 and 4 of the module docs for the recorded game whose start state is `root`, on
+/// `threads` threads; `report` hears the number of primes after every round, and may stop.
+pub(crate) fn evaluate(
+    g: Graph,
+    root: u32,
+    threads: usize,
+    report: &mut dyn FnMut(usize) -> Result<(), SolveError>,
+) -> Result<Evaluated, Failed> {
     let plan = g.into_plan(root)?;
-    reconstruct(&plan, threads)
+    reconstruct(&plan, threads, report)
 }
 
 /// The edges of a finished state split into moves (one range for a chance node or terminal).
@@ -368,6 +421,16 @@ fn split_moves(decision: bool, edges: &[GEdge], out: &mut Vec<(u32, u32)>) {
 }
 
 impl Certifier {
+    /// Converts the rewards interned since the last call to floats.
+    fn sync_rewards(&mut self) {
+        let keys = &self.links.rewards.keys;
+        self.rewards.extend(
+            keys[self.rewards.len()..]
+                .iter()
+                .map(|&(a, b)| a as f64 / b as f64),
+        );
+    }
+
     /// A move's float value and a bound on its distance to the exact value of the same move
     /// (with exact successor values).
     fn q(&self, edges: &[GEdge], dens: &[f64]) -> (f64, f64) {
@@ -405,12 +468,7 @@ impl Certifier {
     ) -> Result<(), &'static str> {
         self.finished += 1;
         self.last = id;
-        let keys = &self.links.rewards.keys;
-        self.rewards.extend(
-            keys[self.rewards.len()..]
-                .iter()
-                .map(|&(a, b)| a as f64 / b as f64),
-        );
+        self.sync_rewards();
         let mut moves = std::mem::take(&mut self.moves);
         split_moves(decision.is_some(), edges, &mut moves);
         let mut qs = std::mem::take(&mut self.qs);
@@ -493,6 +551,8 @@ impl Certifier {
 struct Lanes {
     p: [u32; LANES],
     neg_inv: [u32; LANES],
+    /// One, in Montgomery form.
+    one: Row,
 }
 
 /// A residue per lane.
@@ -503,7 +563,17 @@ impl Lanes {
         Lanes {
             p: std::array::from_fn(|l| primes[l].word()),
             neg_inv: std::array::from_fn(|l| primes[l].neg_inv()),
+            one: std::array::from_fn(|l| primes[l].enter(1)),
         }
+    }
+
+    #[inline(always)]
+    fn sub(&self, a: &Row, b: &Row) -> Row {
+        let mut out = [0; LANES];
+        for l in 0..LANES {
+            out[l] = modular::add(a[l], self.p[l] - b[l], self.p[l]);
+        }
+        out
     }
 
     #[inline(always)]
@@ -655,13 +725,40 @@ impl Links {
 /// processor has many cache misses in flight at once instead of one per edge.
 const GATHER: usize = 32;
 
-/// The residues of the start state modulo each of `LANES` primes, and whether every near move
-/// agreed with its state.
-fn run_batch(plan: &Plan, primes: &[Prime; LANES], vals: &mut Vec<Row>) -> ([u64; LANES], bool) {
+/// The memory of one thread's batches, kept from batch to batch.
+#[derive(Clone, Default)]
+struct Scratch {
+    /// The value of every slot.
+    vals: Vec<Row>,
+    /// A block's constants, and its coefficients (see [`Block::replay`]).
+    consts: Vec<Row>,
+    slots: Vec<Row>,
+    /// The targets' values of a group of edges.
+    rows: Vec<Row>,
+}
+
+/// What a batch gives: the residues of the start state modulo each of `LANES` primes, whether
+/// every near move agreed with its state, and which lanes hold residues (a lane whose prime
+/// made a block's pivot vanish holds none).
+struct Batch {
+    root: [u64; LANES],
+    agree: bool,
+    valid: [bool; LANES],
+}
+
+/// Runs the plan modulo one batch of primes.
+fn run_batch(plan: &Plan, primes: &[Prime; LANES], scratch: &mut Scratch) -> Batch {
     let n = plan.ends.len();
     let lanes = Lanes::of(primes);
-    // Every slot below `n` is written before it is read (targets finish first), so a buffer
-    // from an earlier batch is reused as it is; slot `n` is the zero of terminal payoffs.
+    let Scratch {
+        vals,
+        consts,
+        slots,
+        rows: buf,
+    } = scratch;
+    // Every slot below `n` is written before it is read (targets finish first, and a block
+    // zeroes its own slots), so a buffer from an earlier batch is reused as it is; slot `n`
+    // is the zero of terminal payoffs.
     vals.resize(n + 1, [0; LANES]);
     vals[n] = [0; LANES];
     // `inv(d) R^2`: times a plain numerator it gives the Montgomery form of the fraction.
@@ -691,16 +788,44 @@ fn run_batch(plan: &Plan, primes: &[Prime; LANES], vals: &mut Vec<Row>) -> ([u64
             })
         })
         .collect();
-    let mut buf: Vec<Row> = Vec::with_capacity(GATHER * 4);
+    let probs: Vec<Row> = plan
+        .probs
+        .iter()
+        .map(|&(pnum, pden)| {
+            let num: Row = std::array::from_fn(|l| primes[l].reduce(pnum));
+            lanes.mul(&num, &w[pden as usize])
+        })
+        .collect();
+    let mut valid = [true; LANES];
+    let mut blocks = plan.blocks.iter().peekable();
     let (mut k, mut lo) = (0, 0);
     while k < n {
+        if let Some(block) = blocks.next_if(|b| b.base as usize == k) {
+            // A cyclic component: its constants with its own slots at zero, then its
+            // elimination.
+            let end = k + block.n as usize;
+            vals[k..end].fill([0; LANES]);
+            consts.clear();
+            for j in k..end {
+                let hi = plan.ends[j] as usize;
+                let edges = &plan.edges[lo..hi];
+                buf.clear();
+                buf.extend(edges.iter().map(|e| vals[e.target as usize]));
+                consts.push(state_sum(&lanes, primes, edges, buf, &w, &rewards));
+                lo = hi;
+            }
+            block.replay(&lanes, primes, &probs, consts, vals, slots, &mut valid);
+            k = end;
+            continue;
+        }
+        let stop = blocks.peek().map_or(n, |b| b.base as usize);
         // A group of whole states with about GATHER edges: the values of targets outside the
         // group are gathered first; those inside are copied in when they are ready.
         let k0 = k;
-        while k < n && plan.ends[k] as usize - lo < GATHER {
+        while k < stop && plan.ends[k] as usize - lo < GATHER {
             k += 1;
         }
-        k = k.max(k0 + 1).min(n);
+        k = k.max(k0 + 1).min(stop);
         let hi = plan.ends[k - 1] as usize;
         buf.clear();
         buf.extend(plan.edges[lo..hi].iter().map(|e| vals[e.target as usize]));
@@ -721,22 +846,30 @@ fn run_batch(plan: &Plan, primes: &[Prime; LANES], vals: &mut Vec<Row>) -> ([u64
     }
     let agree = plan.checks.iter().all(|&(k, lo, hi)| {
         let edges = &plan.check_edges[lo as usize..hi as usize];
-        let rows: Vec<Row> = edges.iter().map(|e| vals[e.target as usize]).collect();
-        state_sum(&lanes, primes, edges, &rows, &w, &rewards) == vals[k as usize]
+        buf.clear();
+        buf.extend(edges.iter().map(|e| vals[e.target as usize]));
+        let q = state_sum(&lanes, primes, edges, buf, &w, &rewards);
+        let v = &vals[k as usize];
+        (0..LANES).all(|l| !valid[l] || q[l] == v[l])
     });
-    let root = &vals[n - 1];
-    (
-        std::array::from_fn(|l| primes[l].leave(root[l]) as u64),
+    let root = &vals[plan.start as usize];
+    Batch {
+        root: std::array::from_fn(|l| primes[l].leave(root[l]) as u64),
         agree,
-    )
+        valid,
+    }
 }
 
 /// The most primes tried before giving up and leaving the value to rational arithmetic (a
-/// fraction of some 250,000 bits).
-const MAX_PRIMES: usize = 8192;
+/// fraction of some million bits).
+const MAX_PRIMES: usize = 1 << 15;
 
 /// Rounds of batches on `threads` threads until a reconstructed candidate survives a round.
-fn reconstruct(plan: &Plan, threads: usize) -> Result<Evaluated, &'static str> {
+fn reconstruct(
+    plan: &Plan,
+    threads: usize,
+    report: &mut dyn FnMut(usize) -> Result<(), SolveError>,
+) -> Result<Evaluated, Failed> {
     let threads = threads.max(1);
     let mut rng = Rng::new(seed());
     let mut fresh = || loop {
@@ -748,12 +881,13 @@ fn reconstruct(plan: &Plan, threads: usize) -> Result<Evaluated, &'static str> {
     };
     let mut used = std::collections::HashSet::new();
     let mut residues = Residues::new();
-    let mut scratch: Vec<Vec<Row>> = vec![Vec::new(); threads];
+    let mut scratch: Vec<Scratch> = vec![Scratch::default(); threads];
     let (fv, fe) = plan.float;
     // Reconstruction costs time quadratic in the size of the modulus: try after every round
     // while it is small, then each time it has grown by a quarter.
     let mut next_try = 0;
     while residues.count() < MAX_PRIMES {
+        report(residues.count()).map_err(Failed::Stopped)?;
         let batches: Vec<[Prime; LANES]> = (0..threads)
             .map(|_| {
                 std::array::from_fn(|_| loop {
@@ -764,26 +898,29 @@ fn reconstruct(plan: &Plan, threads: usize) -> Result<Evaluated, &'static str> {
                 })
             })
             .collect();
-        let (results, agree): (Vec<[u64; LANES]>, Vec<bool>) = std::thread::scope(|s| {
-            let handles: Vec<_> = batches
-                .iter()
-                .zip(scratch.iter_mut())
-                .map(|(primes, vals)| s.spawn(move || run_batch(plan, primes, vals)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("modular evaluation does not panic"))
-                .unzip()
-        });
-        if agree.contains(&false) {
-            return Err("two moves within float rounding of each other differ exactly");
+        let jobs: Vec<_> = batches
+            .iter()
+            .zip(scratch.iter_mut())
+            .map(|(primes, mine)| move || run_batch(plan, primes, mine))
+            .collect();
+        let results: Vec<Batch> = crate::memory::on_threads(jobs);
+        if results.iter().any(|b| !b.agree) {
+            return Err("two moves within float rounding of each other differ exactly".into());
         }
+        if results.iter().all(|b| !b.valid.contains(&true)) {
+            return Err("a cycle's elimination meets a zero pivot modulo every prime".into());
+        }
+        // The residues of a batch's lanes that hold one.
+        let held = |b: &[Prime; LANES], r: &Batch| {
+            let lanes = (0..LANES).filter(|&l| r.valid[l]);
+            lanes.map(|l| (b[l], r.root[l])).collect::<Vec<_>>()
+        };
         // The last batch is held out: the fraction reconstructed from all the others must
         // agree with its fresh primes.
         let last = batches.len() - 1;
         for (primes, res) in batches[..last].iter().zip(&results) {
-            for (pr, &r) in primes.iter().zip(res) {
-                residues.push(pr, r);
+            for (pr, r) in held(primes, res) {
+                residues.push(&pr, r);
             }
         }
         let candidate = if residues.count() >= next_try {
@@ -798,20 +935,21 @@ fn reconstruct(plan: &Plan, threads: usize) -> Result<Evaluated, &'static str> {
         } else {
             None
         };
-        let held = batches[last].iter().zip(&results[last]);
+        let held = held(&batches[last], &results[last]);
         if let Some(c) = candidate {
-            if held.clone().all(|(pr, &r)| Residues::agrees(&c, pr, r)) {
+            // Every lane of the held batch must hold a residue and agree.
+            if held.len() == LANES && held.iter().all(|(pr, r)| Residues::agrees(&c, pr, *r)) {
                 return Ok(Evaluated {
                     value: c,
                     primes: residues.count() + LANES,
                 });
             }
         }
-        for (pr, &r) in held {
-            residues.push(pr, r);
+        for (pr, r) in held {
+            residues.push(&pr, r);
         }
     }
-    Err("the value has more than 250,000 bits")
+    Err("the value has more than a million bits".into())
 }
 
 /// A seed that differs from run to run, so that the primes are random for every game.

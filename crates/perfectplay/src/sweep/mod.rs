@@ -413,6 +413,7 @@ fn report(watch: &mut Watch<'_>, stats: &Stats, started: Instant) -> Result<(), 
         states: stats.states,
         components: stats.components,
         seconds: started.elapsed().as_secs_f64(),
+        primes: 0,
     })
 }
 

@@ -208,6 +208,7 @@ where
                 states: kept,
                 components: done,
                 seconds: started.elapsed().as_secs_f64(),
+                primes: 0,
             })?;
         }
     }
@@ -282,6 +283,7 @@ where
             states: states.len(),
             components: 0,
             seconds: started.elapsed().as_secs_f64(),
+            primes: 0,
         })?;
     }
     Ok(Graph {
@@ -306,25 +308,23 @@ fn parallel_with<T: Send, W>(
     let out: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
     // Small pieces keep the threads busy to the end; one item each would cost a lock apiece.
     let piece = (n / (threads * 8)).max(1);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.min(n) {
-            scope.spawn(|| {
-                let mut w = scratch();
-                loop {
-                    let from = next.fetch_add(piece, Ordering::Relaxed);
-                    if from >= n {
-                        break;
-                    }
-                    let to = (from + piece).min(n);
-                    let results: Vec<T> = (from..to).map(|i| f(&mut w, i)).collect();
-                    let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
-                    for (i, r) in (from..to).zip(results) {
-                        out[i] = Some(r);
-                    }
-                }
-            });
+    let work = || {
+        let mut w = scratch();
+        loop {
+            let from = next.fetch_add(piece, Ordering::Relaxed);
+            if from >= n {
+                break;
+            }
+            let to = (from + piece).min(n);
+            let results: Vec<T> = (from..to).map(|i| f(&mut w, i)).collect();
+            let mut out = out.lock().unwrap_or_else(|e| e.into_inner());
+            for (i, r) in (from..to).zip(results) {
+                out[i] = Some(r);
+            }
         }
-    });
+    };
+    // The calling thread works too: every index is run even where no thread can be started.
+    memory::on_threads(vec![&work; threads.min(n)]);
     out.into_inner()
         .unwrap_or_else(|e| e.into_inner())
         .into_iter()
