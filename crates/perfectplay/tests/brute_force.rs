@@ -122,6 +122,41 @@ impl perfectplay::Model for Reach {
     }
 }
 
+/// One player in reachability games, endless plays worth zero: where the player may keep the
+/// play going (Max, who loses it) or could not (Min, or the engine refuses), the multi-modular
+/// start value is the brute-force value, and the method applies to almost every game.
+#[test]
+fn one_player_endless_play_multimodular() {
+    for (player, seed) in [(Player::Max, 21), (Player::Min, 22)] {
+        let mut rng = Rng(seed);
+        let (mut solved, mut modular) = (0, 0);
+        let mut tries = 0;
+        while solved < 300 && tries < 5000 {
+            tries += 1;
+            let inner = 2 + rng.below(8);
+            let game = random_game(&mut rng, inner, Shape::Reach, &[player]);
+            if profiles(&game) > 1 << 9 {
+                continue;
+            }
+            let reach = Reach(game);
+            let Ok(exact) = solve_exact(&reach) else {
+                continue;
+            };
+            let expect = common::brute_force_with(&reach.0, true).expect("a value");
+            assert_eq!(*exact.start_value(), expect, "{:?}", reach.0);
+            let (start, stats) = Solver::new(&reach).exact_start_value().unwrap();
+            assert_eq!(start, expect, "exact start value\n{:?}", reach.0);
+            modular += usize::from(matches!(stats.method, Method::Multimodular { .. }));
+            solved += 1;
+        }
+        assert!(solved >= 300, "{player:?}: solved {solved}");
+        assert!(
+            modular > solved * 9 / 10,
+            "{player:?}: {modular} of {solved}"
+        );
+    }
+}
+
 /// Two players who together could keep a play going for ever, Max losing an endless play:
 /// where Max can end the play from every state of its cycles, the engine's value is the
 /// brute-force game value with endless plays worth zero, in exact and float arithmetic;
@@ -142,6 +177,9 @@ fn cyclic_two_players_endless_play_lost_by_max() {
         match solve_exact(&reach) {
             Ok(exact) => {
                 assert_eq!(*exact.start_value(), expect, "exact value\n{:?}", reach.0);
+                // Multi-modular where it applies (no cycle through both players' decisions).
+                let (start, _) = Solver::new(&reach).exact_start_value().unwrap();
+                assert_eq!(start, expect, "exact start value\n{:?}", reach.0);
                 let float = solve(&reach).unwrap_or_else(|e| panic!("{e}\n{:?}", reach.0));
                 let (f, e) = (*float.start_value(), expect.to_f64());
                 assert!((f - e).abs() <= 1e-9 * e.abs().max(1.0), "{f} vs {e}");

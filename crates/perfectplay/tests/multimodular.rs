@@ -45,10 +45,44 @@ fn moves_closer_than_rounding_are_decided_exactly() {
         let (v, _) = both(&close_moves(better_first));
         assert_eq!(v.to_string(), more.to_string());
     }
-    // Float takes the first of two equal-looking moves: when that is the worse one, the
-    // residues of the two moves differ and the rationals decide.
+    // Float takes the first of two equal-looking moves. When that is the better one, the
+    // difference of the other is reconstructed from its residues and found worse: the value
+    // stays multi-modular. When it is the worse one, the difference says the other is better,
+    // and the rationals decide.
+    let (_, primes) = both(&close_moves(true));
+    assert!(primes > 0);
     let (_, primes) = both(&close_moves(false));
     assert_eq!(primes, 0);
+}
+
+/// The same inside a cycle: a retry loop whose two ways out differ by 2^-60, for each player
+/// and each order of the moves.
+#[test]
+fn near_moves_in_a_cycle_are_decided_exactly() {
+    let third = rat(1, 3);
+    let more = third.checked_add(rat(1, 1 << 60)).unwrap();
+    for player in [Player::Max, Player::Min] {
+        for better_first in [true, false] {
+            let (a, b) = if better_first == (player == Player::Max) {
+                (more, third)
+            } else {
+                (third, more)
+            };
+            // 0: a coin that comes back to 0 or goes on to the decision 1; 1: leave with a
+            // or with b, or go back to 0 (exactly as good as the better way out, which it
+            // leads to).
+            let game = Table(vec![
+                GNode::Chance(vec![(rat(1, 2), Rat::ZERO, 0), (rat(1, 2), Rat::ZERO, 1)]),
+                GNode::Decision(player, vec![(a, 2), (b, 2), (Rat::ZERO, 0)]),
+                GNode::Terminal(Rat::ZERO),
+            ]);
+            let (v, primes) = both(&game);
+            let want = if player == Player::Max { more } else { third };
+            assert_eq!(v, Exact::from_rat(want), "{player:?} {better_first}");
+            // The chosen move is the better one exactly when it comes first.
+            assert_eq!(primes > 0, better_first, "{player:?} {better_first}");
+        }
+    }
 }
 
 #[test]

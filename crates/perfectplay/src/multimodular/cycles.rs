@@ -13,12 +13,17 @@
 //! plan checks that its value under `v_μ` equals `v_μ` modulo every prime, that is, exactly.
 //! Then `v_μ` satisfies the optimality equations at every state: no move is better.
 //! - With one player, `μ` leaves the component with probability one (the float solve checked
-//!   it, and the elimination's pivots would vanish otherwise), so `v_μ` is the optimum among
-//!   the strategies that end the game, the values this crate defines.
+//!   it, and the elimination's pivots would vanish otherwise). For every strategy `μ'` that
+//!   ends the play, `v_μ ≥ T_μ' v_μ ≥ … ≥ T_μ'^k v_μ → v_μ'` (for Max; the other way for
+//!   Min), so `v_μ` is the optimum among the strategies that end the game: the values this
+//!   crate defines, whether or not the model names a loser of endless play (who may only
+//!   end the play; the other player, if the one to decide here, cannot keep it going, or the
+//!   float solve would have refused the component).
 //! - With two players, the component is stopping (the float solve refuses one that is not),
-//!   and a stopping game's optimality equations have one solution: the value. A model that
-//!   names a loser of endless play ([`crate::Model::endless_play_loser`]) has values that are
-//!   not the only solution; the method gives up there, and rationals solve it.
+//!   and a stopping game's optimality equations have one solution: the value. Where the model
+//!   names a loser of endless play ([`crate::Model::endless_play_loser`]), a cycle through
+//!   both players' decisions need not stop, and its equations may have other solutions; the
+//!   method gives up there, and rationals solve it.
 
 use rustc_hash::FxHashMap;
 
@@ -52,8 +57,9 @@ impl Certifier {
         dens: (&[u64], &[f64]),
         endless: Option<Player>,
     ) -> Result<(), &'static str> {
-        if endless.is_some() {
-            return Err("a cycle of a game whose endless play has a loser");
+        let deciders = |p: Player| members.iter().any(|m| m.kind == Kind::Decision(p));
+        if endless.is_some() && deciders(Player::Max) && deciders(Player::Min) {
+            return Err("a cycle of both players in a game whose endless play has a loser");
         }
         let n = members.len();
         self.sync_rewards();
@@ -274,8 +280,9 @@ impl Certifier {
         for (&(i, _, _), &end) in near.iter().zip(&check_ends) {
             let start = plan.check_edges.len() as u32;
             plan.check_edges.extend(checks[at..end].iter().map(place));
-            plan.checks
-                .push((base + i as u32, start, plan.check_edges.len() as u32));
+            let max = members[i].kind == Kind::Decision(Player::Max);
+            let check = (base + i as u32, start, plan.check_edges.len() as u32, max);
+            plan.checks.push(check);
             at = end;
         }
         for (i, m) in members.iter().enumerate() {

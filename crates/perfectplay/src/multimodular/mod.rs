@@ -354,12 +354,12 @@ impl PlanEdge {
 
 /// The certified policy as straight-line work: state `k` of the finishing order is the sum
 /// over `edges[ends[k-1]..ends[k]]`, except in a block (a cyclic component, in the order of
-/// their slots), whose slots are solved together; each check `(k, lo, hi)` compares the near
-/// move `check_edges[lo..hi]` with the value of state `k`.
+/// their slots), whose slots are solved together; each check `(k, lo, hi, max)` compares the
+/// near move `check_edges[lo..hi]` with the value of state `k`, a decision of Max if `max`.
 struct Plan {
     ends: Vec<u32>,
     edges: Vec<PlanEdge>,
-    checks: Vec<(u32, u32, u32)>,
+    checks: Vec<(u32, u32, u32, bool)>,
     check_edges: Vec<PlanEdge>,
     blocks: Vec<Block>,
     /// The probabilities inside blocks, `(pnum, pden)` for `pnum / dens[pden]`.
@@ -532,8 +532,9 @@ impl Certifier {
                 plan.check_edges
                     .extend_from_slice(&self.scratch[at..at + len]);
                 at += len;
+                let max = decision == Some(Player::Max);
                 plan.checks
-                    .push((slot, start, plan.check_edges.len() as u32));
+                    .push((slot, start, plan.check_edges.len() as u32, max));
             }
             plan.edges.extend_from_slice(&self.scratch[at..]);
             plan.ends.push(plan.edges.len() as u32);
@@ -737,12 +738,13 @@ struct Scratch {
     rows: Vec<Row>,
 }
 
-/// What a batch gives: the residues of the start state modulo each of `LANES` primes, whether
-/// every near move agreed with its state, and which lanes hold residues (a lane whose prime
-/// made a block's pivot vanish holds none).
+/// What a batch gives: the residues of the start state modulo each of `LANES` primes, the
+/// residues of `Q(a) - v` of every check whose near move differs from its state in some lane
+/// (by the check's number), and which lanes hold residues (a lane whose prime made a block's
+/// pivot vanish holds none).
 struct Batch {
     root: [u64; LANES],
-    agree: bool,
+    differ: Vec<(u32, [u64; LANES])>,
     valid: [bool; LANES],
 }
 
@@ -844,18 +846,24 @@ fn run_batch(plan: &Plan, primes: &[Prime; LANES], scratch: &mut Scratch) -> Bat
         }
         lo = hi;
     }
-    let agree = plan.checks.iter().all(|&(k, lo, hi)| {
+    let mut differ = Vec::new();
+    for (c, &(k, lo, hi, _)) in plan.checks.iter().enumerate() {
         let edges = &plan.check_edges[lo as usize..hi as usize];
         buf.clear();
         buf.extend(edges.iter().map(|e| vals[e.target as usize]));
         let q = state_sum(&lanes, primes, edges, buf, &w, &rewards);
-        let v = &vals[k as usize];
-        (0..LANES).all(|l| !valid[l] || q[l] == v[l])
-    });
+        let d = lanes.sub(&q, &vals[k as usize]);
+        if (0..LANES).any(|l| valid[l] && d[l] != 0) {
+            differ.push((
+                c as u32,
+                std::array::from_fn(|l| primes[l].leave(d[l]) as u64),
+            ));
+        }
+    }
     let root = &vals[plan.start as usize];
     Batch {
         root: std::array::from_fn(|l| primes[l].leave(root[l]) as u64),
-        agree,
+        differ,
         valid,
     }
 }
@@ -864,7 +872,50 @@ fn run_batch(plan: &Plan, primes: &[Prime; LANES], scratch: &mut Scratch) -> Bat
 /// fraction of some million bits).
 const MAX_PRIMES: usize = 1 << 15;
 
-/// Rounds of batches on `threads` threads until a reconstructed candidate survives a round.
+/// The most near moves that may differ exactly from their state's chosen move: each is then
+/// compared exactly, its difference reconstructed like the value.
+const MAX_DIFFERING: usize = 64;
+
+/// A fraction sought from its residues: those gathered, and the fraction once a round of
+/// fresh primes has confirmed it.
+struct Sought {
+    residues: Residues,
+    found: Option<Rational>,
+}
+
+impl Sought {
+    fn new() -> Sought {
+        Sought {
+            residues: Residues::new(),
+            found: None,
+        }
+    }
+
+    /// Tries a candidate (if `fits` accepts it) against the held-out residues `held`, which
+    /// must fill a whole batch, and keeps it if they agree; else takes them in.
+    fn settle(&mut self, attempt: bool, held: &[(Prime, u64)], fits: impl Fn(&Rational) -> bool) {
+        if self.found.is_some() {
+            return;
+        }
+        if attempt {
+            let candidate = self.residues.reconstruct().filter(fits);
+            if let Some(c) = candidate {
+                if held.len() == LANES && held.iter().all(|(pr, r)| Residues::agrees(&c, pr, *r)) {
+                    self.found = Some(c);
+                    return;
+                }
+            }
+        }
+        for (pr, r) in held {
+            self.residues.push(pr, *r);
+        }
+    }
+}
+
+/// Rounds of batches on `threads` threads until the start's value, and the difference of each
+/// near move that differs from its state's chosen move, are reconstructed and survive a round
+/// of fresh primes; then every such difference must be in the chosen move's favour (the chosen
+/// move is optimal, only not uniquely so), else the method gives up.
 fn reconstruct(
     plan: &Plan,
     threads: usize,
@@ -880,14 +931,21 @@ fn reconstruct(
         }
     };
     let mut used = std::collections::HashSet::new();
-    let mut residues = Residues::new();
+    let mut root = Sought::new();
+    // The checks that differ (found in the first round), each with its difference.
+    let mut differing: Option<Vec<(u32, Sought)>> = None;
     let mut scratch: Vec<Scratch> = vec![Scratch::default(); threads];
     let (fv, fe) = plan.float;
+    // A fraction that the float value rules out is not the value.
+    let near_float = |c: &Rational| {
+        let cf = f64::rounding_from(c, RoundingMode::Nearest).0;
+        (cf - fv).abs() <= fe * 1.01 + fv.abs() * 4.0 * U + f64::MIN_POSITIVE
+    };
     // Reconstruction costs time quadratic in the size of the modulus: try after every round
     // while it is small, then each time it has grown by a quarter.
-    let mut next_try = 0;
-    while residues.count() < MAX_PRIMES {
-        report(residues.count()).map_err(Failed::Stopped)?;
+    let (mut next_try, mut seen) = (0, 0);
+    while seen < MAX_PRIMES {
+        report(seen).map_err(Failed::Stopped)?;
         let batches: Vec<[Prime; LANES]> = (0..threads)
             .map(|_| {
                 std::array::from_fn(|_| loop {
@@ -904,50 +962,76 @@ fn reconstruct(
             .map(|(primes, mine)| move || run_batch(plan, primes, mine))
             .collect();
         let results: Vec<Batch> = crate::memory::on_threads(jobs);
-        if results.iter().any(|b| !b.agree) {
-            return Err("two moves within float rounding of each other differ exactly".into());
-        }
         if results.iter().all(|b| !b.valid.contains(&true)) {
             return Err("a cycle's elimination meets a zero pivot modulo every prime".into());
         }
-        // The residues of a batch's lanes that hold one.
-        let held = |b: &[Prime; LANES], r: &Batch| {
+        let differing = differing.get_or_insert_with(|| {
+            let mut checks: Vec<u32> = results
+                .iter()
+                .flat_map(|b| b.differ.iter().map(|d| d.0))
+                .collect();
+            checks.sort_unstable();
+            checks.dedup();
+            checks.into_iter().map(|c| (c, Sought::new())).collect()
+        });
+        if differing.len() > MAX_DIFFERING {
+            return Err("too many moves within float rounding of each other differ exactly".into());
+        }
+        let known = |c: u32| differing.binary_search_by_key(&c, |d| d.0).is_ok();
+        if results.iter().any(|b| b.differ.iter().any(|d| !known(d.0))) {
+            return Err("a near move's difference vanished modulo the first primes".into());
+        }
+        // The residues of a batch's lanes that hold one: of the start's value, or of the
+        // difference of check `c` (zero where the batch lists none).
+        let lanes_of = |b: &[Prime; LANES], r: &Batch, c: Option<u32>| {
+            let of = |l: usize| match c {
+                None => r.root[l],
+                Some(c) => r.differ.iter().find(|d| d.0 == c).map_or(0, |d| d.1[l]),
+            };
             let lanes = (0..LANES).filter(|&l| r.valid[l]);
-            lanes.map(|l| (b[l], r.root[l])).collect::<Vec<_>>()
+            lanes.map(|l| (b[l], of(l))).collect::<Vec<_>>()
         };
-        // The last batch is held out: the fraction reconstructed from all the others must
-        // agree with its fresh primes.
+        // The last batch is held out: a fraction reconstructed from all the others must agree
+        // with its fresh primes.
         let last = batches.len() - 1;
-        for (primes, res) in batches[..last].iter().zip(&results) {
-            for (pr, r) in held(primes, res) {
-                residues.push(&pr, r);
+        let attempt = seen >= next_try;
+        seen += results
+            .iter()
+            .map(|b| b.valid.iter().filter(|&&v| v).count())
+            .sum::<usize>();
+        let sought = std::iter::once((None, &mut root))
+            .chain(differing.iter_mut().map(|(c, s)| (Some(*c), s)));
+        for (c, s) in sought {
+            if s.found.is_some() {
+                continue;
             }
+            for (primes, res) in batches[..last].iter().zip(&results) {
+                for (pr, r) in lanes_of(primes, res, c) {
+                    s.residues.push(&pr, r);
+                }
+            }
+            let held = lanes_of(&batches[last], &results[last], c);
+            s.settle(attempt, &held, |q| c.is_some() || near_float(q));
         }
-        let candidate = if residues.count() >= next_try {
-            if residues.count() >= 256 {
-                next_try = residues.count() * 5 / 4;
-            }
-            residues.reconstruct().filter(|c| {
-                // A fraction that the float value rules out is not the value.
-                let cf = f64::rounding_from(c, RoundingMode::Nearest).0;
-                (cf - fv).abs() <= fe * 1.01 + fv.abs() * 4.0 * U + f64::MIN_POSITIVE
-            })
-        } else {
-            None
+        if attempt && seen >= 256 {
+            next_try = seen * 5 / 4;
+        }
+        let (Some(value), true) = (&root.found, differing.iter().all(|d| d.1.found.is_some()))
+        else {
+            continue;
         };
-        let held = held(&batches[last], &results[last]);
-        if let Some(c) = candidate {
-            // Every lane of the held batch must hold a residue and agree.
-            if held.len() == LANES && held.iter().all(|(pr, r)| Residues::agrees(&c, pr, *r)) {
-                return Ok(Evaluated {
-                    value: c,
-                    primes: residues.count() + LANES,
-                });
+        // Each near move that differs must be worse exactly: the chosen move is then optimal.
+        for (c, d) in differing.iter() {
+            let d = d.found.as_ref().expect("all found");
+            let max = plan.checks[*c as usize].3;
+            if (max && *d > 0u32) || (!max && *d < 0u32) {
+                return Err("a move within float rounding of the chosen one is better".into());
             }
         }
-        for (pr, r) in held {
-            residues.push(&pr, r);
-        }
+        return Ok(Evaluated {
+            value: value.clone(),
+            primes: seen,
+        });
     }
     Err("the value has more than a million bits".into())
 }

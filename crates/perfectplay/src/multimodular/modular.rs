@@ -198,7 +198,6 @@ pub(crate) struct Residues {
     x: Natural,
     /// The product of the primes so far.
     modulus: Natural,
-    count: usize,
 }
 
 impl Residues {
@@ -207,13 +206,7 @@ impl Residues {
         Residues {
             x: Natural::ZERO,
             modulus: Natural::ONE,
-            count: 0,
         }
-    }
-
-    /// The number of primes combined.
-    pub(crate) fn count(&self) -> usize {
-        self.count
     }
 
     /// Adds the residue `r` (plain) modulo a prime not seen before.
@@ -229,7 +222,6 @@ impl Residues {
         let t = ((diff as u128 * m_inv as u128) % p as u128) as u64;
         self.x += &self.modulus * Natural::from(t);
         self.modulus *= p_nat;
-        self.count += 1;
     }
 
     /// The fraction `a/b` with `|a|, b <= sqrt(modulus / 2)` congruent to the residues, if
