@@ -2,31 +2,37 @@
 //! primes, and the fraction recovered by rational reconstruction.
 //!
 //! Exact values of long games are fractions of thousands of digits, and adding such fractions
-//! state by state is dominated by their gcds. For an acyclic game the value of the start state
-//! can be had another way:
+//! state by state is dominated by their gcds. The value of the start state can be had another
+//! way:
 //!
 //! 1. **Record** the game while the engine explores it ([`Graph`]: each state's edges with
-//!    their exact small probabilities and rewards, kept until the engine finishes the state;
-//!    successors always finish first).
+//!    their exact small probabilities and rewards, kept until the engine finishes the state or
+//!    closes its cyclic component; successors always finish first).
 //! 2. **Certify a policy**, state by state as they finish, with a float pass that carries a
 //!    rigorous bound on its rounding error at every state. A move whose float value is worse
 //!    than the chosen one by more than both error bounds is certainly worse; any other move is
-//!    *near* and is checked exactly in step 3. The chosen move and the near ones are compiled
-//!    into a [`Plan`] of straight-line work in finishing order.
+//!    *near* and is checked exactly in step 3. A cyclic component is solved in
+//!    [`crate::Bounded`] floats first, its strategy certified the same way (`cycles.rs` holds
+//!    why that suffices). The chosen moves and the near ones are compiled into a [`Plan`] of
+//!    straight-line work in finishing order; a cyclic component becomes a block whose
+//!    elimination is worked out once on its pattern and replayed modulo every prime
+//!    (`tape.rs`).
 //! 3. **Evaluate the policy modulo primes**: random primes in `[2^30, 2^31)`, a batch of
 //!    [`LANES`] at a time on every core, give the value of every state modulo each prime with
 //!    word arithmetic (Montgomery multiplication, one prime per lane of a vector register).
-//!    A near move must have exactly the chosen move's value modulo every prime, so that either
-//!    choice gives the same value; otherwise the method gives up (and the caller falls back to
-//!    rationals).
+//!    A near move either has exactly the chosen move's value modulo every prime (either choice
+//!    then gives the same value), or its difference from the chosen move is reconstructed as a
+//!    fraction too and must be in the chosen move's favour; otherwise (a near move better, or
+//!    more than [`MAX_DIFFERING`] that differ) the method gives up and the caller falls back
+//!    to rationals.
 //! 4. **Reconstruct**: the residues of the start state are combined (Chinese remainder theorem)
 //!    and turned into the unique fraction `a/b` with `|a|, b <= sqrt(M/2)`. A candidate is
 //!    accepted only when a whole further round of fresh random primes agrees with it and it
 //!    lies within the float error bound of the float value.
 //!
 //! Soundness: by induction in the order the states were finished, the recorded policy is
-//! optimal at every state (each other move is certainly worse or exactly as good), so its value
-//! is the game's value. The only way the answer can be wrong is a wrong candidate agreeing with
+//! optimal at every state (each other move is certainly worse, exactly as good, or exactly
+//! worse), so its value is the game's value. The only way the answer can be wrong is a wrong candidate agreeing with
 //! a round of at least [`LANES`] fresh primes drawn at random: the numerator of the difference of
 //! two distinct fractions of `h` bits each has at most `2h` bits, so at most `2h/30` primes of
 //! the range divide it, and the range holds about `5 * 10^7` primes. Reconstruction stops at
