@@ -585,6 +585,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             kind: Vec::with_capacity(count),
             start: Vec::with_capacity(count + 1),
             edges: Vec::new(),
+            forced: Vec::new(),
         };
         // Errors name a state: a random move's node is named by its decision.
         let mut owner = Vec::with_capacity(count);

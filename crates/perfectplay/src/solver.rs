@@ -89,6 +89,10 @@ pub(crate) fn from_work<N: Number>(values: Vec<N::Work>, mut stats: Stats) -> (V
 /// explores whole, before it leaves the game to the solve turn by turn.
 const TURNS_EXPLORED_AT_MOST: usize = 1 << 22;
 
+/// The most attempts of the multi-modular method, each taking the moves the ones before found
+/// exactly better than the float strategy's.
+const MULTIMODULAR_ATTEMPTS: usize = 3;
+
 /// A method for the start value, as [`plan`] lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -424,41 +428,51 @@ where
         if turns {
             limit = limit.min(TURNS_EXPLORED_AT_MOST);
         }
-        let graph = Graph::new(model.endless_play_loser());
-        let engine = Engine::<M, f64, Graph>::new(model, limit, self.watch(), graph);
-        let (explored, graph) = match engine.run() {
-            Ok(done) => done,
-            // A game of turns too large to explore whole is solved turn by turn.
-            Err(SolveError::StateLimit { .. }) if turns => return None,
-            Err(e) => return Some(Err(e)),
-        };
-        let stats = explored.stats;
         let threads = self.threads.unwrap_or_else(every_core);
-        let mut watch = self.watch();
         let started = Instant::now();
-        let mut report = |primes| {
-            watch.report(&Progress {
-                states: stats.states,
-                components: stats.components,
-                seconds: stats.seconds + started.elapsed().as_secs_f64(),
-                primes,
-            })
-        };
-        let done = match multimodular::evaluate(graph, 0, threads, &mut report) {
-            Ok(done) => done,
-            // Rationals give the value; the reason matters only to a debugger.
-            Err(multimodular::Failed::Declined(why)) => {
-                debug_assert!(!why.is_empty());
-                return None;
-            }
-            Err(multimodular::Failed::Stopped(e)) => return Some(Err(e)),
-        };
-        let stats = Stats {
-            method: Method::Multimodular {
-                primes: done.primes,
-            },
-            ..stats
-        };
-        Some(Ok((Exact(done.value), stats)))
+        // Moves that an attempt found better, exactly, than the float strategy's: the next
+        // attempt takes them.
+        let mut forced = rustc_hash::FxHashMap::default();
+        for _ in 0..MULTIMODULAR_ATTEMPTS {
+            let graph = Graph::new(model.endless_play_loser(), forced.clone());
+            let engine = Engine::<M, f64, Graph>::new(model, limit, self.watch(), graph);
+            let (explored, graph) = match engine.run() {
+                Ok(done) => done,
+                // A game of turns too large to explore whole is solved turn by turn.
+                Err(SolveError::StateLimit { .. }) if turns => return None,
+                Err(e) => return Some(Err(e)),
+            };
+            let stats = explored.stats;
+            let mut watch = self.watch();
+            let mut report = |primes| {
+                watch.report(&Progress {
+                    states: stats.states,
+                    components: stats.components,
+                    seconds: started.elapsed().as_secs_f64(),
+                    primes,
+                })
+            };
+            let done = match multimodular::evaluate(graph, 0, threads, &mut report) {
+                Ok(done) => done,
+                Err(multimodular::Failed::Better(moves)) => {
+                    forced.extend(moves);
+                    continue;
+                }
+                // Rationals give the value; the reason matters only to a debugger.
+                Err(multimodular::Failed::Declined(why)) => {
+                    debug_assert!(!why.is_empty());
+                    return None;
+                }
+                Err(multimodular::Failed::Stopped(e)) => return Some(Err(e)),
+            };
+            let stats = Stats {
+                method: Method::Multimodular {
+                    primes: done.primes,
+                },
+                ..stats
+            };
+            return Some(Ok((Exact(done.value), stats)));
+        }
+        None
     }
 }

@@ -46,13 +46,13 @@ fn moves_closer_than_rounding_are_decided_exactly() {
         assert_eq!(v.to_string(), more.to_string());
     }
     // Float takes the first of two equal-looking moves. When that is the better one, the
-    // difference of the other is reconstructed from its residues and found worse: the value
-    // stays multi-modular. When it is the worse one, the difference says the other is better,
-    // and the rationals decide.
-    let (_, primes) = both(&close_moves(true));
-    assert!(primes > 0);
-    let (_, primes) = both(&close_moves(false));
-    assert_eq!(primes, 0);
+    // difference of the other is reconstructed from its residues and found worse. When it is
+    // the worse one, the difference says the other is better, and a second attempt takes it.
+    // Either way the value stays multi-modular.
+    for better_first in [true, false] {
+        let (_, primes) = both(&close_moves(better_first));
+        assert!(primes > 0, "{better_first}");
+    }
 }
 
 /// The same inside a cycle: a retry loop whose two ways out differ by 2^-60, for each player
@@ -79,8 +79,8 @@ fn near_moves_in_a_cycle_are_decided_exactly() {
             let (v, primes) = both(&game);
             let want = if player == Player::Max { more } else { third };
             assert_eq!(v, Exact::from_rat(want), "{player:?} {better_first}");
-            // The chosen move is the better one exactly when it comes first.
-            assert_eq!(primes > 0, better_first, "{player:?} {better_first}");
+            // Where the float strategy takes the worse move, a second attempt takes the other.
+            assert!(primes > 0, "{player:?} {better_first}");
         }
     }
 }

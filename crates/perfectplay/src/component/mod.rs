@@ -59,6 +59,9 @@ pub(crate) struct Component<N> {
     /// millions of nodes).
     pub start: Vec<u32>,
     pub edges: Vec<LocalEdge<N>>,
+    /// Moves the start policy takes, `(node, move)`, whatever the guess: corrections known to
+    /// be exact (the multi-modular method's); strategy iteration still proves or improves them.
+    pub forced: Vec<(u32, u32)>,
 }
 
 /// Why a component has no value; the index is a local state.
@@ -652,12 +655,15 @@ impl<N: Number> Component<N> {
     /// of which costs far more than the whole solve in floats. Otherwise, or where the float
     /// solve gives none, the greedy guess of [`Component::warm_policy`].
     fn start_policy(&self, endless: Option<Player>) -> Vec<u32> {
+        let mut policy = None;
         if N::EXACT && self.n() >= FLOAT_START_NODES {
-            if let Some(policy) = self.float_policy(endless) {
-                return policy;
-            }
+            policy = self.float_policy(endless);
         }
-        self.warm_policy()
+        let mut policy = policy.unwrap_or_else(|| self.warm_policy());
+        for &(x, m) in &self.forced {
+            policy[x as usize] = m;
+        }
+        policy
     }
 
     /// The policy of [`Component::solve_directly`] on this component in `f64` (within the
@@ -680,6 +686,7 @@ impl<N: Number> Component<N> {
             kind: self.kind.clone(),
             start: self.start.clone(),
             edges,
+            forced: Vec::new(),
         };
         let mut sys = System::new(0);
         sys.budget = Some(DIRECT_WORK_MIN.max(DIRECT_WORK_PER_EDGE * float.edges.len() as u64));

@@ -84,7 +84,7 @@ impl Certifier {
         // Each member's chosen move and its near moves, as ranges of its edges.
         let mut moves = std::mem::take(&mut self.moves);
         let mut chosen = Vec::with_capacity(n);
-        let mut near: Vec<(usize, u32, u32)> = Vec::new();
+        let mut near: Vec<(usize, u32, u32, u32)> = Vec::new();
         for (i, m) in members.iter().enumerate() {
             let edges = &pending[range(i)];
             let Kind::Decision(player) = m.kind else {
@@ -112,7 +112,7 @@ impl Certifier {
                 if gap < -tolerance {
                     return Err("a cycle's float strategy is certainly not optimal");
                 }
-                near.push((i, moves[j].0, moves[j].1));
+                near.push((i, moves[j].0, moves[j].1, j as u32));
             }
             chosen.push(moves[best]);
         }
@@ -177,7 +177,13 @@ impl Certifier {
             kind: Vec::with_capacity(count as usize),
             start: Vec::with_capacity(count as usize + 1),
             edges: Vec::new(),
+            forced: Vec::new(),
         };
+        for (i, m) in members.iter().enumerate() {
+            if let Some(&mv) = self.forced.get(&m.id) {
+                comp.forced.push((first[i], mv));
+            }
+        }
         let mut random = Vec::new();
         for (i, m) in members.iter().enumerate() {
             comp.kind.push(m.kind);
@@ -223,7 +229,7 @@ impl Certifier {
         local: &FxHashMap<u32, u32>,
         pending: &[GEdge],
         chosen: &[(u32, u32)],
-        near: &[(usize, u32, u32)],
+        near: &[(usize, u32, u32, u32)],
     ) -> Result<(), &'static str> {
         // Edges that leave are resolved first: resolving may add steps to the plan, and the
         // block's slots must follow one another. Edges inside keep their local target.
@@ -250,7 +256,7 @@ impl Certifier {
         }
         let mut checks: Vec<(PlanEdge, bool)> = Vec::new();
         let mut check_ends = Vec::with_capacity(near.len());
-        for &(i, lo, hi) in near {
+        for &(i, lo, hi, _) in near {
             let edges = &pending[range(i)];
             for e in &edges[lo as usize..hi as usize] {
                 resolve(e, &mut checks);
@@ -277,12 +283,13 @@ impl Certifier {
             at = end;
         }
         let mut at = 0;
-        for (&(i, _, _), &end) in near.iter().zip(&check_ends) {
+        for (&(i, _, _, m), &end) in near.iter().zip(&check_ends) {
             let start = plan.check_edges.len() as u32;
             plan.check_edges.extend(checks[at..end].iter().map(place));
             let max = members[i].kind == Kind::Decision(Player::Max);
             let check = (base + i as u32, start, plan.check_edges.len() as u32, max);
             plan.checks.push(check);
+            plan.check_moves.push((members[i].id, m));
             at = end;
         }
         for (i, m) in members.iter().enumerate() {

@@ -22,8 +22,10 @@
 //!    word arithmetic (Montgomery multiplication, one prime per lane of a vector register).
 //!    A near move either has exactly the chosen move's value modulo every prime (either choice
 //!    then gives the same value), or its difference from the chosen move is reconstructed as a
-//!    fraction too and must be in the chosen move's favour; otherwise (a near move better, or
-//!    more than [`MAX_DIFFERING`] that differ) the method gives up and the caller falls back
+//!    fraction too and must be in the chosen move's favour. Near moves found better exactly
+//!    are handed back ([`Failed::Better`]): the caller records the game again with those moves
+//!    forced, a step of strategy iteration with exact comparisons. With more than
+//!    [`MAX_DIFFERING`] near moves that differ, the method gives up and the caller falls back
 //!    to rationals.
 //! 4. **Reconstruct**: the residues of the start state are combined (Chinese remainder theorem)
 //!    and turned into the unique fraction `a/b` with `|a|, b <= sqrt(M/2)`. A candidate is
@@ -112,7 +114,10 @@ struct Certifier {
     last: u32,
     moves: Vec<(u32, u32)>,
     qs: Vec<(f64, f64)>,
-    near: Vec<(u32, u32)>,
+    /// The near moves of the state being finished: their edges' range and their number.
+    near: Vec<(u32, u32, u32)>,
+    /// Moves the policy must take, by state id: exact corrections of an earlier attempt.
+    forced: FxHashMap<u32, u32>,
     scratch: Vec<PlanEdge>,
     /// The operations of elimination the plan's blocks hold so far.
     tape: usize,
@@ -121,8 +126,9 @@ struct Certifier {
 }
 
 impl Graph {
-    /// An empty recording, for a model whose endless plays are lost by `endless` (if any).
-    pub(crate) fn new(endless: Option<Player>) -> Graph {
+    /// An empty recording, for a model whose endless plays are lost by `endless` (if any),
+    /// whose policy takes the moves `forced` (state id to move number) where they are given.
+    pub(crate) fn new(endless: Option<Player>, forced: FxHashMap<u32, u32>) -> Graph {
         let mut g = Graph {
             pending: Vec::new(),
             den_ids: Interner::default(),
@@ -140,6 +146,7 @@ impl Graph {
                     ends: Vec::new(),
                     edges: Vec::new(),
                     checks: Vec::new(),
+                    check_moves: Vec::new(),
                     check_edges: Vec::new(),
                     blocks: Vec::new(),
                     probs: Vec::new(),
@@ -152,6 +159,7 @@ impl Graph {
                 moves: Vec::new(),
                 qs: Vec::new(),
                 near: Vec::new(),
+                forced,
                 scratch: Vec::new(),
                 tape: 0,
                 probs: Interner::default(),
@@ -366,6 +374,8 @@ struct Plan {
     ends: Vec<u32>,
     edges: Vec<PlanEdge>,
     checks: Vec<(u32, u32, u32, bool)>,
+    /// The state and the move of each check.
+    check_moves: Vec<(u32, u32)>,
     check_edges: Vec<PlanEdge>,
     blocks: Vec<Block>,
     /// The probabilities inside blocks, `(pnum, pden)` for `pnum / dens[pden]`.
@@ -385,6 +395,9 @@ const U: f64 = f64::EPSILON / 2.0;
 pub(crate) enum Failed {
     /// The method does not apply, for this reason (the caller then uses rationals).
     Declined(&'static str),
+    /// Near moves better than the chosen ones, exactly: `(state id, move number)`. Taking
+    /// them, the method may succeed.
+    Better(Vec<(u32, u32)>),
     /// The progress report stopped it.
     Stopped(SolveError),
 }
@@ -493,13 +506,16 @@ impl Certifier {
                         best = i;
                     }
                 }
+                if let Some(&m) = self.forced.get(&id) {
+                    best = (m as usize).min(qs.len() - 1);
+                }
                 for (i, x) in qs.iter().enumerate() {
                     let gap = match player {
                         Player::Max => qs[best].0 - x.0,
                         Player::Min => x.0 - qs[best].0,
                     };
                     if i != best && gap <= (qs[best].1 + x.1) * (1.0 + 4.0 * U) {
-                        self.near.push(moves[i]);
+                        self.near.push((moves[i].0, moves[i].1, i as u32));
                     }
                 }
                 best
@@ -523,7 +539,8 @@ impl Certifier {
         } else {
             // Resolving may add steps (see `Links::resolve`), so this state's slot comes after.
             self.scratch.clear();
-            for &(lo, hi) in self.near.iter().chain([&moves[best]]) {
+            let near = self.near.iter().map(|&(lo, hi, _)| (lo, hi));
+            for (lo, hi) in near.chain([moves[best]]) {
                 for e in &edges[lo as usize..hi as usize] {
                     let resolved = self.links.resolve(e, &mut self.plan);
                     self.scratch.push(resolved);
@@ -532,7 +549,7 @@ impl Certifier {
             let plan = &mut self.plan;
             let slot = plan.ends.len() as u32;
             let mut at = 0;
-            for &(lo, hi) in &self.near {
+            for &(lo, hi, m) in &self.near {
                 let start = plan.check_edges.len() as u32;
                 let len = (hi - lo) as usize;
                 plan.check_edges
@@ -541,6 +558,7 @@ impl Certifier {
                 let max = decision == Some(Player::Max);
                 plan.checks
                     .push((slot, start, plan.check_edges.len() as u32, max));
+                plan.check_moves.push((id, m));
             }
             plan.edges.extend_from_slice(&self.scratch[at..]);
             plan.ends.push(plan.edges.len() as u32);
@@ -880,7 +898,7 @@ const MAX_PRIMES: usize = 1 << 15;
 
 /// The most near moves that may differ exactly from their state's chosen move: each is then
 /// compared exactly, its difference reconstructed like the value.
-const MAX_DIFFERING: usize = 64;
+const MAX_DIFFERING: usize = 1024;
 
 /// A fraction sought from its residues: those gathered, and the fraction once a round of
 /// fresh primes has confirmed it.
@@ -990,9 +1008,12 @@ fn reconstruct(
         // The residues of a batch's lanes that hold one: of the start's value, or of the
         // difference of check `c` (zero where the batch lists none).
         let lanes_of = |b: &[Prime; LANES], r: &Batch, c: Option<u32>| {
-            let of = |l: usize| match c {
-                None => r.root[l],
-                Some(c) => r.differ.iter().find(|d| d.0 == c).map_or(0, |d| d.1[l]),
+            // A batch lists its differing checks in order.
+            let listed = c.and_then(|c| r.differ.binary_search_by_key(&c, |d| d.0).ok());
+            let of = |l: usize| match (c, listed) {
+                (None, _) => r.root[l],
+                (Some(_), Some(i)) => r.differ[i].1[l],
+                (Some(_), None) => 0,
             };
             let lanes = (0..LANES).filter(|&l| r.valid[l]);
             lanes.map(|l| (b[l], of(l))).collect::<Vec<_>>()
@@ -1027,12 +1048,20 @@ fn reconstruct(
             continue;
         };
         // Each near move that differs must be worse exactly: the chosen move is then optimal.
+        let mut better: Vec<(u32, u32)> = Vec::new();
         for (c, d) in differing.iter() {
             let d = d.found.as_ref().expect("all found");
             let max = plan.checks[*c as usize].3;
             if (max && *d > 0u32) || (!max && *d < 0u32) {
-                return Err("a move within float rounding of the chosen one is better".into());
+                better.push(plan.check_moves[*c as usize]);
             }
+        }
+        if !better.is_empty() {
+            // A state's best near move, if several are better: the one found first, and the
+            // next attempt sorts out the rest.
+            better.sort_unstable();
+            better.dedup_by_key(|b| b.0);
+            return Err(Failed::Better(better));
         }
         return Ok(Evaluated {
             value: value.clone(),
