@@ -25,8 +25,8 @@
 //!    fraction too and must be in the chosen move's favour. Near moves found better exactly
 //!    are handed back ([`Failed::Better`]): the caller records the game again with those moves
 //!    forced, a step of strategy iteration with exact comparisons. With more than
-//!    [`MAX_DIFFERING`] near moves that differ, the method gives up and the caller falls back
-//!    to rationals.
+//!    [`MAX_DIFFERING`](reconstruct::MAX_DIFFERING) near moves that differ, the method gives
+//!    up and the caller falls back to rationals.
 //! 4. **Reconstruct**: the residues of the start state are combined (Chinese remainder theorem)
 //!    and turned into the unique fraction `a/b` with `|a|, b <= sqrt(M/2)`. A candidate is
 //!    accepted only when a whole further round of fresh random primes agrees with it and it
@@ -34,30 +34,28 @@
 //!
 //! Soundness: by induction in the order the states were finished, the recorded policy is
 //! optimal at every state (each other move is certainly worse, exactly as good, or exactly
-//! worse), so its value is the game's value. The only way the answer can be wrong is a wrong candidate agreeing with
-//! a round of at least [`LANES`] fresh primes drawn at random: the numerator of the difference of
-//! two distinct fractions of `h` bits each has at most `2h` bits, so at most `2h/30` primes of
-//! the range divide it, and the range holds about `5 * 10^7` primes. Reconstruction stops at
-//! [`MAX_PRIMES`] primes, so `h` stays below 1.02 million and each fresh prime divides the
-//! difference with probability below `1.4 * 10^-3`; all [`LANES`] = 16 of a batch together,
-//! below `10^-45`. The same bound covers a near move wrongly taken as equal.
+//! worse), so its value is the game's value. The only way the answer can be wrong is a wrong
+//! candidate agreeing with a round of at least [`LANES`] fresh primes drawn at random: the
+//! numerator of the difference of two distinct fractions of `h` bits each has at most `2h`
+//! bits, so at most `2h/30` primes of the range divide it, and the range holds about `5 * 10^7`
+//! primes. Reconstruction stops at [`MAX_PRIMES`](reconstruct::MAX_PRIMES) primes, so `h` stays
+//! below 1.02 million and each fresh prime divides the difference with probability below
+//! `1.4 * 10^-3`; all [`LANES`] = 16 of a batch together, below `10^-45`. The same bound
+//! covers a near move wrongly taken as equal.
 
-use std::time::Instant;
-
-use malachite_base::num::conversion::traits::RoundingFrom;
-use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 use rustc_hash::FxHashMap;
 
 use crate::backup::{Edge, Kind};
 use crate::explore::{Entry, Observer};
-use crate::{Branch, Player, Rat, Rng, SolveError};
+use crate::{Branch, Player, Rat, SolveError};
 
+mod batch;
 mod cycles;
 mod modular;
+mod reconstruct;
 mod tape;
 
-use modular::{random_prime, Prime, Residues};
 use tape::Block;
 
 /// Primes evaluated together in one pass over the game (the values of a state for all of them
@@ -417,7 +415,7 @@ pub(crate) fn evaluate(
     report: &mut dyn FnMut(usize) -> Result<(), SolveError>,
 ) -> Result<Evaluated, Failed> {
     let plan = g.into_plan(root)?;
-    reconstruct(&plan, threads, report)
+    reconstruct::reconstruct(&plan, threads, report)
 }
 
 /// The edges of a finished state split into moves (one range for a chance node or terminal).
@@ -570,128 +568,6 @@ impl Certifier {
     }
 }
 
-/// The primes of one batch as lanes: the words and Montgomery constants side by side, so that
-/// a loop over the lanes is vector code.
-#[derive(Clone, Copy)]
-struct Lanes {
-    p: [u32; LANES],
-    neg_inv: [u32; LANES],
-    /// One, in Montgomery form.
-    one: Row,
-}
-
-/// A residue per lane.
-type Row = [u32; LANES];
-
-impl Lanes {
-    fn of(primes: &[Prime; LANES]) -> Lanes {
-        Lanes {
-            p: std::array::from_fn(|l| primes[l].word()),
-            neg_inv: std::array::from_fn(|l| primes[l].neg_inv()),
-            one: std::array::from_fn(|l| primes[l].enter(1)),
-        }
-    }
-
-    #[inline(always)]
-    fn sub(&self, a: &Row, b: &Row) -> Row {
-        let mut out = [0; LANES];
-        for l in 0..LANES {
-            out[l] = modular::add(a[l], self.p[l] - b[l], self.p[l]);
-        }
-        out
-    }
-
-    #[inline(always)]
-    fn add(&self, a: &Row, b: &Row) -> Row {
-        let mut out = [0; LANES];
-        for l in 0..LANES {
-            out[l] = modular::add(a[l], b[l], self.p[l]);
-        }
-        out
-    }
-
-    /// `t R^{-1}` in every lane, for `t < p 2^32`.
-    #[inline(always)]
-    fn redc(&self, t: &[u64; LANES]) -> Row {
-        let mut out = [0; LANES];
-        for l in 0..LANES {
-            out[l] = modular::redc(t[l], self.p[l], self.neg_inv[l]);
-        }
-        out
-    }
-
-    /// `acc += redc(t) w`, and `t = 0`: a group of outcomes with one denominator finished.
-    #[inline(always)]
-    fn flush(&self, acc: &mut Row, t: &mut [u64; LANES], w: &Row) {
-        let y = self.mul(&self.redc(t), w);
-        *acc = self.add(acc, &y);
-        *t = [0; LANES];
-    }
-
-    /// The Montgomery product in every lane.
-    #[inline(always)]
-    fn mul(&self, a: &Row, b: &Row) -> Row {
-        let mut t = [0u64; LANES];
-        for l in 0..LANES {
-            t[l] = a[l] as u64 * b[l] as u64;
-        }
-        self.redc(&t)
-    }
-}
-
-/// `sum p (r + v)` over `edges` in every lane (Montgomery form), where `rows` holds the
-/// values of the edges' targets. Consecutive outcomes with one denominator `d` are summed as
-/// `(sum pnum (r + v)) / d`: products of numerators and residues below `p` add up in 64 bits
-/// without reduction while the numerators sum to at most 2^32 (so the sum stays below `p 2^32`,
-/// as reduction needs), and one reduction and one multiplication by `1/d` finish the group.
-/// Every step is the same for all lanes, so the compiler turns each into vector instructions.
-#[inline(always)]
-fn state_sum(
-    lanes: &Lanes,
-    primes: &[Prime; LANES],
-    edges: &[PlanEdge],
-    rows: &[Row],
-    w: &[Row],
-    rewards: &[Row],
-) -> Row {
-    const NO_DEN: u32 = u32::MAX;
-    /// The most the numerators of one unreduced sum may add up to.
-    const MASS: u64 = 1 << 32;
-    let mut acc = [0u32; LANES];
-    let mut t = [0u64; LANES];
-    let (mut den, mut mass) = (NO_DEN, 0u64);
-    for (e, row) in edges.iter().zip(rows) {
-        let x = lanes.add(row, &rewards[e.reward as usize]);
-        if e.plain() {
-            acc = lanes.add(&acc, &x);
-            continue;
-        }
-        if den != NO_DEN && (e.pden != den || mass + e.pnum.min(MASS) > MASS) {
-            lanes.flush(&mut acc, &mut t, &w[den as usize]);
-            den = NO_DEN;
-        }
-        if den == NO_DEN {
-            (den, mass) = (e.pden, 0);
-        }
-        if e.pnum < MASS {
-            for l in 0..LANES {
-                t[l] += e.pnum * x[l] as u64;
-            }
-            mass += e.pnum;
-        } else {
-            // A numerator of 2^32 or more is reduced per prime first, and finished alone.
-            for l in 0..LANES {
-                t[l] = primes[l].reduce(e.pnum) as u64 * x[l] as u64;
-            }
-            mass = MASS;
-        }
-    }
-    if den != NO_DEN {
-        lanes.flush(&mut acc, &mut t, &w[den as usize]);
-    }
-    acc
-}
-
 /// The zero slot of the plan while it is built (its number is known only at the end).
 const ZERO: u32 = u32::MAX;
 
@@ -744,337 +620,4 @@ impl Links {
         let sum = Rat::from_raw(x.0, x.1).checked_add(Rat::from_raw(y.0, y.1))?;
         Some(self.rewards.id(sum.raw()))
     }
-}
-
-/// Edges whose targets' values are loaded together before any arithmetic, so that the
-/// processor has many cache misses in flight at once instead of one per edge.
-const GATHER: usize = 32;
-
-/// The memory of one thread's batches, kept from batch to batch.
-#[derive(Clone, Default)]
-struct Scratch {
-    /// The value of every slot.
-    vals: Vec<Row>,
-    /// A block's constants, and its coefficients (see [`Block::replay`]).
-    consts: Vec<Row>,
-    slots: Vec<Row>,
-    /// The targets' values of a group of edges.
-    rows: Vec<Row>,
-}
-
-/// What a batch gives: the residues of the start state modulo each of `LANES` primes, the
-/// residues of `Q(a) - v` of every check whose near move differs from its state in some lane
-/// (by the check's number), and which lanes hold residues (a lane whose prime made a block's
-/// pivot vanish holds none).
-struct Batch {
-    root: [u64; LANES],
-    differ: Vec<(u32, [u64; LANES])>,
-    valid: [bool; LANES],
-}
-
-/// Runs the plan modulo one batch of primes.
-fn run_batch(plan: &Plan, primes: &[Prime; LANES], scratch: &mut Scratch) -> Batch {
-    let n = plan.ends.len();
-    let lanes = Lanes::of(primes);
-    let Scratch {
-        vals,
-        consts,
-        slots,
-        rows: buf,
-    } = scratch;
-    // Every slot below `n` is written before it is read (targets finish first, and a block
-    // zeroes its own slots), so a buffer from an earlier batch is reused as it is; slot `n`
-    // is the zero of terminal payoffs.
-    vals.resize(n + 1, [0; LANES]);
-    vals[n] = [0; LANES];
-    // `inv(d) R^2`: times a plain numerator it gives the Montgomery form of the fraction.
-    let w: Vec<Row> = plan
-        .dens
-        .iter()
-        .map(|&d| {
-            std::array::from_fn(|l| {
-                let pr = &primes[l];
-                let inv = pr
-                    .inverse(d)
-                    .expect("primes dividing a denominator are skipped");
-                pr.enter(pr.enter(inv))
-            })
-        })
-        .collect();
-    let rewards: Vec<Row> = plan
-        .rewards
-        .iter()
-        .map(|&(num, den)| {
-            std::array::from_fn(|l| {
-                let pr = &primes[l];
-                let inv = pr
-                    .inverse(den)
-                    .expect("primes dividing a denominator are skipped");
-                pr.mul(pr.enter(pr.reduce_signed(num)), pr.enter(inv))
-            })
-        })
-        .collect();
-    let probs: Vec<Row> = plan
-        .probs
-        .iter()
-        .map(|&(pnum, pden)| {
-            let num: Row = std::array::from_fn(|l| primes[l].reduce(pnum));
-            lanes.mul(&num, &w[pden as usize])
-        })
-        .collect();
-    let mut valid = [true; LANES];
-    let mut blocks = plan.blocks.iter().peekable();
-    let (mut k, mut lo) = (0, 0);
-    while k < n {
-        if let Some(block) = blocks.next_if(|b| b.base as usize == k) {
-            // A cyclic component: its constants with its own slots at zero, then its
-            // elimination.
-            let end = k + block.n as usize;
-            vals[k..end].fill([0; LANES]);
-            consts.clear();
-            for j in k..end {
-                let hi = plan.ends[j] as usize;
-                let edges = &plan.edges[lo..hi];
-                buf.clear();
-                buf.extend(edges.iter().map(|e| vals[e.target as usize]));
-                consts.push(state_sum(&lanes, primes, edges, buf, &w, &rewards));
-                lo = hi;
-            }
-            block.replay(&lanes, primes, &probs, consts, vals, slots, &mut valid);
-            k = end;
-            continue;
-        }
-        let stop = blocks.peek().map_or(n, |b| b.base as usize);
-        // A group of whole states with about GATHER edges: the values of targets outside the
-        // group are gathered first; those inside are copied in when they are ready.
-        let k0 = k;
-        while k < stop && plan.ends[k] as usize - lo < GATHER {
-            k += 1;
-        }
-        k = k.max(k0 + 1).min(stop);
-        let hi = plan.ends[k - 1] as usize;
-        buf.clear();
-        buf.extend(plan.edges[lo..hi].iter().map(|e| vals[e.target as usize]));
-        let mut at = lo;
-        for j in k0..k {
-            let end = plan.ends[j] as usize;
-            for i in at..end {
-                let t = plan.edges[i].target as usize;
-                if t >= k0 && t < n {
-                    buf[i - lo] = vals[t];
-                }
-            }
-            let (edges, rows) = (&plan.edges[at..end], &buf[at - lo..end - lo]);
-            vals[j] = state_sum(&lanes, primes, edges, rows, &w, &rewards);
-            at = end;
-        }
-        lo = hi;
-    }
-    let mut differ = Vec::new();
-    for (c, &(k, lo, hi, _)) in plan.checks.iter().enumerate() {
-        let edges = &plan.check_edges[lo as usize..hi as usize];
-        buf.clear();
-        buf.extend(edges.iter().map(|e| vals[e.target as usize]));
-        let q = state_sum(&lanes, primes, edges, buf, &w, &rewards);
-        let d = lanes.sub(&q, &vals[k as usize]);
-        if (0..LANES).any(|l| valid[l] && d[l] != 0) {
-            differ.push((
-                c as u32,
-                std::array::from_fn(|l| primes[l].leave(d[l]) as u64),
-            ));
-        }
-    }
-    let root = &vals[plan.start as usize];
-    Batch {
-        root: std::array::from_fn(|l| primes[l].leave(root[l]) as u64),
-        differ,
-        valid,
-    }
-}
-
-/// The most primes tried before giving up and leaving the value to rational arithmetic (a
-/// fraction of some million bits).
-const MAX_PRIMES: usize = 1 << 15;
-
-/// The most near moves that may differ exactly from their state's chosen move: each is then
-/// compared exactly, its difference reconstructed like the value.
-const MAX_DIFFERING: usize = 1024;
-
-/// A fraction sought from its residues: those gathered, and the fraction once a round of
-/// fresh primes has confirmed it.
-struct Sought {
-    residues: Residues,
-    found: Option<Rational>,
-}
-
-impl Sought {
-    fn new() -> Sought {
-        Sought {
-            residues: Residues::new(),
-            found: None,
-        }
-    }
-
-    /// Tries a candidate (if `fits` accepts it) against the held-out residues `held`, which
-    /// must fill a whole batch, and keeps it if they agree; else takes them in.
-    fn settle(&mut self, attempt: bool, held: &[(Prime, u64)], fits: impl Fn(&Rational) -> bool) {
-        if self.found.is_some() {
-            return;
-        }
-        if attempt {
-            let candidate = self.residues.reconstruct().filter(fits);
-            if let Some(c) = candidate {
-                if held.len() == LANES && held.iter().all(|(pr, r)| Residues::agrees(&c, pr, *r)) {
-                    self.found = Some(c);
-                    return;
-                }
-            }
-        }
-        for (pr, r) in held {
-            self.residues.push(pr, *r);
-        }
-    }
-}
-
-/// Rounds of batches on `threads` threads until the start's value, and the difference of each
-/// near move that differs from its state's chosen move, are reconstructed and survive a round
-/// of fresh primes; then every such difference must be in the chosen move's favour (the chosen
-/// move is optimal, only not uniquely so), else the method gives up.
-fn reconstruct(
-    plan: &Plan,
-    threads: usize,
-    report: &mut dyn FnMut(usize) -> Result<(), SolveError>,
-) -> Result<Evaluated, Failed> {
-    let threads = threads.max(1);
-    let mut rng = Rng::new(seed());
-    let mut fresh = || loop {
-        let pr = random_prime(&mut rng);
-        let dens = plan.dens.iter().chain(plan.rewards.iter().map(|(_, d)| d));
-        if dens.into_iter().all(|&d| d % pr.value() != 0) {
-            return pr;
-        }
-    };
-    let mut used = std::collections::HashSet::new();
-    let mut root = Sought::new();
-    // The checks that differ (found in the first round), each with its difference.
-    let mut differing: Option<Vec<(u32, Sought)>> = None;
-    let mut scratch: Vec<Scratch> = vec![Scratch::default(); threads];
-    let (fv, fe) = plan.float;
-    // A fraction that the float value rules out is not the value.
-    let near_float = |c: &Rational| {
-        let cf = f64::rounding_from(c, RoundingMode::Nearest).0;
-        (cf - fv).abs() <= fe * 1.01 + fv.abs() * 4.0 * U + f64::MIN_POSITIVE
-    };
-    // Reconstruction costs time quadratic in the size of the modulus: try after every round
-    // while it is small, then each time it has grown by a quarter.
-    let (mut next_try, mut seen) = (0, 0);
-    while seen < MAX_PRIMES {
-        report(seen).map_err(Failed::Stopped)?;
-        let batches: Vec<[Prime; LANES]> = (0..threads)
-            .map(|_| {
-                std::array::from_fn(|_| loop {
-                    let pr = fresh();
-                    if used.insert(pr.value()) {
-                        return pr;
-                    }
-                })
-            })
-            .collect();
-        let jobs: Vec<_> = batches
-            .iter()
-            .zip(scratch.iter_mut())
-            .map(|(primes, mine)| move || run_batch(plan, primes, mine))
-            .collect();
-        let results: Vec<Batch> = crate::memory::on_threads(jobs);
-        if results.iter().all(|b| !b.valid.contains(&true)) {
-            return Err("a cycle's elimination meets a zero pivot modulo every prime".into());
-        }
-        let differing = differing.get_or_insert_with(|| {
-            let mut checks: Vec<u32> = results
-                .iter()
-                .flat_map(|b| b.differ.iter().map(|d| d.0))
-                .collect();
-            checks.sort_unstable();
-            checks.dedup();
-            checks.into_iter().map(|c| (c, Sought::new())).collect()
-        });
-        if differing.len() > MAX_DIFFERING {
-            return Err("too many moves within float rounding of each other differ exactly".into());
-        }
-        let known = |c: u32| differing.binary_search_by_key(&c, |d| d.0).is_ok();
-        if results.iter().any(|b| b.differ.iter().any(|d| !known(d.0))) {
-            return Err("a near move's difference vanished modulo the first primes".into());
-        }
-        // The residues of a batch's lanes that hold one: of the start's value, or of the
-        // difference of check `c` (zero where the batch lists none).
-        let lanes_of = |b: &[Prime; LANES], r: &Batch, c: Option<u32>| {
-            // A batch lists its differing checks in order.
-            let listed = c.and_then(|c| r.differ.binary_search_by_key(&c, |d| d.0).ok());
-            let of = |l: usize| match (c, listed) {
-                (None, _) => r.root[l],
-                (Some(_), Some(i)) => r.differ[i].1[l],
-                (Some(_), None) => 0,
-            };
-            let lanes = (0..LANES).filter(|&l| r.valid[l]);
-            lanes.map(|l| (b[l], of(l))).collect::<Vec<_>>()
-        };
-        // The last batch is held out: a fraction reconstructed from all the others must agree
-        // with its fresh primes.
-        let last = batches.len() - 1;
-        let attempt = seen >= next_try;
-        seen += results
-            .iter()
-            .map(|b| b.valid.iter().filter(|&&v| v).count())
-            .sum::<usize>();
-        let sought = std::iter::once((None, &mut root))
-            .chain(differing.iter_mut().map(|(c, s)| (Some(*c), s)));
-        for (c, s) in sought {
-            if s.found.is_some() {
-                continue;
-            }
-            for (primes, res) in batches[..last].iter().zip(&results) {
-                for (pr, r) in lanes_of(primes, res, c) {
-                    s.residues.push(&pr, r);
-                }
-            }
-            let held = lanes_of(&batches[last], &results[last], c);
-            s.settle(attempt, &held, |q| c.is_some() || near_float(q));
-        }
-        if attempt && seen >= 256 {
-            next_try = seen * 5 / 4;
-        }
-        let (Some(value), true) = (&root.found, differing.iter().all(|d| d.1.found.is_some()))
-        else {
-            continue;
-        };
-        // Each near move that differs must be worse exactly: the chosen move is then optimal.
-        let mut better: Vec<(u32, u32)> = Vec::new();
-        for (c, d) in differing.iter() {
-            let d = d.found.as_ref().expect("all found");
-            let max = plan.checks[*c as usize].3;
-            if (max && *d > 0u32) || (!max && *d < 0u32) {
-                better.push(plan.check_moves[*c as usize]);
-            }
-        }
-        if !better.is_empty() {
-            // A state's best near move, if several are better: the one found first, and the
-            // next attempt sorts out the rest.
-            better.sort_unstable();
-            better.dedup_by_key(|b| b.0);
-            return Err(Failed::Better(better));
-        }
-        return Ok(Evaluated {
-            value: value.clone(),
-            primes: seen,
-        });
-    }
-    Err("the value has more than a million bits".into())
-}
-
-/// A seed that differs from run to run, so that the primes are random for every game.
-fn seed() -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(Instant::now().elapsed().as_nanos());
-    h.finish()
 }

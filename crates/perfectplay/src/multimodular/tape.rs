@@ -20,8 +20,9 @@ use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashMap;
 
+use super::batch::{Lanes, Row};
 use super::modular::Prime;
-use super::{Lanes, Row, LANES};
+use super::LANES;
 
 /// One step of a replay. Slot `x < n` holds unknown `x`'s constant `c_x`; the others hold the
 /// entries of `A`, each in a slot of its own for as long as it lives.
