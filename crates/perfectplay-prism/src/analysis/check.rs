@@ -299,6 +299,12 @@ fn solve(
         Prepared::Infinite => return Ok(Answer::infinite()),
         Prepared::Model(model) => *model,
     };
+    // An exact solve of a chain is worth a pass that lumps its bisimilar states.
+    let model = if exact {
+        crate::analysis::lump::lumped(model)
+    } else {
+        model
+    };
     if model.total_game {
         return crate::analysis::total::answer(model, over, exact);
     }

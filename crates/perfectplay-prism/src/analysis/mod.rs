@@ -12,6 +12,7 @@ pub(crate) mod ctl;
 pub mod error;
 pub(crate) mod filter;
 pub mod graph;
+pub(crate) mod lump;
 pub(crate) mod nested;
 pub mod query;
 pub(crate) mod resolved;
