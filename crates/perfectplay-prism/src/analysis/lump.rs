@@ -61,6 +61,8 @@ fn classes(model: &QueryModel<'_>) -> Option<Vec<u32>> {
     let fixed_classes = known.len() as u32 + 1;
     let mut count = fixed_classes as usize;
     let mut outs: Vec<(u32, Rat)> = Vec::new();
+    // Classes are numbered below the number of states.
+    let mut sums: Vec<Option<Rat>> = vec![None; n + 2];
     loop {
         let mut numbered: FxHashMap<Signature, u32> = FxHashMap::default();
         let mut next = vec![0u32; n];
@@ -70,7 +72,7 @@ fn classes(model: &QueryModel<'_>) -> Option<Vec<u32>> {
                 next[s] = class[s];
                 continue;
             }
-            let reward = signature(model, s as u32, &class, &mut outs)?;
+            let reward = signature(model, s as u32, &class, &mut sums, &mut outs)?;
             let key = (class[s], reward, std::mem::take(&mut outs));
             next[s] = match numbered.get(&key) {
                 Some(&c) => {
@@ -103,34 +105,44 @@ fn classes(model: &QueryModel<'_>) -> Option<Vec<u32>> {
 }
 
 /// State `s`'s expected reward per step, with its outcomes' classes and probabilities
-/// (merged per class, sorted) in `outs`; `None` where a sum leaves the word-sized fractions.
+/// (summed per class, sorted by class) in `outs`; `None` where a sum leaves the word-sized
+/// fractions (the lumping is then given up, and `sums` not cleared). `sums` is a scratch
+/// sum per class, all `None` between calls.
 fn signature(
     model: &QueryModel<'_>,
     s: u32,
     class: &[u32],
+    sums: &mut [Option<Rat>],
     outs: &mut Vec<(u32, Rat)>,
 ) -> Option<Rat> {
     let space = model.space;
     outs.clear();
     let choices = space.choices_of(s);
-    let share = Rat::new(1, choices.len().max(1) as i64);
+    let k = choices.len();
+    let share = Rat::new(1, k.max(1) as i64);
     let mut reward = Rat::ZERO;
     for c in choices {
-        reward = reward.checked_add(model.reward_of(c).checked_mul(share)?)?;
+        let r = model.reward_of(c);
+        reward = reward.checked_add(if k == 1 { r } else { r.checked_mul(share)? })?;
         for &(p, t) in space.outcomes_of(c) {
-            outs.push((class[t as usize], space.probability(p).checked_mul(share)?));
+            let p = space.probability(p);
+            let p = if k == 1 { p } else { p.checked_mul(share)? };
+            let to = class[t as usize];
+            let sum = &mut sums[to as usize];
+            *sum = Some(match *sum {
+                None => {
+                    outs.push((to, Rat::ZERO));
+                    p
+                }
+                Some(q) => q.checked_add(p)?,
+            });
         }
+    }
+    for (to, p) in outs.iter_mut() {
+        *p = sums[*to as usize]
+            .take()
+            .expect("a class listed has its sum");
     }
     outs.sort_unstable_by_key(|&(c, _)| c);
-    let mut merged = 0;
-    for i in 0..outs.len() {
-        if merged > 0 && outs[merged - 1].0 == outs[i].0 {
-            outs[merged - 1].1 = outs[merged - 1].1.checked_add(outs[i].1)?;
-        } else {
-            outs[merged] = outs[i];
-            merged += 1;
-        }
-    }
-    outs.truncate(merged);
     Some(reward)
 }
