@@ -43,7 +43,7 @@ pub enum Error {
     UnknownConstants(Vec<String>),
     /// The properties cannot be checked as a whole.
     #[error("{0}")]
-    Props(#[from] PropsError),
+    Props(PropsError),
     /// The state space could not be built.
     #[error("{0}")]
     Build(#[from] BuildError),
@@ -121,6 +121,15 @@ pub enum LookupError {
         /// The properties file.
         file: String,
     },
+}
+
+impl From<PropsError> for Error {
+    fn from(e: PropsError) -> Error {
+        match e {
+            PropsError::Text(d) => Error::Text(d),
+            e => Error::Props(e),
+        }
+    }
 }
 
 impl From<Diagnostic> for Error {

@@ -564,7 +564,9 @@ pub(crate) fn check_query(
     exact: bool,
 ) -> Result<Answer, Error> {
     if crate::analysis::filter::is_general(expr) {
-        return crate::analysis::filter::check(loaded, props, prop, expr, exact);
+        let mut nested =
+            |e: &crate::syntax::ast::Expr, exact: bool| check_query(loaded, props, prop, e, exact);
+        return crate::analysis::filter::check(loaded, props, prop, expr, exact, &mut nested);
     }
     let mut r = None;
     if let ExprKind::Query(q) = &expr.kind {

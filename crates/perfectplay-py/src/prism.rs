@@ -24,7 +24,8 @@ pub struct PrismModel {
     constants: Vec<(String, String)>,
 }
 
-fn error(e: perfectplay_prism::Error) -> PyErr {
+fn error(e: impl Into<perfectplay_prism::Error>) -> PyErr {
+    let e: perfectplay_prism::Error = e.into();
     match e {
         perfectplay_prism::Error::Text(_) | perfectplay_prism::Error::Lookup(_) => {
             PyValueError::new_err(e.to_string())

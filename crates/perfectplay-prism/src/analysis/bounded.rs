@@ -207,10 +207,10 @@ pub(crate) fn model<'a>(
     } = crate::analysis::check::basis(program, space, query, through, target, over)?;
     let (mut reward, mut instant) = (Vec::new(), Vec::new());
     if let Measure::Reward(r) = &query.what {
-        let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
+        let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
         match query.path {
             Path::Cumulative(_) => {
-                reward = crate::build::rewards::choice_rewards(
+                reward = crate::analysis::rewards::choice_rewards(
                     program,
                     space,
                     structure,
@@ -218,7 +218,7 @@ pub(crate) fn model<'a>(
                 )?
             }
             Path::Instant(_) => {
-                instant = crate::build::rewards::state_rewards(program, space, structure)?
+                instant = crate::analysis::rewards::state_rewards(program, space, structure)?
             }
             _ => {
                 return Err(unsupported(

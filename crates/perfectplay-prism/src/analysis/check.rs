@@ -220,7 +220,7 @@ pub(crate) fn inexact(
             })
     });
     let rewards = match &query.what {
-        Measure::Reward(r) => crate::build::rewards::reward_structure(program, r.as_ref())
+        Measure::Reward(r) => crate::analysis::rewards::reward_structure(program, r.as_ref())
             .is_ok_and(|r| {
                 r.state.iter().any(|(g, v)| g.inexact() || v.inexact())
                     || r.transition
@@ -631,10 +631,10 @@ pub(crate) fn prepare_basis<'a>(
                     ))
                 }
             };
-            let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
+            let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
             let not_goal: Vec<bool> = goal.iter().map(|g| !g).collect();
             // Every choice's reward (state and transition rewards) outside φ.
-            reward = crate::build::rewards::choice_rewards(program, space, structure, &goal)?;
+            reward = crate::analysis::rewards::choice_rewards(program, space, structure, &goal)?;
             // `F`: finite where the minimiser reaches φ with probability one. `Fc`: a play
             // that misses φ earns its total, finite only if it ends up where nothing is
             // earned any more (see `cumulative_finite`).

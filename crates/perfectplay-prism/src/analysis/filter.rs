@@ -42,13 +42,19 @@ pub(crate) fn is_general(expr: &Expr) -> bool {
         && matches!(inner.kind, ExprKind::Query(_)))
 }
 
-/// Answers `expr`, a filter for which [`is_general`] holds, of property `prop`.
+/// A filter nested in another's expression, answered at the start by the front door (which
+/// hands it in, so that this module does not depend on it).
+pub(crate) type Nested<'f> = &'f mut dyn FnMut(&Expr, bool) -> Result<Answer, Error>;
+
+/// Answers `expr`, a filter for which [`is_general`] holds, of property `prop`; a filter in
+/// its expression is answered by `nested`.
 pub(crate) fn check(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,
     expr: &Expr,
     exact: bool,
+    nested: Nested<'_>,
 ) -> Result<Answer, Error> {
     let ExprKind::Filter(op, inner, states) = &expr.kind else {
         unreachable!("checked by is_general")
@@ -67,7 +73,7 @@ pub(crate) fn check(
     match &inner.kind {
         ExprKind::Query(_) => of_query(loaded, props, prop, *op, inner, &set, exact),
         _ if crate::analysis::compound::has_query(inner) => {
-            of_compound(loaded, props, prop, *op, inner, &set, exact)
+            of_compound(loaded, props, prop, *op, inner, &set, exact, nested)
         }
         _ => of_expression(loaded, props, prop, *op, inner, &set),
     }
@@ -312,6 +318,7 @@ fn aggregate(
 /// each query's value in every state, solved once, and the expression evaluated in each state
 /// of `set` over them and the state's variables, as arithmetic over queries is at the start
 /// (exactly where every part is, the error bounds carried through otherwise).
+#[allow(clippy::too_many_arguments)]
 fn of_compound(
     loaded: &Loaded,
     props: &Props,
@@ -320,6 +327,7 @@ fn of_compound(
     inner: &Expr,
     set: &[u32],
     exact: bool,
+    nested: Nested<'_>,
 ) -> Result<Answer, Error> {
     type Values = (Vec<crate::analysis::nested::StateValue>, f64);
     let (program, space) = (&loaded.program, &loaded.space);
@@ -341,7 +349,7 @@ fn of_compound(
             let ExprKind::Query(q) = &e.kind else {
                 // A filter inside: the same in every state.
                 if !filters.contains_key(&key) {
-                    let a = crate::session::check_query(loaded, props, prop, e, exact)?;
+                    let a = nested(e, exact)?;
                     filters.insert(key.clone(), a);
                 }
                 return Ok(filters[&key].clone());

@@ -16,5 +16,6 @@ pub(crate) mod lump;
 pub(crate) mod nested;
 pub mod query;
 pub(crate) mod resolved;
+pub(crate) mod rewards;
 pub(crate) mod total;
 pub(crate) mod zero;

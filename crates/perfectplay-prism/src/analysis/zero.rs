@@ -255,8 +255,8 @@ pub(crate) fn setup<'a>(
     };
     let n = space.len();
     let dtmc = program.model_type == ModelType::Dtmc;
-    let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
-    let reward = crate::build::rewards::choice_rewards(program, space, structure, &goal)?;
+    let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
+    let reward = crate::analysis::rewards::choice_rewards(program, space, structure, &goal)?;
     if reward.iter().any(|r| *r < Rat::ZERO) {
         return Err(AnalysisError::Reward(
             "F0 needs rewards of at least zero".into(),
@@ -310,7 +310,7 @@ pub(crate) fn setup<'a>(
     }
     // `Ū`: every player maximises the total reward until φ or a state where it is lost.
     let stop: Vec<bool> = (0..n).map(|s| !open[s]).collect();
-    let earn = crate::build::rewards::choice_rewards(program, space, structure, &stop)?;
+    let earn = crate::analysis::rewards::choice_rewards(program, space, structure, &stop)?;
     let mut fixed = vec![Known::Open; n];
     let finite = crate::analysis::check::cumulative_finite(
         space, &pred, &stop, &earn, dtmc, true, &mut fixed,
@@ -708,8 +708,8 @@ fn game_bounds(
     let Measure::Reward(r) = &query.what else {
         return Err(unsupported("F0 measures a reward: ask R[ F0 φ ]"));
     };
-    let structure = crate::build::rewards::reward_structure(program, r.as_ref())?;
-    let earn = crate::build::rewards::choice_rewards(program, space, structure, stop)?;
+    let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
+    let earn = crate::analysis::rewards::choice_rewards(program, space, structure, stop)?;
     let mut w_model = crate::analysis::query::QueryModel {
         space,
         program,

@@ -17,7 +17,6 @@ mod expand;
 pub(crate) mod index;
 pub(crate) mod init;
 pub mod packed;
-pub(crate) mod rewards;
 
 use rustc_hash::FxHashMap;
 use std::ops::ControlFlow;
@@ -568,7 +567,8 @@ mod tests {
         ] {
             let path = format!("{}/tests/qvbs/models/{file}", env!("CARGO_MANIFEST_DIR"));
             let src = std::fs::read_to_string(&path).unwrap();
-            let program = crate::session::parse_program(&path, &src, &constants).unwrap();
+            let ast = crate::syntax::parser::parse_model(&path, &src).unwrap();
+            let program = Program::new(&path, &src, &ast, &constants).unwrap();
             let mut go = |_: usize, _: usize| ControlFlow::Continue(());
             let one = build_on(&program, usize::MAX, None, &mut go, 1).unwrap();
             assert!(

@@ -26,9 +26,18 @@ pub enum PropsError {
     /// A properties file's constant whose value depends on the model's variables.
     #[error("a constant must not depend on variables")]
     ConstantOnVariables,
+    /// A problem with a place in the text (the front door's [`crate::Error`] has it as its
+    /// `Text`).
+    #[error("{}", .0.render())]
+    Text(Diagnostic),
 }
 
-use crate::error::Error;
+impl From<Diagnostic> for PropsError {
+    fn from(d: Diagnostic) -> PropsError {
+        PropsError::Text(d)
+    }
+}
+
 use crate::program::value::Value;
 use crate::program::{CExpr, Program, PropertyScope};
 use crate::syntax::ast::{ExprKind, Item, Path, PropertiesFile};
@@ -47,7 +56,7 @@ pub struct Prop {
     /// supported language (its `expr` is then a placeholder).
     unsupported: Option<Diagnostic>,
     /// Why a reference to another property by its name cannot be followed (a circle).
-    unresolved: Option<Error>,
+    unresolved: Option<PropsError>,
     pub(crate) file: String,
     pub(crate) src: String,
 }
@@ -72,7 +81,7 @@ impl Props {
         file: &str,
         src: &str,
         given: &[(String, String)],
-    ) -> Result<Props, Error> {
+    ) -> Result<Props, PropsError> {
         let parsed: PropertiesFile = parse_properties(file, src)?;
         let mut scope = PropertyScope::default();
         let mut undefined = Vec::new();
@@ -92,7 +101,7 @@ impl Props {
                 || scope.labels.contains_key(&name.name)
                 || undefined.contains(&name.name)
             {
-                return Err(Error::Text(Diagnostic::at(
+                return Err(PropsError::Text(Diagnostic::at(
                     file,
                     src,
                     name.span,
@@ -111,7 +120,7 @@ impl Props {
                     let (value, inexact) =
                         match (&c.value, given.iter().find(|(n, _)| *n == c.name.name)) {
                             (Some(_), Some((_, text))) => {
-                                return Err(Error::Text(Diagnostic::at(
+                                return Err(PropsError::Text(Diagnostic::at(
                                     file,
                                     src,
                                     c.name.span,
@@ -195,9 +204,9 @@ impl Props {
 
     /// An error for a property written with an unsupported construct, or naming the
     /// constants of the file that `prop` uses and nobody defined.
-    pub(crate) fn defined_for(&self, prop: &Prop) -> Result<(), Error> {
+    pub(crate) fn defined_for(&self, prop: &Prop) -> Result<(), PropsError> {
         if let Some(d) = &prop.unsupported {
-            return Err(Error::Text(d.clone()));
+            return Err(PropsError::Text(d.clone()));
         }
         if let Some(e) = &prop.unresolved {
             return Err(e.clone());
@@ -211,9 +220,9 @@ impl Props {
         if missing.is_empty() {
             return Ok(());
         }
-        Err(Error::Props(PropsError::Undefined(
+        Err(PropsError::Undefined(
             missing.into_iter().map(String::from).collect(),
-        )))
+        ))
     }
 }
 
@@ -236,14 +245,14 @@ fn inline_references(props: &mut [Prop], is_label: impl Fn(&str) -> bool) {
         named: &[(String, usize)],
         is_label: &dyn Fn(&str) -> bool,
         stack: &mut Vec<usize>,
-    ) -> Result<crate::syntax::ast::Expr, Error> {
+    ) -> Result<crate::syntax::ast::Expr, PropsError> {
         if stack.contains(&i) {
             let names: Vec<String> = stack
                 .iter()
                 .chain([&i])
                 .map(|&j| format!("\"{}\"", props[j].name.as_deref().unwrap_or("?")))
                 .collect();
-            return Err(Error::Props(PropsError::Circle(names)));
+            return Err(PropsError::Circle(names));
         }
         stack.push(i);
         let e = props[i].expr.try_rewrite(&mut |e| match &e.kind {
@@ -251,7 +260,7 @@ fn inline_references(props: &mut [Prop], is_label: impl Fn(&str) -> bool) {
                 Some(&(_, j)) if props[j].unsupported.is_none() => {
                     inline(j, props, named, is_label, stack).map(Some)
                 }
-                Some(_) => Err(Error::Props(PropsError::UsesUnsupported(l.clone()))),
+                Some(_) => Err(PropsError::UsesUnsupported(l.clone())),
                 None => Ok(None),
             },
             _ => Ok(None),
@@ -324,14 +333,14 @@ pub(crate) fn const_of(
     src: &str,
     e: &crate::syntax::ast::Expr,
     scope: &PropertyScope,
-) -> Result<(Value, bool), Error> {
+) -> Result<(Value, bool), PropsError> {
     match program.resolve_value(file, src, e, scope)? {
         CExpr::Const(v) => Ok((v, false)),
         CExpr::Inexact(inner) => match *inner {
             CExpr::Const(v) => Ok((v, true)),
-            _ => Err(Error::Props(PropsError::ConstantOnVariables)),
+            _ => Err(PropsError::ConstantOnVariables),
         },
-        _ => Err(Error::Props(PropsError::ConstantOnVariables)),
+        _ => Err(PropsError::ConstantOnVariables),
     }
 }
 
