@@ -3,6 +3,8 @@
 //! solve covers one state per class. Float solves (which do not lump) agree within their
 //! bound, and the symmetric ring of herman's protocol gives its known values.
 
+mod common;
+
 use perfectplay_prism::check::Answer;
 use perfectplay_prism::{check_prop, Loaded, Props};
 use proptest::prelude::*;
@@ -46,19 +48,7 @@ fn prism(chain: &Chain, k: usize, copies: &[(usize, usize)], all_initial: bool) 
         s.push_str(&format!("  x={x} : {r};\n"));
     }
     s.push_str("endrewards\n");
-    let set = |v: &[bool]| {
-        let xs: Vec<String> = (0..n).filter(|&x| v[x]).map(|x| format!("x={x}")).collect();
-        if xs.is_empty() {
-            "false".to_string()
-        } else {
-            xs.join(" | ")
-        }
-    };
-    s.push_str(&format!(
-        "label \"phi\" = {};\nlabel \"psi\" = {};\n",
-        set(&chain.phi),
-        set(&chain.psi)
-    ));
+    s.push_str(&common::mdp::labels(&chain.phi, &chain.psi));
     if all_initial {
         // `init` blocks replace the variables' initial values.
         s = s.replace(" init 0;", ";");

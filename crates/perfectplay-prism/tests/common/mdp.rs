@@ -26,21 +26,30 @@ impl Mdp {
             }
         }
         s.push_str("endmodule\n");
-        let set = |v: &[bool]| {
-            let xs: Vec<String> = (0..n).filter(|&x| v[x]).map(|x| format!("x={x}")).collect();
-            if xs.is_empty() {
-                "false".to_string()
-            } else {
-                xs.join(" | ")
-            }
-        };
-        s.push_str(&format!(
-            "label \"phi\" = {};\nlabel \"psi\" = {};\n",
-            set(&self.phi),
-            set(&self.psi)
-        ));
+        s.push_str(&labels(&self.phi, &self.psi));
         s
     }
+}
+
+/// The labels `"phi"` and `"psi"` over a variable `x`, holding at the positions set in `phi`
+/// and `psi`.
+pub fn labels(phi: &[bool], psi: &[bool]) -> String {
+    let set = |v: &[bool]| {
+        let xs: Vec<String> = (0..v.len())
+            .filter(|&x| v[x])
+            .map(|x| format!("x={x}"))
+            .collect();
+        if xs.is_empty() {
+            "false".to_string()
+        } else {
+            xs.join(" | ")
+        }
+    };
+    format!(
+        "label \"phi\" = {};\nlabel \"psi\" = {};\n",
+        set(phi),
+        set(psi)
+    )
 }
 
 impl Mdp {
