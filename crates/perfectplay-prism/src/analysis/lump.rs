@@ -58,16 +58,16 @@ fn classes(model: &QueryModel<'_>) -> Option<Vec<u32>> {
             None => 0,
         })
         .collect();
-    let fixed_classes = known.len() as u32 + 1;
-    let mut count = fixed_classes as usize;
+    // Classes of open states are numbered from `fresh` on, below `n + 2`.
+    let fresh = known.len() as u32 + 1;
+    let mut count = known.len() + usize::from(class.contains(&0));
     let mut outs: Vec<(u32, Rat)> = Vec::new();
-    // Classes are numbered below the number of states.
     let mut sums: Vec<Option<Rat>> = vec![None; n + 2];
     loop {
         let mut numbered: FxHashMap<Signature, u32> = FxHashMap::default();
         let mut next = vec![0u32; n];
         for s in 0..n {
-            if class[s] != 0 && class[s] < fixed_classes {
+            if class[s] != 0 && class[s] < fresh {
                 // A state of known value keeps its class.
                 next[s] = class[s];
                 continue;
@@ -80,26 +80,32 @@ fn classes(model: &QueryModel<'_>) -> Option<Vec<u32>> {
                     c
                 }
                 None => {
-                    let fresh = fixed_classes + numbered.len() as u32;
-                    numbered.insert(key, fresh);
-                    fresh
+                    let c = fresh + numbered.len() as u32;
+                    numbered.insert(key, c);
+                    c
                 }
             };
             if known.len() + numbered.len() > n / 2 {
                 return None;
             }
         }
-        let now = fixed_classes as usize + numbered.len();
+        let now = known.len() + numbered.len();
         class = next;
         if now == count {
             break;
         }
         count = now;
     }
-    let mut first: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut first = vec![u32::MAX; n + 2];
     Some(
         (0..n as u32)
-            .map(|s| *first.entry(class[s as usize]).or_insert(s))
+            .map(|s| {
+                let f = &mut first[class[s as usize] as usize];
+                if *f == u32::MAX {
+                    *f = s;
+                }
+                *f
+            })
             .collect(),
     )
 }
