@@ -301,6 +301,74 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// Lower step bounds far past the model's size: the float answer (backups over the space)
+    /// within its error bound of the exact one (the product with the steps), and of the
+    /// backward induction written here.
+    #[test]
+    fn long_lower_bounds_within_their_error_bound(m in mdp(), k in 5usize..60) {
+        let src = m.prism();
+        let (phi, psi) = (&m.phi, &m.psi);
+        let n = m.moves.len();
+        for maximise in [true, false] {
+            let opt = if maximise { "max" } else { "min" };
+            let best = |q: &dyn Fn(usize) -> f64| if maximise { q(0).max(q(1)) } else { q(0).min(q(1)) };
+            let until = m.iterate(vec![0.0; n], None, |x, q| {
+                if phi[x] { 1.0 } else if psi[x] { best(q) } else { 0.0 }
+            });
+            let lower = m.iterate(until, Some(k), |x, q| if psi[x] { best(q) } else { 0.0 });
+            let prop = format!("P{opt}=? [ \"psi\" U>={k} \"phi\" ]");
+            let (float, bound) = answer_with_bound(&src, &prop)
+                .map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+            let (exact, ..) = answer(&src, &prop, true)
+                .map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+            // The exact fraction is rounded once to f64.
+            prop_assert!((float - exact).abs() <= bound + exact * f64::EPSILON, "{prop}: {float} ± {bound} vs {exact}\n{src}");
+            prop_assert!(bound < 1e-11, "{prop}: bound {bound}");
+            prop_assert!((float - lower[0]).abs() <= 1e-9, "{prop}: {float} vs {}\n{src}", lower[0]);
+        }
+    }
+}
+
+/// The float answer and its error bound.
+fn answer_with_bound(src: &str, prop: &str) -> Result<(f64, f64), String> {
+    let loaded = Loaded::new("m.prism", src, &[], 100_000).map_err(|e| e.to_string())?;
+    let props = Props::new(&loaded.program, "p", prop, &[]).map_err(|e| e.to_string())?;
+    check_prop(&loaded, &props, &props.props[0], false)
+        .map(|a| (a.value, a.error_bound))
+        .map_err(|e| e.to_string())
+}
+
+/// A lower step bound of a hundred million steps on a chain of four states: in floats the
+/// backups stop where the values settle (the chance to be at 1 from step k on fades, as 3
+/// absorbs; on the chain where nothing absorbs it is 1), and the bound still counts every step.
+#[test]
+fn a_lower_bound_far_past_the_model_is_answered_in_floats() {
+    let chain = |last: &str| {
+        format!(
+            "dtmc
+module m
+  x : [0..3] init 0;
+  [] x=0 -> 1/2:(x'=1) + 1/2:(x'=2);
+  [] x=1 -> 1/3:(x'=0) + 1/3:(x'=2) + 1/3:(x'=3);
+  [] x=2 -> 1/4:(x'=0) + 3/4:(x'=1);
+  [] x=3 -> {last};
+endmodule
+"
+        )
+    };
+    let prop = "P=? [ F>=100000000 x=1 ]";
+    let (v, bound) = answer_with_bound(&chain("true"), prop).unwrap();
+    assert!(v <= bound && bound < 1e-12, "{v} ± {bound}");
+    let (v, bound) = answer_with_bound(&chain("(x'=0)"), prop).unwrap();
+    assert!(1.0 - v <= bound && bound < 1e-6, "{v} ± {bound}");
+    // Exactly, the product with the steps is refused by its size.
+    let err = answer(&chain("true"), prop, true).unwrap_err();
+    assert!(err.contains("steps counted"), "{err}");
+}
+
 /// A bound without a direction holds where every scheduler meets it (PRISM); with one
 /// (`Pmax>=b`, Storm's reading) where the scheduler that optimises that way does. On the walk
 /// the chance to reach 3 is 1/3 with `fast` throughout, and 1/13 with `slow` throughout.

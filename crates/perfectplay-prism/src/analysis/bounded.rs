@@ -443,6 +443,8 @@ pub(crate) fn lower_model<'a>(
 
 /// The value at the start of `query` with a lower step bound alone: φ at some step from
 /// `first` on, through ψ-states before it (see [`LowerModel`]); `exact` solves in rationals.
+/// In floats the steps are backups over the space ([`lower_floats`]), as many as the bound
+/// whatever the space's size; exactly, the product with the steps is solved.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn check_lower(
     program: &Program,
@@ -454,11 +456,17 @@ pub(crate) fn check_lower(
     first: u32,
     exact: bool,
 ) -> Result<Answer, AnalysisError> {
-    let model = lower_model(program, space, query, through, target, over, first)?;
+    let mut model = lower_model(program, space, query, through, target, over, first)?;
     let inexact = model.tail.is_inexact();
     if exact && inexact {
         return Err(AnalysisError::Inexact);
     }
+    if !exact {
+        if let Some(floats) = lower_floats(&mut model) {
+            return Ok(at_start(space, over, floats, inexact));
+        }
+    }
+    model.fits()?;
     use crate::analysis::check::Solve;
     crate::analysis::check::solve_start(&model, exact, PRODUCT_STATES, |how| match (how, inexact) {
         (Solve::Direct, false) => "the steps taken up to the bound, then policy iteration",
@@ -474,4 +482,209 @@ pub(crate) fn check_lower(
         }
         (Solve::Exact, _) => "the steps taken up to the bound, then an exact solve",
     })
+}
+
+impl LowerModel<'_> {
+    /// An error if the product with the steps would pass [`PRODUCT_STATES`] (see
+    /// [`counted_states`]), found before exploring it.
+    pub(crate) fn fits(&self) -> Result<(), AnalysisError> {
+        match counted_states(self) > PRODUCT_STATES {
+            true => Err(AnalysisError::TooLarge(format!(
+                "the model with the steps counted, which the exact solve of a lower step \
+                 bound explores, has more than {PRODUCT_STATES} states (a float solve answers \
+                 it, by backups over the model's states)"
+            ))),
+            false => Ok(()),
+        }
+    }
+}
+
+/// How many states of `model` have steps taken below the bound (at most a little over
+/// [`PRODUCT_STATES`]): the sizes of the sets of states reachable at each step through
+/// ψ-states, a set a step, summed; a set that repeats the one before repeats for ever. Far
+/// cheaper than exploring the product, so a bound too large for it is refused at once.
+fn counted_states(model: &LowerModel) -> usize {
+    let space = model.tail.space;
+    let n = space.len();
+    let mut layer = vec![false; n];
+    for &i in &space.initial {
+        layer[i as usize] = true;
+    }
+    let mut next = vec![false; n];
+    let mut total = 0usize;
+    for taken in 0..model.first {
+        let size = layer.iter().filter(|&&b| b).count();
+        if size == 0 {
+            break;
+        }
+        if taken > 0 && layer == next {
+            // `next` still holds the layer before: the same set for every step left.
+            let left = (model.first - taken) as usize;
+            return total.saturating_add(left.saturating_mul(size));
+        }
+        total += size;
+        if total > PRODUCT_STATES {
+            break;
+        }
+        next.iter_mut().for_each(|b| *b = false);
+        for s in (0..n).filter(|&s| layer[s] && model.allowed[s]) {
+            for c in space.choices_of(s as u32) {
+                for &(_, t) in space.outcomes_of(c) {
+                    next[t as usize] = true;
+                }
+            }
+        }
+        std::mem::swap(&mut layer, &mut next);
+    }
+    total
+}
+
+/// The float values of a lower step bound in every state, from [`lower_floats`].
+pub(crate) struct LowerFloats {
+    /// Per state of the space, the value with no step taken yet.
+    pub values: Vec<f64>,
+    /// A bound on every value's distance from the exact one, rounding included.
+    pub error_bound: f64,
+    /// Whether the unbounded query's solve iterated values (else it solved directly).
+    pub iterated: bool,
+}
+
+/// The float values of `model`'s lower step bound in every state of the space: the unbounded
+/// query (the tail) solved by the engine from every state, then `first` backups over the
+/// space, each the ψ-states' optimal (or, in a chain, uniform) mix of their successors' values
+/// and 0 outside ψ, which is backward induction over the steps taken. A backup that changes
+/// no value stops the steps early: every later one would repeat it.
+///
+/// The bound: a backup is non-expansive in the largest difference, so each adds at most its
+/// own rounding (the probabilities' conversion, the products and the sum over at most `fan`
+/// terms, relative to the largest value) to the tail's bound; after an early stop the values
+/// are a float fixed point, which moves the exact iteration by at most that rounding a step,
+/// so the bound counts every step up to `first` all the same. `None` where the engine's float
+/// solve of the tail fails (the caller then solves the product exactly).
+pub(crate) fn lower_floats(model: &mut LowerModel) -> Option<LowerFloats> {
+    let space = model.tail.space;
+    let n = space.len();
+    // The tail from every state: its start spreads over every state that stands for itself.
+    let spread = (0..n as u32)
+        .filter(|&s| model.tail.stands_for(s) == s)
+        .collect();
+    model.tail.step = Some((vec![u32::MAX; n], spread));
+    let solution = Solver::new(&model.tail).solve::<f64>();
+    model.tail.step = None;
+    let solution = solution.ok()?;
+    let tail_bound = solution.stats().error_bound;
+    let iterated = solution.stats().iterated > 0;
+    let mut y = (0..n as u32)
+        .map(|s| solution.value(&model.tail.stands_for(s)).copied())
+        .collect::<Option<Vec<f64>>>()?;
+    drop(solution);
+    let probability: Vec<f64> = space.probabilities.iter().map(|p| p.to_f64()).collect();
+    let player = |s: usize| *model.players.get(s).unwrap_or(&model.players[0]);
+    // The most terms of one backup's sum: a chain mixes every choice's outcomes.
+    let fan = (0..n as u32)
+        .map(|s| {
+            let sizes = space.choices_of(s).map(|c| space.outcomes_of(c).len());
+            match model.dtmc {
+                true => sizes.sum(),
+                false => sizes.max().unwrap_or(0),
+            }
+        })
+        .max()
+        .unwrap_or(0);
+    // Relative rounding of one backup: the probability, the product and its share of the sum,
+    // and the division of a chain's uniform mix, each half an ulp (EPSILON is a whole one).
+    let step = (fan as f64 + 3.0) * f64::EPSILON;
+    let largest = |y: &[f64]| y.iter().copied().fold(0.0, f64::max);
+    // The rounding of the backups so far, and how many there were.
+    let (mut rounding, mut done) = (0.0, 0u32);
+    let mut next = vec![0.0; n];
+    while done < model.first {
+        rounding += step * largest(&y);
+        done += 1;
+        let mut changed = false;
+        for (s, out) in next.iter_mut().enumerate() {
+            let v = if model.allowed[s] {
+                let mix = |c: usize| {
+                    let outs = space.outcomes_of(c);
+                    (outs.iter())
+                        .map(|&(p, t)| probability[p as usize] * y[t as usize])
+                        .sum::<f64>()
+                };
+                let choices = space.choices_of(s as u32);
+                if model.dtmc {
+                    let k = choices.len();
+                    choices.map(mix).sum::<f64>() / k as f64
+                } else {
+                    let best = match player(s) {
+                        Player::Max => f64::max,
+                        Player::Min => f64::min,
+                    };
+                    let mut v: Option<f64> = None;
+                    for c in choices {
+                        let m = mix(c);
+                        v = Some(v.map_or(m, |v| best(v, m)));
+                    }
+                    v.unwrap_or(0.0)
+                }
+            } else {
+                0.0
+            };
+            // The exact values are probabilities; the rounded sum may pass one.
+            let v = v.clamp(0.0, 1.0);
+            changed |= v != y[s];
+            *out = v;
+        }
+        std::mem::swap(&mut y, &mut next);
+        if !changed {
+            break;
+        }
+    }
+    // The steps left after a fixed point, each moving the exact iteration by at most the
+    // rounding of one backup of these values.
+    rounding += f64::from(model.first - done) * step * largest(&y);
+    let error_bound = (tail_bound + rounding * (1.0 + f64::EPSILON)).next_up();
+    Some(LowerFloats {
+        values: y,
+        error_bound,
+        iterated,
+    })
+}
+
+/// The answer at the initial states, aggregated as `over` says, from the values of
+/// [`lower_floats`]; `inexact` when the model computes with floating-point numbers.
+fn at_start(space: &Space, over: OverInitial, floats: LowerFloats, inexact: bool) -> Answer {
+    let at = |&i: &u32| floats.values[i as usize];
+    let initial = &space.initial;
+    let (value, rounding) = match over {
+        OverInitial::Only => (at(&initial[0]), 0.0),
+        OverInitial::Max => (initial.iter().map(at).fold(0.0, f64::max), 0.0),
+        OverInitial::Min => (initial.iter().map(at).fold(1.0, f64::min), 0.0),
+        OverInitial::Avg => (
+            initial.iter().map(at).sum::<f64>() / initial.len() as f64,
+            (initial.len() as f64 + 1.0) * f64::EPSILON,
+        ),
+    };
+    let method = match (floats.iterated, inexact) {
+        (false, false) => "policy iteration in every state, then backups over the steps",
+        (false, true) => {
+            "policy iteration in every state, then backups over the steps, from floating-point \
+             inputs"
+        }
+        (true, false) => {
+            "value iteration with a certified bound in every state, then backups over the steps"
+        }
+        (true, true) => {
+            "value iteration with a certified bound in every state, then backups over the \
+             steps, from floating-point inputs"
+        }
+    };
+    Answer {
+        value,
+        exact: None,
+        method,
+        states: space.len(),
+        holds: None,
+        error_bound: (floats.error_bound + rounding).next_up(),
+        listed: None,
+    }
 }

@@ -66,11 +66,28 @@ pub(crate) fn values(
             solve_all(&m, n, |s| (s, last), exact)?
         }
         (None, first) if first > 0 => {
-            let m = crate::analysis::bounded::lower_model(
+            let mut m = crate::analysis::bounded::lower_model(
                 program, space, q, through, target, over, first,
             )
             .map_err(model_err)?;
-            solve_all(&m, n, |s| (s, 0), exact)?
+            match exact {
+                false => match crate::analysis::bounded::lower_floats(&mut m) {
+                    Some(floats) => (
+                        (floats.values.into_iter())
+                            .map(|value| StateValue { value, exact: None })
+                            .collect(),
+                        floats.error_bound,
+                    ),
+                    None => {
+                        m.fits().map_err(model_err)?;
+                        solve_all(&m, n, |s| (s, 0), exact)?
+                    }
+                },
+                true => {
+                    m.fits().map_err(model_err)?;
+                    solve_all(&m, n, |s| (s, 0), exact)?
+                }
+            }
         }
         _ if matches!(q.path, Path::EventuallyZero(_)) => return Err(not_everywhere(query)),
         _ => match prepare(program, space, q, through, target, over).map_err(model_err)? {
