@@ -330,6 +330,32 @@ proptest! {
             prop_assert!((float - lower[0]).abs() <= 1e-9, "{prop}: {float} vs {}\n{src}", lower[0]);
         }
     }
+
+    /// Upper and window step bounds and the reward ones, far past the model's size: the float
+    /// answer (backups over the space) within its error bound of the exact one.
+    #[test]
+    fn long_step_bounds_within_their_error_bound(m in mdp(), k in 5usize..60) {
+        let src = format!(
+            "{}rewards\n  [a0] true : 1;\n  [a1] x>0 : 3/2;\n  x>0 : x;\nendrewards\n",
+            m.prism()
+        );
+        for opt in ["max", "min"] {
+            for prop in [
+                format!("P{opt}=? [ \"psi\" U<={k} \"phi\" ]"),
+                format!("P{opt}=? [ F[{},{k}] \"phi\" ]", k / 2),
+                format!("P{opt}=? [ G<={k} \"psi\" ]"),
+                format!("R{opt}=? [ C<={k} ]"),
+                format!("R{opt}=? [ I={k} ]"),
+            ] {
+                let (float, bound) = answer_with_bound(&src, &prop)
+                    .map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+                let (exact, ..) = answer(&src, &prop, true)
+                    .map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+                prop_assert!((float - exact).abs() <= bound + exact.abs() * f64::EPSILON, "{prop}: {float} ± {bound} vs {exact}\n{src}");
+                prop_assert!(bound <= 1e-11 * exact.abs().max(1.0), "{prop}: bound {bound}");
+            }
+        }
+    }
 }
 
 /// The float answer and its error bound.

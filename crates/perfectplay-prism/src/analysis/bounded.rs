@@ -7,6 +7,7 @@
 use crate::analysis::error::{unsupported, AnalysisError};
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
+use crate::analysis::backups::{at_initial, count_layers, Backups};
 use crate::analysis::check::{Answer, OverInitial};
 use crate::build::Space;
 use crate::program::eval::CExpr;
@@ -269,41 +270,25 @@ pub(crate) fn check(
     if exact && inexact {
         return Err(AnalysisError::Inexact);
     }
-    let method = match inexact {
-        true => "backward induction over the steps, from floating-point inputs",
-        false => "backward induction over the steps",
-    };
-    if exact {
-        let (v, stats) = Solver::new(&model)
-            .max_states(PRODUCT_STATES)
-            .exact_start_value()
-            .map_err(limit_error)?;
-        return Ok(Answer {
-            value: v.to_f64(),
-            exact: v.exact_string(),
-            method,
-            states: stats.states,
-            holds: None,
-            error_bound: 0.0,
-            listed: None,
-        });
+    if !exact {
+        let method = match inexact {
+            true => "backups over the steps, from floating-point inputs",
+            false => "backups over the steps",
+        };
+        return Ok(at_start(space, over, bounded_floats(&model), method));
     }
-    // Swept (numbered), the value keeps two layers of the product: no limit is needed.
-    let limit = match model.dense_bound() {
-        0 => PRODUCT_STATES,
-        _ => usize::MAX,
-    };
+    model.fits()?;
     let (v, stats) = Solver::new(&model)
-        .max_states(limit)
-        .start_value::<f64>()
+        .max_states(PRODUCT_STATES)
+        .exact_start_value()
         .map_err(limit_error)?;
     Ok(Answer {
-        value: v,
-        exact: None,
-        method,
+        value: v.to_f64(),
+        exact: v.exact_string(),
+        method: "backward induction over the steps",
         states: stats.states,
         holds: None,
-        error_bound: stats.error_bound,
+        error_bound: 0.0,
         listed: None,
     })
 }
@@ -463,7 +448,22 @@ pub(crate) fn check_lower(
     }
     if !exact {
         if let Some(floats) = lower_floats(&mut model) {
-            return Ok(at_start(space, over, floats, inexact));
+            let method = match (floats.iterated, inexact) {
+                (false, false) => "policy iteration in every state, then backups over the steps",
+                (false, true) => {
+                    "policy iteration in every state, then backups over the steps, from \
+                     floating-point inputs"
+                }
+                (true, false) => {
+                    "value iteration with a certified bound in every state, then backups over \
+                     the steps"
+                }
+                (true, true) => {
+                    "value iteration with a certified bound in every state, then backups over \
+                     the steps, from floating-point inputs"
+                }
+            };
+            return Ok(at_start(space, over, floats, method));
         }
     }
     model.fits()?;
@@ -485,83 +485,57 @@ pub(crate) fn check_lower(
 }
 
 impl LowerModel<'_> {
-    /// An error if the product with the steps would pass [`PRODUCT_STATES`] (see
-    /// [`counted_states`]), found before exploring it.
+    /// An error if the product with the steps would pass [`PRODUCT_STATES`], found before
+    /// exploring it ([`count_layers`]).
     pub(crate) fn fits(&self) -> Result<(), AnalysisError> {
-        match counted_states(self) > PRODUCT_STATES {
-            true => Err(AnalysisError::TooLarge(format!(
-                "the model with the steps counted, which the exact solve of a lower step \
-                 bound explores, has more than {PRODUCT_STATES} states (a float solve answers \
-                 it, by backups over the model's states)"
-            ))),
+        let space = self.tail.space;
+        let mut layer = vec![false; space.len()];
+        for &i in &space.initial {
+            layer[i as usize] = true;
+        }
+        let mut total = 0;
+        let moves = |s: usize| self.allowed[s];
+        count_layers(
+            space,
+            &mut layer,
+            self.first.into(),
+            moves,
+            &mut total,
+            PRODUCT_STATES,
+        );
+        match total > PRODUCT_STATES {
+            true => Err(exact_too_large()),
             false => Ok(()),
         }
     }
 }
 
-/// How many states of `model` have steps taken below the bound (at most a little over
-/// [`PRODUCT_STATES`]): the sizes of the sets of states reachable at each step through
-/// ψ-states, a set a step, summed; a set that repeats the one before repeats for ever. Far
-/// cheaper than exploring the product, so a bound too large for it is refused at once.
-fn counted_states(model: &LowerModel) -> usize {
-    let space = model.tail.space;
-    let n = space.len();
-    let mut layer = vec![false; n];
-    for &i in &space.initial {
-        layer[i as usize] = true;
-    }
-    let mut next = vec![false; n];
-    let mut total = 0usize;
-    for taken in 0..model.first {
-        let size = layer.iter().filter(|&&b| b).count();
-        if size == 0 {
-            break;
-        }
-        if taken > 0 && layer == next {
-            // `next` still holds the layer before: the same set for every step left.
-            let left = (model.first - taken) as usize;
-            return total.saturating_add(left.saturating_mul(size));
-        }
-        total += size;
-        if total > PRODUCT_STATES {
-            break;
-        }
-        next.iter_mut().for_each(|b| *b = false);
-        for s in (0..n).filter(|&s| layer[s] && model.allowed[s]) {
-            for c in space.choices_of(s as u32) {
-                for &(_, t) in space.outcomes_of(c) {
-                    next[t as usize] = true;
-                }
-            }
-        }
-        std::mem::swap(&mut layer, &mut next);
-    }
-    total
+/// Why the exact solve of a step bound far beyond the space's size is refused.
+fn exact_too_large() -> AnalysisError {
+    AnalysisError::TooLarge(format!(
+        "the model with the steps counted, which the exact solve of a step bound explores, has \
+         more than {PRODUCT_STATES} states (a float solve answers it, by backups over the \
+         model's states)"
+    ))
 }
 
-/// The float values of a lower step bound in every state, from [`lower_floats`].
-pub(crate) struct LowerFloats {
+/// Float values in every state of the space, from [`lower_floats`] or [`bounded_floats`].
+pub(crate) struct Floats {
     /// Per state of the space, the value with no step taken yet.
     pub values: Vec<f64>,
     /// A bound on every value's distance from the exact one, rounding included.
     pub error_bound: f64,
-    /// Whether the unbounded query's solve iterated values (else it solved directly).
+    /// Whether the engine's solve of an unbounded query iterated values (else it solved
+    /// directly, or there was none).
     pub iterated: bool,
 }
 
 /// The float values of `model`'s lower step bound in every state of the space: the unbounded
 /// query (the tail) solved by the engine from every state, then `first` backups over the
-/// space, each the ψ-states' optimal (or, in a chain, uniform) mix of their successors' values
-/// and 0 outside ψ, which is backward induction over the steps taken. A backup that changes
-/// no value stops the steps early: every later one would repeat it.
-///
-/// The bound: a backup is non-expansive in the largest difference, so each adds at most its
-/// own rounding (the probabilities' conversion, the products and the sum over at most `fan`
-/// terms, relative to the largest value) to the tail's bound; after an early stop the values
-/// are a float fixed point, which moves the exact iteration by at most that rounding a step,
-/// so the bound counts every step up to `first` all the same. `None` where the engine's float
-/// solve of the tail fails (the caller then solves the product exactly).
-pub(crate) fn lower_floats(model: &mut LowerModel) -> Option<LowerFloats> {
+/// space ([`Backups`]), 0 outside ψ, which is backward induction over the steps taken.
+/// `None` where the engine's float solve of the tail fails (the caller then solves the
+/// product exactly).
+pub(crate) fn lower_floats(model: &mut LowerModel) -> Option<Floats> {
     let space = model.tail.space;
     let n = space.len();
     // The tail from every state: its start spreads over every state that stands for itself.
@@ -578,106 +552,93 @@ pub(crate) fn lower_floats(model: &mut LowerModel) -> Option<LowerFloats> {
         .map(|s| solution.value(&model.tail.stands_for(s)).copied())
         .collect::<Option<Vec<f64>>>()?;
     drop(solution);
-    let probability: Vec<f64> = space.probabilities.iter().map(|p| p.to_f64()).collect();
-    let player = |s: usize| *model.players.get(s).unwrap_or(&model.players[0]);
-    // The most terms of one backup's sum: a chain mixes every choice's outcomes.
-    let fan = (0..n as u32)
-        .map(|s| {
-            let sizes = space.choices_of(s).map(|c| space.outcomes_of(c).len());
-            match model.dtmc {
-                true => sizes.sum(),
-                false => sizes.max().unwrap_or(0),
-            }
-        })
-        .max()
-        .unwrap_or(0);
-    // Relative rounding of one backup: the probability, the product and its share of the sum,
-    // and the division of a chain's uniform mix, each half an ulp (EPSILON is a whole one).
-    let step = (fan as f64 + 3.0) * f64::EPSILON;
-    let largest = |y: &[f64]| y.iter().copied().fold(0.0, f64::max);
-    // The rounding of the backups so far, and how many there were.
-    let (mut rounding, mut done) = (0.0, 0u32);
-    let mut next = vec![0.0; n];
-    while done < model.first {
-        rounding += step * largest(&y);
-        done += 1;
-        let mut changed = false;
-        for (s, out) in next.iter_mut().enumerate() {
-            let v = if model.allowed[s] {
-                let mix = |c: usize| {
-                    let outs = space.outcomes_of(c);
-                    (outs.iter())
-                        .map(|&(p, t)| probability[p as usize] * y[t as usize])
-                        .sum::<f64>()
-                };
-                let choices = space.choices_of(s as u32);
-                if model.dtmc {
-                    let k = choices.len();
-                    choices.map(mix).sum::<f64>() / k as f64
-                } else {
-                    let best = match player(s) {
-                        Player::Max => f64::max,
-                        Player::Min => f64::min,
-                    };
-                    let mut v: Option<f64> = None;
-                    for c in choices {
-                        let m = mix(c);
-                        v = Some(v.map_or(m, |v| best(v, m)));
-                    }
-                    v.unwrap_or(0.0)
-                }
-            } else {
-                0.0
-            };
-            // The exact values are probabilities; the rounded sum may pass one.
-            let v = v.clamp(0.0, 1.0);
-            changed |= v != y[s];
-            *out = v;
-        }
-        std::mem::swap(&mut y, &mut next);
-        if !changed {
-            break;
-        }
-    }
-    // The steps left after a fixed point, each moving the exact iteration by at most the
-    // rounding of one backup of these values.
-    rounding += f64::from(model.first - done) * step * largest(&y);
-    let error_bound = (tail_bound + rounding * (1.0 + f64::EPSILON)).next_up();
-    Some(LowerFloats {
+    let mut backups = Backups::new(space, model.dtmc, &model.players, &[], true);
+    let allowed = &model.allowed;
+    backups.run(&mut y, model.first.into(), |s| (!allowed[s]).then_some(0.0));
+    Some(Floats {
         values: y,
-        error_bound,
+        error_bound: (tail_bound + backups.error * (1.0 + f64::EPSILON)).next_up(),
         iterated,
     })
 }
 
+/// The float values of `model`'s step-bounded query in every state of the space, with every
+/// step of the bound left: backward induction over the steps left by [`Backups`], the target
+/// at 1 (where it counts), a state outside ψ at 0, and at the last step the state reward of
+/// `I=k` (else 0).
+pub(crate) fn bounded_floats(model: &BoundedModel) -> Floats {
+    let space = model.space;
+    let (goal, allowed) = (&model.goal, &model.allowed);
+    let probabilities = model.reward.is_empty() && model.instant.is_empty();
+    let (players, reward) = (&model.players, &model.reward);
+    let mut backups = Backups::new(space, model.dtmc, players, reward, probabilities);
+    // The values with no step left, which count the target if its window reaches the end.
+    let counts = model.steps >= model.first;
+    let mut y: Vec<f64> = (0..space.len())
+        .map(|s| match () {
+            _ if goal[s] && counts => 1.0,
+            _ if !allowed[s] => 0.0,
+            _ => model.instant.get(s).map_or(0.0, |r| r.to_f64()),
+        })
+        .collect();
+    let instant = y.iter().fold(0.0f64, |m, v| m.max(v.abs())) * f64::EPSILON;
+    // The steps where the target counts, then those before its window.
+    let window = model.steps.saturating_sub(model.first);
+    backups.run(&mut y, window.into(), |s| match () {
+        _ if goal[s] => Some(1.0),
+        _ if !allowed[s] => Some(0.0),
+        _ => None,
+    });
+    let before = model.steps - window;
+    backups.run(&mut y, before.into(), |s| (!allowed[s]).then_some(0.0));
+    Floats {
+        values: y,
+        error_bound: ((instant + backups.error) * (1.0 + f64::EPSILON)).next_up(),
+        iterated: false,
+    }
+}
+
+impl BoundedModel<'_> {
+    /// An error if the product with the steps would pass [`PRODUCT_STATES`], found before
+    /// exploring it ([`count_layers`]).
+    pub(crate) fn fits(&self) -> Result<(), AnalysisError> {
+        let space = self.space;
+        let mut layer = vec![false; space.len()];
+        for &i in &space.initial {
+            layer[i as usize] = true;
+        }
+        let mut total = 0;
+        let window = self.steps.saturating_sub(self.first);
+        let before = self.steps - window;
+        let (goal, allowed) = (&self.goal, &self.allowed);
+        count_layers(
+            space,
+            &mut layer,
+            before.into(),
+            |s| allowed[s],
+            &mut total,
+            PRODUCT_STATES,
+        );
+        let moves = |s: usize| allowed[s] && !goal[s];
+        count_layers(
+            space,
+            &mut layer,
+            window.into(),
+            moves,
+            &mut total,
+            PRODUCT_STATES,
+        );
+        match total > PRODUCT_STATES {
+            true => Err(exact_too_large()),
+            false => Ok(()),
+        }
+    }
+}
+
 /// The answer at the initial states, aggregated as `over` says, from the values of
-/// [`lower_floats`]; `inexact` when the model computes with floating-point numbers.
-fn at_start(space: &Space, over: OverInitial, floats: LowerFloats, inexact: bool) -> Answer {
-    let at = |&i: &u32| floats.values[i as usize];
-    let initial = &space.initial;
-    let (value, rounding) = match over {
-        OverInitial::Only => (at(&initial[0]), 0.0),
-        OverInitial::Max => (initial.iter().map(at).fold(0.0, f64::max), 0.0),
-        OverInitial::Min => (initial.iter().map(at).fold(1.0, f64::min), 0.0),
-        OverInitial::Avg => (
-            initial.iter().map(at).sum::<f64>() / initial.len() as f64,
-            (initial.len() as f64 + 1.0) * f64::EPSILON,
-        ),
-    };
-    let method = match (floats.iterated, inexact) {
-        (false, false) => "policy iteration in every state, then backups over the steps",
-        (false, true) => {
-            "policy iteration in every state, then backups over the steps, from floating-point \
-             inputs"
-        }
-        (true, false) => {
-            "value iteration with a certified bound in every state, then backups over the steps"
-        }
-        (true, true) => {
-            "value iteration with a certified bound in every state, then backups over the \
-             steps, from floating-point inputs"
-        }
-    };
+/// [`lower_floats`] or [`bounded_floats`], named by `method`.
+fn at_start(space: &Space, over: OverInitial, floats: Floats, method: &'static str) -> Answer {
+    let (value, rounding) = at_initial(space, over, &floats.values);
     Answer {
         value,
         exact: None,

@@ -5,6 +5,7 @@
 //! every state ([`nested`]), filters ([`filter`]) and arithmetic over queries ([`compound`]).
 
 pub(crate) mod answer;
+pub(crate) mod backups;
 pub(crate) mod bounded;
 pub mod check;
 pub(crate) mod compound;

@@ -63,7 +63,13 @@ pub(crate) fn values(
             let m =
                 crate::analysis::bounded::model(program, space, q, through, target, over, steps)
                     .map_err(model_err)?;
-            solve_all(&m, n, |s| (s, last), exact)?
+            match exact {
+                false => floats(crate::analysis::bounded::bounded_floats(&m)),
+                true => {
+                    m.fits().map_err(model_err)?;
+                    solve_all(&m, n, |s| (s, last), exact)?
+                }
+            }
         }
         (None, first) if first > 0 => {
             let mut m = crate::analysis::bounded::lower_model(
@@ -72,12 +78,7 @@ pub(crate) fn values(
             .map_err(model_err)?;
             match exact {
                 false => match crate::analysis::bounded::lower_floats(&mut m) {
-                    Some(floats) => (
-                        (floats.values.into_iter())
-                            .map(|value| StateValue { value, exact: None })
-                            .collect(),
-                        floats.error_bound,
-                    ),
+                    Some(f) => floats(f),
                     None => {
                         m.fits().map_err(model_err)?;
                         solve_all(&m, n, |s| (s, 0), exact)?
@@ -103,6 +104,14 @@ pub(crate) fn values(
         }
     }
     Ok((vals, error))
+}
+
+/// Every state's value and the error bound, from float backups over the steps.
+fn floats(f: crate::analysis::bounded::Floats) -> (Vec<StateValue>, f64) {
+    let values = (f.values.into_iter())
+        .map(|value| StateValue { value, exact: None })
+        .collect();
+    (values, f.error_bound)
 }
 
 fn infinite() -> StateValue {
