@@ -116,10 +116,19 @@ pub fn bounded_text(x: f64, bound: f64) -> String {
         return format!("{} (error not bounded)", float_text(x));
     }
     let up = |b: f64| {
-        // Rounded up to two significant digits: never below what is certain.
+        // Rounded up to two significant digits: never below what is certain. A subnormal
+        // bound is scaled up first, as its digit's power of ten is below the floats.
+        let shift = if b < 1e-290 { 300 } else { 0 };
+        let b = b * 10f64.powi(shift);
         let e = b.log10().floor() - 1.0;
         let step = 10f64.powf(e);
-        format!("{:.1e}", (b / step).ceil() * step)
+        let text = format!("{:.1e}", (b / step).ceil() * step);
+        match text.split_once('e') {
+            Some((digits, exp)) if shift > 0 => {
+                format!("{digits}e{}", exp.parse::<i32>().unwrap_or(0) - shift)
+            }
+            _ => text,
+        }
     };
     if x.abs() <= bound {
         return match x >= 0.0 {
@@ -362,6 +371,8 @@ mod tests {
             "a value below its bound"
         );
         assert_eq!(bounded_text(-1e-40, 3.9e-35), "≥ -4.0e-35");
+        // Among the subnormals too.
+        assert_eq!(bounded_text(1.5e-323, 2e-323), "≤ 3.5e-323");
         assert_eq!(bounded_text(0.123456789012, 3e-9), "0.1234568 (± 3.0e-9)");
         assert_eq!(bounded_text(0.5, 0.0), "0.5");
         assert_eq!(bounded_text(0.5, f64::INFINITY), "0.5 (error not bounded)");

@@ -4,12 +4,14 @@
 //! A backup that changes no value repeats for every later step of the same rule, so such
 //! steps are skipped; the error bound counts them all the same.
 //!
-//! The bound: a backup (a mix or an optimum of `reward + Σ p·y`) is non-expansive in the
-//! largest difference, so each adds at most its own rounding to the distance from the exact
-//! values: the conversion of the probabilities and rewards, the products and the sum of at most
-//! `fan` terms, and the division of a chain's uniform mix, each half an ulp relative to the
-//! largest reward plus the largest value. After a step that changes nothing the values are a
-//! float fixed point, which moves the exact iteration by at most that rounding a step.
+//! The bound is kept per state, beside the value. A backup (a mix or an optimum of
+//! `reward + Σ p·y`) moves errors as the largest of its choices' mixes of the successors'
+//! errors, and adds its own rounding: the conversion of the probabilities and rewards, the
+//! products and the sum of at most `fan` terms, and the division of a chain's uniform mix, each
+//! half an ulp relative to the terms' sizes, which for terms of one sign is the value itself
+//! (for an optimum too: the chosen choice's value bounds it). After a step that changes
+//! nothing the values are a float fixed point, which moves the exact iteration by at most that
+//! rounding a step; the largest of it, times the steps skipped, is added to every state.
 
 use perfectplay::{Player, Rat};
 
@@ -26,14 +28,27 @@ pub(crate) struct Backups<'a> {
     probability: Vec<f64>,
     /// Each choice's reward, rounded; empty for none.
     reward: Vec<f64>,
-    /// The largest reward's size.
-    largest_reward: f64,
+    /// Some reward is negative: a value's size does not bound its terms' sizes.
+    signed: bool,
     /// Values are probabilities: kept within [0, 1], where the exact ones are.
     probabilities: bool,
     /// The relative rounding of one backup.
     rounding: f64,
-    /// The rounding of the backups so far, summed.
-    pub error: f64,
+}
+
+/// Values in every state of the space with a bound on each one's error.
+pub(crate) struct Bounded {
+    /// Per state, the value.
+    pub values: Vec<f64>,
+    /// Per state, a bound on the distance from its value to the exact one.
+    pub errors: Vec<f64>,
+}
+
+impl Bounded {
+    /// The largest error bound.
+    pub(crate) fn error_bound(&self) -> f64 {
+        self.errors.iter().fold(0.0, |m: f64, &e| m.max(e))
+    }
 }
 
 impl<'a> Backups<'a> {
@@ -63,40 +78,172 @@ impl<'a> Backups<'a> {
             dtmc,
             players,
             probability: space.probabilities.iter().map(|p| p.to_f64()).collect(),
-            largest_reward: reward.iter().fold(0.0f64, |m, r| m.max(r.abs())),
+            signed: reward.iter().any(|&r| r < 0.0),
             probabilities,
             reward,
             // Half an ulp (EPSILON is a whole one) for each term, its product and its
-            // conversion, and for the division of a uniform mix.
-            rounding: (fan as f64 + 2.0) * f64::EPSILON,
-            error: 0.0,
+            // conversion, and for the division of a uniform mix; and a little over, as the
+            // bound itself is computed in floats.
+            rounding: (fan as f64 + 3.0) * f64::EPSILON,
         }
     }
 
-    /// The values `y` (per state of the space) after `steps` more backups, counted backwards:
-    /// a state where `fixed` gives a value takes it, the others back up their choices.
+    /// The values (per state of the space) after `steps` more backups, counted backwards: a
+    /// state where `fixed` gives a value takes it (exactly), the others back up their choices.
     pub(crate) fn run(
-        &mut self,
-        y: &mut Vec<f64>,
+        &self,
+        now: &mut Bounded,
         steps: u64,
         fixed: impl Fn(usize) -> Option<f64> + Sync,
     ) {
-        let mut next = vec![0.0; y.len()];
+        let n = now.values.len();
+        let mut next = Bounded {
+            values: vec![0.0; n],
+            errors: vec![0.0; n],
+        };
         let mut done = 0;
         while done < steps {
-            self.error += self.step_rounding(y);
             done += 1;
-            self.backup(y, &mut next, &fixed);
-            std::mem::swap(y, &mut next);
-            if *y == next {
+            self.backup(now, &mut next, &fixed);
+            std::mem::swap(now, &mut next);
+            if now.values == next.values {
                 break;
             }
         }
         // The steps skipped at a fixed point, which move the exact iteration unless it is
         // one of the exact backups too.
-        if done < steps && !self.exact_fixed_point(y, &fixed) {
-            self.error += (steps - done) as f64 * self.step_rounding(y);
+        if done < steps && !self.exact_fixed_point(&now.values, &fixed) {
+            self.drift(now, steps - done, &fixed);
         }
+    }
+
+    /// Adds to `now`'s errors how far `skipped` more exact backups can move from its values,
+    /// a float fixed point whose backups' rounding is at most `rounding` times each value
+    /// (terms of one sign). Where every open state mixes or maximises, no choice's mix of the
+    /// values passes a value by more than that rounding, so each state drifts by at most
+    /// `(1 + rounding)^skipped - 1` times its own value; elsewhere (a minimiser's other choices
+    /// may lead higher) by the largest state's rounding a step.
+    fn drift(&self, now: &mut Bounded, skipped: u64, fixed: &impl Fn(usize) -> Option<f64>) {
+        let n = now.values.len();
+        let open = |s: &usize| fixed(*s).is_none();
+        let minimiser = |s: usize| {
+            !self.dtmc && *self.players.get(s).unwrap_or(&self.players[0]) == Player::Min
+        };
+        let nonnegative = now.values.iter().all(|&v| v >= 0.0);
+        if !self.signed && nonnegative && !(0..n).filter(open).any(minimiser) {
+            let factor = (skipped as f64 * self.rounding).exp_m1() * (1.0 + self.rounding);
+            for (e, v) in now.errors.iter_mut().zip(&now.values) {
+                *e = (*e + factor * v).next_up();
+            }
+            return;
+        }
+        let rounding = (0..n)
+            .filter(open)
+            .map(|s| self.rounding * self.size(s, &now.values))
+            .fold(0.0, f64::max);
+        let drift = skipped as f64 * rounding * (1.0 + f64::EPSILON);
+        for e in &mut now.errors {
+            *e = (*e + drift).next_up();
+        }
+    }
+
+    /// One backup of `now` into `next`, on every core where the space is large.
+    fn backup(
+        &self,
+        now: &Bounded,
+        next: &mut Bounded,
+        fixed: &(impl Fn(usize) -> Option<f64> + Sync),
+    ) {
+        let state = |s: usize| match fixed(s) {
+            Some(v) => (v, 0.0),
+            None => self.backup_state(s, now),
+        };
+        let n = now.values.len();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, |t| t.get())
+            .min(n / 50_000)
+            .max(1);
+        let chunk = n.div_ceil(threads).max(1);
+        let parts = next
+            .values
+            .chunks_mut(chunk)
+            .zip(next.errors.chunks_mut(chunk));
+        let fill = |i: usize, (values, errors): (&mut [f64], &mut [f64])| {
+            for (j, (v, e)) in values.iter_mut().zip(errors).enumerate() {
+                (*v, *e) = state(i * chunk + j);
+            }
+        };
+        if threads == 1 {
+            parts.enumerate().for_each(|(i, part)| fill(i, part));
+            return;
+        }
+        std::thread::scope(|scope| {
+            for (i, part) in parts.enumerate() {
+                let fill = &fill;
+                scope.spawn(move || fill(i, part));
+            }
+        });
+    }
+
+    /// State `s`'s backup of `now`: the uniform mix of its choices in a chain, else the
+    /// optimum of the player who decides there; and the bound on its error.
+    fn backup_state(&self, s: usize, now: &Bounded) -> (f64, f64) {
+        let space = self.space;
+        // A choice's value and the mix of its successors' errors.
+        let choice = |c: usize| {
+            let (mut v, mut e) = (self.reward.get(c).copied().unwrap_or(0.0), 0.0);
+            for &(p, t) in space.outcomes_of(c) {
+                let p = self.probability[p as usize];
+                v += p * now.values[t as usize];
+                e += p * now.errors[t as usize];
+            }
+            (v, e)
+        };
+        let choices = space.choices_of(s as u32);
+        let (v, e) = if self.dtmc {
+            let k = choices.len() as f64;
+            let (v, e) = choices
+                .map(choice)
+                .fold((0.0, 0.0), |(v, e), (cv, ce)| (v + cv, e + ce));
+            (v / k, e / k)
+        } else {
+            let max = *self.players.get(s).unwrap_or(&self.players[0]) == Player::Max;
+            let mut best: Option<f64> = None;
+            let mut e: f64 = 0.0;
+            for (cv, ce) in choices.map(choice) {
+                e = e.max(ce);
+                best = Some(match best {
+                    Some(b) if (max && b >= cv) || (!max && b <= cv) => b,
+                    _ => cv,
+                });
+            }
+            (best.unwrap_or(0.0), e)
+        };
+        let v = match self.probabilities {
+            true => v.clamp(0.0, 1.0),
+            false => v,
+        };
+        let size = match self.signed {
+            true => self.size(s, &now.values),
+            false => v.abs(),
+        };
+        let e = (e + self.rounding * size) * (1.0 + self.rounding);
+        (v, e)
+    }
+
+    /// A bound on the size of the terms of state `s`'s backup of `y` (where rewards of both
+    /// signs keep the value from bounding it): the largest choice's sum of sizes.
+    fn size(&self, s: usize, y: &[f64]) -> f64 {
+        let space = self.space;
+        (space.choices_of(s as u32).map(|c| {
+            let r = self.reward.get(c).copied().unwrap_or(0.0).abs();
+            (space.outcomes_of(c).iter())
+                .map(|&(p, t)| self.probability[p as usize] * y[t as usize].abs())
+                .sum::<f64>()
+                + r
+        }))
+        .fold(0.0, f64::max)
+            * (1.0 + self.rounding)
     }
 
     /// Whether `y` is a fixed point of the exact backups: decided where every value is 0 or 1
@@ -143,86 +290,35 @@ impl<'a> Backups<'a> {
             }
         })
     }
-
-    /// The rounding one backup of `y` adds at most.
-    fn step_rounding(&self, y: &[f64]) -> f64 {
-        let largest = y.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-        self.rounding * (self.largest_reward + largest)
-    }
-
-    /// One backup of `y` into `next`, on every core where the space is large.
-    fn backup(&self, y: &[f64], next: &mut [f64], fixed: &(impl Fn(usize) -> Option<f64> + Sync)) {
-        let value = |s: usize| fixed(s).unwrap_or_else(|| self.backup_state(s, y));
-        let n = next.len();
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |t| t.get())
-            .min(n / 50_000)
-            .max(1);
-        if threads == 1 {
-            for (s, out) in next.iter_mut().enumerate() {
-                *out = value(s);
-            }
-            return;
-        }
-        let chunk = n.div_ceil(threads);
-        std::thread::scope(|scope| {
-            for (i, part) in next.chunks_mut(chunk).enumerate() {
-                let value = &value;
-                scope.spawn(move || {
-                    for (j, out) in part.iter_mut().enumerate() {
-                        *out = value(i * chunk + j);
-                    }
-                });
-            }
-        });
-    }
-
-    /// State `s`'s backup of `y`: the uniform mix of its choices in a chain, else the optimum
-    /// of the player who decides there.
-    fn backup_state(&self, s: usize, y: &[f64]) -> f64 {
-        let space = self.space;
-        let choice = |c: usize| {
-            let mix = (space.outcomes_of(c).iter())
-                .map(|&(p, t)| self.probability[p as usize] * y[t as usize])
-                .sum::<f64>();
-            self.reward.get(c).copied().unwrap_or(0.0) + mix
-        };
-        let choices = space.choices_of(s as u32);
-        let v = if self.dtmc {
-            let k = choices.len() as f64;
-            choices.map(choice).sum::<f64>() / k
-        } else {
-            let player = *self.players.get(s).unwrap_or(&self.players[0]);
-            let values = choices.map(choice);
-            match player {
-                Player::Max => values.fold(f64::NEG_INFINITY, f64::max),
-                Player::Min => values.fold(f64::INFINITY, f64::min),
-            }
-        };
-        match self.probabilities {
-            true => v.clamp(0.0, 1.0),
-            false => v,
-        }
-    }
 }
 
-/// The value at the initial states of `space`, aggregated as `over` says, from every state's
-/// value, and the rounding of that aggregate.
-pub(crate) fn at_initial(space: &Space, over: OverInitial, values: &[f64]) -> (f64, f64) {
-    let at = |&i: &u32| values[i as usize];
+/// The value at the initial states of `space`, aggregated as `over` says, and a bound on its
+/// error, from every state's.
+pub(crate) fn at_initial(space: &Space, over: OverInitial, at: &Bounded) -> (f64, f64) {
     let initial = &space.initial;
+    let value = |&i: &u32| at.values[i as usize];
+    let error = initial
+        .iter()
+        .fold(0.0, |m: f64, &i| m.max(at.errors[i as usize]));
     match over {
-        OverInitial::Only => (at(&initial[0]), 0.0),
+        OverInitial::Only => (value(&initial[0]), error),
         OverInitial::Max => (
-            initial.iter().map(at).fold(f64::NEG_INFINITY, f64::max),
-            0.0,
+            initial.iter().map(value).fold(f64::NEG_INFINITY, f64::max),
+            error,
         ),
-        OverInitial::Min => (initial.iter().map(at).fold(f64::INFINITY, f64::min), 0.0),
+        OverInitial::Min => (
+            initial.iter().map(value).fold(f64::INFINITY, f64::min),
+            error,
+        ),
         OverInitial::Avg => {
-            let sum = initial.iter().map(at).sum::<f64>();
-            let largest = initial.iter().map(at).fold(0.0f64, |m, v| m.max(v.abs()));
+            let sum = initial.iter().map(value).sum::<f64>();
+            let largest = initial
+                .iter()
+                .map(value)
+                .fold(0.0f64, |m, v| m.max(v.abs()));
             let k = initial.len() as f64;
-            (sum / k, (k + 1.0) * f64::EPSILON * largest)
+            let rounding = (k + 1.0) * f64::EPSILON * largest;
+            (sum / k, (error + rounding).next_up())
         }
     }
 }

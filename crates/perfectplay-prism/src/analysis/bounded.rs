@@ -7,7 +7,7 @@
 use crate::analysis::error::{unsupported, AnalysisError};
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
-use crate::analysis::backups::{at_initial, count_layers, Backups};
+use crate::analysis::backups::{at_initial, count_layers, Backups, Bounded};
 use crate::analysis::check::{Answer, OverInitial};
 use crate::build::Space;
 use crate::program::eval::CExpr;
@@ -521,10 +521,8 @@ fn exact_too_large() -> AnalysisError {
 
 /// Float values in every state of the space, from [`lower_floats`] or [`bounded_floats`].
 pub(crate) struct Floats {
-    /// Per state of the space, the value with no step taken yet.
-    pub values: Vec<f64>,
-    /// A bound on every value's distance from the exact one, rounding included.
-    pub error_bound: f64,
+    /// Per state of the space, the value with no step taken yet and its error bound.
+    pub at: Bounded,
     /// Whether the engine's solve of an unbounded query iterated values (else it solved
     /// directly, or there was none).
     pub iterated: bool,
@@ -548,18 +546,20 @@ pub(crate) fn lower_floats(model: &mut LowerModel) -> Option<Floats> {
     let solution = solution.ok()?;
     let tail_bound = solution.stats().error_bound;
     let iterated = solution.stats().iterated > 0;
-    let mut y = (0..n as u32)
+    let values = (0..n as u32)
         .map(|s| solution.value(&model.tail.stands_for(s)).copied())
         .collect::<Option<Vec<f64>>>()?;
     drop(solution);
-    let mut backups = Backups::new(space, model.dtmc, &model.players, &[], true);
+    let mut at = Bounded {
+        values,
+        errors: vec![tail_bound; n],
+    };
+    let backups = Backups::new(space, model.dtmc, &model.players, &[], true);
     let allowed = &model.allowed;
-    backups.run(&mut y, model.first.into(), |s| (!allowed[s]).then_some(0.0));
-    Some(Floats {
-        values: y,
-        error_bound: (tail_bound + backups.error * (1.0 + f64::EPSILON)).next_up(),
-        iterated,
-    })
+    backups.run(&mut at, model.first.into(), |s| {
+        (!allowed[s]).then_some(0.0)
+    });
+    Some(Floats { at, iterated })
 }
 
 /// The float values of `model`'s step-bounded query in every state of the space, with every
@@ -571,29 +571,30 @@ pub(crate) fn bounded_floats(model: &BoundedModel) -> Floats {
     let (goal, allowed) = (&model.goal, &model.allowed);
     let probabilities = model.reward.is_empty() && model.instant.is_empty();
     let (players, reward) = (&model.players, &model.reward);
-    let mut backups = Backups::new(space, model.dtmc, players, reward, probabilities);
+    let backups = Backups::new(space, model.dtmc, players, reward, probabilities);
     // The values with no step left, which count the target if its window reaches the end.
     let counts = model.steps >= model.first;
-    let mut y: Vec<f64> = (0..space.len())
+    let values: Vec<f64> = (0..space.len())
         .map(|s| match () {
             _ if goal[s] && counts => 1.0,
             _ if !allowed[s] => 0.0,
             _ => model.instant.get(s).map_or(0.0, |r| r.to_f64()),
         })
         .collect();
-    let instant = y.iter().fold(0.0f64, |m, v| m.max(v.abs())) * f64::EPSILON;
+    // A state reward's rounding, half an ulp.
+    let errors = values.iter().map(|v| v.abs() * f64::EPSILON).collect();
+    let mut at = Bounded { values, errors };
     // The steps where the target counts, then those before its window.
     let window = model.steps.saturating_sub(model.first);
-    backups.run(&mut y, window.into(), |s| match () {
+    backups.run(&mut at, window.into(), |s| match () {
         _ if goal[s] => Some(1.0),
         _ if !allowed[s] => Some(0.0),
         _ => None,
     });
     let before = model.steps - window;
-    backups.run(&mut y, before.into(), |s| (!allowed[s]).then_some(0.0));
+    backups.run(&mut at, before.into(), |s| (!allowed[s]).then_some(0.0));
     Floats {
-        values: y,
-        error_bound: ((instant + backups.error) * (1.0 + f64::EPSILON)).next_up(),
+        at,
         iterated: false,
     }
 }
@@ -638,14 +639,14 @@ impl BoundedModel<'_> {
 /// The answer at the initial states, aggregated as `over` says, from the values of
 /// [`lower_floats`] or [`bounded_floats`], named by `method`.
 fn at_start(space: &Space, over: OverInitial, floats: Floats, method: &'static str) -> Answer {
-    let (value, rounding) = at_initial(space, over, &floats.values);
+    let (value, error_bound) = at_initial(space, over, &floats.at);
     Answer {
         value,
         exact: None,
         method,
         states: space.len(),
         holds: None,
-        error_bound: (floats.error_bound + rounding).next_up(),
+        error_bound,
         listed: None,
     }
 }

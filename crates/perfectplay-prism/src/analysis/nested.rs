@@ -108,10 +108,11 @@ pub(crate) fn values(
 
 /// Every state's value and the error bound, from float backups over the steps.
 fn floats(f: crate::analysis::bounded::Floats) -> (Vec<StateValue>, f64) {
-    let values = (f.values.into_iter())
+    let error = f.at.error_bound();
+    let values = (f.at.values.into_iter())
         .map(|value| StateValue { value, exact: None })
         .collect();
-    (values, f.error_bound)
+    (values, error)
 }
 
 fn infinite() -> StateValue {
