@@ -326,9 +326,10 @@ pub(crate) fn at_initial(space: &Space, over: OverInitial, at: &Bounded) -> (f64
 /// How many states a product of `space` with the steps explores in `steps` steps from the
 /// states set in `layer` (which it leaves at the last step's), where a state moves on when
 /// `moves(s)`, added to `total`: the sizes of the sets of states reachable at each step,
-/// summed, a set a step, stopping past `limit`; a set that repeats the one before repeats
-/// for ever. Far cheaper than exploring the product, so a bound too large for it is refused
-/// at once.
+/// summed, a set a step, stopping past `limit`. Far cheaper than exploring the product, so a
+/// bound too large for it is refused at once. The sets are eventually periodic: a set equal to
+/// one of the last [`PERIODS`] (by a hash of it; a collision only misjudges the size, and the
+/// engine's own limit still holds) repeats its period's sizes for every step left.
 pub(crate) fn count_layers(
     space: &Space,
     layer: &mut Vec<bool>,
@@ -337,27 +338,47 @@ pub(crate) fn count_layers(
     total: &mut usize,
     limit: usize,
 ) {
+    use std::hash::{Hash, Hasher};
     let n = space.len();
-    let mut before = vec![false; n];
+    let mut next = vec![false; n];
+    // The last steps' sets, by hash, and their sizes.
+    let mut recent: std::collections::VecDeque<(u64, usize)> = Default::default();
     for taken in 0..steps {
         let size = layer.iter().filter(|&&b| b).count();
         if size == 0 || *total > limit {
             return;
         }
-        if taken > 0 && *layer == before {
+        let mut hasher = rustc_hash::FxHasher::default();
+        layer.hash(&mut hasher);
+        let hash = hasher.finish();
+        if let Some(back) = recent.iter().rev().position(|&(h, _)| h == hash) {
+            // The sets of the last `period` steps come round again, from this one on.
+            let period = back + 1;
+            let sizes: Vec<usize> = recent.iter().rev().take(period).map(|&(_, s)| s).collect();
             let left = (steps - taken) as usize;
-            *total = total.saturating_add(left.saturating_mul(size));
+            let per_period: usize = sizes.iter().sum();
+            let rest: usize = sizes.iter().rev().take(left % period).sum();
+            let cycles = (left / period).saturating_mul(per_period);
+            *total = total.saturating_add(cycles).saturating_add(rest);
             return;
         }
+        if recent.len() == PERIODS {
+            recent.pop_front();
+        }
+        recent.push_back((hash, size));
         *total += size;
-        before.iter_mut().for_each(|b| *b = false);
+        next.iter_mut().for_each(|b| *b = false);
         for s in (0..n).filter(|&s| layer[s] && moves(s)) {
             for c in space.choices_of(s as u32) {
                 for &(_, t) in space.outcomes_of(c) {
-                    before[t as usize] = true;
+                    next[t as usize] = true;
                 }
             }
         }
-        std::mem::swap(layer, &mut before);
+        std::mem::swap(layer, &mut next);
     }
 }
+
+/// The longest period of the sets of states reachable step by step that [`count_layers`]
+/// recognises.
+const PERIODS: usize = 64;
