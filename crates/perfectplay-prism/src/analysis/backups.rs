@@ -10,8 +10,9 @@
 //! products and the sum of at most `fan` terms, and the division of a chain's uniform mix, each
 //! half an ulp relative to the terms' sizes, which for terms of one sign is the value itself
 //! (for an optimum too: the chosen choice's value bounds it). After a step that changes
-//! nothing the values are a float fixed point, which moves the exact iteration by at most that
-//! rounding a step; the largest of it, times the steps skipped, is added to every state.
+//! no value the values are a float fixed point; the errors go on until they settle too (then
+//! they bound every later step), or for a while, and then the steps left are bounded in one
+//! go (see [`Backups::drift`]).
 
 use perfectplay::{Player, Rat};
 
@@ -102,28 +103,51 @@ impl<'a> Backups<'a> {
             errors: vec![0.0; n],
         };
         let mut done = 0;
+        // The step from which the values stopped changing (a float fixed point stays one),
+        // and whether the errors stopped too.
+        let mut settled: Option<u64> = None;
+        let mut errors_settled = false;
         while done < steps {
             done += 1;
             self.backup(now, &mut next, &fixed);
             std::mem::swap(now, &mut next);
-            if now.values == next.values {
+            if now.values != next.values {
+                continue;
+            }
+            // The errors go on, for as many steps again as the values took (at least a
+            // thousand), until they settle too.
+            if settled.is_none() && self.exact_fixed_point(&now.values, &fixed) {
+                // The exact backups keep these values: the errors only mix from here on.
+                let largest = now.error_bound();
+                now.errors.iter_mut().for_each(|e| *e = largest);
+                errors_settled = true;
+                break;
+            }
+            let since = *settled.get_or_insert(done);
+            if now.errors == next.errors {
+                errors_settled = true;
+                break;
+            }
+            if done - since >= since.max(1000) {
                 break;
             }
         }
-        // The steps skipped at a fixed point, which move the exact iteration unless it is
-        // one of the exact backups too.
-        if done < steps && !self.exact_fixed_point(&now.values, &fixed) {
+        if done < steps && !errors_settled {
             self.drift(now, steps - done, &fixed);
         }
     }
 
     /// Adds to `now`'s errors how far `skipped` more exact backups can move from its values,
-    /// a float fixed point whose backups' rounding is at most `rounding` times each value
-    /// (terms of one sign). Where every open state mixes or maximises, no choice's mix of the
-    /// values passes a value by more than that rounding, so each state drifts by at most
-    /// `(1 + rounding)^skipped - 1` times its own value; elsewhere (a minimiser's other choices
-    /// may lead higher) by the largest state's rounding a step.
+    /// a float fixed point (where the errors did not settle as well; errors that settle are a
+    /// bound for every later step, as a backup of them computed rounding up gives them back).
+    /// The errors mix over the steps into at most the largest of them, and the values (not
+    /// the exact backups' fixed point, which [`Backups::run`] tells apart) move by each
+    /// backup's rounding: at most `rounding` times each value (terms of one sign), so where every open
+    /// state mixes or maximises (no choice's mix of the values passes a value by more than
+    /// that) by `(1 + rounding)^skipped - 1` times the state's own value; elsewhere (a
+    /// minimiser's other choices may lead higher) by the largest state's rounding a step.
     fn drift(&self, now: &mut Bounded, skipped: u64, fixed: &impl Fn(usize) -> Option<f64>) {
+        let largest = now.error_bound();
         let n = now.values.len();
         let open = |s: &usize| fixed(*s).is_none();
         let minimiser = |s: usize| {
@@ -133,7 +157,7 @@ impl<'a> Backups<'a> {
         if !self.signed && nonnegative && !(0..n).filter(open).any(minimiser) {
             let factor = (skipped as f64 * self.rounding).exp_m1() * (1.0 + self.rounding);
             for (e, v) in now.errors.iter_mut().zip(&now.values) {
-                *e = (*e + factor * v).next_up();
+                *e = (largest + factor * v).next_up();
             }
             return;
         }
@@ -143,7 +167,7 @@ impl<'a> Backups<'a> {
             .fold(0.0, f64::max);
         let drift = skipped as f64 * rounding * (1.0 + f64::EPSILON);
         for e in &mut now.errors {
-            *e = (*e + drift).next_up();
+            *e = (largest + drift).next_up();
         }
     }
 
