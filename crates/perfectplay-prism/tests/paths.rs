@@ -250,6 +250,26 @@ fn lower_and_exact_step_bounds_worked_out_by_hand() {
     }
 }
 
+/// `ψ U>=k φ` of `m` from every position, optimised as `maximise` says: `ψ U φ` (the least
+/// fixed point, from zero), then `k` steps back through ψ.
+fn until_from_step(m: &Mdp, maximise: bool, k: usize) -> Vec<f64> {
+    let (phi, psi) = (&m.phi, &m.psi);
+    let best = |q: &dyn Fn(usize) -> f64| match maximise {
+        true => q(0).max(q(1)),
+        false => q(0).min(q(1)),
+    };
+    let until = m.iterate(vec![0.0; m.moves.len()], None, |x, q| {
+        if phi[x] {
+            1.0
+        } else if psi[x] {
+            best(q)
+        } else {
+            0.0
+        }
+    });
+    m.iterate(until, Some(k), |x, q| if psi[x] { best(q) } else { 0.0 })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
 
@@ -264,12 +284,7 @@ proptest! {
         for maximise in [true, false] {
             let opt = if maximise { "max" } else { "min" };
             let best = |q: &dyn Fn(usize) -> f64| if maximise { q(0).max(q(1)) } else { q(0).min(q(1)) };
-            // ψ U φ from every position (the least fixed point, from zero), then k steps
-            // back through ψ.
-            let until = m.iterate(vec![0.0; n], None, |x, q| {
-                if phi[x] { 1.0 } else if psi[x] { best(q) } else { 0.0 }
-            });
-            let lower = m.iterate(until, Some(k), |x, q| if psi[x] { best(q) } else { 0.0 });
+            let lower = until_from_step(&m, maximise, k);
             // φ at step k exactly.
             let at = m.iterate(phi.iter().map(|&p| p as u8 as f64).collect(), Some(k), |_, q| best(q));
             // φ for ever (the greatest fixed point, from one), then k free steps back.
@@ -310,15 +325,9 @@ proptest! {
     #[test]
     fn long_lower_bounds_within_their_error_bound(m in mdp(), k in 5usize..300) {
         let src = m.prism();
-        let (phi, psi) = (&m.phi, &m.psi);
-        let n = m.moves.len();
         for maximise in [true, false] {
             let opt = if maximise { "max" } else { "min" };
-            let best = |q: &dyn Fn(usize) -> f64| if maximise { q(0).max(q(1)) } else { q(0).min(q(1)) };
-            let until = m.iterate(vec![0.0; n], None, |x, q| {
-                if phi[x] { 1.0 } else if psi[x] { best(q) } else { 0.0 }
-            });
-            let lower = m.iterate(until, Some(k), |x, q| if psi[x] { best(q) } else { 0.0 });
+            let lower = until_from_step(&m, maximise, k);
             let prop = format!("P{opt}=? [ \"psi\" U>={k} \"phi\" ]");
             let (float, bound) = answer_with_bound(&src, &prop)
                 .map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;

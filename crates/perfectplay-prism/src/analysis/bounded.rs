@@ -486,27 +486,38 @@ pub(crate) fn check_lower(
 
 impl LowerModel<'_> {
     /// An error if the product with the steps would pass [`PRODUCT_STATES`], found before
-    /// exploring it ([`count_layers`]).
+    /// exploring it.
     pub(crate) fn fits(&self) -> Result<(), AnalysisError> {
-        let space = self.tail.space;
-        let mut layer = vec![false; space.len()];
-        for &i in &space.initial {
-            layer[i as usize] = true;
-        }
-        let mut total = 0;
-        let moves = |s: usize| self.allowed[s];
+        let allowed = |s: usize| self.allowed[s];
+        product_fits(self.tail.space, &[(self.first, &allowed)])
+    }
+}
+
+/// An error if a product of `space` with the steps would pass [`PRODUCT_STATES`] states: its
+/// steps taken from the initial states in `phases`, each a number of steps and whether a
+/// state moves on in them ([`count_layers`]).
+fn product_fits(
+    space: &Space,
+    phases: &[(u32, &dyn Fn(usize) -> bool)],
+) -> Result<(), AnalysisError> {
+    let mut layer = vec![false; space.len()];
+    for &i in &space.initial {
+        layer[i as usize] = true;
+    }
+    let mut total = 0;
+    for &(steps, moves) in phases {
         count_layers(
             space,
             &mut layer,
-            self.first.into(),
+            steps.into(),
             moves,
             &mut total,
             PRODUCT_STATES,
         );
-        match total > PRODUCT_STATES {
-            true => Err(exact_too_large()),
-            false => Ok(()),
-        }
+    }
+    match total > PRODUCT_STATES {
+        true => Err(exact_too_large()),
+        false => Ok(()),
     }
 }
 
@@ -601,38 +612,16 @@ pub(crate) fn bounded_floats(model: &BoundedModel) -> Floats {
 
 impl BoundedModel<'_> {
     /// An error if the product with the steps would pass [`PRODUCT_STATES`], found before
-    /// exploring it ([`count_layers`]).
+    /// exploring it: the steps before the target's window, then those in it.
     pub(crate) fn fits(&self) -> Result<(), AnalysisError> {
-        let space = self.space;
-        let mut layer = vec![false; space.len()];
-        for &i in &space.initial {
-            layer[i as usize] = true;
-        }
-        let mut total = 0;
         let window = self.steps.saturating_sub(self.first);
-        let before = self.steps - window;
         let (goal, allowed) = (&self.goal, &self.allowed);
-        count_layers(
-            space,
-            &mut layer,
-            before.into(),
-            |s| allowed[s],
-            &mut total,
-            PRODUCT_STATES,
-        );
-        let moves = |s: usize| allowed[s] && !goal[s];
-        count_layers(
-            space,
-            &mut layer,
-            window.into(),
-            moves,
-            &mut total,
-            PRODUCT_STATES,
-        );
-        match total > PRODUCT_STATES {
-            true => Err(exact_too_large()),
-            false => Ok(()),
-        }
+        let before = |s: usize| allowed[s];
+        let within = |s: usize| allowed[s] && !goal[s];
+        product_fits(
+            self.space,
+            &[(self.steps - window, &before), (window, &within)],
+        )
     }
 }
 
