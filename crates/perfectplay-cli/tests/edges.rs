@@ -363,3 +363,23 @@ fn many_declarations_in_any_order_are_read() {
         text(&o.stderr)
     );
 }
+
+/// A step bound far beyond the model: `check` answers it in floats by backups over the
+/// states, whatever the bound; the exact check, explain and play, which solve the model with
+/// the steps counted, say at once that it is too large, rather than exploring it for minutes.
+#[test]
+fn a_step_bound_far_beyond_the_model_is_answered_or_refused_at_once() {
+    let model = file("coin.prism", &format!("dtmc\n{COIN}"));
+    for prop in ["P=? [ F>=100000000 x=1 ]", "P=? [ F<=100000000 x=1 ]"] {
+        let o = run(&["check", &model, "--prop", prop, "-q"]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(
+            text(&o.stdout).trim_end(),
+            format!("{}: 1", prop.replace("x=1", "(x = 1)"))
+        );
+        let o = run(&["check", &model, "--prop", prop, "--exact", "-q"]);
+        assert!(failure(&o).contains("more than 50000000 states"));
+        let o = run(&["explain", &model, "--prop", prop]);
+        assert!(failure(&o).contains("checking the property answers it"));
+    }
+}

@@ -447,6 +447,8 @@ pub fn analysis_model<'a>(
         let model =
             crate::analysis::bounded::model(program, space, q, through, &r.target, r.over, steps)
                 .map_err(Error::Analysis)?;
+        let too_large = |_| Error::Analysis(crate::analysis::bounded::analysis_too_large());
+        model.fits().map_err(too_large)?;
         return Ok(Box::new(model));
     }
     if let (None, true, None) = (r.steps, r.first > 0, &r.query.bound) {
@@ -455,6 +457,8 @@ pub fn analysis_model<'a>(
             program, space, q, through, &r.target, r.over, r.first,
         )
         .map_err(Error::Analysis)?;
+        let too_large = |_| Error::Analysis(crate::analysis::bounded::analysis_too_large());
+        model.fits().map_err(too_large)?;
         return Ok(Box::new(model));
     }
     let r = r.settle_zero(loaded)?;

@@ -521,6 +521,17 @@ fn product_fits(
     }
 }
 
+/// Why explain, play and the others, which solve the product with the steps, refuse a step
+/// bound far beyond the space's size (where [`BoundedModel::fits`] or [`LowerModel::fits`]
+/// fails).
+pub(crate) fn analysis_too_large() -> AnalysisError {
+    AnalysisError::TooLarge(format!(
+        "the model with the steps counted, which explaining or playing a step bound solves, has \
+         more than {PRODUCT_STATES} states (checking the property answers it, by backups over \
+         the model's states)"
+    ))
+}
+
 /// Why the exact solve of a step bound far beyond the space's size is refused.
 fn exact_too_large() -> AnalysisError {
     AnalysisError::TooLarge(format!(
