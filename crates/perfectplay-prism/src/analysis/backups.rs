@@ -35,6 +35,8 @@ pub(crate) struct Backups<'a> {
     probabilities: bool,
     /// The relative rounding of one backup.
     rounding: f64,
+    /// The cores a backup may use.
+    threads: usize,
 }
 
 /// Values in every state of the space with a bound on each one's error.
@@ -86,6 +88,7 @@ impl<'a> Backups<'a> {
             // conversion, and for the division of a uniform mix; and a little over, as the
             // bound itself is computed in floats.
             rounding: (fan as f64 + 3.0) * f64::EPSILON,
+            threads: std::thread::available_parallelism().map_or(1, |t| t.get()),
         }
     }
 
@@ -183,10 +186,7 @@ impl<'a> Backups<'a> {
             None => self.backup_state(s, now),
         };
         let n = now.values.len();
-        let threads = std::thread::available_parallelism()
-            .map_or(1, |t| t.get())
-            .min(n / 50_000)
-            .max(1);
+        let threads = self.threads.min(n / 50_000).max(1);
         let chunk = n.div_ceil(threads).max(1);
         let parts = next
             .values
