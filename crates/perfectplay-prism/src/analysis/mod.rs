@@ -1,7 +1,8 @@
 //! Answering properties on a built state space: the graph analyses ([`graph`], and [`ctl`] for
 //! CTL's `E` and `A`), the query models the engine solves ([`check`] and [`query`] for
-//! unbounded queries, [`bounded`] for step bounds, [`zero`] and [`total`] for the reward
-//! variants of games), a property resolved against the model ([`resolved`]), state formulas in
+//! unbounded queries, [`bounded`] for step bounds, solved in floats by [`backups`] over the
+//! space, [`zero`] and [`total`] for the reward variants of games), a property resolved
+//! against the model ([`resolved`]), state formulas in
 //! every state ([`nested`]), filters ([`filter`]) and arithmetic over queries ([`compound`]).
 
 pub(crate) mod answer;
