@@ -145,10 +145,10 @@ impl<'a> Backups<'a> {
     /// bound for every later step, as a backup of them computed rounding up gives them back).
     /// The errors mix over the steps into at most the largest of them, and the values (not
     /// the exact backups' fixed point, which [`Backups::run`] tells apart) move by each
-    /// backup's rounding: at most `rounding` times each value (terms of one sign), so where every open
-    /// state mixes or maximises (no choice's mix of the values passes a value by more than
-    /// that) by `(1 + rounding)^skipped - 1` times the state's own value; elsewhere (a
-    /// minimiser's other choices may lead higher) by the largest state's rounding a step.
+    /// backup's rounding: at most `rounding` times each value (terms of one sign), so where
+    /// every open state mixes or maximises (no choice's mix of the values passes a value by
+    /// more than that) by `(1 + rounding)^skipped - 1` times the state's own value; elsewhere
+    /// (a minimiser's other choices may lead higher) by the largest state's rounding a step.
     fn drift(&self, now: &mut Bounded, skipped: u64, fixed: &impl Fn(usize) -> Option<f64>) {
         let largest = now.error_bound();
         let n = now.values.len();
