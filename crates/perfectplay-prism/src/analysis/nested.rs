@@ -76,15 +76,14 @@ pub(crate) fn values(
                 program, space, q, through, target, over, first,
             )
             .map_err(model_err)?;
-            match exact {
-                false => match crate::analysis::bounded::lower_floats(&mut m) {
-                    Some(f) => floats(f),
-                    None => {
-                        m.fits().map_err(model_err)?;
-                        solve_all(&m, n, |s| (s, 0), exact)?
-                    }
-                },
-                true => {
+            // In floats by backups; exactly (or where the float solve fails), the product.
+            let backed_up = match exact {
+                false => crate::analysis::bounded::lower_floats(&mut m),
+                true => None,
+            };
+            match backed_up {
+                Some(f) => floats(f),
+                None => {
                     m.fits().map_err(model_err)?;
                     solve_all(&m, n, |s| (s, 0), exact)?
                 }
