@@ -293,24 +293,16 @@ impl<'a> Backups<'a> {
                 true => Rat::ONE,
                 false => Rat::ZERO,
             };
-            let mut sums = space.choices_of(s as u32).map(choice);
+            let sums = space.choices_of(s as u32).map(choice);
+            let Some(sums) = sums.collect::<Option<Vec<Rat>>>() else {
+                return false;
+            };
+            let (least, most) = (sums.iter().min(), sums.iter().max());
             match (self.dtmc, *self.players.get(s).unwrap_or(&self.players[0])) {
-                // A uniform mix is the value only if every choice's sum is.
-                (true, _) => sums.all(|x| x == Some(want)),
-                (false, Player::Max) => {
-                    let all: Option<Vec<Rat>> = sums.collect();
-                    all.is_some_and(|all| {
-                        all.contains(&want)
-                            && (want == Rat::ONE || all.iter().all(|&x| x == Rat::ZERO))
-                    })
-                }
-                (false, Player::Min) => {
-                    let all: Option<Vec<Rat>> = sums.collect();
-                    all.is_some_and(|all| {
-                        all.contains(&want)
-                            && (want == Rat::ZERO || all.iter().all(|&x| x == Rat::ONE))
-                    })
-                }
+                // A uniform mix of sums within [0, 1] is 0 or 1 only if every sum is.
+                (true, _) => least == Some(&want) && most == Some(&want),
+                (false, Player::Max) => most == Some(&want),
+                (false, Player::Min) => least == Some(&want),
             }
         })
     }

@@ -14,10 +14,10 @@ use crate::program::eval::CExpr;
 use crate::program::Program;
 use crate::syntax::ast::{Measure, ModelType, Path, Query};
 
-/// The most states a product of the space with the steps explores: a step bound far beyond the
-/// space's size (`F<=100000000` of a small chain) is an error that says so, not a run that
-/// fills the memory. (The float sweep of a numbered [`BoundedModel`] keeps two layers, and
-/// needs no limit.)
+/// The most states a product of the space with the steps explores (exact solves, explain and
+/// the others): a step bound far beyond the space's size (`F<=100000000` of a small chain) is
+/// an error that says so, not a run that fills the memory. (Float checks back values up over
+/// the space itself, [`crate::analysis::backups`], and need no limit.)
 pub(crate) const PRODUCT_STATES: usize = 50_000_000;
 
 /// A solve's error, said of the product with the steps where it reached the state limit.
