@@ -361,7 +361,15 @@ proptest! {
                 let (exact, ..) = answer(&src, &prop, true)
                     .map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
                 prop_assert!((float - exact).abs() <= bound + exact.abs() * f64::EPSILON, "{prop}: {float} ± {bound} vs {exact}\n{src}");
-                prop_assert!(bound <= 1e-11 * exact.abs().max(1.0), "{prop}: bound {bound}");
+                // The bound is rounding step by step, relative to the largest value a state
+                // can have (a minimiser's errors come from the choices it avoids too): at most
+                // 6.5 a step of reward (1 + 3/2 + x), a state reward of 4, a probability of 1.
+                let largest = match &prop[..1] {
+                    "R" if prop.contains("C<=") => 6.5 * k as f64,
+                    "R" => 4.0,
+                    _ => 1.0,
+                };
+                prop_assert!(bound <= 1e-13 * k as f64 * largest, "{prop}: bound {bound}");
             }
         }
     }
