@@ -25,6 +25,9 @@ pub trait EncodedModel: Send + Sync {
 
     /// The state `state` encodes, as the model shows it (for errors and answers).
     fn show(&self, state: &[u8]) -> String;
+
+    /// Who loses a play that never ends ([`Model::endless_play_loser`]).
+    fn endless_play_loser(&self) -> Option<Player>;
 }
 
 /// The error of a model that cannot move its states between processes.
@@ -118,6 +121,10 @@ where
             Some(s) => self.show_state(&s),
             None => format!("{state:?}"),
         }
+    }
+
+    fn endless_play_loser(&self) -> Option<Player> {
+        Model::endless_play_loser(self)
     }
 }
 

@@ -508,6 +508,12 @@ pub trait NodeBuilder<S, M>: sealed::Sealed {
     /// Adds an outcome with its exact probability, collecting `reward` on the way to `next`:
     /// an outcome of a chance node, or of the random move added last to a decision.
     fn add_outcome(&mut self, label: M, probability: Rat, reward: impl Into<Rat>, next: S);
+
+    /// Says that the state cannot be described, for the model's own reason (an expression it
+    /// cannot evaluate in this state, a rule the state breaks): the engine stops with
+    /// [`SolveError::InvalidModel`](crate::SolveError::InvalidModel), naming the state and
+    /// `reason`, whatever else was called.
+    fn fail(&mut self, reason: impl Into<String>);
 }
 
 /// Keeps [`NodeBuilder`] implemented only here, so that methods can be added to it.
@@ -571,6 +577,13 @@ impl Shape {
     pub(crate) fn chance(&mut self) {
         self.set_kind(NodeKind::Chance);
         self.tally.open(0);
+    }
+
+    /// [`NodeBuilder::fail`]: the node is invalid, whatever else is added; the detailed
+    /// check gives the model's reason.
+    #[inline(always)]
+    pub(crate) fn fail(&mut self) {
+        self.misuse = Some("the model could not describe the state");
     }
 
     /// [`NodeBuilder::add_move`]: the move's index.
@@ -643,6 +656,8 @@ pub struct Node<S, M> {
     payoff: Rat,
     branches: Vec<Branch<S, M>>,
     random: Vec<RandomMove<M>>,
+    /// The model's own reason why the state cannot be described ([`NodeBuilder::fail`]).
+    failure: Option<String>,
 }
 
 /// The quick check of a node's distributions, kept while they are added: every distribution
@@ -716,11 +731,17 @@ impl<S, M> Default for Node<S, M> {
             payoff: Rat::ZERO,
             branches: Vec::new(),
             random: Vec::new(),
+            failure: None,
         }
     }
 }
 
 impl<S, M> NodeBuilder<S, M> for Node<S, M> {
+    fn fail(&mut self, reason: impl Into<String>) {
+        self.failure = Some(reason.into());
+        self.shape.fail();
+    }
+
     #[inline]
     fn terminal(&mut self, payoff: impl Into<Rat>) {
         self.shape.terminal();
@@ -835,6 +856,7 @@ impl<S, M> Node<S, M> {
         self.payoff = Rat::ZERO;
         self.branches.clear();
         self.random.clear();
+        self.failure = None;
     }
 
     /// Checks the node against the contract of [`Model::expand`]; the error is a sentence
@@ -854,6 +876,9 @@ impl<S, M> Node<S, M> {
     }
 
     fn validate_in_detail(&self) -> Result<(), String> {
+        if let Some(reason) = &self.failure {
+            return Err(reason.clone());
+        }
         if let Some(m) = self.shape.misuse {
             return Err(m.to_string());
         }

@@ -208,6 +208,11 @@ impl<M: Model, N: Number, V: Values<N>, const INNER: bool> NodeBuilder<M::State,
         self.shape.decision(player);
     }
 
+    /// Left to the recorded node, which names the reason.
+    fn fail(&mut self, _reason: impl Into<String>) {
+        self.shape.fail();
+    }
+
     #[inline(always)]
     fn chance(&mut self) {
         self.shape.chance();
