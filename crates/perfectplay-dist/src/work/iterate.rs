@@ -21,7 +21,7 @@ const LOCAL_BUDGET: usize = 16;
 
 /// The side of the open states' bounds still to be guessed.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Side {
+pub(super) enum Side {
     /// Both sides are known.
     None,
     /// The upper bounds.
@@ -59,6 +59,16 @@ impl Work<'_> {
                         .to_string(),
                 ))
             }
+        };
+        // No move on a cycle collects anything, the exits are of one sign, and an endless play
+        // is the worst for the player the exits favour (a reachability probability): the
+        // values are then the least fixed point of the backup (the greatest, for exits of
+        // the other sign), however the other player keeps a play going, and a checked guess
+        // bounds them with no trap analysis.
+        self.fixed_point = match self.model.endless_play_loser() {
+            Some(Player::Max) if !inside && !negative => Some(Side::Upper),
+            Some(Player::Min) if !inside && !positive => Some(Side::Lower),
+            _ => None,
         };
         let open: Vec<usize> = (0..self.part.len())
             .filter(|&s| !self.part.fin[s])
@@ -252,7 +262,7 @@ impl Work<'_> {
         open: &[usize],
         side: Side,
     ) -> Result<bool, DistError> {
-        if self.trap.is_none() {
+        if self.trap.is_none() && self.fixed_point != Some(side) {
             let trapped = self.trapped(worker, open, side)?;
             self.trap = Some(trapped);
         }
@@ -278,8 +288,15 @@ impl Work<'_> {
             } else {
                 self.part.hi[s]
             };
+            // Zero is guessed as it is: states that cannot reach a payoff (a trap where the
+            // value is zero) back up to exactly zero, which a guess a little beyond would not,
+            // by the rounding of the sums that check it.
             let step = 0.5 * precision * known.abs().max(1.0);
-            guessed[s] = if upper { known + step } else { known - step };
+            guessed[s] = match (known == 0.0, upper) {
+                (true, _) => 0.0,
+                (false, true) => known + step,
+                (false, false) => known - step,
+            };
         }
         let mut slots = if upper {
             self.part.slot_hi.clone()

@@ -61,6 +61,9 @@ struct Work<'a> {
     queue: VecDeque<usize>,
     /// Whether a player can keep the play going for ever at no cost, once asked.
     trap: Option<bool>,
+    /// The side of the bounds that a guess checked as a pre-fixed point bounds whatever the
+    /// players do, where the values are known to be the backup's extreme fixed point.
+    fixed_point: Option<iterate::Side>,
 }
 
 /// Runs worker `worker` of the solve; worker 0 returns the outcome.
@@ -81,6 +84,7 @@ pub(crate) fn run(
         local: Vec::new(),
         queue: VecDeque::new(),
         trap: None,
+        fixed_point: None,
     };
     work.explore(worker)?;
     let iterated = work.retrograde(worker)?;
