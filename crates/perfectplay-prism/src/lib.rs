@@ -48,8 +48,8 @@ pub use error::{Error, LookupError};
 pub use program::props::{Prop, Props};
 pub use program::value;
 pub use session::{
-    all_properties, analysis_model, check_constants, check_prop, find_property, parse_program,
-    query_model, read_source, MAX_SOURCE_BYTES,
+    across_query, all_properties, analysis_model, check_constants, check_prop, find_property,
+    parse_program, query_model, read_source, AcrossQuery, MAX_SOURCE_BYTES,
 };
 pub use syntax::ast;
 pub use syntax::diagnostic::{Diagnostic, Span};

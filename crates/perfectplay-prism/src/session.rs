@@ -603,3 +603,35 @@ pub(crate) fn check_query(
     let a = answer_resolved(loaded, props, prop, r.settle_zero(loaded)?, exact)?;
     Ok(if complement { complemented(a) } else { a })
 }
+
+/// A property made ready for a solve across processes ([`across_query`]).
+pub struct AcrossQuery {
+    /// The query's game over the model's own states, expanded when asked and written as
+    /// bytes: each process of such a solve holds only its share of the states. It has no
+    /// built space and no graph analysis behind it: its solver bounds the values itself.
+    pub model: Box<dyn perfectplay::dynamic::DynModel>,
+    /// Whether the property's value is one minus the game's (`G`, `W` and `R`, checked as
+    /// the complement of an `F` or `U` query).
+    pub complement: bool,
+}
+
+/// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
+/// `U`, `G`, `W` or `R` without step bounds, at the initial state (or a filter's max, min or
+/// avg over the initial states). Any other property is refused with an error that says so.
+pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossQuery, Error> {
+    props.defined_for(prop)?;
+    refuse_ctl(prop)?;
+    let refused = || Error::of(&prop.text, unsupported(crate::analysis::across::NOT_ACROSS));
+    if !matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
+        || crate::analysis::filter::is_general(&prop.expr)
+    {
+        return Err(refused());
+    }
+    let r = resolve_prop(&program, props, prop, &prop.expr)?;
+    let complement = r.complement;
+    let model = crate::analysis::across::across_model(program, &r).map_err(|e| match e {
+        Error::Analysis(a) => Error::of(&prop.text, a),
+        e => e,
+    })?;
+    Ok(AcrossQuery { model, complement })
+}

@@ -432,6 +432,17 @@ pub(crate) fn validate(
             "{n} states are more than the solver numbers"
         )));
     }
+    validate_query(program, query, over, space.initial.len())
+}
+
+/// [`validate`] of what does not depend on the built space: the query against the model's
+/// type, and `over` against its `initial` states.
+pub(crate) fn validate_query(
+    program: &Program,
+    query: &Query,
+    over: OverInitial,
+    initial: usize,
+) -> Result<(), AnalysisError> {
     match (program.model_type, query.opt) {
         (ModelType::Dtmc, Opt::Min | Opt::Max) => {
             return Err(unsupported(
@@ -460,10 +471,9 @@ pub(crate) fn validate(
             "queries with a bound (P>=p) are not supported yet: ask P=? and compare",
         ));
     }
-    if over == OverInitial::Only && space.initial.len() > 1 {
+    if over == OverInitial::Only && initial > 1 {
         return Err(unsupported(format!(
-            "the model has {} initial states: ask filter(max|min|avg, …, \"init\")",
-            space.initial.len()
+            "the model has {initial} initial states: ask filter(max|min|avg, …, \"init\")"
         )));
     }
     Ok(())
@@ -915,10 +925,24 @@ pub(crate) fn owners(
     coalition: &[crate::syntax::ast::Ident],
     best: Player,
 ) -> Result<Vec<Player>, AnalysisError> {
-    let worst = match best {
-        Player::Max => Player::Min,
-        Player::Min => Player::Max,
-    };
+    let members = coalition_members(program, coalition)?;
+    (0..space.len() as u32)
+        .map(|s| {
+            let choices = space.choices_of(s).map(|c| {
+                let ch = &space.choices[c];
+                (!ch.is_added_loop()).then(|| (ch.action(), ch.module()))
+            });
+            let owner = state_owner(program, choices, || space.show(program, s))?;
+            Ok(side_of(&members, owner, best))
+        })
+        .collect()
+}
+
+/// The coalition's players, as a flag per player of `program`.
+pub(crate) fn coalition_members(
+    program: &Program,
+    coalition: &[crate::syntax::ast::Ident],
+) -> Result<Vec<bool>, AnalysisError> {
     let mut members = vec![false; program.players.len()];
     for id in coalition {
         if id.name == "*" {
@@ -937,48 +961,57 @@ pub(crate) fn owners(
         };
         members[i] = true;
     }
-    let owner_of = |c: usize| -> Option<usize> {
-        let ch = &space.choices[c];
-        if ch.is_added_loop() {
-            return None;
-        }
-        program
-            .players
-            .iter()
-            .position(|(_, modules, actions)| match ch.action() {
-                Some(a) => actions.contains(&a),
-                None => modules.contains(&ch.module()),
-            })
-    };
-    (0..space.len() as u32)
-        .map(|s| {
-            let mut owner = None;
-            for c in space.choices_of(s) {
-                // A deadlock's self-loop belongs to nobody: it decides nothing.
-                let Some(o) = owner_of(c) else {
-                    if space.choices_of(s).len() == 1 {
-                        continue;
-                    }
-                    return Err(AnalysisError::Players(format!(
-                        "state {}: a choice that no player controls",
-                        space.show(program, s)
-                    )));
-                };
-                if owner.is_some_and(|p| p != o) {
-                    return Err(AnalysisError::Players(format!(
-                        "state {}: choices of two players ({} and {})",
-                        space.show(program, s),
-                        program.players[owner.unwrap_or(0)].0,
-                        program.players[o].0
-                    )));
-                }
-                owner = Some(o);
+    Ok(members)
+}
+
+/// The engine's player of a state owned by player `owner` of the smg (`None` for a deadlock,
+/// which decides nothing): `best` for the coalition, the other for the rest.
+pub(crate) fn side_of(members: &[bool], owner: Option<usize>, best: Player) -> Player {
+    match owner {
+        Some(o) if !members[o] => best.other(),
+        _ => best,
+    }
+}
+
+/// The player of `program` that controls a state's choices, given each choice's action and
+/// module (`None` for a deadlock's self-loop, which belongs to nobody); an error, naming the
+/// state as `show` gives it, where two players or none control them.
+pub(crate) fn state_owner(
+    program: &Program,
+    choices: impl ExactSizeIterator<Item = Option<(Option<usize>, usize)>>,
+    show: impl Fn() -> String,
+) -> Result<Option<usize>, AnalysisError> {
+    let count = choices.len();
+    let mut owner = None;
+    for choice in choices {
+        let o = choice.and_then(|(action, module)| {
+            program
+                .players
+                .iter()
+                .position(|(_, modules, actions)| match action {
+                    Some(a) => actions.contains(&a),
+                    None => modules.contains(&module),
+                })
+        });
+        // A deadlock's self-loop belongs to nobody: it decides nothing.
+        let Some(o) = o else {
+            if count == 1 {
+                continue;
             }
-            Ok(match owner {
-                Some(o) if members[o] => best,
-                Some(_) => worst,
-                None => best,
-            })
-        })
-        .collect()
+            return Err(AnalysisError::Players(format!(
+                "state {}: a choice that no player controls",
+                show()
+            )));
+        };
+        if owner.is_some_and(|p| p != o) {
+            return Err(AnalysisError::Players(format!(
+                "state {}: choices of two players ({} and {})",
+                show(),
+                program.players[owner.unwrap_or(0)].0,
+                program.players[o].0
+            )));
+        }
+        owner = Some(o);
+    }
+    Ok(owner)
 }

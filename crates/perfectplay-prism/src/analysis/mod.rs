@@ -5,6 +5,7 @@
 //! against the model ([`resolved`]), state formulas in
 //! every state ([`nested`]), filters ([`filter`]) and arithmetic over queries ([`compound`]).
 
+pub(crate) mod across;
 pub(crate) mod answer;
 pub(crate) mod backups;
 pub(crate) mod bounded;

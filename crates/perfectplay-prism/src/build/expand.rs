@@ -3,6 +3,8 @@
 //! engine's fractions (rounded where they are computed in floating point or do not fit), a
 //! wave of states at a time on every thread, each thread with its own scratch.
 
+use std::borrow::Cow;
+
 use crate::build::index::Indexed;
 use crate::build::packed::{self, unpack, Word};
 use crate::build::{show_values, BuildError, CommandProblem, StateProblem};
@@ -15,8 +17,10 @@ use perfectplay::Rat;
 pub(super) const PER_THREAD: usize = 1 << 10;
 
 /// What the loop of [`build_packed`] compiled, shared by the threads that expand states.
-pub(super) struct Ctx<'a, K> {
-    pub(super) program: &'a Program,
+pub(crate) struct Ctx<'a, K> {
+    /// The program, borrowed by a build, owned by a model that expands states when asked
+    /// ([`crate::build::lazy`]).
+    pub(super) program: Cow<'a, Program>,
     pub(super) layout: Vec<(u32, u32)>,
     /// Per command: whether its probabilities are constants that sum to one.
     pub(super) constant_sum_is_one: Vec<bool>,
@@ -24,7 +28,7 @@ pub(super) struct Ctx<'a, K> {
     pub(super) floating: Vec<bool>,
     pub(super) guards: Vec<IntExpr>,
     pub(super) assigned: Vec<Vec<Vec<IntExpr>>>,
-    pub(super) stop: Option<(&'a CExpr, IntExpr)>,
+    pub(super) stop: Option<(CExpr, IntExpr)>,
     pub(super) writes: Vec<Vec<usize>>,
     pub(super) unlabelled: Vec<Indexed>,
     pub(super) by_action: Vec<Vec<Indexed>>,
@@ -74,10 +78,10 @@ impl<K> Scratch<K> {
 
 /// What a state's commands make: its choices (action, module, and their outcomes
 /// `dist[from..to]`), or none where it is a deadlock or where the build stops.
-pub(super) struct Expanded<K> {
-    pub(super) stopped: bool,
-    pub(super) choices: Vec<(Option<usize>, usize, usize, usize)>,
-    pub(super) dist: Vec<(Rat, K)>,
+pub(crate) struct Expanded<K> {
+    pub(crate) stopped: bool,
+    pub(crate) choices: Vec<(Option<usize>, usize, usize, usize)>,
+    pub(crate) dist: Vec<(Rat, K)>,
     /// How many of its choices had fractions too long to hold, rounded as floats are.
     pub(super) rounded: usize,
 }
@@ -126,11 +130,136 @@ pub(super) fn expand_wave<K: Word + Send + Sync>(
     perfectplay::memory::on_threads(jobs);
 }
 
-impl<K: Word> Ctx<'_, K> {
+impl<'a, K: Word> Ctx<'a, K> {
+    /// Compiles `program` for expanding states packed by `layout`: the commands grouped and
+    /// indexed, their guards and updates compiled; a state where `stop` holds is not
+    /// expanded.
+    pub(crate) fn new(
+        source: Cow<'a, Program>,
+        layout: Vec<(u32, u32)>,
+        stop: Option<CExpr>,
+    ) -> Self {
+        let program: &Program = &source;
+        // Unlabelled commands by module (runs of program order), and labelled ones by action and
+        // module, each group indexed by a variable its guards pin.
+        let mut unlabelled: Vec<Vec<usize>> = Vec::new();
+        let mut by_action: Vec<Vec<Vec<usize>>> = vec![Vec::new(); program.actions.len()];
+        for (i, c) in program.commands.iter().enumerate() {
+            match c.action {
+                None => match unlabelled.last_mut() {
+                    Some(run) if program.commands[run[0]].module == c.module => run.push(i),
+                    _ => unlabelled.push(vec![i]),
+                },
+                Some(a) => {
+                    let modules = &mut by_action[a];
+                    match modules
+                        .iter_mut()
+                        .find(|cs| program.commands[cs[0]].module == c.module)
+                    {
+                        Some(cs) => cs.push(i),
+                        None => modules.push(vec![i]),
+                    }
+                }
+            }
+        }
+        let unlabelled: Vec<Indexed> = unlabelled
+            .into_iter()
+            .map(|cs| Indexed::new(program, cs))
+            .collect();
+        let by_action: Vec<Vec<Indexed>> = by_action
+            .into_iter()
+            .map(|modules| {
+                modules
+                    .into_iter()
+                    .map(|cs| Indexed::new(program, cs))
+                    .collect()
+            })
+            .collect();
+        let constant_sum_is_one: Vec<bool> = program
+            .commands
+            .iter()
+            .map(|cmd| {
+                let mut sum = Some(Q::int(0));
+                for (prob, _) in &cmd.updates {
+                    let p = match prob {
+                        None => Some(Q::int(1)),
+                        Some(CExpr::Const(v)) => v.number(),
+                        Some(_) => None,
+                    };
+                    sum = match (sum, p) {
+                        (Some(s), Some(p)) if p >= Q::int(0) && p <= Q::int(1) => s.checked_add(p),
+                        _ => None,
+                    };
+                }
+                sum == Some(Q::int(1))
+            })
+            .collect();
+        // Commands whose probabilities are computed in floating point (`pow(x, 0.5)`, `log`; see
+        // `CExpr::Inexact`): their probabilities sum to one up to rounding, and their products
+        // are rounded to the engine's fractions (see `rounded_distribution`).
+        let floating: Vec<bool> = program
+            .commands
+            .iter()
+            .map(|cmd| {
+                cmd.updates
+                    .iter()
+                    .any(|(p, _)| p.as_ref().is_some_and(CExpr::inexact))
+            })
+            .collect();
+        // Guards and assignments compiled for the loop.
+        let guards: Vec<IntExpr> = program
+            .commands
+            .iter()
+            .map(|c| IntExpr::new(&c.guard))
+            .collect();
+        let assigned: Vec<Vec<Vec<IntExpr>>> = program
+            .commands
+            .iter()
+            .map(|c| {
+                c.updates
+                    .iter()
+                    .map(|(_, assigns)| assigns.iter().map(|(_, e)| IntExpr::new(e)).collect())
+                    .collect()
+            })
+            .collect();
+        let stop = stop.map(|e| {
+            let fast = IntExpr::new(&e);
+            (e, fast)
+        });
+        // Per command: the variables its updates set.
+        let writes: Vec<Vec<usize>> = program
+            .commands
+            .iter()
+            .map(|cmd| {
+                let mut vars: Vec<usize> = cmd
+                    .updates
+                    .iter()
+                    .flat_map(|(_, assigns)| assigns.iter().map(|(var, _)| *var))
+                    .collect();
+                vars.sort_unstable();
+                vars.dedup();
+                vars
+            })
+            .collect();
+        Ctx {
+            program: source,
+            layout,
+            constant_sum_is_one,
+            floating,
+            guards,
+            assigned,
+            stop,
+            writes,
+            unlabelled,
+            by_action,
+            _word: std::marker::PhantomData,
+        }
+    }
+
     /// A command's branches in a state: probability, the bits of the variables it sets, and
     /// their new values in place.
     fn branches(&self, c: usize, vals: &[i64], out: &mut Vec<(Q, K, K)>) -> Result<(), BuildError> {
-        let program = self.program;
+        let program = &*self.program;
         let cmd = &program.commands[c];
         let state_text = || show_values(program, vals);
         let command = |problem: CommandProblem| BuildError::Command {
@@ -203,13 +332,13 @@ impl<K: Word> Ctx<'_, K> {
     }
 
     /// The choices of the state `here` into `out`.
-    fn expand(
+    pub(super) fn expand(
         &self,
         here: K,
         sc: &mut Scratch<K>,
         out: &mut Expanded<K>,
     ) -> Result<(), BuildError> {
-        let program = self.program;
+        let program = &*self.program;
         let Scratch {
             vals,
             branch,

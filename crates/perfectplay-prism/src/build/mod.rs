@@ -16,16 +16,15 @@ mod error;
 mod expand;
 pub(crate) mod index;
 pub(crate) mod init;
+pub(crate) mod lazy;
 pub mod packed;
 
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 
 use crate::build::expand::{expand_wave, Ctx, Expanded, Scratch};
-use crate::build::index::Indexed;
 use crate::build::packed::{pack, Packed, Word};
-use crate::program::fast::IntExpr;
-use crate::program::value::Q;
 use crate::program::{CExpr, Program};
 use perfectplay::Rat;
 
@@ -347,117 +346,7 @@ fn build_packed<K: Word + Send + Sync>(
             space.initial.push(id);
         }
     }
-    // Unlabelled commands by module (runs of program order), and labelled ones by action and
-    // module, each group indexed by a variable its guards pin.
-    let mut unlabelled: Vec<Vec<usize>> = Vec::new();
-    let mut by_action: Vec<Vec<Vec<usize>>> = vec![Vec::new(); program.actions.len()];
-    for (i, c) in program.commands.iter().enumerate() {
-        match c.action {
-            None => match unlabelled.last_mut() {
-                Some(run) if program.commands[run[0]].module == c.module => run.push(i),
-                _ => unlabelled.push(vec![i]),
-            },
-            Some(a) => {
-                let modules = &mut by_action[a];
-                match modules
-                    .iter_mut()
-                    .find(|cs| program.commands[cs[0]].module == c.module)
-                {
-                    Some(cs) => cs.push(i),
-                    None => modules.push(vec![i]),
-                }
-            }
-        }
-    }
-    let unlabelled: Vec<Indexed> = unlabelled
-        .into_iter()
-        .map(|cs| Indexed::new(program, cs))
-        .collect();
-    let by_action: Vec<Vec<Indexed>> = by_action
-        .into_iter()
-        .map(|modules| {
-            modules
-                .into_iter()
-                .map(|cs| Indexed::new(program, cs))
-                .collect()
-        })
-        .collect();
-    let constant_sum_is_one: Vec<bool> = program
-        .commands
-        .iter()
-        .map(|cmd| {
-            let mut sum = Some(Q::int(0));
-            for (prob, _) in &cmd.updates {
-                let p = match prob {
-                    None => Some(Q::int(1)),
-                    Some(CExpr::Const(v)) => v.number(),
-                    Some(_) => None,
-                };
-                sum = match (sum, p) {
-                    (Some(s), Some(p)) if p >= Q::int(0) && p <= Q::int(1) => s.checked_add(p),
-                    _ => None,
-                };
-            }
-            sum == Some(Q::int(1))
-        })
-        .collect();
-    // Commands whose probabilities are computed in floating point (`pow(x, 0.5)`, `log`; see
-    // `CExpr::Inexact`): their probabilities sum to one up to rounding, and their products
-    // are rounded to the engine's fractions (see `rounded_distribution`).
-    let floating: Vec<bool> = program
-        .commands
-        .iter()
-        .map(|cmd| {
-            cmd.updates
-                .iter()
-                .any(|(p, _)| p.as_ref().is_some_and(CExpr::inexact))
-        })
-        .collect();
-    // Guards and assignments compiled for the loop.
-    let guards: Vec<IntExpr> = program
-        .commands
-        .iter()
-        .map(|c| IntExpr::new(&c.guard))
-        .collect();
-    let assigned: Vec<Vec<Vec<IntExpr>>> = program
-        .commands
-        .iter()
-        .map(|c| {
-            c.updates
-                .iter()
-                .map(|(_, assigns)| assigns.iter().map(|(_, e)| IntExpr::new(e)).collect())
-                .collect()
-        })
-        .collect();
-    let stop = stop.map(|e| (e, IntExpr::new(e)));
-    // Per command: the variables its updates set.
-    let writes: Vec<Vec<usize>> = program
-        .commands
-        .iter()
-        .map(|cmd| {
-            let mut vars: Vec<usize> = cmd
-                .updates
-                .iter()
-                .flat_map(|(_, assigns)| assigns.iter().map(|(var, _)| *var))
-                .collect();
-            vars.sort_unstable();
-            vars.dedup();
-            vars
-        })
-        .collect();
-    let ctx = Ctx {
-        program,
-        layout: space.layout.clone(),
-        constant_sum_is_one,
-        floating,
-        guards,
-        assigned,
-        stop,
-        writes,
-        unlabelled,
-        by_action,
-        _word: std::marker::PhantomData,
-    };
+    let ctx = Ctx::new(Cow::Borrowed(program), space.layout.clone(), stop.cloned());
     let mut scratches: Vec<Scratch<K>> = (0..threads.max(1))
         .map(|_| Scratch::new(program.vars.len()))
         .collect();
