@@ -91,18 +91,25 @@ struct DistJson<'a> {
     report: &'a DistReport,
 }
 
-/// Runs `solve` across processes.
-pub fn solve(
-    game: &'static GameSpec,
-    params: &Params,
-    model: Box<dyn DynModel>,
-    m: &ArgMatches,
-) -> Result<ExitCode> {
+/// What this process's part of a run across processes came to.
+enum Ran {
+    /// This command started the run's processes and printed what process 0 printed.
+    Launched(ExitCode),
+    /// Process 0's report.
+    Report(DistReport),
+    /// Another process's part is done.
+    Done,
+}
+
+/// Runs this process's part of a run across processes of `model`, which every process builds
+/// the same from the same command: `what` names the command's model and options for the
+/// fingerprint the processes compare.
+fn run(model: Box<dyn DynModel>, m: &ArgMatches, what: &str) -> Result<Ran> {
     if m.get_flag("exact") {
         bail!("--exact is not available across processes yet: the solve there is in floats, with a certified error bound");
     }
     if let Some(&n) = m.get_one::<u64>("processes") {
-        return launch(n as usize);
+        return launch(n as usize).map(Ran::Launched);
     }
     let path = m.get_one::<String>("hostfile").expect("required");
     let text = std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read '{path}': {e}"))?;
@@ -114,15 +121,13 @@ pub fn solve(
         max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
         ..Options::default()
     };
-    let given = given_params(game, params);
-    // The version, the game with its options, and what decides the rounds; the start state's
-    // bytes too, in case a model reads something besides its options.
+    // The version, the model with its options, and what decides the rounds; the start
+    // state's bytes too, in case a model reads something besides its options.
     let start = model.encoded().start()?;
     let fingerprint = perfectplay_dist::fingerprint(
         format!(
-            "{} {} {start:?} {given:?} {:?} {:?} {}",
+            "{} {what} {start:?} {:?} {:?} {}",
             env!("CARGO_PKG_VERSION"),
-            game.name,
             options.precision.to_bits(),
             options.max_states,
             options.workers
@@ -135,8 +140,24 @@ pub fn solve(
         fingerprint,
     };
     let model: Arc<dyn DynModel> = Arc::from(model);
-    let Some(report) = perfectplay_dist::solve(model, &run, &options)? else {
-        return Ok(ExitCode::SUCCESS);
+    Ok(match perfectplay_dist::solve(model, &run, &options)? {
+        Some(report) => Ran::Report(report),
+        None => Ran::Done,
+    })
+}
+
+/// Runs `solve` across processes.
+pub fn solve(
+    game: &'static GameSpec,
+    params: &Params,
+    model: Box<dyn DynModel>,
+    m: &ArgMatches,
+) -> Result<ExitCode> {
+    let given = given_params(game, params);
+    let report = match run(model, m, &format!("{} {given:?}", game.name))? {
+        Ran::Launched(code) => return Ok(code),
+        Ran::Done => return Ok(ExitCode::SUCCESS),
+        Ran::Report(report) => report,
     };
     render::know_error_bound(report.error_bound);
     if m.get_flag("json") {
@@ -149,30 +170,99 @@ pub fn solve(
     } else {
         println!("{}", render::bounded_text(report.value, report.error_bound));
     }
-    if !m.get_flag("quiet") {
-        let peaks: Vec<String> = report
-            .peak_memory
-            .iter()
-            .map(|&b| format!("{:.1} MB", b as f64 / 1e6))
+    print_stats(&report, m);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `check --json` prints for a property checked across processes.
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    model: &'a str,
+    property: &'a str,
+    constants: BTreeMap<&'a str, &'a str>,
+    #[serde(flatten)]
+    report: &'a DistReport,
+}
+
+/// Runs `check` of one property across processes: `model` is its game (see
+/// `perfectplay_prism::across_query`), `complement` whether the property is one minus its
+/// value, `what` the model file's program, the constants and the property, for the
+/// fingerprint.
+pub fn check(
+    model: Box<dyn DynModel>,
+    complement: bool,
+    m: &ArgMatches,
+    label: &str,
+    property: &str,
+    what: &str,
+) -> Result<ExitCode> {
+    let mut report = match run(model, m, what)? {
+        Ran::Launched(code) => return Ok(code),
+        Ran::Done => return Ok(ExitCode::SUCCESS),
+        Ran::Report(report) => report,
+    };
+    if complement {
+        // One minus the value: the bounds swap, and each difference rounds once more.
+        let (lo, hi) = (1.0 - report.upper, 1.0 - report.lower);
+        report.value = 1.0 - report.value;
+        report.lower = lo.next_down().max(0.0);
+        report.upper = hi.next_up().min(1.0);
+        let gap = (report.value - report.lower).max(report.upper - report.value);
+        report.error_bound = if gap > 0.0 { gap.next_up() } else { 0.0 };
+    }
+    render::know_error_bound(report.error_bound);
+    if m.get_flag("json") {
+        let model_path = m.get_one::<String>("model").expect("required");
+        let constants = m
+            .get_many::<String>("const")
+            .into_iter()
+            .flatten()
+            .flat_map(|t| t.split(','))
+            .filter_map(|kv| kv.split_once('='))
             .collect();
-        say!(
-            "states: {}, processes: {} × {} worker{}, rounds: {}, messages: {} ({:.1} MB), time: {:.3} s, peak memory: {}, numbers: f64, {}",
-            report.states,
-            report.processes,
-            report.workers,
-            if report.workers == 1 { "" } else { "s" },
-            report.rounds,
-            report.messages,
-            report.bytes as f64 / 1e6,
-            report.seconds,
-            peaks.join(", "),
-            match report.error_bound {
-                0.0 => "nothing rounded".to_string(),
-                b => format!("error bound {b:.1e}"),
-            }
+        let out = CheckJson {
+            model: model_path,
+            property,
+            constants,
+            report: &report,
+        };
+        println!("{}", crate::say::json(&out));
+    } else {
+        println!(
+            "{label}: {}",
+            render::bounded_text(report.value, report.error_bound)
         );
     }
+    print_stats(&report, m);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The statistics of a run across processes on stderr, unless `--quiet`.
+fn print_stats(report: &DistReport, m: &ArgMatches) {
+    if m.get_flag("quiet") {
+        return;
+    }
+    let peaks: Vec<String> = report
+        .peak_memory
+        .iter()
+        .map(|&b| format!("{:.1} MB", b as f64 / 1e6))
+        .collect();
+    say!(
+        "states: {}, processes: {} × {} worker{}, rounds: {}, messages: {} ({:.1} MB), time: {:.3} s, peak memory: {}, numbers: f64, {}",
+        report.states,
+        report.processes,
+        report.workers,
+        if report.workers == 1 { "" } else { "s" },
+        report.rounds,
+        report.messages,
+        report.bytes as f64 / 1e6,
+        report.seconds,
+        peaks.join(", "),
+        match report.error_bound {
+            0.0 => "nothing rounded".to_string(),
+            b => format!("error bound {b:.1e}"),
+        }
+    );
 }
 
 /// Starts this same command `n` times as the processes of one run on this machine, and prints

@@ -325,7 +325,7 @@ fn cli() -> Command {
             serve::args,
         ))
         .subcommand(Command::new("games").about("List the built-in games with their options"))
-        .subcommand(prism::command())
+        .subcommand(distributed::args(prism::command()))
         .subcommand(contest::command())
         .subcommand(
             Command::new("completions")

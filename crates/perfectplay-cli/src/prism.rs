@@ -60,6 +60,9 @@ pub fn command() -> Command {
              supported: CTMCs and timed models, LTL (F G φ), \
              multi-objective \
              queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
+             Across processes (--processes N, or --hostfile FILE --process I): one P query \
+             of F, U, G, W or R without step bounds, in floats with a certified error bound; each process expands and holds its share of the states, \
+             and no state space is built.\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \
              with --prop saying what is optimised: \
              'perfectplay explain MODEL.prism --help'.",
@@ -231,6 +234,9 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
     let model_path = m.get_one::<String>("model").expect("required");
     let (program, constants) = load(m, model_path)?;
     let asked = asked(m, &program, &constants)?;
+    if crate::distributed::wanted(m) {
+        return across(m, program, &constants, &asked);
+    }
     // Built as far as the properties need, unless --full.
     let directed = if m.get_flag("full") {
         &[][..]
@@ -239,6 +245,37 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
     };
     let loaded = build(m, program, directed, started)?;
     report(m, &loaded, model_path, &constants, asked, started)
+}
+
+/// `check` of one property across processes (`--processes`, `--hostfile`): its game over the
+/// model's own states, each process holding its share of them.
+fn across(
+    m: &ArgMatches,
+    program: Program,
+    constants: &[(String, String)],
+    asked: &[(Rc<Props>, usize)],
+) -> Result<ExitCode> {
+    let [(props, i)] = asked else {
+        bail!(
+            "across processes, check one property at a time (--prop), not {}",
+            asked.len()
+        );
+    };
+    let prop = &props.props[*i];
+    // Every process must have read the same model, properties, constants and property.
+    let model_path = m.get_one::<String>("model").expect("required");
+    let props_text = match m.get_one::<String>("props") {
+        Some(path) => read(path)?,
+        None => String::new(),
+    };
+    let what = format!(
+        "{} {props_text} {constants:?} {}",
+        read(model_path)?,
+        prop.text
+    );
+    let query = perfectplay_prism::across_query(program, props, prop)?;
+    let label = prop.name.clone().unwrap_or_else(|| prop.text.clone());
+    crate::distributed::check(query.model, query.complement, m, &label, &prop.text, &what)
 }
 
 /// `perfectplay explain|play|distribution|strategy MODEL --prop …`: the game the property

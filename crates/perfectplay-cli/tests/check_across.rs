@@ -1,0 +1,287 @@
+//! `check --processes N`: PRISM properties solved across processes on loopback, each process
+//! expanding and holding its share of the model's states, against `check` in one process;
+//! random models as well as QVBS cases, and the errors of what it does not answer.
+
+mod common;
+
+use common::{file, run, text};
+use proptest::prelude::*;
+
+/// The QVBS models the tests read.
+const QVBS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../perfectplay-prism/tests/qvbs/models"
+);
+
+/// `check MODEL --prop PROP` (with `extra`) as JSON: the value, the error bound.
+fn value(model: &str, prop: &str, extra: &[&str]) -> (f64, f64) {
+    let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // One process answers in a `results` list; across processes, the report is the object.
+    let answer = match v.get("results") {
+        Some(results) => results[0].clone(),
+        None => v,
+    };
+    (
+        answer["value"].as_f64().unwrap(),
+        answer["error_bound"].as_f64().unwrap_or(0.0),
+    )
+}
+
+/// Checks `prop` of `model` across `processes` processes and in one, and asserts that they
+/// agree within the reported bounds.
+fn agrees(model: &str, consts: &str, prop: &str, processes: &str) {
+    let mut one = vec![];
+    let mut across = vec!["--processes", processes];
+    if !consts.is_empty() {
+        one.extend_from_slice(&["--const", consts]);
+        across.extend_from_slice(&["--const", consts]);
+    }
+    let (truth, truth_bound) = value(model, prop, &one);
+    let (v, bound) = value(model, prop, &across);
+    assert!(
+        bound <= 2e-9,
+        "{model} {prop}: the bound {bound} is wider than the precision asked"
+    );
+    assert!(
+        (v - truth).abs() <= bound + truth_bound + 1e-15,
+        "{model} {consts} {prop} on {processes} processes: {v} ± {bound}, but one process \
+         says {truth} ± {truth_bound}"
+    );
+}
+
+#[test]
+fn qvbs_probabilities_across_processes_agree_with_one_process() {
+    for (model, consts, prop, processes) in [
+        ("brp/brp.prism", "N=16,MAX=2", "P=? [ F s=5 ]", "2"),
+        (
+            "brp/brp.prism",
+            "N=16,MAX=2",
+            "P=? [ F !(srep=0) & !recv ]",
+            "3",
+        ),
+        (
+            "consensus/consensus.2.prism",
+            "K=2",
+            "Pmin=? [ F \"finished\"&\"all_coins_equal_1\" ]",
+            "2",
+        ),
+        (
+            "zeroconf/zeroconf.prism",
+            "N=20,K=2,reset=true",
+            "Pmin=? [ F (l=4 & ip=1) ]",
+            "4",
+        ),
+        (
+            "pacman/pacman.nm",
+            "MAXSTEPS=5",
+            "Pmax=? [ F \"Crash\" ]",
+            "1",
+        ),
+    ] {
+        agrees(&format!("{QVBS}/{model}"), consts, prop, processes);
+    }
+}
+
+/// A DTMC with two initial states, an absorbing failure and a deadlock.
+const CHAIN: &str = "dtmc
+module m
+  s : [0..4];
+  [] s=0 -> 1/2 : (s'=1) + 1/4 : (s'=2) + 1/4 : (s'=0);
+  [] s=1 -> 1/3 : (s'=0) + 1/3 : (s'=3) + 1/3 : (s'=4);
+  [] s=2 -> true;
+endmodule
+init s=0 | s=1 endinit
+label \"done\" = s=3;
+";
+
+/// A turn-based game: player `a` moves at t=0, `b` at t=1.
+const GAME: &str = "smg
+player a m1 endplayer
+player b m2 endplayer
+global t : [0..1] init 0;
+global x : [0..3] init 0;
+module m1
+  [] t=0 & x<3 -> 1/2 : (x'=x+1) & (t'=1) + 1/2 : (t'=1);
+  [] t=0 & x<3 -> (x'=0) & (t'=1);
+endmodule
+module m2
+  [] t=1 & x<3 -> 2/3 : (t'=0) + 1/3 : (x'=0) & (t'=0);
+  [] t=1 & x<3 -> (t'=0);
+endmodule
+";
+
+#[test]
+fn property_forms_across_processes_agree_with_one_process() {
+    let chain = file("across_chain.prism", CHAIN);
+    for prop in [
+        "filter(max, P=? [ F \"done\" ], \"init\")",
+        "filter(min, P=? [ F s=3 ], \"init\")",
+        "filter(avg, P=? [ F s=3 ], \"init\")",
+        "filter(avg, P=? [ G s!=3 ], \"init\")",
+        "filter(max, P=? [ s!=2 U s=3 ], \"init\")",
+    ] {
+        agrees(&chain, "", prop, "2");
+    }
+    let game = file("across_game.prism", GAME);
+    for prop in [
+        "<<a>> Pmax=? [ F x=3 ]",
+        "<<a>> Pmin=? [ F x=3 ]",
+        "<<b>> Pmax=? [ F x=3 ]",
+        "<<a,b>> Pmax=? [ F x=3 ]",
+        "Pmax=? [ F x=3 ]",
+        "<<a>> Pmax=? [ G x<3 ]",
+    ] {
+        agrees(&game, "", prop, "3");
+    }
+}
+
+/// A random MDP (or DTMC) of `n` states as PRISM text: state `s` has one or two commands, each
+/// with up to three outcomes of weights from `w`; state 0 is the target.
+fn random_model(dtmc: bool, n: usize, w: &[u8]) -> String {
+    let mut out = format!(
+        "{}\nmodule m\n  s : [0..{}] init {};\n",
+        if dtmc { "dtmc" } else { "mdp" },
+        n - 1,
+        n - 1
+    );
+    let mut k = 0;
+    let mut next = || {
+        k += 1;
+        w[k % w.len()] as usize
+    };
+    for s in 0..n {
+        let commands = if dtmc { 1 } else { 1 + next() % 2 };
+        for _ in 0..commands {
+            let outcomes = 1 + next() % 3;
+            let targets: Vec<usize> = (0..outcomes).map(|_| next() % n).collect();
+            let weights: Vec<usize> = (0..outcomes).map(|_| 1 + next() % 4).collect();
+            let total: usize = weights.iter().sum();
+            let updates: Vec<String> = targets
+                .iter()
+                .zip(&weights)
+                .map(|(t, w)| format!("{w}/{total} : (s'={t})"))
+                .collect();
+            out += &format!("  [] s={s} -> {};\n", updates.join(" + "));
+        }
+    }
+    out + "endmodule\n"
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    /// Random chains and MDPs with cycles, end components and states that cannot reach the
+    /// target: the probability across two processes against one process.
+    #[test]
+    fn random_models_across_processes_agree_with_one_process(
+        dtmc in any::<bool>(),
+        n in 2usize..9,
+        w in proptest::collection::vec(any::<u8>(), 24),
+        max in any::<bool>(),
+    ) {
+        let model = file("across_random.prism", &random_model(dtmc, n, &w));
+        let prop = match (dtmc, max) {
+            (true, _) => "P=? [ F s=0 ]",
+            (false, true) => "Pmax=? [ F s=0 ]",
+            (false, false) => "Pmin=? [ F s=0 ]",
+        };
+        let (truth, _) = value(&model, prop, &[]);
+        let o = run(&["check", &model, "--prop", prop, "--json", "-q", "--processes", "2"]);
+        if o.status.success() {
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let (v, bound) = (v["value"].as_f64().unwrap(), v["error_bound"].as_f64().unwrap());
+            prop_assert!((v - truth).abs() <= bound + 1e-15, "{v} ± {bound} against {truth}");
+        } else {
+            // End components the bounds cannot close over are refused, never answered wrong.
+            let stderr = text(&o.stderr);
+            prop_assert!(stderr.contains("do not close"), "{stderr}");
+        }
+    }
+}
+
+/// An error: exit code 2 and an `error:` line naming what is wrong.
+fn fails_with(args: &[&str], words: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stdout));
+    let stderr = text(&o.stderr);
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains(words),
+        "{args:?}: {stderr}"
+    );
+}
+
+#[test]
+fn what_check_across_processes_does_not_answer_is_an_error() {
+    let chain = file("across_refused.prism", CHAIN);
+    let across = |prop: &'static str| -> Vec<String> {
+        ["check", &chain, "--prop", prop, "--processes", "2"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    for (prop, words) in [
+        (
+            "filter(max, P=? [ F<=3 s=3 ], \"init\")",
+            "without step bounds",
+        ),
+        (
+            "filter(max, R=? [ C ], \"init\")",
+            "check this property in one process",
+        ),
+        ("P=? [ F s=3 ]", "2 initial states"),
+        (
+            "filter(forall, P>=0.5 [ F s=3 ])",
+            "check this property in one process",
+        ),
+        ("E [ F s=3 ]", "E and A"),
+    ] {
+        let args = across(prop);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        fails_with(&args, words);
+    }
+    fails_with(
+        &[
+            "check",
+            &chain,
+            "--prop",
+            "P=? [ F s=3 ]",
+            "--prop",
+            "P=? [ F s=4 ]",
+            "--processes",
+            "2",
+        ],
+        "one property at a time",
+    );
+    fails_with(
+        &[
+            "check",
+            &chain,
+            "--prop",
+            "filter(max, P=? [ F s=3 ], \"init\")",
+            "--processes",
+            "2",
+            "--exact",
+        ],
+        "--exact is not available across processes",
+    );
+    // A state whose command cannot be evaluated: the run ends with the model's own error.
+    let broken = file(
+        "across_broken.prism",
+        "dtmc\nmodule m\n  s : [0..2] init 0;\n  [] s<2 -> (s'=s+1);\n  [] s=2 -> (s'=3);\nendmodule\n",
+    );
+    fails_with(
+        &[
+            "check",
+            &broken,
+            "--prop",
+            "P=? [ F s=5 ]",
+            "--processes",
+            "2",
+        ],
+        "outside its range",
+    );
+}
