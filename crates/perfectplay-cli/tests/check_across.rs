@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{file, run, text};
+use common::{fails_with, file, run, text};
 use proptest::prelude::*;
 
 /// The QVBS models the tests read.
@@ -201,17 +201,6 @@ proptest! {
             prop_assert!(stderr.contains("do not close"), "{stderr}");
         }
     }
-}
-
-/// An error: exit code 2 and an `error:` line naming what is wrong.
-fn fails_with(args: &[&str], words: &str) {
-    let o = run(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stdout));
-    let stderr = text(&o.stderr);
-    assert!(
-        stderr.starts_with("error: ") && stderr.contains(words),
-        "{args:?}: {stderr}"
-    );
 }
 
 #[test]

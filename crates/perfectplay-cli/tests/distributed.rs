@@ -5,7 +5,7 @@ mod common;
 
 use std::process::{Command, Stdio};
 
-use common::{file, run, text};
+use common::{fails_with, file, run, text};
 
 /// The exact value `solve --exact` prints, as a float.
 fn exact(args: &[&str]) -> f64 {
@@ -91,17 +91,6 @@ fn two_workers_per_process() {
     let truth = exact(&["pig", "--goal", "8"]);
     assert!(
         (v["value"].as_f64().unwrap() - truth).abs() <= v["error_bound"].as_f64().unwrap() + 1e-15
-    );
-}
-
-/// An error: exit code 2 and one `error:` line naming what is wrong.
-fn fails_with(args: &[&str], words: &str) {
-    let o = run(args);
-    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stdout));
-    let stderr = text(&o.stderr);
-    assert!(
-        stderr.starts_with("error: ") && stderr.contains(words),
-        "{args:?}: {stderr}"
     );
 }
 

@@ -29,3 +29,16 @@ pub fn file(name: &str, content: &str) -> String {
     std::fs::write(&path, content).unwrap();
     path.to_string_lossy().to_string()
 }
+
+/// Asserts that `args` fail as bad input does: exit code 2 and an `error:` line that contains
+/// `words`.
+#[allow(dead_code)]
+pub fn fails_with(args: &[&str], words: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stdout));
+    let stderr = text(&o.stderr);
+    assert!(
+        stderr.starts_with("error: ") && stderr.contains(words),
+        "{args:?}: {stderr}"
+    );
+}
