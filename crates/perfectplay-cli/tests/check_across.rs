@@ -227,6 +227,10 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
             "check this property in one process",
         ),
         ("E [ F s=3 ]", "E and A"),
+        (
+            "filter(max, P=? [ F P>=0.5 [ X s=3 ] ], \"init\")",
+            "check this property in one process",
+        ),
     ] {
         let args = across(prop);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();

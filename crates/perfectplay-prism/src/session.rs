@@ -624,6 +624,7 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
     let refused = || Error::of(&prop.text, unsupported(crate::analysis::across::NOT_ACROSS));
     if !matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
         || crate::analysis::filter::is_general(&prop.expr)
+        || crate::analysis::nested::nests(prop)
     {
         return Err(refused());
     }

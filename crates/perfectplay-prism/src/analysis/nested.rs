@@ -341,6 +341,12 @@ pub(crate) fn lift(
     Ok(Some((lifted.props, prop)))
 }
 
+/// Whether property `prop` holds a state formula nested in it, which [`lift`] checks in every
+/// state of a built space.
+pub(crate) fn nests(prop: &Prop) -> bool {
+    has_nested(&prop.expr, false, false)
+}
+
 /// Whether `e` holds a state formula to lift (`nested` and `numbers` as in [`Lifted::walk`]:
 /// a query with a number stays where numbers are taken).
 fn has_nested(e: &Expr, nested: bool, numbers: bool) -> bool {
