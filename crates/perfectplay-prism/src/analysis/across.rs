@@ -77,7 +77,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
             }
         }
         self.stepper
-            .expand(s, |ex, _| -> Result<(), String> {
+            .expand(s, |ex| -> Result<(), String> {
                 if ex.dist.iter().all(|&(_, t)| t == s) {
                     // It never leaves (a deadlock, or loops alone), and it is not in the
                     // target.

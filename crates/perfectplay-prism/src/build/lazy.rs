@@ -53,22 +53,18 @@ impl<K: Word> Stepper<K> {
         Ok(states)
     }
 
-    /// Expands `state` and gives `f` its choices and its variables' values.
+    /// Expands `state` and gives `f` its choices.
     pub(crate) fn expand<R>(
         &self,
         state: K,
-        f: impl FnOnce(&Expanded<K>, &[i64]) -> R,
+        f: impl FnOnce(&Expanded<K>) -> R,
     ) -> Result<R, BuildError> {
         let program = self.program();
         let taken = self.scratch.lock().map(|mut s| s.pop()).ok().flatten();
         let mut scratch = taken.unwrap_or_else(|| Scratch::new(program.vars.len()));
         let mut out = Expanded::default();
         let result = self.ctx.expand(state, &mut scratch, &mut out);
-        let answer = result.map(|()| {
-            let mut vals = Vec::new();
-            unpack(&self.ctx.layout, program, &state, &mut vals);
-            f(&out, &vals)
-        });
+        let answer = result.map(|()| f(&out));
         if let Ok(mut pool) = self.scratch.lock() {
             pool.push(scratch);
         }
