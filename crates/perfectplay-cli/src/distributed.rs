@@ -186,14 +186,14 @@ struct CheckJson<'a> {
 
 /// Runs `check` of one property across processes: `model` is its game (see
 /// `perfectplay_prism::across_query`), `complement` whether the property is one minus its
-/// value, `what` the model file's program, the constants and the property, for the
-/// fingerprint.
+/// value, `constants` as `--const` gave them (parsed), `what` the model file's program, the
+/// constants and the property, for the fingerprint.
 pub fn check(
     model: Box<dyn DynModel>,
     complement: bool,
     m: &ArgMatches,
-    label: &str,
-    property: &str,
+    (label, property): (&str, &str),
+    constants: &[(String, String)],
     what: &str,
 ) -> Result<ExitCode> {
     let mut report = match run(model, m, what)? {
@@ -213,12 +213,9 @@ pub fn check(
     render::know_error_bound(report.error_bound);
     if m.get_flag("json") {
         let model_path = m.get_one::<String>("model").expect("required");
-        let constants = m
-            .get_many::<String>("const")
-            .into_iter()
-            .flatten()
-            .flat_map(|t| t.split(','))
-            .filter_map(|kv| kv.split_once('='))
+        let constants = constants
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
             .collect();
         let out = CheckJson {
             model: model_path,
