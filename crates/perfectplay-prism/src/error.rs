@@ -49,26 +49,26 @@ pub enum Error {
     Build(#[from] BuildError),
     /// A property could not be answered.
     #[error("{0}")]
-    Analysis(#[from] AnalysisError),
-    /// Property `property` could not be answered: its text, then why.
-    #[error("{property}: {error}")]
-    Property {
-        /// The property, as written.
-        property: String,
-        /// Why.
-        error: AnalysisError,
-    },
+    Analysis(AnalysisError),
     /// What was asked for names no property (see [`crate::find_property`]).
     #[error("{0}")]
     Lookup(LookupError),
 }
 
 impl Error {
-    /// `error`, said of property `text`.
+    /// `error`, said of property `text` (see [`AnalysisError::of`]).
     pub(crate) fn of(text: &str, error: AnalysisError) -> Error {
-        Error::Property {
-            property: text.to_string(),
-            error,
+        Error::from(AnalysisError::of(text, error))
+    }
+}
+
+impl From<AnalysisError> for Error {
+    /// The analysis's error; one of an earlier phase that it carries is that phase's own.
+    fn from(e: AnalysisError) -> Error {
+        match e {
+            AnalysisError::Text(d) => Error::Text(d),
+            AnalysisError::Build(b) => Error::Build(b),
+            e => Error::Analysis(e),
         }
     }
 }

@@ -253,11 +253,11 @@ impl Loaded {
 
     /// An error unless property `prop`, resolved as `r`, can be answered on this build (a
     /// full one, or one built for it).
-    fn built_for(&self, r: &Resolved, prop: &Prop) -> Result<(), Error> {
+    fn built_for(&self, r: &Resolved, prop: &Prop) -> Result<(), AnalysisError> {
         if self.decided.is_empty() || self.decided.contains(&r.decided()) {
             Ok(())
         } else {
-            Err(Error::of(
+            Err(AnalysisError::of(
                 &prop.text,
                 AnalysisError::PartialBuild(
                     "the model was built for other properties (build it for this one, or in full)"
@@ -512,19 +512,19 @@ pub fn check_prop(
         return check_prop(loaded, &props, &prop, exact);
     }
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
-        return check_query(loaded, props, prop, &prop.expr, exact);
+        return Ok(check_query(loaded, props, prop, &prop.expr, exact)?);
     }
     let constant = |e: &crate::syntax::ast::Expr| value_at_start(loaded, props, prop, e);
     let mut query =
         |e: &crate::syntax::ast::Expr, exact: bool| check_query(loaded, props, prop, e, exact);
-    crate::analysis::compound::evaluate(
+    Ok(crate::analysis::compound::evaluate(
         &prop.expr,
         &mut crate::analysis::compound::Env {
             query: &mut query,
             constant: &constant,
             exact,
         },
-    )
+    )?)
 }
 
 /// The value of `e`, a part of property `prop` that is no query: a constant, or, as in PRISM,
@@ -535,7 +535,7 @@ fn value_at_start(
     props: &Props,
     prop: &Prop,
     e: &crate::syntax::ast::Expr,
-) -> Result<crate::program::value::Value, Error> {
+) -> Result<crate::program::value::Value, AnalysisError> {
     let program = &loaded.program;
     let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
     let c = match c {
@@ -547,11 +547,11 @@ fn value_at_start(
     }
     let initial = &loaded.space.initial;
     let [start] = initial[..] else {
-        return Err(Error::Analysis(unsupported(format!(
+        return Err(unsupported(format!(
             "{e} reads the state, and the model has {} initial states: ask \
              filter(max|min|avg, …, \"init\")",
             initial.len()
-        ))));
+        )));
     };
     let mut vals = Vec::new();
     loaded.space.unpack(program, start, &mut vals);
@@ -566,7 +566,7 @@ pub(crate) fn check_query(
     prop: &Prop,
     expr: &crate::syntax::ast::Expr,
     exact: bool,
-) -> Result<Answer, Error> {
+) -> Result<Answer, AnalysisError> {
     if crate::analysis::filter::is_general(expr) {
         let mut nested =
             |e: &crate::syntax::ast::Expr, exact: bool| check_query(loaded, props, prop, e, exact);
@@ -630,9 +630,7 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
     }
     let r = resolve_prop(&program, props, prop, &prop.expr)?;
     let complement = r.complement;
-    let model = crate::analysis::across::across_model(program, &r).map_err(|e| match e {
-        Error::Analysis(a) => Error::of(&prop.text, a),
-        e => e,
-    })?;
+    let model =
+        crate::analysis::across::across_model(program, &r).map_err(|e| Error::of(&prop.text, e))?;
     Ok(AcrossQuery { model, complement })
 }

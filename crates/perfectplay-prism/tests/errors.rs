@@ -121,7 +121,7 @@ fn analysis_errors_say_which_kind() {
     };
     assert_eq!(part, "P=? [ F x = 2 ]");
     assert!(
-        matches!(**error, Error::Analysis(AnalysisError::Unsupported(_))),
+        matches!(**error, AnalysisError::Unsupported(_)),
         "{error:?}"
     );
     let e = answer(
@@ -142,7 +142,7 @@ fn analysis_errors_say_which_kind() {
     );
     let e = answer(COIN, "Pmax=? [ F>=5 x=1 ] + Pmax=? [ F<=c x=1 ]", false).unwrap_err();
     assert!(
-        matches!(&e, Error::Analysis(AnalysisError::Part { error, .. }) if matches!(**error, Error::Text(_))),
+        matches!(&e, Error::Analysis(AnalysisError::Part { error, .. }) if matches!(**error, AnalysisError::Text(_))),
         "{e:?}"
     );
     let e = answer(COIN, "Pmax=? [ F[5,2] x=1 ]", false).unwrap_err();

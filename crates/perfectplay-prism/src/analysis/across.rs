@@ -17,16 +17,14 @@ use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use perfectplay::dynamic::DynModel;
 
-use crate::analysis::check::{
-    coalition_members, side_of, state_owner, validate_query, OverInitial,
-};
-use crate::analysis::error::unsupported;
+use crate::analysis::check::{validate_query, OverInitial};
+use crate::analysis::error::{unsupported, AnalysisError};
+use crate::analysis::players::{coalition_members, side_of, state_owner};
 use crate::analysis::query::{expand_start, OUTCOME};
 use crate::analysis::resolved::Resolved;
 use crate::build::lazy::{state_bits, Stepper};
 use crate::build::packed::Word;
 use crate::build::BuildError;
-use crate::error::Error;
 use crate::program::{CExpr, Program};
 use crate::syntax::ast::{Measure, ModelType, Opt, Path};
 
@@ -211,7 +209,7 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
 fn model_of<K: Word + Debug + Send + Sync + 'static>(
     program: Program,
     r: &Resolved,
-) -> Result<Box<dyn DynModel>, Error> {
+) -> Result<Box<dyn DynModel>, AnalysisError> {
     let query = &r.query;
     let kind = crate::analysis::check::model_type(&program, query);
     let player = if query.opt == Opt::Max {
@@ -220,14 +218,12 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         Player::Min
     };
     let members = match &query.coalition {
-        Some(c) if kind == ModelType::Smg => {
-            Some(coalition_members(&program, c).map_err(Error::Analysis)?)
-        }
+        Some(c) if kind == ModelType::Smg => Some(coalition_members(&program, c)?),
         _ => None,
     };
     let stepper = Stepper::<K>::new(program);
-    let initial = stepper.initial().map_err(Error::Build)?;
-    validate_query(stepper.program(), query, r.over, initial.len()).map_err(Error::Analysis)?;
+    let initial = stepper.initial()?;
+    validate_query(stepper.program(), query, r.over, initial.len())?;
     Ok(Box::new(AcrossModel {
         stepper,
         initial,
@@ -247,11 +243,14 @@ pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, G, W a
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation); an error for a query of another kind.
-pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<Box<dyn DynModel>, Error> {
+pub(crate) fn across_model(
+    program: Program,
+    r: &Resolved,
+) -> Result<Box<dyn DynModel>, AnalysisError> {
     let plain = matches!(r.query.path, Path::Eventually(_) | Path::Until(..))
         && matches!(r.query.what, Measure::Probability);
     if !plain || r.steps.is_some() || r.first > 0 || r.query.bound.is_some() {
-        return Err(Error::Analysis(unsupported(NOT_ACROSS)));
+        return Err(unsupported(NOT_ACROSS));
     }
     match state_bits(&program) {
         0..=64 => model_of::<u64>(program, r),
@@ -259,7 +258,7 @@ pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<Box<dyn Dyn
         129..=256 => model_of::<[u64; 4]>(program, r),
         257..=512 => model_of::<[u64; 8]>(program, r),
         513..=crate::build::packed::MAX_BITS => model_of::<[u64; 16]>(program, r),
-        bits => Err(Error::Build(BuildError::StateBits {
+        bits => Err(AnalysisError::Build(BuildError::StateBits {
             bits,
             most: crate::build::packed::MAX_BITS,
         })),

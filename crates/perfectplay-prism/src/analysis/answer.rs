@@ -6,7 +6,6 @@ use crate::analysis::check::{check, Answer};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::resolved::Resolved;
 use crate::build::Loaded;
-use crate::error::Error;
 use crate::program::props::{Prop, Props};
 use crate::program::value::Value;
 use crate::program::{CExpr, Program};
@@ -39,7 +38,7 @@ pub(crate) fn answer_resolved(
     prop: &Prop,
     r: Resolved,
     exact: bool,
-) -> Result<Answer, Error> {
+) -> Result<Answer, AnalysisError> {
     let Resolved {
         over,
         query,
@@ -77,7 +76,6 @@ pub(crate) fn answer_resolved(
             ),
             None => check(program, space, q, through.as_ref(), &target, over, exact),
         }
-        .map_err(Error::Analysis)
     };
     let Some((op, bound)) = &query.bound else {
         return solve(&query, exact);
@@ -105,9 +103,9 @@ pub(crate) fn answer_resolved(
                 _ => v < w,
             })
         } else {
-            Err(Error::Analysis(AnalysisError::TooClose(format!(
+            Err(AnalysisError::TooClose(format!(
                 "the value {text} is too close to the bound to compare here"
-            ))))
+            )))
         }
     };
     let holds = match &a.exact {
@@ -164,19 +162,19 @@ pub(crate) fn bound_value(
     props: &Props,
     prop: &Prop,
     bound: &crate::syntax::ast::Expr,
-) -> Result<Rational, Error> {
-    let constant = |e: &crate::syntax::ast::Expr| -> Result<Value, Error> {
+) -> Result<Rational, AnalysisError> {
+    let constant = |e: &crate::syntax::ast::Expr| -> Result<Value, AnalysisError> {
         match program.resolve_value(&prop.file, &prop.src, e, &props.scope)? {
             CExpr::Const(v) => Ok(v),
             CExpr::Inexact(inner) => match *inner {
                 CExpr::Const(v) => Ok(v),
-                _ => Err(Error::Analysis(unsupported("a bound must be a constant"))),
+                _ => Err(unsupported("a bound must be a constant")),
             },
-            _ => Err(Error::Analysis(unsupported("a bound must be a constant"))),
+            _ => Err(unsupported("a bound must be a constant")),
         }
     };
-    let mut query = |_: &crate::syntax::ast::Expr, _: bool| -> Result<Answer, Error> {
-        Err(Error::Analysis(unsupported("a bound must be a constant")))
+    let mut query = |_: &crate::syntax::ast::Expr, _: bool| -> Result<Answer, AnalysisError> {
+        Err(unsupported("a bound must be a constant"))
     };
     let a = crate::analysis::compound::evaluate(
         bound,
@@ -187,15 +185,13 @@ pub(crate) fn bound_value(
         },
     )?;
     if a.holds.is_some() {
-        return Err(Error::Analysis(unsupported("a bound must be a number")));
+        return Err(unsupported("a bound must be a number"));
     }
     match a.exact {
-        Some(text) => Rational::from_str(&text).map_err(|_| {
-            Error::Analysis(AnalysisError::Internal(
-                "an exact value that is no fraction",
-            ))
-        }),
-        None => Rational::try_from(a.value)
-            .map_err(|_| Error::Analysis(unsupported("a bound must be a finite number"))),
+        Some(text) => Rational::from_str(&text)
+            .map_err(|_| AnalysisError::Internal("an exact value that is no fraction")),
+        None => {
+            Rational::try_from(a.value).map_err(|_| unsupported("a bound must be a finite number"))
+        }
     }
 }

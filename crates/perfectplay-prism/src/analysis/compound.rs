@@ -11,7 +11,6 @@
 //! the queries under them are solved exactly.
 
 use crate::analysis::error::{unsupported, AnalysisError};
-use crate::Error;
 use std::cmp::Ordering;
 use std::str::FromStr;
 
@@ -136,14 +135,14 @@ pub(crate) fn has_query(e: &Expr) -> bool {
 /// filter of one) at the start, solved exactly if asked, and the value of an expression free
 /// of queries (constants and literals).
 pub(crate) struct Env<'a> {
-    pub query: &'a mut dyn FnMut(&Expr, bool) -> Result<Answer, Error>,
-    pub constant: &'a dyn Fn(&Expr) -> Result<Value, Error>,
+    pub query: &'a mut dyn FnMut(&Expr, bool) -> Result<Answer, AnalysisError>,
+    pub constant: &'a dyn Fn(&Expr) -> Result<Value, AnalysisError>,
     /// Whether queries are solved exactly even where no comparison needs it (`--exact`).
     pub exact: bool,
 }
 
 /// The answer to the property `e`, which computes with the values of its queries.
-pub(crate) fn evaluate(e: &Expr, env: &mut Env<'_>) -> Result<Answer, Error> {
+pub(crate) fn evaluate(e: &Expr, env: &mut Env<'_>) -> Result<Answer, AnalysisError> {
     let mut parts = Parts {
         methods: Vec::new(),
         states: 0,
@@ -202,11 +201,11 @@ fn truth(p: Part, what: &str) -> Result<bool, AnalysisError> {
 }
 
 impl Parts {
-    fn eval(&mut self, e: &Expr, env: &mut Env<'_>, exact: bool) -> Result<Part, Error> {
+    fn eval(&mut self, e: &Expr, env: &mut Env<'_>, exact: bool) -> Result<Part, AnalysisError> {
         if !has_query(e) {
             // A literal beyond the model's fractions is a double there; here it is exact.
             let constant = match long_literal(e) {
-                true => Err(Error::from(arithmetic("a number beyond 128-bit fractions"))),
+                true => Err(arithmetic("a number beyond 128-bit fractions")),
                 false => (env.constant)(e),
             };
             match constant {

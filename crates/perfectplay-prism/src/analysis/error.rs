@@ -2,7 +2,9 @@
 
 use perfectplay::SolveError;
 
+use crate::build::BuildError;
 use crate::program::eval::EvalError;
+use crate::syntax::diagnostic::Diagnostic;
 
 /// What `--exact` (an exact solve) meets where the model or property computes in floating
 /// point.
@@ -17,14 +19,11 @@ pub(crate) fn part_in_state(
     part: &crate::ast::Expr,
     state: String,
     error: EvalError,
-) -> crate::Error {
-    crate::Error::Analysis(AnalysisError::Part {
+) -> AnalysisError {
+    AnalysisError::Part {
         part: part.to_string(),
-        error: Box::new(crate::Error::Analysis(AnalysisError::InState {
-            state,
-            error,
-        })),
-    })
+        error: Box::new(AnalysisError::InState { state, error }),
+    }
 }
 
 /// [`AnalysisError::Unsupported`] with `why`.
@@ -32,7 +31,24 @@ pub(crate) fn unsupported(why: impl Into<String>) -> AnalysisError {
     AnalysisError::Unsupported(why.into())
 }
 
-/// Why a property could not be answered.
+impl AnalysisError {
+    /// `error`, said of property `text`. An error of an earlier phase (a property's text the
+    /// program refuses, a state the build cannot make) stays as it is: it has its own place.
+    pub(crate) fn of(text: &str, error: AnalysisError) -> AnalysisError {
+        match error {
+            e @ (AnalysisError::Text(_) | AnalysisError::Build(_)) => e,
+            error => AnalysisError::Property {
+                property: text.to_string(),
+                error: Box::new(error),
+            },
+        }
+    }
+}
+
+/// Why a property could not be answered. Besides the analysis's own errors, it carries those
+/// of the earlier phases that a property meets only when it is answered: a part of it that does
+/// not resolve against the model ([`AnalysisError::Text`]) and a state the model cannot make
+/// ([`AnalysisError::Build`]); the crate's error takes those back as its own.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AnalysisError {
@@ -99,8 +115,23 @@ pub enum AnalysisError {
         /// The part, as PRISM text.
         part: String,
         /// Why it failed.
-        error: Box<crate::Error>,
+        error: Box<AnalysisError>,
     },
+    /// Property `property` could not be answered: its text, then why.
+    #[error("{property}: {error}")]
+    Property {
+        /// The property, as written.
+        property: String,
+        /// Why.
+        error: Box<AnalysisError>,
+    },
+    /// A part of the property that does not resolve against the model (a name it does not
+    /// declare, a type that does not fit), with its place.
+    #[error("{}", .0.render())]
+    Text(#[from] Diagnostic),
+    /// A state the model cannot make (an update out of its variable's range).
+    #[error("{0}")]
+    Build(#[from] BuildError),
     /// A broken invariant of the analysis: a bug.
     #[error("internal: {0}")]
     Internal(&'static str),

@@ -23,7 +23,6 @@ use crate::analysis::answer::{answer_resolved, complemented};
 use crate::analysis::check::{states_where, Answer, Listed, OverInitial, StateValueText};
 use crate::analysis::resolved::resolve_over;
 use crate::build::Loaded;
-use crate::error::Error;
 use crate::program::props::{Prop, Props};
 use crate::program::value::Value;
 use crate::syntax::ast::{Expr, ExprKind, FilterOp};
@@ -44,7 +43,7 @@ pub(crate) fn is_general(expr: &Expr) -> bool {
 
 /// A filter nested in another's expression, answered at the start by the front door (which
 /// hands it in, so that this module does not depend on it).
-pub(crate) type Nested<'f> = &'f mut dyn FnMut(&Expr, bool) -> Result<Answer, Error>;
+pub(crate) type Nested<'f> = &'f mut dyn FnMut(&Expr, bool) -> Result<Answer, AnalysisError>;
 
 /// Answers `expr`, a filter for which [`is_general`] holds, of property `prop`; a filter in
 /// its expression is answered by `nested`.
@@ -55,12 +54,12 @@ pub(crate) fn check(
     expr: &Expr,
     exact: bool,
     nested: Nested<'_>,
-) -> Result<Answer, Error> {
+) -> Result<Answer, AnalysisError> {
     let ExprKind::Filter(op, inner, states) = &expr.kind else {
         unreachable!("checked by is_general")
     };
     if !loaded.decided.is_empty() {
-        return Err(Error::of(
+        return Err(AnalysisError::of(
             &prop.text,
             AnalysisError::PartialBuild(
                 "the model was built for other properties (a filter needs every reachable \
@@ -86,13 +85,13 @@ fn states_of(
     props: &Props,
     prop: &Prop,
     states: Option<&Expr>,
-) -> Result<Vec<u32>, Error> {
+) -> Result<Vec<u32>, AnalysisError> {
     let (program, space) = (&loaded.program, &loaded.space);
     let mut set: Vec<u32> = match states {
         None => (0..space.len() as u32).collect(),
         Some(e) => {
             let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
-            let holds = states_where(space, program, &c).map_err(Error::Analysis)?;
+            let holds = states_where(space, program, &c)?;
             (0..space.len() as u32)
                 .filter(|&s| holds[s as usize])
                 .collect()
@@ -131,7 +130,7 @@ fn of_expression(
     op: FilterOp,
     inner: &Expr,
     set: &[u32],
-) -> Result<Answer, Error> {
+) -> Result<Answer, AnalysisError> {
     let (program, space) = (&loaded.program, &loaded.space);
     let c = program.resolve_over_states(&prop.file, &prop.src, inner, &props.scope)?;
     let mut vals = Vec::new();
@@ -162,26 +161,26 @@ fn aggregate(
     set: &[u32],
     items: &[Item],
     error: f64,
-) -> Result<Answer, Error> {
+) -> Result<Answer, AnalysisError> {
     let name = op.name();
-    let booleans = || -> Result<Vec<bool>, Error> {
+    let booleans = || -> Result<Vec<bool>, AnalysisError> {
         items
             .iter()
             .map(|v| match v {
                 Item::Bool(b) => Ok(*b),
-                _ => Err(Error::Analysis(AnalysisError::Filter(format!(
+                _ => Err(AnalysisError::Filter(format!(
                     "filter({name}, …) takes true or false, and {inner} is a number"
-                )))),
+                ))),
             })
             .collect()
     };
-    let numbers = || -> Result<Vec<(f64, Option<Rational>)>, Error> {
+    let numbers = || -> Result<Vec<(f64, Option<Rational>)>, AnalysisError> {
         items
             .iter()
             .map(|v| match v {
-                Item::Bool(_) => Err(Error::Analysis(AnalysisError::Filter(format!(
+                Item::Bool(_) => Err(AnalysisError::Filter(format!(
                     "filter({name}, …) takes a number, and {inner} is true or false"
-                )))),
+                ))),
                 Item::Num(x, q) => Ok((*x, q.clone())),
             })
             .collect()
@@ -219,7 +218,7 @@ fn aggregate(
     let texts = |states: Vec<usize>| states.into_iter().map(text).collect::<Vec<_>>();
     // The indices of the least or greatest values: exactly where every one is exact, else
     // within what the error bound and rounding leave in doubt.
-    let extreme = |greatest: bool| -> Result<(usize, Vec<usize>), Error> {
+    let extreme = |greatest: bool| -> Result<(usize, Vec<usize>), AnalysisError> {
         let xs = numbers()?;
         if xs.is_empty() {
             return Err(empty(op));
@@ -328,7 +327,7 @@ fn of_compound(
     set: &[u32],
     exact: bool,
     nested: Nested<'_>,
-) -> Result<Answer, Error> {
+) -> Result<Answer, AnalysisError> {
     type Values = (Vec<crate::analysis::nested::StateValue>, f64);
     let (program, space) = (&loaded.program, &loaded.space);
     // Each query's values (by its text and whether exact), and each filter's answer.
@@ -339,12 +338,12 @@ fn of_compound(
     let mut vals = Vec::new();
     for &s in set {
         space.unpack(program, s, &mut vals);
-        let constant = |e: &Expr| -> Result<Value, Error> {
+        let constant = |e: &Expr| -> Result<Value, AnalysisError> {
             let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
             c.eval(&vals)
                 .map_err(|error| part_in_state(e, space.show(program, s), error))
         };
-        let mut query = |e: &Expr, exact: bool| -> Result<Answer, Error> {
+        let mut query = |e: &Expr, exact: bool| -> Result<Answer, AnalysisError> {
             let key = (e.to_string(), exact);
             let ExprKind::Query(q) = &e.kind else {
                 // A filter inside: the same in every state.
@@ -402,13 +401,13 @@ fn of_query(
     inner: &Expr,
     set: &[u32],
     exact: bool,
-) -> Result<Answer, Error> {
+) -> Result<Answer, AnalysisError> {
     let ExprKind::Query(query) = &inner.kind else {
         unreachable!("a query")
     };
     let boolean = query.bound.is_some() || crate::analysis::nested::is_ctl(query);
     // The query from the states `from`, aggregated as `over` says.
-    let answer = |from: Vec<u32>, over: OverInitial| -> Result<Answer, Error> {
+    let answer = |from: Vec<u32>, over: OverInitial| -> Result<Answer, AnalysisError> {
         let mut space = loaded.space.clone();
         space.initial = from;
         let at = Loaded {
@@ -462,9 +461,9 @@ fn of_query(
         | FilterOp::Argmax
             if boolean =>
         {
-            Err(Error::Analysis(AnalysisError::Filter(format!(
+            Err(AnalysisError::Filter(format!(
                 "filter({name}, …) takes a number, and {inner} is true or false"
-            ))))
+            )))
         }
         _ if boolean => {
             let holds = crate::analysis::nested::satisfying(loaded, props, prop, query)?;
@@ -488,24 +487,24 @@ fn of_query(
 
 /// The state of `set` that `first` (the first in PRISM's order) or `state` (the only one)
 /// takes, as an index into `set`.
-fn single(op: FilterOp, set: &[u32], loaded: &Loaded) -> Result<usize, Error> {
+fn single(op: FilterOp, set: &[u32], loaded: &Loaded) -> Result<usize, AnalysisError> {
     match (op, set.len()) {
         (_, 0) => Err(empty(op)),
-        (FilterOp::State, n) if n > 1 => Err(Error::Analysis(AnalysisError::Filter(format!(
+        (FilterOp::State, n) if n > 1 => Err(AnalysisError::Filter(format!(
             "filter(state, …) takes one state, and {n} satisfy its condition (the first two: \
              {} and {})",
             loaded.space.show(&loaded.program, set[0]),
             loaded.space.show(&loaded.program, set[1])
-        )))),
+        ))),
         _ => Ok(0),
     }
 }
 
-fn empty(op: FilterOp) -> Error {
-    Error::Analysis(AnalysisError::Filter(format!(
+fn empty(op: FilterOp) -> AnalysisError {
+    AnalysisError::Filter(format!(
         "filter({}, …): no reachable state satisfies its condition",
         op.name()
-    )))
+    ))
 }
 
 /// A boolean answer.

@@ -3,7 +3,9 @@
 //! unbounded queries, [`bounded`] for step bounds, solved in floats by [`backups`] over the
 //! space, [`zero`] and [`total`] for the reward variants of games), a property resolved
 //! against the model ([`resolved`]), state formulas in
-//! every state ([`nested`]), filters ([`filter`]) and arithmetic over queries ([`compound`]).
+//! every state ([`nested`]), filters ([`filter`]), arithmetic over queries ([`compound`]), who
+//! decides where in a stochastic game ([`players`]), and a P query's game for a solve across
+//! processes ([`across`]).
 
 pub(crate) mod across;
 pub(crate) mod answer;
@@ -17,6 +19,7 @@ pub(crate) mod filter;
 pub mod graph;
 pub(crate) mod lump;
 pub(crate) mod nested;
+pub(crate) mod players;
 pub mod query;
 pub(crate) mod resolved;
 pub(crate) mod rewards;

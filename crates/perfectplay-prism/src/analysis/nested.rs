@@ -17,7 +17,6 @@ use crate::analysis::check::{prepare, OverInitial, Prepared};
 use crate::analysis::ctl::{Graph, Interval, Quantifier};
 use crate::analysis::resolved::{interval, resolve_over};
 use crate::build::Loaded;
-use crate::error::Error;
 use crate::program::eval::{CExpr, StateSet};
 use crate::program::props::{Prop, Props};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Measure, Path, Query};
@@ -38,7 +37,7 @@ pub(crate) fn values(
     prop: &Prop,
     query: &Query,
     exact: bool,
-) -> Result<(Vec<StateValue>, f64), Error> {
+) -> Result<(Vec<StateValue>, f64), AnalysisError> {
     let n = loaded.space.len();
     // Every state an initial one: the engine solves them all from one virtual start.
     let mut space = loaded.space.clone();
@@ -53,20 +52,18 @@ pub(crate) fn values(
     let (program, space) = (&at.program, &at.space);
     let (q, through, target) = (&r.query, r.through.as_ref(), &r.target);
     if exact && crate::analysis::check::inexact(program, q, through, target) {
-        return Err(Error::Analysis(AnalysisError::Inexact));
+        return Err(AnalysisError::Inexact);
     }
     let over = OverInitial::Min;
-    let model_err = Error::Analysis;
     let (mut vals, error) = match (r.steps, r.first) {
         (Some(last), first) => {
             let steps = crate::analysis::bounded::Steps { last, first };
             let m =
-                crate::analysis::bounded::model(program, space, q, through, target, over, steps)
-                    .map_err(model_err)?;
+                crate::analysis::bounded::model(program, space, q, through, target, over, steps)?;
             match exact {
                 false => floats(crate::analysis::bounded::bounded_floats(&m)),
                 true => {
-                    m.fits().map_err(model_err)?;
+                    m.fits()?;
                     solve_all(&m, n, |s| (s, last), exact)?
                 }
             }
@@ -74,8 +71,7 @@ pub(crate) fn values(
         (None, first) if first > 0 => {
             let mut m = crate::analysis::bounded::lower_model(
                 program, space, q, through, target, over, first,
-            )
-            .map_err(model_err)?;
+            )?;
             // In floats by backups; exactly (or where the float solve fails), the product.
             let backed_up = match exact {
                 false => crate::analysis::bounded::lower_floats(&mut m),
@@ -84,13 +80,13 @@ pub(crate) fn values(
             match backed_up {
                 Some(f) => floats(f),
                 None => {
-                    m.fits().map_err(model_err)?;
+                    m.fits()?;
                     solve_all(&m, n, |s| (s, 0), exact)?
                 }
             }
         }
         _ if matches!(q.path, Path::EventuallyZero(_)) => return Err(not_everywhere(query)),
-        _ => match prepare(program, space, q, through, target, over).map_err(model_err)? {
+        _ => match prepare(program, space, q, through, target, over)? {
             Prepared::Infinite => (vec![infinite(); n], 0.0),
             Prepared::Model(m) if m.is_total_game() => return Err(not_everywhere(query)),
             Prepared::Model(m) => solve_all(&*m, n, |s| m.stands_for(s), exact)?,
@@ -122,11 +118,11 @@ fn infinite() -> StateValue {
 }
 
 /// Why `query` has no value per state here.
-fn not_everywhere(query: &Query) -> Error {
-    Error::Analysis(unsupported(format!(
+fn not_everywhere(query: &Query) -> AnalysisError {
+    unsupported(format!(
         "{query} is solved from one start at a time (F0 where plays can miss the target, Fc on \
          a game): it cannot be evaluated in every state, as a nested formula or a filter needs"
-    )))
+    ))
 }
 
 /// Solves `model`, whose state `at(s)` stands for state `s` of a space of `n` states, and reads
@@ -137,7 +133,7 @@ fn solve_all<M: Model>(
     n: usize,
     at: impl Fn(u32) -> M::State,
     exact: bool,
-) -> Result<(Vec<StateValue>, f64), Error> {
+) -> Result<(Vec<StateValue>, f64), AnalysisError> {
     if !exact {
         if let Ok(solution) = Solver::new(model).solve::<f64>() {
             let vals = (0..n as u32)
@@ -154,7 +150,7 @@ fn solve_all<M: Model>(
     }
     let solution = Solver::new(model)
         .solve::<Exact>()
-        .map_err(|e| Error::Analysis(AnalysisError::Solve(e)))?;
+        .map_err(AnalysisError::Solve)?;
     let vals = (0..n as u32)
         .map(|s| match solution.value(&at(s)) {
             Some(v) => StateValue {
@@ -179,15 +175,15 @@ pub(crate) fn satisfying(
     props: &Props,
     prop: &Prop,
     query: &Query,
-) -> Result<Vec<bool>, Error> {
+) -> Result<Vec<bool>, AnalysisError> {
     if is_ctl(query) {
         return ctl(loaded, props, prop, query);
     }
     let Some((op, bound)) = &query.bound else {
-        return Err(Error::Analysis(unsupported(format!(
+        return Err(unsupported(format!(
             "{query} is a number, where a state formula (true or false) is needed: give it a \
              bound (P>=0.5 [ … ])"
-        ))));
+        )));
     };
     let b = bound_value(&loaded.program, props, prop, bound)?;
     let numeric = numeric_query(&loaded.program, query);
@@ -218,10 +214,10 @@ pub(crate) fn satisfying(
         crate::analysis::check::inexact(&loaded.program, &r.query, r.through.as_ref(), &r.target)
     };
     if inexact {
-        return Err(Error::Analysis(AnalysisError::TooClose(format!(
+        return Err(AnalysisError::TooClose(format!(
             "{query}: in some state the value is too close to the bound to compare in floating \
              point, and the model's numbers are floating point"
-        ))));
+        )));
     }
     let (vals, _) = values(loaded, props, prop, &numeric, true)?;
     Ok(vals
@@ -234,17 +230,22 @@ pub(crate) fn satisfying(
 }
 
 /// The states where CTL's `query` (`E [ … ]` or `A [ … ]`) holds, from the graph.
-fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec<bool>, Error> {
+fn ctl(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    query: &Query,
+) -> Result<Vec<bool>, AnalysisError> {
     let (program, space) = (&loaded.program, &loaded.space);
     if !loaded.decided.is_empty() {
-        return Err(Error::Analysis(AnalysisError::PartialBuild(format!(
+        return Err(AnalysisError::PartialBuild(format!(
             "{query} is checked on every reachable state, and the model was built for other \
              properties (build it in full)"
-        ))));
+        )));
     }
-    let set = |e: &Expr| -> Result<Vec<bool>, Error> {
+    let set = |e: &Expr| -> Result<Vec<bool>, AnalysisError> {
         let c = program.resolve_property(&prop.file, &prop.src, e, &props.scope)?;
-        crate::analysis::check::states_where(space, program, &c).map_err(Error::Analysis)
+        crate::analysis::check::states_where(space, program, &c)
     };
     let every = vec![true; space.len()];
     let graph = Graph::new(space);
@@ -252,7 +253,7 @@ fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec
         Measure::Exists => Quantifier::Some,
         _ => Quantifier::Every,
     };
-    let steps = |s: Option<&crate::syntax::ast::Steps>| -> Result<Interval, Error> {
+    let steps = |s: Option<&crate::syntax::ast::Steps>| -> Result<Interval, AnalysisError> {
         Ok(match s {
             None => Interval {
                 first: 0,
@@ -304,9 +305,9 @@ fn ctl(loaded: &Loaded, props: &Props, prop: &Prop, query: &Query) -> Result<Vec
             not(&graph.until(q.dual(), &not_psi, &not_phi, steps(bound.as_ref())?))
         }
         _ => {
-            return Err(Error::Analysis(unsupported(format!(
+            return Err(unsupported(format!(
                 "{query}: E and A take a path formula (F, G, X, U, W or R), not a reward's"
-            ))))
+            )))
         }
     })
 }
@@ -319,16 +320,16 @@ pub(crate) fn lift(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,
-) -> Result<Option<(Props, Prop)>, Error> {
+) -> Result<Option<(Props, Prop)>, AnalysisError> {
     if !has_nested(&prop.expr, false, false) {
         return Ok(None);
     }
     if !loaded.decided.is_empty() {
-        return Err(Error::Analysis(AnalysisError::PartialBuild(format!(
+        return Err(AnalysisError::PartialBuild(format!(
             "{}: a formula nested in it is checked in every state, and the model was built for \
              other properties (build it in full)",
             prop.text
-        ))));
+        )));
     }
     let mut lifted = Lifted {
         loaded,
@@ -398,7 +399,7 @@ impl Lifted<'_> {
     /// `e` with its nested state formulas replaced (`nested`: `e` stands where a state formula
     /// is evaluated in every state; `numbers`: there a query's number is taken too, as in a
     /// filter's expression, `filter(max, 1 - Pmin=? [ F φ ])`).
-    fn walk(&mut self, e: &Expr, nested: bool, numbers: bool) -> Result<Expr, Error> {
+    fn walk(&mut self, e: &Expr, nested: bool, numbers: bool) -> Result<Expr, AnalysisError> {
         let kind = match &e.kind {
             ExprKind::Query(q) => {
                 let mut inner = Query::clone(q);
@@ -407,10 +408,10 @@ impl Lifted<'_> {
                     return self.label(&inner, e);
                 }
                 if nested && !numbers {
-                    return Err(Error::Analysis(unsupported(format!(
+                    return Err(unsupported(format!(
                         "{q} is a number, where a state formula (true or false) is needed: give \
                          it a bound (P>=0.5 [ … ])"
-                    ))));
+                    )));
                 }
                 ExprKind::Query(Box::new(inner))
             }
@@ -449,7 +450,7 @@ impl Lifted<'_> {
 
     /// The label of the states where state formula `q` (its own nested formulas lifted)
     /// holds, written at `at`.
-    fn label(&mut self, q: &Query, at: &Expr) -> Result<Expr, Error> {
+    fn label(&mut self, q: &Query, at: &Expr) -> Result<Expr, AnalysisError> {
         let name = q.to_string();
         if !self.props.scope.labels.contains_key(&name) {
             let holds = satisfying(self.loaded, &self.props, self.prop, q)?;
@@ -482,7 +483,7 @@ pub(crate) fn at_initial_states(
     props: &Props,
     prop: &Prop,
     query: &Query,
-) -> Result<crate::analysis::check::Answer, Error> {
+) -> Result<crate::analysis::check::Answer, AnalysisError> {
     let holds = satisfying(loaded, props, prop, query)?;
     let b = loaded.space.initial.iter().all(|&s| holds[s as usize]);
     Ok(crate::analysis::check::Answer {

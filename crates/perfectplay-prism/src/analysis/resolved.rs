@@ -7,7 +7,6 @@ use std::borrow::Cow;
 
 use crate::analysis::check::{check, OverInitial};
 use crate::build::Loaded;
-use crate::error::Error;
 use crate::program::props::{Prop, Props};
 use crate::program::value::Value;
 use crate::program::{CExpr, Program};
@@ -34,7 +33,7 @@ pub(crate) struct Resolved<'p> {
 impl Resolved<'_> {
     /// The property with `R[ F0 φ ]` rewritten as the `F` query it equals, where it equals
     /// one (see [`zero_as_reach_query`]); any other query as it is.
-    pub(crate) fn settle_zero(self, loaded: &Loaded) -> Result<Self, Error> {
+    pub(crate) fn settle_zero(self, loaded: &Loaded) -> Result<Self, AnalysisError> {
         if !matches!(self.query.path, Path::EventuallyZero(_)) {
             return Ok(self);
         }
@@ -75,7 +74,7 @@ pub(crate) fn resolve_prop<'p>(
     props: &Props,
     prop: &Prop,
     expr: &'p crate::syntax::ast::Expr,
-) -> Result<Resolved<'p>, Error> {
+) -> Result<Resolved<'p>, AnalysisError> {
     let (over, query) = match &expr.kind {
         ExprKind::Query(q) => (OverInitial::Only, q),
         ExprKind::Filter(op, inner, states) => {
@@ -83,23 +82,23 @@ pub(crate) fn resolve_prop<'p>(
                 FilterOp::Max => OverInitial::Max,
                 FilterOp::Min => OverInitial::Min,
                 FilterOp::Avg => OverInitial::Avg,
-                _ => return Err(Error::Analysis(unsupported(GENERAL_FILTER))),
+                _ => return Err(unsupported(GENERAL_FILTER)),
             };
             let init = states
                 .as_ref()
                 .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
             let ExprKind::Query(q) = &inner.kind else {
-                return Err(Error::Analysis(unsupported(GENERAL_FILTER)));
+                return Err(unsupported(GENERAL_FILTER));
             };
             if !init {
-                return Err(Error::Analysis(unsupported(GENERAL_FILTER)));
+                return Err(unsupported(GENERAL_FILTER));
             }
             (over, q)
         }
         _ => {
-            return Err(Error::Analysis(unsupported(
+            return Err(unsupported(
                 "a property is a P or R query, a filter of one, or arithmetic over them",
-            )))
+            ))
         }
     };
     resolve_over(program, props, prop, over, query)
@@ -117,13 +116,13 @@ pub(crate) fn resolve_over<'p>(
     prop: &Prop,
     over: OverInitial,
     query: &'p Query,
-) -> Result<Resolved<'p>, Error> {
+) -> Result<Resolved<'p>, AnalysisError> {
     if crate::analysis::nested::is_ctl(query) {
         // Not a query for the engine: `crate::analysis::nested` checks it on the graph, over the whole
         // space (so a build is never cut short for it).
-        return Err(Error::Analysis(unsupported(format!(
+        return Err(unsupported(format!(
             "{query}: E and A are checked on the transition graph, not solved"
-        ))));
+        )));
     }
     if let Some(dual) = dual(query)? {
         // One minus the greatest over the initial states is the least of one minus each.
@@ -143,7 +142,7 @@ pub(crate) fn resolve_over<'p>(
 /// is `1 - F ¬φ`, `ψ W φ` is `1 - (¬φ U ¬φ∧¬ψ)`, `ψ R φ` is `1 - (¬ψ U ¬φ)`, each with its
 /// step bound, if any, on the dual (which is how PRISM defines the bounded ones). A bound turns with them: `P>=b [ G φ ]` is `P<=1-b [ F ¬φ ]`. `None`
 /// for every other path.
-fn dual(query: &Query) -> Result<Option<Query>, Error> {
+fn dual(query: &Query) -> Result<Option<Query>, AnalysisError> {
     use crate::syntax::ast::{Expr, UnOp};
     let not = |e: &Expr| Expr {
         kind: ExprKind::Unary(UnOp::Not, Box::new(e.clone())),
@@ -181,9 +180,9 @@ fn dual(query: &Query) -> Result<Option<Query>, Error> {
         _ => return Ok(None),
     };
     if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-        return Err(Error::Analysis(unsupported(
+        return Err(unsupported(
             "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
-        )));
+        ));
     }
     let mut dual = query.clone();
     dual.path = path;
@@ -219,8 +218,8 @@ fn resolve_query<'p>(
     prop: &Prop,
     over: OverInitial,
     query: Cow<'p, Query>,
-) -> Result<Resolved<'p>, Error> {
-    let resolve = |e: &crate::syntax::ast::Expr| -> Result<CExpr, Error> {
+) -> Result<Resolved<'p>, AnalysisError> {
+    let resolve = |e: &crate::syntax::ast::Expr| -> Result<CExpr, AnalysisError> {
         Ok(program.resolve_property(&prop.file, &prop.src, e, &props.scope)?)
     };
     if matches!(query.what, crate::syntax::ast::Measure::Probability)
@@ -233,9 +232,9 @@ fn resolve_query<'p>(
                 | Path::Instant(_)
         )
     {
-        return Err(Error::Analysis(unsupported(
+        return Err(unsupported(
             "Fc, F0, C and I measure rewards: a P query takes F φ or ψ U φ",
-        )));
+        ));
     }
     let mut steps = None;
     let mut first = 0;
@@ -262,9 +261,9 @@ fn resolve_query<'p>(
             target,
         } => {
             if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-                return Err(Error::Analysis(unsupported(
+                return Err(unsupported(
                     "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
-                )));
+                ));
             }
             let (from, last) = interval(program, props, prop, bound)?;
             first = from;
@@ -275,18 +274,18 @@ fn resolve_query<'p>(
         // φ after one step: the step-bounded game of one step, φ not counted at the start.
         Path::Next(t) => {
             if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-                return Err(Error::Analysis(unsupported(
+                return Err(unsupported(
                     "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
-                )));
+                ));
             }
             steps = Some(1);
             first = 1;
             (None, resolve(t)?)
         }
         Path::Globally { .. } | Path::WeakUntil(..) | Path::Release(..) => {
-            return Err(Error::Analysis(AnalysisError::Internal(
+            return Err(AnalysisError::Internal(
                 "G, W and R are asked by their dual",
-            )))
+            ))
         }
     };
     Ok(Resolved {
@@ -307,7 +306,7 @@ pub(crate) fn interval(
     props: &Props,
     prop: &Prop,
     bound: &crate::syntax::ast::Steps,
-) -> Result<(u32, Option<u32>), Error> {
+) -> Result<(u32, Option<u32>), AnalysisError> {
     let last = match &bound.to {
         Some(b) => Some(step_bound(program, props, prop, b, bound.strict)?),
         None => None,
@@ -318,14 +317,12 @@ pub(crate) fn interval(
         first = step_bound(program, props, prop, a, false)?
             .checked_add(bound.from_strict as u32)
             .ok_or_else(|| {
-                Error::Analysis(AnalysisError::StepBound(format!(
-                    "the step bound {bound} is too large"
-                )))
+                AnalysisError::StepBound(format!("the step bound {bound} is too large"))
             })?;
         if last.is_some_and(|last| first > last) {
-            return Err(Error::Analysis(AnalysisError::StepBound(format!(
+            return Err(AnalysisError::StepBound(format!(
                 "the step bound {bound} starts after it ends"
-            ))));
+            )));
         }
     }
     Ok((first, last))
@@ -338,22 +335,22 @@ fn step_bound(
     prop: &Prop,
     bound: &crate::syntax::ast::Expr,
     strict: bool,
-) -> Result<u32, Error> {
+) -> Result<u32, AnalysisError> {
     let k = match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
         CExpr::Const(crate::program::value::Value::Int(k)) => k,
         _ => {
-            return Err(Error::Analysis(AnalysisError::StepBound(format!(
+            return Err(AnalysisError::StepBound(format!(
                 "the step bound {bound} is not a constant integer"
-            ))))
+            )))
         }
     };
     let k = if strict { k - 1 } else { k };
     u32::try_from(k).map_err(|_| {
-        Error::Analysis(AnalysisError::StepBound(format!(
+        AnalysisError::StepBound(format!(
             "the step bound {}{bound} leaves {k} steps: it must allow none or more, and fewer \
              than 2^32",
             if strict { "<" } else { "<=" }
-        )))
+        ))
     })
 }
 
@@ -367,7 +364,7 @@ fn zero_as_reach_query(
     query: &Query,
     target: CExpr,
     over: OverInitial,
-) -> Result<(Query, CExpr), Error> {
+) -> Result<(Query, CExpr), AnalysisError> {
     let model_type = loaded.program.model_type;
     let mut as_reach = query.clone();
     as_reach.path = match &query.path {
@@ -377,7 +374,7 @@ fn zero_as_reach_query(
     // The probability of reaching φ when every player minimises it (`all_min`) or maximises
     // it, at the worst (or best) initial state.
     let everyone =
-        |all_min: bool| -> Result<bool, Error> {
+        |all_min: bool| -> Result<bool, AnalysisError> {
             let mut reach = query.clone();
             reach.what = crate::syntax::ast::Measure::Probability;
             reach.bound = None;
@@ -409,7 +406,6 @@ fn zero_as_reach_query(
                     over,
                     exact,
                 )
-                .map_err(Error::Analysis)
             };
             // The float answer says whether to look closer; the exact one decides.
             Ok(solve(false)?.value == want
