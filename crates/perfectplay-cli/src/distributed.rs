@@ -205,11 +205,14 @@ pub fn check(
         // One minus the value: the bounds swap, and each difference rounds once more.
         let (lo, hi) = (1.0 - report.upper, 1.0 - report.lower);
         report.value = 1.0 - report.value;
-        report.lower = lo.next_down().max(0.0);
-        report.upper = hi.next_up().min(1.0);
+        report.lower = lo.next_down();
+        report.upper = hi.next_up();
         let gap = (report.value - report.lower).max(report.upper - report.value);
         report.error_bound = if gap > 0.0 { gap.next_up() } else { 0.0 };
     }
+    // A probability: bounds rounded past 0 or 1 say no more than 0 and 1 do.
+    report.lower = report.lower.max(0.0);
+    report.upper = report.upper.min(1.0);
     render::know_error_bound(report.error_bound);
     if m.get_flag("json") {
         let model_path = m.get_one::<String>("model").expect("required");

@@ -193,8 +193,12 @@ proptest! {
         let o = run(&["check", &model, "--prop", prop, "--json", "-q", "--processes", "2"]);
         if o.status.success() {
             let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+            let (lower, upper) = (v["lower"].as_f64().unwrap(), v["upper"].as_f64().unwrap());
             let (v, bound) = (v["value"].as_f64().unwrap(), v["error_bound"].as_f64().unwrap());
             prop_assert!((v - truth).abs() <= bound + 1e-15, "{v} ± {bound} against {truth}");
+            // The bounds hold the true value, and a probability's lie in [0, 1].
+            prop_assert!(lower <= truth + 1e-15 && truth <= upper + 1e-15, "[{lower}, {upper}] against {truth}");
+            prop_assert!((0.0..=1.0).contains(&lower) && (0.0..=1.0).contains(&upper), "[{lower}, {upper}]");
         } else {
             // End components the bounds cannot close over are refused, never answered wrong.
             let stderr = text(&o.stderr);
