@@ -15,6 +15,10 @@ use timely::dataflow::operators::{Input, Probe};
 use timely::dataflow::{InputHandle, ProbeHandle};
 use timely::worker::Worker;
 
+/// How many messages' room a buffer keeps between rounds; beyond it, room left by a burst is
+/// given back.
+const KEPT_ROOM: usize = 1 << 16;
+
 /// A message for worker `to`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Msg {
@@ -55,8 +59,9 @@ pub(crate) enum Body {
         /// The guess.
         bound: f64,
     },
-    /// A worker's summary of the round, for every worker.
-    Status(Status),
+    /// A worker's summary of the round, for every worker (boxed: there are few, and a message
+    /// is as large as its largest kind).
+    Status(Box<Status>),
 }
 
 /// What a worker tells every worker at the end of a round.
@@ -160,12 +165,13 @@ impl Rounds {
         for to in 0..self.peers {
             out.push(Msg {
                 to,
-                body: Body::Status(status.clone()),
+                body: Body::Status(Box::new(status.clone())),
             });
         }
         for m in out.drain(..) {
             self.input.send(m);
         }
+        out.shrink_to(KEPT_ROOM);
         self.rounds += 1;
         self.input.advance_to(self.rounds);
         while self.probe.less_than(self.input.time()) {
@@ -178,9 +184,15 @@ impl Rounds {
             if *t >= now {
                 return true;
             }
-            let m = std::mem::replace(&mut m.body, Body::Status(Status::default()));
+            let m = std::mem::replace(
+                &mut m.body,
+                Body::Guess {
+                    slot: 0,
+                    bound: 0.0,
+                },
+            );
             match m {
-                Body::Status(s) => statuses.push(s),
+                Body::Status(s) => statuses.push(*s),
                 body => out.push(Msg {
                     to: self.index,
                     body,
@@ -188,6 +200,12 @@ impl Rounds {
             }
             false
         });
+        // A burst of messages (a layer of the exploration, a guess for every state) leaves the
+        // inbox as large as it was: give the room back, or it stays held for the rest of the run.
+        let wanted = inbox.len() + KEPT_ROOM;
+        if inbox.capacity() > 2 * wanted {
+            inbox.shrink_to(wanted);
+        }
         statuses.sort_by_key(|s| s.from);
         statuses
     }
