@@ -44,6 +44,7 @@
 mod net;
 mod part;
 mod round;
+mod table;
 mod work;
 
 pub mod local;

@@ -5,7 +5,8 @@
 
 use perfectplay::encoded::EncodedNode;
 use perfectplay::{NodeKind, Player, Rat};
-use rustc_hash::FxHashMap;
+
+use crate::table::{Preds, StateIds};
 
 /// The kind of an owned state.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,8 +22,8 @@ pub(crate) enum Kind {
 /// The states one worker owns.
 #[derive(Default)]
 pub(crate) struct Part {
-    /// The bytes of every owned state, with its number here.
-    ids: FxHashMap<Box<[u8]>, u32>,
+    /// The bytes of every owned state, with its number here (while exploring).
+    ids: StateIds,
     /// The kind of each state.
     pub kind: Vec<Kind>,
     /// Each state's choices: `choices[first[s]..first[s + 1]]`.
@@ -51,7 +52,7 @@ pub(crate) struct Part {
     /// Whether the slot's value is final.
     pub slot_fin: Vec<bool>,
     /// Where each state's bounds must go: (worker, slot).
-    pub preds: Vec<Vec<(u32, u32)>>,
+    pub preds: Preds,
     /// The bounds of each state's value, and the float value.
     pub lo: Vec<f64>,
     /// See `lo`.
@@ -107,15 +108,37 @@ impl Part {
         self.kind.len()
     }
 
+    /// The exploration is over: the states' bytes, kept only to find a state again, are let go,
+    /// and every table gives back the room its growth left unused.
+    pub fn explored(&mut self) {
+        self.ids = StateIds::default();
+        self.preds.pack();
+        self.kind.shrink_to_fit();
+        self.first.shrink_to_fit();
+        self.choice_reward.shrink_to_fit();
+        self.choice_first.shrink_to_fit();
+        self.p.shrink_to_fit();
+        self.r.shrink_to_fit();
+        self.inexact.shrink_to_fit();
+        self.choice_err.shrink_to_fit();
+        self.owner.shrink_to_fit();
+        self.slot_lo.shrink_to_fit();
+        self.slot_hi.shrink_to_fit();
+        self.slot_v.shrink_to_fit();
+        self.slot_fin.shrink_to_fit();
+        self.lo.shrink_to_fit();
+        self.hi.shrink_to_fit();
+        self.v.shrink_to_fit();
+        self.fin.shrink_to_fit();
+    }
+
     /// The number of the state `bytes` here, and whether it is new.
     pub fn intern(&mut self, bytes: &[u8]) -> (u32, bool) {
-        if let Some(&id) = self.ids.get(bytes) {
-            return (id, false);
+        let (id, new) = self.ids.intern(bytes);
+        if new {
+            self.preds.push_state();
         }
-        let id = self.ids.len() as u32;
-        self.ids.insert(bytes.into(), id);
-        self.preds.push(Vec::new());
-        (id, true)
+        (id, new)
     }
 
     /// Records the expansion of state `id` (the next to be recorded, in order of numbers), and

@@ -134,7 +134,7 @@ impl Work<'_> {
                     continue;
                 }
                 (sent_lo[s], sent_hi[s]) = (p.lo[s], p.hi[s]);
-                for &(to, slot) in &p.preds[s] {
+                for &(to, slot) in p.preds.of(s) {
                     if to != me {
                         if !remote[s] {
                             remote[s] = true;
@@ -305,7 +305,7 @@ impl Work<'_> {
         };
         for round in 0..GUESS_ROUNDS {
             for &s in &changed {
-                for &(to, slot) in &self.part.preds[s] {
+                for &(to, slot) in self.part.preds.of(s) {
                     self.out.push(Msg {
                         to,
                         body: Body::Guess {
@@ -415,7 +415,7 @@ impl Work<'_> {
                     continue;
                 }
                 kept[s] = false;
-                for &(to, slot) in &p.preds[s] {
+                for &(to, slot) in p.preds.of(s) {
                     if to == me {
                         inside[slot as usize] = false;
                         check.push(p.owner[slot as usize] as usize);

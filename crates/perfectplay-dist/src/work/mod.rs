@@ -87,6 +87,7 @@ pub(crate) fn run(
         fixed_point: None,
     };
     work.explore(worker)?;
+    work.part.explored();
     let iterated = work.retrograde(worker)?;
     if iterated {
         work.iterate(worker)?;
@@ -154,7 +155,7 @@ impl Work<'_> {
                 if let Body::State { bytes, back } = m.body {
                     let (id, new) = self.part.intern(&bytes);
                     match back {
-                        Some(b) => self.part.preds[id as usize].push(b),
+                        Some(b) => self.part.preds.add(id, b),
                         None => self.start = Some(id),
                     }
                     if new {
@@ -193,7 +194,7 @@ impl Work<'_> {
     fn send_to(&mut self, s: usize, local: bool, remote: bool) {
         let p = &self.part;
         let me = self.rounds.index;
-        for &(to, slot) in &p.preds[s] {
+        for &(to, slot) in p.preds.of(s) {
             let queue = match to == me {
                 true if local => &mut self.local,
                 false if remote => &mut self.out,
