@@ -315,7 +315,7 @@ proptest! {
 }
 
 /// PRISM's older filter inside the brackets: `{φ}` is the value in the (first) state of φ,
-/// `{φ}{min}` and `{φ}{max}` the least and greatest over them.
+/// `{φ}{min}` and `{φ}{max}` the least and greatest over them, `{φ}{min}{max}` both.
 #[test]
 fn states_of_interest_inside_the_brackets() {
     assert_eq!(exact("P=? [ F s=3 {s=1} ]"), "2/3");
@@ -323,8 +323,21 @@ fn states_of_interest_inside_the_brackets() {
     assert_eq!(exact("P=? [ F s=3 {s<2}{min} ]"), "1/3");
     assert_eq!(exact("R=? [ F s>=2 {s=1} ]"), "10/3");
     assert_eq!(exact("P>0.5 [ F s=3 {s=1} ]"), "true");
-    let e = answer(CHAIN, "P=? [ F s=3 {s<2}{min}{max} ]", false).unwrap_err();
-    assert!(e.contains("{min}{max} together"), "{e}");
+    // Both at once, in either order: PRISM's two values, as `filter(range, …)` gives them.
+    for prop in [
+        "P=? [ F s=3 {s<2}{min}{max} ]",
+        "P=? [ F s=3 {s<2}{max}{min} ]",
+    ] {
+        let a = answer(CHAIN, prop, true).unwrap();
+        let Some(Listed::Range { min, max }) = &a.listed else {
+            panic!("{prop}: {:?}", a.listed)
+        };
+        assert_eq!(
+            (min.exact.as_deref(), max.exact.as_deref()),
+            (Some("1/3"), Some("2/3"))
+        );
+    }
+    assert_eq!(exact("P=? [ F s=3 {s<2}{max}{max} ]"), "2/3");
 }
 
 /// A named property used in another by its name, as PRISM allows (`"b": 1 - "a"`): its

@@ -192,9 +192,9 @@ impl Parser<'_> {
     }
 
     /// PRISM's older filter inside a query's brackets, `P=? [ F φ {ψ} ]` with `{min}` or
-    /// `{max}` after it: the query over the states of ψ, as `filter(first, …, ψ)` (the value
-    /// in the first of them, which is the one where only one state is meant), or
-    /// `filter(min|max, …, ψ)`.
+    /// `{max}` after it, or both: the query over the states of ψ, as `filter(first, …, ψ)`
+    /// (the value in the first of them, which is the one where only one state is meant),
+    /// `filter(min|max, …, ψ)`, or `filter(range, …, ψ)` (both values at once).
     fn states_of_interest(&mut self) -> Result<Option<(FilterOp, Expr)>> {
         if !self.eat_punct("{") {
             return Ok(None);
@@ -205,15 +205,9 @@ impl Parser<'_> {
         while self.eat_punct("{") {
             let t = self.peek();
             op = match (op, self.text(t)) {
-                (FilterOp::First, "min") => FilterOp::Min,
-                (FilterOp::First, "max") => FilterOp::Max,
-                (FilterOp::Min | FilterOp::Max, "min" | "max") => {
-                    return Err(self.unsupported(
-                        t.span,
-                        "{min}{max} together (both values at once) is not supported: ask for \
-                         each in its own property",
-                    ))
-                }
+                (FilterOp::First | FilterOp::Min, "min") => FilterOp::Min,
+                (FilterOp::First | FilterOp::Max, "max") => FilterOp::Max,
+                (FilterOp::Min | FilterOp::Max | FilterOp::Range, "min" | "max") => FilterOp::Range,
                 _ => {
                     return Err(self.error(
                         t.span,
