@@ -658,7 +658,15 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            say!("error: {}", one_line(&chain.join(": ")));
+            // The core names no flag; the limit it speaks of is this one.
+            let limit = e.chain().any(|c| {
+                matches!(
+                    c.downcast_ref(),
+                    Some(perfectplay::SolveError::StateLimit { .. })
+                )
+            });
+            let hint = if limit { " (--max-states)" } else { "" };
+            say!("error: {}{hint}", one_line(&chain.join(": ")));
             ExitCode::from(2)
         }
     };

@@ -370,6 +370,11 @@ fn max_states_stops_with_the_counts() {
         err.starts_with("error: state limit reached: 1001 states explored (limit 1000)"),
         "{err}"
     );
+    assert!(
+        err.trim_end()
+            .ends_with("raise the state limit to go on (--max-states)"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -19,7 +19,7 @@ pub enum SolveError {
     },
     /// The state limit was reached before the solve finished.
     #[error(
-        "state limit reached: {explored} states explored (limit {limit}), {components} components solved; raise --max-states to go on"
+        "state limit reached: {explored} states explored (limit {limit}), {components} components solved; raise the state limit to go on"
     )]
     StateLimit {
         /// States interned so far.
