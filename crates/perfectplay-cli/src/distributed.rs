@@ -104,7 +104,13 @@ enum Ran {
 /// Runs this process's part of a run across processes of `model`, which every process builds
 /// the same from the same command: `what` names the command's model and options for the
 /// fingerprint the processes compare.
-fn run(model: Box<dyn DynModel>, m: &ArgMatches, what: &str) -> Result<Ran> {
+/// `endless_is_infinite` as in [`Options::endless_is_infinite`].
+fn run(
+    model: Box<dyn DynModel>,
+    m: &ArgMatches,
+    what: &str,
+    endless_is_infinite: bool,
+) -> Result<Ran> {
     if m.get_flag("exact") {
         bail!("--exact is not available across processes yet: the solve there is in floats, with a certified error bound");
     }
@@ -119,6 +125,7 @@ fn run(model: Box<dyn DynModel>, m: &ArgMatches, what: &str) -> Result<Ran> {
         workers: m.get_one::<u64>("workers").map_or(1, |&w| w as usize),
         precision: m.get_one::<f64>("precision").copied().unwrap_or(1e-9),
         max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
+        endless_is_infinite,
         ..Options::default()
     };
     // The version, the model with its options, and what decides the rounds; the start
@@ -154,7 +161,7 @@ pub fn solve(
     m: &ArgMatches,
 ) -> Result<ExitCode> {
     let given = given_params(game, params);
-    let report = match run(model, m, &format!("{} {given:?}", game.name))? {
+    let report = match run(model, m, &format!("{} {given:?}", game.name), false)? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,
@@ -186,17 +193,18 @@ struct CheckJson<'a> {
 
 /// Runs `check` of one property across processes: `model` is its game (see
 /// `perfectplay_prism::across_query`), `complement` whether the property is one minus its
-/// value, `constants` as `--const` gave them (parsed), `what` the model file's program, the
-/// constants and the property, for the fingerprint.
+/// value, `reward` whether it is an expected reward (else a probability), `constants` as
+/// `--const` gave them (parsed), `what` the model file's program, the constants and the
+/// property, for the fingerprint.
 pub fn check(
     model: Box<dyn DynModel>,
-    complement: bool,
+    (complement, reward): (bool, bool),
     m: &ArgMatches,
     (label, property): (&str, &str),
     constants: &[(String, String)],
     what: &str,
 ) -> Result<ExitCode> {
-    let mut report = match run(model, m, what)? {
+    let mut report = match run(model, m, what, reward)? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,
@@ -210,9 +218,11 @@ pub fn check(
         let gap = (report.value - report.lower).max(report.upper - report.value);
         report.error_bound = if gap > 0.0 { gap.next_up() } else { 0.0 };
     }
-    // A probability: bounds rounded past 0 or 1 say no more than 0 and 1 do.
-    report.lower = report.lower.max(0.0);
-    report.upper = report.upper.min(1.0);
+    if !reward {
+        // A probability: bounds rounded past 0 or 1 say no more than 0 and 1 do.
+        report.lower = report.lower.max(0.0);
+        report.upper = report.upper.min(1.0);
+    }
     render::know_error_bound(report.error_bound);
     if m.get_flag("json") {
         let model_path = m.get_one::<String>("model").expect("required");

@@ -95,6 +95,13 @@ pub struct Options {
     /// Stop with an error after this many rounds of interval iteration (a value that is
     /// infinite, or bounds that close too slowly).
     pub max_rounds: u64,
+    /// Whether a play that never ends is worth infinitely much against the model's
+    /// [`endless_play_loser`](perfectplay::Model::endless_play_loser): +∞ where that is the
+    /// minimiser (PRISM's expected reward to reach a target, +∞ wherever the target may be
+    /// missed), −∞ where it is the maximiser. The states from which that player cannot make
+    /// the play end with probability one then take that value. Otherwise the values there are
+    /// left to the bounds, which do not close, and the run ends with an error.
+    pub endless_is_infinite: bool,
 }
 
 impl Default for Options {
@@ -105,6 +112,7 @@ impl Default for Options {
             max_states: None,
             connect_timeout: Duration::from_secs(60),
             max_rounds: 1_000_000,
+            endless_is_infinite: false,
         }
     }
 }
@@ -124,13 +132,17 @@ pub struct Run {
 /// The answer of a distributed solve, as process 0 reports it.
 #[derive(Clone, Debug, Serialize)]
 pub struct DistReport {
-    /// The start's value as computed in floats.
+    /// The start's value as computed in floats (+∞ where an endless play is worth that and
+    /// the start cannot avoid one; in JSON, `"inf"`).
+    #[serde(serialize_with = "number_or_infinity")]
     pub value: f64,
     /// A bound on the distance from `value` to the exact value, rounding included.
     pub error_bound: f64,
     /// The certified lower bound on the exact value.
+    #[serde(serialize_with = "number_or_infinity")]
     pub lower: f64,
     /// The certified upper bound.
+    #[serde(serialize_with = "number_or_infinity")]
     pub upper: f64,
     /// How the values were found.
     pub method: &'static str,
@@ -150,6 +162,15 @@ pub struct DistReport {
     pub peak_memory: Vec<u64>,
     /// Seconds from the start of the solve to the answer, in process 0.
     pub seconds: f64,
+}
+
+/// A float in JSON, which has no infinity: a number, or `"inf"` and `"-inf"` (as the
+/// one-process answers write +∞).
+fn number_or_infinity<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::Error> {
+    match x.is_infinite() {
+        true => s.serialize_str(if *x > 0.0 { "inf" } else { "-inf" }),
+        false => s.serialize_f64(*x),
+    }
 }
 
 /// Parses a host file: one `host:port` a line, in process order (blank lines and lines

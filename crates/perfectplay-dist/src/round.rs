@@ -59,6 +59,12 @@ pub(crate) enum Body {
         /// The guess.
         bound: f64,
     },
+    /// A mark on one of the receiver's slots, in a graph analysis: the successor left (or
+    /// joined) the set the analysis computes.
+    Mark {
+        /// The slot.
+        slot: u32,
+    },
     /// A worker's summary of the round, for every worker (boxed: there are few, and a message
     /// is as large as its largest kind).
     Status(Box<Status>),
@@ -84,6 +90,7 @@ impl Msg {
             Body::State { bytes, .. } => 8 + bytes.len() as u64 + 9,
             Body::Value { .. } => 4 + 24 + 1,
             Body::Guess { .. } => 4 + 8,
+            Body::Mark { .. } => 4,
             Body::Status(s) => 4 + 8 + 64 + s.error.as_ref().map_or(1, |e| 9 + e.len() as u64),
         }
     }
@@ -184,13 +191,7 @@ impl Rounds {
             if *t >= now {
                 return true;
             }
-            let m = std::mem::replace(
-                &mut m.body,
-                Body::Guess {
-                    slot: 0,
-                    bound: 0.0,
-                },
-            );
+            let m = std::mem::replace(&mut m.body, Body::Mark { slot: 0 });
             match m {
                 Body::Status(s) => statuses.push(*s),
                 body => out.push(Msg {

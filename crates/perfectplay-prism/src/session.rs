@@ -613,11 +613,16 @@ pub struct AcrossQuery {
     /// Whether the property's value is one minus the game's (`G`, `W` and `R`, checked as
     /// the complement of an `F` or `U` query).
     pub complement: bool,
+    /// Whether the property is an expected reward, not a probability: its value may be +∞,
+    /// where the target may be missed, and the game's solver must give an endless play that
+    /// worth (the minimiser loses it) rather than leave its bounds open there.
+    pub reward: bool,
 }
 
 /// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
-/// `U`, `G`, `W` or `R` without step bounds, at the initial state (or a filter's max, min or
-/// avg over the initial states). Any other property is refused with an error that says so.
+/// `U`, `G`, `W` or `R`, or an R query of `F`, without step bounds, at the initial state (or a
+/// filter's max, min or avg over the initial states). Any other property is refused with an
+/// error that says so.
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossQuery, Error> {
     props.defined_for(prop)?;
     refuse_ctl(prop)?;
@@ -630,7 +635,12 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
     }
     let r = resolve_prop(&program, props, prop, &prop.expr)?;
     let complement = r.complement;
+    let reward = matches!(r.query.what, crate::syntax::ast::Measure::Reward(_));
     let model =
         crate::analysis::across::across_model(program, &r).map_err(|e| Error::of(&prop.text, e))?;
-    Ok(AcrossQuery { model, complement })
+    Ok(AcrossQuery {
+        model,
+        complement,
+        reward,
+    })
 }

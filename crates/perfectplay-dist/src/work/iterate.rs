@@ -422,10 +422,7 @@ impl Work<'_> {
                     } else {
                         self.out.push(Msg {
                             to,
-                            body: Body::Guess {
-                                slot,
-                                bound: f64::NAN,
-                            },
+                            body: Body::Mark { slot },
                         });
                     }
                 }
@@ -439,7 +436,7 @@ impl Work<'_> {
                 return Ok(statuses.iter().any(|s| s.figures[0] != 0.0));
             }
             for m in self.out.drain(..) {
-                if let Body::Guess { slot, .. } = m.body {
+                if let Body::Mark { slot } = m.body {
                     inside[slot as usize] = false;
                     check.push(self.part.owner[slot as usize] as usize);
                 }
@@ -464,6 +461,11 @@ impl Work<'_> {
                     positive |= reward > 0.0;
                 }
                 for k in slots {
+                    if p.slot_fin[k] && p.slot_lo[k].is_infinite() {
+                        // A way out to an endless play's worth (see `endless`): a choice
+                        // the player it is against never takes, and no bound of the others.
+                        continue;
+                    }
                     if !p.slot_fin[k] {
                         inside |= p.r[k] != 0.0;
                         negative |= p.r[k] < 0.0;

@@ -14,6 +14,7 @@ use crate::part::Part;
 use crate::round::{first_error, total_sent, Body, Msg, Rounds, Status};
 use crate::{DistError, Options};
 
+mod endless;
 mod iterate;
 
 /// What worker 0 learns at the end.
@@ -88,6 +89,11 @@ pub(crate) fn run(
     };
     work.explore(worker)?;
     work.part.explored();
+    if options.endless_is_infinite {
+        if let Some(loser) = model.endless_play_loser() {
+            work.endless(worker, loser)?;
+        }
+    }
     let iterated = work.retrograde(worker)?;
     if iterated {
         work.iterate(worker)?;

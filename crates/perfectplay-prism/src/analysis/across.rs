@@ -1,5 +1,5 @@
-//! An unbounded P query as a game over the model's own states, expanded when asked and
-//! written as bytes ([`AcrossModel`]): what a solve that holds only a share of the states (the
+//! An unbounded P query, or an R query of `F`, as a game over the model's own states, expanded
+//! when asked and written as bytes ([`AcrossModel`]): what a solve that holds only a share of the states (the
 //! solve across processes) explores. No state space is built and no graph analysis runs:
 //! a state is a packed valuation ([`crate::build::lazy`]), its node is the query's at that
 //! state, and the solver that takes it decides the values by bounds that close in.
@@ -9,6 +9,11 @@
 //! one whose every choice loops back to it) has probability zero of reaching a target it is
 //! not in, and a state the query decides (its target, or outside the `ψ` of `ψ U φ`) is
 //! terminal.
+//!
+//! For an R query, a step earns its state's state reward and its command's transition reward
+//! (rewards must be at least zero), the target is worth zero, and an endless play is worth +∞
+//! against the minimiser: the solver must give that worth to the states from which the target
+//! may be missed (PRISM's +∞), and a state that can never leave keeps its loop for it to find.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -22,6 +27,7 @@ use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::players::{coalition_members, side_of, state_owner};
 use crate::analysis::query::{expand_start, OUTCOME};
 use crate::analysis::resolved::Resolved;
+use crate::analysis::rewards::{rat_of, reward_structure, Compiled};
 use crate::build::lazy::{state_bits, Stepper};
 use crate::build::packed::Word;
 use crate::build::BuildError;
@@ -38,8 +44,8 @@ pub(crate) enum At<K> {
     State(K),
 }
 
-/// An unbounded `F` or `U` probability on a model whose states are expanded when asked; see
-/// the module documentation.
+/// An unbounded `F` or `U` probability, or an `F` reward, on a model whose states are expanded
+/// when asked; see the module documentation.
 pub(crate) struct AcrossModel<K> {
     pub(crate) stepper: Stepper<K>,
     pub(crate) initial: Vec<K>,
@@ -52,6 +58,8 @@ pub(crate) struct AcrossModel<K> {
     pub(crate) members: Option<Vec<bool>>,
     /// Whether every state's commands are chosen uniformly (a DTMC).
     pub(crate) dtmc: bool,
+    /// For an R query, its reward structure.
+    pub(crate) reward: Option<Compiled>,
 }
 
 impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
@@ -65,7 +73,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 .map_err(|e| format!("in state {}: {e}", here()))
         };
         if holds(&self.target)? {
-            node.terminal(1);
+            node.terminal(if self.reward.is_some() { 0 } else { 1 });
             return Ok(());
         }
         if let Some(psi) = &self.through {
@@ -74,19 +82,52 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 return Ok(());
             }
         }
+        // What a step by a command labelled `action` earns here (zero for a probability).
+        let state_reward = match &self.reward {
+            Some(r) => Some(
+                r.state(&vals)
+                    .map_err(|e| format!("in state {}: {e}", here()))?,
+            ),
+            None => None,
+        };
+        let earned = |action: Option<usize>| -> Result<Rat, String> {
+            let (Some(r), Some(state)) = (&self.reward, state_reward) else {
+                return Ok(Rat::ZERO);
+            };
+            let total = r
+                .transition(action, &vals, state)
+                .and_then(|q| rat_of(q, "a reward"))
+                .map_err(|e| format!("in state {}: {e}", here()))?;
+            match total < Rat::ZERO {
+                true => Err(format!(
+                    "in state {}: a reward of {total}; across processes, R queries need \
+                     rewards of at least zero",
+                    here()
+                )),
+                false => Ok(total),
+            }
+        };
         self.stepper
             .expand(s, |ex| -> Result<(), String> {
                 if ex.dist.iter().all(|&(_, t)| t == s) {
                     // It never leaves (a deadlock, or loops alone), and it is not in the
-                    // target.
-                    node.terminal(0);
+                    // target: a probability of zero, or a reward of +∞, which the solver
+                    // finds from the loop.
+                    match self.reward {
+                        None => node.terminal(0),
+                        Some(_) => {
+                            node.chance();
+                            node.add_outcome(OUTCOME, Rat::ONE, 0, At::State(s));
+                        }
+                    }
                     return Ok(());
                 }
                 if self.dtmc {
                     // Every enabled command alike, as in PRISM.
                     node.chance();
                     let k = ex.choices.len() as i64;
-                    for &(_, _, from, to) in &ex.choices {
+                    for &(action, _, from, to) in &ex.choices {
+                        let reward = earned(action)?;
                         for (i, &(p, t)) in ex.dist[from..to].iter().enumerate() {
                             let p = if k == 1 {
                                 p
@@ -99,7 +140,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                                     )
                                 })?
                             };
-                            node.add_outcome(i as u32 | OUTCOME, p, 0, At::State(t));
+                            node.add_outcome(i as u32 | OUTCOME, p, reward, At::State(t));
                         }
                     }
                     return Ok(());
@@ -114,11 +155,12 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     None => self.player,
                 };
                 node.decision(player);
-                for (c, &(_, _, from, to)) in ex.choices.iter().enumerate() {
+                for (c, &(action, _, from, to)) in ex.choices.iter().enumerate() {
+                    let reward = earned(action)?;
                     match ex.dist[from..to] {
-                        [(_, t)] => node.add_move(c as u32, 0, At::State(t)),
+                        [(_, t)] => node.add_move(c as u32, reward, At::State(t)),
                         ref outcomes => {
-                            node.add_random_move(c as u32, 0);
+                            node.add_random_move(c as u32, reward);
                             for (i, &(p, t)) in outcomes.iter().enumerate() {
                                 node.add_outcome(i as u32 | OUTCOME, p, 0, At::State(t));
                             }
@@ -165,9 +207,13 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
         }
     }
 
-    /// A play that never reaches the target is worth zero, the worst for the maximiser.
+    /// A play that never reaches the target is worth zero for a probability, the worst for the
+    /// maximiser, and +∞ for a reward, the worst for the minimiser.
     fn endless_play_loser(&self) -> Option<Player> {
-        Some(Player::Max)
+        Some(match self.reward {
+            None => Player::Max,
+            Some(_) => Player::Min,
+        })
     }
 
     fn encodes_states(&self) -> bool {
@@ -221,6 +267,13 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         Some(c) if kind == ModelType::Smg => Some(coalition_members(&program, c)?),
         _ => None,
     };
+    let reward = match &query.what {
+        Measure::Reward(structure) => Some(Compiled::new(reward_structure(
+            &program,
+            structure.as_ref(),
+        )?)),
+        _ => None,
+    };
     let stepper = Stepper::<K>::new(program);
     let initial = stepper.initial()?;
     validate_query(stepper.program(), query, r.over, initial.len())?;
@@ -233,13 +286,14 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         player,
         members,
         dtmc: kind == ModelType::Dtmc,
+        reward,
     }))
 }
 
 /// What the solve across processes answers.
-pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, G, W and R without \
-     step bounds are answered (at the initial state, or a filter's max, min or avg over the \
-     initial states); check this property in one process";
+pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, G, W and R and R \
+     queries of F, without step bounds, are answered (at the initial state, or a filter's max, \
+     min or avg over the initial states); check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation); an error for a query of another kind.
@@ -247,8 +301,11 @@ pub(crate) fn across_model(
     program: Program,
     r: &Resolved,
 ) -> Result<Box<dyn DynModel>, AnalysisError> {
-    let plain = matches!(r.query.path, Path::Eventually(_) | Path::Until(..))
-        && matches!(r.query.what, Measure::Probability);
+    let plain = match r.query.what {
+        Measure::Probability => matches!(r.query.path, Path::Eventually(_) | Path::Until(..)),
+        Measure::Reward(_) => matches!(r.query.path, Path::Eventually(_)),
+        _ => false,
+    };
     if !plain || r.steps.is_some() || r.first > 0 || r.query.bound.is_some() {
         return Err(unsupported(NOT_ACROSS));
     }

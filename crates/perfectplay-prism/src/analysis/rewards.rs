@@ -28,7 +28,7 @@ pub(crate) fn reward_structure<'p>(
     })
 }
 
-fn rat_of(q: Q, what: &str) -> Result<Rat, AnalysisError> {
+pub(crate) fn rat_of(q: Q, what: &str) -> Result<Rat, AnalysisError> {
     let (n, d) = q.parts();
     i64::try_from(n)
         .ok()
@@ -37,6 +37,63 @@ fn rat_of(q: Q, what: &str) -> Result<Rat, AnalysisError> {
         .ok_or_else(|| {
             AnalysisError::Reward(format!("{what} {q} is too large a fraction for the solver"))
         })
+}
+
+/// A reward structure compiled to be evaluated state by state: a state's state reward, and
+/// the transition rewards of a command by its action.
+pub(crate) struct Compiled {
+    structure: RewardStruct,
+    state_guards: Vec<IntExpr>,
+    transition_guards: Vec<IntExpr>,
+}
+
+impl Compiled {
+    /// `structure`, its guards compiled.
+    pub(crate) fn new(structure: &RewardStruct) -> Compiled {
+        Compiled {
+            state_guards: structure
+                .state
+                .iter()
+                .map(|(g, _)| IntExpr::new(g))
+                .collect(),
+            transition_guards: structure
+                .transition
+                .iter()
+                .map(|(_, g, _)| IntExpr::new(g))
+                .collect(),
+            structure: structure.clone(),
+        }
+    }
+
+    /// The state reward of the state with variable values `vals`.
+    pub(crate) fn state(&self, vals: &[i64]) -> Result<Q, AnalysisError> {
+        let mut state = Q::int(0);
+        for ((g, v), fast) in self.structure.state.iter().zip(&self.state_guards) {
+            if fast.holds(g, vals)? {
+                let x = value_of(v, vals)?;
+                state = state.checked_add(x).ok_or_else(overflow)?;
+            }
+        }
+        Ok(state)
+    }
+
+    /// The transition rewards of a command labelled `action` (`None` for `[]`) in the state
+    /// with variable values `vals`, added to `total`.
+    pub(crate) fn transition(
+        &self,
+        action: Option<usize>,
+        vals: &[i64],
+        mut total: Q,
+    ) -> Result<Q, AnalysisError> {
+        let transitions = self.structure.transition.iter();
+        for ((a, g, v), fast) in transitions.zip(&self.transition_guards) {
+            if *a == action && fast.holds(g, vals)? {
+                let x = value_of(v, vals)?;
+                total = total.checked_add(x).ok_or_else(overflow)?;
+            }
+        }
+        Ok(total)
+    }
 }
 
 /// Each choice's reward in `structure`: its state's state rewards and its own transition
@@ -48,30 +105,21 @@ pub(crate) fn choice_rewards(
     skip: &[bool],
 ) -> Result<Vec<Rat>, AnalysisError> {
     let mut vals = Vec::new();
-    let state_guards = state_guards(structure);
-    let transition_guards: Vec<IntExpr> = structure
-        .transition
-        .iter()
-        .map(|(_, g, _)| IntExpr::new(g))
-        .collect();
+    let compiled = Compiled::new(structure);
     let mut reward = vec![Rat::ZERO; space.choices.len()];
     for s in 0..space.len() as u32 {
         if skip[s as usize] {
             continue;
         }
         space.unpack(program, s, &mut vals);
-        let state = state_reward(structure, &state_guards, &vals)?;
+        let state = compiled.state(&vals)?;
         for c in space.choices_of(s) {
-            let mut total = state;
-            let action = space.choices[c].action();
+            let choice = &space.choices[c];
             // The self-loop added at a deadlock is no command's: no transition reward.
-            let commanded = !space.choices[c].is_added_loop();
-            for ((a, g, v), fast) in structure.transition.iter().zip(&transition_guards) {
-                if commanded && *a == action && fast.holds(g, &vals)? {
-                    let x = value_of(v, &vals)?;
-                    total = total.checked_add(x).ok_or_else(overflow)?;
-                }
-            }
+            let total = match choice.is_added_loop() {
+                true => state,
+                false => compiled.transition(choice.action(), &vals, state)?,
+            };
             reward[c] = rat_of(total, "a reward")?;
         }
     }
@@ -85,38 +133,13 @@ pub(crate) fn state_rewards(
     structure: &RewardStruct,
 ) -> Result<Vec<Rat>, AnalysisError> {
     let mut vals = Vec::new();
-    let guards = state_guards(structure);
+    let compiled = Compiled::new(structure);
     (0..space.len() as u32)
         .map(|s| {
             space.unpack(program, s, &mut vals);
-            rat_of(state_reward(structure, &guards, &vals)?, "a reward")
+            rat_of(compiled.state(&vals)?, "a reward")
         })
         .collect()
-}
-
-/// The guards of the state rewards of `structure`, compiled.
-fn state_guards(structure: &RewardStruct) -> Vec<IntExpr> {
-    structure
-        .state
-        .iter()
-        .map(|(g, _)| IntExpr::new(g))
-        .collect()
-}
-
-/// The state reward of the state with variable values `vals`.
-fn state_reward(
-    structure: &RewardStruct,
-    guards: &[IntExpr],
-    vals: &[i64],
-) -> Result<Q, AnalysisError> {
-    let mut state = Q::int(0);
-    for ((g, v), fast) in structure.state.iter().zip(guards) {
-        if fast.holds(g, vals)? {
-            let x = value_of(v, vals)?;
-            state = state.checked_add(x).ok_or_else(overflow)?;
-        }
-    }
-    Ok(state)
 }
 
 /// The value of a numeric reward expression on variable values.

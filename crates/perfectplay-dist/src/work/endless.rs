@@ -1,0 +1,151 @@
+//! Plays that never end, where they are worth infinitely much (PRISM's expected reward to
+//! reach a target is +∞ wherever the target may be missed): the states from which the player
+//! an endless play is against cannot make the play end with probability one take that worth as
+//! their final value, before any value flows back.
+//!
+//! Those states are the complement of the loser's almost-sure reachability of the terminals, a
+//! nested fixed point computed in rounds as the other analyses are: the greatest set `X` such
+//! that from every state of `X` the play reaches a terminal by moves that stay in `X`, where
+//! "reaches" is a least fixed point: a terminal; a state of the loser with a choice whose
+//! outcomes all lie in `X` and one of them in the set found so far; any other state (chance,
+//! the other player) whose every choice is such. Where a state falls out of `X`, its
+//! predecessors' slots are marked and the reachability starts again, until `X` stands.
+
+use perfectplay::Player;
+use timely::worker::Worker;
+
+use super::Work;
+use crate::part::Kind;
+use crate::round::{total_sent, Body, Msg};
+use crate::DistError;
+
+/// Per slot: whether its successor is in a set (of one step of the analysis).
+struct Marks {
+    /// The successor is in the set `X` of states that may still end the play surely.
+    alive: Vec<bool>,
+    /// The successor is in the reachability set found so far.
+    ends: Vec<bool>,
+}
+
+impl Work<'_> {
+    /// Gives the worth of an endless play (+∞ against the minimiser, −∞ against the
+    /// maximiser) as the final value of every state from which `loser` cannot make the play end
+    /// with probability one, whatever the other player does; see the module documentation.
+    pub(super) fn endless(&mut self, worker: &mut Worker, loser: Player) -> Result<(), DistError> {
+        let n = self.part.len();
+        let slots = self.part.p.len();
+        let mut alive = vec![true; n];
+        let mut marks = Marks {
+            alive: vec![true; slots],
+            ends: vec![false; slots],
+        };
+        loop {
+            let ends = self.reach(worker, loser, &alive, &mut marks)?;
+            // `X` shrinks to what reaches the terminals within it.
+            let me = self.rounds.index;
+            let mut left = 0;
+            for s in 0..n {
+                if !alive[s] || ends[s] {
+                    continue;
+                }
+                alive[s] = false;
+                left += 1;
+                for &(to, slot) in self.part.preds.of(s) {
+                    match to == me {
+                        true => marks.alive[slot as usize] = false,
+                        false => self.out.push(Msg {
+                            to,
+                            body: Body::Mark { slot },
+                        }),
+                    }
+                }
+            }
+            let mut figures = [0.0; 8];
+            figures[0] = left as f64;
+            let statuses = self.round(worker, None, figures)?;
+            for m in self.out.drain(..) {
+                if let Body::Mark { slot } = m.body {
+                    marks.alive[slot as usize] = false;
+                }
+            }
+            if statuses.iter().all(|s| s.figures[0] == 0.0) {
+                break;
+            }
+        }
+        let worth = match loser {
+            Player::Min => f64::INFINITY,
+            Player::Max => f64::NEG_INFINITY,
+        };
+        let p = &mut self.part;
+        for s in (0..n).filter(|&s| !alive[s]) {
+            (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (worth, worth, worth, true);
+        }
+        Ok(())
+    }
+
+    /// The least fixed point of the analysis within `alive` (the set `X`): per state, whether
+    /// `loser` makes the play reach a terminal from it, with positive probability at each step
+    /// and never leaving `X`.
+    fn reach(
+        &mut self,
+        worker: &mut Worker,
+        loser: Player,
+        alive: &[bool],
+        marks: &mut Marks,
+    ) -> Result<Vec<bool>, DistError> {
+        let p = &self.part;
+        let mut ends: Vec<bool> = p.kind.iter().map(|&k| k == Kind::Terminal).collect();
+        let mut found: Vec<usize> = (0..p.len()).filter(|&s| ends[s]).collect();
+        marks.ends.iter_mut().for_each(|e| *e = false);
+        let me = self.rounds.index;
+        loop {
+            while let Some(s) = found.pop() {
+                for &(to, slot) in self.part.preds.of(s) {
+                    if to != me {
+                        self.out.push(Msg {
+                            to,
+                            body: Body::Mark { slot },
+                        });
+                        continue;
+                    }
+                    marks.ends[slot as usize] = true;
+                    let t = self.part.owner[slot as usize] as usize;
+                    if alive[t] && !ends[t] && self.reaches(t, loser, marks) {
+                        ends[t] = true;
+                        found.push(t);
+                    }
+                }
+            }
+            let statuses = self.round(worker, None, [0.0; 8])?;
+            if total_sent(&statuses) == 0 {
+                return Ok(ends);
+            }
+            for m in std::mem::take(&mut self.out) {
+                if let Body::Mark { slot } = m.body {
+                    marks.ends[slot as usize] = true;
+                    let t = self.part.owner[slot as usize] as usize;
+                    if alive[t] && !ends[t] && self.reaches(t, loser, marks) {
+                        ends[t] = true;
+                        found.push(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether state `s` joins the reachability set: a choice of the loser's, or every choice
+    /// of anyone else's, has all its outcomes in `X` and one in the set.
+    fn reaches(&self, s: usize, loser: Player, marks: &Marks) -> bool {
+        let p = &self.part;
+        let good = |c: usize| {
+            let slots = p.choice_first[c] as usize..p.choice_first[c + 1] as usize;
+            slots.clone().all(|k| marks.alive[k]) && slots.into_iter().any(|k| marks.ends[k])
+        };
+        let mut choices = p.first[s] as usize..p.first[s + 1] as usize;
+        match p.kind[s] {
+            Kind::Terminal => true,
+            Kind::Decision(player) if player == loser => choices.any(good),
+            _ => choices.all(good),
+        }
+    }
+}
