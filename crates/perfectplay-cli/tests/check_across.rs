@@ -13,6 +13,14 @@ const QVBS: &str = concat!(
     "/../perfectplay-prism/tests/qvbs/models"
 );
 
+/// A value as the JSON answers write it: a number, or `"inf"` for +∞.
+fn number(v: &serde_json::Value) -> f64 {
+    match v.as_str() {
+        Some("inf") => f64::INFINITY,
+        _ => v.as_f64().unwrap_or_else(|| panic!("not a value: {v}")),
+    }
+}
+
 /// `check MODEL --prop PROP` (with `extra`) as JSON: the value, the error bound.
 fn value(model: &str, prop: &str, extra: &[&str]) -> (f64, f64) {
     let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
@@ -26,7 +34,7 @@ fn value(model: &str, prop: &str, extra: &[&str]) -> (f64, f64) {
         None => v,
     };
     (
-        answer["value"].as_f64().unwrap(),
+        number(&answer["value"]),
         answer["error_bound"].as_f64().unwrap_or(0.0),
     )
 }
@@ -42,12 +50,16 @@ fn agrees(model: &str, consts: &str, prop: &str, processes: &str) {
     }
     let (truth, truth_bound) = value(model, prop, &one);
     let (v, bound) = value(model, prop, &across);
+    if truth.is_infinite() {
+        assert_eq!(v, truth, "{model} {consts} {prop} on {processes} processes");
+        return;
+    }
     assert!(
-        bound <= 2e-9,
+        bound <= 2e-9 * truth.abs().max(1.0),
         "{model} {prop}: the bound {bound} is wider than the precision asked"
     );
     assert!(
-        (v - truth).abs() <= bound + truth_bound + 1e-15,
+        (v - truth).abs() <= bound + truth_bound + 1e-15 * truth.abs().max(1.0),
         "{model} {consts} {prop} on {processes} processes: {v} ± {bound}, but one process \
          says {truth} ± {truth_bound}"
     );
@@ -84,6 +96,145 @@ fn qvbs_probabilities_across_processes_agree_with_one_process() {
     ] {
         agrees(&format!("{QVBS}/{model}"), consts, prop, processes);
     }
+}
+
+#[test]
+fn qvbs_rewards_across_processes_agree_with_one_process() {
+    for (model, consts, prop, processes) in [
+        (
+            "consensus/consensus.2.prism",
+            "K=2",
+            "R{\"steps\"}max=? [ F \"finished\" ]",
+            "2",
+        ),
+        (
+            "consensus/consensus.2.prism",
+            "K=2",
+            "R{\"steps\"}min=? [ F \"finished\" ]",
+            "3",
+        ),
+        (
+            "csma/csma.2-2.prism",
+            "",
+            "R{\"time\"}min=? [ F \"all_delivered\" ]",
+            "2",
+        ),
+        (
+            "firewire_abst/firewire_abst.prism",
+            "delay=3",
+            "R{\"time\"}max=? [ F \"done\" ]",
+            "4",
+        ),
+        (
+            "herman/herman.5.prism",
+            "",
+            "filter(max, R=? [ F \"stable\" ], \"init\")",
+            "2",
+        ),
+        (
+            "leader_sync/leader_sync.3-2.prism",
+            "",
+            "R{\"num_rounds\"}=? [ F \"elected\" ]",
+            "2",
+        ),
+    ] {
+        agrees(&format!("{QVBS}/{model}"), consts, prop, processes);
+    }
+}
+
+/// An MDP with rewards: from `s=0`, `[a]` may loop or reach the target through `s=1`; `[b]`
+/// may fall into `s=2`, which never leaves (+∞).
+const REWARDS: &str = "mdp
+module m
+  s : [0..3];
+  [a] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=0);
+  [b] s=0 -> 1/3 : (s'=2) + 2/3 : (s'=3);
+  [] s=1 -> 1/2 : (s'=3) + 1/2 : (s'=0);
+  [] s=2 -> true;
+endmodule
+init s=0 | s=2 endinit
+rewards \"r\"
+  s<3 : 1;
+  [a] true : 2;
+endrewards
+label \"done\" = s=3;
+";
+
+/// The values of [`REWARDS`] worked out by hand: from `s=0`, always `[a]` costs `x` with
+/// `x = 3 + (1/2) x + (1/2) y` and `y = 1 + (1/2) x`, so `x = 14`.
+#[test]
+fn rewards_across_processes_agree_with_one_process_and_by_hand() {
+    let model = file("across_rewards.prism", REWARDS);
+    for (prop, expected) in [
+        ("filter(min, Rmin=? [ F \"done\" ], \"init\")", 14.0),
+        (
+            "filter(max, Rmin=? [ F \"done\" ], \"init\")",
+            f64::INFINITY,
+        ),
+        (
+            "filter(min, Rmax=? [ F \"done\" ], \"init\")",
+            f64::INFINITY,
+        ),
+        (
+            "filter(avg, Rmin=? [ F \"done\" ], \"init\")",
+            f64::INFINITY,
+        ),
+    ] {
+        let (v, bound) = value(&model, prop, &["--processes", "2"]);
+        assert!(
+            v == expected || (v - expected).abs() <= bound,
+            "{prop}: {v} ± {bound}, expected {expected}"
+        );
+        agrees(&model, "", prop, "2");
+    }
+    let game = file(
+        "across_game_rewards.prism",
+        &format!("{GAME}rewards\n  true : 1;\nendrewards\n"),
+    );
+    for prop in [
+        "<<a>> Rmin=? [ F x=3 ]",
+        "<<b>> Rmin=? [ F x=3 ]",
+        "<<a>> Rmax=? [ F x=3 ]",
+        "<<a,b>> Rmin=? [ F x=3 ]",
+    ] {
+        agrees(&game, "", prop, "3");
+    }
+}
+
+#[test]
+fn rewards_across_processes_that_cannot_be_bounded_are_errors() {
+    // A reward below zero.
+    let negative = file(
+        "across_negative.prism",
+        &REWARDS.replace("s<3 : 1;", "s<3 : -1;"),
+    );
+    fails_with(
+        &[
+            "check",
+            &negative,
+            "--prop",
+            "filter(min, Rmin=? [ F \"done\" ], \"init\")",
+            "--processes",
+            "2",
+        ],
+        "rewards of at least zero",
+    );
+    // The minimiser can loop for ever at no cost, where PRISM counts only plays that end.
+    let free = file(
+        "across_free_loop.prism",
+        "mdp\nmodule m\n  s : [0..1] init 0;\n  [a] s=0 -> (s'=0);\n  [b] s=0 -> (s'=1);\nendmodule\nrewards\n  [b] true : 1;\nendrewards\n",
+    );
+    fails_with(
+        &[
+            "check",
+            &free,
+            "--prop",
+            "Rmin=? [ F s=1 ]",
+            "--processes",
+            "2",
+        ],
+        "keep the play going for ever",
+    );
 }
 
 /// A DTMC with two initial states, an absorbing failure and a deadlock.
@@ -182,7 +333,21 @@ proptest! {
         n in 2usize..9,
         w in proptest::collection::vec(any::<u8>(), 24),
         max in any::<bool>(),
+        reward in any::<bool>(),
     ) {
+        if reward {
+            // Every step costs, so no play that never ends is free: the answer may be +∞ but
+            // is always given.
+            let text = random_model(dtmc, n, &w) + "rewards\n  true : 1;\n  s=1 : 1/2;\nendrewards\n";
+            let model = file("across_random_rewards.prism", &text);
+            let prop = match (dtmc, max) {
+                (true, _) => "R=? [ F s=0 ]",
+                (false, true) => "Rmax=? [ F s=0 ]",
+                (false, false) => "Rmin=? [ F s=0 ]",
+            };
+            agrees(&model, "", prop, "2");
+            return Ok(());
+        }
         let model = file("across_random.prism", &random_model(dtmc, n, &w));
         let prop = match (dtmc, max) {
             (true, _) => "P=? [ F s=0 ]",
@@ -223,6 +388,10 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
         ),
         (
             "filter(max, R=? [ C ], \"init\")",
+            "check this property in one process",
+        ),
+        (
+            "filter(max, R=? [ I=2 ], \"init\")",
             "check this property in one process",
         ),
         ("P=? [ F s=3 ]", "2 initial states"),

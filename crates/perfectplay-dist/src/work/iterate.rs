@@ -167,7 +167,10 @@ impl Work<'_> {
                 .map(|s| s.figures)
                 .unwrap_or_default();
             let (lo, hi) = (at_start[2], at_start[3]);
-            if (hi - lo).is_finite() && hi - lo <= precision * lo.abs().max(hi.abs()).max(1.0) {
+            // (Equal bounds close too where they are infinite: the start takes an endless
+            // play's worth.)
+            let gap = hi - lo;
+            if lo == hi || (gap.is_finite() && gap <= precision * lo.abs().max(hi.abs()).max(1.0)) {
                 self.queue.clear();
                 return Ok(());
             }

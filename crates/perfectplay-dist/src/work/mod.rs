@@ -270,6 +270,10 @@ impl Work<'_> {
     /// sends its value on.
     fn settle(&mut self, m: Msg, pending: &mut [u32]) {
         let Some(s) = self.receive(m) else { return };
+        if self.part.fin[s] {
+            // Final before its successors were (an endless play's worth): already sent.
+            return;
+        }
         pending[s] -= 1;
         if pending[s] == 0 {
             let (v, lo, hi) = self.part.backup(s);
