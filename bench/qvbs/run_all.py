@@ -3,11 +3,15 @@
 `perfectplay check` and compares the value with the reference.
 
 Usage: bench/qvbs/run_all.py [--timeout SECONDS] [--max-states N] [--exact] [--only TEXT]...
+                             [--kind KIND] [--processes N]
 Build first: cargo build --release -p perfectplay-cli
 
 Prints one line per case (OK/BAD/TIMEOUT/ERR, id, states, seconds, peak memory, value,
 reference) by increasing state count, then the counts. Floats must agree within 1e-6 relative;
-with --exact, the fraction must equal the exact reference where there is one.
+with --exact, the fraction must equal the exact reference where there is one. --kind keeps the
+cases of one kind (prob-reach, prob-until, exp-reward); --processes N checks across N
+processes (`check --processes N`), where the value must lie within its error bound (plus 1e-9
+relative) of the reference, and the memory is the largest process's.
 """
 import argparse
 import json
@@ -31,6 +35,8 @@ def main():
     ap.add_argument("--exact", action="store_true")
     ap.add_argument("--only", action="append", default=[],
                     help="run only the cases whose id contains TEXT (repeatable)")
+    ap.add_argument("--kind", help="run only the cases of this kind")
+    ap.add_argument("--processes", type=int, help="check across this many processes")
     args = ap.parse_args()
     cases = json.load(open(os.path.join(DATA, "cases.json")))
     counts = {"OK": 0, "BAD": 0, "TIMEOUT": 0, "ERR": 0}
@@ -40,10 +46,14 @@ def main():
             continue
         if args.only and not any(t in c["id"] for t in args.only):
             continue
+        if args.kind and c["kind"] != args.kind:
+            continue
         cmd = ["/usr/bin/time", "-f", "%M", BIN, "check", os.path.join(DATA, c["model"]),
                "--prop", c["property"], "--json", "-q"]
         if args.exact:
             cmd.append("--exact")
+        if args.processes:
+            cmd += ["--processes", str(args.processes)]
         consts = ",".join(f"{k}={json.dumps(v)}" for k, v in c["constants"].items())
         if consts:
             cmd += ["--const", consts]
@@ -66,9 +76,15 @@ def main():
             print("ERR", c["id"], c["states_full"], r.stderr.strip().replace("\n", " ")[:200], flush=True)
             continue
         memory_mb = int(r.stderr.strip().split("\n")[-1]) // 1024
-        res = json.loads(r.stdout)["results"][0]
+        answer = json.loads(r.stdout)
+        # One process answers in a `results` list; across processes, the report is the object.
+        res = answer["results"][0] if "results" in answer else answer
+        if "peak_memory" in res:
+            memory_mb = max(res["peak_memory"]) // (1 << 20)
         value, ref = res["value"], c["reference"]
-        if args.exact and c["reference_exact"]:
+        if args.processes and value != "inf" and ref != "inf":
+            good = abs(value - ref) <= res["error_bound"] + 1e-9 * max(abs(ref), 1)
+        elif args.exact and c["reference_exact"]:
             good = res["exact"] is not None and Fraction(res["exact"]) == Fraction(c["reference_exact"])
         elif ref == "inf" or value == "inf":
             good = value == ref

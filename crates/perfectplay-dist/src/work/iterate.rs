@@ -306,9 +306,15 @@ impl Work<'_> {
         } else {
             self.part.slot_lo.clone()
         };
+        let me = self.rounds.index;
         for round in 0..GUESS_ROUNDS {
+            // This worker's own slots take the guesses at once; the others' by message.
             for &s in &changed {
                 for &(to, slot) in self.part.preds.of(s) {
+                    if to == me {
+                        slots[slot as usize] = guessed[s];
+                        continue;
+                    }
                     self.out.push(Msg {
                         to,
                         body: Body::Guess {
