@@ -1,8 +1,9 @@
 //! An unbounded P query, or an R query of `F`, as a game over the model's own states, expanded
-//! when asked and written as bytes ([`AcrossModel`]): what a solve that holds only a share of the states (the
-//! solve across processes) explores. No state space is built and no graph analysis runs:
-//! a state is a packed valuation ([`crate::build::lazy`]), its node is the query's at that
-//! state, and the solver that takes it decides the values by bounds that close in.
+//! when asked and written as bytes ([`AcrossModel`]): what a solve that holds only a share of
+//! the states (the solve across processes) explores. No state space is built and no graph
+//! analysis runs: a state is a packed valuation ([`crate::build::lazy`]), its node is the
+//! query's at that state, and the solver that takes it decides the values by bounds that
+//! close in.
 //!
 //! What the query model of a built space decides by graph analysis is left to that solver,
 //! with two exceptions that are exact and local: a state that can never leave (a deadlock, or
