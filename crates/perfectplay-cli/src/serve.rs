@@ -62,6 +62,9 @@ pub fn run<'a>(
         _ => anyhow!("--host {host} --port {port}: cannot listen there: {e}"),
     })?;
     let url = server.url();
+    // Serving from here on: an interrupt that follows the address line (a script may send one
+    // as soon as it reads it) is the server's normal end.
+    crate::interrupt::serving();
     // The address on standard output (a script reads it there), as the first line.
     crate::say::outln!("serving {} at {url} (Ctrl-C stops)", about.title);
     use std::io::Write;
@@ -69,7 +72,6 @@ pub fn run<'a>(
     if !m.get_flag("no-open") {
         open(&url);
     }
-    crate::interrupt::serving();
     let explorer = Explorer::new(solved, about);
     server
         .run(&explorer)
