@@ -154,8 +154,8 @@
 //! beside the very float a plain `f64` solve gives, and reports the largest in
 //! [`Stats::error_bound`]. Policy iteration switches a move only where another is better
 //! beyond the bounds (with `f64`, by more than `1e-12` relative), so two moves within rounding
-//! of each other may be taken for each other; the bound of a cyclic component is that of the
-//! strategy it ends with (see [`Stats::error_bound`] for what that leaves out).
+//! of each other may be taken for each other, and the bound covers what that may cost (see
+//! [`Stats::error_bound`]).
 //!
 //! When only the exact value of the start is wanted, [`Solver::exact_start_value`] gets it
 //! without big-rational arithmetic for acyclic games (a certified float strategy evaluated

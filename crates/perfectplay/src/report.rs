@@ -78,13 +78,16 @@ pub struct Stats {
     /// rounded (integer scores with plain moves and coin flips, say), and always for exact
     /// numbers. See [`Bounded`](crate::Bounded).
     ///
-    /// One gap is known: in a cyclic component, the bound is that of the strategy the solve
-    /// ends with, which switches a move only where another is better beyond doubt. Where
-    /// moves tie within rounding at many decisions, the optimum can lie further away, by up to
-    /// that doubt times the expected steps of the play (QVBS's consensus.2, K=16, `c2`: an
-    /// error of 7e-13 against a bound of 4e-14). A bound that covers it rigorously takes the
-    /// most expected steps over every strategy, which on such models makes it useless
-    /// (`± 0.03` on a probability whose float is right to 1e-15).
+    /// In a cyclic component solved directly, the solve ends with a strategy that no move
+    /// beats beyond doubt; where moves tie within rounding, the optimum may lie a little
+    /// further, and the bound includes that too: the most advantage any strategy could
+    /// collect from such ties on its way out of the component, found as a checked
+    /// pre-fixed point (infinite where none is found). Moves that are clearly worse cost
+    /// more than a tie gains, so this stays small unless ties lie on long paths (as in
+    /// QVBS's consensus models, whose adversary can prolong the play at will). One gap is
+    /// left: in a component the play can stay in for ever, where tied moves lead round a
+    /// cycle (their advantages' upper bounds then add up without end, though the exact ones
+    /// cannot), or where two players play, the bound is that of the strategy found.
     pub error_bound: f64,
     /// Cyclic components too costly to solve directly, solved by value iteration with a
     /// certified bound instead (floats only; their bound is part of `error_bound`).

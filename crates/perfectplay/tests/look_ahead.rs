@@ -82,7 +82,8 @@ fn long_walks_give_the_exact_values_and_moves_in_floats() {
         let walk = Walk::new(300, player, 7);
         let float = Solver::new(&walk).solve::<f64>().unwrap();
         let exact = Solver::new(&walk).solve::<Exact>().unwrap();
-        // Solved directly: the bound covers the rounding of the elimination alone.
+        // Solved directly: the bound covers the rounding of the elimination and what near
+        // ties may hide.
         let bound = float.stats().error_bound;
         let mut worst = 0.0f64;
         for s in 1..walk.n {
@@ -109,9 +110,12 @@ fn long_walks_give_the_exact_values_and_moves_in_floats() {
                 "{player:?} at {s}: move {m}"
             );
         }
-        // Not far above the error: a few hundred times it at most.
+        // Not far above the error. The bound includes what moves within the values' radii of
+        // the chosen one may hide (a few such moves here), and those radii, from the
+        // elimination, are some hundreds of times the true error: a few thousand times it at
+        // most.
         assert!(
-            worst > 0.0 && bound <= 1000.0 * worst,
+            worst > 0.0 && bound <= 5000.0 * worst,
             "{player:?}: error {worst:e}, bound {bound:e}"
         );
     }

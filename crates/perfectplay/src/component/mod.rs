@@ -35,6 +35,7 @@
 //! Every policy is evaluated exactly (up to float rounding) by [`crate::linear`].
 
 mod certified;
+mod ties;
 
 use crate::backup::Kind;
 use crate::linear::{System, Unsolved};
@@ -62,6 +63,21 @@ pub(crate) struct Component<N> {
     /// Moves the start policy takes, `(node, move)`, whatever the guess: corrections known to
     /// be exact (the multi-modular method's); strategy iteration still proves or improves them.
     pub forced: Vec<(u32, u32)>,
+}
+
+/// A solved component: each node's value and, for each decision, the index of the chosen edge.
+pub(crate) struct Solved<N> {
+    pub values: Vec<N>,
+    pub policy: Vec<u32>,
+    /// The bound of certified value iteration, which the values' radii include (zero where
+    /// the component was solved directly).
+    pub bound: f64,
+    /// How far the optimum may lie from the values beyond their radii, for what near ties
+    /// may hide after a direct solve in floats ([`Component::tie_bound`]); zero in exact
+    /// arithmetic and after value iteration.
+    pub ties: f64,
+    /// Whether the component was solved by certified value iteration.
+    pub iterated: bool,
 }
 
 /// Why a component has no value; the index is a local state.
@@ -117,17 +133,14 @@ impl<N: Number> Component<N> {
         }
     }
 
-    /// Solves the component: values and, for each decision, the index of the chosen edge.
-    /// `sys` is scratch space for the linear solves, reused from component to component.
-    /// `endless` is the model's [`endless_play_loser`](crate::Model::endless_play_loser).
-    /// The third result is an absolute bound on the error of the values: zero when they were
-    /// solved directly (exactly, up to float rounding), the certified bound of value iteration
-    /// otherwise (floats only, for components too costly to eliminate).
+    /// Solves the component. `sys` is scratch space for the linear solves, reused from
+    /// component to component. `endless` is the model's
+    /// [`endless_play_loser`](crate::Model::endless_play_loser).
     pub fn solve(
         &self,
         sys: &mut System<N>,
         endless: Option<Player>,
-    ) -> Result<(Vec<N>, Vec<u32>, f64), CycleError> {
+    ) -> Result<Solved<N>, CycleError> {
         let approximate = !N::EXACT && N::from_f64(0.0).is_some();
         // A large component whose nodes have many edges each is dense: elimination would cost
         // about the cube of its size, and merely setting up its system costs more than
@@ -135,7 +148,7 @@ impl<N: Number> Component<N> {
         let dense = self.n() >= DENSE_NODES && self.edges.len() >= DENSE_DEGREE * self.n();
         if approximate && dense && self.trap(None).is_none() {
             if let Some(solved) = self.iterate() {
-                return Ok(solved);
+                return Ok(solved.into());
             }
         }
         sys.budget = approximate
@@ -143,18 +156,45 @@ impl<N: Number> Component<N> {
         let direct = self.solve_directly(sys, endless);
         sys.budget = None;
         match direct {
-            Ok((v, policy)) => Ok((v, policy, 0.0)),
+            Ok((v, policy)) if approximate => Ok(self.near_ties(v, policy)),
+            Ok((values, policy)) => Ok(Solved {
+                values,
+                policy,
+                bound: 0.0,
+                ties: 0.0,
+                iterated: false,
+            }),
             // Iteration needs the one fixed point of a component that every pair of strategies
             // leaves.
             Err(CycleError::TooCostly) => {
                 match self.trap(None).map_or_else(|| self.iterate(), |_| None) {
-                    Some(solved) => Ok(solved),
-                    None => self
-                        .solve_directly(sys, endless)
-                        .map(|(v, policy)| (v, policy, 0.0)),
+                    Some(solved) => Ok(solved.into()),
+                    None => {
+                        let (v, policy) = self.solve_directly(sys, endless)?;
+                        Ok(self.near_ties(v, policy))
+                    }
                 }
             }
             Err(e) => Err(e),
+        }
+    }
+
+    /// The values of `policy` from a direct solve in floats, with the bound of what near ties
+    /// may hide ([`Component::tie_bound`]): infinite where none is found. The values are not
+    /// widened by it: wider values would leave later components unable to tell their moves
+    /// apart, and their answers worse; the solve adds the bound to its own instead.
+    fn near_ties(&self, values: Vec<N>, policy: Vec<u32>) -> Solved<N> {
+        let ties = self
+            .tie_bound(&values, &policy)
+            .map_or(f64::INFINITY, |widen| {
+                widen.iter().copied().fold(0.0, f64::max)
+            });
+        Solved {
+            values,
+            policy,
+            bound: 0.0,
+            ties,
+            iterated: false,
         }
     }
 
@@ -791,6 +831,19 @@ impl<N: Number> Component<N> {
             }
         }
         Err(CycleError::NoConvergence(0))
+    }
+}
+
+impl<N> From<(Vec<N>, Vec<u32>, f64)> for Solved<N> {
+    /// The result of certified value iteration.
+    fn from((values, policy, bound): (Vec<N>, Vec<u32>, f64)) -> Solved<N> {
+        Solved {
+            values,
+            policy,
+            bound,
+            ties: 0.0,
+            iterated: true,
+        }
     }
 }
 

@@ -214,10 +214,10 @@ impl Certifier {
             }
         }
         comp.start.push(comp.edges.len() as u32);
-        let (values, choices, _) = comp
+        let solved = comp
             .solve(&mut System::new(0), None)
             .map_err(|_| "a cycle has no value in floats")?;
-        Ok((values, choices, first))
+        Ok((solved.values, solved.policy, first))
     }
 
     /// Writes the component's block: member `i` is slot `base + i`, the sum over its chosen

@@ -235,8 +235,9 @@ impl Number for Bounded {
     }
     /// Better beyond doubt: by more than both bounds, so that the exact values are ordered the
     /// same way. Policy iteration then switches only on certain improvements (so it cannot
-    /// cycle) and stops only where no move is certainly better, which leaves the strategy's
-    /// value within rounding of the optimum rather than within a relative tolerance of it.
+    /// cycle) and stops only where no move is certainly better; what the moves that tie
+    /// within the bounds may still hide is bounded after the solve (see
+    /// [`Stats::error_bound`](crate::Stats::error_bound)).
     fn clearly_better(a: &Bounded, b: &Bounded) -> bool {
         let doubt = Bounded::bound(a.radius + b.radius);
         a.value - b.value > doubt * (1.0 + 4.0 * UNIT) + UNIT * (a.value - b.value).abs()

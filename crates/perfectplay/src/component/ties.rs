@@ -1,0 +1,397 @@
+//! What near ties may hide: a bound on the distance between the value of the strategy a float
+//! solve ends with and the optimum (see [`Component::tie_bound`]).
+
+use super::{Component, LocalEdge, EXIT};
+use crate::backup::Kind;
+use crate::linear::System;
+use crate::{Bounded, Number, Player};
+
+/// The unit roundoff of `f64`.
+const UNIT: f64 = f64::EPSILON / 2.0;
+
+/// The most sweeps [`Component::accumulated`] makes from zero before it gives up.
+const MAX_SWEEPS: usize = 100_000;
+
+/// The most sweeps [`Component::accumulated`] makes from a solved start.
+const CHECK_SWEEPS: usize = 256;
+
+/// How much a solved start is raised, relative to its largest value, per expected step.
+const ROOM: f64 = 1e-9;
+
+/// The side of the optimum a bound looks at: above the strategy's value (what Max could still
+/// gain) or below it (what Min could).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Above,
+    Below,
+}
+
+impl Side {
+    /// The player whose near ties this side measures.
+    fn gainer(self) -> Player {
+        match self {
+            Side::Above => Player::Max,
+            Side::Below => Player::Min,
+        }
+    }
+}
+
+impl<N: Number> Component<N> {
+    /// How far the optimum can lie from the values `v` of `policy`, per node, beyond the
+    /// values' own radii (which bound their distance to the policy's exact value): a float
+    /// solve switches a move only where another is better beyond doubt, so it can end where
+    /// moves tie within rounding and the optimum is a little better still.
+    ///
+    /// Write `v` for the policy's exact values and `A(x, a) = Q(x, a) − v(x)` for the
+    /// advantage of move `a`. A vector `h ≥ 0` with `h(x) ≥ max_a (A(x, a) + P_a h)` at Max's
+    /// decisions, `h(x) ≥ min_a (A(x, a) + P_a h)` at Min's and `h(x) ≥ P h` at chance nodes
+    /// makes `u = v + h` a pre-fixed point of the Bellman operator (`B u ≤ u`), so `u` lies
+    /// above the optimum where the operator has one fixed point (every pair of strategies
+    /// leaves the component). With one player the optimum is over the strategies that leave
+    /// (see the module [`super`]), and for each such strategy `μ'` the distance
+    /// `v_μ' − v` is the advantage it collects on its way out (the performance difference),
+    /// which `h` bounds: `h ≥ A_μ' + P_μ' h` unrolls to it, since `P_μ'^k h → 0`. Below, the
+    /// same with the players' roles and the advantage's sign swapped. Such an `h` is the
+    /// most advantage a strategy can collect on its way out, and moves that are clearly
+    /// worse cost more than they gain: it stays near zero unless near ties lie on the likely
+    /// path, however long the play can be made to last.
+    ///
+    /// `h` is found by [`Component::accumulated`] and accepted only after a sweep, rounded
+    /// up, that changes nothing, which is the inequality itself. Each advantage is bounded
+    /// above from the values and their radii; a shared target or constant drops out.
+    ///
+    /// Returns the bound of each node (zero on a side where no move may gain), or `None`
+    /// where a component that every strategy leaves got no bound (the iteration did not
+    /// settle). Zero is returned where none is sound or none was found in a component the
+    /// play can stay in for ever (two players there; one player whose tied moves lead round
+    /// a cycle, whose advantages' upper bounds then add up without end): the known gap of
+    /// [`Stats::error_bound`](crate::Stats::error_bound).
+    pub(super) fn tie_bound(&self, v: &[N], policy: &[u32]) -> Option<Vec<f64>> {
+        let has = |p: Player| self.kind.contains(&Kind::Decision(p));
+        let stopping = self.trap(None).is_none();
+        let sound = !(has(Player::Max) && has(Player::Min)) || stopping;
+        let mut bound = vec![0.0f64; self.n()];
+        for side in [Side::Above, Side::Below] {
+            let Some(terms) = self.advantages(v, policy, side) else {
+                continue;
+            };
+            if !sound {
+                return Some(bound);
+            }
+            let Some(h) = self.accumulated(&terms, side) else {
+                // Where the play can stay for ever, tied moves may lead round a cycle whose
+                // advantages' upper bounds add up without end, though the exact ones cannot:
+                // the known gap (`Stats::error_bound`).
+                return if stopping { None } else { Some(bound) };
+            };
+            for (b, h) in bound.iter_mut().zip(h) {
+                *b = b.max(h);
+            }
+        }
+        Some(bound)
+    }
+
+    /// Upper bounds of the advantage of every move of every decision, in edge order (a
+    /// chance node's entries unused): `Q(x, a) − v(x)` on [`Side::Above`], its negation on
+    /// [`Side::Below`]; zero for the policy's own move and for moves identical to it. `None`
+    /// when no move of the side's gainer may gain (then `h = 0` is the bound).
+    fn advantages(&self, v: &[N], policy: &[u32], side: Side) -> Option<Vec<f64>> {
+        let mut terms = vec![0.0f64; self.edges.len()];
+        let mut gains = false;
+        for x in 0..self.n() {
+            let Kind::Decision(player) = self.kind[x] else {
+                continue;
+            };
+            let base = self.start[x] as usize;
+            let out = self.out(x);
+            let chosen = &out[policy[x] as usize];
+            for (i, e) in out.iter().enumerate() {
+                if i == policy[x] as usize {
+                    continue;
+                }
+                let mut d = self.difference(v, e, chosen);
+                if side == Side::Below {
+                    d = N::zero().sub(&d);
+                }
+                let upper = d.to_f64() + Bounded::bound(d.radius());
+                let upper = upper + UNIT * upper.abs();
+                if !upper.is_finite() {
+                    return None;
+                }
+                terms[base + i] = upper;
+                gains |= player == side.gainer() && upper > 0.0;
+            }
+        }
+        gains.then_some(terms)
+    }
+
+    /// `Q(x, a) − Q(x, c)` for moves `a` and `c` of one decision, as tightly as the values
+    /// allow: the policy's exact value at a decision is its move's, so this is the advantage
+    /// of `a` when `c` is the policy's move. A shared target drops out with its doubt; two
+    /// random moves (chance nodes) are compared outcome by outcome, so that what they share
+    /// drops out too, and each value's doubt counts only by the difference of the two
+    /// moves' probabilities of reaching it.
+    fn difference(&self, v: &[N], a: &LocalEdge<N>, c: &LocalEdge<N>) -> N {
+        let d = a.konst.sub(&c.konst);
+        if a.to == c.to {
+            return d;
+        }
+        let value = |to: u32| {
+            if to == EXIT {
+                N::zero()
+            } else {
+                v[to as usize].clone()
+            }
+        };
+        let random = |e: &LocalEdge<N>| e.to != EXIT && self.kind[e.to as usize] == Kind::Chance;
+        if !(random(a) && random(c)) {
+            return d.add(&value(a.to).sub(&value(c.to)));
+        }
+        let mut d = d;
+        let mut weights: Vec<(u32, N)> = Vec::new();
+        for (node, sign) in [(a.to, false), (c.to, true)] {
+            for e in self.out(node as usize) {
+                let p = if sign {
+                    N::zero().sub(&e.prob)
+                } else {
+                    e.prob.clone()
+                };
+                d.add_mul(&p, &e.konst);
+                weights.push((e.to, p));
+            }
+        }
+        weights.sort_by_key(|w| w.0);
+        // Each move's probabilities sum to one exactly, so the weights sum to zero and the
+        // values may be taken relative to any constant: relative to one near them, a
+        // probability's own doubt counts only by how far its target's value lies from it.
+        let Some(level) = N::from_f64(value(c.to).to_f64()) else {
+            return d.add(&value(a.to).sub(&value(c.to)));
+        };
+        let mut k = 0;
+        while k < weights.len() {
+            let to = weights[k].0;
+            let mut weight = weights[k].1.clone();
+            k += 1;
+            while k < weights.len() && weights[k].0 == to {
+                weight = weight.add(&weights[k].1);
+                k += 1;
+            }
+            d.add_mul(&weight, &value(to).sub(&level));
+        }
+        d
+    }
+
+    /// The least vector `h` of [`Component::tie_bound`] for the advantages `terms`, rounded
+    /// up and checked, or `None` when none was found (a gain that a strategy can collect
+    /// without end, or too slow a convergence).
+    ///
+    /// `h` is the value of a game on the component's own graph, with the advantages as
+    /// rewards and the side's gainer as Max. Plain iteration converges as slowly as the play
+    /// mixes (tens of thousands of sweeps on a long random walk), so it starts instead from
+    /// that game solved directly in floats, raised by a little times the expected steps of
+    /// the strategies found, which gives every node some room for rounding; the checking
+    /// sweeps then rarely move anything. Where that start cannot be had, the sweeps start
+    /// from zero.
+    fn accumulated(&self, terms: &[f64], side: Side) -> Option<Vec<f64>> {
+        let n = self.n();
+        let probs: Vec<f64> = self
+            .edges
+            .iter()
+            .map(|e| e.prob.to_f64() + Bounded::bound(e.prob.radius()))
+            .collect();
+        let start = self.solved_start(terms, side);
+        let sweeps = if start.is_some() {
+            CHECK_SWEEPS
+        } else {
+            MAX_SWEEPS
+        };
+        let mut h = start.unwrap_or_else(|| vec![0.0f64; n]);
+        h.push(0.0);
+        let at = |e: &LocalEdge<N>| if e.to == EXIT { n } else { e.to as usize };
+        // `h(x)`'s right-hand side, rounded up: a sum of `k` terms is off by at most `k`
+        // units of the largest partial sum, which the magnitudes bound.
+        let rhs = |h: &[f64], x: usize| -> f64 {
+            let base = self.start[x] as usize;
+            let out = self.out(x);
+            let slack = (out.len() as f64 + 2.0) * 2.0 * UNIT;
+            match self.kind[x] {
+                Kind::Chance => {
+                    let s: f64 = out
+                        .iter()
+                        .enumerate()
+                        .map(|(i, e)| probs[base + i] * h[at(e)])
+                        .sum();
+                    s * (1.0 + slack)
+                }
+                Kind::Decision(player) => {
+                    let term = |(i, e): (usize, &LocalEdge<N>)| {
+                        let t = terms[base + i];
+                        let s = t + h[at(e)];
+                        s + slack * (t.abs() + h[at(e)])
+                    };
+                    let values = out.iter().enumerate().map(term);
+                    if player == side.gainer() {
+                        values.fold(f64::NEG_INFINITY, f64::max)
+                    } else {
+                        values.fold(f64::INFINITY, f64::min)
+                    }
+                }
+            }
+        };
+        for _ in 0..sweeps {
+            let mut changed = false;
+            for x in (0..n).rev() {
+                let new = rhs(&h, x);
+                if new > h[x] {
+                    changed = true;
+                    h[x] = new;
+                }
+            }
+            if !h.iter().all(|x| x.is_finite()) {
+                return None;
+            }
+            // A sweep that moves nothing has checked every inequality against the final `h`.
+            if !changed {
+                h.truncate(n);
+                return Some(h);
+            }
+        }
+        None
+    }
+
+    /// The start of [`Component::accumulated`]: the game with the advantages `terms` as
+    /// rewards solved directly in floats (within the budget of the component's own solve),
+    /// raised by [`ROOM`] of its largest value times the expected steps under the strategies
+    /// found. `None` where that solve fails.
+    fn solved_start(&self, terms: &[f64], side: Side) -> Option<Vec<f64>> {
+        // The side's gainer plays Max.
+        let kind: Vec<Kind> = self
+            .kind
+            .iter()
+            .map(|&k| match k {
+                Kind::Decision(p) if side == Side::Below => Kind::Decision(p.other()),
+                k => k,
+            })
+            .collect();
+        let game = |konst: &dyn Fn(usize) -> f64| Component {
+            kind: kind.clone(),
+            start: self.start.clone(),
+            edges: self
+                .edges
+                .iter()
+                .enumerate()
+                .map(|(i, e)| LocalEdge {
+                    to: e.to,
+                    prob: e.prob.to_f64(),
+                    konst: konst(i),
+                })
+                .collect(),
+            forced: Vec::new(),
+        };
+        // Scaled so that the largest gain is one: the float solve's tolerance is relative to
+        // at least one. (Losses may grow large: they only need to stay losses.)
+        let scale = terms.iter().fold(0.0f64, |m, &t| m.max(t));
+        if scale == 0.0 || !scale.is_finite() {
+            return None;
+        }
+        let rewards = game(&|i| terms[i] / scale);
+        let mut sys = System::new(0);
+        sys.budget = Some(
+            super::DIRECT_WORK_MIN.max(super::DIRECT_WORK_PER_EDGE * rewards.edges.len() as u64),
+        );
+        let (h, policy) = rewards.solve_directly(&mut sys, None).ok()?;
+        let h: Vec<f64> = h.iter().map(|h| h * scale).collect();
+        // Expected steps under the same strategies: a reward of one per node.
+        let steps = game(&|_| 1.0);
+        let w = steps.evaluate(&policy, &mut sys).ok()?;
+        let top = h.iter().copied().fold(0.0, f64::max);
+        let room = ROOM * top + f64::MIN_POSITIVE;
+        let start: Vec<f64> = h
+            .iter()
+            .zip(&w)
+            .map(|(&h, &w)| (h * (1.0 + ROOM)).max(0.0) + room * w.max(1.0))
+            .collect();
+        start.iter().all(|x| x.is_finite()).then_some(start)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Component, LocalEdge, EXIT};
+    use crate::backup::Kind;
+    use crate::linear::System;
+    use crate::{Bounded, Exact, Number, Player, Rat};
+
+    /// A fair random walk on `0..m` that leaves at both ends, where before each step Max
+    /// earns one of two rewards that differ by less than a float can tell: `1/3` or
+    /// `1/3 + 2^-60`. Decision `2i` takes either into chance node `2i + 1`.
+    fn walk<N: Number>(m: usize) -> Component<N> {
+        let mut c = Component {
+            kind: Vec::new(),
+            start: Vec::new(),
+            edges: Vec::new(),
+            forced: Vec::new(),
+        };
+        let third = Rat::new(1, 3);
+        let more = Rat::new((1 << 60) + 3, 3 << 60);
+        let half = || N::from_rat(Rat::new(1, 2));
+        for i in 0..m {
+            c.kind.push(Kind::Decision(Player::Max));
+            c.start.push(c.edges.len() as u32);
+            for r in [third, more] {
+                c.edges.push(LocalEdge {
+                    to: 2 * i as u32 + 1,
+                    prob: N::one(),
+                    konst: N::from_rat(r),
+                });
+            }
+            c.kind.push(Kind::Chance);
+            c.start.push(c.edges.len() as u32);
+            let side = |j: Option<usize>| match j.filter(|&j| j < m) {
+                Some(j) => 2 * j as u32,
+                None => EXIT,
+            };
+            for to in [side(i.checked_sub(1)), side(Some(i + 1))] {
+                c.edges.push(LocalEdge {
+                    to,
+                    prob: half(),
+                    konst: N::zero(),
+                });
+            }
+        }
+        c.start.push(c.edges.len() as u32);
+        c
+    }
+
+    /// The float solve cannot tell the two rewards apart and may take the smaller one; the
+    /// bound of what that hides covers the exact optimum at every node, and stays within a
+    /// modest multiple of the true distance.
+    #[test]
+    fn near_ties_on_a_long_walk_are_bounded() {
+        let m = 60;
+        let float = walk::<Bounded>(m)
+            .solve(&mut System::new(0), None)
+            .expect("the walk ends");
+        let exact = walk::<Exact>(m)
+            .solve(&mut System::new(0), None)
+            .expect("the walk ends");
+        assert!(float.ties > 0.0 && float.ties.is_finite(), "{}", float.ties);
+        let mut worst = 0.0f64;
+        for (f, e) in float.values.iter().zip(&exact.values) {
+            let error = Exact::of_float(f.value).unwrap().sub(e).abs();
+            let bound = Bounded::bound(f.radius) + float.ties;
+            assert!(
+                error <= Exact::of_float(bound).unwrap(),
+                "{} vs {}: beyond {bound:e}",
+                f.value,
+                e.to_f64()
+            );
+            worst = worst.max(error.to_f64());
+        }
+        // The exact optimum takes the larger reward at every step: about 2^-60 times the
+        // expected steps from the middle (m²/4) above the smaller one's.
+        assert!(exact.policy.iter().step_by(2).all(|&m| m == 1));
+        let gap = (m * m / 4) as f64 * 2f64.powi(-60);
+        assert!(float.ties >= gap, "{:e} below {gap:e}", float.ties);
+    }
+}
