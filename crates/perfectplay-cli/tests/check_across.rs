@@ -93,8 +93,47 @@ fn qvbs_probabilities_across_processes_agree_with_one_process() {
             "Pmax=? [ F \"Crash\" ]",
             "1",
         ),
+        // End components whose value lies strictly between 0 and 1.
+        (
+            "zeroconf/zeroconf.prism",
+            "N=20,K=2,reset=true",
+            "Pmax=? [ F (l=4 & ip=1) ]",
+            "3",
+        ),
+        (
+            "zeroconf/zeroconf.prism",
+            "N=20,K=4,reset=false",
+            "Pmax=? [ F (l=4 & ip=1) ]",
+            "2",
+        ),
     ] {
         agrees(&format!("{QVBS}/{model}"), consts, prop, processes);
+    }
+}
+
+/// A ring of ten states that the maximiser may go round for ever (one end component), each
+/// offering a gamble that wins with probability `(s+1)/20`: every state of the ring is worth
+/// the best gamble, 1/2, which the upper bounds reach only by a guess checked on the whole ring.
+const RING: &str = "mdp
+module m
+  s : [0..11] init 0;
+  [] s<10 -> (s'=mod(s+1,10));
+  [] s<10 -> (s+1)/20 : (s'=10) + (19-s)/20 : (s'=11);
+  [] s>=10 -> true;
+endmodule
+";
+
+#[test]
+fn an_end_component_worth_between_zero_and_one_across_processes() {
+    let model = file("across_ring.prism", RING);
+    for processes in ["1", "2", "3", "4"] {
+        let (v, bound) = value(&model, "Pmax=? [ F s=10 ]", &["--processes", processes]);
+        assert!(
+            (v - 0.5).abs() <= bound && bound <= 1e-9,
+            "{processes} processes: {v} ± {bound}, expected 1/2"
+        );
+        agrees(&model, "", "Pmax=? [ F s=11 ]", processes);
+        agrees(&model, "", "Pmin=? [ F s=10 ]", processes);
     }
 }
 
@@ -323,7 +362,7 @@ fn random_model(dtmc: bool, n: usize, w: &[u8]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     /// Random chains and MDPs with cycles, end components and states that cannot reach the
     /// target: the probability across two processes against one process.
@@ -356,19 +395,15 @@ proptest! {
         };
         let (truth, _) = value(&model, prop, &[]);
         let o = run(&["check", &model, "--prop", prop, "--json", "-q", "--processes", "2"]);
-        if o.status.success() {
-            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-            let (lower, upper) = (v["lower"].as_f64().unwrap(), v["upper"].as_f64().unwrap());
-            let (v, bound) = (v["value"].as_f64().unwrap(), v["error_bound"].as_f64().unwrap());
-            prop_assert!((v - truth).abs() <= bound + 1e-15, "{v} ± {bound} against {truth}");
-            // The bounds hold the true value, and a probability's lie in [0, 1].
-            prop_assert!(lower <= truth + 1e-15 && truth <= upper + 1e-15, "[{lower}, {upper}] against {truth}");
-            prop_assert!((0.0..=1.0).contains(&lower) && (0.0..=1.0).contains(&upper), "[{lower}, {upper}]");
-        } else {
-            // End components the bounds cannot close over are refused, never answered wrong.
-            let stderr = text(&o.stderr);
-            prop_assert!(stderr.contains("do not close"), "{stderr}");
-        }
+        // End components, whatever their value, are answered: never refused, never wrong.
+        prop_assert!(o.status.success(), "{}", text(&o.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let (lower, upper) = (v["lower"].as_f64().unwrap(), v["upper"].as_f64().unwrap());
+        let (v, bound) = (v["value"].as_f64().unwrap(), v["error_bound"].as_f64().unwrap());
+        prop_assert!((v - truth).abs() <= bound + 1e-15, "{v} ± {bound} against {truth}");
+        // The bounds hold the true value, and a probability's lie in [0, 1].
+        prop_assert!(lower <= truth + 1e-15 && truth <= upper + 1e-15, "[{lower}, {upper}] against {truth}");
+        prop_assert!((0.0..=1.0).contains(&lower) && (0.0..=1.0).contains(&upper), "[{lower}, {upper}]");
     }
 }
 

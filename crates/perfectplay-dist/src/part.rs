@@ -225,16 +225,19 @@ impl Part {
         best.unwrap_or((0.0, 0.0, 0.0))
     }
 
-    /// The bounds of state `s`'s backup with the slots' values `x` for both bounds.
-    pub fn backup_with(&self, s: usize, x: &[f64]) -> (f64, f64) {
+    /// Bounds on how far state `s`'s backup with the slots' values `x` exceeds `base`:
+    /// `B(x)(s) - base`. Every outcome is taken relative to `base` before it is weighed (the
+    /// exact probabilities sum to one), so where the outcomes equal `base`, as on a cycle of
+    /// equal values, the excess is exactly zero, with no rounding to hide its sign.
+    pub fn excess(&self, s: usize, x: &[f64], base: f64) -> (f64, f64) {
         let player = match self.kind[s] {
-            Kind::Terminal => return (self.lo[s], self.hi[s]),
+            Kind::Terminal => return (self.lo[s] - base, self.hi[s] - base),
             Kind::Decision(p) => Some(p),
             Kind::Chance => None,
         };
         let mut best: Option<(f64, f64)> = None;
         for c in self.first[s] as usize..self.first[s + 1] as usize {
-            let (sum, err) = self.sum(c, x);
+            let (sum, err) = self.sum_from(c, x, base);
             let (lo, hi) = (sum - err, sum + err);
             best = Some(match (best, player) {
                 (None, _) => (lo, hi),
@@ -242,12 +245,19 @@ impl Part {
                 (Some(b), _) => (b.0.max(lo), b.1.max(hi)),
             });
         }
-        best.unwrap_or((0.0, 0.0))
+        best.unwrap_or((-base, -base))
     }
 
     /// The expected value of choice `c` with the slots' values `x`, and a bound on its
     /// distance from the exact sum of the exact fractions (zero when every step was exact).
     fn sum(&self, c: usize, x: &[f64]) -> (f64, f64) {
+        self.sum_from(c, x, 0.0)
+    }
+
+    /// The expected value of choice `c` with the slots' values `x` less `base`, each outcome
+    /// taken relative to `base` (the exact fractions sum to one), and a bound on its distance
+    /// from the exact figure.
+    fn sum_from(&self, c: usize, x: &[f64], base: f64) -> (f64, f64) {
         let mut acc = self.choice_reward[c];
         let mut err = self.choice_err[c];
         let slots = self.choice_first[c] as usize..self.choice_first[c + 1] as usize;
@@ -259,12 +269,13 @@ impl Part {
                 acc += p * x[k];
                 continue;
             }
-            let (y, e1) = two_sum(r, x[k]);
+            let (d, e0) = two_sum(x[k], -base);
+            let (y, e1) = two_sum(r, d);
             let t = p * y;
             let e2 = p.mul_add(y, -t);
             let (next, e3) = two_sum(acc, t);
             acc = next;
-            err += p * e1.abs() + e2.abs() + e3.abs();
+            err += p * (e0.abs() + e1.abs()) + e2.abs() + e3.abs();
             if inexact != 0 {
                 let p_err = conversion(p, inexact & 1 != 0);
                 let r_err = conversion(r, inexact & 2 != 0);
@@ -272,7 +283,7 @@ impl Part {
             }
         }
         match acc.is_finite() {
-            true => (acc, safe(err, 4 * terms + 1)),
+            true => (acc, safe(err, 5 * terms + 1)),
             false => (acc, 0.0),
         }
     }

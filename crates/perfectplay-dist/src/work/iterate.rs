@@ -11,9 +11,10 @@ use crate::part::{Kind, Part};
 use crate::round::{total_sent, Body, Msg};
 use crate::DistError;
 
-/// How many times a guessed bound may move out before the guess is given up (and tried again
-/// once the known side has closed in further).
-const GUESS_ROUNDS: usize = 64;
+/// How many rounds a guessed bound may move out for before the guess is given up (and tried
+/// again once the known side has closed in further). Moves of a few roundings each spread
+/// through a large model's cycles round after round before the guess holds.
+const GUESS_ROUNDS: usize = 512;
 
 /// How many of its own values a worker takes at once in a round of interval iteration, per
 /// open state it holds.
@@ -257,8 +258,15 @@ impl Work<'_> {
     /// checks it: the guesses go to the slots, and the guess holds if every open state's
     /// backup from them stays inside its guess (then the guesses bound the values: they are a
     /// pre-fixed point of a backup whose least fixed point, or greatest, the values are). Where
-    /// a backup leaves its guess, the guess moves out to it and the check runs again, at most
+    /// a backup leaves its guess, the guess moves out past it and the check runs again, at once
+    /// for this worker's own predecessors and round after round across processes, at most
     /// [`GUESS_ROUNDS`] times. A guess that holds becomes the bounds; returns whether one did.
+    ///
+    /// The check weighs each outcome relative to the state's own guess, so that an end
+    /// component (a cycle a player may keep to, whose states share their value) holds a guess
+    /// exactly: its staying moves back up to no excess at all, with no rounding that could put
+    /// it on the wrong side of zero. That is what closes the upper bounds of a maximum
+    /// probability over end components that the plain iteration leaves at one.
     fn guess(
         &mut self,
         worker: &mut Worker,
@@ -307,21 +315,34 @@ impl Work<'_> {
             self.part.slot_lo.clone()
         };
         let me = self.rounds.index;
+        let n = self.part.len();
+        let mut is_open = vec![false; n];
+        for &s in open {
+            is_open[s] = true;
+        }
+        // This worker's own slots take a guess at once; the others' by message, each round.
+        for &s in open {
+            for &(to, slot) in self.part.preds.of(s) {
+                if to == me {
+                    slots[slot as usize] = guessed[s];
+                }
+            }
+        }
+        let mut queued = vec![false; n];
+        let mut moved = vec![false; n];
+        let mut queue = std::collections::VecDeque::new();
         for round in 0..GUESS_ROUNDS {
-            // This worker's own slots take the guesses at once; the others' by message.
             for &s in &changed {
                 for &(to, slot) in self.part.preds.of(s) {
-                    if to == me {
-                        slots[slot as usize] = guessed[s];
-                        continue;
+                    if to != me {
+                        self.out.push(Msg {
+                            to,
+                            body: Body::Guess {
+                                slot,
+                                bound: guessed[s],
+                            },
+                        });
                     }
-                    self.out.push(Msg {
-                        to,
-                        body: Body::Guess {
-                            slot,
-                            bound: guessed[s],
-                        },
-                    });
                 }
             }
             self.round(worker, None, [0.0; 8])?;
@@ -330,22 +351,70 @@ impl Work<'_> {
                     slots[slot as usize] = bound;
                 }
             }
+            for &s in &changed {
+                moved[s] = false;
+            }
             changed.clear();
             // A guess that keeps moving out is given up for that state (an infinite bound,
             // which always holds): its value may be infinite.
             let give_up = round >= GUESS_ROUNDS / 2;
+            // Every open state is checked; one whose guess moves out passes it to this
+            // worker's own predecessors at once, which are checked again in the same round
+            // (within a budget, past which the round counts as unfinished).
             for &s in open {
-                let (lo, hi) = self.part.backup_with(s, &slots);
-                if upper && hi > guessed[s] {
-                    guessed[s] = if give_up { f64::INFINITY } else { hi };
+                queued[s] = true;
+                queue.push_back(s);
+            }
+            let mut budget = LOCAL_BUDGET * open.len().max(1);
+            let mut unfinished = false;
+            while let Some(s) = queue.pop_front() {
+                queued[s] = false;
+                if budget == 0 {
+                    unfinished = true;
+                    continue;
+                }
+                budget -= 1;
+                // (An infinite guess holds as it is.)
+                let base = guessed[s];
+                if !base.is_finite() {
+                    continue;
+                }
+                // Checked as an excess over the guess itself, so that a cycle of equal
+                // guesses (an end component) backs up to exactly its guess. A guess that moves
+                // out moves past its backup by twice the rounding in doubt, so that the next
+                // check, of the same sums, holds.
+                let (lo, hi) = self.part.excess(s, &slots, base);
+                let next = if upper && hi > 0.0 {
+                    (base + hi + 2.0 * (hi - lo)).max(base.next_up())
+                } else if !upper && lo < 0.0 {
+                    (base + lo - 2.0 * (hi - lo)).min(base.next_down())
+                } else {
+                    continue;
+                };
+                guessed[s] = match (give_up, upper) {
+                    (false, _) => next,
+                    (true, true) => f64::INFINITY,
+                    (true, false) => f64::NEG_INFINITY,
+                };
+                if !moved[s] {
+                    moved[s] = true;
                     changed.push(s);
-                } else if !upper && lo < guessed[s] {
-                    guessed[s] = if give_up { f64::NEG_INFINITY } else { lo };
-                    changed.push(s);
+                }
+                for &(to, slot) in self.part.preds.of(s) {
+                    if to != me {
+                        continue;
+                    }
+                    slots[slot as usize] = guessed[s];
+                    let t = self.part.owner[slot as usize] as usize;
+                    if is_open[t] && !queued[t] {
+                        queued[t] = true;
+                        queue.push_back(t);
+                    }
                 }
             }
             let mut figures = [0.0; 8];
-            figures[0] = changed.len() as f64;
+            // (Where the budget ran out, not every state was checked again: another round.)
+            figures[0] = (changed.len() + unfinished as usize) as f64;
             if let Some(start) = self.start {
                 figures[1] = (!guessed[start as usize].is_finite()) as u8 as f64;
             }
