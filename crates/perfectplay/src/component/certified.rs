@@ -1,7 +1,7 @@
 //! Value iteration with a certified error bound, for components too dense to eliminate in
 //! floats (see [`Component::solve`]).
 
-use super::Component;
+use super::{Component, Solved};
 use crate::backup::Kind;
 use crate::Number;
 
@@ -29,7 +29,7 @@ impl<N: Number> Component<N> {
     ///    the bound as its radius ([`Number::widened`]).
     ///
     /// `None` when `w` cannot be certified (or a number overflows); the caller solves directly.
-    pub(super) fn iterate(&self) -> Option<(Vec<N>, Vec<u32>, f64)> {
+    pub(super) fn iterate(&self) -> Option<Solved<N>> {
         let n = self.n();
         let edges = self.float_edges();
         let out = |x: usize| &edges[self.start[x] as usize..self.start[x + 1] as usize];
@@ -105,7 +105,13 @@ impl<N: Number> Component<N> {
             .iter()
             .map(|&x| N::from_f64(x).map(|x| x.widened(bound)))
             .collect::<Option<Vec<N>>>()?;
-        Some((values, policy, bound))
+        Some(Solved {
+            values,
+            policy,
+            bound,
+            ties: 0.0,
+            iterated: true,
+        })
     }
 
     /// A bound on the expected number of node steps to leave the component from anywhere,

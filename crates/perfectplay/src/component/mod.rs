@@ -148,7 +148,7 @@ impl<N: Number> Component<N> {
         let dense = self.n() >= DENSE_NODES && self.edges.len() >= DENSE_DEGREE * self.n();
         if approximate && dense && self.trap(None).is_none() {
             if let Some(solved) = self.iterate() {
-                return Ok(solved.into());
+                return Ok(solved);
             }
         }
         sys.budget = approximate
@@ -168,7 +168,7 @@ impl<N: Number> Component<N> {
             // leaves.
             Err(CycleError::TooCostly) => {
                 match self.trap(None).map_or_else(|| self.iterate(), |_| None) {
-                    Some(solved) => Ok(solved.into()),
+                    Some(solved) => Ok(solved),
                     None => {
                         let (v, policy) = self.solve_directly(sys, endless)?;
                         Ok(self.near_ties(v, policy))
@@ -184,11 +184,7 @@ impl<N: Number> Component<N> {
     /// widened by it: wider values would leave later components unable to tell their moves
     /// apart, and their answers worse; the solve adds the bound to its own instead.
     fn near_ties(&self, values: Vec<N>, policy: Vec<u32>) -> Solved<N> {
-        let ties = self
-            .tie_bound(&values, &policy)
-            .map_or(f64::INFINITY, |widen| {
-                widen.iter().copied().fold(0.0, f64::max)
-            });
+        let ties = self.tie_bound(&values, &policy).unwrap_or(f64::INFINITY);
         Solved {
             values,
             policy,
@@ -831,19 +827,6 @@ impl<N: Number> Component<N> {
             }
         }
         Err(CycleError::NoConvergence(0))
-    }
-}
-
-impl<N> From<(Vec<N>, Vec<u32>, f64)> for Solved<N> {
-    /// The result of certified value iteration.
-    fn from((values, policy, bound): (Vec<N>, Vec<u32>, f64)) -> Solved<N> {
-        Solved {
-            values,
-            policy,
-            bound,
-            ties: 0.0,
-            iterated: true,
-        }
     }
 }
 
