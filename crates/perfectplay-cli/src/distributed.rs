@@ -14,6 +14,7 @@ use clap::{Arg, ArgMatches, Command};
 use perfectplay::dynamic::DynModel;
 use perfectplay_dist::{DistReport, Options, Run};
 use perfectplay_games::{GameSpec, Params};
+use perfectplay_prism::AcrossQuery;
 use serde::Serialize;
 
 use crate::say::say;
@@ -191,19 +192,21 @@ struct CheckJson<'a> {
     report: &'a DistReport,
 }
 
-/// Runs `check` of one property across processes: `model` is its game (see
-/// `perfectplay_prism::across_query`), `complement` whether the property is one minus its
-/// value, `reward` whether it is an expected reward (else a probability), `constants` as
-/// `--const` gave them (parsed), `what` the model file's program, the constants and the
-/// property, for the fingerprint.
+/// Runs `check` of one property across processes: `query` is its game and how its value reads
+/// (see `perfectplay_prism::across_query`), `constants` as `--const` gave them (parsed), `what`
+/// the model file's program, the constants and the property, for the fingerprint.
 pub fn check(
-    model: Box<dyn DynModel>,
-    (complement, reward): (bool, bool),
+    query: AcrossQuery,
     m: &ArgMatches,
     (label, property): (&str, &str),
     constants: &[(String, String)],
     what: &str,
 ) -> Result<ExitCode> {
+    let AcrossQuery {
+        model,
+        complement,
+        reward,
+    } = query;
     let mut report = match run(model, m, what, reward)? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),

@@ -275,14 +275,7 @@ fn across(
     );
     let query = perfectplay_prism::across_query(program, props, prop)?;
     let label = prop.name.clone().unwrap_or_else(|| prop.text.clone());
-    crate::distributed::check(
-        query.model,
-        (query.complement, query.reward),
-        m,
-        (&label, &prop.text),
-        constants,
-        &what,
-    )
+    crate::distributed::check(query, m, (&label, &prop.text), constants, &what)
 }
 
 /// `perfectplay explain|play|distribution|strategy MODEL --prop …`: the game the property

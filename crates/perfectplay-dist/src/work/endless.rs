@@ -108,12 +108,7 @@ impl Work<'_> {
                         });
                         continue;
                     }
-                    marks.ends[slot as usize] = true;
-                    let t = self.part.owner[slot as usize] as usize;
-                    if alive[t] && !ends[t] && self.reaches(t, loser, marks) {
-                        ends[t] = true;
-                        found.push(t);
-                    }
+                    self.join(slot, loser, alive, marks, &mut ends, &mut found);
                 }
             }
             let statuses = self.round(worker, None, [0.0; 8])?;
@@ -122,14 +117,28 @@ impl Work<'_> {
             }
             for m in std::mem::take(&mut self.out) {
                 if let Body::Mark { slot } = m.body {
-                    marks.ends[slot as usize] = true;
-                    let t = self.part.owner[slot as usize] as usize;
-                    if alive[t] && !ends[t] && self.reaches(t, loser, marks) {
-                        ends[t] = true;
-                        found.push(t);
-                    }
+                    self.join(slot, loser, alive, marks, &mut ends, &mut found);
                 }
             }
+        }
+    }
+
+    /// Marks `slot`'s successor as in the reachability set; the slot's state joins the set
+    /// (into `ends`, and `found` to pass it on) if it now reaches.
+    fn join(
+        &self,
+        slot: u32,
+        loser: Player,
+        alive: &[bool],
+        marks: &mut Marks,
+        ends: &mut [bool],
+        found: &mut Vec<usize>,
+    ) {
+        marks.ends[slot as usize] = true;
+        let t = self.part.owner[slot as usize] as usize;
+        if alive[t] && !ends[t] && self.reaches(t, loser, marks) {
+            ends[t] = true;
+            found.push(t);
         }
     }
 
