@@ -154,6 +154,11 @@ pub(crate) struct Engine<'a, M: Model, N, O> {
     /// What near ties in components solved directly in floats may hide, summed: beyond the
     /// values' radii (see `Component::tie_bound`).
     ties: f64,
+    /// Per state, what near ties may hide of its own value beyond its radius: its successors'
+    /// as a backup passes them on (see `backed_slack`), and for the members of a cyclic
+    /// component the largest of its exits' plus the component's own tie bound. Empty until a tie bound is first
+    /// met, zero for the states beyond its end.
+    slack: Vec<f64>,
     observer: O,
 }
 
@@ -165,6 +170,10 @@ pub(crate) struct Explored<S, N> {
     pub choices: Vec<u32>,
     pub component: Vec<u32>,
     pub stats: Stats,
+    /// A bound on the start value's own error, where it is tighter than the one of every
+    /// value in `stats`: its radius plus what near ties may hide of it. `None` where no
+    /// component had near ties (the radius alone then bounds it).
+    pub start_bound: Option<f64>,
 }
 
 impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
@@ -217,6 +226,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             system: System::new(0),
             stats: Stats::default(),
             ties: 0.0,
+            slack: Vec::new(),
             observer,
         }
     }
@@ -464,11 +474,17 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         // A value is within its radius of its strategy's, which near ties may leave short of
         // the optimum: the bound covers both. (Without near ties, the radii alone, which
         // the solve takes in later.)
+        let mut start_bound = None;
         if self.ties > 0.0 {
             let radius = self
                 .values
                 .iter()
                 .fold(0.0f64, |m, v| m.max(crate::Bounded::bound(v.radius())));
+            if let Some(start) = self.values.first() {
+                let own = crate::Bounded::bound(start.radius());
+                let slack = self.slack.first().copied().unwrap_or(0.0);
+                start_bound = Some(self.stats.error_bound.max(own) + slack);
+            }
             self.stats.error_bound = self.stats.error_bound.max(radius) + self.ties;
         }
         // The last report; a stop asked for now comes after the work it would have spared.
@@ -487,6 +503,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             choices: self.choices,
             component,
             stats: self.stats,
+            start_bound,
         };
         Ok((explored, self.observer))
     }
@@ -556,6 +573,52 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         let (value, choice) = back_up(entry.kind, &self.arena[first_edge..], &self.values);
         self.values[entry.id as usize] = value;
         self.choices[entry.id as usize] = choice;
+        if !self.slack.is_empty() {
+            let slack = self.backed_slack(entry.kind, first_edge);
+            self.set_slack(entry.id as usize, slack);
+        }
+    }
+
+    /// The slack of a state not on a cycle, from its successors' (its edges are the arena's
+    /// from `first_edge` on): each move's is the average of its outcomes', and a decision's
+    /// the largest of its moves', since a backup moves the value no further than that. Raised
+    /// by a little for the rounding of the averages.
+    fn backed_slack(&self, kind: Kind, first_edge: usize) -> f64 {
+        let edges = &self.arena[first_edge..];
+        let room = 1.0 + (edges.len() + 2) as f64 * f64::EPSILON;
+        let slack = |t: u32| self.slack.get(t as usize).copied().unwrap_or(0.0);
+        let weighed = |move_edges: &[Edge<N>]| {
+            move_edges
+                .iter()
+                .map(|e| e.prob.to_f64() * slack(e.target))
+                .sum::<f64>()
+                * room
+        };
+        match kind {
+            Kind::Chance => weighed(edges),
+            Kind::Decision(_) => move_ranges(edges)
+                .map(|r| weighed(&edges[r]))
+                .fold(0.0, f64::max),
+        }
+    }
+
+    /// The largest slack of the targets of the arena's edges from `first_edge` on.
+    fn largest_slack(&self, first_edge: usize) -> f64 {
+        self.arena[first_edge..]
+            .iter()
+            .map(|e| self.slack.get(e.target as usize).copied().unwrap_or(0.0))
+            .fold(0.0, f64::max)
+    }
+
+    /// Records state `id`'s slack (see the field).
+    fn set_slack(&mut self, id: usize, slack: f64) {
+        if id >= self.slack.len() {
+            if slack == 0.0 {
+                return;
+            }
+            self.slack.resize(self.values.len().max(id + 1), 0.0);
+        }
+        self.slack[id] = slack;
     }
 
     /// Builds the local view of a cyclic component, solves it and stores the results.
@@ -634,6 +697,11 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
             }
         }
         comp.start.push(edge_number(comp.edges.len()));
+        // The members' own slack is not recorded yet: the largest is their exits'.
+        let exits_slack = match self.slack.is_empty() {
+            true => 0.0,
+            false => self.largest_slack(self.tstack[root].edges as usize),
+        };
         self.drop_edges_from(self.tstack[root].edges as usize);
         let endless = self.model.endless_play_loser();
         let solved = comp.solve(&mut self.system, endless).map_err(|err| {
@@ -668,12 +736,20 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         self.stats.error_bound += solved.bound;
         self.ties += solved.ties;
         self.stats.iterated += usize::from(solved.iterated);
-        let (values, choices) = (solved.values, solved.policy);
+        let (values, choices) = (&solved.values, &solved.policy);
         // Member `i` is local node `first[i]`; the others are the random moves' chance nodes.
+        // The component's values as functions of its exits' move no further than the exits
+        // do, and its near ties add their own bound.
         for (i, &x) in first.iter().enumerate() {
             let id = self.tstack[root + i].id as usize;
             self.values[id] = values[x as usize].clone();
             self.choices[id] = choices[x as usize];
+            let ties = solved
+                .ties_at
+                .get(x as usize)
+                .copied()
+                .unwrap_or(solved.ties);
+            self.set_slack(id, exits_slack + ties);
         }
         Ok(())
     }

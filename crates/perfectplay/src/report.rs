@@ -88,6 +88,11 @@ pub struct Stats {
     /// left: in a component the play can stay in for ever, where tied moves lead round a
     /// cycle (their advantages' upper bounds then add up without end, though the exact ones
     /// cannot), or where two players play, the bound is that of the strategy found.
+    ///
+    /// Where only the start's value is kept ([`Solver::start_value`](crate::Solver::start_value)),
+    /// the bound is that value's own: its radius, plus what near ties on its way may hide,
+    /// weighed as its backups weigh them. It can be far smaller than a bound on every value
+    /// where the start's value is small beside others.
     pub error_bound: f64,
     /// Cyclic components too costly to solve directly, solved by value iteration with a
     /// certified bound instead (floats only; their bound is part of `error_bound`).

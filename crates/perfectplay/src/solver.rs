@@ -369,7 +369,12 @@ where
             let result = match step {
                 Step::Explore => self.explore::<N>().map(|e| {
                     let value = e.values[0].clone();
-                    (value, e.stats)
+                    let mut stats = e.stats;
+                    // Only the start's value is kept: its own bound is the one to report.
+                    if let Some(bound) = e.start_bound {
+                        stats.error_bound = bound;
+                    }
+                    (value, stats)
                 }),
                 _ => match method(self, step) {
                     Some(result) => result,

@@ -110,6 +110,7 @@ impl<N: Number> Component<N> {
             policy,
             bound,
             ties: 0.0,
+            ties_at: Vec::new(),
             iterated: true,
         })
     }

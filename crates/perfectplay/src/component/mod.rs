@@ -76,6 +76,9 @@ pub(crate) struct Solved<N> {
     /// may hide after a direct solve in floats ([`Component::tie_bound`]); zero in exact
     /// arithmetic and after value iteration.
     pub ties: f64,
+    /// The same per node, where it was found node by node (else empty, and `ties` holds for
+    /// every node).
+    pub ties_at: Vec<f64>,
     /// Whether the component was solved by certified value iteration.
     pub iterated: bool,
 }
@@ -162,6 +165,7 @@ impl<N: Number> Component<N> {
                 policy,
                 bound: 0.0,
                 ties: 0.0,
+                ties_at: Vec::new(),
                 iterated: false,
             }),
             // Iteration needs the one fixed point of a component that every pair of strategies
@@ -184,12 +188,17 @@ impl<N: Number> Component<N> {
     /// widened by it: wider values would leave later components unable to tell their moves
     /// apart, and their answers worse; the solve adds the bound to its own instead.
     fn near_ties(&self, values: Vec<N>, policy: Vec<u32>) -> Solved<N> {
-        let ties = self.tie_bound(&values, &policy).unwrap_or(f64::INFINITY);
+        let ties_at = self.tie_bound(&values, &policy).unwrap_or_default();
+        let ties = match ties_at.is_empty() {
+            true => f64::INFINITY,
+            false => ties_at.iter().copied().fold(0.0, f64::max),
+        };
         Solved {
             values,
             policy,
             bound: 0.0,
             ties,
+            ties_at,
             iterated: false,
         }
     }

@@ -60,17 +60,17 @@ impl<N: Number> Component<N> {
     /// up, that changes nothing, which is the inequality itself. Each advantage is bounded
     /// above from the values and their radii; a shared target or constant drops out.
     ///
-    /// Returns the largest bound of any node (zero where no move may gain), or `None`
+    /// Returns the bound of each node (zero where no move may gain), or `None`
     /// where a component that every strategy leaves got no bound (the iteration did not
     /// settle). Zero is returned where none is sound or none was found in a component the
     /// play can stay in for ever (two players there; one player whose tied moves lead round
     /// a cycle, whose advantages' upper bounds then add up without end): the known gap of
     /// [`Stats::error_bound`](crate::Stats::error_bound).
-    pub(super) fn tie_bound(&self, v: &[N], policy: &[u32]) -> Option<f64> {
+    pub(super) fn tie_bound(&self, v: &[N], policy: &[u32]) -> Option<Vec<f64>> {
         let has = |p: Player| self.kind.contains(&Kind::Decision(p));
         let stopping = self.trap(None).is_none();
         let sound = !(has(Player::Max) && has(Player::Min)) || stopping;
-        let mut bound = 0.0f64;
+        let mut bound = vec![0.0f64; self.n()];
         for side in [Side::Above, Side::Below] {
             let Some(terms) = self.advantages(v, policy, side) else {
                 continue;
@@ -84,7 +84,9 @@ impl<N: Number> Component<N> {
                 // the known gap (`Stats::error_bound`).
                 return if stopping { None } else { Some(bound) };
             };
-            bound = h.into_iter().fold(bound, f64::max);
+            for (b, h) in bound.iter_mut().zip(h) {
+                *b = b.max(h);
+            }
         }
         Some(bound)
     }
