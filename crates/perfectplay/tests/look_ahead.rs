@@ -120,3 +120,65 @@ fn long_walks_give_the_exact_values_and_moves_in_floats() {
         );
     }
 }
+
+/// A walk entered by chance: with probability 1/1000 the play starts the walk, else it ends
+/// at once with nothing (state `n + 1`). The start's own state is `n + 2`.
+struct Gated(Walk);
+
+impl Model for Gated {
+    type State = u32;
+    type Move = u32;
+
+    fn start(&self) -> u32 {
+        self.0.n + 2
+    }
+
+    fn expand(&self, &s: &u32, node: &mut impl NodeBuilder<u32, u32>) {
+        let n = self.0.n;
+        if s == n + 1 {
+            return node.terminal(0);
+        }
+        if s == n + 2 {
+            node.chance();
+            node.add_outcome(0, Rat::new(1, 1000), 0, self.0.start());
+            node.add_outcome(1, Rat::new(999, 1000), 0, n + 1);
+            return;
+        }
+        self.0.expand(&s, node)
+    }
+
+    fn dense_bound(&self) -> usize {
+        self.0.n as usize + 3
+    }
+
+    fn dense_index(&self, &s: &u32) -> Option<usize> {
+        Some(s as usize)
+    }
+}
+
+/// The start value's bound is its own: a walk entered once in a thousand plays passes on a
+/// thousandth of its doubt (its rounding and its near ties), where the bound of every value
+/// is the walk's whole.
+#[test]
+fn the_start_values_bound_is_its_own() {
+    for player in [Player::Max, Player::Min] {
+        let gated = Gated(Walk::new(300, player, 7));
+        let (v, stats) = Solver::new(&gated).start_value::<f64>().unwrap();
+        let (exact, _) = Solver::new(&gated).start_value::<Exact>().unwrap();
+        let every = Solver::new(&gated)
+            .solve::<f64>()
+            .unwrap()
+            .stats()
+            .error_bound;
+        let error = Exact::of_float(v).unwrap().sub(&exact).abs().to_f64();
+        let bound = stats.error_bound;
+        assert!(
+            error <= bound,
+            "{player:?}: error {error:e}, bound {bound:e}"
+        );
+        assert!(
+            bound > 0.0 && bound <= every / 100.0,
+            "{player:?}: the start's bound {bound:e}, every value's {every:e}"
+        );
+    }
+}
