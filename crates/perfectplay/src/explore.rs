@@ -156,8 +156,8 @@ pub(crate) struct Engine<'a, M: Model, N, O> {
     ties: f64,
     /// Per state, what near ties may hide of its own value beyond its radius: its successors'
     /// as a backup passes them on (see `backed_slack`), and for the members of a cyclic
-    /// component the largest of its exits' plus the component's own tie bound. Empty until a tie bound is first
-    /// met, zero for the states beyond its end.
+    /// component the largest of its exits' plus the component's own tie bound. Empty until a
+    /// tie bound is first met, zero for the states beyond its end.
     slack: Vec<f64>,
     observer: O,
 }
@@ -586,11 +586,10 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
     fn backed_slack(&self, kind: Kind, first_edge: usize) -> f64 {
         let edges = &self.arena[first_edge..];
         let room = 1.0 + (edges.len() + 2) as f64 * f64::EPSILON;
-        let slack = |t: u32| self.slack.get(t as usize).copied().unwrap_or(0.0);
         let weighed = |move_edges: &[Edge<N>]| {
             move_edges
                 .iter()
-                .map(|e| e.prob.to_f64() * slack(e.target))
+                .map(|e| e.prob.to_f64() * self.slack_of(e.target))
                 .sum::<f64>()
                 * room
         };
@@ -606,8 +605,13 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
     fn largest_slack(&self, first_edge: usize) -> f64 {
         self.arena[first_edge..]
             .iter()
-            .map(|e| self.slack.get(e.target as usize).copied().unwrap_or(0.0))
+            .map(|e| self.slack_of(e.target))
             .fold(0.0, f64::max)
+    }
+
+    /// State `id`'s slack (see the field).
+    fn slack_of(&self, id: u32) -> f64 {
+        self.slack.get(id as usize).copied().unwrap_or(0.0)
     }
 
     /// Records state `id`'s slack (see the field).
