@@ -229,14 +229,21 @@ impl Part {
     /// `B(x)(s) - base`. Every outcome is taken relative to `base` before it is weighed (the
     /// exact probabilities sum to one), so where the outcomes equal `base`, as on a cycle of
     /// equal values, the excess is exactly zero, with no rounding to hide its sign.
-    pub fn excess(&self, s: usize, x: &[f64], base: f64) -> (f64, f64) {
+    ///
+    /// `only` weighs that one choice of the state's instead of the best (a strategy fixed for
+    /// it).
+    pub fn excess(&self, s: usize, x: &[f64], base: f64, only: Option<usize>) -> (f64, f64) {
         let player = match self.kind[s] {
             Kind::Terminal => return (self.lo[s] - base, self.hi[s] - base),
             Kind::Decision(p) => Some(p),
             Kind::Chance => None,
         };
+        let choices = match only {
+            Some(c) => c..c + 1,
+            None => self.first[s] as usize..self.first[s + 1] as usize,
+        };
         let mut best: Option<(f64, f64)> = None;
-        for c in self.first[s] as usize..self.first[s + 1] as usize {
+        for c in choices {
             let (sum, err) = self.sum_from(c, x, base);
             let (lo, hi) = (sum - err, sum + err);
             best = Some(match (best, player) {

@@ -10,6 +10,12 @@
 //! outcomes all lie in `X` and one of them in the set found so far; any other state (chance,
 //! the other player) whose every choice is such. Where a state falls out of `X`, its
 //! predecessors' slots are marked and the reachability starts again, until `X` stands.
+//!
+//! The last reachability also gives the loser a strategy that ends the play with probability
+//! one whatever the other player does ([`Ending`]): in each of its states, the choice by which
+//! the state joined the set (every outcome stays in `X`, one leads to a state that joined
+//! before), so that from anywhere a play has a positive chance of a terminal within `|X|`
+//! steps and never leaves `X`.
 
 use perfectplay::Player;
 use timely::worker::Worker;
@@ -18,6 +24,16 @@ use super::Work;
 use crate::part::Kind;
 use crate::round::{total_sent, Body, Msg};
 use crate::DistError;
+
+/// The loser of an endless play and, for each of its states that can end the play surely, the
+/// choice (its number among the part's choices) of a strategy that does so; `u32::MAX`
+/// elsewhere.
+pub(super) struct Ending {
+    /// The player an endless play is against.
+    pub loser: Player,
+    /// Per state, the choice that ends the play (see the module documentation).
+    pub choice: Vec<u32>,
+}
 
 /// Per slot: whether its successor is in a set (of one step of the analysis).
 struct Marks {
@@ -35,12 +51,13 @@ impl Work<'_> {
         let n = self.part.len();
         let slots = self.part.p.len();
         let mut alive = vec![true; n];
+        let mut choice = vec![u32::MAX; n];
         let mut marks = Marks {
             alive: vec![true; slots],
             ends: vec![false; slots],
         };
         loop {
-            let ends = self.reach(worker, loser, &alive, &mut marks)?;
+            let ends = self.reach(worker, loser, &alive, &mut marks, &mut choice)?;
             // `X` shrinks to what reaches the terminals within it.
             let me = self.rounds.index;
             let mut left = 0;
@@ -80,18 +97,21 @@ impl Work<'_> {
         for s in (0..n).filter(|&s| !alive[s]) {
             (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (worth, worth, worth, true);
         }
+        self.ending = Some(Ending { loser, choice });
         Ok(())
     }
 
     /// The least fixed point of the analysis within `alive` (the set `X`): per state, whether
     /// `loser` makes the play reach a terminal from it, with positive probability at each step
-    /// and never leaving `X`.
+    /// and never leaving `X`; `choice` takes, for each of the loser's states that joins, the
+    /// choice it joined by.
     fn reach(
         &mut self,
         worker: &mut Worker,
         loser: Player,
         alive: &[bool],
         marks: &mut Marks,
+        choice: &mut [u32],
     ) -> Result<Vec<bool>, DistError> {
         let p = &self.part;
         let mut ends: Vec<bool> = p.kind.iter().map(|&k| k == Kind::Terminal).collect();
@@ -108,7 +128,7 @@ impl Work<'_> {
                         });
                         continue;
                     }
-                    self.join(slot, loser, alive, marks, &mut ends, &mut found);
+                    self.join(slot, loser, alive, marks, &mut ends, &mut found, choice);
                 }
             }
             let statuses = self.round(worker, None, [0.0; 8])?;
@@ -117,14 +137,16 @@ impl Work<'_> {
             }
             for m in std::mem::take(&mut self.out) {
                 if let Body::Mark { slot } = m.body {
-                    self.join(slot, loser, alive, marks, &mut ends, &mut found);
+                    self.join(slot, loser, alive, marks, &mut ends, &mut found, choice);
                 }
             }
         }
     }
 
     /// Marks `slot`'s successor as in the reachability set; the slot's state joins the set
-    /// (into `ends`, and `found` to pass it on) if it now reaches.
+    /// (into `ends`, and `found` to pass it on, with the loser's choice into `choice`) if it
+    /// now reaches.
+    #[allow(clippy::too_many_arguments)]
     fn join(
         &self,
         slot: u32,
@@ -133,18 +155,23 @@ impl Work<'_> {
         marks: &mut Marks,
         ends: &mut [bool],
         found: &mut Vec<usize>,
+        choice: &mut [u32],
     ) {
         marks.ends[slot as usize] = true;
         let t = self.part.owner[slot as usize] as usize;
-        if alive[t] && !ends[t] && self.reaches(t, loser, marks) {
-            ends[t] = true;
-            found.push(t);
+        if alive[t] && !ends[t] {
+            if let Some(c) = self.reaches(t, loser, marks) {
+                ends[t] = true;
+                found.push(t);
+                choice[t] = c;
+            }
         }
     }
 
     /// Whether state `s` joins the reachability set: a choice of the loser's, or every choice
-    /// of anyone else's, has all its outcomes in `X` and one in the set.
-    fn reaches(&self, s: usize, loser: Player, marks: &Marks) -> bool {
+    /// of anyone else's, has all its outcomes in `X` and one in the set. `Some` of the loser's
+    /// first such choice (`u32::MAX` for the others' states) where it joins.
+    fn reaches(&self, s: usize, loser: Player, marks: &Marks) -> Option<u32> {
         let p = &self.part;
         let good = |c: usize| {
             let slots = p.choice_first[c] as usize..p.choice_first[c + 1] as usize;
@@ -152,9 +179,11 @@ impl Work<'_> {
         };
         let mut choices = p.first[s] as usize..p.first[s + 1] as usize;
         match p.kind[s] {
-            Kind::Terminal => true,
-            Kind::Decision(player) if player == loser => choices.any(good),
-            _ => choices.all(good),
+            Kind::Terminal => Some(u32::MAX),
+            Kind::Decision(player) if player == loser => {
+                choices.find(|&c| good(c)).map(|c| c as u32)
+            }
+            _ => choices.all(good).then_some(u32::MAX),
         }
     }
 }

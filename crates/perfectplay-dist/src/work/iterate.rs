@@ -16,6 +16,11 @@ use crate::DistError;
 /// through a large model's cycles round after round before the guess holds.
 const GUESS_ROUNDS: usize = 512;
 
+/// How far, relative to its size, a guess checked on the strategy that ends the play moves past
+/// a backup that leaves it: that guess starts far from a bound, and an iteration that moves out
+/// just past each backup would only approach one (see `Work::guess`).
+const OVERSHOOT: f64 = 1.0 / 1024.0;
+
 /// How many of its own values a worker takes at once in a round of interval iteration, per
 /// open state it holds.
 const LOCAL_BUDGET: usize = 16;
@@ -108,7 +113,8 @@ impl Work<'_> {
         }
         let me = self.rounds.index;
         let (mut last_known, mut next_try, mut wait) = (f64::NAN, 0, 8);
-        let mut stuck_tried = false;
+        // The sides guessed where the bounds stood still apart (each at most once).
+        let mut stuck_tried: Vec<Side> = Vec::new();
         let (mut last_lo, mut last_hi, mut finer) = (f64::NAN, f64::NAN, false);
         loop {
             // A state whose bounds moved by more than `delta` writes them into this worker's
@@ -206,19 +212,23 @@ impl Work<'_> {
                     wait *= 2;
                 }
             }
-            if quiet && !guessed && delta <= floor && guess == Side::None && !stuck_tried {
+            if quiet && !guessed && delta <= floor && guess == Side::None {
                 // Both sides were known but stay apart: a cycle a player can keep going (an
                 // end component) holds one side up. Where every reward and exit is of one
                 // sign, the values are the least (or greatest) fixed point of the backup, and
                 // a guess checked as a pre-fixed point bounds them all the same.
-                stuck_tried = true;
-                let side = match (negative, positive) {
-                    (false, _) => Side::Upper,
-                    (_, false) => Side::Lower,
+                let side = match (self.ended, negative, positive) {
+                    // The side the keeper's free cycles held down, once the other is bounded
+                    // through the strategy that ends the play (see `guess`).
+                    (Some(Side::Upper), _, _) => Side::Lower,
+                    (Some(Side::Lower), _, _) => Side::Upper,
+                    (_, false, _) => Side::Upper,
+                    (_, _, false) => Side::Lower,
                     _ => Side::None,
                 };
-                if side != Side::None && self.guess(worker, &open, side)? {
-                    guessed = true;
+                if side != Side::None && !stuck_tried.contains(&side) {
+                    stuck_tried.push(side);
+                    guessed = self.guess(worker, &open, side)?;
                 }
             }
             if quiet && !guessed {
@@ -267,17 +277,40 @@ impl Work<'_> {
     /// exactly: its staying moves back up to no excess at all, with no rounding that could put
     /// it on the wrong side of zero. That is what closes the upper bounds of a maximum
     /// probability over end components that the plain iteration leaves at one.
+    ///
+    /// Where the player who would rather the play never ended (the *keeper*: the minimiser
+    /// against an upper bound) can keep it going at no cost, the backup has fixed points below
+    /// the values (the keeper's endless play counted as worth nothing), and a pre-fixed point
+    /// need not bound them. But where an endless play is worth infinitely much against the
+    /// keeper, the endless analysis gave the keeper a strategy that ends the play surely
+    /// whatever the other player does ([`Ending`](super::endless::Ending)), and the keeper's states are then checked
+    /// on that strategy's choice alone: a pre-fixed point of that backup bounds the value of
+    /// the strategy (every play under it ends, so that backup has one fixed point), which
+    /// bounds the value. Such a guess starts far from that value (the known side is held down
+    /// by the free cycles), and where it fails it moves past the backup by a part of its size
+    /// ([`OVERSHOOT`]), which a value a little above the strategy's holds (where the rewards
+    /// are of one sign); the iteration then brings it down. The other side's guess, once the bounds
+    /// stand still, is checked plainly: a post-fixed point lies below the value of every
+    /// strategy of the keeper that ends the play, hence below the value.
     fn guess(
         &mut self,
         worker: &mut Worker,
         open: &[usize],
         side: Side,
     ) -> Result<bool, DistError> {
-        if self.trap.is_none() && self.fixed_point != Some(side) {
+        let (keeper, i) = match side {
+            Side::Lower => (Player::Max, 1),
+            _ => (Player::Min, 0),
+        };
+        if self.trap[i].is_none() && self.fixed_point != Some(side) {
             let trapped = self.trapped(worker, open, side)?;
-            self.trap = Some(trapped);
+            self.trap[i] = Some(trapped);
         }
-        if self.trap == Some(true) {
+        let ending = match &self.ending {
+            Some(e) if self.trap[i] == Some(true) && e.loser == keeper => Some(e.choice.clone()),
+            _ => None,
+        };
+        if self.trap[i] == Some(true) && ending.is_none() {
             return Err(DistError::Unsupported(format!(
                 "the {} can keep the play going for ever on moves that collect nothing, which \
                  the one-process engine rules out (a play must end) but a bound across \
@@ -383,13 +416,34 @@ impl Work<'_> {
                 // guesses (an end component) backs up to exactly its guess. A guess that moves
                 // out moves past its backup by twice the rounding in doubt, so that the next
                 // check, of the same sums, holds.
-                let (lo, hi) = self.part.excess(s, &slots, base);
-                let next = if upper && hi > 0.0 {
-                    (base + hi + 2.0 * (hi - lo)).max(base.next_up())
-                } else if !upper && lo < 0.0 {
-                    (base + lo - 2.0 * (hi - lo)).min(base.next_down())
-                } else {
+                // The choice a keeper's state is checked on, where the guess rests on
+                // `ending`.
+                let only = match &ending {
+                    Some(choice) if self.part.kind[s] == Kind::Decision(keeper) => Some(choice[s]),
+                    _ => None,
+                };
+                let (lo, hi) = match only {
+                    // (A keeper's state that cannot end the play surely has an infinite
+                    // value, and its guess holds as an infinite one.)
+                    Some(u32::MAX) => (f64::NEG_INFINITY, f64::INFINITY),
+                    c => self.part.excess(s, &slots, base, c.map(|c| c as usize)),
+                };
+                if (upper && hi <= 0.0) || (!upper && lo >= 0.0) {
                     continue;
+                }
+                // (Past the backup by a part of its size too, where the guess rests on
+                // `ending`: see above.)
+                let (backup, doubt) = (base + if upper { hi } else { lo }, 2.0 * (hi - lo));
+                let doubt = doubt
+                    + if ending.is_some() {
+                        OVERSHOOT * backup.abs()
+                    } else {
+                        0.0
+                    };
+                let next = if upper {
+                    (backup + doubt).max(base.next_up())
+                } else {
+                    (backup - doubt).min(base.next_down())
                 };
                 guessed[s] = match (give_up, upper) {
                     (false, _) => next,
@@ -438,6 +492,9 @@ impl Work<'_> {
                     } else {
                         p.slot_lo[k] = p.slot_lo[k].max(bound);
                     }
+                }
+                if ending.is_some() {
+                    self.ended = Some(side);
                 }
                 return Ok(true);
             }

@@ -60,8 +60,14 @@ struct Work<'a> {
     local: Vec<Msg>,
     /// Open states to back up, in interval iteration.
     queue: VecDeque<usize>,
-    /// Whether a player can keep the play going for ever at no cost, once asked.
-    trap: Option<bool>,
+    /// Whether a player can keep the play going for ever at no cost, once asked: the
+    /// minimiser (against an upper bound's guess), the maximiser (against a lower one's).
+    trap: [Option<bool>; 2],
+    /// The strategy of the endless analysis, where it ran: its loser ends the play surely.
+    ending: Option<endless::Ending>,
+    /// The side of the bounds that a guess checked against [`Work::ending`]'s strategy bounds
+    /// (where its loser can keep the play going at no cost), once it has.
+    ended: Option<iterate::Side>,
     /// The side of the bounds that a guess checked as a pre-fixed point bounds whatever the
     /// players do, where the values are known to be the backup's extreme fixed point.
     fixed_point: Option<iterate::Side>,
@@ -84,7 +90,9 @@ pub(crate) fn run(
         out: Vec::new(),
         local: Vec::new(),
         queue: VecDeque::new(),
-        trap: None,
+        trap: [None; 2],
+        ending: None,
+        ended: None,
         fixed_point: None,
     };
     work.explore(worker)?;
