@@ -154,6 +154,13 @@ fn cases() -> Vec<Case> {
         ("arithmetic over queries", base(), "1 - P=? [ F s=1 ]", false, Answer(": 0.5")),
         ("a named property used in another", base(), "\"a\": P=? [ F s=1 ]\n\"b\": 1 - \"a\"", false, Answer("b: 0.5")),
         ("an expression over variables and labels", base(), "s + 1", false, Answer(": 1")),
+        (
+            "a property without a filter over several initial states",
+            "dtmc\nmodule m\n s : [0..4];\n [] s<3 -> 1/2 : (s'=s+1) + 1/2 : (s'=4);\nendmodule\ninit s=1 | s=2 endinit\n".into(),
+            "P=? [ F s=3 ]",
+            true,
+            Answer(": [0.25 = 1/4, 0.5 = 1/2]"),
+        ),
         ("LTL, `S` (long-run)", base(), "P=? [ G F s=3 ]", false, Refused("(LTL, such as F G")),
     ]
 }

@@ -11,7 +11,7 @@ use crate::build::{build_until, Loaded};
 pub use crate::error::{Error, LookupError};
 use crate::program::props::{Prop, Props};
 use crate::program::{CExpr, Program};
-use crate::syntax::ast::{BinOp, ExprKind, Path};
+use crate::syntax::ast::{BinOp, ExprKind, FilterOp, Path};
 use crate::syntax::parser::parse_model;
 
 /// The property `asked`, looked up as PRISM's `-prop` does, the same for every front end: the
@@ -272,6 +272,16 @@ impl Loaded {
 /// the property cannot be resolved (its check then reports why).
 fn decided_where(program: &Program, props: &Props, prop: &Prop) -> Option<CExpr> {
     props.defined_for(prop).ok()?;
+    // A model with an `init … endinit` block may start in several states, where a property
+    // may stand for a filter over them ([`default_filter`]), which needs every state.
+    let bounded =
+        |q: &crate::syntax::ast::Query| q.bound.is_some() || crate::analysis::nested::is_ctl(q);
+    match &prop.expr.kind {
+        ExprKind::Filter(..) => {}
+        ExprKind::Query(q) if bounded(q) => {}
+        _ if program.init.is_some() => return None,
+        _ => {}
+    }
     Some(
         resolve_prop(program, props, prop, &prop.expr)
             .ok()?
@@ -511,6 +521,24 @@ pub fn check_prop(
     if let Some((props, prop)) = crate::analysis::nested::lift(loaded, props, prop)? {
         return check_prop(loaded, &props, &prop, exact);
     }
+    if let Some(op) = default_filter(loaded, props, prop) {
+        let span = prop.expr.span;
+        let init = crate::syntax::ast::Expr {
+            kind: ExprKind::Label("init".into()),
+            span,
+        };
+        let filtered = prop.with_expr(crate::syntax::ast::Expr {
+            kind: ExprKind::Filter(op, Box::new(prop.expr.clone()), Some(Box::new(init))),
+            span,
+        });
+        return Ok(check_query(
+            loaded,
+            props,
+            &filtered,
+            &filtered.expr,
+            exact,
+        )?);
+    }
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
         return Ok(check_query(loaded, props, prop, &prop.expr, exact)?);
     }
@@ -525,6 +553,59 @@ pub fn check_prop(
             exact,
         },
     )?)
+}
+
+/// The filter over the initial states that a property without one stands for where the model
+/// has several, as PRISM has it: `range` for a number, `forall` for a truth value. `None`
+/// where the model has one initial state, the property is a filter, or it is a query with a
+/// bound or of CTL (which are true where they hold in every initial state already, found from
+/// the least or greatest value; see `check_query`).
+fn default_filter(loaded: &Loaded, props: &Props, prop: &Prop) -> Option<FilterOp> {
+    if loaded.space.initial.len() <= 1 {
+        return None;
+    }
+    match &prop.expr.kind {
+        ExprKind::Filter(..) => None,
+        _ if is_number(loaded, props, prop, &prop.expr) => Some(FilterOp::Range),
+        ExprKind::Query(_) => None,
+        _ => Some(FilterOp::Forall),
+    }
+}
+
+/// Whether `e`, a property's expression outside any filter, is a number (not a truth value):
+/// a query without a bound, arithmetic, a function, a number, or a name of a number. The type
+/// of a name is that of its value in the first initial state (a name that does not resolve
+/// counts as no number: its error comes from the check).
+fn is_number(loaded: &Loaded, props: &Props, prop: &Prop, e: &crate::syntax::ast::Expr) -> bool {
+    use crate::syntax::ast::UnOp;
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Call(..) => true,
+        ExprKind::Bool(_) | ExprKind::Label(_) | ExprKind::Filter(..) => false,
+        ExprKind::Query(q) => q.bound.is_none() && !crate::analysis::nested::is_ctl(q),
+        ExprKind::Unary(op, _) => !matches!(op, UnOp::Not),
+        ExprKind::Binary(op, _, _) => {
+            matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
+        }
+        ExprKind::Ite(_, a, _) => is_number(loaded, props, prop, a),
+        ExprKind::Name(_) => {
+            let program = &loaded.program;
+            let Ok(c) = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope) else {
+                return false;
+            };
+            let c = match c {
+                CExpr::Inexact(inner) => *inner,
+                c => c,
+            };
+            let mut vals = Vec::new();
+            loaded
+                .space
+                .unpack(program, loaded.space.initial[0], &mut vals);
+            !matches!(
+                c.eval(&vals),
+                Ok(crate::program::value::Value::Bool(_)) | Err(_)
+            )
+        }
+    }
 }
 
 /// The value of `e`, a part of property `prop` that is no query: a constant, or, as in PRISM,

@@ -399,7 +399,39 @@ fn a_bound_over_several_initial_states_holds_in_all() {
     assert!(!holds("P<0.5 [ F s=3 ]"));
     assert!(holds("P>=0.3 [ G s!=3 ]"));
     assert!(!holds("P>=0.5 [ G s!=3 ]"));
-    // A number still needs the filter that says how to aggregate.
-    let e = answer(&two, "P=? [ F s=3 ]", false).unwrap_err();
-    assert!(e.contains("initial states"), "{e}");
+}
+
+/// A property without a filter over several initial states stands for PRISM's default filter:
+/// the range of a number's values there, and whether a truth value holds in every one.
+#[test]
+fn a_property_over_several_initial_states_takes_prisms_default_filter() {
+    let two = CHAIN
+        .replace("s : [0..3] init 0;", "s : [0..3];")
+        .replace("endmodule", "endmodule\ninit s<2 endinit");
+    let range = |prop: &str| {
+        let a = answer(&two, prop, true).unwrap_or_else(|e| panic!("{prop}: {e}"));
+        let Some(Listed::Range { min, max }) = &a.listed else {
+            panic!("{prop}: no range");
+        };
+        (
+            min.exact.clone().unwrap_or_default(),
+            max.exact.clone().unwrap_or_default(),
+        )
+    };
+    // From 0: 1/3; from 1: 2/3.
+    assert_eq!(range("P=? [ F s=3 ]"), ("1/3".into(), "2/3".into()));
+    assert_eq!(range("1 - P=? [ F s=3 ]"), ("1/3".into(), "2/3".into()));
+    assert_eq!(
+        range("P=? [ F s=3 ] * (s + 1)"),
+        ("1/3".into(), "4/3".into())
+    );
+    assert_eq!(range("s + 1"), ("1".into(), "2".into()));
+    let holds = |prop: &str| answer(&two, prop, true).unwrap().holds.unwrap();
+    assert!(holds("s < 2"));
+    assert!(!holds("s = 0"));
+    assert!(holds("P=? [ F s=3 ] > 0.3"));
+    assert!(!holds("P=? [ F s=3 ] > 0.5"));
+    // A filter written out is left as it is.
+    let a = answer(&two, "filter(max, P=? [ F s=3 ], \"init\")", true).unwrap();
+    assert_eq!(a.exact.as_deref(), Some("2/3"));
 }

@@ -61,6 +61,17 @@ pub struct Prop {
     pub(crate) src: String,
 }
 
+impl Prop {
+    /// The same property (name, text, source) with `expr` in place of its expression, as
+    /// a default filter wraps it.
+    pub(crate) fn with_expr(&self, expr: crate::syntax::ast::Expr) -> Prop {
+        Prop {
+            expr,
+            ..self.clone()
+        }
+    }
+}
+
 /// The properties of a properties file (or of one property's text), with the file's
 /// constants evaluated against the model's.
 #[derive(Clone)]
