@@ -16,6 +16,10 @@ use crate::DistError;
 /// through a large model's cycles round after round before the guess holds.
 const GUESS_ROUNDS: usize = 512;
 
+/// The same for a guess checked on the strategy that ends the play (see `Work::guess`): it
+/// starts far from a bound, and cannot be tried again later.
+const ENDING_ROUNDS: usize = 16 * GUESS_ROUNDS;
+
 /// How far, relative to its size, a guess checked on the strategy that ends the play moves past
 /// a backup that leaves it: that guess starts far from a bound, and an iteration that moves out
 /// just past each backup would only approach one (see `Work::guess`).
@@ -34,6 +38,25 @@ pub(super) enum Side {
     Upper,
     /// The lower bounds.
     Lower,
+}
+
+/// What a guess that did not hold comes to: `false`, to be tried again once the known side
+/// has moved on; but where it rested on the strategy that ends the play (`ending`), the known
+/// side is held down by the keeper's free cycles and will not move, and the run ends with an
+/// error.
+fn given_up(ending: bool, keeper: Player) -> Result<bool, DistError> {
+    if !ending {
+        return Ok(false);
+    }
+    Err(DistError::Unsupported(format!(
+        "the {} can keep the play going for ever at no cost, and a bound from a strategy that \
+         surely ends the play did not settle within {ENDING_ROUNDS} rounds (a long walk to the \
+         target); solve it in one process",
+        match keeper {
+            Player::Min => "minimiser",
+            Player::Max => "maximiser",
+        }
+    )))
 }
 
 impl Work<'_> {
@@ -364,7 +387,13 @@ impl Work<'_> {
         let mut queued = vec![false; n];
         let mut moved = vec![false; n];
         let mut queue = std::collections::VecDeque::new();
-        for round in 0..GUESS_ROUNDS {
+        // (A guess that rests on `ending` has no other chance: it is given longer.)
+        let rounds = if ending.is_some() {
+            ENDING_ROUNDS
+        } else {
+            GUESS_ROUNDS
+        };
+        for round in 0..rounds {
             for &s in &changed {
                 for &(to, slot) in self.part.preds.of(s) {
                     if to != me {
@@ -390,7 +419,7 @@ impl Work<'_> {
             changed.clear();
             // A guess that keeps moving out is given up for that state (an infinite bound,
             // which always holds): its value may be infinite.
-            let give_up = round >= GUESS_ROUNDS / 2;
+            let give_up = round >= rounds / 2;
             // Every open state is checked; one whose guess moves out passes it to this
             // worker's own predecessors at once, which are checked again in the same round
             // (within a budget, past which the round counts as unfinished).
@@ -475,7 +504,7 @@ impl Work<'_> {
             let statuses = self.round(worker, None, figures)?;
             if statuses.iter().any(|s| s.figures[1] != 0.0) {
                 // The start's own guess was given up: no bound came of it.
-                return Ok(false);
+                return given_up(ending.is_some(), keeper);
             }
             if statuses.iter().all(|s| s.figures[0] == 0.0) {
                 let p = &mut self.part;
@@ -499,7 +528,7 @@ impl Work<'_> {
                 return Ok(true);
             }
         }
-        Ok(false)
+        given_up(ending.is_some(), keeper)
     }
 
     /// Whether the player who would rather the play never ended (the minimiser where the
