@@ -627,3 +627,19 @@ fn an_expression_over_states_is_its_value_in_the_initial_state() {
     let o = run(&["check", &two, "--prop", "x < 1", "-q"]);
     assert_eq!(text(&o.stdout), "x < 1: false\n", "{}", text(&o.stderr));
 }
+
+/// Long-run rewards (`R=? [ S ]`) are out of scope: refused by name, with what is supported.
+#[test]
+fn a_long_run_reward_is_refused_by_name() {
+    let model = file(
+        "long_run.prism",
+        "dtmc\nmodule m\n  x : [0..1] init 0;\n  [] true -> 1/2 : (x'=0) + 1/2 : (x'=1);\nendmodule\nrewards\n  x=1 : 1;\nendrewards\n",
+    );
+    let o = run(&["check", &model, "--prop", "R=? [ S ]"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = text(&o.stderr);
+    assert!(
+        err.starts_with("error: ") && err.contains("the long-run reward 'S' is not supported"),
+        "{err}"
+    );
+}

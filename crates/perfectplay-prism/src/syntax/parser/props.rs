@@ -306,7 +306,8 @@ impl Parser<'_> {
             "S" => Err(self.unsupported(
                 t.span,
                 format!(
-                    "the reward operator '{word}' is not supported: use F (reachability rewards)"
+                    "the long-run reward '{word}' is not supported (F, Fc, F0, C, C<=k and I=k \
+                     are)"
                 ),
             )),
             _ => {
