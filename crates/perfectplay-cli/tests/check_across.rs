@@ -309,6 +309,46 @@ fn a_minimiser_that_may_circle_for_ever_at_no_cost_across_processes() {
     }
 }
 
+/// A game whose players together may circle for nothing (`a` from `s=2` to `s=1`, `b` back),
+/// though `b` may end the play from `s=1`: the backup is zero on that circle, a fixed point far
+/// below the value (across processes this answered 0 where the value is 35/8).
+const SHARED_LOOP: &str = "smg
+player a m1 endplayer
+player b m2 endplayer
+global t : [0..1] init 0;
+global s : [0..2] init 2;
+module m1
+  [] t=0 & s=0 -> (s'=2) & (t'=1);
+  [] t=0 & s=1 -> (s'=2) & (t'=1);
+  [] t=0 & s=2 -> (s'=0) & (t'=1);
+  [] t=0 & s=2 -> (s'=1) & (t'=1);
+endmodule
+module m2
+  [] t=1 & s=0 -> 3/4 : (s'=2) & (t'=0) + 1/4 : (s'=0) & (t'=0);
+  [] t=1 & s=1 -> 1/2 : (s'=1) & (t'=0) + 1/2 : (s'=0) & (t'=0);
+  [] t=1 & s=1 -> (s'=2) & (t'=0);
+  [] t=1 & s=2 -> 2/5 : (s'=0) & (t'=0) + 3/5 : (s'=1) & (t'=0);
+  [] t=1 & s=2 -> (s'=1) & (t'=0);
+endmodule
+rewards
+  s=1 & t=0 : 1/2;
+  s=2 & t=1 : 3;
+endrewards
+";
+
+#[test]
+fn a_cycle_both_players_keep_for_nothing_across_processes() {
+    let game = file("across_shared_loop.prism", SHARED_LOOP);
+    for prop in ["<<b>> Rmin=? [ F s=0 ]", "<<a>> Rmax=? [ F s=0 ]"] {
+        let (v, bound) = value(&game, prop, &["--processes", "2"]);
+        assert!(
+            (v - 4.375).abs() <= bound && bound < 1e-8,
+            "{prop}: {v} ± {bound}"
+        );
+        agrees(&game, "", prop, "3");
+    }
+}
+
 /// A DTMC with two initial states, an absorbing failure and a deadlock.
 const CHAIN: &str = "dtmc
 module m

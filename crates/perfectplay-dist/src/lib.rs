@@ -25,14 +25,14 @@
 //!    Where no move on a cycle collects a reward, both start from the final values the cycles
 //!    can be left for. Where the rewards on cycles (and the values they are left for) are all of
 //!    one sign, one side starts at zero and the other is guessed and checked: a guess from
-//!    which one backup stays inside it is a pre-fixed point, hence a bound, provided no player
-//!    can keep the play going for ever at no cost (a trap analysis, in rounds, decides that
-//!    first). Where one can, but an endless play is worth infinitely much against that player
-//!    (PRISM's minimum expected reward), the guess is checked on the strategy of step 2 that
-//!    ends the play surely, which bounds the value from its side; the side the free cycles
-//!    hold down is guessed and checked in turn once the bounds stand still. Otherwise the run
-//!    refuses. Rewards of both signs on cycles are refused. Bounds that stop closing are an
-//!    error.
+//!    which one backup stays inside it is a pre-fixed point, hence a bound, provided the players
+//!    cannot keep the play going for ever at no cost, alone or together (a trap analysis, in
+//!    rounds, decides that first). Where they can, but an endless play is worth infinitely much
+//!    against the minimiser (PRISM's expected rewards), the guess is checked on the strategy
+//!    of step 2 that ends the play surely, which bounds the value from its side; the side the
+//!    free cycles hold down is guessed and checked in turn once the bounds stand still.
+//!    Otherwise the run refuses. Rewards of both signs on cycles are refused. Bounds that stop
+//!    closing are an error.
 //!
 //! Every value is computed in `f64` with its bounds widened by the rounding of each sum, so
 //! [`DistReport::error_bound`] bounds the distance from the printed value to the exact value of

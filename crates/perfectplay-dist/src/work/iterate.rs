@@ -301,10 +301,10 @@ impl Work<'_> {
     /// it on the wrong side of zero. That is what closes the upper bounds of a maximum
     /// probability over end components that the plain iteration leaves at one.
     ///
-    /// Where the player who would rather the play never ended (the *keeper*: the minimiser
-    /// against an upper bound) can keep it going at no cost, the backup has fixed points below
-    /// the values (the keeper's endless play counted as worth nothing), and a pre-fixed point
-    /// need not bound them. But where an endless play is worth infinitely much against the
+    /// Where the players can keep the play going at no cost (`trapped`), the backup has fixed
+    /// points beside the values (an endless play counted as worth nothing), and a guess need
+    /// not bound them. The *keeper* is the player an endless play at no cost would serve
+    /// against that side's bound (the minimiser against an upper one). But where an endless play is worth infinitely much against the
     /// keeper, the endless analysis gave the keeper a strategy that ends the play surely
     /// whatever the other player does ([`Ending`](super::endless::Ending)), and the keeper's states are then checked
     /// on that strategy's choice alone: a pre-fixed point of that backup bounds the value of
@@ -314,26 +314,31 @@ impl Work<'_> {
     /// ([`OVERSHOOT`]), which a value a little above the strategy's holds (where the rewards
     /// are of one sign); the iteration then brings it down. The other side's guess, once the bounds
     /// stand still, is checked plainly: a post-fixed point lies below the value of every
-    /// strategy of the keeper that ends the play, hence below the value.
+    /// strategy of the keeper that ends the play, hence below the value; so is any guess of
+    /// that side wherever the endless analysis ran, with no trap analysis.
     fn guess(
         &mut self,
         worker: &mut Worker,
         open: &[usize],
         side: Side,
     ) -> Result<bool, DistError> {
-        let (keeper, i) = match side {
-            Side::Lower => (Player::Max, 1),
-            _ => (Player::Min, 0),
+        let keeper = match side {
+            Side::Lower => Player::Max,
+            _ => Player::Min,
         };
-        if self.trap[i].is_none() && self.fixed_point != Some(side) {
-            let trapped = self.trapped(worker, open, side)?;
-            self.trap[i] = Some(trapped);
+        // Where an endless play is worth infinitely much against the other player, the guess
+        // is checked plainly, free cycles or not (see above).
+        let other_side = matches!(&self.ending, Some(e) if e.loser != keeper);
+        if self.trap.is_none() && self.fixed_point != Some(side) && !other_side {
+            let trapped = self.trapped(worker, open)?;
+            self.trap = Some(trapped);
         }
+        let trapped = self.trap == Some(true) && !other_side;
         let ending = match &self.ending {
-            Some(e) if self.trap[i] == Some(true) && e.loser == keeper => Some(e.choice.clone()),
+            Some(e) if trapped && e.loser == keeper => Some(e.choice.clone()),
             _ => None,
         };
-        if self.trap[i] == Some(true) && ending.is_none() {
+        if trapped && ending.is_none() {
             return Err(DistError::Unsupported(format!(
                 "the {} can keep the play going for ever on moves that collect nothing, which \
                  the one-process engine rules out (a play must end) but a bound across \
@@ -531,24 +536,14 @@ impl Work<'_> {
         given_up(ending.is_some(), keeper)
     }
 
-    /// Whether the player who would rather the play never ended (the minimiser where the
-    /// rewards are at least zero, guessing `Upper`; the maximiser where they are at most zero)
-    /// can keep it going for ever, with probability one, on moves that collect nothing: the
-    /// greatest set of open states where that player has such a move, and every move of the
-    /// other player and of chance is such, found by removing states round after round. Where
-    /// no such set exists the values are the least (or greatest) fixed point of the backup,
-    /// which makes a checked guess a bound.
-    fn trapped(
-        &mut self,
-        worker: &mut Worker,
-        open: &[usize],
-        side: Side,
-    ) -> Result<bool, DistError> {
-        let keeper = if side == Side::Upper {
-            Player::Min
-        } else {
-            Player::Max
-        };
+    /// Whether the players together can keep the play going for ever, with probability one, on
+    /// moves that collect nothing: the greatest set of open states where each decision has
+    /// such a move and chance's every outcome is such, found by removing states round after
+    /// round. A cycle that needs both players' moves counts: the backup has a fixed point that
+    /// circles there for nothing whoever chooses it (a maximiser content with an endless play,
+    /// a minimiser content with the cycle's zero), below the value. Where no such set exists,
+    /// the backup has one fixed point, which makes a checked guess a bound.
+    fn trapped(&mut self, worker: &mut Worker, open: &[usize]) -> Result<bool, DistError> {
         let p = &self.part;
         let mut inside: Vec<bool> = p.slot_fin.iter().map(|&f| !f).collect();
         let mut kept = vec![false; p.len()];
@@ -570,9 +565,7 @@ impl Work<'_> {
                 let p = &self.part;
                 let mut choices = p.first[s] as usize..p.first[s + 1] as usize;
                 let keeps = match p.kind[s] {
-                    Kind::Decision(player) if player == keeper => {
-                        choices.any(|c| stays(p, &inside, c))
-                    }
+                    Kind::Decision(_) => choices.any(|c| stays(p, &inside, c)),
                     _ => choices.all(|c| stays(p, &inside, c)),
                 };
                 if keeps {

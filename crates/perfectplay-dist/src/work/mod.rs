@@ -60,9 +60,8 @@ struct Work<'a> {
     local: Vec<Msg>,
     /// Open states to back up, in interval iteration.
     queue: VecDeque<usize>,
-    /// Whether a player can keep the play going for ever at no cost, once asked: the
-    /// minimiser (against an upper bound's guess), the maximiser (against a lower one's).
-    trap: [Option<bool>; 2],
+    /// Whether the players can keep the play going for ever at no cost, once asked.
+    trap: Option<bool>,
     /// The strategy of the endless analysis, where it ran: its loser ends the play surely.
     ending: Option<endless::Ending>,
     /// The side of the bounds that a guess checked against [`Work::ending`]'s strategy bounds
@@ -90,7 +89,7 @@ pub(crate) fn run(
         out: Vec::new(),
         local: Vec::new(),
         queue: VecDeque::new(),
-        trap: [None; 2],
+        trap: None,
         ending: None,
         ended: None,
         fixed_point: None,
