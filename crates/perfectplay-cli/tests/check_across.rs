@@ -434,6 +434,66 @@ fn random_model(dtmc: bool, n: usize, w: &[u8]) -> String {
     out + "endmodule\n"
 }
 
+/// A random turn-based game of `n` positions as PRISM text: player `a` moves at `t=0`, `b` at
+/// `t=1`, each with one or two commands per position of up to two outcomes, weights from `w`;
+/// steps from two positions earn (so that the players may circle for nothing elsewhere).
+fn random_game(n: usize, w: &[u8]) -> String {
+    let mut out = format!(
+        "smg\nplayer a m1 endplayer\nplayer b m2 endplayer\nglobal t : [0..1] init 0;\n\
+         global s : [0..{}] init {};\n",
+        n - 1,
+        n - 1
+    );
+    let mut k = 0;
+    let mut next = || {
+        k += 1;
+        w[k % w.len()] as usize
+    };
+    for (module, turn) in [("m1", 0), ("m2", 1)] {
+        out += &format!("module {module}\n");
+        for s in 0..n {
+            for _ in 0..1 + next() % 2 {
+                let outcomes = 1 + next() % 2;
+                let targets: Vec<usize> = (0..outcomes).map(|_| next() % n).collect();
+                let weights: Vec<usize> = (0..outcomes).map(|_| 1 + next() % 3).collect();
+                let total: usize = weights.iter().sum();
+                let updates: Vec<String> = targets
+                    .iter()
+                    .zip(&weights)
+                    .map(|(to, w)| format!("{w}/{total} : (s'={to}) & (t'={})", 1 - turn))
+                    .collect();
+                out += &format!("  [] t={turn} & s={s} -> {};\n", updates.join(" + "));
+            }
+        }
+        out += "endmodule\n";
+    }
+    out + "rewards\n  s=1 & t=0 : 1/2;\n  s=2 & t=1 : 3;\nendrewards\n"
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Random games whose players may circle for nothing, alone or together: expected rewards
+    /// and probabilities across two processes against one process.
+    #[test]
+    fn random_games_across_processes_agree_with_one_process(
+        n in 2usize..7,
+        w in proptest::collection::vec(any::<u8>(), 24),
+        which in 0usize..6,
+    ) {
+        let model = file("across_random_game.prism", &random_game(n, &w));
+        let prop = [
+            "<<a>> Rmin=? [ F s=0 ]",
+            "<<b>> Rmin=? [ F s=0 ]",
+            "<<a>> Rmax=? [ F s=0 ]",
+            "<<a,b>> Rmin=? [ F s=0 ]",
+            "<<a>> Pmin=? [ F s=0 ]",
+            "<<b>> Pmax=? [ F s=0 ]",
+        ][which];
+        agrees(&model, "", prop, "2");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
