@@ -39,6 +39,16 @@ fn value(model: &str, prop: &str, extra: &[&str]) -> (f64, f64) {
     )
 }
 
+/// Checks `prop` of `model` across `processes` processes and asserts that `expected` lies
+/// within the reported bound, which leaves the precision asked.
+fn near(model: &str, prop: &str, processes: &str, expected: f64) {
+    let (v, bound) = value(model, prop, &["--processes", processes]);
+    assert!(
+        (v - expected).abs() <= bound && bound <= 2e-9 * expected.abs().max(1.0),
+        "{prop} on {processes} processes: {v} ± {bound}, expected {expected}"
+    );
+}
+
 /// Checks `prop` of `model` across `processes` processes and in one, and asserts that they
 /// agree within the reported bounds.
 fn agrees(model: &str, consts: &str, prop: &str, processes: &str) {
@@ -127,11 +137,7 @@ endmodule
 fn an_end_component_worth_between_zero_and_one_across_processes() {
     let model = file("across_ring.prism", RING);
     for processes in ["1", "2", "3", "4"] {
-        let (v, bound) = value(&model, "Pmax=? [ F s=10 ]", &["--processes", processes]);
-        assert!(
-            (v - 0.5).abs() <= bound && bound <= 1e-9,
-            "{processes} processes: {v} ± {bound}, expected 1/2"
-        );
+        near(&model, "Pmax=? [ F s=10 ]", processes, 0.5);
         agrees(&model, "", "Pmax=? [ F s=11 ]", processes);
         agrees(&model, "", "Pmin=? [ F s=10 ]", processes);
     }
@@ -285,11 +291,7 @@ endrewards
 fn a_minimiser_that_may_circle_for_ever_at_no_cost_across_processes() {
     let model = file("across_free_loop.prism", FREE_LOOP);
     for processes in ["1", "2", "3", "4"] {
-        let (v, bound) = value(&model, "Rmin=? [ F s=2 ]", &["--processes", processes]);
-        assert!(
-            (v - 2.0).abs() <= bound && bound < 1e-8,
-            "{v} ± {bound} on {processes}"
-        );
+        near(&model, "Rmin=? [ F s=2 ]", processes, 2.0);
     }
     // Where nothing but the free loop is on a cycle, the bounds start from the exit's value
     // and stand still apart before any guess: `[b]` costs 1 and ends the play.
@@ -297,8 +299,7 @@ fn a_minimiser_that_may_circle_for_ever_at_no_cost_across_processes() {
         "across_only_free_loop.prism",
         "mdp\nmodule m\n  s : [0..1] init 0;\n  [a] s=0 -> (s'=0);\n  [b] s=0 -> (s'=1);\nendmodule\nrewards\n  [b] true : 1;\nendrewards\n",
     );
-    let (v, bound) = value(&only_loop, "Rmin=? [ F s=1 ]", &["--processes", "2"]);
-    assert!((v - 1.0).abs() <= bound && bound < 1e-8, "{v} ± {bound}");
+    near(&only_loop, "Rmin=? [ F s=1 ]", "2", 1.0);
     for prop in [
         "Rmin=? [ F s=2 ]",
         "Rmax=? [ F s=2 ]",
@@ -340,11 +341,7 @@ endrewards
 fn a_cycle_both_players_keep_for_nothing_across_processes() {
     let game = file("across_shared_loop.prism", SHARED_LOOP);
     for prop in ["<<b>> Rmin=? [ F s=0 ]", "<<a>> Rmax=? [ F s=0 ]"] {
-        let (v, bound) = value(&game, prop, &["--processes", "2"]);
-        assert!(
-            (v - 4.375).abs() <= bound && bound < 1e-8,
-            "{prop}: {v} ± {bound}"
-        );
+        near(&game, prop, "2", 4.375);
         agrees(&game, "", prop, "3");
     }
 }
