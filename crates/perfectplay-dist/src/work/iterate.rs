@@ -304,18 +304,19 @@ impl Work<'_> {
     /// Where the players can keep the play going at no cost (`trapped`), the backup has fixed
     /// points beside the values (an endless play counted as worth nothing), and a guess need
     /// not bound them. The *keeper* is the player an endless play at no cost would serve
-    /// against that side's bound (the minimiser against an upper one). But where an endless play is worth infinitely much against the
-    /// keeper, the endless analysis gave the keeper a strategy that ends the play surely
-    /// whatever the other player does ([`Ending`](super::endless::Ending)), and the keeper's states are then checked
-    /// on that strategy's choice alone: a pre-fixed point of that backup bounds the value of
-    /// the strategy (every play under it ends, so that backup has one fixed point), which
-    /// bounds the value. Such a guess starts far from that value (the known side is held down
-    /// by the free cycles), and where it fails it moves past the backup by a part of its size
+    /// against that side's bound (the minimiser against an upper one). But where an endless
+    /// play is worth infinitely much against the keeper, the endless analysis gave the keeper
+    /// a strategy that ends the play surely whatever the other player does
+    /// ([`Ending`](super::endless::Ending)), and the keeper's states are then checked on that
+    /// strategy's choice alone: a pre-fixed point of that backup bounds the value of the
+    /// strategy (every play under it ends, so that backup has one fixed point), which bounds
+    /// the value. Such a guess starts far from that value (the known side is held down by the
+    /// free cycles), and where it fails it moves past the backup by a part of its size
     /// ([`OVERSHOOT`]), which a value a little above the strategy's holds (where the rewards
-    /// are of one sign); the iteration then brings it down. The other side's guess, once the bounds
-    /// stand still, is checked plainly: a post-fixed point lies below the value of every
-    /// strategy of the keeper that ends the play, hence below the value; so is any guess of
-    /// that side wherever the endless analysis ran, with no trap analysis.
+    /// are of one sign); the iteration then brings it down. The other side's guess, once the
+    /// bounds stand still, is checked plainly: a post-fixed point lies below the value of
+    /// every strategy of the keeper that ends the play, hence below the value; so is any
+    /// guess of that side wherever the endless analysis ran, with no trap analysis.
     fn guess(
         &mut self,
         worker: &mut Worker,
