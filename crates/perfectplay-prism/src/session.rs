@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use crate::analysis::answer::{answer_resolved, complemented};
 use crate::analysis::check::{prepare, Answer, Prepared};
+use crate::analysis::nested::{is_ctl, is_state_formula};
 use crate::analysis::query::QueryModel;
 use crate::analysis::resolved::{resolve_prop, Resolved};
 use crate::build::{build_until, Loaded};
@@ -274,11 +275,9 @@ fn decided_where(program: &Program, props: &Props, prop: &Prop) -> Option<CExpr>
     props.defined_for(prop).ok()?;
     // A model with an `init … endinit` block may start in several states, where a property
     // may stand for a filter over them ([`default_filter`]), which needs every state.
-    let bounded =
-        |q: &crate::syntax::ast::Query| q.bound.is_some() || crate::analysis::nested::is_ctl(q);
     match &prop.expr.kind {
         ExprKind::Filter(..) => {}
-        ExprKind::Query(q) if bounded(q) => {}
+        ExprKind::Query(q) if is_state_formula(q) => {}
         _ if program.init.is_some() => return None,
         _ => {}
     }
@@ -319,9 +318,9 @@ pub fn query_model<'a>(
 /// An error for CTL's `E [ … ]` and `A [ … ]`, which speak of paths, not of play to optimise.
 fn refuse_ctl(prop: &Prop) -> Result<(), Error> {
     let ctl = match &prop.expr.kind {
-        ExprKind::Query(q) => crate::analysis::nested::is_ctl(q),
+        ExprKind::Query(q) => is_ctl(q),
         ExprKind::Filter(_, inner, _) => {
-            matches!(&inner.kind, ExprKind::Query(q) if crate::analysis::nested::is_ctl(q))
+            matches!(&inner.kind, ExprKind::Query(q) if is_ctl(q))
         }
         _ => false,
     };
@@ -581,31 +580,43 @@ fn is_number(loaded: &Loaded, props: &Props, prop: &Prop, e: &crate::syntax::ast
     match &e.kind {
         ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Call(..) => true,
         ExprKind::Bool(_) | ExprKind::Label(_) | ExprKind::Filter(..) => false,
-        ExprKind::Query(q) => q.bound.is_none() && !crate::analysis::nested::is_ctl(q),
+        ExprKind::Query(q) => !is_state_formula(q),
         ExprKind::Unary(op, _) => !matches!(op, UnOp::Not),
         ExprKind::Binary(op, _, _) => {
             matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div)
         }
         ExprKind::Ite(_, a, _) => is_number(loaded, props, prop, a),
         ExprKind::Name(_) => {
-            let program = &loaded.program;
-            let Ok(c) = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope) else {
+            let Ok(c) = over_states(loaded, props, prop, e) else {
                 return false;
-            };
-            let c = match c {
-                CExpr::Inexact(inner) => *inner,
-                c => c,
             };
             let mut vals = Vec::new();
             loaded
                 .space
-                .unpack(program, loaded.space.initial[0], &mut vals);
+                .unpack(&loaded.program, loaded.space.initial[0], &mut vals);
             !matches!(
                 c.eval(&vals),
                 Ok(crate::program::value::Value::Bool(_)) | Err(_)
             )
         }
     }
+}
+
+/// `e`, a part of property `prop` that is no query, compiled over the model's states, without
+/// the mark of a value computed in floating point.
+fn over_states(
+    loaded: &Loaded,
+    props: &Props,
+    prop: &Prop,
+    e: &crate::syntax::ast::Expr,
+) -> Result<CExpr, AnalysisError> {
+    let c = loaded
+        .program
+        .resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
+    Ok(match c {
+        CExpr::Inexact(inner) => *inner,
+        c => c,
+    })
 }
 
 /// The value of `e`, a part of property `prop` that is no query: a constant, or, as in PRISM,
@@ -618,11 +629,7 @@ fn value_at_start(
     e: &crate::syntax::ast::Expr,
 ) -> Result<crate::program::value::Value, AnalysisError> {
     let program = &loaded.program;
-    let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
-    let c = match c {
-        CExpr::Inexact(inner) => *inner,
-        c => c,
-    };
+    let c = over_states(loaded, props, prop, e)?;
     if let CExpr::Const(v) = c {
         return Ok(v);
     }
@@ -655,7 +662,7 @@ pub(crate) fn check_query(
     }
     let mut r = None;
     if let ExprKind::Query(q) = &expr.kind {
-        if crate::analysis::nested::is_ctl(q) {
+        if is_ctl(q) {
             return crate::analysis::nested::at_initial_states(loaded, props, prop, q);
         }
         // True or false over several initial states: true where it holds in every one, as

@@ -405,7 +405,7 @@ fn of_query(
     let ExprKind::Query(query) = &inner.kind else {
         unreachable!("a query")
     };
-    let boolean = query.bound.is_some() || crate::analysis::nested::is_ctl(query);
+    let boolean = crate::analysis::nested::is_state_formula(query);
     // The query from the states `from`, aggregated as `over` says.
     let answer = |from: Vec<u32>, over: OverInitial| -> Result<Answer, AnalysisError> {
         let mut space = loaded.space.clone();

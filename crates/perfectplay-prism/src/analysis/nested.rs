@@ -168,6 +168,12 @@ pub(crate) fn is_ctl(query: &Query) -> bool {
     matches!(query.what, Measure::Exists | Measure::Forall)
 }
 
+/// Whether `query` is a state formula, true or false in each state: a query with a bound
+/// (`P>=0.5 [ … ]`, `R<3 [ … ]`), or CTL's `E [ … ]` or `A [ … ]`.
+pub(crate) fn is_state_formula(query: &Query) -> bool {
+    query.bound.is_some() || is_ctl(query)
+}
+
 /// The states of `loaded`'s space where the state formula `query` holds: a query with a bound
 /// (`P>=0.5 [ … ]`, `R<3 [ … ]`), or CTL's `E [ … ]` or `A [ … ]`.
 pub(crate) fn satisfying(
@@ -353,7 +359,7 @@ pub(crate) fn nests(prop: &Prop) -> bool {
 fn has_nested(e: &Expr, nested: bool, numbers: bool) -> bool {
     match &e.kind {
         ExprKind::Query(q) => {
-            (nested && (!numbers || q.bound.is_some() || is_ctl(q)))
+            (nested && (!numbers || is_state_formula(q)))
                 || path_parts(&q.path)
                     .iter()
                     .any(|p| has_nested(p, true, false))
@@ -404,7 +410,7 @@ impl Lifted<'_> {
             ExprKind::Query(q) => {
                 let mut inner = Query::clone(q);
                 inner.path = q.path.try_map(&mut |p| self.walk(p, true, false))?;
-                if nested && (inner.bound.is_some() || is_ctl(&inner)) {
+                if nested && is_state_formula(&inner) {
                     return self.label(&inner, e);
                 }
                 if nested && !numbers {
