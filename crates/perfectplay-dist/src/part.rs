@@ -1,12 +1,14 @@
 //! One worker's part of the game: the states it owns (those whose bytes hash to it), each with
 //! its choices and outcomes, and the bounds known so far on their values. An outcome is a
-//! *slot*: the successor's owner sends the successor's bounds there. Each state keeps its
-//! predecessors' slots (worker, slot), where its own bounds must go.
+//! *slot*, and each slot reads its successor's bounds from a *link*: the successor as this
+//! worker knows it, one link per distinct successor of all its states, where the successor's
+//! owner sends the bounds once however many slots lead there. Each state keeps its
+//! predecessors' links (worker, link), where its own bounds must go.
 
 use perfectplay::encoded::EncodedNode;
 use perfectplay::{NodeKind, Player, Rat};
 
-use crate::table::{Preds, StateIds};
+use crate::table::{Preds, StateIds, Users};
 
 /// The kind of an owned state.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,6 +26,8 @@ pub(crate) enum Kind {
 pub(crate) struct Part {
     /// The bytes of every owned state, with its number here (while exploring).
     ids: StateIds,
+    /// The bytes of every successor, with its link (while exploring).
+    successors: StateIds,
     /// The kind of each state.
     pub kind: Vec<Kind>,
     /// Each state's choices: `choices[first[s]..first[s + 1]]`.
@@ -41,17 +45,16 @@ pub(crate) struct Part {
     pub inexact: Vec<u8>,
     /// The same for each choice's own reward.
     pub choice_err: Vec<f64>,
-    /// The state each slot belongs to.
-    pub owner: Vec<u32>,
-    /// The bounds received for each slot, and its float value.
-    pub slot_lo: Vec<f64>,
-    /// See `slot_lo`.
-    pub slot_hi: Vec<f64>,
-    /// See `slot_lo`.
-    pub slot_v: Vec<f64>,
-    /// Whether the slot's value is final.
-    pub slot_fin: Vec<bool>,
-    /// Where each state's bounds must go: (worker, slot).
+    /// Each slot's link.
+    pub link: Vec<u32>,
+    /// The bounds received for each link, and its float value (side by side: a backup reads
+    /// all three of each link it weighs).
+    pub link_at: Vec<Bounds>,
+    /// Whether the link's value is final.
+    pub link_fin: Vec<bool>,
+    /// The states with a slot on each link (once explored).
+    pub users: Users,
+    /// Where each state's bounds must go: (worker, link).
     pub preds: Preds,
     /// The bounds of each state's value, and the float value.
     pub lo: Vec<f64>,
@@ -61,6 +64,26 @@ pub(crate) struct Part {
     pub v: Vec<f64>,
     /// Whether the state's value is final.
     pub fin: Vec<bool>,
+}
+
+/// A value's bounds and its float value.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bounds {
+    /// The lower bound.
+    pub lo: f64,
+    /// The upper bound.
+    pub hi: f64,
+    /// The value as computed in floats.
+    pub v: f64,
+}
+
+impl Bounds {
+    /// Nothing known yet.
+    const UNKNOWN: Bounds = Bounds {
+        lo: f64::NEG_INFINITY,
+        hi: f64::INFINITY,
+        v: 0.0,
+    };
 }
 
 /// The unit round-off of `f64`.
@@ -108,11 +131,23 @@ impl Part {
         self.kind.len()
     }
 
-    /// The exploration is over: the states' bytes, kept only to find a state again, are let go,
-    /// and every table gives back the room its growth left unused.
+    /// The number of links.
+    pub fn links(&self) -> usize {
+        self.link_fin.len()
+    }
+
+    /// The exploration is over: the states' and successors' bytes, kept only to find them
+    /// again, are let go, the links learn their states, and every table gives back the room
+    /// its growth left unused.
     pub fn explored(&mut self) {
         self.ids = StateIds::default();
+        self.successors = StateIds::default();
         self.preds.pack();
+        let part = &*self;
+        let uses = || {
+            (0..part.len()).flat_map(move |s| part.slots(s).map(move |k| (part.link[k], s as u32)))
+        };
+        self.users = Users::new(self.links(), uses);
         self.kind.shrink_to_fit();
         self.first.shrink_to_fit();
         self.choice_reward.shrink_to_fit();
@@ -121,11 +156,9 @@ impl Part {
         self.r.shrink_to_fit();
         self.inexact.shrink_to_fit();
         self.choice_err.shrink_to_fit();
-        self.owner.shrink_to_fit();
-        self.slot_lo.shrink_to_fit();
-        self.slot_hi.shrink_to_fit();
-        self.slot_v.shrink_to_fit();
-        self.slot_fin.shrink_to_fit();
+        self.link.shrink_to_fit();
+        self.link_at.shrink_to_fit();
+        self.link_fin.shrink_to_fit();
         self.lo.shrink_to_fit();
         self.hi.shrink_to_fit();
         self.v.shrink_to_fit();
@@ -142,7 +175,7 @@ impl Part {
     }
 
     /// Records the expansion of state `id` (the next to be recorded, in order of numbers), and
-    /// calls `successor` with each slot and the bytes of the state it leads to.
+    /// calls `successor` with each new link and the bytes of the state it stands for.
     pub fn record(&mut self, id: u32, node: &EncodedNode, mut successor: impl FnMut(u32, &[u8])) {
         debug_assert_eq!(id as usize, self.kind.len());
         if self.first.is_empty() {
@@ -174,18 +207,19 @@ impl Part {
             self.choice_reward.push(reward);
             self.choice_err.push(err);
             for outcome in node.outcomes(choice) {
-                let slot = self.p.len() as u32;
                 let (p, p_inexact) = float_of(outcome.probability);
                 let (r, r_inexact) = float_of(outcome.reward);
                 self.p.push(p);
                 self.r.push(r);
                 self.inexact.push(p_inexact as u8 | (r_inexact as u8) << 1);
-                self.owner.push(id);
-                self.slot_lo.push(f64::NEG_INFINITY);
-                self.slot_hi.push(f64::INFINITY);
-                self.slot_v.push(0.0);
-                self.slot_fin.push(false);
-                successor(slot, node.next(outcome));
+                let next = node.next(outcome);
+                let (link, new) = self.successors.intern(next);
+                self.link.push(link);
+                if new {
+                    self.link_at.push(Bounds::UNKNOWN);
+                    self.link_fin.push(false);
+                    successor(link, next);
+                }
             }
             self.choice_first.push(self.p.len() as u32);
         }
@@ -201,7 +235,7 @@ impl Part {
         self.choice_first[choices.start] as usize..self.choice_first[choices.end] as usize
     }
 
-    /// Bellman's backup of state `s` from its slots' bounds: `(v, lo, hi)`, the float value
+    /// Bellman's backup of state `s` from its links' bounds: `(v, lo, hi)`, the float value
     /// and bounds widened by every rounding behind them (of the sums, and of the model's
     /// fractions to floats), so that they stay bounds on the exact value.
     pub fn backup(&self, s: usize) -> (f64, f64, f64) {
@@ -212,9 +246,9 @@ impl Part {
         };
         let mut best: Option<(f64, f64, f64)> = None;
         for c in self.first[s] as usize..self.first[s + 1] as usize {
-            let v = self.sum(c, &self.slot_v).0;
-            let (lo, lo_err) = self.sum(c, &self.slot_lo);
-            let (hi, hi_err) = self.sum(c, &self.slot_hi);
+            let v = self.sum_from(c, |l| self.link_at[l].v, 0.0).0;
+            let (lo, lo_err) = self.sum_from(c, |l| self.link_at[l].lo, 0.0);
+            let (hi, hi_err) = self.sum_from(c, |l| self.link_at[l].hi, 0.0);
             let (lo, hi) = (lo - lo_err, hi + hi_err);
             best = Some(match (best, player) {
                 (None, _) => (v, lo, hi),
@@ -225,7 +259,7 @@ impl Part {
         best.unwrap_or((0.0, 0.0, 0.0))
     }
 
-    /// Bounds on how far state `s`'s backup with the slots' values `x` exceeds `base`:
+    /// Bounds on how far state `s`'s backup with the links' values `x` exceeds `base`:
     /// `B(x)(s) - base`. Every outcome is taken relative to `base` before it is weighed (the
     /// exact probabilities sum to one), so where the outcomes equal `base`, as on a cycle of
     /// equal values, the excess is exactly zero, with no rounding to hide its sign.
@@ -244,7 +278,7 @@ impl Part {
         };
         let mut best: Option<(f64, f64)> = None;
         for c in choices {
-            let (sum, err) = self.sum_from(c, x, base);
+            let (sum, err) = self.sum_from(c, |l| x[l], base);
             let (lo, hi) = (sum - err, sum + err);
             best = Some(match (best, player) {
                 (None, _) => (lo, hi),
@@ -255,28 +289,24 @@ impl Part {
         best.unwrap_or((-base, -base))
     }
 
-    /// The expected value of choice `c` with the slots' values `x`, and a bound on its
-    /// distance from the exact sum of the exact fractions (zero when every step was exact).
-    fn sum(&self, c: usize, x: &[f64]) -> (f64, f64) {
-        self.sum_from(c, x, 0.0)
-    }
-
-    /// The expected value of choice `c` with the slots' values `x` less `base`, each outcome
+    /// The expected value of choice `c` with the links' values `x` less `base`, each outcome
     /// taken relative to `base` (the exact fractions sum to one), and a bound on its distance
-    /// from the exact figure.
-    fn sum_from(&self, c: usize, x: &[f64], base: f64) -> (f64, f64) {
+    /// from the exact figure (zero when every step was exact).
+    #[inline]
+    fn sum_from(&self, c: usize, x: impl Fn(usize) -> f64, base: f64) -> (f64, f64) {
         let mut acc = self.choice_reward[c];
         let mut err = self.choice_err[c];
         let slots = self.choice_first[c] as usize..self.choice_first[c + 1] as usize;
         let terms = slots.len();
         for k in slots {
             let (p, r, inexact) = (self.p[k], self.r[k], self.inexact[k]);
-            if !x[k].is_finite() || !acc.is_finite() {
+            let x = x(self.link[k] as usize);
+            if !x.is_finite() || !acc.is_finite() {
                 // An unknown side of a bound: infinite, with nothing to round.
-                acc += p * x[k];
+                acc += p * x;
                 continue;
             }
-            let (d, e0) = two_sum(x[k], -base);
+            let (d, e0) = two_sum(x, -base);
             let (y, e1) = two_sum(r, d);
             let t = p * y;
             let e2 = p.mul_add(y, -t);

@@ -32,17 +32,17 @@ pub(crate) struct Msg {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) enum Body {
     /// A state for the worker that owns it: its bytes, and where its value is wanted (the
-    /// sending worker and its slot), `None` for the start.
+    /// sending worker and its link), `None` for the start.
     State {
         /// The state's bytes.
         bytes: Vec<u8>,
-        /// The predecessor's worker and slot.
+        /// The predecessor's worker and link.
         back: Option<(u32, u32)>,
     },
-    /// The bounds on a successor's value, for one of the receiver's slots.
+    /// The bounds on a successor's value, for one of the receiver's links.
     Value {
-        /// The slot.
-        slot: u32,
+        /// The link.
+        link: u32,
         /// The value as computed in floats.
         v: f64,
         /// A lower bound.
@@ -52,18 +52,18 @@ pub(crate) enum Body {
         /// Whether the value is final (its bounds will not change).
         fin: bool,
     },
-    /// A guessed bound on a successor's value, for one of the receiver's slots, to be checked.
+    /// A guessed bound on a successor's value, for one of the receiver's links, to be checked.
     Guess {
-        /// The slot.
-        slot: u32,
+        /// The link.
+        link: u32,
         /// The guess.
         bound: f64,
     },
-    /// A mark on one of the receiver's slots, in a graph analysis: the successor left (or
+    /// A mark on one of the receiver's links, in a graph analysis: the successor left (or
     /// joined) the set the analysis computes.
     Mark {
-        /// The slot.
-        slot: u32,
+        /// The link.
+        link: u32,
     },
     /// A worker's summary of the round, for every worker (boxed: there are few, and a message
     /// is as large as its largest kind).
@@ -191,7 +191,7 @@ impl Rounds {
             if *t >= now {
                 return true;
             }
-            let m = std::mem::replace(&mut m.body, Body::Mark { slot: 0 });
+            let m = std::mem::replace(&mut m.body, Body::Mark { link: 0 });
             match m {
                 Body::Status(s) => statuses.push(*s),
                 body => out.push(Msg {

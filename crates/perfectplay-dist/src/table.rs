@@ -1,5 +1,6 @@
-//! The two tables of a worker's part that grow with every state it owns, laid out flat: the
-//! states' bytes (to find a state again while exploring) and each state's predecessors' slots.
+//! The tables of a worker's part that grow with every state it owns, laid out flat: the
+//! states' bytes (to find a state again while exploring), each state's predecessors' links,
+//! and each link's states.
 //! A state costs a few words in each, where a map of boxed bytes and a vector per state cost
 //! an allocation or two apiece.
 
@@ -77,7 +78,7 @@ impl StateIds {
     }
 }
 
-/// Each state's predecessors' slots (worker, slot): while exploring, a list per state threaded
+/// Each state's predecessors' links (worker, link): while exploring, a list per state threaded
 /// through one table (newest first); once packed, state by state in the order they came.
 #[derive(Default)]
 pub(crate) struct Preds {
@@ -97,7 +98,7 @@ impl Preds {
         self.head.push(NONE);
     }
 
-    /// Adds predecessor slot `pred` of state `s`.
+    /// Adds predecessor link `pred` of state `s`.
     pub fn add(&mut self, s: u32, pred: (u32, u32)) {
         let s = s as usize;
         let at = u32::try_from(self.links.len()).expect("fewer than 2^32 predecessors per worker");
@@ -134,9 +135,52 @@ impl Preds {
         (self.first, self.list) = (first, list);
     }
 
-    /// The predecessors' slots of state `s` (once packed).
+    /// The predecessors' links of state `s` (once packed).
     pub fn of(&self, s: usize) -> &[(u32, u32)] {
         &self.list[self.first[s] as usize..self.first[s + 1] as usize]
+    }
+}
+
+/// The states that read each link, each once, in order of numbers.
+#[derive(Default)]
+pub(crate) struct Users {
+    /// Link `l`'s states are `list[first[l]..first[l + 1]]`.
+    first: Vec<u32>,
+    /// See `first`.
+    list: Vec<u32>,
+}
+
+impl Users {
+    /// The states of `links` links from `uses`, which gives every (link, state) pair of a slot
+    /// in order of states (a pair may come more than once), each time it is called.
+    pub fn new<I: Iterator<Item = (u32, u32)>>(links: usize, uses: impl Fn() -> I) -> Users {
+        // The last state counted for each link, so that a state is counted once per link.
+        let mut last = vec![NONE; links];
+        let mut first = vec![0u32; links + 1];
+        for (l, s) in uses() {
+            if std::mem::replace(&mut last[l as usize], s) != s {
+                first[l as usize + 1] += 1;
+            }
+        }
+        for l in 0..links {
+            first[l + 1] += first[l];
+        }
+        let mut next: Vec<u32> = first[..links].to_vec();
+        let mut list = vec![0u32; first[links] as usize];
+        last.iter_mut().for_each(|x| *x = NONE);
+        for (l, s) in uses() {
+            let l = l as usize;
+            if std::mem::replace(&mut last[l], s) != s {
+                list[next[l] as usize] = s;
+                next[l] += 1;
+            }
+        }
+        Users { first, list }
+    }
+
+    /// The states that read link `l`.
+    pub fn of(&self, l: usize) -> &[u32] {
+        &self.list[self.first[l] as usize..self.first[l + 1] as usize]
     }
 }
 
@@ -189,5 +233,15 @@ mod tests {
         assert!(preds.of(1).is_empty());
         assert_eq!(preds.of(2), &[(0, 1), (3, 2), (1, 1)]);
         assert_eq!(preds.of(3), &[(0, 0)]);
+    }
+
+    #[test]
+    fn each_link_lists_its_states_once() {
+        let uses = [(1, 0), (1, 0), (0, 0), (1, 2), (2, 2), (1, 3)];
+        let users = Users::new(4, || uses.iter().copied());
+        assert_eq!(users.of(0), &[0]);
+        assert_eq!(users.of(1), &[0, 2, 3]);
+        assert_eq!(users.of(2), &[2]);
+        assert!(users.of(3).is_empty());
     }
 }

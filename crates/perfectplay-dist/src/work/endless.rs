@@ -9,7 +9,7 @@
 //! "reaches" is a least fixed point: a terminal; a state of the loser with a choice whose
 //! outcomes all lie in `X` and one of them in the set found so far; any other state (chance,
 //! the other player) whose every choice is such. Where a state falls out of `X`, its
-//! predecessors' slots are marked and the reachability starts again, until `X` stands.
+//! predecessors' links are marked and the reachability starts again, until `X` stands.
 //!
 //! The last reachability also gives the loser a strategy that ends the play with probability
 //! one whatever the other player does ([`Ending`]): in each of its states, the choice by which
@@ -35,7 +35,7 @@ pub(super) struct Ending {
     pub choice: Vec<u32>,
 }
 
-/// Per slot: whether its successor is in a set (of one step of the analysis).
+/// Per link: whether its successor is in a set (of one step of the analysis).
 struct Marks {
     /// The successor is in the set `X` of states that may still end the play surely.
     alive: Vec<bool>,
@@ -49,12 +49,12 @@ impl Work<'_> {
     /// with probability one, whatever the other player does; see the module documentation.
     pub(super) fn endless(&mut self, worker: &mut Worker, loser: Player) -> Result<(), DistError> {
         let n = self.part.len();
-        let slots = self.part.p.len();
+        let links = self.part.links();
         let mut alive = vec![true; n];
         let mut choice = vec![u32::MAX; n];
         let mut marks = Marks {
-            alive: vec![true; slots],
-            ends: vec![false; slots],
+            alive: vec![true; links],
+            ends: vec![false; links],
         };
         loop {
             let ends = self.reach(worker, loser, &alive, &mut marks, &mut choice)?;
@@ -67,12 +67,12 @@ impl Work<'_> {
                 }
                 alive[s] = false;
                 left += 1;
-                for &(to, slot) in self.part.preds.of(s) {
+                for &(to, link) in self.part.preds.of(s) {
                     match to == me {
-                        true => marks.alive[slot as usize] = false,
+                        true => marks.alive[link as usize] = false,
                         false => self.out.push(Msg {
                             to,
-                            body: Body::Mark { slot },
+                            body: Body::Mark { link },
                         }),
                     }
                 }
@@ -81,8 +81,8 @@ impl Work<'_> {
             figures[0] = left as f64;
             let statuses = self.round(worker, None, figures)?;
             for m in self.out.drain(..) {
-                if let Body::Mark { slot } = m.body {
-                    marks.alive[slot as usize] = false;
+                if let Body::Mark { link } = m.body {
+                    marks.alive[link as usize] = false;
                 }
             }
             if statuses.iter().all(|s| s.figures[0] == 0.0) {
@@ -120,15 +120,15 @@ impl Work<'_> {
         let me = self.rounds.index;
         loop {
             while let Some(s) = found.pop() {
-                for &(to, slot) in self.part.preds.of(s) {
+                for &(to, link) in self.part.preds.of(s) {
                     if to != me {
                         self.out.push(Msg {
                             to,
-                            body: Body::Mark { slot },
+                            body: Body::Mark { link },
                         });
                         continue;
                     }
-                    self.join(slot, loser, alive, marks, &mut ends, &mut found, choice);
+                    self.join(link, loser, alive, marks, &mut ends, &mut found, choice);
                 }
             }
             let statuses = self.round(worker, None, [0.0; 8])?;
@@ -136,20 +136,20 @@ impl Work<'_> {
                 return Ok(ends);
             }
             for m in std::mem::take(&mut self.out) {
-                if let Body::Mark { slot } = m.body {
-                    self.join(slot, loser, alive, marks, &mut ends, &mut found, choice);
+                if let Body::Mark { link } = m.body {
+                    self.join(link, loser, alive, marks, &mut ends, &mut found, choice);
                 }
             }
         }
     }
 
-    /// Marks `slot`'s successor as in the reachability set; the slot's state joins the set
-    /// (into `ends`, and `found` to pass it on, with the loser's choice into `choice`) if it
-    /// now reaches.
+    /// Marks `link`'s successor as in the reachability set; each state of the link joins the
+    /// set (into `ends`, and `found` to pass it on, with the loser's choice into `choice`) if
+    /// it now reaches.
     #[allow(clippy::too_many_arguments)]
     fn join(
         &self,
-        slot: u32,
+        link: u32,
         loser: Player,
         alive: &[bool],
         marks: &mut Marks,
@@ -157,13 +157,15 @@ impl Work<'_> {
         found: &mut Vec<usize>,
         choice: &mut [u32],
     ) {
-        marks.ends[slot as usize] = true;
-        let t = self.part.owner[slot as usize] as usize;
-        if alive[t] && !ends[t] {
-            if let Some(c) = self.reaches(t, loser, marks) {
-                ends[t] = true;
-                found.push(t);
-                choice[t] = c;
+        marks.ends[link as usize] = true;
+        for &t in self.part.users.of(link as usize) {
+            let t = t as usize;
+            if alive[t] && !ends[t] {
+                if let Some(c) = self.reaches(t, loser, marks) {
+                    ends[t] = true;
+                    found.push(t);
+                    choice[t] = c;
+                }
             }
         }
     }
@@ -175,7 +177,9 @@ impl Work<'_> {
         let p = &self.part;
         let good = |c: usize| {
             let slots = p.choice_first[c] as usize..p.choice_first[c + 1] as usize;
-            slots.clone().all(|k| marks.alive[k]) && slots.into_iter().any(|k| marks.ends[k])
+            let link = |k: usize| p.link[k] as usize;
+            slots.clone().all(|k| marks.alive[link(k)])
+                && slots.into_iter().any(|k| marks.ends[link(k)])
         };
         let mut choices = p.first[s] as usize..p.first[s + 1] as usize;
         match p.kind[s] {

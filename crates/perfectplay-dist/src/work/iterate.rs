@@ -7,7 +7,7 @@ use perfectplay::Player;
 use timely::worker::Worker;
 
 use super::Work;
-use crate::part::{Kind, Part};
+use crate::part::{Bounds, Kind, Part};
 use crate::round::{total_sent, Body, Msg};
 use crate::DistError;
 
@@ -112,9 +112,13 @@ impl Work<'_> {
             for &s in &open {
                 (p.lo[s], p.hi[s], p.v[s]) = (lo0, hi0, middle);
             }
-            for k in 0..p.p.len() {
-                if !p.slot_fin[k] {
-                    (p.slot_lo[k], p.slot_hi[k], p.slot_v[k]) = (lo0, hi0, middle);
+            for l in 0..p.links() {
+                if !p.link_fin[l] {
+                    p.link_at[l] = Bounds {
+                        lo: lo0,
+                        hi: hi0,
+                        v: middle,
+                    };
                 }
             }
         }
@@ -141,7 +145,7 @@ impl Work<'_> {
         let (mut last_lo, mut last_hi, mut finer) = (f64::NAN, f64::NAN, false);
         loop {
             // A state whose bounds moved by more than `delta` writes them into this worker's
-            // own slots at once (their states are queued, as in Gauss-Seidel), and into the
+            // own links at once (their states are queued, as in Gauss-Seidel), and into the
             // others' once, at the end of the round. A budget per round keeps rounds short.
             let mut changed: Vec<usize> = Vec::new();
             let mut budget = LOCAL_BUDGET * open.len().max(1);
@@ -164,7 +168,7 @@ impl Work<'_> {
                     continue;
                 }
                 (sent_lo[s], sent_hi[s]) = (p.lo[s], p.hi[s]);
-                for &(to, slot) in p.preds.of(s) {
+                for &(to, link) in p.preds.of(s) {
                     if to != me {
                         if !remote[s] {
                             remote[s] = true;
@@ -172,12 +176,18 @@ impl Work<'_> {
                         }
                         continue;
                     }
-                    let k = slot as usize;
-                    (p.slot_v[k], p.slot_lo[k], p.slot_hi[k]) = (p.v[s], p.lo[s], p.hi[s]);
-                    let t = p.owner[k] as usize;
-                    if !p.fin[t] && !queued[t] {
-                        queued[t] = true;
-                        self.queue.push_back(t);
+                    let l = link as usize;
+                    p.link_at[l] = Bounds {
+                        lo: p.lo[s],
+                        hi: p.hi[s],
+                        v: p.v[s],
+                    };
+                    for &t in p.users.of(l) {
+                        let t = t as usize;
+                        if !p.fin[t] && !queued[t] {
+                            queued[t] = true;
+                            self.queue.push_back(t);
+                        }
                     }
                 }
             }
@@ -205,10 +215,13 @@ impl Work<'_> {
                 return Ok(());
             }
             for m in std::mem::take(&mut self.out) {
-                if let Some(s) = self.receive(m) {
-                    if !self.part.fin[s] && !queued[s] {
-                        queued[s] = true;
-                        self.queue.push_back(s);
+                if let Some(l) = self.receive(m) {
+                    for &s in self.part.users.of(l) {
+                        let s = s as usize;
+                        if !self.part.fin[s] && !queued[s] {
+                            queued[s] = true;
+                            self.queue.push_back(s);
+                        }
                     }
                 }
             }
@@ -288,7 +301,7 @@ impl Work<'_> {
     }
 
     /// Guesses the missing side of every open state's bounds a little beyond the known one and
-    /// checks it: the guesses go to the slots, and the guess holds if every open state's
+    /// checks it: the guesses go to the links, and the guess holds if every open state's
     /// backup from them stays inside its guess (then the guesses bound the values: they are a
     /// pre-fixed point of a backup whose least fixed point, or greatest, the values are). Where
     /// a backup leaves its guess, the guess moves out past it and the check runs again, at once
@@ -371,10 +384,10 @@ impl Work<'_> {
                 (false, false) => known - step,
             };
         }
-        let mut slots = if upper {
-            self.part.slot_hi.clone()
-        } else {
-            self.part.slot_lo.clone()
+        let at = &self.part.link_at;
+        let mut links: Vec<f64> = match upper {
+            true => at.iter().map(|b| b.hi).collect(),
+            false => at.iter().map(|b| b.lo).collect(),
         };
         let me = self.rounds.index;
         let n = self.part.len();
@@ -382,11 +395,11 @@ impl Work<'_> {
         for &s in open {
             is_open[s] = true;
         }
-        // This worker's own slots take a guess at once; the others' by message, each round.
+        // This worker's own links take a guess at once; the others' by message, each round.
         for &s in open {
-            for &(to, slot) in self.part.preds.of(s) {
+            for &(to, link) in self.part.preds.of(s) {
                 if to == me {
-                    slots[slot as usize] = guessed[s];
+                    links[link as usize] = guessed[s];
                 }
             }
         }
@@ -401,12 +414,12 @@ impl Work<'_> {
         };
         for round in 0..rounds {
             for &s in &changed {
-                for &(to, slot) in self.part.preds.of(s) {
+                for &(to, link) in self.part.preds.of(s) {
                     if to != me {
                         self.out.push(Msg {
                             to,
                             body: Body::Guess {
-                                slot,
+                                link,
                                 bound: guessed[s],
                             },
                         });
@@ -415,8 +428,8 @@ impl Work<'_> {
             }
             self.round(worker, None, [0.0; 8])?;
             for m in self.out.drain(..) {
-                if let Body::Guess { slot, bound } = m.body {
-                    slots[slot as usize] = bound;
+                if let Body::Guess { link, bound } = m.body {
+                    links[link as usize] = bound;
                 }
             }
             for &s in &changed {
@@ -461,7 +474,7 @@ impl Work<'_> {
                     // (A keeper's state that cannot end the play surely has an infinite
                     // value, and its guess holds as an infinite one.)
                     Some(u32::MAX) => (f64::NEG_INFINITY, f64::INFINITY),
-                    c => self.part.excess(s, &slots, base, c.map(|c| c as usize)),
+                    c => self.part.excess(s, &links, base, c.map(|c| c as usize)),
                 };
                 if (upper && hi <= 0.0) || (!upper && lo >= 0.0) {
                     continue;
@@ -489,15 +502,17 @@ impl Work<'_> {
                     moved[s] = true;
                     changed.push(s);
                 }
-                for &(to, slot) in self.part.preds.of(s) {
+                for &(to, link) in self.part.preds.of(s) {
                     if to != me {
                         continue;
                     }
-                    slots[slot as usize] = guessed[s];
-                    let t = self.part.owner[slot as usize] as usize;
-                    if is_open[t] && !queued[t] {
-                        queued[t] = true;
-                        queue.push_back(t);
+                    links[link as usize] = guessed[s];
+                    for &t in self.part.users.of(link as usize) {
+                        let t = t as usize;
+                        if is_open[t] && !queued[t] {
+                            queued[t] = true;
+                            queue.push_back(t);
+                        }
                     }
                 }
             }
@@ -521,11 +536,11 @@ impl Work<'_> {
                         p.lo[s] = p.lo[s].max(guessed[s]);
                     }
                 }
-                for (k, &bound) in slots.iter().enumerate() {
+                for (l, &bound) in links.iter().enumerate() {
                     if upper {
-                        p.slot_hi[k] = p.slot_hi[k].min(bound);
+                        p.link_at[l].hi = p.link_at[l].hi.min(bound);
                     } else {
-                        p.slot_lo[k] = p.slot_lo[k].max(bound);
+                        p.link_at[l].lo = p.link_at[l].lo.max(bound);
                     }
                 }
                 if ending.is_some() {
@@ -546,7 +561,8 @@ impl Work<'_> {
     /// the backup has one fixed point, which makes a checked guess a bound.
     fn trapped(&mut self, worker: &mut Worker, open: &[usize]) -> Result<bool, DistError> {
         let p = &self.part;
-        let mut inside: Vec<bool> = p.slot_fin.iter().map(|&f| !f).collect();
+        // Per link: whether its successor may still be kept.
+        let mut inside: Vec<bool> = p.link_fin.iter().map(|&f| !f).collect();
         let mut kept = vec![false; p.len()];
         for &s in open {
             kept[s] = true;
@@ -554,7 +570,7 @@ impl Work<'_> {
         let stays = |p: &Part, inside: &[bool], c: usize| {
             p.choice_reward[c] == 0.0
                 && (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
-                    .all(|k| inside[k] && p.r[k] == 0.0)
+                    .all(|k| inside[p.link[k] as usize] && p.r[k] == 0.0)
         };
         let me = self.rounds.index;
         let mut check: Vec<usize> = open.to_vec();
@@ -573,14 +589,14 @@ impl Work<'_> {
                     continue;
                 }
                 kept[s] = false;
-                for &(to, slot) in p.preds.of(s) {
+                for &(to, link) in p.preds.of(s) {
                     if to == me {
-                        inside[slot as usize] = false;
-                        check.push(p.owner[slot as usize] as usize);
+                        inside[link as usize] = false;
+                        check.extend(p.users.of(link as usize).iter().map(|&t| t as usize));
                     } else {
                         self.out.push(Msg {
                             to,
-                            body: Body::Mark { slot },
+                            body: Body::Mark { link },
                         });
                     }
                 }
@@ -594,9 +610,15 @@ impl Work<'_> {
                 return Ok(statuses.iter().any(|s| s.figures[0] != 0.0));
             }
             for m in self.out.drain(..) {
-                if let Body::Mark { slot } = m.body {
-                    inside[slot as usize] = false;
-                    check.push(self.part.owner[slot as usize] as usize);
+                if let Body::Mark { link } = m.body {
+                    inside[link as usize] = false;
+                    check.extend(
+                        self.part
+                            .users
+                            .of(link as usize)
+                            .iter()
+                            .map(|&t| t as usize),
+                    );
                 }
             }
         }
@@ -613,26 +635,28 @@ impl Work<'_> {
             for c in p.first[s] as usize..p.first[s + 1] as usize {
                 let slots = p.choice_first[c] as usize..p.choice_first[c + 1] as usize;
                 let reward = p.choice_reward[c];
-                if reward != 0.0 && slots.clone().any(|k| !p.slot_fin[k]) {
+                let fin = |k: usize| p.link_fin[p.link[k] as usize];
+                if reward != 0.0 && slots.clone().any(|k| !fin(k)) {
                     inside = true;
                     negative |= reward < 0.0;
                     positive |= reward > 0.0;
                 }
                 for k in slots {
-                    if p.slot_fin[k] && p.slot_lo[k].is_infinite() {
+                    let l = p.link[k] as usize;
+                    if fin(k) && p.link_at[l].lo.is_infinite() {
                         // A way out to an endless play's worth (see `endless`): a choice
                         // the player it is against never takes, and no bound of the others.
                         continue;
                     }
-                    if !p.slot_fin[k] {
+                    if !fin(k) {
                         inside |= p.r[k] != 0.0;
                         negative |= p.r[k] < 0.0;
                         positive |= p.r[k] > 0.0;
                         continue;
                     }
                     let (a, b) = (
-                        reward + p.r[k] + p.slot_lo[k],
-                        reward + p.r[k] + p.slot_hi[k],
+                        reward + p.r[k] + p.link_at[l].lo,
+                        reward + p.r[k] + p.link_at[l].hi,
                     );
                     let s =
                         4.0 * f64::EPSILON * (reward.abs() + p.r[k].abs() + a.abs().max(b.abs()));

@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use perfectplay::encoded::{EncodedModel, EncodedNode};
 use timely::worker::Worker;
 
-use crate::part::Part;
+use crate::part::{Bounds, Part};
 use crate::round::{first_error, total_sent, Body, Msg, Rounds, Status};
 use crate::{DistError, Options};
 
@@ -56,7 +56,7 @@ struct Work<'a> {
     /// Messages for the other workers, sent at the end of the round (and, after it, what the
     /// round brought).
     out: Vec<Msg>,
-    /// Values for this worker's own slots, delivered at once rather than in the next round.
+    /// Values for this worker's own links, delivered at once rather than in the next round.
     local: Vec<Msg>,
     /// Open states to back up, in interval iteration.
     queue: VecDeque<usize>,
@@ -184,12 +184,12 @@ impl Work<'_> {
                     break;
                 }
                 let out = &mut self.out;
-                self.part.record(*id, &node, |slot, next| {
+                self.part.record(*id, &node, |link, next| {
                     out.push(Msg {
                         to: owner(next, peers),
                         body: Body::State {
                             bytes: next.to_vec(),
-                            back: Some((me, slot)),
+                            back: Some((me, link)),
                         },
                     })
                 });
@@ -197,17 +197,17 @@ impl Work<'_> {
         }
     }
 
-    /// Sends the bounds of state `s` to the slots that wait for them.
+    /// Sends the bounds of state `s` to the links that wait for them.
     fn send(&mut self, s: usize) {
         self.send_to(s, true, true);
     }
 
-    /// Sends the bounds of state `s` to the slots of this worker (`local`) and of the others
+    /// Sends the bounds of state `s` to the links of this worker (`local`) and of the others
     /// (`remote`).
     fn send_to(&mut self, s: usize, local: bool, remote: bool) {
         let p = &self.part;
         let me = self.rounds.index;
-        for &(to, slot) in p.preds.of(s) {
+        for &(to, link) in p.preds.of(s) {
             let queue = match to == me {
                 true if local => &mut self.local,
                 false if remote => &mut self.out,
@@ -216,7 +216,7 @@ impl Work<'_> {
             queue.push(Msg {
                 to,
                 body: Body::Value {
-                    slot,
+                    link,
                     v: p.v[s],
                     lo: p.lo[s],
                     hi: p.hi[s],
@@ -226,10 +226,10 @@ impl Work<'_> {
         }
     }
 
-    /// Writes a received value into its slot; returns the slot's state.
+    /// Writes a received value into its link; returns the link.
     fn receive(&mut self, m: Msg) -> Option<usize> {
         let Body::Value {
-            slot,
+            link,
             v,
             lo,
             hi,
@@ -238,12 +238,10 @@ impl Work<'_> {
         else {
             return None;
         };
-        let (p, k) = (&mut self.part, slot as usize);
-        p.slot_v[k] = v;
-        p.slot_lo[k] = lo;
-        p.slot_hi[k] = hi;
-        p.slot_fin[k] = fin;
-        Some(p.owner[k] as usize)
+        let (p, l) = (&mut self.part, link as usize);
+        p.link_at[l] = Bounds { lo, hi, v };
+        p.link_fin[l] = fin;
+        Some(l)
     }
 
     /// Retrograde analysis: final values flow back until no state becomes final (values for
@@ -251,7 +249,13 @@ impl Work<'_> {
     /// whether states are left (on cycles, or leading to them).
     fn retrograde(&mut self, worker: &mut Worker) -> Result<bool, DistError> {
         let n = self.part.len();
-        let mut pending: Vec<u32> = (0..n).map(|s| self.part.slots(s).len() as u32).collect();
+        // Per state, its links not yet final.
+        let mut pending = vec![0u32; n];
+        for l in 0..self.part.links() {
+            for &s in self.part.users.of(l) {
+                pending[s as usize] += 1;
+            }
+        }
         for s in 0..n {
             if self.part.fin[s] {
                 self.send(s);
@@ -273,20 +277,23 @@ impl Work<'_> {
         }
     }
 
-    /// Takes a final value into its slot; a state whose slots are all final becomes final and
+    /// Takes a final value into its link; a state whose links are all final becomes final and
     /// sends its value on.
     fn settle(&mut self, m: Msg, pending: &mut [u32]) {
-        let Some(s) = self.receive(m) else { return };
-        if self.part.fin[s] {
-            // Final before its successors were (an endless play's worth): already sent.
-            return;
-        }
-        pending[s] -= 1;
-        if pending[s] == 0 {
-            let (v, lo, hi) = self.part.backup(s);
-            let p = &mut self.part;
-            (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (v, lo, hi, true);
-            self.send(s);
+        let Some(l) = self.receive(m) else { return };
+        for i in 0..self.part.users.of(l).len() {
+            let s = self.part.users.of(l)[i] as usize;
+            if self.part.fin[s] {
+                // Final before its successors were (an endless play's worth): already sent.
+                continue;
+            }
+            pending[s] -= 1;
+            if pending[s] == 0 {
+                let (v, lo, hi) = self.part.backup(s);
+                let p = &mut self.part;
+                (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (v, lo, hi, true);
+                self.send(s);
+            }
         }
     }
 
