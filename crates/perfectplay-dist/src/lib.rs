@@ -13,13 +13,15 @@
 //! round (so all take the same decision next):
 //! 1. **Exploration**, breadth first, a layer a round: a state goes to the worker its bytes hash
 //!    to, which keeps it once, expands it, and keeps for each of its states the predecessors'
-//!    *slots* (worker, outcome) where its value is wanted.
+//!    *links* (worker, link) where its value is wanted: a worker sends each distinct
+//!    successor of its states once, and every outcome that leads there reads its link, so a
+//!    value crosses to a worker once however many of its outcomes wait for it.
 //! 2. **Endless plays**, where a play that never ends is worth infinitely much
 //!    ([`Options::endless_is_infinite`]): the states from which the player it is against cannot
 //!    make the play end with probability one, found in rounds as a nested fixed point, take
 //!    that worth as their final value.
 //! 3. **Retrograde analysis**: a state whose successors' values have all arrived is final;
-//!    its value goes back to its predecessors' slots. Acyclic games end here.
+//!    its value goes back to its predecessors' links. Acyclic games end here.
 //! 4. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds
 //!    closing in round after round until the start's bounds are within the precision asked.
 //!    Where no move on a cycle collects a reward, both start from the final values the cycles
