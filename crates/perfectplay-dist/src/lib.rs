@@ -15,7 +15,9 @@
 //!    to, which keeps it once, expands it, and keeps for each of its states the predecessors'
 //!    *links* (worker, link) where its value is wanted: a worker sends each distinct
 //!    successor of its states once, and every outcome that leads there reads its link, so a
-//!    value crosses to a worker once however many of its outcomes wait for it.
+//!    value crosses to a worker once however many of its outcomes wait for it. (The table
+//!    that finds a successor's link again is let go whenever it outgrows the worker's own
+//!    states; a successor met after that gets a second link.)
 //! 2. **Endless plays**, where a play that never ends is worth infinitely much
 //!    ([`Options::endless_is_infinite`]): the states from which the player it is against cannot
 //!    make the play end with probability one, found in rounds as a nested fixed point, take

@@ -26,8 +26,11 @@ pub(crate) enum Kind {
 pub(crate) struct Part {
     /// The bytes of every owned state, with its number here (while exploring).
     ids: StateIds,
-    /// The bytes of every successor, with its link (while exploring).
+    /// The bytes of the successors of the states expanded since the table was last let go,
+    /// each with its link less `successors_base` (while exploring).
     successors: StateIds,
+    /// The first link of the successors in `successors`.
+    successors_base: u32,
     /// The kind of each state.
     pub kind: Vec<Kind>,
     /// Each state's choices: `choices[first[s]..first[s + 1]]`.
@@ -165,6 +168,20 @@ impl Part {
         self.fin.shrink_to_fit();
     }
 
+    /// The states expanded this round are recorded. Once the successors' bytes, kept to find
+    /// a successor's link again, outnumber this worker's own states, they are let go, which
+    /// keeps that table from growing past the states' own: a successor that later states
+    /// lead to again then gets a link of its own, which its owner serves as any other. Where
+    /// plays come back to states met long before (cycles), the table seldom outgrows the
+    /// states and the links stay shared; where they move on, layer by layer (the built-in
+    /// games), little sharing is lost.
+    pub fn round_recorded(&mut self) {
+        if self.successors.len() > self.ids.len() {
+            self.successors = StateIds::default();
+            self.successors_base = self.links() as u32;
+        }
+    }
+
     /// The number of the state `bytes` here, and whether it is new.
     pub fn intern(&mut self, bytes: &[u8]) -> (u32, bool) {
         let (id, new) = self.ids.intern(bytes);
@@ -214,6 +231,7 @@ impl Part {
                 self.inexact.push(p_inexact as u8 | (r_inexact as u8) << 1);
                 let next = node.next(outcome);
                 let (link, new) = self.successors.intern(next);
+                let link = self.successors_base + link;
                 self.link.push(link);
                 if new {
                     self.link_at.push(Bounds::UNKNOWN);

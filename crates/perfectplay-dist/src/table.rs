@@ -51,6 +51,11 @@ impl StateIds {
         }
     }
 
+    /// The number of states in the table.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
     /// The number of the state `bytes`, and whether it is new (numbered next).
     pub fn intern(&mut self, bytes: &[u8]) -> (u32, bool) {
         if 2 * (self.ends.len() + 1) > self.table.len() {

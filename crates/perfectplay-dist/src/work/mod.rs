@@ -194,6 +194,7 @@ impl Work<'_> {
                     })
                 });
             }
+            self.part.round_recorded();
         }
     }
 
