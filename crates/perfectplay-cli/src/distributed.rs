@@ -12,7 +12,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Result};
 use clap::{Arg, ArgMatches, Command};
 use perfectplay::dynamic::DynModel;
-use perfectplay_dist::{DistReport, Options, Run};
+use perfectplay_dist::{DistReport, DistValue, Options, Run};
 use perfectplay_games::{GameSpec, Params};
 use perfectplay_prism::AcrossQuery;
 use serde::Serialize;
@@ -111,6 +111,7 @@ fn run(
     m: &ArgMatches,
     what: &str,
     endless_is_infinite: bool,
+    range: bool,
 ) -> Result<Ran> {
     if m.get_flag("exact") {
         bail!("--exact is not available across processes yet: the solve there is in floats, with a certified error bound");
@@ -127,6 +128,7 @@ fn run(
         precision: m.get_one::<f64>("precision").copied().unwrap_or(1e-9),
         max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
         endless_is_infinite,
+        range,
         ..Options::default()
     };
     // The version, the model with its options, and what decides the rounds; the start
@@ -162,7 +164,7 @@ pub fn solve(
     m: &ArgMatches,
 ) -> Result<ExitCode> {
     let given = given_params(game, params);
-    let report = match run(model, m, &format!("{} {given:?}", game.name), false)? {
+    let report = match run(model, m, &format!("{} {given:?}", game.name), false, false)? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,
@@ -206,27 +208,54 @@ pub fn check(
         model,
         complement,
         reward,
+        range,
     } = query;
-    let mut report = match run(model, m, what, reward)? {
+    let mut report = match run(model, m, what, reward, range)? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,
     };
-    if complement {
-        // One minus the value: the bounds swap, and each difference rounds once more.
-        let (lo, hi) = (1.0 - report.upper, 1.0 - report.lower);
-        report.value = 1.0 - report.value;
-        report.lower = lo.next_down();
-        report.upper = hi.next_up();
-        let gap = (report.value - report.lower).max(report.upper - report.value);
-        report.error_bound = if gap > 0.0 { gap.next_up() } else { 0.0 };
-    }
-    if !reward {
-        // A probability: bounds rounded past 0 or 1 say no more than 0 and 1 do.
-        report.lower = report.lower.max(0.0);
-        report.upper = report.upper.min(1.0);
-    }
-    render::know_error_bound(report.error_bound);
+    // The property's value from the game's.
+    let read = |x: DistValue| {
+        let x = match complement {
+            // One minus the value: the bounds swap, and each difference rounds once more.
+            true => DistValue::new(
+                1.0 - x.value,
+                (1.0 - x.upper).next_down(),
+                (1.0 - x.lower).next_up(),
+            ),
+            false => x,
+        };
+        match reward {
+            true => x,
+            // A probability: bounds rounded past 0 or 1 say no more than 0 and 1 do.
+            false => DistValue {
+                lower: x.lower.max(0.0),
+                upper: x.upper.min(1.0),
+                ..x
+            },
+        }
+    };
+    // One minus a range swaps its ends.
+    report.range = report.range.map(|[least, most]| match complement {
+        true => [read(most), read(least)],
+        false => [read(least), read(most)],
+    });
+    let value = match report.range {
+        Some([least, _]) => least,
+        None => read(DistValue {
+            value: report.value,
+            error_bound: report.error_bound,
+            lower: report.lower,
+            upper: report.upper,
+        }),
+    };
+    (report.value, report.error_bound) = (value.value, value.error_bound);
+    (report.lower, report.upper) = (value.lower, value.upper);
+    let bound = report.range.map_or(report.error_bound, |[a, b]| {
+        a.error_bound.max(b.error_bound)
+    });
+    render::know_error_bound(bound);
     if m.get_flag("json") {
         let model_path = m.get_one::<String>("model").expect("required");
         let constants = constants
@@ -241,10 +270,14 @@ pub fn check(
         };
         println!("{}", crate::say::json(&out));
     } else {
-        println!(
-            "{label}: {}",
-            render::bounded_text(report.value, report.error_bound)
-        );
+        let text = |x: &DistValue| render::bounded_text(x.value, x.error_bound);
+        match &report.range {
+            Some([least, most]) => println!("{label}: [{}, {}]", text(least), text(most)),
+            None => println!(
+                "{label}: {}",
+                render::bounded_text(report.value, report.error_bound)
+            ),
+        }
     }
     print_stats(&report, m);
     Ok(ExitCode::SUCCESS)

@@ -61,7 +61,9 @@ pub fn command() -> Command {
              multi-objective \
              queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
-             of F, U, G, W or R, or an R query of F, without step bounds, in floats with a certified error bound; each process expands and holds its share of the states, \
+             of F, U, G, W or R, or an R query of F, without step bounds, at the initial states \
+             (a filter's max, min or avg over several, or without one their range), in floats \
+             with a certified error bound; each process expands and holds its share of the states, \
              and no state space is built.\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \
              with --prop saying what is optimised: \

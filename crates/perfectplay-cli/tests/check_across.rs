@@ -399,6 +399,57 @@ fn property_forms_across_processes_agree_with_one_process() {
     }
 }
 
+/// `check MODEL --prop PROP --json` (with `extra`) of a property without a filter on a model
+/// with several initial states: the least and the greatest of its values there, each with an
+/// error bound.
+fn range(model: &str, prop: &str, extra: &[&str]) -> [(f64, f64); 2] {
+    let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    match v.get("results") {
+        // One process lists the states of the least and the greatest value.
+        Some(results) => {
+            let bound = results[0]["error_bound"].as_f64().unwrap_or(0.0);
+            let listed = &results[0]["listed"];
+            ["min", "max"].map(|end| (number(&listed[end]["value"]), bound))
+        }
+        None => [0, 1].map(|end| {
+            let x = &v["range"][end];
+            (number(&x["value"]), x["error_bound"].as_f64().unwrap())
+        }),
+    }
+}
+
+/// Without a filter, a property on a model with several initial states is the range of its
+/// values there, as in PRISM: across processes as in one.
+#[test]
+fn ranges_over_initial_states_across_processes_agree_with_one_process() {
+    let chain = file("across_range_chain.prism", CHAIN);
+    let rewards = file("across_range_rewards.prism", REWARDS);
+    for (model, prop) in [
+        (&chain, "P=? [ F s=3 ]"),
+        (&chain, "P=? [ G s!=3 ]"),
+        (&chain, "P=? [ s!=2 U \"done\" ]"),
+        (&rewards, "Rmin=? [ F \"done\" ]"),
+        (&rewards, "Pmax=? [ F \"done\" ]"),
+        (&rewards, "Pmin=? [ G !\"done\" ]"),
+    ] {
+        let truth = range(model, prop, &[]);
+        for processes in ["1", "2", "3"] {
+            let across = range(model, prop, &["--processes", processes]);
+            for ((v, bound), (t, t_bound)) in across.into_iter().zip(truth) {
+                assert!(
+                    v == t
+                        || ((v - t).abs() <= bound + t_bound && bound <= 2e-9 * t.abs().max(1.0)),
+                    "{prop} on {processes} processes: {across:?}, one process: {truth:?}"
+                );
+            }
+        }
+    }
+}
+
 /// A random MDP (or DTMC) of `n` states as PRISM text: state `s` has one or two commands, each
 /// with up to three outcomes of weights from `w`; state 0 is the target.
 fn random_model(dtmc: bool, n: usize, w: &[u8]) -> String {
@@ -561,7 +612,6 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
             "filter(max, R=? [ I=2 ], \"init\")",
             "check this property in one process",
         ),
-        ("P=? [ F s=3 ]", "2 initial states"),
         (
             "filter(forall, P>=0.5 [ F s=3 ])",
             "check this property in one process",

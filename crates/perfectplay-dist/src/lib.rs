@@ -25,7 +25,8 @@
 //! 3. **Retrograde analysis**: a state whose successors' values have all arrived is final;
 //!    its value goes back to its predecessors' links. Acyclic games end here.
 //! 4. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds
-//!    closing in round after round until the start's bounds are within the precision asked.
+//!    closing in round after round until the start's bounds are within the precision asked
+//!    (each of its outcomes' where it stands for them, [`Options::range`]).
 //!    Where no move on a cycle collects a reward, both start from the final values the cycles
 //!    can be left for. Where the rewards on cycles (and the values they are left for) are all of
 //!    one sign, one side starts at zero and the other is guessed and checked: a guess from
@@ -114,6 +115,11 @@ pub struct Options {
     /// the play end with probability one then take that value. Otherwise the values there are
     /// left to the bounds, which do not close, and the run ends with an error.
     pub endless_is_infinite: bool,
+    /// Whether the start stands for the states asked about, its outcomes (a model's initial
+    /// states, as a chance node over them): the run then reports the least and the greatest
+    /// of their values ([`DistReport::range`]), each within the precision, rather than the
+    /// start's own.
+    pub range: bool,
 }
 
 impl Default for Options {
@@ -125,6 +131,7 @@ impl Default for Options {
             connect_timeout: Duration::from_secs(60),
             max_rounds: 1_000_000,
             endless_is_infinite: false,
+            range: false,
         }
     }
 }
@@ -145,7 +152,8 @@ pub struct Run {
 #[derive(Clone, Debug, Serialize)]
 pub struct DistReport {
     /// The start's value as computed in floats (+∞ where an endless play is worth that and
-    /// the start cannot avoid one; in JSON, `"inf"`).
+    /// the start cannot avoid one; in JSON, `"inf"`); the least of [`DistReport::range`]
+    /// where the run asks for it.
     #[serde(serialize_with = "number_or_infinity")]
     pub value: f64,
     /// A bound on the distance from `value` to the exact value, rounding included.
@@ -174,6 +182,41 @@ pub struct DistReport {
     pub peak_memory: Vec<u64>,
     /// Seconds from the start of the solve to the answer, in process 0.
     pub seconds: f64,
+    /// Where the run asks for it ([`Options::range`]), the least and the greatest of the
+    /// values of the start's outcomes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<[DistValue; 2]>,
+}
+
+/// A value found by a run, with its certified bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct DistValue {
+    /// The value as computed in floats (in JSON, `"inf"` for +∞).
+    #[serde(serialize_with = "number_or_infinity")]
+    pub value: f64,
+    /// A bound on the distance from `value` to the exact value, rounding included.
+    pub error_bound: f64,
+    /// The certified lower bound on the exact value.
+    #[serde(serialize_with = "number_or_infinity")]
+    pub lower: f64,
+    /// The certified upper bound.
+    #[serde(serialize_with = "number_or_infinity")]
+    pub upper: f64,
+}
+
+impl DistValue {
+    /// A value and its bounds, with the bound on the distance between them.
+    pub fn new(value: f64, lower: f64, upper: f64) -> DistValue {
+        // One rounding in each difference: the next float up covers it.
+        let gap = (value - lower).max(upper - value);
+        let error_bound = if gap > 0.0 { gap.next_up() } else { 0.0 };
+        DistValue {
+            value,
+            error_bound,
+            lower,
+            upper,
+        }
+    }
 }
 
 /// A float in JSON, which has no infinity: a number, or `"inf"` and `"-inf"` (as the
@@ -283,14 +326,22 @@ pub fn solve(
         return Err(e);
     }
     Ok(report.map(|o| {
-        // One rounding in each difference: the next float up covers it.
-        let gap = (o.v - o.lo).max(o.hi - o.v);
-        let error_bound = if gap > 0.0 { gap.next_up() } else { 0.0 };
+        let range = o.range.map(|r| {
+            [
+                DistValue::new(r[0], r[1], r[2]),
+                DistValue::new(r[3], r[4], r[5]),
+            ]
+        });
+        let start = match range {
+            Some([least, _]) => least,
+            None => DistValue::new(o.v, o.lo, o.hi),
+        };
         DistReport {
-            value: o.v,
-            error_bound,
-            lower: o.lo,
-            upper: o.hi,
+            value: start.value,
+            error_bound: start.error_bound,
+            lower: start.lower,
+            upper: start.upper,
+            range,
             method: if o.iterated {
                 "distributed: retrograde analysis, then interval iteration"
             } else {

@@ -80,8 +80,14 @@ pub(crate) struct Status {
     /// An error that ends the run.
     pub error: Option<String>,
     /// Numbers whose meaning the phase decides (counts, bounds); combined by the receiver.
-    pub figures: [f64; 8],
+    pub figures: Figures,
 }
+
+/// How many numbers a worker's [`Status`] carries.
+pub(crate) const FIGURES: usize = 14;
+
+/// The numbers of a [`Status`].
+pub(crate) type Figures = [f64; FIGURES];
 
 impl Msg {
     /// The size of the message as it travels, for the report.
@@ -91,7 +97,9 @@ impl Msg {
             Body::Value { .. } => 4 + 24 + 1,
             Body::Guess { .. } => 4 + 8,
             Body::Mark { .. } => 4,
-            Body::Status(s) => 4 + 8 + 64 + s.error.as_ref().map_or(1, |e| 9 + e.len() as u64),
+            Body::Status(s) => {
+                4 + 8 + 8 * FIGURES as u64 + s.error.as_ref().map_or(1, |e| 9 + e.len() as u64)
+            }
         }
     }
 }

@@ -705,12 +705,16 @@ pub struct AcrossQuery {
     /// where the target may be missed, and the game's solver must give an endless play that
     /// worth (the minimiser loses it) rather than leave its bounds open there.
     pub reward: bool,
+    /// Whether the property's value is the range of its values at several initial states
+    /// (no filter, as PRISM answers it): the game's start is then a chance node over them,
+    /// and its solver must report the least and the greatest of the start's outcomes.
+    pub range: bool,
 }
 
 /// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
-/// `U`, `G`, `W` or `R`, or an R query of `F`, without step bounds, at the initial state (or a
-/// filter's max, min or avg over the initial states). Any other property is refused with an
-/// error that says so.
+/// `U`, `G`, `W` or `R`, or an R query of `F`, without step bounds, at the initial state (the
+/// range over several, or a filter's max, min or avg over them). Any other property is
+/// refused with an error that says so.
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossQuery, Error> {
     props.defined_for(prop)?;
     refuse_ctl(prop)?;
@@ -724,11 +728,12 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
     let r = resolve_prop(&program, props, prop, &prop.expr)?;
     let complement = r.complement;
     let reward = matches!(r.query.what, crate::syntax::ast::Measure::Reward(_));
-    let model =
+    let (model, range) =
         crate::analysis::across::across_model(program, &r).map_err(|e| Error::of(&prop.text, e))?;
     Ok(AcrossQuery {
         model,
         complement,
         reward,
+        range,
     })
 }

@@ -22,7 +22,7 @@ use timely::worker::Worker;
 
 use super::Work;
 use crate::part::Kind;
-use crate::round::{total_sent, Body, Msg};
+use crate::round::{total_sent, Body, Msg, FIGURES};
 use crate::DistError;
 
 /// The loser of an endless play and, for each of its states that can end the play surely, the
@@ -77,7 +77,7 @@ impl Work<'_> {
                     }
                 }
             }
-            let mut figures = [0.0; 8];
+            let mut figures = [0.0; FIGURES];
             figures[0] = left as f64;
             let statuses = self.round(worker, None, figures)?;
             for m in self.out.drain(..) {
@@ -131,7 +131,7 @@ impl Work<'_> {
                     self.join(link, loser, alive, marks, &mut ends, &mut found, choice);
                 }
             }
-            let statuses = self.round(worker, None, [0.0; 8])?;
+            let statuses = self.round(worker, None, [0.0; FIGURES])?;
             if total_sent(&statuses) == 0 {
                 return Ok(ends);
             }

@@ -8,7 +8,7 @@ use timely::worker::Worker;
 
 use super::Work;
 use crate::part::{Bounds, Kind, Part};
-use crate::round::{total_sent, Body, Msg};
+use crate::round::{total_sent, Body, Figures, Msg, FIGURES};
 use crate::DistError;
 
 /// How many rounds a guessed bound may move out for before the guess is given up (and tried
@@ -195,10 +195,16 @@ impl Work<'_> {
                 remote[s] = false;
                 self.send_to(s, false, true);
             }
-            let mut figures = [0.0; 8];
+            let mut figures = [0.0; FIGURES];
             if let Some(s) = self.start {
-                let (p, s) = (&self.part, s as usize);
-                figures[..4].copy_from_slice(&[1.0, p.v[s], p.lo[s], p.hi[s]]);
+                let s = s as usize;
+                figures[..5].copy_from_slice(&match self.start_watch(s) {
+                    Some([v, lo, hi]) => [1.0, v, lo, hi, 0.0],
+                    None => {
+                        let p = &self.part;
+                        [1.0, p.v[s], p.lo[s], p.hi[s], 1.0]
+                    }
+                });
             }
             let statuses = self.round(worker, None, figures)?;
             let at_start = statuses
@@ -207,10 +213,7 @@ impl Work<'_> {
                 .map(|s| s.figures)
                 .unwrap_or_default();
             let (lo, hi) = (at_start[2], at_start[3]);
-            // (Equal bounds close too where they are infinite: the start takes an endless
-            // play's worth.)
-            let gap = hi - lo;
-            if lo == hi || (gap.is_finite() && gap <= precision * lo.abs().max(hi.abs()).max(1.0)) {
+            if at_start[4] == 1.0 {
                 self.queue.clear();
                 return Ok(());
             }
@@ -426,7 +429,7 @@ impl Work<'_> {
                     }
                 }
             }
-            self.round(worker, None, [0.0; 8])?;
+            self.round(worker, None, [0.0; FIGURES])?;
             for m in self.out.drain(..) {
                 if let Body::Guess { link, bound } = m.body {
                     links[link as usize] = bound;
@@ -516,10 +519,12 @@ impl Work<'_> {
                     }
                 }
             }
-            let mut figures = [0.0; 8];
+            let mut figures = [0.0; FIGURES];
             // (Where the budget ran out, not every state was checked again: another round.)
             figures[0] = (changed.len() + unfinished as usize) as f64;
-            if let Some(start) = self.start {
+            // (Where the start stands for its outcomes, one of them may be worth +∞ and make
+            // their mean so: the guess goes on for the others.)
+            if let Some(start) = self.start.filter(|_| !self.options.range) {
                 figures[1] = (!guessed[start as usize].is_finite()) as u8 as f64;
             }
             let statuses = self.round(worker, None, figures)?;
@@ -602,7 +607,7 @@ impl Work<'_> {
                 }
             }
             // Counted here, not by the round: states queued for iteration wait meanwhile.
-            let mut figures = [0.0; 8];
+            let mut figures = [0.0; FIGURES];
             figures[0] = kept.iter().filter(|&&k| k).count() as f64;
             figures[1] = self.out.len() as f64;
             let statuses = self.round(worker, None, figures)?;
@@ -627,7 +632,7 @@ impl Work<'_> {
     /// For the open states: whether a move on a cycle collects a reward; bounds from the final
     /// values the cycles can be left for (with the rewards on the way); whether a reward on a
     /// cycle or a way out is below zero, and whether one is above. As a round's figures.
-    fn first_bounds(&self) -> [f64; 8] {
+    fn first_bounds(&self) -> Figures {
         let p = &self.part;
         let (mut inside, mut lo, mut hi) = (false, 0.0f64, 0.0f64);
         let (mut negative, mut positive) = (false, false);
@@ -668,15 +673,8 @@ impl Work<'_> {
             }
         }
         let flag = |b: bool| b as u8 as f64;
-        [
-            flag(inside),
-            lo,
-            hi,
-            flag(negative),
-            flag(positive),
-            0.0,
-            0.0,
-            0.0,
-        ]
+        let mut figures = [0.0; FIGURES];
+        figures[..5].copy_from_slice(&[flag(inside), lo, hi, flag(negative), flag(positive)]);
+        figures
     }
 }

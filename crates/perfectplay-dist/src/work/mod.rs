@@ -11,7 +11,7 @@ use perfectplay::encoded::{EncodedModel, EncodedNode};
 use timely::worker::Worker;
 
 use crate::part::{Bounds, Part};
-use crate::round::{first_error, total_sent, Body, Msg, Rounds, Status};
+use crate::round::{first_error, total_sent, Body, Figures, Msg, Rounds, Status, FIGURES};
 use crate::{DistError, Options};
 
 mod endless;
@@ -25,6 +25,9 @@ pub(crate) struct Outcome {
     pub lo: f64,
     /// See `v`.
     pub hi: f64,
+    /// Where the run asks for it ([`Options::range`]), the least and the greatest of the
+    /// start's outcomes: `[v, lo, hi]` of each.
+    pub range: Option<[f64; 6]>,
     /// Whether the interval iteration ran (some states lie on cycles).
     pub iterated: bool,
     /// States in all.
@@ -114,7 +117,7 @@ impl Work<'_> {
         &mut self,
         worker: &mut Worker,
         error: Option<String>,
-        figures: [f64; 8],
+        figures: Figures,
     ) -> Result<Vec<Status>, DistError> {
         let statuses = self.rounds.round(
             worker,
@@ -148,7 +151,7 @@ impl Work<'_> {
         let mut node = EncodedNode::new();
         let mut fresh: Vec<(u32, Vec<u8>)> = Vec::new();
         loop {
-            let mut figures = [0.0; 8];
+            let mut figures = [0.0; FIGURES];
             figures[0] = self.part.len() as f64;
             let statuses = self.round(worker, error.take(), figures)?;
             let states: f64 = statuses.iter().map(|s| s.figures[0]).sum();
@@ -196,6 +199,55 @@ impl Work<'_> {
             }
             self.part.round_recorded();
         }
+    }
+
+    /// The bounds the iteration watches to decide its next steps (see `iterate`), `[v, lo,
+    /// hi]`, while they are further apart than the precision asked (relative to the value,
+    /// absolute below 1; equal bounds are close enough where they are infinite too, an
+    /// endless play's worth): the start's own, or, where the run asks for the range of the
+    /// start's outcomes ([`Options::range`]), the first of theirs that are; `None` once they
+    /// are all close enough.
+    fn start_watch(&self, s: usize) -> Option<[f64; 3]> {
+        let precision = self.options.precision;
+        let open = |b: &[f64; 3]| {
+            let (lo, hi) = (b[1], b[2]);
+            let gap = hi - lo;
+            lo != hi && !(gap.is_finite() && gap <= precision * lo.abs().max(hi.abs()).max(1.0))
+        };
+        let p = &self.part;
+        match self.options.range {
+            true => p
+                .slots(s)
+                .map(|k| {
+                    let b = p.link_at[p.link[k] as usize];
+                    [b.v, b.lo, b.hi]
+                })
+                .find(open),
+            false => Some([p.v[s], p.lo[s], p.hi[s]]).filter(open),
+        }
+    }
+
+    /// The least and the greatest of the start's outcomes, each as its float value and
+    /// bounds: `[v, lo, hi]` of the least, then of the greatest (each side's least or
+    /// greatest float value and bounds, which bound the least or greatest exact value).
+    fn start_range(&self, s: usize) -> [f64; 6] {
+        let p = &self.part;
+        let mut range = [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for k in p.slots(s) {
+            let b = p.link_at[p.link[k] as usize];
+            for (i, x) in [b.v, b.lo, b.hi].into_iter().enumerate() {
+                range[i] = range[i].min(x);
+                range[i + 3] = range[i + 3].max(x);
+            }
+        }
+        range
     }
 
     /// Sends the bounds of state `s` to the links that wait for them.
@@ -266,7 +318,7 @@ impl Work<'_> {
             while let Some(m) = self.local.pop() {
                 self.settle(m, &mut pending);
             }
-            let mut figures = [0.0; 8];
+            let mut figures = [0.0; FIGURES];
             figures[0] = self.part.fin.iter().filter(|&&f| !f).count() as f64;
             let statuses = self.round(worker, None, figures)?;
             if total_sent(&statuses) == 0 {
@@ -306,7 +358,7 @@ impl Work<'_> {
         iterated: bool,
         per_process: usize,
     ) -> Result<Option<Outcome>, DistError> {
-        let mut figures = [0.0; 8];
+        let mut figures = [0.0; FIGURES];
         figures[0] = self.part.len() as f64;
         if self.rounds.index as usize % per_process == 0 {
             figures[1] = crate::peak_memory().unwrap_or(0) as f64;
@@ -315,7 +367,10 @@ impl Work<'_> {
         figures[3] = self.rounds.bytes as f64;
         if let Some(s) = self.start {
             let (p, s) = (&self.part, s as usize);
-            figures[4..].copy_from_slice(&[1.0, p.v[s], p.lo[s], p.hi[s]]);
+            figures[4..8].copy_from_slice(&[1.0, p.v[s], p.lo[s], p.hi[s]]);
+            if self.options.range {
+                figures[8..14].copy_from_slice(&self.start_range(s));
+            }
         }
         let rounds = self.rounds.rounds + 1;
         let statuses = self.round(worker, None, figures)?;
@@ -332,6 +387,11 @@ impl Work<'_> {
             v: at_start[5],
             lo: at_start[6],
             hi: at_start[7],
+            range: self.options.range.then(|| {
+                let mut range = [0.0; 6];
+                range.copy_from_slice(&at_start[8..14]);
+                range
+            }),
             iterated,
             states: sum(0),
             rounds,

@@ -39,7 +39,8 @@ use crate::syntax::ast::{Measure, ModelType, Opt, Path};
 /// the model.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum At<K> {
-    /// The choice (or the mean) over the initial states.
+    /// The choice (or the mean) over the initial states; the mean too where their range
+    /// is asked, which the solve reads from the start's outcomes.
     Start,
     /// A state of the model, packed.
     State(K),
@@ -252,11 +253,17 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     }
 }
 
+/// A query's game for a solve across processes, and whether its start stands for several
+/// initial states whose range of values is asked (a property without a filter on a model
+/// with several initial states, as PRISM answers it): the start is then a chance node over
+/// them, and the solve reports the least and greatest of its outcomes.
+pub(crate) type AcrossGame = (Box<dyn DynModel>, bool);
+
 /// The game of the resolved query `r` on `program`, with states packed as `K`.
 fn model_of<K: Word + Debug + Send + Sync + 'static>(
     program: Program,
     r: &Resolved,
-) -> Result<Box<dyn DynModel>, AnalysisError> {
+) -> Result<AcrossGame, AnalysisError> {
     let query = &r.query;
     let kind = crate::analysis::check::model_type(&program, query);
     let player = if query.opt == Opt::Max {
@@ -277,31 +284,31 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
     };
     let stepper = Stepper::<K>::new(program);
     let initial = stepper.initial()?;
-    validate_query(stepper.program(), query, r.over, initial.len())?;
-    Ok(Box::new(AcrossModel {
+    let range = r.over == OverInitial::Only && initial.len() > 1;
+    let over = if range { OverInitial::Avg } else { r.over };
+    validate_query(stepper.program(), query, over, initial.len())?;
+    let model = Box::new(AcrossModel {
         stepper,
         initial,
-        over: r.over,
+        over,
         target: r.target.clone(),
         through: r.through.clone(),
         player,
         members,
         dtmc: kind == ModelType::Dtmc,
         reward,
-    }))
+    });
+    Ok((model, range))
 }
 
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, G, W and R and R \
-     queries of F, without step bounds, are answered (at the initial state, or a filter's max, \
-     min or avg over the initial states); check this property in one process";
+     queries of F, without step bounds, are answered (at the initial states, or a filter's \
+     max, min or avg over them); check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation); an error for a query of another kind.
-pub(crate) fn across_model(
-    program: Program,
-    r: &Resolved,
-) -> Result<Box<dyn DynModel>, AnalysisError> {
+pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<AcrossGame, AnalysisError> {
     let plain = match r.query.what {
         Measure::Probability => matches!(r.query.path, Path::Eventually(_) | Path::Until(..)),
         Measure::Reward(_) => matches!(r.query.path, Path::Eventually(_)),
