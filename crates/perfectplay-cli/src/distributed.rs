@@ -169,7 +169,7 @@ pub fn solve(
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,
     };
-    render::know_error_bound(report.error_bound);
+    render::know_error_bound(report.start.error_bound);
     if m.get_flag("json") {
         let out = DistJson {
             game: game.name,
@@ -178,7 +178,10 @@ pub fn solve(
         };
         println!("{}", crate::say::json(&out));
     } else {
-        println!("{}", render::bounded_text(report.value, report.error_bound));
+        println!(
+            "{}",
+            render::bounded_text(report.start.value, report.start.error_bound)
+        );
     }
     print_stats(&report, m);
     Ok(ExitCode::SUCCESS)
@@ -241,18 +244,11 @@ pub fn check(
         true => [read(most), read(least)],
         false => [read(least), read(most)],
     });
-    let value = match report.range {
+    report.start = match report.range {
         Some([least, _]) => least,
-        None => read(DistValue {
-            value: report.value,
-            error_bound: report.error_bound,
-            lower: report.lower,
-            upper: report.upper,
-        }),
+        None => read(report.start),
     };
-    (report.value, report.error_bound) = (value.value, value.error_bound);
-    (report.lower, report.upper) = (value.lower, value.upper);
-    let bound = report.range.map_or(report.error_bound, |[a, b]| {
+    let bound = report.range.map_or(report.start.error_bound, |[a, b]| {
         a.error_bound.max(b.error_bound)
     });
     render::know_error_bound(bound);
@@ -275,7 +271,7 @@ pub fn check(
             Some([least, most]) => println!("{label}: [{}, {}]", text(least), text(most)),
             None => println!(
                 "{label}: {}",
-                render::bounded_text(report.value, report.error_bound)
+                render::bounded_text(report.start.value, report.start.error_bound)
             ),
         }
     }
@@ -304,7 +300,7 @@ fn print_stats(report: &DistReport, m: &ArgMatches) {
         report.bytes as f64 / 1e6,
         report.seconds,
         peaks.join(", "),
-        match report.error_bound {
+        match report.start.error_bound {
             0.0 => "nothing rounded".to_string(),
             b => format!("error bound {b:.1e}"),
         }

@@ -151,19 +151,11 @@ pub struct Run {
 /// The answer of a distributed solve, as process 0 reports it.
 #[derive(Clone, Debug, Serialize)]
 pub struct DistReport {
-    /// The start's value as computed in floats (+∞ where an endless play is worth that and
-    /// the start cannot avoid one; in JSON, `"inf"`); the least of [`DistReport::range`]
-    /// where the run asks for it.
-    #[serde(serialize_with = "number_or_infinity")]
-    pub value: f64,
-    /// A bound on the distance from `value` to the exact value, rounding included.
-    pub error_bound: f64,
-    /// The certified lower bound on the exact value.
-    #[serde(serialize_with = "number_or_infinity")]
-    pub lower: f64,
-    /// The certified upper bound.
-    #[serde(serialize_with = "number_or_infinity")]
-    pub upper: f64,
+    /// The start's value (+∞ where an endless play is worth that and the start cannot avoid
+    /// one); the least of [`DistReport::range`] where the run asks for it. In JSON, its
+    /// fields stand at the top.
+    #[serde(flatten)]
+    pub start: DistValue,
     /// How the values were found.
     pub method: &'static str,
     /// Processes in the run.
@@ -337,10 +329,7 @@ pub fn solve(
             None => DistValue::new(o.v, o.lo, o.hi),
         };
         DistReport {
-            value: start.value,
-            error_bound: start.error_bound,
-            lower: start.lower,
-            upper: start.upper,
+            start,
             range,
             method: if o.iterated {
                 "distributed: retrograde analysis, then interval iteration"

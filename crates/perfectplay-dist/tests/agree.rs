@@ -60,13 +60,16 @@ fn agrees(game: &str, params: &[(&str, &str)]) {
         }
         let slack = 2.0 * t.abs() * f64::EPSILON;
         assert!(
-            (report.value - t).abs() <= report.error_bound + slack,
+            (report.start.value - t).abs() <= report.start.error_bound + slack,
             "{game} {params:?} on {n}x{workers}: {} ± {} but the value is {t}",
-            report.value,
-            report.error_bound
+            report.start.value,
+            report.start.error_bound
         );
-        assert!(report.lower <= t + slack && t - slack <= report.upper);
-        assert!(report.error_bound <= 1e-8 * t.abs().max(1.0), "{report:?}");
+        assert!(report.start.lower <= t + slack && t - slack <= report.start.upper);
+        assert!(
+            report.start.error_bound <= 1e-8 * t.abs().max(1.0),
+            "{report:?}"
+        );
         assert_eq!(report.processes, n);
         assert_eq!(report.peak_memory.len(), n);
         if n > 1 {

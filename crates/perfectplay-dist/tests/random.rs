@@ -166,10 +166,10 @@ fn random_games_agree_with_the_exact_values() {
             };
             let slack = 4.0 * truth.abs() * f64::EPSILON;
             assert!(
-                (report.value - truth).abs() <= report.error_bound + slack,
+                (report.start.value - truth).abs() <= report.start.error_bound + slack,
                 "case {case} on {processes}: {} ± {} but the value is {truth}",
-                report.value,
-                report.error_bound
+                report.start.value,
+                report.start.error_bound
             );
             compared += 1;
         }
