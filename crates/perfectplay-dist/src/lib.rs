@@ -40,8 +40,8 @@
 //!    closing are an error.
 //!
 //! Every value is computed in `f64` with its bounds widened by the rounding of each sum, so
-//! [`DistReport::error_bound`] bounds the distance from the printed value to the exact value of
-//! the model, rounding included.
+//! the report's [`DistValue::error_bound`] bounds the distance from the printed value to the
+//! exact value of the model, rounding included.
 //!
 //! # Processes
 //! [`solve`] runs one process of a run: alone, or process `process` of a list of hosts (as in
