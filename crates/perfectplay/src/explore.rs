@@ -22,13 +22,13 @@
 use std::time::Instant;
 
 use crate::backup::{back_up, edge_numbers, move_ranges, Edge, Kind, NO_CHOICE};
-use crate::component::{Component, CycleError, LocalEdge, EXIT};
+use crate::component::{Component, LocalEdge, EXIT};
 use crate::linear::System;
 use crate::memory;
 use crate::model::{Branch, Model, Node, NodeKind};
 use crate::report::{Progress, Stats, Watch};
 use crate::states::{InternError, StateSet};
-use crate::{Number, Player, Rat, SolveError};
+use crate::{Number, Rat, SolveError};
 
 /// Watches an exploration: what a method that computes its own values from the explored game
 /// (multi-modular evaluation) records as the engine goes. The engine calls it at every event;
@@ -708,33 +708,9 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         };
         self.drop_edges_from(self.tstack[root].edges as usize);
         let endless = self.model.endless_play_loser();
-        let solved = comp.solve(&mut self.system, endless).map_err(|err| {
-            let name = |x: usize| self.show(self.tstack[root + owner[x]].id);
-            let who = |p: Player| match p {
-                Player::Max => "Max".to_string(),
-                Player::Min => "Min".to_string(),
-            };
-            match err {
-                CycleError::NoTermination(x) => SolveError::NoTermination {
-                    state: name(x),
-                    controller: comp
-                        .kind
-                        .iter()
-                        .find_map(|k| match k {
-                            Kind::Decision(p) => Some(who(*p)),
-                            Kind::Chance => None,
-                        })
-                        .unwrap_or_else(|| "chance".to_string()),
-                },
-                CycleError::Divergent(x, p) => SolveError::Divergent {
-                    state: name(x),
-                    player: who(p),
-                },
-                CycleError::NonStopping(x) => SolveError::NonStopping { state: name(x) },
-                CycleError::NoConvergence(x) => SolveError::NoConvergence { state: name(x) },
-                CycleError::TooCostly => unreachable!("a component solves on after its budget"),
-            }
-        })?;
+        let solved = comp
+            .solve(&mut self.system, endless)
+            .map_err(|err| comp.error(err, |x| self.show(self.tstack[root + owner[x]].id)))?;
         // Errors of components add up along the way to the start (each value is an average
         // of its successors' plus rewards, so an error of the exits passes on at most as is).
         self.stats.error_bound += solved.bound;

@@ -209,6 +209,7 @@ pub mod dynamic;
 pub mod encoded;
 mod error;
 pub mod export;
+pub mod graph;
 pub mod simulate;
 mod solution;
 mod turned;

@@ -39,7 +39,7 @@ mod ties;
 
 use crate::backup::Kind;
 use crate::linear::{System, Unsolved};
-use crate::{Number, Player};
+use crate::{Number, Player, SolveError};
 
 /// Marks an edge that leaves the component.
 pub(crate) const EXIT: u32 = u32::MAX;
@@ -54,6 +54,7 @@ pub(crate) struct LocalEdge<N> {
 }
 
 /// A component with local indices `0..n`.
+#[derive(Default)]
 pub(crate) struct Component<N> {
     pub kind: Vec<Kind>,
     /// Edges of state `x` are `edges[start[x]..start[x + 1]]` (a word each: components have
@@ -123,7 +124,7 @@ impl<N: Number> Component<N> {
         self.kind.len()
     }
 
-    fn out(&self, x: usize) -> &[LocalEdge<N>] {
+    pub(crate) fn out(&self, x: usize) -> &[LocalEdge<N>] {
         &self.edges[self.start[x] as usize..self.start[x + 1] as usize]
     }
 
@@ -133,6 +134,34 @@ impl<N: Number> Component<N> {
         match self.kind[x] {
             Kind::Decision(_) => std::slice::from_ref(&out[policy[x] as usize]),
             Kind::Chance => out,
+        }
+    }
+
+    /// The error a solve's `err` is, with local node `x` named `name(x)`.
+    pub fn error(&self, err: CycleError, name: impl Fn(usize) -> String) -> SolveError {
+        let who = |p: Player| match p {
+            Player::Max => "Max".to_string(),
+            Player::Min => "Min".to_string(),
+        };
+        match err {
+            CycleError::NoTermination(x) => SolveError::NoTermination {
+                state: name(x),
+                controller: self
+                    .kind
+                    .iter()
+                    .find_map(|k| match k {
+                        Kind::Decision(p) => Some(who(*p)),
+                        Kind::Chance => None,
+                    })
+                    .unwrap_or_else(|| "chance".to_string()),
+            },
+            CycleError::Divergent(x, p) => SolveError::Divergent {
+                state: name(x),
+                player: who(p),
+            },
+            CycleError::NonStopping(x) => SolveError::NonStopping { state: name(x) },
+            CycleError::NoConvergence(x) => SolveError::NoConvergence { state: name(x) },
+            CycleError::TooCostly => unreachable!("a component solves on after its budget"),
         }
     }
 
