@@ -121,6 +121,40 @@ fn qvbs_probabilities_across_processes_agree_with_one_process() {
     }
 }
 
+/// Haddad and Monmege's walk, on which interval iteration needs exponentially many rounds:
+/// the open states are gathered into one worker and solved there in one piece, with the same
+/// answer as one process, on 1 to 4 processes.
+#[test]
+fn a_walk_that_interval_iteration_cannot_close_across_processes() {
+    let model = format!("{QVBS}/haddad-monmege/haddad-monmege.pm");
+    for (consts, processes) in [
+        ("N=20,p=0.7", "4"),
+        ("N=100,p=0.7", "3"),
+        ("N=300,p=0.7", "2"),
+        ("N=300,p=0.3", "1"),
+    ] {
+        agrees(&model, consts, "P=? [ F \"Target\" ]", processes);
+        agrees(&model, consts, "P=? [ F \"Done\" ]", processes);
+    }
+    let o = run(&[
+        "check",
+        &model,
+        "--const",
+        "N=100,p=0.7",
+        "--prop",
+        "P=? [ F \"Target\" ]",
+        "--processes",
+        "2",
+        "--json",
+        "-q",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        v["method"].as_str().unwrap().contains("solved directly"),
+        "{v}"
+    );
+}
+
 /// A ring of ten states that the maximiser may go round for ever (one end component), each
 /// offering a gamble that wins with probability `(s+1)/20`: every state of the ring is worth
 /// the best gamble, 1/2, which the upper bounds reach only by a guess checked on the whole ring.

@@ -38,6 +38,15 @@
 //!    free cycles hold down is guessed and checked in turn once the bounds stand still.
 //!    Otherwise the run refuses. Rewards of both signs on cycles are refused. Bounds that stop
 //!    closing are an error.
+//! 5. **The open states in one piece**, where the bounds close too slowly (or a step above
+//!    refuses) and at most [`Options::gather`] states are open, and no more than a worker's
+//!    share of all the states or 65,536 (so that no worker holds much more than its share):
+//!    they go to
+//!    worker 0, which
+//!    solves them with the core's method for cycles ([`perfectplay::graph`]) three times, with
+//!    the ways out at the lower bounds of their values, at the upper ones and at the float
+//!    values (the values are monotone in them, so the first two solves, less and plus their own
+//!    error bounds, bound the values), and sends each value back to its owner.
 //!
 //! Every value is computed in `f64` with its bounds widened by the rounding of each sum, so
 //! the report's [`DistValue::error_bound`] bounds the distance from the printed value to the
@@ -120,6 +129,10 @@ pub struct Options {
     /// of their values ([`DistReport::range`]), each within the precision, rather than the
     /// start's own.
     pub range: bool,
+    /// The most open states that are gathered into one worker and solved there in one piece
+    /// where interval iteration closes too slowly (0: never); never more than a worker's
+    /// share of all the states or 65,536.
+    pub gather: usize,
 }
 
 impl Default for Options {
@@ -132,6 +145,7 @@ impl Default for Options {
             max_rounds: 1_000_000,
             endless_is_infinite: false,
             range: false,
+            gather: 1 << 20,
         }
     }
 }
@@ -331,10 +345,13 @@ pub fn solve(
         DistReport {
             start,
             range,
-            method: if o.iterated {
-                "distributed: retrograde analysis, then interval iteration"
-            } else {
-                "distributed: retrograde analysis"
+            method: match (o.iterated, o.direct) {
+                (true, true) => {
+                    "distributed: retrograde analysis, interval iteration, then the open states \
+                     solved directly in one worker"
+                }
+                (true, false) => "distributed: retrograde analysis, then interval iteration",
+                _ => "distributed: retrograde analysis",
             },
             processes,
             workers,

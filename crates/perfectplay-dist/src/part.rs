@@ -8,6 +8,7 @@
 use perfectplay::encoded::EncodedNode;
 use perfectplay::{NodeKind, Player, Rat};
 
+use crate::round::{Gathered, GatheredSlot};
 use crate::table::{Preds, StateIds, Users};
 
 /// The kind of an owned state.
@@ -251,6 +252,41 @@ impl Part {
             return 0..0;
         }
         self.choice_first[choices.start] as usize..self.choice_first[choices.end] as usize
+    }
+
+    /// Open state `s` as this worker sends it to be solved with the others in one place: each
+    /// outcome leads to another open state by its link, or out to its link's final value.
+    pub fn gathered(&self, owner: u32, s: usize) -> Gathered {
+        let max = match self.kind[s] {
+            Kind::Decision(player) => Some(player == Player::Max),
+            _ => None,
+        };
+        let choices = (self.first[s] as usize..self.first[s + 1] as usize)
+            .map(|c| {
+                let slots = (self.choice_first[c] as usize..self.choice_first[c + 1] as usize)
+                    .map(|k| {
+                        let (p, r, inexact) = (self.p[k], self.r[k], self.inexact[k]);
+                        let l = self.link[k] as usize;
+                        let b = self.link_at[l];
+                        GatheredSlot {
+                            p: (p, conversion(p, inexact & 1 != 0)),
+                            r: (r, conversion(r, inexact & 2 != 0)),
+                            to: match self.link_fin[l] {
+                                true => Err([b.v, b.lo, b.hi]),
+                                false => Ok(l as u32),
+                            },
+                        }
+                    })
+                    .collect();
+                (self.choice_reward[c], self.choice_err[c], slots)
+            })
+            .collect();
+        Gathered {
+            owner,
+            state: s as u32,
+            max,
+            choices,
+        }
     }
 
     /// Bellman's backup of state `s` from its links' bounds: `(v, lo, hi)`, the float value

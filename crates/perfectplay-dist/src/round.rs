@@ -68,6 +68,61 @@ pub(crate) enum Body {
     /// A worker's summary of the round, for every worker (boxed: there are few, and a message
     /// is as large as its largest kind).
     Status(Box<Status>),
+    /// For the worker that solves the gathered open states: link `link` of worker `at` waits
+    /// for the value of the sender's open state `state`.
+    Name {
+        /// The sender.
+        owner: u32,
+        /// The worker of the link.
+        at: u32,
+        /// The link.
+        link: u32,
+        /// The sender's state.
+        state: u32,
+    },
+    /// For the worker that solves the gathered open states: one of the sender's (boxed, as
+    /// `Status`).
+    Node(Box<Gathered>),
+    /// From the worker that solved the gathered open states: the final value of one of the
+    /// receiver's.
+    Solved {
+        /// The receiver's state.
+        state: u32,
+        /// The value as computed in floats.
+        v: f64,
+        /// A lower bound.
+        lo: f64,
+        /// An upper bound.
+        hi: f64,
+    },
+}
+
+/// An open state as its owner sends it to be solved with the others in one place: its kind and
+/// its choices, each outcome leading to another open state (by the sender's link) or out to a
+/// final value.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Gathered {
+    /// The sender.
+    pub owner: u32,
+    /// The sender's number of the state.
+    pub state: u32,
+    /// Whose decision it is: `Some(true)` the maximiser's, `Some(false)` the minimiser's;
+    /// `None` for a chance node.
+    pub max: Option<bool>,
+    /// Each choice's own reward and its bound on its conversion, with its outcomes.
+    pub choices: Vec<(f64, f64, Vec<GatheredSlot>)>,
+}
+
+/// One outcome of a [`Gathered`] state's choice.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct GatheredSlot {
+    /// The probability, and the bound on its distance from the model's fraction.
+    pub p: (f64, f64),
+    /// The reward, and the same bound.
+    pub r: (f64, f64),
+    /// Where it leads: `Ok(link)`, another open state by the sender's link; `Err([v, lo,
+    /// hi])`, out to a final value.
+    pub to: Result<u32, [f64; 3]>,
 }
 
 /// What a worker tells every worker at the end of a round.
@@ -100,6 +155,15 @@ impl Msg {
             Body::Status(s) => {
                 4 + 8 + 8 * FIGURES as u64 + s.error.as_ref().map_or(1, |e| 9 + e.len() as u64)
             }
+            Body::Name { .. } => 16,
+            Body::Node(g) => {
+                8 + 2
+                    + g.choices
+                        .iter()
+                        .map(|(_, _, slots)| 24 + 36 * slots.len() as u64)
+                        .sum::<u64>()
+            }
+            Body::Solved { .. } => 4 + 24,
         }
     }
 }

@@ -29,6 +29,15 @@ const OVERSHOOT: f64 = 1.0 / 1024.0;
 /// open state it holds.
 const LOCAL_BUDGET: usize = 16;
 
+/// After this many rounds of interval iteration without closing (or sooner, where the bounds
+/// stop moving), the open states are gathered into one worker and solved there in one piece,
+/// if there are at most [`Options::gather`](crate::Options::gather) of them, and no more than a
+/// worker's share of all the states or [`GATHER_ANYWAY`].
+const GATHER_AFTER: u64 = 256;
+
+/// So many open states may be gathered into one worker even beyond its share of the states.
+const GATHER_ANYWAY: f64 = 65_536.0;
+
 /// The side of the open states' bounds still to be guessed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Side {
@@ -69,11 +78,19 @@ impl Work<'_> {
     /// the known side settles, a guess a little beyond it is checked to be a bound (one
     /// backup from the guess stays inside it, which for values that are the least, or the
     /// greatest, fixed point of the backup proves it) and then closes in like the other.
-    pub(super) fn iterate(&mut self, worker: &mut Worker) -> Result<(), DistError> {
+    ///
+    /// Where the bounds close too slowly and few states are open, those are solved in one
+    /// piece in one worker instead (see `direct`); returns whether they were.
+    pub(super) fn iterate(&mut self, worker: &mut Worker) -> Result<bool, DistError> {
         let first = self.first_bounds();
         let statuses = self.round(worker, None, first)?;
         let any = |i: usize| statuses.iter().any(|s| s.figures[i] != 0.0);
         let (inside, negative, positive) = (any(0), any(3), any(4));
+        // The open states are gathered into one worker only while they are no more than a
+        // worker's share of all the states, or few in any case (and within the limit asked).
+        let states: f64 = statuses.iter().map(|s| s.figures[6]).sum();
+        let share = (states / self.rounds.peers as f64).max(GATHER_ANYWAY);
+        self.gather_limit = (self.options.gather as f64).min(share);
         let lo0 = statuses.iter().map(|s| s.figures[1]).fold(0.0, f64::min);
         let hi0 = statuses.iter().map(|s| s.figures[2]).fold(0.0, f64::max);
         let (lo0, hi0, mut guess) = match (inside, negative, positive) {
@@ -81,12 +98,19 @@ impl Work<'_> {
             (true, false, _) => (0.0, f64::INFINITY, Side::Upper),
             (true, _, false) => (f64::NEG_INFINITY, 0.0, Side::Lower),
             (true, true, true) => {
+                let open: Vec<usize> = (0..self.part.len())
+                    .filter(|&s| !self.part.fin[s])
+                    .collect();
+                let open_total = statuses.iter().map(|s| s.figures[5]).sum();
+                if self.try_direct(worker, &open, open_total)? {
+                    return Ok(true);
+                }
                 return Err(DistError::Unsupported(
                     "this game collects rewards of both signs on its cycles (or leaves them \
                      for values of both signs); the solve across processes bounds cycles whose \
                      rewards and exits are all of one sign"
                         .to_string(),
-                ))
+                ));
             }
         };
         // No move on a cycle collects anything, the exits are of one sign, and an endless play
@@ -143,6 +167,7 @@ impl Work<'_> {
         // The sides guessed where the bounds stood still apart (each at most once).
         let mut stuck_tried: Vec<Side> = Vec::new();
         let (mut last_lo, mut last_hi, mut finer) = (f64::NAN, f64::NAN, false);
+        let (first_round, mut gathered) = (self.rounds.rounds, false);
         loop {
             // A state whose bounds moved by more than `delta` writes them into this worker's
             // own links at once (their states are queued, as in Gauss-Seidel), and into the
@@ -206,6 +231,7 @@ impl Work<'_> {
                     }
                 });
             }
+            figures[5] = open.len() as f64;
             let statuses = self.round(worker, None, figures)?;
             let at_start = statuses
                 .iter()
@@ -215,7 +241,7 @@ impl Work<'_> {
             let (lo, hi) = (at_start[2], at_start[3]);
             if at_start[4] == 1.0 {
                 self.queue.clear();
-                return Ok(());
+                return Ok(false);
             }
             for m in std::mem::take(&mut self.out) {
                 if let Some(l) = self.receive(m) {
@@ -226,6 +252,18 @@ impl Work<'_> {
                             self.queue.push_back(s);
                         }
                     }
+                }
+            }
+            let quiet = total_sent(&statuses) == 0;
+            // Bounds that close too slowly, or not at all: the open states in one piece.
+            let open_total: f64 = statuses.iter().map(|s| s.figures[5]).sum();
+            let slow = self.rounds.rounds - first_round >= GATHER_AFTER
+                || (quiet && delta <= floor)
+                || self.rounds.rounds + 1 >= self.options.max_rounds;
+            if slow && !gathered {
+                gathered = true;
+                if self.try_direct(worker, &open, open_total)? {
+                    return Ok(true);
                 }
             }
             if self.rounds.rounds >= self.options.max_rounds {
@@ -240,10 +278,13 @@ impl Work<'_> {
             let known = if guess == Side::Upper { lo } else { hi };
             let settled = (known - last_known).abs() <= 0.1 * precision * known.abs().max(1.0);
             last_known = known;
-            let quiet = total_sent(&statuses) == 0;
             let mut guessed = false;
             if guess != Side::None && (quiet || (settled && self.rounds.rounds >= next_try)) {
-                if self.guess(worker, &open, guess)? {
+                let holds = match self.guess(worker, &open, guess) {
+                    Ok(holds) => holds,
+                    Err(e) => return self.direct_or(worker, &open, open_total, gathered, e),
+                };
+                if holds {
                     guess = Side::None;
                     guessed = true;
                 } else {
@@ -267,7 +308,10 @@ impl Work<'_> {
                 };
                 if side != Side::None && !stuck_tried.contains(&side) {
                     stuck_tried.push(side);
-                    guessed = self.guess(worker, &open, side)?;
+                    guessed = match self.guess(worker, &open, side) {
+                        Ok(holds) => holds,
+                        Err(e) => return self.direct_or(worker, &open, open_total, gathered, e),
+                    };
                 }
             }
             if quiet && !guessed {
@@ -301,6 +345,37 @@ impl Work<'_> {
                 }
             }
         }
+    }
+
+    /// What an error `e` of the iteration comes to: the open states solved in one piece, if
+    /// that was not `tried` yet and they are few enough (`Ok(true)`), else the error.
+    fn direct_or(
+        &mut self,
+        worker: &mut Worker,
+        open: &[usize],
+        open_total: f64,
+        tried: bool,
+        e: DistError,
+    ) -> Result<bool, DistError> {
+        match !tried && self.try_direct(worker, open, open_total)? {
+            true => Ok(true),
+            false => Err(e),
+        }
+    }
+
+    /// The open states solved in one piece, where there are few enough of them
+    /// (`open_total`, in all workers); returns whether they were.
+    fn try_direct(
+        &mut self,
+        worker: &mut Worker,
+        open: &[usize],
+        open_total: f64,
+    ) -> Result<bool, DistError> {
+        let solved = open_total <= self.gather_limit && self.solve_open_directly(worker, open)?;
+        if solved {
+            self.queue.clear();
+        }
+        Ok(solved)
     }
 
     /// Guesses the missing side of every open state's bounds a little beyond the known one and
@@ -675,6 +750,8 @@ impl Work<'_> {
         let flag = |b: bool| b as u8 as f64;
         let mut figures = [0.0; FIGURES];
         figures[..5].copy_from_slice(&[flag(inside), lo, hi, flag(negative), flag(positive)]);
+        figures[5] = (0..p.len()).filter(|&s| !p.fin[s]).count() as f64;
+        figures[6] = p.len() as f64;
         figures
     }
 }

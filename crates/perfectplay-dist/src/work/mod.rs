@@ -14,6 +14,7 @@ use crate::part::{Bounds, Part};
 use crate::round::{first_error, total_sent, Body, Figures, Msg, Rounds, Status, FIGURES};
 use crate::{DistError, Options};
 
+mod direct;
 mod endless;
 mod iterate;
 
@@ -30,6 +31,8 @@ pub(crate) struct Outcome {
     pub range: Option<[f64; 6]>,
     /// Whether the interval iteration ran (some states lie on cycles).
     pub iterated: bool,
+    /// Whether the states the iteration left open were solved in one piece in one worker.
+    pub direct: bool,
     /// States in all.
     pub states: u64,
     /// Rounds run.
@@ -73,6 +76,8 @@ struct Work<'a> {
     /// The side of the bounds that a guess checked as a pre-fixed point bounds whatever the
     /// players do, where the values are known to be the backup's extreme fixed point.
     fixed_point: Option<iterate::Side>,
+    /// The most open states that may be gathered into one worker (see `direct`).
+    gather_limit: f64,
 }
 
 /// Runs worker `worker` of the solve; worker 0 returns the outcome.
@@ -96,6 +101,7 @@ pub(crate) fn run(
         ending: None,
         ended: None,
         fixed_point: None,
+        gather_limit: 0.0,
     };
     work.explore(worker)?;
     work.part.explored();
@@ -105,10 +111,8 @@ pub(crate) fn run(
         }
     }
     let iterated = work.retrograde(worker)?;
-    if iterated {
-        work.iterate(worker)?;
-    }
-    work.gather(worker, iterated, per_process)
+    let direct = iterated && work.iterate(worker)?;
+    work.finish(worker, iterated, direct, per_process)
 }
 
 impl Work<'_> {
@@ -352,10 +356,11 @@ impl Work<'_> {
 
     /// The last round: every worker's counts and its process's peak memory to everyone;
     /// worker 0 makes the outcome of them.
-    fn gather(
+    fn finish(
         &mut self,
         worker: &mut Worker,
         iterated: bool,
+        direct: bool,
         per_process: usize,
     ) -> Result<Option<Outcome>, DistError> {
         let mut figures = [0.0; FIGURES];
@@ -393,6 +398,7 @@ impl Work<'_> {
                 range
             }),
             iterated,
+            direct,
             states: sum(0),
             rounds,
             messages: sum(2),

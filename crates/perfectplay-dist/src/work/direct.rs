@@ -1,0 +1,240 @@
+//! The open states gathered into one worker and solved there in one piece, by the core's direct
+//! method for cyclic components ([`perfectplay::graph`]): for the games where interval
+//! iteration closes too slowly (a long walk that the bounds cross in exponentially many
+//! rounds), once few enough states are open.
+//!
+//! The states that lead out of the open part lead to final values known only within bounds.
+//! The values are monotone in those, so the gathered game is solved three times: with every
+//! way out at its lower bound (which, less the solve's own error bound, bounds each value from
+//! below), at its upper bound (likewise from above), and at its float value (the value
+//! reported).
+
+use std::collections::HashMap;
+
+use perfectplay::graph::{Graph, Outcome, Target};
+use perfectplay::{Bounded, Number, Player};
+use timely::worker::Worker;
+
+use super::Work;
+use crate::round::{Body, Gathered, Msg, FIGURES};
+use crate::DistError;
+
+/// The worker that solves the gathered states.
+const SOLVER: u32 = 0;
+
+/// Which of a final value's `[v, lo, hi]` a solve takes for the ways out.
+#[derive(Clone, Copy)]
+enum Side {
+    Value = 0,
+    Lower = 1,
+    Upper = 2,
+}
+
+/// The gathered open states, at the worker that solves them.
+struct Gathering {
+    /// The states, in the order they arrived: node `i` of the graph is `nodes[i]`.
+    nodes: Vec<Gathered>,
+    /// The state (owner, number) each waiting link (worker, link) stands for.
+    names: HashMap<(u32, u32), (u32, u32)>,
+}
+
+impl Gathering {
+    /// The graph of the gathered states with the ways out at `side` of their final values, or
+    /// `None` where one of them is infinite on a move that may matter, or a link is not named.
+    fn graph(&self, side: Side) -> Option<Graph> {
+        let index: HashMap<(u32, u32), u32> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, g)| ((g.owner, g.state), i as u32))
+            .collect();
+        let m = self.nodes.len() as u32;
+        let mut graph = Graph::new();
+        // The random moves of decisions: each a chance node of its own, after the states.
+        let mut random: Vec<Vec<Outcome>> = Vec::new();
+        let bounded = |(value, radius): (f64, f64)| Bounded { value, radius };
+        for g in &self.nodes {
+            let mut moves: Vec<(Bounded, Vec<Outcome>)> = Vec::new();
+            for (reward, err, slots) in &g.choices {
+                let mut outcomes = Vec::with_capacity(slots.len());
+                let mut dropped = false;
+                for slot in slots {
+                    let to = match slot.to {
+                        Ok(link) => {
+                            let state = self.names.get(&(g.owner, link))?;
+                            Target::Node(*index.get(state)?)
+                        }
+                        Err(b) => {
+                            let x = b[side as usize];
+                            if !x.is_finite() {
+                                // A way out to an endless play's worth: a move its player
+                                // never takes (none other can be solved here).
+                                let worst = match g.max {
+                                    Some(true) => f64::NEG_INFINITY,
+                                    Some(false) => f64::INFINITY,
+                                    None => return None,
+                                };
+                                if b[1] == worst && b[2] == worst {
+                                    dropped = true;
+                                    break;
+                                }
+                                return None;
+                            }
+                            Target::Exit(Bounded::exact(x))
+                        }
+                    };
+                    outcomes.push(Outcome {
+                        probability: bounded(slot.p),
+                        reward: bounded(slot.r),
+                        to,
+                    });
+                }
+                if !dropped {
+                    moves.push((bounded((*reward, *err)), outcomes));
+                }
+            }
+            match g.max {
+                None => {
+                    // A chance node's own reward goes onto each of its outcomes.
+                    let (reward, outcomes) = moves.pop()?;
+                    graph.add_chance(outcomes.into_iter().map(|o| Outcome {
+                        reward: o.reward.add(&reward),
+                        ..o
+                    }));
+                }
+                Some(max) => {
+                    if moves.is_empty() {
+                        return None;
+                    }
+                    let player = if max { Player::Max } else { Player::Min };
+                    let mut edges = Vec::with_capacity(moves.len());
+                    for (reward, outcomes) in moves {
+                        let plain = outcomes.len() == 1
+                            && outcomes[0].probability.value == 1.0
+                            && outcomes[0].probability.radius == 0.0;
+                        if plain {
+                            edges.push((reward.add(&outcomes[0].reward), outcomes[0].to));
+                        } else {
+                            edges.push((reward, Target::Node(m + random.len() as u32)));
+                            random.push(outcomes);
+                        }
+                    }
+                    graph.add_decision(player, edges);
+                }
+            }
+        }
+        for outcomes in random {
+            graph.add_chance(outcomes);
+        }
+        Some(graph)
+    }
+
+    /// Each gathered state's `[v, lo, hi]`, or `None` where the graph cannot be solved here.
+    fn solve(&self, endless: Option<Player>) -> Option<Vec<[f64; 3]>> {
+        let mut solved = Vec::with_capacity(3);
+        for side in [Side::Value, Side::Lower, Side::Upper] {
+            solved.push(self.graph(side)?.solve(endless).ok()?);
+        }
+        let (v, lo, hi) = (&solved[0], &solved[1], &solved[2]);
+        (0..self.nodes.len())
+            .map(|i| {
+                let lower = (lo.values[i] - lo.error_bounds[i]).next_down();
+                let upper = (hi.values[i] + hi.error_bounds[i]).next_up();
+                (lower.is_finite() && upper.is_finite() && lower <= upper)
+                    .then(|| [v.values[i].clamp(lower, upper), lower, upper])
+            })
+            .collect()
+    }
+}
+
+impl Work<'_> {
+    /// Gathers the open states into one worker and solves them there in one piece; returns
+    /// whether that worked (then every state is final and the links hold its values), in
+    /// every worker alike. Three rounds: the states go to the solver; their values come back;
+    /// the values go on to the links that wait for them.
+    pub(super) fn solve_open_directly(
+        &mut self,
+        worker: &mut Worker,
+        open: &[usize],
+    ) -> Result<bool, DistError> {
+        let me = self.rounds.index;
+        for &s in open {
+            for &(at, link) in self.part.preds.of(s) {
+                self.out.push(Msg {
+                    to: SOLVER,
+                    body: Body::Name {
+                        owner: me,
+                        at,
+                        link,
+                        state: s as u32,
+                    },
+                });
+            }
+            self.out.push(Msg {
+                to: SOLVER,
+                body: Body::Node(Box::new(self.part.gathered(me, s))),
+            });
+        }
+        self.round(worker, None, [0.0; FIGURES])?;
+        let mut figures = [0.0; FIGURES];
+        if me == SOLVER {
+            let mut gathering = Gathering {
+                nodes: Vec::new(),
+                names: HashMap::new(),
+            };
+            for m in self.out.drain(..) {
+                match m.body {
+                    Body::Name {
+                        owner,
+                        at,
+                        link,
+                        state,
+                    } => {
+                        gathering.names.insert((at, link), (owner, state));
+                    }
+                    Body::Node(g) => gathering.nodes.push(*g),
+                    _ => {}
+                }
+            }
+            if let Some(values) = gathering.solve(self.model.endless_play_loser()) {
+                figures[0] = 1.0;
+                for (g, [v, lo, hi]) in gathering.nodes.iter().zip(values) {
+                    self.out.push(Msg {
+                        to: g.owner,
+                        body: Body::Solved {
+                            state: g.state,
+                            v,
+                            lo,
+                            hi,
+                        },
+                    });
+                }
+            }
+        }
+        let statuses = self.round(worker, None, figures)?;
+        if statuses.iter().all(|s| s.figures[0] == 0.0) {
+            self.out.clear();
+            return Ok(false);
+        }
+        for m in std::mem::take(&mut self.out) {
+            if let Body::Solved { state, v, lo, hi } = m.body {
+                let (p, s) = (&mut self.part, state as usize);
+                p.lo[s] = p.lo[s].max(lo);
+                p.hi[s] = p.hi[s].min(hi).max(p.lo[s]);
+                p.v[s] = v.clamp(p.lo[s], p.hi[s]);
+                p.fin[s] = true;
+            }
+        }
+        for &s in open {
+            self.send(s);
+        }
+        while let Some(m) = self.local.pop() {
+            self.receive(m);
+        }
+        self.round(worker, None, [0.0; FIGURES])?;
+        for m in std::mem::take(&mut self.out) {
+            self.receive(m);
+        }
+        Ok(true)
+    }
+}
