@@ -47,12 +47,18 @@ fn run_with(
 /// Checks that the distributed value of `game` with `params` is within its bound of the
 /// exact value, for 1 to 4 processes (and 2 workers on 2 processes).
 fn agrees(game: &str, params: &[(&str, &str)]) {
+    agrees_with(game, params, &Options::default());
+}
+
+/// [`agrees`] with `options`; returns the method of the last run.
+fn agrees_with(game: &str, params: &[(&str, &str)], options: &Options) -> &'static str {
     let model: Arc<dyn DynModel> = Arc::from(
         perfectplay_games::build(game, &Params::from_pairs(params.iter().copied())).unwrap(),
     );
     let t = exact(model.as_ref()).expect("an exact value");
+    let mut method = "";
     for (n, workers) in [(1, 1), (2, 1), (3, 1), (4, 1), (2, 2)] {
-        let results = run_with(Arc::clone(&model), n, workers, |_| 7, &Options::default());
+        let results = run_with(Arc::clone(&model), n, workers, |_| 7, options);
         let mut results = results.into_iter();
         let report = results.next().unwrap().unwrap().expect("process 0 reports");
         for other in results {
@@ -75,6 +81,34 @@ fn agrees(game: &str, params: &[(&str, &str)]) {
         if n > 1 {
             assert!(report.messages > 0 && report.bytes > 0);
         }
+        method = report.method;
+    }
+    method
+}
+
+/// The states on cycles gathered into one worker and solved there in one piece, at once
+/// rather than after the rounds that iteration is given first (a limit of one round of
+/// iteration): two players (Pig), and one player with rewards on the cycles (Yeetzhee).
+#[test]
+fn cycles_solved_in_one_piece_in_one_worker() {
+    let options = Options {
+        max_rounds: 1,
+        ..Options::default()
+    };
+    for (game, params) in [
+        ("pig", &[("goal", "12")][..]),
+        ("pig", &[("goal", "10"), ("opponent", "hold-at-4")]),
+        (
+            "yeetzhee",
+            &[("dice", "3"), ("faces", "6"), ("groups", "1,2")],
+        ),
+        (
+            "yeetzhee",
+            &[("dice", "6"), ("faces", "4"), ("groups", "1,2,3")],
+        ),
+    ] {
+        let method = agrees_with(game, params, &options);
+        assert!(method.contains("solved directly"), "{game}: {method}");
     }
 }
 

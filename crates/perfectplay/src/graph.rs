@@ -4,8 +4,8 @@
 //! its interval iteration cannot close (a long walk that iteration crosses in exponentially many
 //! rounds, solved directly in one).
 //!
-//! The graph is solved as one cyclic component, by the method and with the semantics of a
-//! model's components (see [`crate::Solver`]): policy iteration (Hoffman–Karp for two players)
+//! The graph is solved component by strongly connected component, each after those it leads
+//! to, by the method and with the semantics of a model's components (see [`crate::Solver`]): policy iteration (Hoffman–Karp for two players)
 //! with direct sparse solves in [`Bounded`] floats, or certified value iteration where
 //! elimination would cost too much. Each node's value comes with a bound on its distance to the
 //! exact value of the graph as given: the radii of its numbers, every rounding, and what near
@@ -34,7 +34,7 @@
 //! assert!(solved.error_bounds[1] < 1e-15);
 //! ```
 
-use crate::backup::Kind;
+use crate::backup::{consider, Kind};
 use crate::component::{Component, LocalEdge, EXIT};
 use crate::linear::System;
 use crate::{Bounded, Number, Player, SolveError};
@@ -179,32 +179,163 @@ impl Graph {
                 }
             }
         }
-        if n == 0 {
-            return Ok(GraphValues {
-                values: Vec::new(),
-                error_bounds: Vec::new(),
-                moves: Vec::new(),
-            });
-        }
+        let mut values = vec![Bounded::zero(); n];
+        let mut slack = vec![0.0f64; n];
+        let mut moves = vec![u32::MAX; n];
         let mut system = System::new(0);
-        let solved = self
-            .comp
-            .solve(&mut system, endless)
-            .map_err(|e| self.comp.error(e, |x| format!("node {x}")))?;
-        let bound = |x: usize| {
-            let ties = solved.ties_at.get(x).copied().unwrap_or(solved.ties);
-            Bounded::bound(solved.values[x].radius) + ties
-        };
+        // Each node's number in the component being solved.
+        let mut local = vec![u32::MAX; n];
+        for members in self.components() {
+            let x = members[0] as usize;
+            let cyclic = members.len() > 1 || self.comp.out(x).iter().any(|e| e.to as usize == x);
+            if !cyclic {
+                self.back_up(x, &mut values, &mut slack, &mut moves);
+                continue;
+            }
+            // The component with local numbers; edges that leave it carry their target's
+            // final value in their constant.
+            for (i, &m) in members.iter().enumerate() {
+                local[m as usize] = i as u32;
+            }
+            let mut comp = Component::default();
+            let mut exits_slack = 0.0f64;
+            for &m in &members {
+                comp.kind.push(self.comp.kind[m as usize]);
+                comp.start.push(comp.edges.len() as u32);
+                for e in self.comp.out(m as usize) {
+                    comp.edges.push(match e.to {
+                        EXIT => e.clone(),
+                        to if local[to as usize] != u32::MAX => LocalEdge {
+                            to: local[to as usize],
+                            ..e.clone()
+                        },
+                        to => {
+                            exits_slack = exits_slack.max(slack[to as usize]);
+                            LocalEdge {
+                                to: EXIT,
+                                prob: e.prob,
+                                konst: e.konst.add(&values[to as usize]),
+                            }
+                        }
+                    });
+                }
+            }
+            comp.start.push(comp.edges.len() as u32);
+            let solved = comp
+                .solve(&mut system, endless)
+                .map_err(|e| comp.error(e, |i| format!("node {}", members[i])))?;
+            for (i, &m) in members.iter().enumerate() {
+                let m = m as usize;
+                local[m] = u32::MAX;
+                values[m] = solved.values[i];
+                let ties = solved.ties_at.get(i).copied().unwrap_or(solved.ties);
+                slack[m] = exits_slack + ties;
+                if let Kind::Decision(_) = self.comp.kind[m] {
+                    moves[m] = solved.policy[i];
+                }
+            }
+        }
         Ok(GraphValues {
-            values: solved.values.iter().map(|v| v.value).collect(),
-            error_bounds: (0..n).map(bound).collect(),
-            moves: (0..n)
-                .map(|x| match self.comp.kind[x] {
-                    Kind::Chance => u32::MAX,
-                    Kind::Decision(_) => solved.policy[x],
-                })
+            values: values.iter().map(|v| v.value).collect(),
+            error_bounds: (0..n)
+                .map(|x| Bounded::bound(values[x].radius) + slack[x])
                 .collect(),
+            moves,
         })
+    }
+
+    /// One backup of node `x`, on no cycle, from its successors' final values.
+    fn back_up(&self, x: usize, values: &mut [Bounded], slack: &mut [f64], moves: &mut [u32]) {
+        let q = |e: &LocalEdge<Bounded>| match e.to {
+            EXIT => e.konst,
+            to => e.konst.add(&values[to as usize]),
+        };
+        let edges = self.comp.out(x);
+        // (The successors' slack passes on at most as is: a value is an average, or the best,
+        // of its successors' plus constants.)
+        slack[x] = edges
+            .iter()
+            .filter(|e| e.to != EXIT)
+            .map(|e| slack[e.to as usize])
+            .fold(0.0, f64::max);
+        match self.comp.kind[x] {
+            Kind::Chance => {
+                let mut v = Bounded::zero();
+                for e in edges {
+                    v.add_mul(&e.prob, &q(e));
+                }
+                values[x] = v;
+            }
+            Kind::Decision(player) => {
+                let mut best = None;
+                for (i, e) in edges.iter().enumerate() {
+                    if consider(player, &mut best, q(e)) {
+                        moves[x] = i as u32;
+                    }
+                }
+                values[x] = best.expect("a decision has a move");
+            }
+        }
+    }
+
+    /// The strongly connected components, each with every component it leads to before it
+    /// (Tarjan's algorithm, without recursion).
+    fn components(&self) -> Vec<Vec<u32>> {
+        let n = self.len();
+        const NONE: u32 = u32::MAX;
+        let (mut index, mut low) = (vec![NONE; n], vec![0u32; n]);
+        let mut on_stack = vec![false; n];
+        let (mut stack, mut out) = (Vec::new(), Vec::new());
+        let mut next = 0u32;
+        // The depth-first path: each node with the place of its next edge.
+        let mut path: Vec<(usize, usize)> = Vec::new();
+        for root in 0..n {
+            if index[root] != NONE {
+                continue;
+            }
+            path.push((root, 0));
+            while let Some(&mut (x, ref mut at)) = path.last_mut() {
+                if *at == 0 && index[x] == NONE {
+                    (index[x], low[x]) = (next, next);
+                    next += 1;
+                    stack.push(x as u32);
+                    on_stack[x] = true;
+                }
+                let edges = self.comp.out(x);
+                if let Some(e) = edges.get(*at) {
+                    *at += 1;
+                    let to = e.to;
+                    if to == EXIT {
+                        continue;
+                    }
+                    let to = to as usize;
+                    if index[to] == NONE {
+                        path.push((to, 0));
+                    } else if on_stack[to] {
+                        low[x] = low[x].min(index[to]);
+                    }
+                    continue;
+                }
+                path.pop();
+                if let Some(&(parent, _)) = path.last() {
+                    low[parent] = low[parent].min(low[x]);
+                }
+                if low[x] == index[x] {
+                    let mut members = Vec::new();
+                    loop {
+                        let m = stack.pop().expect("the component's nodes are on the stack");
+                        on_stack[m as usize] = false;
+                        members.push(m);
+                        if m as usize == x {
+                            break;
+                        }
+                    }
+                    members.reverse();
+                    out.push(members);
+                }
+            }
+        }
+        out
     }
 }
 

@@ -281,8 +281,10 @@ impl Work<'_> {
             let mut guessed = false;
             if guess != Side::None && (quiet || (settled && self.rounds.rounds >= next_try)) {
                 let holds = match self.guess(worker, &open, guess) {
-                    Ok(holds) => holds,
-                    Err(e) => return self.direct_or(worker, &open, open_total, gathered, e),
+                    Err(e @ DistError::Unsupported(_)) => {
+                        return self.direct_or(worker, &open, open_total, gathered, e)
+                    }
+                    holds => holds?,
                 };
                 if holds {
                     guess = Side::None;
@@ -309,8 +311,10 @@ impl Work<'_> {
                 if side != Side::None && !stuck_tried.contains(&side) {
                     stuck_tried.push(side);
                     guessed = match self.guess(worker, &open, side) {
-                        Ok(holds) => holds,
-                        Err(e) => return self.direct_or(worker, &open, open_total, gathered, e),
+                        Err(e @ DistError::Unsupported(_)) => {
+                            return self.direct_or(worker, &open, open_total, gathered, e)
+                        }
+                        holds => holds?,
                     };
                 }
             }
@@ -347,8 +351,9 @@ impl Work<'_> {
         }
     }
 
-    /// What an error `e` of the iteration comes to: the open states solved in one piece, if
-    /// that was not `tried` yet and they are few enough (`Ok(true)`), else the error.
+    /// What an error `e` of the iteration comes to (one that every worker meets alike: a
+    /// refusal): the open states solved in one piece, if that was not `tried` yet and they are
+    /// few enough (`Ok(true)`), else the error.
     fn direct_or(
         &mut self,
         worker: &mut Worker,
