@@ -61,7 +61,8 @@ pub fn command() -> Command {
              multi-objective \
              queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
-             of F, U, G, W or R, or an R query of F, without step bounds, at the initial states \
+             of F, U, X, G, W or R (step bounds of every form included), or an R query of F, \
+             C<=k or I=k, at the initial states \
              (a filter's max, min or avg over several, or without one their range), in floats \
              with a certified error bound; each process expands and holds its share of the states, \
              and no state space is built.\n\n\

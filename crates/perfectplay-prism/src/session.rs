@@ -712,7 +712,8 @@ pub struct AcrossQuery {
 }
 
 /// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
-/// `U`, `G`, `W` or `R`, or an R query of `F`, without step bounds, at the initial state (the
+/// `U`, `X`, `G`, `W` or `R`, step bounds included, or an R query of `F`, `C<=k` or `I=k`, at
+/// the initial state (the
 /// range over several, or a filter's max, min or avg over them). Any other property is
 /// refused with an error that says so.
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossQuery, Error> {

@@ -1,4 +1,4 @@
-//! An unbounded P query, or an R query of `F`, as a game over the model's own states, expanded
+//! A P query, or an R query of `F`, `C<=k` or `I=k`, as a game over the model's own states, expanded
 //! when asked and written as bytes ([`AcrossModel`]): what a solve that holds only a share of
 //! the states (the solve across processes) explores. No state space is built and no graph
 //! analysis runs: a state is a packed valuation ([`crate::build::lazy`]), its node is the
@@ -8,8 +8,14 @@
 //! What the query model of a built space decides by graph analysis is left to that solver,
 //! with two exceptions that are exact and local: a state that can never leave (a deadlock, or
 //! one whose every choice loops back to it) has probability zero of reaching a target it is
-//! not in, and a state the query decides (its target, or outside the `ψ` of `ψ U φ`) is
+//! not in (with no step bound), and a state the query decides (its target, or outside the `ψ` of `ψ U φ`) is
 //! terminal.
+//!
+//! A step-bounded query (`F<=k`, `F>=k`, `X`, `C<=k`, `I=k`, …) counts the steps taken in its
+//! states, up to its last step (or, for a lower bound alone, up to the first step at which the
+//! target counts, after which it is the unbounded query): its game is the model's states times
+//! the steps, acyclic where the bound is an upper one. A deadlock's loop is no command and
+//! earns its state reward alone.
 //!
 //! For an R query, a step earns its state's state reward and its command's transition reward
 //! (rewards must be at least zero), the target is worth zero, and an endless play is worth +∞
@@ -42,8 +48,10 @@ pub(crate) enum At<K> {
     /// The choice (or the mean) over the initial states; the mean too where their range
     /// is asked, which the solve reads from the start's outcomes.
     Start,
-    /// A state of the model, packed.
-    State(K),
+    /// A state of the model, packed, and the steps taken so far where the query counts them
+    /// (up to its last step, or, for a lower bound alone, up to the first step at which the
+    /// target counts; always 0 where it does not).
+    State(K, u32),
 }
 
 /// An unbounded `F` or `U` probability, or an `F` reward, on a model whose states are expanded
@@ -62,11 +70,37 @@ pub(crate) struct AcrossModel<K> {
     pub(crate) dtmc: bool,
     /// For an R query, its reward structure.
     pub(crate) reward: Option<Compiled>,
+    /// The last step the query looks at (`k` of `F<=k`, `C<=k`, `I=k`).
+    pub(crate) steps: Option<u32>,
+    /// The first step at which the target counts (`k` of `F>=k`, 1 of `X`).
+    pub(crate) first: u32,
+    /// Whether the reward is the state reward at the last step (`I=k`) rather than what
+    /// the steps earn.
+    pub(crate) instant: bool,
 }
 
 impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
-    /// The query's node at the state `s` into `node`, or the reason it cannot be given.
-    fn expand_state(&self, s: K, node: &mut impl NodeBuilder<At<K>, u32>) -> Result<(), String> {
+    /// Whether the states count the steps taken.
+    fn counts_steps(&self) -> bool {
+        self.steps.is_some() || self.first > 0
+    }
+
+    /// The steps taken after one more from `taken` (see [`At::State`]).
+    fn next_step(&self, taken: u32) -> u32 {
+        match self.steps {
+            Some(_) => taken + 1,
+            None => (taken + 1).min(self.first),
+        }
+    }
+
+    /// The query's node at the state `s`, `taken` steps in, into `node`, or the reason it
+    /// cannot be given.
+    fn expand_state(
+        &self,
+        s: K,
+        taken: u32,
+        node: &mut impl NodeBuilder<At<K>, u32>,
+    ) -> Result<(), String> {
         let mut vals = Vec::new();
         self.stepper.values(&s, &mut vals);
         let here = || self.stepper.show(&s);
@@ -74,7 +108,8 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
             e.holds(&vals)
                 .map_err(|e| format!("in state {}: {e}", here()))
         };
-        if holds(&self.target)? {
+        let counts = taken >= self.first;
+        if counts && holds(&self.target)? {
             node.terminal(if self.reward.is_some() { 0 } else { 1 });
             return Ok(());
         }
@@ -92,8 +127,20 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
             ),
             None => None,
         };
+        if self.steps == Some(taken) {
+            // The steps have run out: the state reward of `I=k`, else nothing.
+            let at_end = match (&self.reward, state_reward) {
+                (Some(_), Some(state)) if self.instant => {
+                    rat_of(state, "a reward").map_err(|e| format!("in state {}: {e}", here()))?
+                }
+                _ => Rat::ZERO,
+            };
+            node.terminal(at_end);
+            return Ok(());
+        }
+        let next = self.next_step(taken);
         let earned = |action: Option<usize>| -> Result<Rat, String> {
-            let (Some(r), Some(state)) = (&self.reward, state_reward) else {
+            let (Some(r), Some(state), false) = (&self.reward, state_reward, self.instant) else {
                 return Ok(Rat::ZERO);
             };
             let total = r
@@ -111,7 +158,19 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
         };
         self.stepper
             .expand(s, |ex| -> Result<(), String> {
-                if ex.dist.iter().all(|&(_, t)| t == s) {
+                if ex.choices.is_empty() && self.steps.is_some() {
+                    // A deadlock, with steps still to count: its loop, which is no command
+                    // and earns no transition reward.
+                    let reward = match (&self.reward, state_reward, self.instant) {
+                        (Some(_), Some(state), false) => rat_of(state, "a reward")
+                            .map_err(|e| format!("in state {}: {e}", here()))?,
+                        _ => Rat::ZERO,
+                    };
+                    node.chance();
+                    node.add_outcome(OUTCOME, Rat::ONE, reward, At::State(s, next));
+                    return Ok(());
+                }
+                if self.steps.is_none() && counts && ex.dist.iter().all(|&(_, t)| t == s) {
                     // It never leaves (a deadlock, or loops alone), and it is not in the
                     // target: a probability of zero, or a reward of +∞, which the solver
                     // finds from the loop.
@@ -119,7 +178,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                         None => node.terminal(0),
                         Some(_) => {
                             node.chance();
-                            node.add_outcome(OUTCOME, Rat::ONE, 0, At::State(s));
+                            node.add_outcome(OUTCOME, Rat::ONE, 0, At::State(s, next));
                         }
                     }
                     return Ok(());
@@ -142,7 +201,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                                     )
                                 })?
                             };
-                            node.add_outcome(i as u32 | OUTCOME, p, reward, At::State(t));
+                            node.add_outcome(i as u32 | OUTCOME, p, reward, At::State(t, next));
                         }
                     }
                     return Ok(());
@@ -160,11 +219,11 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 for (c, &(action, _, from, to)) in ex.choices.iter().enumerate() {
                     let reward = earned(action)?;
                     match ex.dist[from..to] {
-                        [(_, t)] => node.add_move(c as u32, reward, At::State(t)),
+                        [(_, t)] => node.add_move(c as u32, reward, At::State(t, next)),
                         ref outcomes => {
                             node.add_random_move(c as u32, reward);
                             for (i, &(p, t)) in outcomes.iter().enumerate() {
-                                node.add_outcome(i as u32 | OUTCOME, p, 0, At::State(t));
+                                node.add_outcome(i as u32 | OUTCOME, p, 0, At::State(t, next));
                             }
                         }
                     }
@@ -181,7 +240,7 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
 
     fn start(&self) -> At<K> {
         match self.initial[..] {
-            [only] => At::State(only),
+            [only] => At::State(only, 0),
             _ => At::Start,
         }
     }
@@ -192,10 +251,10 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
                 &(0..self.initial.len() as u32).collect::<Vec<_>>(),
                 self.over,
                 node,
-                |i| At::State(self.initial[i as usize]),
+                |i| At::State(self.initial[i as usize], 0),
             ),
-            At::State(s) => {
-                if let Err(reason) = self.expand_state(s, node) {
+            At::State(s, taken) => {
+                if let Err(reason) = self.expand_state(s, taken, node) {
                     node.fail(reason);
                 }
             }
@@ -205,7 +264,8 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     fn show_state(&self, state: &At<K>) -> String {
         match state {
             At::Start => "the initial states".to_string(),
-            At::State(s) => self.stepper.show(s),
+            At::State(s, _) if !self.counts_steps() => self.stepper.show(s),
+            At::State(s, taken) => format!("{}, {taken} steps taken", self.stepper.show(s)),
         }
     }
 
@@ -225,12 +285,15 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     fn encode_state(&self, state: &At<K>, out: &mut Vec<u8>) {
         match state {
             At::Start => out.push(0),
-            At::State(s) => {
+            At::State(s, taken) => {
                 out.push(1);
                 let mut words = Vec::with_capacity(K::WORDS);
                 s.store(&mut words);
                 for w in words {
                     out.extend_from_slice(&w.to_le_bytes());
+                }
+                if self.counts_steps() {
+                    out.extend_from_slice(&taken.to_le_bytes());
                 }
             }
         }
@@ -239,14 +302,26 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     fn decode_state(&self, bytes: &[u8]) -> Option<At<K>> {
         match bytes.split_first()? {
             (0, []) => Some(At::Start),
-            (1, rest) if rest.len() == 8 * K::WORDS => {
+            (1, rest) => {
+                let counter = if self.counts_steps() { 4 } else { 0 };
+                if rest.len() != 8 * K::WORDS + counter {
+                    return None;
+                }
+                let (rest, counter) = rest.split_at(8 * K::WORDS);
+                let taken = match counter {
+                    [] => 0,
+                    c => u32::from_le_bytes(c.try_into().ok()?),
+                };
+                if taken > self.steps.unwrap_or(self.first) {
+                    return None;
+                }
                 let words: Vec<u64> = rest
                     .chunks_exact(8)
                     .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
                     .collect();
                 self.stepper
                     .is_state(&words)
-                    .then(|| At::State(K::load(&words)))
+                    .then(|| At::State(K::load(&words), taken))
             }
             _ => None,
         }
@@ -297,24 +372,34 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         members,
         dtmc: kind == ModelType::Dtmc,
         reward,
+        steps: r.steps,
+        first: r.first,
+        instant: matches!(query.path, Path::Instant(_)),
     });
     Ok((model, range))
 }
 
 /// What the solve across processes answers.
-pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, G, W and R and R \
-     queries of F, without step bounds, are answered (at the initial states, or a filter's \
-     max, min or avg over them); check this property in one process";
+pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
+     step bounds or without) and R queries of F, C<=k and I=k are answered (at the initial \
+     states, or a filter's max, min or avg over them); check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation); an error for a query of another kind.
 pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<AcrossGame, AnalysisError> {
     let plain = match r.query.what {
-        Measure::Probability => matches!(r.query.path, Path::Eventually(_) | Path::Until(..)),
-        Measure::Reward(_) => matches!(r.query.path, Path::Eventually(_)),
+        Measure::Probability => matches!(
+            r.query.path,
+            Path::Eventually(_) | Path::Until(..) | Path::Bounded { .. } | Path::Next(_)
+        ),
+        Measure::Reward(_) => match r.query.path {
+            Path::Eventually(_) => r.steps.is_none() && r.first == 0,
+            Path::Cumulative(_) | Path::Instant(_) => r.steps.is_some(),
+            _ => false,
+        },
         _ => false,
     };
-    if !plain || r.steps.is_some() || r.first > 0 || r.query.bound.is_some() {
+    if !plain || r.query.bound.is_some() {
         return Err(unsupported(NOT_ACROSS));
     }
     match state_bits(&program) {
