@@ -138,11 +138,15 @@ fn random_games_agree_with_the_exact_values() {
             continue;
         };
         solved += 1;
-        // (A limit of one round of iteration: the states on cycles are gathered into one
-        // worker at once and solved there in one piece.)
-        for (processes, max_rounds) in [(1, None), (2, None), (1, Some(1)), (2, Some(1))] {
+        // Interval iteration alone (nothing gathered), as the run chooses, and with a limit
+        // of one round of iteration (the states on cycles gathered into one worker at once
+        // and solved there in one piece).
+        let runs = [(1, Some(0), None), (2, Some(0), None), (2, None, None)];
+        let gathered = [(1, None, Some(1)), (2, None, Some(1))];
+        for (processes, gather, max_rounds) in runs.into_iter().chain(gathered) {
             let options = Options {
                 max_rounds: max_rounds.unwrap_or(Options::default().max_rounds),
+                gather: gather.unwrap_or(Options::default().gather),
                 ..Options::default()
             };
             let hosts = hosts(processes);

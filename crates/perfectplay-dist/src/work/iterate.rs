@@ -33,7 +33,7 @@ const LOCAL_BUDGET: usize = 16;
 /// stop moving), the open states are gathered into one worker and solved there in one piece,
 /// if there are at most [`Options::gather`](crate::Options::gather) of them, and no more than a
 /// worker's share of all the states or [`GATHER_ANYWAY`].
-const GATHER_AFTER: u64 = 256;
+const GATHER_AFTER: u64 = 16;
 
 /// So many open states may be gathered into one worker even beyond its share of the states.
 const GATHER_ANYWAY: f64 = 65_536.0;
