@@ -694,6 +694,7 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
             "filter(max, P>=0.5 [ F<=3 s=3 ], \"init\")",
             "check this property in one process",
         ),
+        ("P=? [ F<=100001 s=3 ]", "at most 100000 steps"),
         (
             "filter(forall, P>=0.5 [ F s=3 ])",
             "check this property in one process",

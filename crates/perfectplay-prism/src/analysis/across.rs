@@ -158,6 +158,21 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
         };
         self.stepper
             .expand(s, |ex| -> Result<(), String> {
+                let stays = ex.dist.iter().all(|&(_, t)| t == s);
+                if stays && counts && (self.steps.is_none() || self.reward.is_none()) {
+                    // It never leaves (a deadlock, or loops alone), and it is not in the
+                    // target, which counts by now: a probability of zero (however many steps
+                    // are left), or a reward of +∞ (with no step bound), which the solver
+                    // finds from the loop.
+                    match self.reward {
+                        None => node.terminal(0),
+                        Some(_) => {
+                            node.chance();
+                            node.add_outcome(OUTCOME, Rat::ONE, 0, At::State(s, next));
+                        }
+                    }
+                    return Ok(());
+                }
                 if ex.choices.is_empty() && self.steps.is_some() {
                     // A deadlock, with steps still to count: its loop, which is no command
                     // and earns no transition reward.
@@ -168,19 +183,6 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     };
                     node.chance();
                     node.add_outcome(OUTCOME, Rat::ONE, reward, At::State(s, next));
-                    return Ok(());
-                }
-                if self.steps.is_none() && counts && ex.dist.iter().all(|&(_, t)| t == s) {
-                    // It never leaves (a deadlock, or loops alone), and it is not in the
-                    // target: a probability of zero, or a reward of +∞, which the solver
-                    // finds from the loop.
-                    match self.reward {
-                        None => node.terminal(0),
-                        Some(_) => {
-                            node.chance();
-                            node.add_outcome(OUTCOME, Rat::ONE, 0, At::State(s, next));
-                        }
-                    }
                     return Ok(());
                 }
                 if self.dtmc {
@@ -379,6 +381,10 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
     Ok((model, range))
 }
 
+/// The largest step bound a query across processes may have: each step is a layer of states
+/// and a round of messages.
+const MAX_STEPS: u32 = 100_000;
+
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
      step bounds or without) and R queries of F, C<=k and I=k are answered (at the initial \
@@ -401,6 +407,13 @@ pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<AcrossGame,
     };
     if !plain || r.query.bound.is_some() {
         return Err(unsupported(NOT_ACROSS));
+    }
+    if r.steps.unwrap_or(r.first).max(r.first) > MAX_STEPS {
+        return Err(unsupported(format!(
+            "across processes, a step bound is counted in the states, a round of messages a \
+             step: at most {MAX_STEPS} steps; check this property in one process, which takes \
+             any bound"
+        )));
     }
     match state_bits(&program) {
         0..=64 => model_of::<u64>(program, r),
