@@ -22,6 +22,15 @@ use crate::DistError;
 /// The worker that solves the gathered states.
 const SOLVER: u32 = 0;
 
+/// After this many rounds of interval iteration without closing (or sooner, where the bounds
+/// stop moving), the open states are gathered into one worker and solved there in one piece,
+/// if there are at most [`Options::gather`](crate::Options::gather) of them, and no more than a
+/// worker's share of all the states or [`GATHER_ANYWAY`].
+pub(super) const GATHER_AFTER: u64 = 16;
+
+/// So many open states may be gathered into one worker even beyond its share of the states.
+const GATHER_ANYWAY: f64 = 65_536.0;
+
 /// Which of a final value's `[v, lo, hi]` a solve takes for the ways out.
 #[derive(Clone, Copy)]
 enum Side {
@@ -36,18 +45,14 @@ struct Gathering {
     nodes: Vec<Gathered>,
     /// The state (owner, number) each waiting link (worker, link) stands for.
     names: HashMap<(u32, u32), (u32, u32)>,
+    /// The node of each state (owner, number).
+    index: HashMap<(u32, u32), u32>,
 }
 
 impl Gathering {
     /// The graph of the gathered states with the ways out at `side` of their final values, or
     /// `None` where one of them is infinite on a move that may matter, or a link is not named.
     fn graph(&self, side: Side) -> Option<Graph> {
-        let index: HashMap<(u32, u32), u32> = self
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, g)| ((g.owner, g.state), i as u32))
-            .collect();
         let m = self.nodes.len() as u32;
         let mut graph = Graph::new();
         // The random moves of decisions: each a chance node of its own, after the states.
@@ -62,7 +67,7 @@ impl Gathering {
                     let to = match slot.to {
                         Ok(link) => {
                             let state = self.names.get(&(g.owner, link))?;
-                            Target::Node(*index.get(state)?)
+                            Target::Node(*self.index.get(state)?)
                         }
                         Err(b) => {
                             let x = b[side as usize];
@@ -148,6 +153,45 @@ impl Gathering {
 }
 
 impl Work<'_> {
+    /// Sets how many open states may be gathered, of `states` in all: no more than a worker's
+    /// share of them, or few in any case (and within the limit asked).
+    pub(super) fn limit_gathering(&mut self, states: f64) {
+        let share = (states / self.rounds.peers as f64).max(GATHER_ANYWAY);
+        self.gather_limit = (self.options.gather as f64).min(share);
+    }
+
+    /// What an error `e` of the iteration comes to (one that every worker meets alike: a
+    /// refusal): the open states solved in one piece, if that was not `tried` yet and they are
+    /// few enough (`Ok(true)`), else the error.
+    pub(super) fn direct_or(
+        &mut self,
+        worker: &mut Worker,
+        open: &[usize],
+        open_total: f64,
+        tried: bool,
+        e: DistError,
+    ) -> Result<bool, DistError> {
+        match !tried && self.try_direct(worker, open, open_total)? {
+            true => Ok(true),
+            false => Err(e),
+        }
+    }
+
+    /// The open states solved in one piece, where there are few enough of them
+    /// (`open_total`, in all workers); returns whether they were.
+    pub(super) fn try_direct(
+        &mut self,
+        worker: &mut Worker,
+        open: &[usize],
+        open_total: f64,
+    ) -> Result<bool, DistError> {
+        let solved = open_total <= self.gather_limit && self.solve_open_directly(worker, open)?;
+        if solved {
+            self.queue.clear();
+        }
+        Ok(solved)
+    }
+
     /// Gathers the open states into one worker and solves them there in one piece; returns
     /// whether that worked (then every state is final and the links hold its values), in
     /// every worker alike. Three rounds: the states go to the solver; their values come back;
@@ -181,6 +225,7 @@ impl Work<'_> {
             let mut gathering = Gathering {
                 nodes: Vec::new(),
                 names: HashMap::new(),
+                index: HashMap::new(),
             };
             for m in self.out.drain(..) {
                 match m.body {
@@ -196,6 +241,9 @@ impl Work<'_> {
                     _ => {}
                 }
             }
+            gathering.index = (gathering.nodes.iter().enumerate())
+                .map(|(i, g)| ((g.owner, g.state), i as u32))
+                .collect();
             if let Some(values) = gathering.solve(self.model.endless_play_loser()) {
                 figures[0] = 1.0;
                 for (g, [v, lo, hi]) in gathering.nodes.iter().zip(values) {

@@ -29,15 +29,6 @@ const OVERSHOOT: f64 = 1.0 / 1024.0;
 /// open state it holds.
 const LOCAL_BUDGET: usize = 16;
 
-/// After this many rounds of interval iteration without closing (or sooner, where the bounds
-/// stop moving), the open states are gathered into one worker and solved there in one piece,
-/// if there are at most [`Options::gather`](crate::Options::gather) of them, and no more than a
-/// worker's share of all the states or [`GATHER_ANYWAY`].
-const GATHER_AFTER: u64 = 16;
-
-/// So many open states may be gathered into one worker even beyond its share of the states.
-const GATHER_ANYWAY: f64 = 65_536.0;
-
 /// The side of the open states' bounds still to be guessed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Side {
@@ -86,11 +77,7 @@ impl Work<'_> {
         let statuses = self.round(worker, None, first)?;
         let any = |i: usize| statuses.iter().any(|s| s.figures[i] != 0.0);
         let (inside, negative, positive) = (any(0), any(3), any(4));
-        // The open states are gathered into one worker only while they are no more than a
-        // worker's share of all the states, or few in any case (and within the limit asked).
-        let states: f64 = statuses.iter().map(|s| s.figures[6]).sum();
-        let share = (states / self.rounds.peers as f64).max(GATHER_ANYWAY);
-        self.gather_limit = (self.options.gather as f64).min(share);
+        self.limit_gathering(statuses.iter().map(|s| s.figures[6]).sum());
         let lo0 = statuses.iter().map(|s| s.figures[1]).fold(0.0, f64::min);
         let hi0 = statuses.iter().map(|s| s.figures[2]).fold(0.0, f64::max);
         let (lo0, hi0, mut guess) = match (inside, negative, positive) {
@@ -257,7 +244,7 @@ impl Work<'_> {
             let quiet = total_sent(&statuses) == 0;
             // Bounds that close too slowly, or not at all: the open states in one piece.
             let open_total: f64 = statuses.iter().map(|s| s.figures[5]).sum();
-            let slow = self.rounds.rounds - first_round >= GATHER_AFTER
+            let slow = self.rounds.rounds - first_round >= super::direct::GATHER_AFTER
                 || (quiet && delta <= floor)
                 || self.rounds.rounds + 1 >= self.options.max_rounds;
             if slow && !gathered {
@@ -349,38 +336,6 @@ impl Work<'_> {
                 }
             }
         }
-    }
-
-    /// What an error `e` of the iteration comes to (one that every worker meets alike: a
-    /// refusal): the open states solved in one piece, if that was not `tried` yet and they are
-    /// few enough (`Ok(true)`), else the error.
-    fn direct_or(
-        &mut self,
-        worker: &mut Worker,
-        open: &[usize],
-        open_total: f64,
-        tried: bool,
-        e: DistError,
-    ) -> Result<bool, DistError> {
-        match !tried && self.try_direct(worker, open, open_total)? {
-            true => Ok(true),
-            false => Err(e),
-        }
-    }
-
-    /// The open states solved in one piece, where there are few enough of them
-    /// (`open_total`, in all workers); returns whether they were.
-    fn try_direct(
-        &mut self,
-        worker: &mut Worker,
-        open: &[usize],
-        open_total: f64,
-    ) -> Result<bool, DistError> {
-        let solved = open_total <= self.gather_limit && self.solve_open_directly(worker, open)?;
-        if solved {
-            self.queue.clear();
-        }
-        Ok(solved)
     }
 
     /// Guesses the missing side of every open state's bounds a little beyond the known one and
