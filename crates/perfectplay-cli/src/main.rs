@@ -657,13 +657,22 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(e) => {
-            let chain: Vec<String> = e.chain().map(|c| c.to_string()).collect();
-            // The core names no flag; the limit it speaks of is this one.
+            // Each cause once: a wrapper that says no more than its cause (a phase's error
+            // carried as it is) adds nothing.
+            let mut chain: Vec<String> = Vec::new();
+            for c in e.chain().map(|c| c.to_string()) {
+                if !chain.last().is_some_and(|last| last.ends_with(&c)) {
+                    chain.push(c);
+                }
+            }
+            // The core and the PRISM crate name no flag; the limit they speak of is this one.
             let limit = e.chain().any(|c| {
                 matches!(
                     c.downcast_ref(),
                     Some(perfectplay::SolveError::StateLimit { .. })
-                )
+                ) || c
+                    .downcast_ref::<perfectplay_prism::Error>()
+                    .is_some_and(perfectplay_prism::Error::is_state_limit)
             });
             let hint = if limit { " (--max-states)" } else { "" };
             say!("error: {}{hint}", one_line(&chain.join(": ")));

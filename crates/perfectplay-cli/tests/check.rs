@@ -208,6 +208,25 @@ fn errors_name_the_place() {
         "{}",
         text(&o.stderr)
     );
+
+    // The state limit: said once, with the flag that raises it.
+    let model = file(
+        "long.prism",
+        "mdp\nmodule m\n  x : [0..100000] init 0;\n  [] x<100000 -> (x'=x+1);\nendmodule\n",
+    );
+    let o = run(&[
+        "check",
+        &model,
+        "--prop",
+        "Pmax=? [ F x<0 ]",
+        "--max-states",
+        "1000",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        text(&o.stderr).trim_end().lines().last(),
+        Some("error: more than 1000 states (the state limit) (--max-states)")
+    );
 }
 
 fn json(out: &Output) -> serde_json::Value {

@@ -56,6 +56,11 @@ pub enum Error {
 }
 
 impl Error {
+    /// Whether the state space has more states than the limit asked for.
+    pub fn is_state_limit(&self) -> bool {
+        matches!(self, Error::Build(BuildError::StateLimit { .. }))
+    }
+
     /// `error`, said of property `text` (see [`AnalysisError::of`]).
     pub(crate) fn of(text: &str, error: AnalysisError) -> Error {
         Error::from(AnalysisError::of(text, error))
