@@ -110,10 +110,11 @@ fn cases() -> Vec<Case> {
         ("synchronisation on actions", SYNC.into(), "P=? [ F<=1 y=1 ]", false, Answer(": 0.5")),
         (
             "`system … endsystem`",
-            format!("{SYNC}system a || b endsystem\n"),
+            // a's [go] hidden: a and b each take their own step, one of the two at a time.
+            format!("{SYNC}system (a / {{go}}) || b endsystem\n"),
             "P=? [ F<=1 y=1 ]",
-            false,
-            Answer(": 0.5"),
+            true,
+            Answer("= 1/4"),
         ),
         (
             "probabilistic updates",

@@ -331,11 +331,11 @@ label \"end\" = \"win\" | x = 3;
     }
 }
 
-/// A `system … endsystem` block that composes every module once in parallel says what PRISM
-/// does without one, so it is understood, in any order and with parentheses, and `|||` too
-/// where no action is shared; every other composition is an error naming what it does.
+/// A `system … endsystem` block composes the modules by PRISM's process algebra: `||` (on the
+/// shared actions, in any order and grouping: what PRISM does without a block), `|||` (on none),
+/// `|[…]|` (on those listed), hiding and renaming; every module once.
 #[test]
-fn a_system_block_of_every_module_in_parallel_is_understood() {
+fn a_system_block_composes_the_modules() {
     let model = |system: &str, shared: &str| {
         format!(
             "dtmc
@@ -361,37 +361,111 @@ endmodule
     // heads: 1.
     assert_eq!(value(&model("", "s")).unwrap(), "1/2");
     assert_eq!(value(&model("", "t")).unwrap(), "1");
-    for system in [
-        "system a || b endsystem",
-        "system b||a endsystem",
-        "system ((b) || a) endsystem",
+    for (system, shared, want) in [
+        ("system a || b endsystem", "s", "1/2"),
+        ("system b||a endsystem", "s", "1/2"),
+        ("system ((b) || a) endsystem", "s", "1/2"),
+        ("system a |[s]| b endsystem", "s", "1/2"),
+        // Apart: on no action, or with [s] of one side hidden or renamed.
+        ("system a ||| b endsystem", "s", "1"),
+        ("system a ||| b endsystem", "t", "1"),
+        ("system a |[t]| b endsystem", "s", "1"),
+        ("system a/{s} || b endsystem", "s", "1"),
+        ("system a || b {s<-u} endsystem", "s", "1"),
+        // Renamed to meet: [t] of b becomes [s].
+        ("system a || (b {t<-s}) endsystem", "t", "1/2"),
+        // Hidden above the synchronisation: still one step together.
+        ("system (a || b) / {s} endsystem", "s", "1/2"),
+        // Synchronised on an action one side lacks: blocked, so x stays 0.
+        ("system a |[s]| b endsystem", "t", "0"),
     ] {
-        assert_eq!(value(&model(system, "s")).unwrap(), "1/2", "{system}");
-        let parsed = perfectplay_prism::parse_model("m", &model(system, "s")).unwrap();
+        let src = model(system, shared);
+        assert_eq!(value(&src).unwrap(), want, "{system} [{shared}]");
+        let parsed = perfectplay_prism::parse_model("m", &src).unwrap();
         let again = perfectplay_prism::parse_model("again", &parsed.to_string()).unwrap();
-        assert_eq!(again, parsed);
+        assert_eq!(again, parsed, "{system}");
     }
-    assert_eq!(value(&model("system a ||| b endsystem", "t")).unwrap(), "1");
-    for (system, shared, why) in [
+    for (system, why) in [
+        ("system a || a endsystem", "module 'a' appears twice"),
+        ("system a endsystem", "leaves out module 'b'"),
+        ("system a || c endsystem", "no module 'c'"),
+        ("system (a || b endsystem", "expected ')'"),
+        ("system a || b ||| a endsystem", "expected 'endsystem'"),
+        ("system a || b {s<-t, s<-u} endsystem", "renamed twice"),
         (
-            "system a ||| b endsystem",
-            "s",
-            "interleaves 'a' and 'b', which share [s]",
+            "system a || b endsystem\nsystem a || b endsystem",
+            "a second system",
         ),
-        ("system a || a endsystem", "s", "names 'a' twice"),
-        ("system a endsystem", "s", "leaves out 'b'"),
-        ("system a || c endsystem", "s", "no module 'c'"),
-        ("system a |[s]| b endsystem", "s", "in this form"),
-        ("system a || (b ||| a) endsystem", "s", "in this form"),
-        ("system a || b {s<-t} endsystem", "s", "in this form"),
-        ("system (a || b endsystem", "s", "in this form"),
     ] {
-        let e = value(&model(system, shared)).unwrap_err();
+        let e = value(&model(system, "s")).unwrap_err();
         assert!(
-            e.starts_with("sys.prism:10:") && e.contains(why),
+            e.starts_with("sys.prism:") && e.contains(why),
             "{system}: {e}"
         );
     }
+}
+
+/// Which of three modules take part in each step: `(a ||| b) || c` lets c step with a or with
+/// b on [s], never with both; transition rewards go by the name a step has in the end, and a
+/// hidden step earns the `[]` rewards.
+#[test]
+fn a_composition_picks_who_steps_together_and_what_it_earns() {
+    let src = |system: &str| {
+        format!(
+            "dtmc
+module a
+  x : [0..1];
+  [s] x=0 -> (x'=1);
+endmodule
+module b = a [x=y] endmodule
+module c
+  z : [0..2];
+  [s] z<2 -> (z'=z+1);
+endmodule
+rewards \"r\"
+  [s] true : 1;
+  [] true : 10;
+endrewards
+{system}
+"
+        )
+    };
+    let check = |system: &str, prop: &str| -> String {
+        let loaded = Loaded::new("three.prism", &src(system), &[], 1_000).unwrap();
+        let props = Props::new(&loaded.program, "p", prop, &[]).unwrap();
+        let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+        a.exact.unwrap()
+    };
+    // All on [s] at once: one step, then nothing can move (x, y are 1).
+    assert_eq!(check("", "P=? [ F z=2 ]"), "0");
+    // c with a or with b, one at a time (each 1/2 first): z reaches 2 surely, x and y 1.
+    assert_eq!(
+        check(
+            "system (a ||| b) || c endsystem",
+            "P=? [ F z=2 & x=1 & y=1 ]"
+        ),
+        "1"
+    );
+    assert_eq!(
+        check("system (a ||| b) || c endsystem", "R{\"r\"}=? [ C<=2 ]"),
+        "2"
+    );
+    // The same steps hidden earn [] rewards instead.
+    assert_eq!(
+        check(
+            "system ((a ||| b) || c) / {s} endsystem",
+            "R{\"r\"}=? [ C<=2 ]"
+        ),
+        "20"
+    );
+    // Renamed, [s] earns nothing: the steps are [t] now.
+    assert_eq!(
+        check(
+            "system ((a ||| b) || c) {s<-t} endsystem",
+            "R{\"r\"}=? [ C<=2 ]"
+        ),
+        "0"
+    );
 }
 
 /// PRISM's built-in labels: `"init"` (the initial states) and `"deadlock"` (no command enabled,

@@ -18,7 +18,7 @@ use crate::syntax::ast::*;
 use crate::syntax::diagnostic::{Diagnostic, Span};
 
 pub use crate::program::eval::{CExpr, EvalError};
-use crate::program::modules::{check_renaming, check_system, rename_module};
+use crate::program::modules::{check_renaming, compose, rename_module, Sync};
 pub use crate::program::resolve::Type;
 use crate::program::resolve::{Checker, Scope};
 
@@ -367,10 +367,16 @@ impl Program {
             }
             self.modules.push(m.name.name.clone());
         }
-        for item in &model.items {
-            if let Item::System(sys) = item {
-                check_system(ck, sys, &modules)?;
+        let mut composition = None;
+        let mut systems = model.items.iter().filter_map(|i| match i {
+            Item::System(sys) => Some(sys),
+            _ => None,
+        });
+        if let Some(sys) = systems.next() {
+            if let Some(second) = systems.next() {
+                return Err(ck.error(second.span, "a second system … endsystem"));
             }
+            composition = compose(ck, sys, &modules, model.model_type)?;
         }
         // Variables: globals, then each module's.
         let mut decls: Vec<(&VarDecl, Option<usize>)> = Vec::new();
@@ -547,6 +553,10 @@ impl Program {
                 });
             }
         }
+        // A composition other than `||` alone: each command of an action, once for each sync
+        // its module takes part in on that action, carries the sync's number instead.
+        let composed =
+            composition.map(|syncs| recompose(&mut self.actions, &mut self.commands, &syncs));
         let mut label_spans: HashMap<&str, Span> = HashMap::new();
         let mut reward_spans: HashMap<&str, Span> = HashMap::new();
         // Each module is one player's, and each action; players have distinct names.
@@ -597,10 +607,23 @@ impl Program {
                         let v = num_of(&it.value, "a reward")?;
                         match &it.action {
                             None => s.state.push((g, v)),
-                            Some(a) => {
-                                let a = a.as_ref().map(|a| action_of(a, &mut self.actions));
-                                s.transition.push((a, g, v));
-                            }
+                            Some(a) => match &composed {
+                                // The reward of an action goes to each sync of that name; that
+                                // of `[]` to each hidden one too, as they are unlabelled.
+                                Some(by_name) => {
+                                    let name = a.as_ref().map_or("", |a| a.name.as_str());
+                                    if a.is_none() {
+                                        s.transition.push((None, g.clone(), v.clone()));
+                                    }
+                                    for &k in by_name.get(name).into_iter().flatten() {
+                                        s.transition.push((Some(k), g.clone(), v.clone()));
+                                    }
+                                }
+                                None => {
+                                    let a = a.as_ref().map(|a| action_of(a, &mut self.actions));
+                                    s.transition.push((a, g, v));
+                                }
+                            },
                         }
                     }
                     self.rewards.push(s);
@@ -904,6 +927,45 @@ fn formula_span(model: &Model, name: &str) -> Option<Span> {
         Item::Formula(n, _) if n.name == name => Some(n.span),
         _ => None,
     })
+}
+
+/// The commands recomposed by `syncs` (see [`Sync`]): the actions become the syncs, named
+/// as they go (a hidden one unnamed), and each command of an action is copied once for
+/// each sync its module takes part in on it (none where the action is blocked). Returns
+/// the syncs of each name (`""` for the hidden ones).
+fn recompose(
+    actions: &mut Vec<String>,
+    commands: &mut Vec<Cmd>,
+    syncs: &[Sync],
+) -> HashMap<String, Vec<usize>> {
+    let names = std::mem::take(actions);
+    let mut takes: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+    for (k, sync) in syncs.iter().enumerate() {
+        let name = sync.name.clone().unwrap_or_default();
+        by_name.entry(name.clone()).or_default().push(k);
+        actions.push(name);
+        for (m, a) in &sync.parts {
+            takes.entry((*m, a.as_str())).or_default().push(k);
+        }
+    }
+    for c in std::mem::take(commands) {
+        let Some(a) = c.action else {
+            commands.push(c);
+            continue;
+        };
+        for &k in takes
+            .get(&(c.module, names[a].as_str()))
+            .into_iter()
+            .flatten()
+        {
+            commands.push(Cmd {
+                action: Some(k),
+                ..c.clone()
+            });
+        }
+    }
+    by_name
 }
 
 #[cfg(test)]

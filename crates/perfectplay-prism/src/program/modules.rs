@@ -1,12 +1,12 @@
 //! The modules a model composes: copies of a module under a renaming (`module M2 = M1 [ … ]
-//! endmodule`), with the checks of the renaming, and the `system … endsystem` block, checked
-//! to say what PRISM does without one.
+//! endmodule`), with the checks of the renaming, and the `system … endsystem` block, which
+//! composes them by PRISM's process-algebra operators.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::program::resolve::Checker;
 use crate::syntax::ast::*;
-use crate::syntax::diagnostic::Diagnostic;
+use crate::syntax::diagnostic::{Diagnostic, Span};
 
 /// A renaming that maps each name once and no two names to one.
 pub(super) fn check_renaming(ck: &Checker<'_>, r: &Renamed) -> Result<(), Diagnostic> {
@@ -131,60 +131,182 @@ fn rename_expr(
     Expr { kind, span: e.span }
 }
 
-/// A `system … endsystem` block is understood where it says what PRISM does without one:
-/// every module once, composed with `||` (or with `|||` where no action is shared, which is
-/// then the same); any other composition is an error that says so.
-pub(super) fn check_system(
+/// One way the composed system moves on an action (a *sync*): the name it goes by (`None`
+/// where it is hidden, which makes it unlabelled), and the modules that take part, each with
+/// the action its own commands carry. A step takes one enabled command of each part, as a
+/// synchronised action does.
+#[derive(Clone, Debug)]
+pub(super) struct Sync {
+    pub name: Option<String>,
+    pub parts: Vec<(usize, String)>,
+}
+
+/// What a `system … endsystem` block composes: its syncs, or `None` where it composes every
+/// module with `||` alone, in any order and grouping, which is what PRISM does without a block
+/// (every action synchronises all the modules that have it). Every module must appear once.
+pub(super) fn compose(
     ck: &Checker<'_>,
     sys: &System,
     modules: &[Module],
-) -> Result<(), Diagnostic> {
-    let unsupported = |what: &str| {
-        ck.error(
+    model_type: ModelType,
+) -> Result<Option<Vec<Sync>>, Diagnostic> {
+    let mut used = vec![false; modules.len()];
+    let (syncs, _) = syncs_of(ck, &sys.expr, modules, &mut used)?;
+    if let Some(i) = used.iter().position(|u| !u) {
+        return Err(ck.error(
             sys.span,
             format!(
-                "system … endsystem {what}: only every module once, composed with || (or ||| \
-                 where no action is shared), is supported, as when the block is absent"
+                "system … endsystem leaves out module '{}' (PRISM composes every module)",
+                modules[i].name.name
             ),
-        )
-    };
-    let Some((listed, interleaved)) = &sys.parallel else {
-        return Err(unsupported(
-            "in this form (hiding, renaming, |[…]|, or || mixed with |||)",
         ));
-    };
-    for m in listed {
-        if !modules.iter().any(|d| d.name.name == m.name) {
-            return Err(ck.error(m.span, format!("no module '{}'", m.name)));
-        }
-        if listed.iter().filter(|o| o.name == m.name).count() > 1 {
-            return Err(unsupported(&format!("names '{}' twice", m.name)));
-        }
     }
-    if let Some(missing) = modules
-        .iter()
-        .find(|d| !listed.iter().any(|m| m.name == d.name.name))
-    {
-        return Err(unsupported(&format!("leaves out '{}'", missing.name.name)));
+    if plain(&sys.expr) {
+        return Ok(None);
     }
-    if *interleaved {
-        let actions = |m: &Module| -> Vec<String> {
-            m.commands
+    if model_type == ModelType::Smg {
+        return Err(ck.error(
+            sys.span,
+            "system … endsystem with |||, |[…]|, hiding or renaming in an smg: players own \
+             actions by name, and these change names; compose the modules with || alone",
+        ));
+    }
+    Ok(Some(syncs))
+}
+
+/// Whether a composition is of modules by `||` alone.
+fn plain(e: &SysExpr) -> bool {
+    match e {
+        SysExpr::Module(_) => true,
+        SysExpr::Full(parts) => parts.iter().all(plain),
+        _ => false,
+    }
+}
+
+/// The syncs of composition `e` and its alphabet (the actions its modules name, renamed, less
+/// those hidden), marking the modules it uses in `used`.
+fn syncs_of(
+    ck: &Checker<'_>,
+    e: &SysExpr,
+    modules: &[Module],
+    used: &mut [bool],
+) -> Result<(Vec<Sync>, BTreeSet<String>), Diagnostic> {
+    Ok(match e {
+        SysExpr::Module(m) => {
+            let Some(i) = modules.iter().position(|d| d.name.name == m.name) else {
+                return Err(ck.error(m.span, format!("no module '{}'", m.name)));
+            };
+            if std::mem::replace(&mut used[i], true) {
+                return Err(ck.error(
+                    m.span,
+                    format!("module '{}' appears twice in system … endsystem", m.name),
+                ));
+            }
+            let alphabet: BTreeSet<String> = modules[i]
+                .commands
                 .iter()
                 .filter_map(|c| c.action.as_ref().map(|a| a.name.clone()))
-                .collect()
-        };
-        for (i, a) in modules.iter().enumerate() {
-            let mine = actions(a);
-            for b in &modules[i + 1..] {
-                if let Some(shared) = actions(b).iter().find(|x| mine.contains(x)) {
-                    return Err(unsupported(&format!(
-                        "interleaves '{}' and '{}', which share [{shared}]",
-                        a.name.name, b.name.name
-                    )));
+                .collect();
+            let syncs = alphabet
+                .iter()
+                .map(|a| Sync {
+                    name: Some(a.clone()),
+                    parts: vec![(i, a.clone())],
+                })
+                .collect();
+            (syncs, alphabet)
+        }
+        SysExpr::Full(parts) | SysExpr::Interleaved(parts) => {
+            let full = matches!(e, SysExpr::Full(_));
+            let mut parts = parts.iter();
+            let first = parts.next().expect("a composition has operands");
+            let mut acc = syncs_of(ck, first, modules, used)?;
+            for p in parts {
+                let next = syncs_of(ck, p, modules, used)?;
+                let on: BTreeSet<String> = match full {
+                    true => acc.1.intersection(&next.1).cloned().collect(),
+                    false => BTreeSet::new(),
+                };
+                acc = parallel(ck, e, acc, next, &on)?;
+            }
+            acc
+        }
+        SysExpr::Sync(a, actions, b) => {
+            let a = syncs_of(ck, a, modules, used)?;
+            let b = syncs_of(ck, b, modules, used)?;
+            let on = actions.iter().map(|x| x.name.clone()).collect();
+            parallel(ck, e, a, b, &on)?
+        }
+        SysExpr::Hide(inner, actions) => {
+            let (mut syncs, mut alphabet) = syncs_of(ck, inner, modules, used)?;
+            let hidden: BTreeSet<&str> = actions.iter().map(|x| x.name.as_str()).collect();
+            for s in &mut syncs {
+                if s.name.as_deref().is_some_and(|n| hidden.contains(n)) {
+                    s.name = None;
                 }
             }
+            alphabet.retain(|a| !hidden.contains(a.as_str()));
+            (syncs, alphabet)
+        }
+        SysExpr::Rename(inner, pairs) => {
+            let mut to: HashMap<&str, &str> = HashMap::new();
+            for (a, b) in pairs {
+                if to.insert(&a.name, &b.name).is_some() {
+                    return Err(ck.error(a.span, format!("action '{}' is renamed twice", a.name)));
+                }
+            }
+            let (mut syncs, alphabet) = syncs_of(ck, inner, modules, used)?;
+            let rename = |a: &str| to.get(a).map_or(a, |b| *b).to_string();
+            for s in &mut syncs {
+                s.name = s.name.as_deref().map(rename);
+            }
+            let alphabet = alphabet.iter().map(|a| rename(a)).collect();
+            (syncs, alphabet)
+        }
+    })
+}
+
+/// `a` and `b` in parallel, synchronised on the actions `on`: the syncs of either side on any
+/// other action (or hidden) as they are, and for each action of `on` every pair of a sync of
+/// `a` and one of `b` on it (none where a side has none: the action is blocked).
+fn parallel(
+    ck: &Checker<'_>,
+    e: &SysExpr,
+    (a, alpha_a): (Vec<Sync>, BTreeSet<String>),
+    (b, alpha_b): (Vec<Sync>, BTreeSet<String>),
+    on: &BTreeSet<String>,
+) -> Result<(Vec<Sync>, BTreeSet<String>), Diagnostic> {
+    let shared = |s: &Sync| s.name.as_ref().is_some_and(|n| on.contains(n));
+    let mut out: Vec<Sync> = a.iter().chain(&b).filter(|s| !shared(s)).cloned().collect();
+    for x in a.iter().filter(|s| shared(s)) {
+        for y in b.iter().filter(|s| s.name == x.name) {
+            if out.len() >= MAX_SYNCS {
+                return Err(ck.error(
+                    span_of(e),
+                    format!(
+                        "this composition has more than {MAX_SYNCS} ways for modules to \
+                         step together"
+                    ),
+                ));
+            }
+            out.push(Sync {
+                name: x.name.clone(),
+                parts: x.parts.iter().chain(&y.parts).cloned().collect(),
+            });
         }
     }
-    Ok(())
+    Ok((out, alpha_a.union(&alpha_b).cloned().collect()))
+}
+
+/// The most ways for modules to step together a composition may have (each a copy of the
+/// commands that take part).
+const MAX_SYNCS: usize = 1 << 16;
+
+/// Where a composition starts: its first module.
+fn span_of(e: &SysExpr) -> Span {
+    match e {
+        SysExpr::Module(m) => m.span,
+        SysExpr::Full(parts) | SysExpr::Interleaved(parts) => span_of(&parts[0]),
+        SysExpr::Sync(a, ..) | SysExpr::Hide(a, _) | SysExpr::Rename(a, _) => span_of(a),
+    }
 }

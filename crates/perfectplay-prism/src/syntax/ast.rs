@@ -57,21 +57,34 @@ pub enum Item {
     Init(Expr),
     /// `player name item, ... endplayer` (smg)
     Player(PlayerDecl),
-    /// `system ... endsystem`, kept only to be reported: the front end composes every module
-    /// in parallel.
+    /// `system ... endsystem`: how the modules are composed.
     System(System),
 }
 
-/// A `system … endsystem` block. Only the forms that compose every module in parallel, as
-/// PRISM does without the block, are understood: `M1 || M2 || …` (synchronising on shared
-/// actions) and `M1 ||| M2 ||| …` (interleaving, which is the same when no action is shared).
+/// A `system … endsystem` block: the modules composed by PRISM's process-algebra operators.
 #[derive(Clone, Debug, PartialEq)]
 pub struct System {
-    /// The modules in the order written, and whether they interleave (`|||`); `None` for any
-    /// other form (hiding, renaming, `|[a]|`, `||` mixed with `|||`), which is not supported.
-    pub parallel: Option<(Vec<Ident>, bool)>,
+    /// The composition.
+    pub expr: SysExpr,
     /// Where the block is.
     pub span: Span,
+}
+
+/// A composition of modules in a `system … endsystem` block.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SysExpr {
+    /// A module.
+    Module(Ident),
+    /// `M1 || M2 || …`: synchronised on the actions both sides have (in order, left to right).
+    Full(Vec<SysExpr>),
+    /// `M1 ||| M2`: interleaved, synchronised on nothing.
+    Interleaved(Vec<SysExpr>),
+    /// `M1 |[a, b]| M2`: synchronised on the actions listed only.
+    Sync(Box<SysExpr>, Vec<Ident>, Box<SysExpr>),
+    /// `M / {a, b}`: the actions hidden (made unlabelled) in `M`.
+    Hide(Box<SysExpr>, Vec<Ident>),
+    /// `M {a <- b, c <- d}`: action `a` renamed `b`, `c` renamed `d`, in `M`.
+    Rename(Box<SysExpr>, Vec<(Ident, Ident)>),
 }
 
 /// The type of a constant.

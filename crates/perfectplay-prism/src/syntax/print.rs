@@ -307,14 +307,7 @@ impl Display for Item {
                     .collect();
                 write!(f, "player {} {} endplayer", p.name.name, items.join(", "))
             }
-            Item::System(sys) => match &sys.parallel {
-                Some((modules, interleaved)) => {
-                    let names: Vec<&str> = modules.iter().map(|m| m.name.as_str()).collect();
-                    let op = if *interleaved { " ||| " } else { " || " };
-                    write!(f, "system {} endsystem", names.join(op))
-                }
-                None => f.write_str("system endsystem"),
-            },
+            Item::System(sys) => write!(f, "system {} endsystem", sys.expr),
         }
     }
 }
@@ -350,5 +343,43 @@ impl Display for PropertiesFile {
             writeln!(f, "{text};")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for SysExpr {
+    /// The composition as written, every compound operand in parentheses.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let operand = |e: &SysExpr| match e {
+            SysExpr::Module(m) => m.name.clone(),
+            e => format!("({e})"),
+        };
+        let names = |ids: &[Ident]| {
+            ids.iter()
+                .map(|a| a.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            SysExpr::Module(m) => f.write_str(&m.name),
+            SysExpr::Full(parts) | SysExpr::Interleaved(parts) => {
+                let op = match self {
+                    SysExpr::Full(_) => " || ",
+                    _ => " ||| ",
+                };
+                let parts: Vec<String> = parts.iter().map(operand).collect();
+                f.write_str(&parts.join(op))
+            }
+            SysExpr::Sync(a, actions, b) => {
+                write!(f, "{} |[{}]| {}", operand(a), names(actions), operand(b))
+            }
+            SysExpr::Hide(e, actions) => write!(f, "{} / {{{}}}", operand(e), names(actions)),
+            SysExpr::Rename(e, pairs) => {
+                let pairs: Vec<String> = pairs
+                    .iter()
+                    .map(|(a, b)| format!("{} <- {}", a.name, b.name))
+                    .collect();
+                write!(f, "{} {{{}}}", operand(e), pairs.join(", "))
+            }
+        }
     }
 }

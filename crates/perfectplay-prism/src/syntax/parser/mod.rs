@@ -84,60 +84,109 @@ impl<'a> Parser<'a> {
         Diagnostic::at(self.file, self.src, span, message)
     }
 
-    /// The tokens `from..to` of a system block as modules composed with one operator, `||`
-    /// or `|||` (see [`System`]); `None` for anything else.
-    fn parallel(&self, from: usize, to: usize) -> Option<(Vec<Ident>, bool)> {
-        // With one operator all along, parentheses change nothing; they must balance.
-        let mut depth = 0i32;
-        for t in &self.toks[from..to] {
-            depth += match t.tok {
-                Tok::Punct("(") => 1,
-                Tok::Punct(")") => -1,
-                _ => 0,
-            };
-            if depth < 0 {
-                return None;
+    /// Whether the next tokens are `n` bars written together (`||` for 2, `|||` for 3) and not
+    /// followed by another.
+    fn bars(&self, n: usize) -> bool {
+        let together = |k: usize| {
+            let t = self.peek_at(k);
+            t.tok == Tok::Punct("|") && (k == 0 || self.peek_at(k - 1).span.end == t.span.start)
+        };
+        (0..n).all(together) && !together(n)
+    }
+
+    /// A system block's composition, with PRISM's precedence: `||` binds loosest, then `|||`,
+    /// then `|[…]|`, then hiding and renaming.
+    fn system_full(&mut self) -> Result<SysExpr> {
+        // Parentheses and `|||` (whose right side is a whole composition) nest.
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(self.error(
+                self.peek().span,
+                format!("the system block nests more than {MAX_DEPTH} levels deep"),
+            ));
+        }
+        let mut parts = vec![self.system_interleaved()?];
+        while self.bars(2) {
+            self.bump();
+            self.bump();
+            parts.push(self.system_sync()?);
+        }
+        self.depth -= 1;
+        Ok(match parts.len() {
+            1 => parts.pop().expect("one part"),
+            _ => SysExpr::Full(parts),
+        })
+    }
+
+    fn system_interleaved(&mut self) -> Result<SysExpr> {
+        let mut parts = vec![self.system_sync()?];
+        while self.bars(3) {
+            for _ in 0..3 {
+                self.bump();
             }
+            parts.push(self.system_full()?);
         }
-        if depth != 0 {
-            return None;
+        Ok(match parts.len() {
+            1 => parts.pop().expect("one part"),
+            _ => SysExpr::Interleaved(parts),
+        })
+    }
+
+    fn system_sync(&mut self) -> Result<SysExpr> {
+        let left = self.system_hide_rename()?;
+        if !(self.is_punct("|") && matches!(self.peek_at(1).tok, Tok::Punct("["))) {
+            return Ok(left);
         }
-        let toks: Vec<Token> = self.toks[from..to]
-            .iter()
-            .copied()
-            .filter(|t| !matches!(t.tok, Tok::Punct("(") | Tok::Punct(")")))
-            .collect();
-        let mut modules = Vec::new();
-        let mut bars = None;
-        let mut i = 0;
+        self.bump();
+        self.bump();
+        let mut actions = vec![self.ident("an action")?];
+        while self.eat_punct(",") {
+            actions.push(self.ident("an action")?);
+        }
+        self.expect_punct("]")?;
+        self.expect_punct("|")?;
+        let right = self.system_hide_rename()?;
+        Ok(SysExpr::Sync(Box::new(left), actions, Box::new(right)))
+    }
+
+    fn system_hide_rename(&mut self) -> Result<SysExpr> {
+        let mut e = self.system_atom()?;
         loop {
-            let t = toks.get(i)?;
-            if t.tok != Tok::Ident || is_keyword(self.text(*t)) {
-                return None;
+            if self.is_punct("/") && matches!(self.peek_at(1).tok, Tok::Punct("{")) {
+                self.bump();
+                self.bump();
+                let mut actions = vec![self.ident("an action")?];
+                while self.eat_punct(",") {
+                    actions.push(self.ident("an action")?);
+                }
+                self.expect_punct("}")?;
+                e = SysExpr::Hide(Box::new(e), actions);
+            } else if self.eat_punct("{") {
+                let mut pairs = Vec::new();
+                loop {
+                    let from = self.ident("an action")?;
+                    self.expect_punct("<")?;
+                    self.expect_punct("-")?;
+                    pairs.push((from, self.ident("an action")?));
+                    if !self.eat_punct(",") {
+                        break;
+                    }
+                }
+                self.expect_punct("}")?;
+                e = SysExpr::Rename(Box::new(e), pairs);
+            } else {
+                return Ok(e);
             }
-            modules.push(Ident {
-                name: self.text(*t).to_string(),
-                span: t.span,
-            });
-            i += 1;
-            if i == toks.len() {
-                break;
-            }
-            // Adjacent bars: `||` or `|||`, the same all along.
-            let n = toks[i..]
-                .iter()
-                .zip(i..)
-                .take_while(|(b, j)| {
-                    b.tok == Tok::Punct("|") && (*j == i || toks[j - 1].span.end == b.span.start)
-                })
-                .count();
-            if !(2..=3).contains(&n) || bars.is_some_and(|b| b != n) {
-                return None;
-            }
-            bars = Some(n);
-            i += n;
         }
-        Some((modules, bars == Some(3)))
+    }
+
+    fn system_atom(&mut self) -> Result<SysExpr> {
+        if self.eat_punct("(") {
+            let e = self.system_full()?;
+            self.expect_punct(")")?;
+            return Ok(e);
+        }
+        Ok(SysExpr::Module(self.ident("a module")?))
     }
 
     /// The error for a construct PRISM has and this front end does not support.
@@ -332,17 +381,10 @@ impl<'a> Parser<'a> {
             "player" => self.player().map(Item::Player),
             "system" => {
                 self.bump();
-                let from = self.pos;
-                while !self.is_kw("endsystem") {
-                    if self.peek().tok == Tok::End {
-                        return Err(self.error(t.span, "this 'system' has no 'endsystem'"));
-                    }
-                    self.bump();
-                }
-                let parallel = self.parallel(from, self.pos);
-                let end = self.bump().span;
+                let expr = self.system_full()?;
+                let end = self.expect_kw("endsystem")?;
                 Ok(Item::System(System {
-                    parallel,
+                    expr,
                     span: t.span.to(end),
                 }))
             }
