@@ -23,10 +23,14 @@ use crate::DistError;
 const SOLVER: u32 = 0;
 
 /// After this many rounds of interval iteration without closing (or sooner, where the bounds
-/// stop moving), the open states are gathered into one worker and solved there in one piece,
+/// stop moving or after [`GATHER_SWEEPS`]), the open states are gathered into one worker and solved there in one piece,
 /// if there are at most [`Options::gather`](crate::Options::gather) of them, and no more than a
 /// worker's share of all the states or [`GATHER_ANYWAY`].
 pub(super) const GATHER_AFTER: u64 = 16;
+
+/// Or sooner, once the iteration has backed up each open state this many times on average
+/// (where rounds are long: a dense part, whose every backup reads many successors).
+pub(super) const GATHER_SWEEPS: f64 = 32.0;
 
 /// So many open states may be gathered into one worker even beyond its share of the states.
 const GATHER_ANYWAY: f64 = 65_536.0;
@@ -45,15 +49,22 @@ struct Gathering {
     nodes: Vec<Gathered>,
     /// The state (owner, number) each waiting link (worker, link) stands for.
     names: HashMap<(u32, u32), (u32, u32)>,
-    /// The node of each state (owner, number).
-    index: HashMap<(u32, u32), u32>,
+    /// The node each outcome leads to, in the order of the nodes' choices and outcomes
+    /// (`EXIT` for a way out, `NAMELESS` for a link no state was named for).
+    targets: Vec<u32>,
 }
+
+/// In [`Gathering::targets`], an outcome that leads out of the gathered states.
+const EXIT: u32 = u32::MAX;
+/// In [`Gathering::targets`], an outcome whose link names no gathered state.
+const NAMELESS: u32 = u32::MAX - 1;
 
 impl Gathering {
     /// The graph of the gathered states with the ways out at `side` of their final values, or
     /// `None` where one of them is infinite on a move that may matter, or a link is not named.
     fn graph(&self, side: Side) -> Option<Graph> {
         let m = self.nodes.len() as u32;
+        let mut at = 0;
         let mut graph = Graph::new();
         // The random moves of decisions: each a chance node of its own, after the states.
         let mut random: Vec<Vec<Outcome>> = Vec::new();
@@ -63,12 +74,12 @@ impl Gathering {
             for (reward, err, slots) in &g.choices {
                 let mut outcomes = Vec::with_capacity(slots.len());
                 let mut dropped = false;
-                for slot in slots {
+                let targets = &self.targets[at..at + slots.len()];
+                at += slots.len();
+                for (slot, &target) in slots.iter().zip(targets) {
                     let to = match slot.to {
-                        Ok(link) => {
-                            let state = self.names.get(&(g.owner, link))?;
-                            Target::Node(*self.index.get(state)?)
-                        }
+                        Ok(_) if target == NAMELESS => return None,
+                        Ok(_) => Target::Node(target),
                         Err(b) => {
                             let x = b[side as usize];
                             if !x.is_finite() {
@@ -132,6 +143,24 @@ impl Gathering {
             graph.add_chance(outcomes);
         }
         Some(graph)
+    }
+
+    /// The node each outcome of the gathered states leads to (see [`Gathering::targets`]).
+    fn find_targets(&mut self) {
+        let index: HashMap<(u32, u32), u32> = (self.nodes.iter().enumerate())
+            .map(|(i, g)| ((g.owner, g.state), i as u32))
+            .collect();
+        let slots = self.nodes.iter().flat_map(|g| {
+            (g.choices.iter()).flat_map(move |(_, _, slots)| slots.iter().map(move |s| (g, s)))
+        });
+        self.targets = slots
+            .map(|(g, slot)| match slot.to {
+                Ok(link) => (self.names.get(&(g.owner, link)))
+                    .and_then(|state| index.get(state))
+                    .map_or(NAMELESS, |&i| i),
+                Err(_) => EXIT,
+            })
+            .collect();
     }
 
     /// Each gathered state's `[v, lo, hi]`, or `None` where the graph cannot be solved here.
@@ -225,7 +254,7 @@ impl Work<'_> {
             let mut gathering = Gathering {
                 nodes: Vec::new(),
                 names: HashMap::new(),
-                index: HashMap::new(),
+                targets: Vec::new(),
             };
             for m in self.out.drain(..) {
                 match m.body {
@@ -241,9 +270,7 @@ impl Work<'_> {
                     _ => {}
                 }
             }
-            gathering.index = (gathering.nodes.iter().enumerate())
-                .map(|(i, g)| ((g.owner, g.state), i as u32))
-                .collect();
+            gathering.find_targets();
             if let Some(values) = gathering.solve(self.model.endless_play_loser()) {
                 figures[0] = 1.0;
                 for (g, [v, lo, hi]) in gathering.nodes.iter().zip(values) {

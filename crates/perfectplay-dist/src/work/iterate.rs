@@ -155,12 +155,15 @@ impl Work<'_> {
         let mut stuck_tried: Vec<Side> = Vec::new();
         let (mut last_lo, mut last_hi, mut finer) = (f64::NAN, f64::NAN, false);
         let (first_round, mut gathered) = (self.rounds.rounds, false);
+        // The backups of the iteration so far, in all workers.
+        let mut backups = 0.0;
         loop {
             // A state whose bounds moved by more than `delta` writes them into this worker's
             // own links at once (their states are queued, as in Gauss-Seidel), and into the
             // others' once, at the end of the round. A budget per round keeps rounds short.
             let mut changed: Vec<usize> = Vec::new();
-            let mut budget = LOCAL_BUDGET * open.len().max(1);
+            let full = LOCAL_BUDGET * open.len().max(1);
+            let mut budget = full;
             while budget > 0 {
                 let Some(s) = self.queue.pop_front() else {
                     break;
@@ -219,7 +222,9 @@ impl Work<'_> {
                 });
             }
             figures[5] = open.len() as f64;
+            figures[6] = (full - budget) as f64;
             let statuses = self.round(worker, None, figures)?;
+            backups += statuses.iter().map(|s| s.figures[6]).sum::<f64>();
             let at_start = statuses
                 .iter()
                 .find(|s| s.figures[0] == 1.0)
@@ -245,6 +250,7 @@ impl Work<'_> {
             // Bounds that close too slowly, or not at all: the open states in one piece.
             let open_total: f64 = statuses.iter().map(|s| s.figures[5]).sum();
             let slow = self.rounds.rounds - first_round >= super::direct::GATHER_AFTER
+                || backups >= super::direct::GATHER_SWEEPS * open_total
                 || (quiet && delta <= floor)
                 || self.rounds.rounds + 1 >= self.options.max_rounds;
             if slow && !gathered {
