@@ -7,7 +7,9 @@
 //! The values are monotone in those, so the gathered game is solved three times: with every
 //! way out at its lower bound (which, less the solve's own error bound, bounds each value from
 //! below), at its upper bound (likewise from above), and at its float value (the value
-//! reported).
+//! reported). Where the ways out are known closely (all of them exact, often), one solve at
+//! their values does: a value moves by no more than the ways out, as a play leaves by one
+//! at most, so their widest spread, added to the solve's error bound, bounds each value.
 
 use std::collections::HashMap;
 
@@ -18,6 +20,10 @@ use timely::worker::Worker;
 use super::Work;
 use crate::round::{Body, Gathered, Msg, FIGURES};
 use crate::DistError;
+
+/// Where the ways out's bounds lie within this part of the precision asked of their values,
+/// the gathered states are solved once, not three times (see [`Gathering::solve`]).
+const SPREAD: f64 = 1e-3;
 
 /// The worker that solves the gathered states.
 const SOLVER: u32 = 0;
@@ -163,8 +169,34 @@ impl Gathering {
             .collect();
     }
 
+    /// How far the finite ways out's values lie above their lower bounds and below their
+    /// upper bounds, at most.
+    fn spread(&self) -> (f64, f64) {
+        let exits = (self.nodes.iter())
+            .flat_map(|g| g.choices.iter().flat_map(|(_, _, slots)| slots))
+            .filter_map(|slot| slot.to.err())
+            .filter(|b| b[0].is_finite());
+        exits.fold((0.0, 0.0), |(below, above), [v, lo, hi]| {
+            (f64::max(below, v - lo), f64::max(above, hi - v))
+        })
+    }
+
     /// Each gathered state's `[v, lo, hi]`, or `None` where the graph cannot be solved here.
-    fn solve(&self, endless: Option<Player>) -> Option<Vec<[f64; 3]>> {
+    fn solve(&self, endless: Option<Player>, precision: f64) -> Option<Vec<[f64; 3]>> {
+        // A value moves no more than the ways out do (a play leaves once at most): where they
+        // are known closely, the solve at their values bounds the values at once.
+        let (below, above) = self.spread();
+        if below.max(above) <= SPREAD * precision {
+            let v = self.graph(Side::Value)?.solve(endless).ok()?;
+            let widen = |d: f64, e: f64| (d + e) * (1.0 + 4.0 * f64::EPSILON);
+            return (v.values.iter().zip(&v.error_bounds))
+                .map(|(&x, &e)| {
+                    let lower = (x - widen(below, e)).next_down();
+                    let upper = (x + widen(above, e)).next_up();
+                    (lower.is_finite() && upper.is_finite()).then_some([x, lower, upper])
+                })
+                .collect();
+        }
         let mut solved = Vec::with_capacity(3);
         for side in [Side::Value, Side::Lower, Side::Upper] {
             solved.push(self.graph(side)?.solve(endless).ok()?);
@@ -271,7 +303,9 @@ impl Work<'_> {
                 }
             }
             gathering.find_targets();
-            if let Some(values) = gathering.solve(self.model.endless_play_loser()) {
+            if let Some(values) =
+                gathering.solve(self.model.endless_play_loser(), self.options.precision)
+            {
                 figures[0] = 1.0;
                 for (g, [v, lo, hi]) in gathering.nodes.iter().zip(values) {
                     self.out.push(Msg {
@@ -311,5 +345,61 @@ impl Work<'_> {
             self.receive(m);
         }
         Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::round::GatheredSlot;
+
+    /// A walk between two states, each leaving (with probability 1/4 a step) to a way out
+    /// known only within bounds, the other to a way out that is exact: the values are the
+    /// exits' averages, weighed by where the walk leaves.
+    fn walk(out: [f64; 3]) -> Gathering {
+        let slot = |p: f64, to| GatheredSlot {
+            p: (p, 0.0),
+            r: (0.0, 0.0),
+            to,
+        };
+        let node = |state: u32, other: u32, exit: [f64; 3]| Gathered {
+            owner: 0,
+            state,
+            max: None,
+            choices: vec![(0.0, 0.0, vec![slot(0.75, Ok(other)), slot(0.25, Err(exit))])],
+        };
+        let mut g = Gathering {
+            nodes: vec![node(0, 1, out), node(1, 0, [0.0; 3])],
+            // Link `l` of worker 0 stands for its state `l`.
+            names: [((0, 0), (0, 0)), ((0, 1), (0, 1))].into(),
+            targets: Vec::new(),
+        };
+        g.find_targets();
+        g
+    }
+
+    /// From state 0 the walk leaves by its own way out with probability 4/7, from state 1
+    /// with 3/7; the bounds follow the way out's bounds, solved once where they are close
+    /// and three times where they are not.
+    #[test]
+    fn the_ways_out_bound_the_values_once_or_three_times() {
+        let (p0, p1) = (4.0 / 7.0, 3.0 / 7.0);
+        for (out, precision) in [([1.0, 1.0, 1.0], 1e-9), ([1.0, 0.5, 2.0], 1e-9)] {
+            let solved = walk(out).solve(None, precision).unwrap();
+            for (&[v, lo, hi], p) in solved.iter().zip([p0, p1]) {
+                assert!((v - p * out[0]).abs() < 1e-12, "{v}");
+                // Three solves give each state its own bounds: p times the way out's.
+                assert!((lo - p * out[1]).abs() < 1e-12 && lo <= p * out[1], "{lo}");
+                assert!((hi - p * out[2]).abs() < 1e-12 && hi >= p * out[2], "{hi}");
+            }
+        }
+        // One solve, the way out's spread allowed by a coarse precision: the widest spread
+        // about each value.
+        let solved = walk([1.0, 0.5, 2.0]).solve(None, 1e4).unwrap();
+        for (&[v, lo, hi], p) in solved.iter().zip([p0, p1]) {
+            assert!((v - p).abs() < 1e-12, "{v}");
+            assert!(lo <= p * 0.5 && (lo - (p - 0.5)).abs() < 1e-12, "{lo}");
+            assert!(hi >= p * 2.0 && (hi - (p + 1.0)).abs() < 1e-12, "{hi}");
+        }
     }
 }
