@@ -38,7 +38,8 @@
 //!    free cycles hold down is guessed and checked in turn once the bounds stand still.
 //!    Otherwise the run refuses. Rewards of both signs on cycles are refused. Bounds that stop
 //!    closing are an error.
-//! 5. **The open states in one piece**, where the bounds close too slowly (or a step above
+//! 5. **The open states in one piece**, where the bounds close too slowly (16 rounds, or 32
+//!    backups of each open state on average, or bounds that stop moving; or a step above
 //!    refuses) and at most [`Options::gather`] states are open, and no more than a worker's
 //!    share of all the states or 65,536 (so that no worker holds much more than its share):
 //!    they go to
@@ -46,7 +47,8 @@
 //!    solves them with the core's method for cycles ([`perfectplay::graph`]) three times, with
 //!    the ways out at the lower bounds of their values, at the upper ones and at the float
 //!    values (the values are monotone in them, so the first two solves, less and plus their own
-//!    error bounds, bound the values), and sends each value back to its owner.
+//!    error bounds, bound the values), or once where the ways out are known closely (a value
+//!    moves no more than they do), and sends each value back to its owner.
 //!
 //! Every value is computed in `f64` with its bounds widened by the rounding of each sum, so
 //! the report's [`DistValue::error_bound`] bounds the distance from the printed value to the
