@@ -139,14 +139,20 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         self.bump();
-        let mut actions = vec![self.ident("an action")?];
-        while self.eat_punct(",") {
-            actions.push(self.ident("an action")?);
-        }
+        let actions = self.system_actions()?;
         self.expect_punct("]")?;
         self.expect_punct("|")?;
         let right = self.system_hide_rename()?;
         Ok(SysExpr::Sync(Box::new(left), actions, Box::new(right)))
+    }
+
+    /// Actions separated by commas (those of `|[…]|` or of hiding).
+    fn system_actions(&mut self) -> Result<Vec<Ident>> {
+        let mut actions = vec![self.ident("an action")?];
+        while self.eat_punct(",") {
+            actions.push(self.ident("an action")?);
+        }
+        Ok(actions)
     }
 
     fn system_hide_rename(&mut self) -> Result<SysExpr> {
@@ -155,10 +161,7 @@ impl<'a> Parser<'a> {
             if self.is_punct("/") && matches!(self.peek_at(1).tok, Tok::Punct("{")) {
                 self.bump();
                 self.bump();
-                let mut actions = vec![self.ident("an action")?];
-                while self.eat_punct(",") {
-                    actions.push(self.ident("an action")?);
-                }
+                let actions = self.system_actions()?;
                 self.expect_punct("}")?;
                 e = SysExpr::Hide(Box::new(e), actions);
             } else if self.eat_punct("{") {
