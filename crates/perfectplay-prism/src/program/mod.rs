@@ -83,7 +83,9 @@ pub struct Program {
     pub vars: Vec<Var>,
     /// Module names, in order (renamed copies included).
     pub modules: Vec<String>,
-    /// Action names.
+    /// Action names, by number. Where a `system … endsystem` block composes the modules by
+    /// more than `||`, each number is one way of stepping together (see `modules::compose`),
+    /// so names may repeat, and a hidden one is empty (printed `[]`, as it is unlabelled).
     pub actions: Vec<String>,
     /// Every command.
     pub commands: Vec<Cmd>,
