@@ -18,7 +18,7 @@ use crate::syntax::ast::*;
 use crate::syntax::diagnostic::{Diagnostic, Span};
 
 pub use crate::program::eval::{CExpr, EvalError};
-use crate::program::modules::{check_renaming, compose, rename_module, Sync};
+use crate::program::modules::{check_renaming, compose, recompose, rename_module};
 pub use crate::program::resolve::Type;
 use crate::program::resolve::{Checker, Scope};
 
@@ -610,15 +610,10 @@ impl Program {
                         match &it.action {
                             None => s.state.push((g, v)),
                             Some(a) => match &composed {
-                                // The reward of an action goes to each sync of that name; that
-                                // of `[]` to each hidden one too, as they are unlabelled.
-                                Some(by_name) => {
-                                    let name = a.as_ref().map_or("", |a| a.name.as_str());
-                                    if a.is_none() {
-                                        s.transition.push((None, g.clone(), v.clone()));
-                                    }
-                                    for &k in by_name.get(name).into_iter().flatten() {
-                                        s.transition.push((Some(k), g.clone(), v.clone()));
+                                Some(composed) => {
+                                    let name = a.as_ref().map(|a| a.name.as_str());
+                                    for k in composed.reward_actions(name) {
+                                        s.transition.push((k, g.clone(), v.clone()));
                                     }
                                 }
                                 None => {
@@ -929,45 +924,6 @@ fn formula_span(model: &Model, name: &str) -> Option<Span> {
         Item::Formula(n, _) if n.name == name => Some(n.span),
         _ => None,
     })
-}
-
-/// The commands recomposed by `syncs` (see [`Sync`]): the actions become the syncs, named
-/// as they go (a hidden one unnamed), and each command of an action is copied once for
-/// each sync its module takes part in on it (none where the action is blocked). Returns
-/// the syncs of each name (`""` for the hidden ones).
-fn recompose(
-    actions: &mut Vec<String>,
-    commands: &mut Vec<Cmd>,
-    syncs: &[Sync],
-) -> HashMap<String, Vec<usize>> {
-    let names = std::mem::take(actions);
-    let mut takes: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
-    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
-    for (k, sync) in syncs.iter().enumerate() {
-        let name = sync.name.clone().unwrap_or_default();
-        by_name.entry(name.clone()).or_default().push(k);
-        actions.push(name);
-        for (m, a) in &sync.parts {
-            takes.entry((*m, a.as_str())).or_default().push(k);
-        }
-    }
-    for c in std::mem::take(commands) {
-        let Some(a) = c.action else {
-            commands.push(c);
-            continue;
-        };
-        for &k in takes
-            .get(&(c.module, names[a].as_str()))
-            .into_iter()
-            .flatten()
-        {
-            commands.push(Cmd {
-                action: Some(k),
-                ..c.clone()
-            });
-        }
-    }
-    by_name
 }
 
 #[cfg(test)]

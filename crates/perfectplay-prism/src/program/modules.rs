@@ -5,6 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::program::resolve::Checker;
+use crate::program::Cmd;
 use crate::syntax::ast::*;
 use crate::syntax::diagnostic::{Diagnostic, Span};
 
@@ -172,6 +173,64 @@ pub(super) fn compose(
         ));
     }
     Ok(Some(syncs))
+}
+
+/// The commands recomposed by `syncs` (see [`Sync`]): the actions become the syncs, named
+/// as they go (a hidden one unnamed), and each command of an action is copied once for
+/// each sync its module takes part in on it (none where the action is blocked).
+pub(super) fn recompose(
+    actions: &mut Vec<String>,
+    commands: &mut Vec<Cmd>,
+    syncs: &[Sync],
+) -> Composed {
+    let names = std::mem::take(actions);
+    let mut takes: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+    for (k, sync) in syncs.iter().enumerate() {
+        let name = sync.name.clone().unwrap_or_default();
+        by_name.entry(name.clone()).or_default().push(k);
+        actions.push(name);
+        for (m, a) in &sync.parts {
+            takes.entry((*m, a.as_str())).or_default().push(k);
+        }
+    }
+    for c in std::mem::take(commands) {
+        let Some(a) = c.action else {
+            commands.push(c);
+            continue;
+        };
+        for &k in takes
+            .get(&(c.module, names[a].as_str()))
+            .into_iter()
+            .flatten()
+        {
+            commands.push(Cmd {
+                action: Some(k),
+                ..c.clone()
+            });
+        }
+    }
+    Composed { by_name }
+}
+
+/// The actions of a recomposed program, by name: what a reward item's action stands for.
+pub(super) struct Composed {
+    /// The syncs of each name (`""` for the hidden ones).
+    by_name: HashMap<String, Vec<usize>>,
+}
+
+impl Composed {
+    /// The actions on which a transition reward of `[a]` (`None` for `[]`) is earned: each
+    /// sync named `a`; for `[]`, the unlabelled commands and each hidden sync too, as hidden
+    /// steps are unlabelled ones (as in PRISM).
+    pub(super) fn reward_actions(&self, a: Option<&str>) -> Vec<Option<usize>> {
+        let syncs = self.by_name.get(a.unwrap_or("")).into_iter().flatten();
+        let unlabelled = a.is_none().then_some(None);
+        unlabelled
+            .into_iter()
+            .chain(syncs.map(|&k| Some(k)))
+            .collect()
+    }
 }
 
 /// Whether a composition is of modules by `||` alone.
