@@ -47,7 +47,8 @@ pub fn command() -> Command {
              Supported: dtmc and mdp models, and smg games ('<<p1>> Pmax=? [ F φ ]', \
              '<<*>>' for every player; without <<…>> every player optimises alike, as in an MDP), \
              constants (--const gives the model's and the properties file's), formulas, labels, globals, modules and \
-             renaming, synchronisation, rewards, init...endinit. P queries of F, U, G, W, R (one \
+             renaming, synchronisation, system...endsystem (||, |||, |[a]|, hiding, renaming), \
+             rewards, init...endinit. P queries of F, U, G, W, R (one \
              minus an F or U query) and X, with step bounds (<=k, <k, >=k, >k, =k, [a,b]) on F, U, G, W and R. R[ F φ ] is +∞ where φ may be \
              missed; R[ Fc φ ] counts what a play that misses φ earns (R[ C ]: the whole play's \
              total); R[ F0 φ ] counts it zero (exact where the reward earned is bounded, \
@@ -58,8 +59,7 @@ pub fn command() -> Command {
              E [ … ] and A [ … ], and filters with every operator (max, min, avg, sum, count, \
              forall, exists, first, state, print, printall, argmin, argmax, range). Not \
              supported: CTMCs and timed models, LTL (F G φ), \
-             multi-objective \
-             queries, system...endsystem other than every module in parallel (a || b || …).\n\n\
+             long-run S [ … ], multi-objective queries.\n\n\
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
              of F, U, X, G, W or R (step bounds of every form included), or an R query of F, \
              C<=k or I=k, at the initial states \

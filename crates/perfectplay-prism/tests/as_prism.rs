@@ -2,7 +2,7 @@
 //! formulas and labels of their own, constants needed only where used, unsupported properties
 //! that fail alone; properties that compute with the values of queries
 //! (`(1/2) * <<p1,p2>> R{"v"}max=? [ F done ]`), each against the same queries answered on
-//! their own; coalition bounds; and `system … endsystem` blocks of every module in parallel.
+//! their own; coalition bounds; and `system … endsystem` blocks (PRISM's process algebra).
 
 use perfectplay_prism::{check_prop, Loaded, Props};
 
