@@ -80,8 +80,8 @@ fn properties_compute_with_numbers_of_any_size_and_with_infinity() {
 }
 
 /// A literal beyond 128-bit fractions (40 digits) is read as the nearest double in floating
-/// point, as PRISM reads it, and refused in exact mode; one beyond every fraction perfectplay
-/// holds is an error that names it.
+/// point, as PRISM reads it, and refused in exact mode; a probability of 1e200 is outside
+/// [0, 1], and one beyond floating point (`1e400`) is an error that names it.
 #[test]
 fn literals_beyond_128_bits_are_doubles_in_floating_point() {
     let model = MODEL.replace(
@@ -93,12 +93,57 @@ fn literals_beyond_128_bits_are_doubles_in_floating_point() {
     let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
     assert_eq!(a.value, 0.123_456_789_012_345_68);
     assert!(check_prop(&loaded, &props, &props.props[0], true).is_err());
-    let model = MODEL.replace("0.1234567890123456789012345", "1e200");
-    let e = Loaded::new("m.prism", &model, &[], 100)
-        .err()
-        .expect("1e200 refused")
-        .to_string();
-    assert!(e.contains("1e200 is too large or too small"), "{e}");
+    for (p, says) in [
+        ("1e200", "probability 1e200 is outside [0, 1]"),
+        (
+            "1e-60",
+            "probability 1e-60 is too small for the engine's fractions",
+        ),
+        ("1e400", "1e400 is beyond floating point"),
+    ] {
+        let model = MODEL.replace("0.1234567890123456789012345", p);
+        let e = Loaded::new("m.prism", &model, &[], 100)
+            .err()
+            .unwrap_or_else(|| panic!("{p}: built"))
+            .to_string();
+        assert!(e.contains(says), "{p}: {e}");
+    }
+}
+
+/// Doubles beyond 128-bit fractions (`1e300`, `1e-60`) in the model compute in floating
+/// point, as in PRISM, wherever they stand: guards, probabilities and rewards that come back
+/// within range, and constants read by properties; exact solves refuse what they touch.
+#[test]
+fn doubles_beyond_128_bits_compute_in_floating_point() {
+    let model = "dtmc
+const double big = 1e300;
+const double tiny = 1e-60;
+const half = big / (2 * big);
+module m
+  s : [0..3] init 0;
+  [] s=0 & s < big & tiny > 0 -> half : (s'=1) + (1-half) : (s'=2);
+  [] s=1 -> (tiny * big > 1 ? 1/4 : 1/3) : (s'=3) + (tiny * big > 1 ? 3/4 : 2/3) : (s'=0);
+  [] s>=2 -> true;
+endmodule
+rewards \"r\" s=0 : big / 1e299; endrewards
+rewards \"huge\" s=0 : big; endrewards
+";
+    let loaded = Loaded::new("m.prism", model, &[], 100).unwrap();
+    let text = "P=? [ F s=3 ]\nR{\"r\"}=? [ C<=1 ]\nbig * tiny\nhalf\nR{\"huge\"}=? [ C<=1 ]";
+    let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+    let check = |i: usize, exact: bool| check_prop(&loaded, &props, &props.props[i], exact);
+    // From s=0 half the plays go to s=1, a quarter of those on to s=3, the rest back: 1/5.
+    assert!((check(0, false).unwrap().value - 0.2).abs() < 1e-15);
+    assert!(check(0, true).is_err());
+    assert!((check(1, false).unwrap().value - 10.0).abs() < 1e-12);
+    let product = check(2, false).unwrap().value;
+    assert!((product / 1e240 - 1.0).abs() < 1e-15, "{product}");
+    assert_eq!(check(3, false).unwrap().value, 0.5);
+    let e = check(4, false).unwrap_err().to_string();
+    assert!(
+        e.contains("a reward 1e300 is beyond the engine's fractions"),
+        "{e}"
+    );
 }
 
 /// A probability that the engine's 64-bit fractions cannot hold to nine digits (`1e-30`, or

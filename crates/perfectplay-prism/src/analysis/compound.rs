@@ -217,7 +217,11 @@ impl Parts {
                             let (n, d) = q.parts();
                             Part::Num(Num::exact(Rational::from(n) / Rational::from(d)))
                         }
-                    })
+                        // The double's own value, as every number the model computes is taken.
+                        Value::Float(x) => {
+                            Part::Num(Num::exact(Rational::try_from(x).expect("a finite double")))
+                        }
+                    });
                 }
                 // What the model's numbers cannot hold is computed here, part by part, in
                 // unbounded rationals (`1e300`, a decimal of any length) and with PRISM's

@@ -147,6 +147,7 @@ fn of_expression(
                 let (n, d) = q.parts();
                 Item::exact(Rational::from(n) / Rational::from(d))
             }
+            Value::Float(x) => Item::exact(Rational::try_from(x).expect("a finite double")),
         });
     }
     aggregate(loaded, op, inner, set, &items, 0.0)

@@ -147,9 +147,14 @@ fn value_of(
     e: &crate::program::CExpr,
     vals: &[i64],
 ) -> Result<crate::program::value::Q, AnalysisError> {
-    e.eval(vals)?
-        .number()
-        .ok_or_else(|| AnalysisError::Reward("a reward is a boolean".into()))
+    match e.eval(vals)? {
+        crate::program::value::Value::Float(x) => Err(AnalysisError::Reward(format!(
+            "a reward {x:e} is beyond the engine's fractions"
+        ))),
+        v => v
+            .number()
+            .ok_or_else(|| AnalysisError::Reward("a reward is a boolean".into())),
+    }
 }
 
 /// A reward sum beyond 128-bit fractions.

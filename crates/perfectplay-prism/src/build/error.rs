@@ -76,6 +76,12 @@ pub enum CommandProblem {
     /// A probability below 0 or above 1.
     #[error("probability {0} is outside [0, 1]")]
     ProbabilityOutside(String),
+    /// A probability too small for any fraction the engine holds (below about 1e-38).
+    #[error(
+        "probability {0} is too small for the engine's fractions (PRISM computes it in \
+         floating point; perfectplay keeps probabilities as 64-bit fractions)"
+    )]
+    TooSmall(String),
     /// An update sets a variable outside its range.
     #[error("it sets {var} to {value}, outside its range [{lo}..{hi}]")]
     OutOfRange {

@@ -277,10 +277,20 @@ impl<'a, K: Word> Ctx<'a, K> {
         for ((prob, assigns), fast) in cmd.updates.iter().zip(&self.assigned[c]) {
             let p = match prob {
                 None => Q::int(1),
-                Some(e) => e.eval(vals).map_err(fail).and_then(|v| {
-                    v.number()
-                        .ok_or_else(|| fail(EvalError::Type("a probability is a boolean")))
-                })?,
+                Some(e) => match e.eval(vals).map_err(fail)? {
+                    // Beyond 128-bit fractions, far outside [0, 1] or too small to hold.
+                    Value::Float(x) if (0.0..=1.0).contains(&x) => {
+                        return Err(command(CommandProblem::TooSmall(format!("{x:e}"))))
+                    }
+                    Value::Float(x) => {
+                        return Err(command(CommandProblem::ProbabilityOutside(format!(
+                            "{x:e}"
+                        ))))
+                    }
+                    v => v
+                        .number()
+                        .ok_or_else(|| fail(EvalError::Type("a probability is a boolean")))?,
+                },
             };
             if p < Q::int(0) || p > Q::int(1) {
                 return Err(command(CommandProblem::ProbabilityOutside(p.to_string())));
@@ -299,7 +309,9 @@ impl<'a, K: Word> Ctx<'a, K> {
                     None => match e.eval(vals).map_err(fail)? {
                         Value::Bool(b) => b as i64,
                         Value::Int(n) => n,
-                        Value::Real(_) => unreachable!("checked: integer updates"),
+                        Value::Real(_) | Value::Float(_) => {
+                            unreachable!("checked: integer updates")
+                        }
                     },
                 };
                 let var_d = &program.vars[*var];

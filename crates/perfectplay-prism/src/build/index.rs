@@ -111,7 +111,7 @@ pub(crate) fn pinned(e: &CExpr, out: &mut Vec<(usize, i64)>) {
             | (CExpr::Const(c), CExpr::Var(v) | CExpr::BoolVar(v)) => match c {
                 Value::Int(n) => out.push((*v, *n)),
                 Value::Bool(b) => out.push((*v, *b as i64)),
-                Value::Real(_) => {}
+                Value::Real(_) | Value::Float(_) => {}
             },
             _ => {}
         },

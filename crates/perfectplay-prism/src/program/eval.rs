@@ -74,6 +74,9 @@ pub enum EvalError {
     NotReal(&'static str),
     /// An operand of the wrong type (caught by the checking pass, except in folded parts).
     Type(&'static str),
+    /// A double beyond floating point's range (about 1.8e308), where PRISM's would be
+    /// infinite.
+    Infinite,
     /// `pow` of two integers with a negative exponent: an integer by its type, and no integer
     /// in value (PRISM refuses it too).
     NegativeIntPower,
@@ -87,6 +90,9 @@ impl std::fmt::Display for EvalError {
             EvalError::DivByZero => f.write_str("division by zero"),
             EvalError::Overflow => f.write_str("a number too large for exact arithmetic"),
             EvalError::NotReal(what) => write!(f, "{what} is not a real number"),
+            EvalError::Infinite => {
+                f.write_str("a number beyond floating point (about 1.8e308), infinite in PRISM")
+            }
             EvalError::Type(what) => f.write_str(what),
             EvalError::NegativeIntPower => f.write_str(
                 "pow of two integers with a negative exponent is no integer (as in PRISM, \
@@ -115,10 +121,7 @@ pub(crate) fn exact_log(x: Q, b: Q) -> Option<i64> {
 /// The floating-point result `x` of a function whose value need not be rational, as the exact
 /// rational the double is; an error where it is no real number or too small or large.
 fn approximate(x: f64, what: &'static str) -> Result<Value, EvalError> {
-    if !x.is_finite() {
-        return Err(EvalError::NotReal(what));
-    }
-    Q::from_f64(x).map(Value::Real).ok_or(EvalError::Overflow)
+    Float::Num(x).value(what)
 }
 
 fn int_of(q: Q) -> Result<Value, EvalError> {
@@ -130,8 +133,13 @@ fn int_of(q: Q) -> Result<Value, EvalError> {
 }
 
 fn num(v: Value) -> Result<Q, EvalError> {
-    v.number()
-        .ok_or(EvalError::Type("a boolean where a number is expected"))
+    match v {
+        // Beyond exact fractions (callers compute with one in floating point first).
+        Value::Float(_) => Err(EvalError::Overflow),
+        _ => v
+            .number()
+            .ok_or(EvalError::Type("a boolean where a number is expected")),
+    }
 }
 
 fn boolean(v: Value) -> Result<bool, EvalError> {
@@ -161,6 +169,7 @@ impl CExpr {
             CExpr::Unary(UnOp::Not, e) => Value::Bool(!boolean(e.eval(vars)?)?),
             CExpr::Unary(UnOp::Neg, e) => match e.eval(vars)? {
                 Value::Int(n) => Value::Int(n.checked_neg().ok_or(EvalError::Overflow)?),
+                Value::Float(x) => Value::Float(-x),
                 v => Value::Real(num(v)?.checked_neg().ok_or(EvalError::Overflow)?),
             },
             CExpr::Binary(op, a, b) => {
@@ -184,6 +193,9 @@ impl CExpr {
                     _ => {}
                 }
                 let (x, y) = (a.eval(vars)?, b.eval(vars)?);
+                if matches!(x, Value::Float(_)) || matches!(y, Value::Float(_)) {
+                    return float_binary(*op, Float::of(x), Float::of(y))?.value("this number");
+                }
                 match op {
                     BinOp::Iff => Value::Bool(boolean(x)? == boolean(y)?),
                     BinOp::Eq | BinOp::Ne => {
@@ -221,7 +233,10 @@ impl CExpr {
                     .iter()
                     .map(|a| a.eval(vars))
                     .collect::<Result<_, _>>()?;
-                call(*f, &vals)?
+                match vals.iter().any(|v| matches!(v, Value::Float(_))) {
+                    true => call_float(*f, &vals)?,
+                    false => call(*f, &vals)?,
+                }
             }
             CExpr::Inexact(e) => e.eval(vars)?,
         })
@@ -229,13 +244,10 @@ impl CExpr {
 
     /// The value of this constant expression (it reads no variable) in floating point, as
     /// PRISM and Storm compute every number, for where its exact value outgrows 128-bit
-    /// fractions: a number as the exact rational its double is; `None` where it is no finite
-    /// number or an error.
-    pub fn approximate(&self) -> Option<Value> {
-        match float(self).ok()? {
-            Float::Bool(b) => Some(Value::Bool(b)),
-            Float::Num(x) => Q::from_f64(x).map(Value::Real),
-        }
+    /// fractions: a number as the exact rational its double is where one holds it, else as
+    /// the double; an error where it is no finite number.
+    pub fn approximate(&self) -> Result<Value, EvalError> {
+        float(self)?.value("this number")
     }
 
     /// Whether some part is [`CExpr::Inexact`]: its value may be a floating-point
@@ -267,7 +279,7 @@ impl CExpr {
         Some(match self {
             CExpr::Const(Value::Int(n)) => *n,
             CExpr::Const(Value::Bool(b)) => *b as i64,
-            CExpr::Const(Value::Real(_)) => return None,
+            CExpr::Const(Value::Real(_) | Value::Float(_)) => return None,
             CExpr::Var(i) | CExpr::BoolVar(i) => vars[*i],
             CExpr::States(set) => set.contains(vars) as i64,
             CExpr::Unary(UnOp::Not, e) => 1 - e.eval_int(vars)?,
@@ -423,65 +435,132 @@ enum Float {
     Num(f64),
 }
 
+impl Float {
+    /// `v` in floating point.
+    fn of(v: Value) -> Float {
+        match v {
+            Value::Bool(b) => Float::Bool(b),
+            Value::Int(n) => Float::Num(n as f64),
+            Value::Real(q) => Float::Num(q.to_f64()),
+            Value::Float(x) => Float::Num(x),
+        }
+    }
+
+    fn num(self) -> Result<f64, EvalError> {
+        match self {
+            Float::Num(x) => Ok(x),
+            Float::Bool(_) => Err(EvalError::Type("a boolean where a number is expected")),
+        }
+    }
+
+    fn boolean(self) -> Result<bool, EvalError> {
+        match self {
+            Float::Bool(b) => Ok(b),
+            Float::Num(_) => Err(EvalError::Type("a number where a boolean is expected")),
+        }
+    }
+
+    /// Back to a value: a number as the exact rational its double is where 128-bit fractions
+    /// hold it, else as the double ([`Value::Float`]).
+    fn value(self, what: &'static str) -> Result<Value, EvalError> {
+        match self {
+            Float::Bool(b) => Ok(Value::Bool(b)),
+            Float::Num(x) if x.is_infinite() => Err(EvalError::Infinite),
+            Float::Num(x) => Value::of_f64(x).ok_or(EvalError::NotReal(what)),
+        }
+    }
+}
+
 /// Constant `e` in floating point.
 fn float(e: &CExpr) -> Result<Float, EvalError> {
-    let num = |e: &CExpr| match float(e)? {
-        Float::Num(x) => Ok(x),
-        Float::Bool(_) => Err(EvalError::Type("a boolean where a number is expected")),
-    };
-    let boolean = |e: &CExpr| match float(e)? {
-        Float::Bool(b) => Ok(b),
-        Float::Num(_) => Err(EvalError::Type("a number where a boolean is expected")),
-    };
+    let boolean = |e: &CExpr| float(e)?.boolean();
     Ok(match e {
-        CExpr::Const(Value::Bool(b)) => Float::Bool(*b),
-        CExpr::Const(Value::Int(n)) => Float::Num(*n as f64),
-        CExpr::Const(Value::Real(q)) => Float::Num(q.to_f64()),
+        CExpr::Const(v) => Float::of(*v),
         CExpr::Var(_) | CExpr::BoolVar(_) | CExpr::States(_) => {
             return Err(EvalError::Type("a variable"))
         }
         CExpr::Inexact(a) => float(a)?,
         CExpr::Unary(UnOp::Not, a) => Float::Bool(!boolean(a)?),
-        CExpr::Unary(UnOp::Neg, a) => Float::Num(-num(a)?),
+        CExpr::Unary(UnOp::Neg, a) => Float::Num(-float(a)?.num()?),
         CExpr::Ite(c, a, b) => float(if boolean(c)? { a } else { b })?,
-        CExpr::Binary(op, a, b) => match op {
-            BinOp::And => Float::Bool(boolean(a)? && boolean(b)?),
-            BinOp::Or => Float::Bool(boolean(a)? || boolean(b)?),
-            BinOp::Implies => Float::Bool(!boolean(a)? || boolean(b)?),
-            BinOp::Iff => Float::Bool(boolean(a)? == boolean(b)?),
-            BinOp::Eq | BinOp::Ne => {
-                let same = match (float(a)?, float(b)?) {
-                    (Float::Bool(x), Float::Bool(y)) => x == y,
-                    (Float::Num(x), Float::Num(y)) => x == y,
-                    _ => return Err(EvalError::Type("a comparison of a boolean and a number")),
-                };
-                Float::Bool(same == (*op == BinOp::Eq))
-            }
-            BinOp::Lt => Float::Bool(num(a)? < num(b)?),
-            BinOp::Le => Float::Bool(num(a)? <= num(b)?),
-            BinOp::Gt => Float::Bool(num(a)? > num(b)?),
-            BinOp::Ge => Float::Bool(num(a)? >= num(b)?),
-            BinOp::Add => Float::Num(num(a)? + num(b)?),
-            BinOp::Sub => Float::Num(num(a)? - num(b)?),
-            BinOp::Mul => Float::Num(num(a)? * num(b)?),
-            BinOp::Div => match num(b)? {
-                0.0 => return Err(EvalError::DivByZero),
-                y => Float::Num(num(a)? / y),
-            },
-        },
+        // The connectives look at their right side only when they must.
+        CExpr::Binary(BinOp::And, a, b) => Float::Bool(boolean(a)? && boolean(b)?),
+        CExpr::Binary(BinOp::Or, a, b) => Float::Bool(boolean(a)? || boolean(b)?),
+        CExpr::Binary(BinOp::Implies, a, b) => Float::Bool(!boolean(a)? || boolean(b)?),
+        CExpr::Binary(op, a, b) => float_binary(*op, float(a)?, float(b)?)?,
         CExpr::Call(f, args) => {
-            let xs: Vec<f64> = args.iter().map(num).collect::<Result<_, _>>()?;
-            Float::Num(match f {
-                Func::Min => xs.iter().copied().fold(f64::INFINITY, f64::min),
-                Func::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-                Func::Floor => xs[0].floor(),
-                Func::Ceil => xs[0].ceil(),
-                // PRISM rounds halves up (Math.round).
-                Func::Round => (xs[0] + 0.5).floor(),
-                Func::Pow => xs[0].powf(xs[1]),
-                Func::Mod => xs[0].rem_euclid(xs[1]),
-                Func::Log => xs[0].ln() / xs[1].ln(),
-            })
+            let xs: Vec<f64> = args
+                .iter()
+                .map(|a| float(a)?.num())
+                .collect::<Result<_, _>>()?;
+            Float::Num(float_call(*f, &xs))
         }
     })
+}
+
+/// `x op y` in floating point.
+fn float_binary(op: BinOp, x: Float, y: Float) -> Result<Float, EvalError> {
+    Ok(match op {
+        BinOp::And => Float::Bool(x.boolean()? && y.boolean()?),
+        BinOp::Or => Float::Bool(x.boolean()? || y.boolean()?),
+        BinOp::Implies => Float::Bool(!x.boolean()? || y.boolean()?),
+        BinOp::Iff => Float::Bool(x.boolean()? == y.boolean()?),
+        BinOp::Eq | BinOp::Ne => {
+            let same = match (x, y) {
+                (Float::Bool(x), Float::Bool(y)) => x == y,
+                (Float::Num(x), Float::Num(y)) => x == y,
+                _ => return Err(EvalError::Type("a comparison of a boolean and a number")),
+            };
+            Float::Bool(same == (op == BinOp::Eq))
+        }
+        BinOp::Lt => Float::Bool(x.num()? < y.num()?),
+        BinOp::Le => Float::Bool(x.num()? <= y.num()?),
+        BinOp::Gt => Float::Bool(x.num()? > y.num()?),
+        BinOp::Ge => Float::Bool(x.num()? >= y.num()?),
+        BinOp::Add => Float::Num(x.num()? + y.num()?),
+        BinOp::Sub => Float::Num(x.num()? - y.num()?),
+        BinOp::Mul => Float::Num(x.num()? * y.num()?),
+        BinOp::Div => match y.num()? {
+            0.0 => return Err(EvalError::DivByZero),
+            y => Float::Num(x.num()? / y),
+        },
+    })
+}
+
+/// Function `f` of `xs` in floating point.
+fn float_call(f: Func, xs: &[f64]) -> f64 {
+    match f {
+        Func::Min => xs.iter().copied().fold(f64::INFINITY, f64::min),
+        Func::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        Func::Floor => xs[0].floor(),
+        Func::Ceil => xs[0].ceil(),
+        // PRISM rounds halves up (Math.round).
+        Func::Round => (xs[0] + 0.5).floor(),
+        Func::Pow => xs[0].powf(xs[1]),
+        Func::Mod => xs[0].rem_euclid(xs[1]),
+        Func::Log => xs[0].ln() / xs[1].ln(),
+    }
+}
+
+/// Function `f` of values of which one at least is a [`Value::Float`], in floating point;
+/// `floor`, `ceil` and `round` give an integer, or overflow.
+fn call_float(f: Func, v: &[Value]) -> Result<Value, EvalError> {
+    let xs: Vec<f64> = v
+        .iter()
+        .map(|&x| Float::of(x).num())
+        .collect::<Result<_, _>>()?;
+    let r = float_call(f, &xs);
+    match f {
+        Func::Mod => Err(EvalError::Type("mod takes two integers")),
+        Func::Floor | Func::Ceil | Func::Round => {
+            // Within i64's range as a double, the conversion is exact.
+            match r.is_finite() && r.abs() < 9.2e18 {
+                true => Ok(Value::Int(r as i64)),
+                false => Err(EvalError::Overflow),
+            }
+        }
+        Func::Pow => Float::Num(r).value("this pow"),
+        Func::Log => Float::Num(r).value("this log"),
+        Func::Min | Func::Max => Float::Num(r).value("min or max"),
+    }
 }

@@ -73,7 +73,7 @@ impl IntExpr {
         match e {
             CExpr::Const(Value::Int(n)) => IntExpr::Const(*n),
             CExpr::Const(Value::Bool(v)) => IntExpr::Const(*v as i64),
-            CExpr::Const(Value::Real(_)) | CExpr::States(_) => IntExpr::Fail,
+            CExpr::Const(Value::Real(_) | Value::Float(_)) | CExpr::States(_) => IntExpr::Fail,
             CExpr::Var(i) | CExpr::BoolVar(i) => IntExpr::Var(*i as u32),
             CExpr::Unary(UnOp::Not, a) => IntExpr::Not(b(a)),
             CExpr::Unary(UnOp::Neg, a) => IntExpr::Neg(b(a)),

@@ -290,8 +290,8 @@ impl Program {
             let value = match (c.ty.unwrap_or(ConstType::Int), value) {
                 (ConstType::Int, Value::Int(_)) | (ConstType::Bool, Value::Bool(_)) => value,
                 (ConstType::Double, Value::Int(n)) => Value::Real(Q::int(n)),
-                (ConstType::Double, Value::Real(_)) => value,
-                (ConstType::Int, Value::Real(q)) if c.ty.is_none() => Value::Real(q),
+                (ConstType::Double, Value::Real(_) | Value::Float(_)) => value,
+                (ConstType::Int, Value::Real(_) | Value::Float(_)) if c.ty.is_none() => value,
                 (t, v) => {
                     return Err(ck.error(
                         c.name.span,

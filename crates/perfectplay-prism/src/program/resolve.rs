@@ -136,19 +136,21 @@ impl Checker<'_> {
             }
             ExprKind::Real(s) => match Q::parse_decimal(s) {
                 Some(q) => (CExpr::Const(Value::Real(q)), Type::Real),
-                // Beyond 128-bit fractions: the nearest double, as PRISM reads every literal,
-                // marked inexact so that exact solves refuse it.
+                // Beyond 128-bit fractions: the nearest double, as PRISM reads every literal
+                // (the exact fraction it is where one holds it), marked inexact so that exact
+                // solves refuse it.
                 None => {
-                    let q = s.parse::<f64>().ok().and_then(Q::from_f64).ok_or_else(|| {
-                        self.error(
-                            e.span,
-                            format!(
-                                "{s} is too large or too small for perfectplay's numbers \
-                                 (fractions of 128 bits)"
-                            ),
-                        )
-                    })?;
-                    let c = CExpr::Const(Value::Real(q));
+                    let v = s
+                        .parse::<f64>()
+                        .ok()
+                        .and_then(Value::of_f64)
+                        .ok_or_else(|| {
+                            self.error(
+                                e.span,
+                                format!("{s} is beyond floating point (about 1.8e308)"),
+                            )
+                        })?;
+                    let c = CExpr::Const(v);
                     (CExpr::Inexact(Box::new(c)), Type::Real)
                 }
             },
@@ -163,7 +165,7 @@ impl Checker<'_> {
                     let t = match v {
                         Value::Bool(_) => Type::Bool,
                         Value::Int(_) => Type::Int,
-                        Value::Real(_) => Type::Real,
+                        Value::Real(_) | Value::Float(_) => Type::Real,
                     };
                     match scope.inexact.contains(n) {
                         true => (CExpr::Inexact(Box::new(CExpr::Const(*v))), t),
@@ -372,10 +374,8 @@ impl Checker<'_> {
             Ok(v) => Ok(mark(v)),
             Err(crate::program::eval::EvalError::Overflow) if t != Type::Int => {
                 match c.approximate() {
-                    Some(v) => Ok(CExpr::Inexact(Box::new(CExpr::Const(v)))),
-                    None => {
-                        Err(self.error(span, crate::program::eval::EvalError::Overflow.to_string()))
-                    }
+                    Ok(v) => Ok(CExpr::Inexact(Box::new(CExpr::Const(v)))),
+                    Err(e) => Err(self.error(span, e.to_string())),
                 }
             }
             Err(e) => Err(self.error(span, e.to_string())),

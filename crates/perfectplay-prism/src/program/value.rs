@@ -2,7 +2,8 @@
 //! writes is rational (a decimal literal is the exact decimal); what need not be (`pow(2, 0.5)`,
 //! `log(3, 2)`) is computed in floating point, as PRISM and Storm do, and kept as the exact
 //! rational that double is, in an expression marked inexact (`CExpr::Inexact`), which exact
-//! solves refuse.
+//! solves refuse. A double beyond 128-bit fractions (`1e300`, `1e-60`) stays a double
+//! ([`Value::Float`]), and what computes with it computes in floating point.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -199,7 +200,7 @@ impl fmt::Display for Q {
 }
 
 /// The value of an expression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
     /// `true` or `false`.
     Bool(bool),
@@ -207,15 +208,28 @@ pub enum Value {
     Int(i64),
     /// A rational that came from a `double` or a division.
     Real(Q),
+    /// A double whose exact value is beyond 128-bit fractions (`1e300`, `1e-60`, or what
+    /// computes with one), as floating point holds it: only ever in a part marked inexact
+    /// (`CExpr::Inexact`), which exact solves refuse; always finite.
+    Float(f64),
 }
 
 impl Value {
-    /// The number, for arithmetic; `None` for a boolean.
+    /// The number as an exact fraction; `None` for a boolean and a [`Value::Float`].
     pub fn number(self) -> Option<Q> {
         match self {
             Value::Int(n) => Some(Q::int(n)),
             Value::Real(q) => Some(q),
-            Value::Bool(_) => None,
+            Value::Bool(_) | Value::Float(_) => None,
+        }
+    }
+
+    /// The double `x`: the exact rational it is where 128-bit fractions hold it, else as a
+    /// [`Value::Float`]; `None` where it is no finite number.
+    pub fn of_f64(x: f64) -> Option<Value> {
+        match Q::from_f64(x) {
+            Some(q) => Some(Value::Real(q)),
+            None => x.is_finite().then_some(Value::Float(x)),
         }
     }
 
@@ -224,7 +238,7 @@ impl Value {
         match self {
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
-            Value::Real(_) => "double",
+            Value::Real(_) | Value::Float(_) => "double",
         }
     }
 }
@@ -235,6 +249,7 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(n) => write!(f, "{n}"),
             Value::Real(q) => write!(f, "{q}"),
+            Value::Float(x) => write!(f, "{x:e}"),
         }
     }
 }
