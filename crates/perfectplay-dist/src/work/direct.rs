@@ -53,8 +53,6 @@ enum Side {
 struct Gathering {
     /// The states, in the order they arrived: node `i` of the graph is `nodes[i]`.
     nodes: Vec<Gathered>,
-    /// The state (owner, number) each waiting link (worker, link) stands for.
-    names: HashMap<(u32, u32), (u32, u32)>,
     /// The node each outcome leads to, in the order of the nodes' choices and outcomes
     /// (`EXIT` for a way out, `NAMELESS` for a link no state was named for).
     targets: Vec<u32>,
@@ -151,22 +149,24 @@ impl Gathering {
         Some(graph)
     }
 
-    /// The node each outcome of the gathered states leads to (see [`Gathering::targets`]).
-    fn find_targets(&mut self) {
-        let index: HashMap<(u32, u32), u32> = (self.nodes.iter().enumerate())
+    /// The gathered states `nodes`, their links found by `names`: the state (owner, number)
+    /// each waiting link (worker, link) stands for.
+    fn new(nodes: Vec<Gathered>, names: &HashMap<(u32, u32), (u32, u32)>) -> Gathering {
+        let index: HashMap<(u32, u32), u32> = (nodes.iter().enumerate())
             .map(|(i, g)| ((g.owner, g.state), i as u32))
             .collect();
-        let slots = self.nodes.iter().flat_map(|g| {
+        let slots = nodes.iter().flat_map(|g| {
             (g.choices.iter()).flat_map(move |(_, _, slots)| slots.iter().map(move |s| (g, s)))
         });
-        self.targets = slots
+        let targets = slots
             .map(|(g, slot)| match slot.to {
-                Ok(link) => (self.names.get(&(g.owner, link)))
+                Ok(link) => (names.get(&(g.owner, link)))
                     .and_then(|state| index.get(state))
                     .map_or(NAMELESS, |&i| i),
                 Err(_) => EXIT,
             })
             .collect();
+        Gathering { nodes, targets }
     }
 
     /// How far the finite ways out's values lie above their lower bounds and below their
@@ -283,11 +283,7 @@ impl Work<'_> {
         self.round(worker, None, [0.0; FIGURES])?;
         let mut figures = [0.0; FIGURES];
         if me == SOLVER {
-            let mut gathering = Gathering {
-                nodes: Vec::new(),
-                names: HashMap::new(),
-                targets: Vec::new(),
-            };
+            let (mut nodes, mut names) = (Vec::new(), HashMap::new());
             for m in self.out.drain(..) {
                 match m.body {
                     Body::Name {
@@ -296,13 +292,13 @@ impl Work<'_> {
                         link,
                         state,
                     } => {
-                        gathering.names.insert((at, link), (owner, state));
+                        names.insert((at, link), (owner, state));
                     }
-                    Body::Node(g) => gathering.nodes.push(*g),
+                    Body::Node(g) => nodes.push(*g),
                     _ => {}
                 }
             }
-            gathering.find_targets();
+            let gathering = Gathering::new(nodes, &names);
             if let Some(values) =
                 gathering.solve(self.model.endless_play_loser(), self.options.precision)
             {
@@ -368,14 +364,9 @@ mod tests {
             max: None,
             choices: vec![(0.0, 0.0, vec![slot(0.75, Ok(other)), slot(0.25, Err(exit))])],
         };
-        let mut g = Gathering {
-            nodes: vec![node(0, 1, out), node(1, 0, [0.0; 3])],
-            // Link `l` of worker 0 stands for its state `l`.
-            names: [((0, 0), (0, 0)), ((0, 1), (0, 1))].into(),
-            targets: Vec::new(),
-        };
-        g.find_targets();
-        g
+        // Link `l` of worker 0 stands for its state `l`.
+        let names = [((0, 0), (0, 0)), ((0, 1), (0, 1))].into();
+        Gathering::new(vec![node(0, 1, out), node(1, 0, [0.0; 3])], &names)
     }
 
     /// From state 0 the walk leaves by its own way out with probability 4/7, from state 1
