@@ -24,6 +24,7 @@ mod files;
 mod interrupt;
 mod plot;
 mod prism;
+mod ranges;
 mod render;
 mod say;
 mod serve;

@@ -30,7 +30,7 @@ pub fn command() -> Command {
         )
         .arg(const_arg())
         .arg(Arg::new("exact").long("exact").action(ArgAction::SetTrue).help("Exact values, printed as p/q too (an error where the model computes pow with an exponent that is not whole, or log: those are floating point)"))
-        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object: model, type, constants, states, transitions, choices, unexpanded, build_seconds, seconds, results"))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("Print one JSON object: model, type, constants, states, transitions, choices, unexpanded, build_seconds, seconds, results (one a line for each combination of --const ranges)"))
         .arg(Arg::new("full").long("full").action(ArgAction::SetTrue).help("Build every reachable state; by default a state where every property asked is decided (its target reached, or its until broken) is not expanded, as in Storm"))
         .arg(
             Arg::new("max-states")
@@ -143,16 +143,29 @@ fn const_arg() -> Arg {
         .long("const")
         .value_name("N=3,p=0.1,b=true")
         .action(ArgAction::Append)
-        .help("Values of constants the model or properties leave undefined")
+        .help(
+            "Values of constants the model or properties leave undefined; for check, a range \
+             (K=1:4, p=0:0.25:1) checks every property for each value, as PRISM's experiments",
+        )
 }
 
-/// The model file `model_path` parsed and checked with the constants of `m`, and the
-/// constants.
-fn load(m: &ArgMatches, model_path: &str) -> Result<(Program, Vec<(String, String)>)> {
+/// The constants of `--const`, as given (a range's text included).
+fn given(m: &ArgMatches) -> Result<Vec<(String, String)>> {
     let mut constants = Vec::new();
     for text in m.get_many::<String>("const").into_iter().flatten() {
         constants.extend(parse_constants(text).map_err(|e| anyhow!("--const: {e}"))?);
     }
+    Ok(constants)
+}
+
+/// The model file `model_path` parsed and checked with the constants of `m` (one value each:
+/// ranges are for `check`), and the constants.
+fn load(m: &ArgMatches, model_path: &str) -> Result<(Program, Vec<(String, String)>)> {
+    let mut runs = crate::ranges::combinations(&given(m)?)?;
+    if runs.len() > 1 {
+        bail!("--const: a range of values (K=1:4) is for check; give one value of each");
+    }
+    let constants = runs.pop().expect("one combination");
     let src = read(model_path)?;
     Ok((parse_program(model_path, &src, &constants)?, constants))
 }
@@ -232,10 +245,47 @@ fn asked(
     Ok(asked)
 }
 
+/// `perfectplay check`: every property asked, for each combination of the constants' values
+/// where `--const` gives ranges (each headed by its constants in text, one JSON object a line).
 pub fn run(m: &ArgMatches) -> Result<ExitCode> {
+    let runs = crate::ranges::combinations(&given(m)?)?;
+    let [constants] = &runs[..] else {
+        if crate::distributed::wanted(m) {
+            bail!("--const: across processes, one value of each constant (no ranges)");
+        }
+        let mut failed = false;
+        for (k, constants) in runs.iter().enumerate() {
+            let shown: Vec<String> = constants.iter().map(|(c, v)| format!("{c}={v}")).collect();
+            let shown = shown.join(", ");
+            if !m.get_flag("json") {
+                outln!("{}{shown}:", if k > 0 { "\n" } else { "" });
+            }
+            match check(m, constants) {
+                Ok(code) => failed |= code != ExitCode::SUCCESS,
+                // One combination's error (a model that does not build with them) does not
+                // stop the others.
+                Err(e) => {
+                    say!("error: {shown}: {e:#}");
+                    failed = true;
+                }
+            }
+        }
+        return Ok(if failed {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        });
+    };
+    check(m, constants)
+}
+
+/// `check` with the constants `constants`.
+fn check(m: &ArgMatches, constants: &[(String, String)]) -> Result<ExitCode> {
     let started = Instant::now();
     let model_path = m.get_one::<String>("model").expect("required");
-    let (program, constants) = load(m, model_path)?;
+    let src = read(model_path)?;
+    let program = parse_program(model_path, &src, constants)?;
+    let constants = constants.to_vec();
     let asked = asked(m, &program, &constants)?;
     if crate::distributed::wanted(m) {
         return across(m, program, &constants, &asked);

@@ -590,6 +590,87 @@ fn constants_of_a_properties_file_come_from_const() {
     }
 }
 
+/// Ranges of constants (`k=1:3`, `p=0.25:0.25:0.75`) check every property for each
+/// combination, headed by its constants (one JSON object a line); a combination the model
+/// does not build with is an error of its own, and the others are answered.
+#[test]
+fn ranges_of_constants_check_each_combination() {
+    let model = file(
+        "steps.prism",
+        "dtmc\nconst double p;\nconst int n;\nmodule m\n  x : [0..n];\n  [] x<n -> p : (x'=x+1) + (1-p) : (x'=x);\nendmodule\n",
+    );
+    let props = file("steps.props", "const int k;\nP=? [ F<=k x=n ]\n");
+    let o = run(&[
+        "check",
+        &model,
+        &props,
+        "--const",
+        "k=1:2,p=0.25:0.5:0.75,n=1",
+        "--exact",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Within k steps, n=1 is reached unless every step stays: 1 - (1-p)^k.
+    let want = [
+        ("1", "0.25", "0.25 = 1/4"),
+        ("1", "0.75", "0.75 = 3/4"),
+        ("2", "0.25", "0.4375 = 7/16"),
+        ("2", "0.75", "0.9375 = 15/16"),
+    ]
+    .map(|(k, p, v)| format!("k={k}, p={p}, n=1:\nP=? [ F<=k (x = n) ]: {v}\n"))
+    .join("\n");
+    assert_eq!(text(&o.stdout), want);
+    let o = run(&[
+        "check",
+        &model,
+        &props,
+        "--const",
+        "k=2,p=0.5,n=-1:1",
+        "--json",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "n=-1 leaves x no range");
+    let lines: Vec<serde_json::Value> = text(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["constants"]["n"], 0);
+    assert_eq!(lines[0]["results"][0]["value"], 1.0);
+    assert_eq!(lines[1]["constants"]["n"], 1);
+    assert_eq!(lines[1]["results"][0]["value"], 0.75);
+    assert!(
+        text(&o.stderr).starts_with("error: k=2, p=0.5, n=-1: "),
+        "{}",
+        text(&o.stderr)
+    );
+    for (args, says) in [
+        (
+            vec!["check", &model, &props, "--const", "k=1:x,p=1,n=1"],
+            "a range is two or three plain numbers",
+        ),
+        (
+            vec!["check", &model, &props, "--const", "k=3:1,p=1,n=1"],
+            "ends before it starts",
+        ),
+        (
+            vec![
+                "explain",
+                &model,
+                "--prop",
+                "P=? [ F x=n ]",
+                "--const",
+                "p=1,n=1:2",
+            ],
+            "is for check",
+        ),
+    ] {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(text(&o.stderr).contains(says), "{}", text(&o.stderr));
+    }
+}
+
 /// The self-loop added where no command is enabled is no command: it earns no transition
 /// reward, not even an unlabelled one (`[] true : 1`), as in PRISM and Storm; state rewards
 /// there still count.
