@@ -587,7 +587,7 @@ fn is_number(loaded: &Loaded, props: &Props, prop: &Prop, e: &crate::syntax::ast
         }
         ExprKind::Ite(_, a, _) => is_number(loaded, props, prop, a),
         ExprKind::Name(_) => {
-            let Ok(c) = over_states(loaded, props, prop, e) else {
+            let Ok((c, _)) = over_states(loaded, props, prop, e) else {
                 return false;
             };
             let mut vals = Vec::new();
@@ -603,35 +603,37 @@ fn is_number(loaded: &Loaded, props: &Props, prop: &Prop, e: &crate::syntax::ast
 }
 
 /// `e`, a part of property `prop` that is no query, compiled over the model's states, without
-/// the mark of a value computed in floating point.
+/// the mark of a value computed in floating point, and whether it had the mark.
 fn over_states(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,
     e: &crate::syntax::ast::Expr,
-) -> Result<CExpr, AnalysisError> {
+) -> Result<(CExpr, bool), AnalysisError> {
     let c = loaded
         .program
         .resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
+    let inexact = c.inexact();
     Ok(match c {
-        CExpr::Inexact(inner) => *inner,
-        c => c,
+        CExpr::Inexact(inner) => (*inner, inexact),
+        c => (c, inexact),
     })
 }
 
 /// The value of `e`, a part of property `prop` that is no query: a constant, or, as in PRISM,
 /// an expression over the variables and labels, taken in the initial state (one of several
-/// initial states must be picked by a filter).
+/// initial states must be picked by a filter), with whether the model computes it in floating
+/// point.
 fn value_at_start(
     loaded: &Loaded,
     props: &Props,
     prop: &Prop,
     e: &crate::syntax::ast::Expr,
-) -> Result<crate::program::value::Value, AnalysisError> {
+) -> Result<(crate::program::value::Value, bool), AnalysisError> {
     let program = &loaded.program;
-    let c = over_states(loaded, props, prop, e)?;
+    let (c, inexact) = over_states(loaded, props, prop, e)?;
     if let CExpr::Const(v) = c {
-        return Ok(v);
+        return Ok((v, inexact));
     }
     let initial = &loaded.space.initial;
     let [start] = initial[..] else {
@@ -643,8 +645,10 @@ fn value_at_start(
     };
     let mut vals = Vec::new();
     loaded.space.unpack(program, start, &mut vals);
-    c.eval(&vals)
-        .map_err(|error| part_in_state(e, loaded.space.show(program, start), error))
+    let v = c
+        .eval(&vals)
+        .map_err(|error| part_in_state(e, loaded.space.show(program, start), error))?;
+    Ok((v, inexact))
 }
 
 /// Answers `expr`, one query of property `prop` (or a filter of one), at the start.

@@ -163,11 +163,11 @@ pub(crate) fn bound_value(
     prop: &Prop,
     bound: &crate::syntax::ast::Expr,
 ) -> Result<Rational, AnalysisError> {
-    let constant = |e: &crate::syntax::ast::Expr| -> Result<Value, AnalysisError> {
+    let constant = |e: &crate::syntax::ast::Expr| -> Result<(Value, bool), AnalysisError> {
         match program.resolve_value(&prop.file, &prop.src, e, &props.scope)? {
-            CExpr::Const(v) => Ok(v),
+            CExpr::Const(v) => Ok((v, false)),
             CExpr::Inexact(inner) => match *inner {
-                CExpr::Const(v) => Ok(v),
+                CExpr::Const(v) => Ok((v, true)),
                 _ => Err(unsupported("a bound must be a constant")),
             },
             _ => Err(unsupported("a bound must be a constant")),

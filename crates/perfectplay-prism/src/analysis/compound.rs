@@ -131,12 +131,16 @@ pub(crate) fn has_query(e: &Expr) -> bool {
     }
 }
 
+/// A part's value, and whether the model computes it in floating point.
+pub(crate) type Constant = (Value, bool);
+
 /// What evaluating a property needs from the session: the answer to one query (`P`, `R` or a
 /// filter of one) at the start, solved exactly if asked, and the value of an expression free
-/// of queries (constants and literals).
+/// of queries (constants and literals), with whether the model computes it in floating point
+/// (a part marked inexact: the value is then the exact fraction of its double).
 pub(crate) struct Env<'a> {
     pub query: &'a mut dyn FnMut(&Expr, bool) -> Result<Answer, AnalysisError>,
-    pub constant: &'a dyn Fn(&Expr) -> Result<Value, AnalysisError>,
+    pub constant: &'a dyn Fn(&Expr) -> Result<Constant, AnalysisError>,
     /// Whether queries are solved exactly even where no comparison needs it (`--exact`).
     pub exact: bool,
 }
@@ -176,6 +180,10 @@ pub(crate) fn evaluate(e: &Expr, env: &mut Env<'_>) -> Result<Answer, AnalysisEr
     })
 }
 
+/// The method of a constant the model computes in floating point, taken as the exact
+/// fraction of its double.
+const FLOAT_CONSTANT: &str = "constant, from floating-point inputs";
+
 /// What the answered queries report together.
 struct Parts {
     methods: Vec<&'static str>,
@@ -209,7 +217,10 @@ impl Parts {
                 false => (env.constant)(e),
             };
             match constant {
-                Ok(v) => {
+                Ok((v, inexact)) => {
+                    if inexact {
+                        self.methods.push(FLOAT_CONSTANT);
+                    }
                     return Ok(match v {
                         Value::Bool(b) => Part::Bool(b),
                         Value::Int(n) => Part::Num(Num::exact(Rational::from(n))),

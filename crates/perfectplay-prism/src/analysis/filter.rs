@@ -339,10 +339,12 @@ fn of_compound(
     let mut vals = Vec::new();
     for &s in set {
         space.unpack(program, s, &mut vals);
-        let constant = |e: &Expr| -> Result<Value, AnalysisError> {
+        let constant = |e: &Expr| -> Result<(Value, bool), AnalysisError> {
             let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
-            c.eval(&vals)
-                .map_err(|error| part_in_state(e, space.show(program, s), error))
+            let v = c
+                .eval(&vals)
+                .map_err(|error| part_in_state(e, space.show(program, s), error))?;
+            Ok((v, c.inexact()))
         };
         let mut query = |e: &Expr, exact: bool| -> Result<Answer, AnalysisError> {
             let key = (e.to_string(), exact);
