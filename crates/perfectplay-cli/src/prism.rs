@@ -166,8 +166,12 @@ fn load(m: &ArgMatches, model_path: &str) -> Result<(Program, Vec<(String, Strin
         bail!("--const: a range of values (K=1:4) is for check; give one value of each");
     }
     let constants = runs.pop().expect("one combination");
-    let src = read(model_path)?;
-    Ok((parse_program(model_path, &src, &constants)?, constants))
+    Ok((parse(model_path, &constants)?, constants))
+}
+
+/// The model file `model_path` parsed and checked with the constants `constants`.
+fn parse(model_path: &str, constants: &[(String, String)]) -> Result<Program> {
+    Ok(parse_program(model_path, &read(model_path)?, constants)?)
 }
 
 /// `program` built for the properties `asked` (in full if none), showing the build's progress
@@ -283,12 +287,10 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
 fn check(m: &ArgMatches, constants: &[(String, String)]) -> Result<ExitCode> {
     let started = Instant::now();
     let model_path = m.get_one::<String>("model").expect("required");
-    let src = read(model_path)?;
-    let program = parse_program(model_path, &src, constants)?;
-    let constants = constants.to_vec();
-    let asked = asked(m, &program, &constants)?;
+    let program = parse(model_path, constants)?;
+    let asked = asked(m, &program, constants)?;
     if crate::distributed::wanted(m) {
-        return across(m, program, &constants, &asked);
+        return across(m, program, constants, &asked);
     }
     // Built as far as the properties need, unless --full.
     let directed = if m.get_flag("full") {
@@ -297,7 +299,7 @@ fn check(m: &ArgMatches, constants: &[(String, String)]) -> Result<ExitCode> {
         &asked[..]
     };
     let loaded = build(m, program, directed, started)?;
-    report(m, &loaded, model_path, &constants, asked, started)
+    report(m, &loaded, model_path, constants, asked, started)
 }
 
 /// `check` of one property across processes (`--processes`, `--hostfile`): its game over the

@@ -145,6 +145,9 @@ rewards \"huge\" s=0 : big; endrewards
         (0.5, "constant, from floating-point inputs")
     );
     assert_eq!(check(5, false).unwrap().method, "constant");
+    // `--exact` refuses the one from floating point, as it refuses a query reading it.
+    assert!(check(3, true).is_err());
+    assert_eq!(check(5, true).unwrap().exact.as_deref(), Some("1/3"));
     let e = check(4, false).unwrap_err().to_string();
     assert!(
         e.contains("a reward 1e300 is beyond the engine's fractions"),

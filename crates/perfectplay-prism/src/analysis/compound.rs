@@ -219,19 +219,16 @@ impl Parts {
             match constant {
                 Ok((v, inexact)) => {
                     if inexact {
+                        // `--exact` refuses it, as it refuses a query that reads it.
+                        if env.exact {
+                            return Err(AnalysisError::Inexact);
+                        }
                         self.methods.push(FLOAT_CONSTANT);
                     }
+                    // A double is taken as its own value, as every number the model computes.
                     return Ok(match v {
                         Value::Bool(b) => Part::Bool(b),
-                        Value::Int(n) => Part::Num(Num::exact(Rational::from(n))),
-                        Value::Real(q) => {
-                            let (n, d) = q.parts();
-                            Part::Num(Num::exact(Rational::from(n) / Rational::from(d)))
-                        }
-                        // The double's own value, as every number the model computes is taken.
-                        Value::Float(x) => {
-                            Part::Num(Num::exact(Rational::try_from(x).expect("a finite double")))
-                        }
+                        number => Part::Num(Num::exact(number.rational().expect("a number"))),
                     });
                 }
                 // What the model's numbers cannot hold is computed here, part by part, in

@@ -142,12 +142,7 @@ fn of_expression(
             .map_err(|e| part_in_state(inner, space.show(program, s), e))?;
         items.push(match v {
             Value::Bool(b) => Item::Bool(b),
-            Value::Int(n) => Item::exact(Rational::from(n)),
-            Value::Real(q) => {
-                let (n, d) = q.parts();
-                Item::exact(Rational::from(n) / Rational::from(d))
-            }
-            Value::Float(x) => Item::exact(Rational::try_from(x).expect("a finite double")),
+            number => Item::exact(number.rational().expect("a number")),
         });
     }
     aggregate(loaded, op, inner, set, &items, 0.0)

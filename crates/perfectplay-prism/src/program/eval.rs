@@ -118,12 +118,6 @@ pub(crate) fn exact_log(x: Q, b: Q) -> Option<i64> {
     None
 }
 
-/// The floating-point result `x` of a function whose value need not be rational, as the exact
-/// rational the double is; an error where it is no real number or too small or large.
-fn approximate(x: f64, what: &'static str) -> Result<Value, EvalError> {
-    Float::Num(x).value(what)
-}
-
 fn int_of(q: Q) -> Result<Value, EvalError> {
     let (n, d) = q.parts();
     debug_assert_eq!(d, 1);
@@ -382,7 +376,7 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
             let (base, exp) = (num(v[0])?, num(v[1])?);
             if !exp.is_integer() {
                 // Not rational in general: in floating point, as PRISM and Storm compute it.
-                return approximate(base.to_f64().powf(exp.to_f64()), "this pow");
+                return Float::Num(base.to_f64().powf(exp.to_f64())).value("this pow");
             }
             let e = exp.parts().0;
             if all_int && e < 0 {
@@ -422,7 +416,7 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
             let (x, b) = (num(v[0])?, num(v[1])?);
             return match exact_log(x, b) {
                 Some(k) => Ok(Value::Real(Q::int(k))),
-                None => approximate(x.to_f64().ln() / b.to_f64().ln(), "this log"),
+                None => Float::Num(x.to_f64().ln() / b.to_f64().ln()).value("this log"),
             };
         }
     })

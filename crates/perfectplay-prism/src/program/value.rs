@@ -224,6 +224,21 @@ impl Value {
         }
     }
 
+    /// The number as an exact rational of any size (a [`Value::Float`] as the fraction its
+    /// double is); `None` for a boolean.
+    pub fn rational(self) -> Option<malachite_q::Rational> {
+        use malachite_q::Rational;
+        match self {
+            Value::Bool(_) => None,
+            Value::Int(n) => Some(Rational::from(n)),
+            Value::Real(q) => {
+                let (n, d) = q.parts();
+                Some(Rational::from(n) / Rational::from(d))
+            }
+            Value::Float(x) => Some(Rational::try_from(x).expect("a finite double")),
+        }
+    }
+
     /// The double `x`: the exact rational it is where 128-bit fractions hold it, else as a
     /// [`Value::Float`]; `None` where it is no finite number.
     pub fn of_f64(x: f64) -> Option<Value> {
