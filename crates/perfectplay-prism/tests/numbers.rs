@@ -242,3 +242,41 @@ fn an_integer_power_with_a_negative_exponent_is_an_error() {
     let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
     assert_eq!(a.exact.as_deref(), Some("1/4"));
 }
+
+/// `&`, `|`, `=>` and `? :` look at a part only when they must, as PRISM evaluates them: a
+/// part that would be an error (`pow(2, -1)`) is none where it is skipped, in a constant, a
+/// guard, a property, and a filter over the states.
+#[test]
+fn connectives_short_circuit_where_a_part_would_be_an_error() {
+    let model = "dtmc
+const int c = 0;
+const bool ok = c=0 | pow(2, c-1) > 0;
+const int k = c > 0 ? pow(2, c-1) : 7;
+module m
+  s : [0..3] init 0;
+  [] s<3 & (c!=0 => pow(2, c-1) > 0) & !(c!=0 & pow(2, c-1) > 0) -> 1/2 : (s'=s+1) + 1/2 : (s'=3);
+endmodule
+";
+    let loaded = Loaded::new("short.prism", model, &[], 100).unwrap();
+    let text =
+        "ok\nk\nc=0 | pow(2,c-1)>0\nc!=0 & pow(2,c-1)>0\nfilter(sum, s>0 ? pow(2,s-1) : 0)\n\
+                filter(forall, s=0 | pow(2,s-1)>0)\nP=? [ F s=2 ] > 0 | pow(2,c-1)>0\npow(2,c-1)";
+    let props =
+        Props::new(&loaded.program, "short.props", text, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let check = |i: usize| check_prop(&loaded, &props, &props.props[i], true);
+    let truth = |i: usize| check(i).unwrap().holds;
+    assert_eq!(truth(0), Some(true));
+    assert_eq!(check(1).unwrap().exact.as_deref(), Some("7"));
+    assert_eq!((truth(2), truth(3)), (Some(true), Some(false)));
+    // s = 0, 1, 2, 3: 0 + 1 + 2 + 4.
+    assert_eq!(check(4).unwrap().exact.as_deref(), Some("7"));
+    assert_eq!(truth(5), Some(true));
+    assert_eq!(truth(6), Some(true));
+    // Where the part is evaluated, it is the error it is.
+    let e = check(7).unwrap_err().to_string();
+    assert!(e.contains("negative exponent"), "{e}");
+    // The model's states: s goes 0 → 1 → 2 → 3, each step a half to 3.
+    let p = Props::new(&loaded.program, "--prop", "P=? [ F s=2 ]", &[]).unwrap();
+    let a = check_prop(&loaded, &p, &p.props[0], true).unwrap();
+    assert_eq!(a.exact.as_deref(), Some("1/4"));
+}

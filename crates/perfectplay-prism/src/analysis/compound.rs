@@ -273,7 +273,16 @@ impl Parts {
                 )))
             }
             ExprKind::Binary(op, a, b) => {
-                let (a, b) = (self.eval(a, env, exact)?, self.eval(b, env, exact)?);
+                let a = self.eval(a, env, exact)?;
+                // The connectives look at their right side only when they must, as PRISM's.
+                match (op, &a) {
+                    (BinOp::And | BinOp::Implies, Part::Bool(false)) => {
+                        return Ok(Part::Bool(*op == BinOp::Implies))
+                    }
+                    (BinOp::Or, Part::Bool(true)) => return Ok(Part::Bool(true)),
+                    _ => {}
+                }
+                let b = self.eval(b, env, exact)?;
                 Ok(binary(*op, a, b)?)
             }
             ExprKind::Ite(c, a, b) => {

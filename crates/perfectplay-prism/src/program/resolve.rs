@@ -42,6 +42,10 @@ pub(crate) struct Checker<'a> {
     /// While an error leaves nested formulas: the innermost one it arose in and what it says
     /// there (see `in_formula`).
     failed_in: std::cell::RefCell<Option<(String, String)>>,
+    /// How many enclosing parts never evaluate the one being resolved (the right side of
+    /// `false & …`, a branch of `true ? … : …`): an error in folding it is no error there, as
+    /// PRISM's evaluation short-circuits, and it is left unfolded.
+    skipped: std::cell::Cell<usize>,
 }
 
 /// The deepest an expression may be once its formulas are expanded: deeper is an error, not a
@@ -61,6 +65,7 @@ impl<'a> Checker<'a> {
             depth: Default::default(),
             nodes: Default::default(),
             failed_in: Default::default(),
+            skipped: Default::default(),
         }
     }
 }
@@ -118,6 +123,20 @@ impl Checker<'_> {
         self.depth.set(depth + 1);
         let r = self.resolve_node(e, scope, stack);
         self.depth.set(depth);
+        r
+    }
+
+    /// Resolves `e` as [`Checker::resolve`] does, as a part that is never evaluated when `skip`.
+    fn resolve_part(
+        &self,
+        e: &Expr,
+        scope: &Scope<'_>,
+        stack: &mut Vec<String>,
+        skip: bool,
+    ) -> Result<(CExpr, Type), Diagnostic> {
+        self.skipped.set(self.skipped.get() + skip as usize);
+        let r = self.resolve(e, scope, stack);
+        self.skipped.set(self.skipped.get() - skip as usize);
         r
     }
 
@@ -206,7 +225,15 @@ impl Checker<'_> {
             }
             ExprKind::Binary(op, a, b) => {
                 let (ca, ta) = self.resolve(a, scope, stack)?;
-                let (cb, tb) = self.resolve(b, scope, stack)?;
+                // The connectives look at their right side only when they must.
+                let skip = matches!(
+                    (op, &ca),
+                    (
+                        BinOp::And | BinOp::Implies,
+                        CExpr::Const(Value::Bool(false))
+                    ) | (BinOp::Or, CExpr::Const(Value::Bool(true)))
+                );
+                let (cb, tb) = self.resolve_part(b, scope, stack, skip)?;
                 let numeric = |t: Type| t != Type::Bool;
                 let t =
                     match op {
@@ -249,8 +276,12 @@ impl Checker<'_> {
             }
             ExprKind::Ite(c, a, b) => {
                 let (cc, tc) = self.resolve(c, scope, stack)?;
-                let (ca, ta) = self.resolve(a, scope, stack)?;
-                let (cb, tb) = self.resolve(b, scope, stack)?;
+                let known = match cc {
+                    CExpr::Const(Value::Bool(b)) => Some(b),
+                    _ => None,
+                };
+                let (ca, ta) = self.resolve_part(a, scope, stack, known == Some(false))?;
+                let (cb, tb) = self.resolve_part(b, scope, stack, known == Some(true))?;
                 if tc != Type::Bool {
                     return Err(self.error(c.span, "the condition of '? :' must be a boolean"));
                 }
@@ -370,14 +401,17 @@ impl Checker<'_> {
             true => CExpr::Inexact(Box::new(CExpr::Const(v))),
             false => CExpr::Const(v),
         };
-        match c.eval(&[]) {
+        let folded = match c.eval(&[]) {
             Ok(v) => Ok(mark(v)),
-            Err(crate::program::eval::EvalError::Overflow) if t != Type::Int => {
-                match c.approximate() {
-                    Ok(v) => Ok(CExpr::Inexact(Box::new(CExpr::Const(v)))),
-                    Err(e) => Err(self.error(span, e.to_string())),
-                }
-            }
+            Err(crate::program::eval::EvalError::Overflow) if t != Type::Int => c
+                .approximate()
+                .map(|v| CExpr::Inexact(Box::new(CExpr::Const(v)))),
+            Err(e) => Err(e),
+        };
+        match folded {
+            Ok(c) => Ok(c),
+            // A part never evaluated stays as it is.
+            Err(_) if self.skipped.get() > 0 => Ok(c),
             Err(e) => Err(self.error(span, e.to_string())),
         }
     }
