@@ -87,6 +87,16 @@ fn nested_formulas_worked_out_by_hand() {
         ("filter(count, P>0.5 [ F s=3 ])", "2"),
         ("filter(count, A [ G s<2 ])", "0"),
         ("filter(exists, A [ G s=2 ], s<2)", "false"),
+        // A state formula alone as the path, as PRISM reads it: it holds in the first state.
+        ("E [ s<2 ]", "true"),
+        ("A [ s=3 ]", "false"),
+        ("filter(count, E [ s>=2 ])", "2"),
+        ("filter(forall, A [ s=1 ], s=1)", "true"),
+        ("P=? [ s=0 ]", "1"),
+        ("P=? [ s=1 ]", "0"),
+        ("filter(sum, P=? [ s<3 ])", "3"),
+        ("P>=1 [ s=0 ]", "true"),
+        ("P=? [ F P>=1 [ s=3 ] ]", "1/3"),
     ] {
         assert_eq!(exact(prop), want, "{prop}");
     }
@@ -95,6 +105,8 @@ fn nested_formulas_worked_out_by_hand() {
     // Errors: a number where a state formula is needed; E and A have no play to optimise.
     let e = answer(CHAIN, "P=? [ F P=? [ F s=3 ] ]", false).unwrap_err();
     assert!(e.contains("is a number, where a state formula"), "{e}");
+    let e = answer(CHAIN, "R=? [ s=0 ]", false).unwrap_err();
+    assert!(e.contains("a state formula alone (co-safe LTL)"), "{e}");
     let e = answer(CHAIN, "E [ C<=2 ]", false).unwrap_err();
     assert!(e.contains("E and A take a path formula"), "{e}");
     let loaded = Loaded::new("m.prism", CHAIN, &[], 100).unwrap();

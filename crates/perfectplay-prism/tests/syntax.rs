@@ -136,6 +136,11 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
         e.headline(),
         "p:1:7: multi-objective queries (<<...>> ( … & … )) are not supported"
     );
+    let e = kept_aside("multi(Pmax=? [ F x>1 ], R{\"c\"}<=5 [ C ])");
+    assert_eq!(
+        e.headline(),
+        "p:1:1: multi-objective queries (multi(…)) are not supported"
+    );
     let e = kept_aside("P=? [ G F x>1 ]");
     assert_eq!(
         e.headline(),

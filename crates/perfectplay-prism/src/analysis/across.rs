@@ -396,7 +396,11 @@ pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<AcrossGame,
     let plain = match r.query.what {
         Measure::Probability => matches!(
             r.query.path,
-            Path::Eventually(_) | Path::Until(..) | Path::Bounded { .. } | Path::Next(_)
+            Path::Eventually(_)
+                | Path::Until(..)
+                | Path::Bounded { .. }
+                | Path::Next(_)
+                | Path::Now(_)
         ),
         Measure::Reward(_) => match r.query.path {
             Path::Eventually(_) => r.steps.is_none() && r.first == 0,

@@ -295,6 +295,15 @@ fn ctl(
                 last: Some(1),
             },
         ),
+        Path::Now(phi) => graph.until(
+            q,
+            &every,
+            &set(phi)?,
+            Interval {
+                first: 0,
+                last: Some(0),
+            },
+        ),
         Path::Globally {
             steps: bound,
             target,
@@ -385,6 +394,7 @@ fn path_parts(path: &Path) -> Vec<&Expr> {
         | Path::EventuallyCumulative(a)
         | Path::EventuallyZero(a)
         | Path::Next(a)
+        | Path::Now(a)
         | Path::Globally { target: a, .. } => vec![a],
         Path::Until(a, b) | Path::WeakUntil(a, b, _) | Path::Release(a, b, _) => vec![a, b],
         Path::Bounded {

@@ -282,6 +282,17 @@ fn resolve_query<'p>(
             first = 1;
             (None, resolve(t)?)
         }
+        // φ in the first state: the step-bounded game of no step.
+        Path::Now(t) => {
+            if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
+                return Err(unsupported(
+                    "a reward query over a state formula alone (co-safe LTL) is not supported; \
+                     a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
+                ));
+            }
+            steps = Some(0);
+            (None, resolve(t)?)
+        }
         Path::Globally { .. } | Path::WeakUntil(..) | Path::Release(..) => {
             return Err(AnalysisError::Internal(
                 "G, W and R are asked by their dual",

@@ -385,6 +385,7 @@ impl Path {
             Path::EventuallyCumulative(a) => Path::EventuallyCumulative(f(a)?),
             Path::EventuallyZero(a) => Path::EventuallyZero(f(a)?),
             Path::Next(a) => Path::Next(f(a)?),
+            Path::Now(a) => Path::Now(f(a)?),
             Path::Globally { steps, target } => Path::Globally {
                 steps: steps.clone(),
                 target: f(target)?,
@@ -583,6 +584,9 @@ pub enum Path {
     Release(Expr, Expr, Option<Steps>),
     /// `X φ`: φ in the next state.
     Next(Expr),
+    /// `φ` alone, a state formula as a path (LTL's reading, which PRISM follows): φ in the
+    /// first state.
+    Now(Expr),
     /// `F<=k φ` or `ψ U<=k φ` (`<k`, `>=k`, `>k`, `=k`, `[a,b]`): φ at a step the bound
     /// allows, through ψ-states before it.
     Bounded {

@@ -167,6 +167,7 @@ impl Display for Query {
             Path::Release(a, b, None) => write!(f, "{a} R {b}")?,
             Path::Release(a, b, Some(k)) => write!(f, "{a} R{k} {b}")?,
             Path::Next(e) => write!(f, "X {e}")?,
+            Path::Now(e) => write!(f, "{e}")?,
         }
         f.write_str(" ]")
     }

@@ -305,6 +305,10 @@ impl Parser<'_> {
                         ))
                     }
                     "func" if self.peek_at(1).tok == Tok::Punct("(") => self.func_call(),
+                    "multi" if self.peek_at(1).tok == Tok::Punct("(") => Err(self.unsupported(
+                        t.span,
+                        "multi-objective queries (multi(…)) are not supported",
+                    )),
                     _ => {
                         if let Some(&(f, _)) = Func::ALL.iter().find(|(_, n)| *n == word) {
                             if self.peek_at(1).tok == Tok::Punct("(") {

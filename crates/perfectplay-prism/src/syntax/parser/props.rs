@@ -328,6 +328,10 @@ impl Parser<'_> {
                         });
                     }
                 }
+                // A state formula alone: φ in the first state.
+                if self.is_punct("]") || self.is_punct("{") {
+                    return Ok(Path::Now(left));
+                }
                 if !self.is_kw("U") {
                     return Err(self.error(
                         self.peek().span,
