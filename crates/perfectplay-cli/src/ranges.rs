@@ -24,47 +24,84 @@ fn decimal(text: &str) -> Option<(i128, u32)> {
     Some((digits, frac.len() as u32))
 }
 
-/// `digits / 10^places` written out (`0.25`, `-3`), as `decimal` reads it.
-fn written(digits: i128, places: u32) -> String {
+fn gcd(a: i128, b: i128) -> i128 {
+    match b {
+        0 => a.abs(),
+        _ => gcd(b, a % b),
+    }
+}
+
+/// A plain number `text`, a decimal (`-0.25`) or a fraction of two (`1/3`), as the exact
+/// fraction `(numerator, denominator)` in lowest terms; `None` for anything else.
+fn fraction(text: &str) -> Option<(i128, i128)> {
+    let (n, d) = match text.split_once('/') {
+        Some((a, b)) => {
+            let ((a, pa), (b, pb)) = (decimal(a)?, decimal(b)?);
+            (
+                a.checked_mul(10i128.pow(pb))?,
+                b.checked_mul(10i128.pow(pa))?,
+            )
+        }
+        None => {
+            let (a, p) = decimal(text)?;
+            (a, 10i128.pow(p))
+        }
+    };
+    if d == 0 {
+        return None;
+    }
+    let g = gcd(n, d) * d.signum();
+    Some((n / g, d / g))
+}
+
+/// The fraction `n / d` (lowest terms, `d > 0`) written out: a decimal where it has one of
+/// at most 18 places (`0.25`, `-3`), else `n/d` (`1/3`), which constants take exactly.
+fn written(n: i128, d: i128) -> String {
+    let places = (0..=18u32).find(|&p| 10i128.pow(p) % d == 0);
+    let Some(places) = places else {
+        return format!("{n}/{d}");
+    };
+    let digits = n * (10i128.pow(places) / d);
     if places == 0 {
         return digits.to_string();
     }
     let scale = 10i128.pow(places);
     let sign = if digits < 0 { "-" } else { "" };
     let (int, frac) = (digits.abs() / scale, digits.abs() % scale);
-    let frac = format!("{frac:0width$}", width = places as usize);
-    let frac = frac.trim_end_matches('0');
-    match frac.is_empty() {
-        true => format!("{sign}{int}"),
-        false => format!("{sign}{int}.{frac}"),
-    }
+    format!("{sign}{int}.{frac:0width$}", width = places as usize)
 }
 
 /// The values a constant's text stands for: those of a range `a:b` or `a:step:b`, or the
-/// text itself where it is no range (an expression, checked later as any value is).
+/// text itself where it is no range (an expression, checked later as any value is). The
+/// numbers are decimals or fractions (`0:1/3:1`), stepped exactly.
 pub fn values(name: &str, text: &str) -> Result<Vec<String>> {
     let parts: Vec<&str> = text.split(':').collect();
     if !(2..=3).contains(&parts.len()) || text.contains('?') {
         return Ok(vec![text.to_string()]);
     }
-    let Some(numbers) = parts.iter().map(|p| decimal(p)).collect::<Option<Vec<_>>>() else {
+    let Some(numbers) = parts
+        .iter()
+        .map(|p| fraction(p))
+        .collect::<Option<Vec<_>>>()
+    else {
         bail!(
-            "--const {name}={text}: a range is two or three plain numbers, \
-             from:to or from:step:to (1:4, 0:0.25:1)"
+            "--const {name}={text}: a range is two or three plain numbers or fractions, \
+             from:to or from:step:to (1:4, 0:0.25:1, 0:1/3:1)"
         );
     };
-    // On a common scale, exactly: 0.1 + 0.2 is 0.3 here.
-    let places = numbers.iter().map(|&(_, p)| p).max().unwrap_or(0);
-    let scaled: Vec<i128> = numbers
+    // Over a common denominator, exactly: 0.1 + 0.2 is 0.3 here.
+    let too_fine = || anyhow::anyhow!("--const {name}={text}: the numbers are too fine to step");
+    let mut den: i128 = 1;
+    for &(_, d) in &numbers {
+        den = (den / gcd(den, d)).checked_mul(d).ok_or_else(too_fine)?;
+    }
+    let scaled = numbers
         .iter()
-        .map(|&(d, p)| d * 10i128.pow(places - p))
-        .collect();
+        .map(|&(n, d)| n.checked_mul(den / d))
+        .collect::<Option<Vec<i128>>>()
+        .ok_or_else(too_fine)?;
     let (from, to) = (scaled[0], scaled[scaled.len() - 1]);
-    let step = if scaled.len() == 3 {
-        scaled[1]
-    } else {
-        10i128.pow(places)
-    };
+    let step = if scaled.len() == 3 { scaled[1] } else { den };
     if step <= 0 {
         bail!("--const {name}={text}: the step must be positive");
     }
@@ -76,7 +113,11 @@ pub fn values(name: &str, text: &str) -> Result<Vec<String>> {
         bail!("--const {name}={text}: more than {MAX_RUNS} values");
     }
     Ok((0..count)
-        .map(|i| written(from + i * step, places))
+        .map(|i| {
+            let v = from + i * step;
+            let g = gcd(v, den).max(1);
+            written(v / g, den / g)
+        })
         .collect())
 }
 
@@ -117,11 +158,22 @@ mod tests {
         );
         assert_eq!(values("p", "-1:0.5:0").unwrap(), ["-1", "-0.5", "0"]);
         assert_eq!(values("K", "3:3").unwrap(), ["3"]);
+        // Fractions step exactly and are written as fractions where no decimal ends.
+        assert_eq!(values("p", "0:1/3:1").unwrap(), ["0", "1/3", "2/3", "1"]);
+        assert_eq!(
+            values("p", "1/4:1/4:1").unwrap(),
+            ["0.25", "0.5", "0.75", "1"]
+        );
+        assert_eq!(
+            values("p", "-1/2:1/6:0").unwrap(),
+            ["-0.5", "-1/3", "-1/6", "0"]
+        );
         // No range: the text itself, an expression checked later.
         assert_eq!(values("K", "2*3").unwrap(), ["2*3"]);
         assert_eq!(values("K", "b ? 1 : 2").unwrap(), ["b ? 1 : 2"]);
         for (bad, says) in [
             ("1:x", "plain numbers"),
+            ("0:1/0:1", "plain numbers"),
             ("1:0:3", "step must be positive"),
             ("4:1", "ends before it starts"),
             ("0:1000000", "more than 100000 values"),
