@@ -558,3 +558,53 @@ proptest! {
         }
     }
 }
+
+/// `F0` (and `Fc` on a game) is solved from one start at a time; its value in every state,
+/// as a filter or a nested formula needs, is solved from each state in turn: each equal to
+/// the answer of the model started there.
+#[test]
+fn every_state_value_is_the_model_started_there() {
+    let src = |s: u32, b: u32| {
+        format!(
+            "mdp
+module m
+  s : [0..2] init {s};
+  b : [0..3] init {b};
+  [safe] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [again] s=0 & b<3 -> 1/2 : (s'=0) & (b'=b+1) + 1/4 : (s'=1) & (b'=b+1) + 1/4 : (s'=2) & (b'=b+1);
+endmodule
+rewards \"r\"
+  [safe] true : 1;
+  [again] true : 2;
+endrewards
+"
+        )
+    };
+    let from_start = src(0, 0);
+    let mut sum = malachite_q::Rational::from(0);
+    for b in 0..4 {
+        for exact in [false, true] {
+            let at = format!("filter(state, Rmax=? [ F0 s=1 ], s=0 & b={b})");
+            let (v, q, ..) = answer(&from_start, &at, exact);
+            let (w, r, ..) = answer(&src(0, b), "Rmax=? [ F0 s=1 ]", exact);
+            assert!((v - w).abs() <= 1e-12, "b={b}: {v} vs {w}");
+            assert_eq!(q, r, "b={b}");
+            if exact {
+                sum += q.unwrap().parse::<malachite_q::Rational>().unwrap();
+            }
+        }
+    }
+    // Zero wherever the play is over (s=1 reached, s=2 missed).
+    let (_, total, ..) = answer(&from_start, "filter(sum, Rmax=? [ F0 s=1 ])", true);
+    assert_eq!(total, Some(sum.to_string()));
+    // As a state formula: the maximiser's value is below 0.6 only at b=3 (safe's 1/2); the
+    // minimiser's (a bound alone, on an MDP) is safe's 1/2 everywhere.
+    let (v, ..) = answer(
+        &from_start,
+        "filter(count, Rmax>=0.6 [ F0 s=1 ], s=0)",
+        true,
+    );
+    assert_eq!(v, 3.0);
+    let (v, ..) = answer(&from_start, "filter(count, R>=0.6 [ F0 s=1 ], s=0)", false);
+    assert_eq!(v, 0.0);
+}

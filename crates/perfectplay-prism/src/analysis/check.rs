@@ -283,7 +283,7 @@ fn from_float_inputs(method: &'static str) -> &'static str {
 }
 
 /// [`check`] once the numbers are known to be fit for the mode.
-fn solve(
+pub(crate) fn solve(
     program: &Program,
     space: &Space,
     query: &Query,

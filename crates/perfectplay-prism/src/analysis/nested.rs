@@ -85,10 +85,14 @@ pub(crate) fn values(
                 }
             }
         }
-        _ if matches!(q.path, Path::EventuallyZero(_)) => return Err(not_everywhere(query)),
+        _ if matches!(q.path, Path::EventuallyZero(_)) => {
+            one_at_a_time(program, space, query, (q, through, target), exact)?
+        }
         _ => match prepare(program, space, q, through, target, over)? {
             Prepared::Infinite => (vec![infinite(); n], 0.0),
-            Prepared::Model(m) if m.is_total_game() => return Err(not_everywhere(query)),
+            Prepared::Model(m) if m.is_total_game() => {
+                one_at_a_time(program, space, query, (q, through, target), exact)?
+            }
             Prepared::Model(m) => solve_all(&*m, n, |s| m.stands_for(s), exact)?,
         },
     };
@@ -117,12 +121,58 @@ fn infinite() -> StateValue {
     }
 }
 
-/// Why `query` has no value per state here.
-fn not_everywhere(query: &Query) -> AnalysisError {
-    unsupported(format!(
-        "{query} is solved from one start at a time (F0 where plays can miss the target, Fc on \
-         a game): it cannot be evaluated in every state, as a nested formula or a filter needs"
-    ))
+/// The most states a query solved from one start at a time is solved from, one after the
+/// other, for its value in every state.
+const ONE_AT_A_TIME: usize = 4096;
+
+/// The values in every state of `space` of a query that is solved from one start at a time
+/// (`F0` where plays can miss the target, `Fc` on a game; `resolved` is its query, `ψ` and
+/// `φ`): solved from each state in turn, up to [`ONE_AT_A_TIME`] states.
+fn one_at_a_time(
+    program: &crate::program::Program,
+    space: &crate::build::Space,
+    query: &Query,
+    resolved: (&Query, Option<&CExpr>, &CExpr),
+    exact: bool,
+) -> Result<(Vec<StateValue>, f64), AnalysisError> {
+    let n = space.len();
+    if n > ONE_AT_A_TIME {
+        return Err(unsupported(format!(
+            "{query} is solved from one start at a time (F0 where plays can miss the target, \
+             Fc on a game): its value in every state, as a nested formula or a filter needs, \
+             is solved from each state in turn, up to {ONE_AT_A_TIME} states, and this model \
+             has {n}"
+        )));
+    }
+    let (q, through, target) = resolved;
+    let mut one = space.clone();
+    let mut vals = Vec::with_capacity(n);
+    let mut error: f64 = 0.0;
+    for s in 0..n as u32 {
+        one.initial = vec![s];
+        let a = crate::analysis::check::solve(
+            program,
+            &one,
+            q,
+            through,
+            target,
+            OverInitial::Min,
+            exact,
+        )?;
+        error = error.max(a.error_bound);
+        let exact = match a.exact {
+            Some(text) => Some(
+                text.parse::<Rational>()
+                    .map_err(|_| AnalysisError::Internal("an exact value that is no fraction"))?,
+            ),
+            None => None,
+        };
+        vals.push(StateValue {
+            value: a.value,
+            exact,
+        });
+    }
+    Ok((vals, error))
 }
 
 /// Solves `model`, whose state `at(s)` stands for state `s` of a space of `n` states, and reads
