@@ -297,7 +297,14 @@ impl Parts {
                 for a in args {
                     vals.push(num(self.eval(a, env, exact)?, f.name())?);
                 }
-                Ok(call(*f, vals)?)
+                let every_exact = vals.iter().all(|v| v.exact.is_some());
+                let result = call(*f, vals)?;
+                // A power with an exponent that is not whole need not be rational.
+                if env.exact && every_exact && matches!(&result, Part::Num(n) if n.exact.is_none())
+                {
+                    return Err(AnalysisError::Inexact);
+                }
+                Ok(result)
             }
             _ => unreachable!("only compound expressions hold queries"),
         }
@@ -545,6 +552,10 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, AnalysisError> {
         }
         Func::Pow => {
             want(2)?;
+            let whole_exponent = matches!(&args[1].exact, Some(q) if q.clone().floor() == *q);
+            if !whole_exponent {
+                return fractional_power(&args[0], &args[1]);
+            }
             // The exponent is a whole number written in the property (or an exact value); a
             // power beyond `MAX_POWER` of a fraction would be a number too large to compute.
             let e = match &args[1].exact {
@@ -592,6 +603,33 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, AnalysisError> {
             f.name()
         ))),
     }
+}
+
+/// `pow(base, exponent)` where the exponent need not be whole (`pow(P=? [ … ], 1/2)`): in
+/// floating point, as PRISM computes it, with an interval from the ends of both arguments'
+/// (a power of a positive base is monotone in each), widened by the rounding of `powf`.
+fn fractional_power(base: &Num, exponent: &Num) -> Result<Part, AnalysisError> {
+    let value = base.value.powf(exponent.value);
+    if base.lo < 0.0 || value.is_nan() {
+        return Err(arithmetic(format!(
+            "pow({}, {}) of a base that may be negative is no real number",
+            show(base.value),
+            show(exponent.value)
+        )));
+    }
+    let mut ends = [base.lo, base.hi]
+        .iter()
+        .flat_map(|&x| [exponent.lo, exponent.hi].map(|y| x.powf(y)))
+        .collect::<Vec<f64>>();
+    ends.sort_by(f64::total_cmp);
+    let slack = |x: f64| 4.0 * f64::EPSILON * x.abs();
+    let (lo, hi) = (ends[0], ends[3]);
+    Ok(Part::Num(Num::made(
+        value,
+        None,
+        lo - slack(lo),
+        hi + slack(hi),
+    )))
 }
 
 /// The exact value `f` works on (its queries are solved exactly); +∞ has none.

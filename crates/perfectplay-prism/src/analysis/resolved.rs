@@ -211,6 +211,10 @@ fn dual(query: &Query) -> Result<Option<Query>, AnalysisError> {
     Ok(Some(dual))
 }
 
+/// What a reward query takes, said where it is given another path.
+const REWARD_PATHS: &str = "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k; R of X, U or a \
+     state formula alone (co-safe LTL) is not supported";
+
 /// [`resolve_prop`] of `query` (the property's, or its [`dual`]), aggregated as `over`.
 fn resolve_query<'p>(
     program: &Program,
@@ -236,6 +240,14 @@ fn resolve_query<'p>(
             "Fc, F0, C and I measure rewards: a P query takes F φ or ψ U φ",
         ));
     }
+    if matches!(query.what, crate::syntax::ast::Measure::Reward(_))
+        && matches!(
+            query.path,
+            Path::Until(..) | Path::Bounded { .. } | Path::Next(_) | Path::Now(_)
+        )
+    {
+        return Err(unsupported(REWARD_PATHS));
+    }
     let mut steps = None;
     let mut first = 0;
     let (through, target) = match &query.path {
@@ -260,11 +272,6 @@ fn resolve_query<'p>(
             steps: bound,
             target,
         } => {
-            if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-                return Err(unsupported(
-                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
-                ));
-            }
             let (from, last) = interval(program, props, prop, bound)?;
             first = from;
             steps = last;
@@ -273,23 +280,12 @@ fn resolve_query<'p>(
         }
         // φ after one step: the step-bounded game of one step, φ not counted at the start.
         Path::Next(t) => {
-            if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-                return Err(unsupported(
-                    "a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
-                ));
-            }
             steps = Some(1);
             first = 1;
             (None, resolve(t)?)
         }
         // φ in the first state: the step-bounded game of no step.
         Path::Now(t) => {
-            if !matches!(query.what, crate::syntax::ast::Measure::Probability) {
-                return Err(unsupported(
-                    "a reward query over a state formula alone (co-safe LTL) is not supported; \
-                     a reward query takes F φ, Fc φ, F0 φ, C, C<=k or I=k",
-                ));
-            }
             steps = Some(0);
             (None, resolve(t)?)
         }
