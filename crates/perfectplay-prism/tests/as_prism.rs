@@ -191,6 +191,23 @@ fn infinite_values_follow_the_rules_and_undefined_ones_are_errors() {
     );
     let e = all(&loaded, root, true)[0].clone().unwrap_err();
     assert!(e.contains("no exact answer"), "{e}");
+    // So is a logarithm, exact where it is whole (4/3 is (3/4)^-1).
+    let log = "log(<<*>> Pmax=? [ F x=2 ], 2)";
+    let (v, q) = all(&loaded, log, false)[0].clone().unwrap();
+    assert!(
+        (v - 0.75f64.log2()).abs() < 1e-15 && q.is_none(),
+        "{v} {q:?}"
+    );
+    assert!(all(&loaded, log, true)[0].is_err());
+    let whole = "log(1 / <<*>> Pmax=? [ F x=2 ], 3/4)";
+    assert_eq!(
+        all(&loaded, whole, true)[0],
+        Ok((-1.0, Some("-1".to_string())))
+    );
+    let e = all(&loaded, "log(<<*>> Pmax=? [ F x=2 ], 1)", false)[0]
+        .clone()
+        .unwrap_err();
+    assert!(e.contains("undefined"), "{e}");
     let e = all(&loaded, "pow(-<<*>> Pmax=? [ F x=2 ], 0.5)", false)[0]
         .clone()
         .unwrap_err();

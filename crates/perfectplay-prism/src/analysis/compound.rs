@@ -597,11 +597,14 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, AnalysisError> {
             let exact = base.exact.as_ref().map(|b| b.clone().pow(e));
             Ok(Part::Num(Num::made(value, exact, lo, hi)))
         }
-        Func::Mod | Func::Log => Err(unsupported(format!(
-            "{} of a query's value is not supported (+, -, *, /, min, max, floor, ceil, round, \
-             pow and comparisons are)",
-            f.name()
-        ))),
+        Func::Log => {
+            want(2)?;
+            logarithm(&args[0], &args[1])
+        }
+        Func::Mod => Err(unsupported(
+            "mod of a query's value is not supported (+, -, *, /, min, max, floor, ceil, \
+             round, pow, log and comparisons are)",
+        )),
     }
 }
 
@@ -623,6 +626,49 @@ fn fractional_power(base: &Num, exponent: &Num) -> Result<Part, AnalysisError> {
         .collect::<Vec<f64>>();
     ends.sort_by(f64::total_cmp);
     let slack = |x: f64| 4.0 * f64::EPSILON * x.abs();
+    let (lo, hi) = (ends[0], ends[3]);
+    Ok(Part::Num(Num::made(
+        value,
+        None,
+        lo - slack(lo),
+        hi + slack(hi),
+    )))
+}
+
+/// `log(x, b)`: exact where `x` is a whole power of `b` (`log(8, 2)`), else in floating point
+/// as PRISM computes it, with an interval from the ends of both arguments' (the logarithm is
+/// monotone in each while `b`'s interval stays off 1), widened by the rounding.
+fn logarithm(x: &Num, b: &Num) -> Result<Part, AnalysisError> {
+    let value = x.value.ln() / b.value.ln();
+    if x.value <= 0.0 || b.value <= 0.0 || b.value == 1.0 || !value.is_finite() {
+        return Err(arithmetic(format!(
+            "log({}, {}) is undefined",
+            show(x.value),
+            show(b.value)
+        )));
+    }
+    if let (Some(xq), Some(bq)) = (&x.exact, &b.exact) {
+        let k = value.round();
+        if k.abs() <= MAX_POWER as f64 && bq.clone().pow(k as i64) == *xq {
+            return Ok(Part::Num(Num::exact(Rational::from(k as i64))));
+        }
+    }
+    if x.lo <= 0.0 || (b.lo <= 1.0 && b.hi >= 1.0) {
+        return Ok(Part::Num(Num::made(
+            value,
+            None,
+            f64::NEG_INFINITY,
+            f64::INFINITY,
+        )));
+    }
+    let mut ends = [x.lo, x.hi]
+        .iter()
+        .flat_map(|&x| [b.lo, b.hi].map(|b| x.ln() / b.ln()))
+        .collect::<Vec<f64>>();
+    ends.sort_by(f64::total_cmp);
+    // `ln` of a base near 1 is small, and its rounding large beside it.
+    let near_one = b.lo.ln().abs().min(b.hi.ln().abs());
+    let slack = |v: f64| 8.0 * f64::EPSILON * (v.abs() + 1.0) * (1.0 + 1.0 / near_one);
     let (lo, hi) = (ends[0], ends[3]);
     Ok(Part::Num(Num::made(
         value,
