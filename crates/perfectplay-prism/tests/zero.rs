@@ -181,18 +181,7 @@ endrewards
 /// V(1) = max(1, 7/8 + 1/2) = 11/8, V(0) = max(1/2, 11/16 + 1/4) = 15/16.
 #[test]
 fn a_bounded_reward_is_exact() {
-    let src = "mdp
-module m
-  s : [0..2] init 0;
-  b : [0..3] init 0;
-  [safe] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
-  [again] s=0 & b<3 -> 1/2 : (s'=0) & (b'=b+1) + 1/4 : (s'=1) & (b'=b+1) + 1/4 : (s'=2) & (b'=b+1);
-endmodule
-rewards \"r\"
-  [safe] true : 1;
-  [again] true : 1;
-endrewards
-";
+    let src = &bounded_rounds((0, 0), 1);
     for exact in [false, true] {
         let (v, q, method, bound) = answer(src, "Rmax=? [ F0 s=1 ]", exact);
         assert_eq!(v, 15.0 / 16.0);
@@ -564,22 +553,7 @@ proptest! {
 /// the answer of the model started there.
 #[test]
 fn every_state_value_is_the_model_started_there() {
-    let src = |s: u32, b: u32| {
-        format!(
-            "mdp
-module m
-  s : [0..2] init {s};
-  b : [0..3] init {b};
-  [safe] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
-  [again] s=0 & b<3 -> 1/2 : (s'=0) & (b'=b+1) + 1/4 : (s'=1) & (b'=b+1) + 1/4 : (s'=2) & (b'=b+1);
-endmodule
-rewards \"r\"
-  [safe] true : 1;
-  [again] true : 2;
-endrewards
-"
-        )
-    };
+    let src = |s: u32, b: u32| bounded_rounds((s, b), 2);
     let from_start = src(0, 0);
     let mut sum = malachite_q::Rational::from(0);
     for b in 0..4 {
@@ -607,4 +581,22 @@ endrewards
     assert_eq!(v, 3.0);
     let (v, ..) = answer(&from_start, "filter(count, R>=0.6 [ F0 s=1 ], s=0)", false);
     assert_eq!(v, 0.0);
+}
+
+/// At most three rounds of ROUNDS, each earning `again`, started at `(s, b)`.
+fn bounded_rounds((s, b): (u32, u32), again: u32) -> String {
+    format!(
+        "mdp
+module m
+  s : [0..2] init {s};
+  b : [0..3] init {b};
+  [safe] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [again] s=0 & b<3 -> 1/2 : (s'=0) & (b'=b+1) + 1/4 : (s'=1) & (b'=b+1) + 1/4 : (s'=2) & (b'=b+1);
+endmodule
+rewards \"r\"
+  [safe] true : 1;
+  [again] true : {again};
+endrewards
+"
+    )
 }

@@ -620,19 +620,27 @@ fn fractional_power(base: &Num, exponent: &Num) -> Result<Part, AnalysisError> {
             show(exponent.value)
         )));
     }
-    let mut ends = [base.lo, base.hi]
+    let slack = |x: f64| 4.0 * f64::EPSILON * x.abs();
+    Ok(cornered(value, base, exponent, |x, y| x.powf(y), slack))
+}
+
+/// `value` of `f(a, b)` in floats, with the interval between the least and the greatest of
+/// `f` at the ends of `a`'s and `b`'s intervals (for an `f` monotone in each argument), each
+/// end widened by `slack` of it for the rounding.
+fn cornered(
+    value: f64,
+    a: &Num,
+    b: &Num,
+    f: impl Fn(f64, f64) -> f64,
+    slack: impl Fn(f64) -> f64,
+) -> Part {
+    let mut ends = [a.lo, a.hi]
         .iter()
-        .flat_map(|&x| [exponent.lo, exponent.hi].map(|y| x.powf(y)))
+        .flat_map(|&x| [b.lo, b.hi].map(|y| f(x, y)))
         .collect::<Vec<f64>>();
     ends.sort_by(f64::total_cmp);
-    let slack = |x: f64| 4.0 * f64::EPSILON * x.abs();
     let (lo, hi) = (ends[0], ends[3]);
-    Ok(Part::Num(Num::made(
-        value,
-        None,
-        lo - slack(lo),
-        hi + slack(hi),
-    )))
+    Part::Num(Num::made(value, None, lo - slack(lo), hi + slack(hi)))
 }
 
 /// `log(x, b)`: exact where `x` is a whole power of `b` (`log(8, 2)`), else in floating point
@@ -661,21 +669,10 @@ fn logarithm(x: &Num, b: &Num) -> Result<Part, AnalysisError> {
             f64::INFINITY,
         )));
     }
-    let mut ends = [x.lo, x.hi]
-        .iter()
-        .flat_map(|&x| [b.lo, b.hi].map(|b| x.ln() / b.ln()))
-        .collect::<Vec<f64>>();
-    ends.sort_by(f64::total_cmp);
     // `ln` of a base near 1 is small, and its rounding large beside it.
     let near_one = b.lo.ln().abs().min(b.hi.ln().abs());
     let slack = |v: f64| 8.0 * f64::EPSILON * (v.abs() + 1.0) * (1.0 + 1.0 / near_one);
-    let (lo, hi) = (ends[0], ends[3]);
-    Ok(Part::Num(Num::made(
-        value,
-        None,
-        lo - slack(lo),
-        hi + slack(hi),
-    )))
+    Ok(cornered(value, x, b, |x, b| x.ln() / b.ln(), slack))
 }
 
 /// The exact value `f` works on (its queries are solved exactly); +∞ has none.
