@@ -147,6 +147,12 @@ rewards \"huge\" s=0 : big; endrewards
     assert_eq!(check(5, false).unwrap().method, "constant");
     // `--exact` refuses the one from floating point, as it refuses a query reading it.
     assert!(check(3, true).is_err());
+    // As a bound it is its double, in either mode: P = 1/5 is below `half` (1/2).
+    let bounds = Props::new(&loaded.program, "b.props", "P<half [ F s=3 ]", &[]).unwrap();
+    for exact in [false, true] {
+        let a = check_prop(&loaded, &bounds, &bounds.props[0], exact);
+        assert_eq!(a.map(|a| a.holds).ok(), Some(Some(true)), "exact: {exact}");
+    }
     assert_eq!(check(5, true).unwrap().exact.as_deref(), Some("1/3"));
     let e = check(4, false).unwrap_err().to_string();
     assert!(

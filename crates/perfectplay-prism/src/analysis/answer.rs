@@ -3,11 +3,11 @@
 //! exactly where the numbers allow; `G`, `W` and `R` as one minus their dual's answer.
 
 use crate::analysis::check::{check, Answer};
+use crate::analysis::compound::Constant;
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::resolved::Resolved;
 use crate::build::Loaded;
 use crate::program::props::{Prop, Props};
-use crate::program::value::Value;
 use crate::program::{CExpr, Program};
 use crate::syntax::ast::{BinOp, Opt, Path, Query};
 use malachite_base::num::conversion::traits::RoundingFrom;
@@ -163,7 +163,7 @@ pub(crate) fn bound_value(
     prop: &Prop,
     bound: &crate::syntax::ast::Expr,
 ) -> Result<Rational, AnalysisError> {
-    let constant = |e: &crate::syntax::ast::Expr| -> Result<(Value, bool), AnalysisError> {
+    let constant = |e: &crate::syntax::ast::Expr| -> Result<Constant, AnalysisError> {
         match program.resolve_value(&prop.file, &prop.src, e, &props.scope)? {
             CExpr::Const(v) => Ok((v, false)),
             CExpr::Inexact(inner) => match *inner {
@@ -181,7 +181,9 @@ pub(crate) fn bound_value(
         &mut crate::analysis::compound::Env {
             query: &mut query,
             constant: &constant,
-            exact: true,
+            // A bound has no query to solve exactly; one the model computes in floating point
+            // is its double, as PRISM compares with it, in either mode.
+            exact: false,
         },
     )?;
     if a.holds.is_some() {
