@@ -18,7 +18,7 @@ use serde::Serialize;
 
 pub fn command() -> Command {
     Command::new("check")
-        .about("Check properties of a model in the PRISM language (dtmc, mdp, smg): P=?, Pmin=?, Pmax=? [ F φ ], [ ψ U φ ] and their F<=k, U<=k forms; R=?, Rmin=?, Rmax=? [ F φ ], [ Fc φ ], [ C ], [ C<=k ] and [ I=k ]")
+        .about("Check properties of a model in the PRISM language (dtmc, mdp, smg): P and R queries (=?, min, max, bounds, <<coalitions>>) of every path operator with step bounds, filters, CTL's E and A, nested state formulas and arithmetic over queries; ranges of constants; exact with --exact")
         .arg(Arg::new("model").value_name("MODEL").required(true).help("The model file (.prism, .pm, .nm)"))
         .arg(Arg::new("props").value_name("PROPS").help("A properties file (.props); without --prop every property in it is checked"))
         .arg(

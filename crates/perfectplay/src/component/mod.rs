@@ -30,11 +30,15 @@
 //!   components need one or two exact evaluations. In exact arithmetic a component of some
 //!   size starts instead from the policy of the whole solve in floats
 //!   ([`Component::start_policy`]): a long random walk takes the sweeps' guess dozens of
-//!   evaluations to correct, each far dearer in rationals than the float solve.
+//!   evaluations to correct, each far dearer in rationals than the float solve. Its first
+//!   improvement steps take the strategy of a float solve of the component shaped by the
+//!   exact values instead ([`Component::shaped_policy`]), which tells apart the near moves
+//!   whose values differ by parts in 10^20 that the first float solve could not.
 //!
 //! Every policy is evaluated exactly (up to float rounding) by [`crate::linear`].
 
 mod certified;
+mod shaped;
 mod ties;
 
 use crate::backup::Kind;
@@ -114,6 +118,10 @@ const DENSE_DEGREE: usize = 32;
 /// A safeguard against a policy iteration that does not stop (exact policy iteration always
 /// stops; this would signal a bug, and is reported rather than hung on).
 const MAX_ITERATIONS: usize = 1_000_000;
+
+/// How many times exact policy iteration takes its next policy from the shaped float solve
+/// ([`Component::shaped_policy`]) before it goes on by plain improvement steps.
+const SHAPED_GUESSES: usize = 2;
 
 /// Components of at least this many nodes look ahead between the exact evaluations of policy
 /// iteration ([`Component::look_ahead`]); smaller ones are cheap to evaluate exactly.
@@ -645,11 +653,19 @@ impl<N: Number> Component<N> {
         // from there, and its strict improvements end it.
         let mut looking_ahead = !N::EXACT && self.n() >= LOOK_AHEAD_NODES;
         let mut last: Option<Vec<N>> = None;
+        // In exact arithmetic, the first steps guess from the shaped float solve instead
+        // (`shaped.rs`); a bounded number of them, so that policy iteration's own progress
+        // ends the loop.
+        let mut shaped = match N::EXACT && self.n() >= FLOAT_START_NODES {
+            true => SHAPED_GUESSES,
+            false => 0,
+        };
         for _ in 0..MAX_ITERATIONS {
             let v = self.evaluate(policy, sys)?;
             let Some(player) = player else {
                 return Ok(v);
             };
+            let evaluated = (shaped > 0).then(|| policy.to_vec());
             if let Some(last) = last.as_ref().filter(|_| looking_ahead) {
                 let better = |a: &N, b: &N| match player {
                     Player::Max => N::clearly_better(a, b),
@@ -664,6 +680,15 @@ impl<N: Number> Component<N> {
             }
             if let Some(x) = may_trap.then(|| self.trapped(policy)).flatten() {
                 return Err(CycleError::Divergent(x, player));
+            }
+            if let Some(evaluated) = evaluated {
+                shaped -= 1;
+                if let Some(guess) = self.shaped_policy(&v, &evaluated, player) {
+                    // A guess that would not end the play is dropped (it proves nothing).
+                    if !(may_trap && self.trapped(&guess).is_some()) {
+                        policy.copy_from_slice(&guess);
+                    }
+                }
             }
             if looking_ahead {
                 let improved = policy.to_vec();
