@@ -769,13 +769,24 @@ impl<N: Number> Component<N> {
     /// float budget of a direct solve), if it finds one: only a start, which strategy iteration
     /// in exact arithmetic then proves or improves.
     fn float_policy(&self, endless: Option<Player>) -> Option<Vec<u32>> {
+        self.float_solve_with(|i| self.edges[i].konst.to_f64(), endless)
+    }
+
+    /// The policy of [`Component::solve_directly`] in `f64` on this component with edge
+    /// `i`'s constant `konst(i)` (within the float budget of a direct solve), if it finds one.
+    fn float_solve_with(
+        &self,
+        konst: impl Fn(usize) -> f64,
+        endless: Option<Player>,
+    ) -> Option<Vec<u32>> {
         let edges: Vec<LocalEdge<f64>> = self
             .edges
             .iter()
-            .map(|e| LocalEdge {
+            .enumerate()
+            .map(|(i, e)| LocalEdge {
                 to: e.to,
                 prob: e.prob.to_f64(),
-                konst: e.konst.to_f64(),
+                konst: konst(i),
             })
             .collect();
         if edges.iter().any(|e| !e.konst.is_finite()) {

@@ -12,9 +12,8 @@
 //! iteration then proves or improves, as it does the first guess: correctness never rests on
 //! it.
 
-use super::{Component, LocalEdge, DIRECT_WORK_MIN, DIRECT_WORK_PER_EDGE, EXIT};
+use super::{Component, EXIT};
 use crate::backup::Kind;
-use crate::linear::System;
 use crate::{Number, Player};
 
 /// A move whose float advantage is within this fraction of the values is computed exactly;
@@ -69,25 +68,8 @@ impl<N: Number> Component<N> {
             return None;
         }
         let scale = 1.0 / largest;
-        let edges: Vec<LocalEdge<f64>> = self
-            .edges
-            .iter()
-            .zip(&advantage)
-            .map(|(e, &a)| LocalEdge {
-                to: e.to,
-                prob: e.prob.to_f64(),
-                konst: (a * scale).clamp(-LARGEST, LARGEST),
-            })
-            .collect();
-        let shaped = Component {
-            kind: self.kind.clone(),
-            start: self.start.clone(),
-            edges,
-            forced: Vec::new(),
-        };
-        let mut sys = System::new(0);
-        sys.budget = Some(DIRECT_WORK_MIN.max(DIRECT_WORK_PER_EDGE * shaped.edges.len() as u64));
-        let (_, mut guess) = shaped.solve_directly(&mut sys, None).ok()?;
+        let shaped = |i: usize| (advantage[i] * scale).clamp(-LARGEST, LARGEST);
+        let mut guess = self.float_solve_with(shaped, None)?;
         for &(x, m) in &self.forced {
             guess[x as usize] = m;
         }
