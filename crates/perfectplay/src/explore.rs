@@ -231,6 +231,13 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         }
     }
 
+    /// This engine with the exact steps around large components' solves on `threads`
+    /// threads ([`System::threads`]).
+    pub(crate) fn with_threads(mut self, threads: usize) -> Self {
+        self.system.threads = threads;
+        self
+    }
+
     /// An engine that explores from `root` instead of the start, with the model's numbering
     /// of a turn's states where it explores `one_turn` and hashed states otherwise (not the
     /// model's numbering of the whole game, which is sized for all of it), and that stops at every state

@@ -30,6 +30,7 @@
 //! and gets the unknown back as an error if it happens anyway.
 
 use std::any::Any;
+use std::borrow::Cow;
 use std::cmp::Ordering::{Equal, Less};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -70,6 +71,9 @@ pub(crate) struct System<N> {
     /// [`System::solve`] gives up with [`Unsolved::OverBudget`] (a dense system of many
     /// unknowns costs their cube, and the caller may have a better method for it).
     pub budget: Option<u64>,
+    /// The threads that the exact steps around a large system's solve may use (the
+    /// components' values beside it, their improvement steps): one unless the caller says.
+    pub threads: usize,
 }
 
 /// Why [`System::solve`] gave no solution.
@@ -178,6 +182,7 @@ impl<N: Number> System<N> {
             preds: Vec::new(),
             scratch: Scratch::default(),
             budget: None,
+            threads: 1,
         };
         s.reset(n);
         s
@@ -406,9 +411,11 @@ impl<N: Number> System<N> {
         for &x in order.iter().rev() {
             let x = x as usize;
             let mut s = std::mem::replace(&mut self.c[x], N::zero());
-            for (y, b) in &self.rows[x] {
-                s.add_mul(b, &v[*y as usize]);
-            }
+            s.add_products(
+                self.rows[x]
+                    .iter()
+                    .map(|(y, b)| (b, Cow::Borrowed(&v[*y as usize]))),
+            );
             v[x] = s;
         }
         self.scratch = scratch;

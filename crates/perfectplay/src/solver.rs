@@ -193,7 +193,9 @@ impl<'a, M: Model> Solver<'a, M> {
     /// Explores and solves in `N`.
     fn explore<N: Number>(&mut self) -> Result<Explored<M::State, N>, SolveError> {
         let (model, limit) = (self.model, self.limit());
+        let threads = self.threads.unwrap_or_else(every_core);
         Ok(Engine::<M, N, ()>::new(model, limit, self.watch(), ())
+            .with_threads(threads)
             .run()?
             .0)
     }

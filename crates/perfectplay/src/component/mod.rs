@@ -44,6 +44,8 @@ mod ties;
 use crate::backup::Kind;
 use crate::linear::{System, Unsolved};
 use crate::{Number, Player, SolveError};
+use std::borrow::Cow;
+use std::ops::Range;
 
 /// Marks an edge that leaves the component.
 pub(crate) const EXIT: u32 = u32::MAX;
@@ -126,6 +128,12 @@ const SHAPED_GUESSES: usize = 2;
 /// Components of at least this many nodes look ahead between the exact evaluations of policy
 /// iteration ([`Component::look_ahead`]); smaller ones are cheap to evaluate exactly.
 const LOOK_AHEAD_NODES: usize = 1024;
+
+/// In exact arithmetic, a component of at least this many nodes computes the values of its
+/// chance nodes outside the linear system, and its improvement steps, on
+/// [`System::threads`] threads: each is a big-rational sum or comparison per node, and the
+/// nodes are independent.
+const PARALLEL_NODES: usize = 1 << 14;
 
 impl<N: Number> Component<N> {
     fn n(&self) -> usize {
@@ -480,6 +488,19 @@ impl<N: Number> Component<N> {
     /// system of a game whose moves are random (a roll of the dice), and the values are the
     /// same.
     fn evaluate(&self, policy: &[u32], sys: &mut System<N>) -> Result<Vec<N>, CycleError> {
+        let (mut v, folded) = self.evaluate_unknowns(policy, sys)?;
+        self.fill_folded(&mut v, &folded, sys.threads);
+        Ok(v)
+    }
+
+    /// [`Component::evaluate`] but for the values of the chance nodes kept out of the linear
+    /// system (`true` in the second vector), which are left at zero: [`Component::fill_folded`]
+    /// or [`Component::chance_value`] computes them.
+    fn evaluate_unknowns(
+        &self,
+        policy: &[u32],
+        sys: &mut System<N>,
+    ) -> Result<(Vec<N>, Vec<bool>), CycleError> {
         let n = self.n();
         // How often each node is reached by the policy, and whether by a decision.
         let mut refs = vec![0u32; n];
@@ -499,12 +520,12 @@ impl<N: Number> Component<N> {
             .collect();
         // Gone before the solve, whose memory is the peak of a large component.
         drop((refs, by_decision));
-        let folded = |y: usize| folded[y];
+        let folded_at = |y: usize| folded[y];
         // Unknowns of the system, and where each node is among them.
         let mut index = vec![u32::MAX; n];
         let mut unknowns: Vec<u32> = Vec::with_capacity(n);
         for x in 0..n {
-            if !folded(x) {
+            if !folded_at(x) {
                 index[x] = unknowns.len() as u32;
                 unknowns.push(x as u32);
             }
@@ -532,7 +553,7 @@ impl<N: Number> Component<N> {
                     if e.to == EXIT {
                         sys.add_exit(i, &N::one());
                         e.konst.clone()
-                    } else if folded(e.to as usize) {
+                    } else if folded_at(e.to as usize) {
                         e.konst.add(&chance_row(sys, i, e.to as usize))
                     } else {
                         sys.add(i, index[e.to as usize], N::one());
@@ -550,15 +571,62 @@ impl<N: Number> Component<N> {
         for (&x, value) in unknowns.iter().zip(solved) {
             v[x as usize] = value;
         }
-        // A folded node leads only to unknowns (a node it reaches has a chance predecessor: it).
-        for y in (0..n).filter(|&y| folded(y)) {
-            let mut value = N::zero();
-            for e in self.out(y) {
-                value.add_mul(&e.prob, &Self::q(e, &v));
-            }
-            v[y] = value;
+        Ok((v, folded))
+    }
+
+    /// The values of the chance nodes that `folded` marks, from those of the others.
+    fn fill_folded(&self, v: &mut [N], folded: &[bool], threads: usize) {
+        let folded: Vec<u32> = (0..self.n() as u32)
+            .filter(|&y| folded[y as usize])
+            .collect();
+        let values = Self::on_threads(threads, folded.len(), |part| {
+            let value = |&y: &u32| self.chance_value(y as usize, v);
+            folded[part].iter().map(value).collect::<Vec<N>>()
+        });
+        for (&y, value) in folded.iter().zip(values.into_iter().flatten()) {
+            v[y as usize] = value;
         }
-        Ok(v)
+    }
+
+    /// The value of chance node `y` from the values of its outcomes.
+    fn chance_value(&self, y: usize, v: &[N]) -> N {
+        let mut value = N::zero();
+        let out = self.out(y).iter();
+        value.add_products(out.map(|e| (&e.prob, Self::q_cow(e, v))));
+        value
+    }
+
+    /// `work` of consecutive ranges that cover `0..len`, in order: on up to `threads` threads
+    /// in exact arithmetic when `len` is [`PARALLEL_NODES`] or more, else at once on this one.
+    fn on_threads<R: Send>(
+        threads: usize,
+        len: usize,
+        work: impl Fn(Range<usize>) -> R + Sync,
+    ) -> Vec<R> {
+        let threads = match N::EXACT && len >= PARALLEL_NODES {
+            true => threads.max(1),
+            false => 1,
+        };
+        if len == 0 {
+            return Vec::new();
+        }
+        let size = len.div_ceil(threads);
+        let work = &work;
+        let jobs = (0..len.div_ceil(size))
+            .map(|k| move || work(k * size..len.min((k + 1) * size)))
+            .collect();
+        crate::memory::on_threads(jobs)
+    }
+
+    /// [`Self::q`], borrowed where it is a value or a constant alone.
+    fn q_cow<'a>(e: &'a LocalEdge<N>, v: &'a [N]) -> Cow<'a, N> {
+        if e.to == EXIT {
+            Cow::Borrowed(&e.konst)
+        } else if e.konst == N::zero() {
+            Cow::Borrowed(&v[e.to as usize])
+        } else {
+            Cow::Owned(e.konst.add(&v[e.to as usize]))
+        }
     }
 
     fn q(e: &LocalEdge<N>, v: &[N]) -> N {
@@ -572,29 +640,38 @@ impl<N: Number> Component<N> {
     /// Switches the moves of `player` that clearly improve on the current one against `v`;
     /// returns whether anything changed. Among clearly better moves the best one wins, the
     /// first in model order on ties.
-    fn improve(&self, v: &[N], policy: &mut [u32], player: Player) -> bool {
-        let mut changed = false;
-        for x in 0..self.n() {
-            if self.kind[x] != Kind::Decision(player) {
-                continue;
-            }
-            let out = self.out(x);
-            let current = Self::q(&out[policy[x] as usize], v);
-            let mut best: Option<(u32, N)> = None;
-            for (i, e) in out.iter().enumerate() {
-                let q = Self::q(e, v);
-                let better_than_current = match player {
-                    Player::Max => N::clearly_better(&q, &current),
-                    Player::Min => N::clearly_better(&current, &q),
-                };
-                if better_than_current && best.as_ref().is_none_or(|(_, b)| player.prefers(&q, b)) {
-                    best = Some((i as u32, q));
+    fn improve(&self, v: &[N], policy: &mut [u32], player: Player, threads: usize) -> bool {
+        let switches = Self::on_threads(threads, self.n(), |part| {
+            let mut switches = Vec::new();
+            for x in part {
+                if self.kind[x] != Kind::Decision(player) {
+                    continue;
+                }
+                let out = self.out(x);
+                let current = Self::q_cow(&out[policy[x] as usize], v);
+                let mut best: Option<(u32, Cow<N>)> = None;
+                for (i, e) in out.iter().enumerate() {
+                    let q = Self::q_cow(e, v);
+                    let better_than_current = match player {
+                        Player::Max => N::clearly_better(&q, &current),
+                        Player::Min => N::clearly_better(&current, &q),
+                    };
+                    if better_than_current
+                        && best.as_ref().is_none_or(|(_, b)| player.prefers(&q, b))
+                    {
+                        best = Some((i as u32, q));
+                    }
+                }
+                if let Some((i, _)) = best {
+                    switches.push((x, i));
                 }
             }
-            if let Some((i, _)) = best {
-                policy[x] = i;
-                changed = true;
-            }
+            switches
+        });
+        let mut changed = false;
+        for (x, i) in switches.into_iter().flatten() {
+            policy[x] = i;
+            changed = true;
         }
         changed
     }
@@ -660,8 +737,21 @@ impl<N: Number> Component<N> {
             true => SHAPED_GUESSES,
             false => 0,
         };
-        for _ in 0..MAX_ITERATIONS {
-            let v = self.evaluate(policy, sys)?;
+        for round in 0..MAX_ITERATIONS {
+            let (mut v, folded) = self.evaluate_unknowns(policy, sys)?;
+            let shaping = player.filter(|_| shaped > 0);
+            if let Some(player) = shaping.filter(|_| round == 0) {
+                // The first guess needs the values of the folded chance nodes only where a
+                // near move leads to one, and it replaces the improvement step unless it
+                // finds the policy optimal: it comes before both.
+                shaped -= 1;
+                let guess = self.shaped_policy(&v, &folded, policy, player, sys.threads);
+                if let Some(guess) = guess.filter(|g| !self.traps(may_trap, g)) {
+                    policy.copy_from_slice(&guess);
+                    continue;
+                }
+            }
+            self.fill_folded(&mut v, &folded, sys.threads);
             let Some(player) = player else {
                 return Ok(v);
             };
@@ -675,7 +765,7 @@ impl<N: Number> Component<N> {
                 looking_ahead = (0..n).any(|x| better(&v[x], &last[x]))
                     && !(0..n).any(|x| better(&last[x], &v[x]));
             }
-            if !self.improve(&v, policy, player) {
+            if !self.improve(&v, policy, player, sys.threads) {
                 return Ok(v);
             }
             if let Some(x) = may_trap.then(|| self.trapped(policy)).flatten() {
@@ -683,18 +773,15 @@ impl<N: Number> Component<N> {
             }
             if let Some(evaluated) = evaluated {
                 shaped -= 1;
-                if let Some(guess) = self.shaped_policy(&v, &evaluated, player) {
-                    // A guess that would not end the play is dropped (it proves nothing).
-                    if !(may_trap && self.trapped(&guess).is_some()) {
-                        policy.copy_from_slice(&guess);
-                    }
+                let guess = self.shaped_policy(&v, &folded, &evaluated, player, sys.threads);
+                if let Some(guess) = guess.filter(|g| !self.traps(may_trap, g)) {
+                    policy.copy_from_slice(&guess);
                 }
             }
             if looking_ahead {
                 let improved = policy.to_vec();
                 self.look_ahead(&v, policy, player);
-                // A guess that would not end the play is dropped (it proves nothing).
-                if may_trap && self.trapped(policy).is_some() {
+                if self.traps(may_trap, policy) {
                     policy.copy_from_slice(&improved);
                     looking_ahead = false;
                 }
@@ -702,6 +789,12 @@ impl<N: Number> Component<N> {
             }
         }
         Err(CycleError::NoConvergence(0))
+    }
+
+    /// Whether `policy` may keep the play inside for ever, where that is possible at all: a
+    /// guess that does is dropped (it proves nothing).
+    fn traps(&self, may_trap: bool, policy: &[u32]) -> bool {
+        may_trap && self.trapped(policy).is_some()
     }
 
     /// Modified policy iteration's look-ahead, in floats: from the exact values `v` of the last
@@ -729,7 +822,7 @@ impl<N: Number> Component<N> {
                     };
                 }
             }
-            if !self.improve(&w, policy, player) {
+            if !self.improve(&w, policy, player, 1) {
                 break;
             }
         }
@@ -891,7 +984,7 @@ impl<N: Number> Component<N> {
             // The outer strategy ends the play (or the game is stopping): the inner player's
             // policies all do.
             let v = self.policy_iteration(&mut policy, Some(outer.other()), false, sys)?;
-            if !self.improve(&v, &mut policy, outer) {
+            if !self.improve(&v, &mut policy, outer, sys.threads) {
                 return Ok((v, policy));
             }
             if ending {

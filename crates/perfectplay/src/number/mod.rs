@@ -8,12 +8,16 @@
 //! notice any rounding. Moves are switched only on improvements beyond rounding noise (see
 //! [`Number::clearly_better`]), so that policy iteration never cycles.
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
+use malachite_base::num::arithmetic::traits::{DivExact, DivisibleBy, Gcd};
 use malachite_base::num::basic::traits::{One, Zero};
 use malachite_base::num::conversion::traits::RoundingFrom;
 use malachite_base::rounding_modes::RoundingMode;
+use malachite_nz::integer::Integer;
+use malachite_nz::natural::Natural;
 use malachite_q::Rational;
 
 use crate::Rat;
@@ -45,6 +49,14 @@ pub trait Number: Clone + fmt::Debug + PartialOrd + Send + Sync + 'static {
     /// `self += a * b`.
     fn add_mul(&mut self, a: &Self, b: &Self) {
         *self = self.add(&a.mul(b));
+    }
+    /// `self += Σ a·b` over `terms`: an expectation, a back substitution. The same as
+    /// [`Number::add_mul`] term by term; exact numbers add the products over a common
+    /// denominator and reduce the sum once.
+    fn add_products<'a>(&mut self, terms: impl IntoIterator<Item = (&'a Self, Cow<'a, Self>)>) {
+        for (a, b) in terms {
+            self.add_mul(a, &b);
+        }
     }
     /// The nearest `f64`.
     fn to_f64(&self) -> f64;
@@ -241,6 +253,29 @@ impl Number for Exact {
             self.0 += &a.0 * &b.0;
         }
     }
+    fn add_products<'a>(&mut self, terms: impl IntoIterator<Item = (&'a Exact, Cow<'a, Exact>)>) {
+        // Each reduced addition of two fractions takes one or two gcds of the denominators'
+        // size, which dominate sums of long fractions. The sum is kept unreduced instead, over
+        // the least common multiple of the denominators seen, cheap to keep while they
+        // divide one another (the solutions of one linear system nearly share theirs), and
+        // reduced once at the end. A single product keeps the reduced way, whose gcds are
+        // of the small factors only.
+        let mut terms = terms
+            .into_iter()
+            .filter(|(a, b)| a.0 != 0u32 && b.0 != 0u32);
+        let Some(first) = terms.next() else {
+            return;
+        };
+        let Some(second) = terms.next() else {
+            self.add_mul(first.0, &first.1);
+            return;
+        };
+        let mut sum = Unreduced::of(&self.0);
+        for (a, b) in [first, second].into_iter().chain(terms) {
+            sum.add_product(&a.0, &b.0);
+        }
+        self.0 = sum.reduced();
+    }
     fn from_f64(_: f64) -> Option<Exact> {
         None
     }
@@ -255,6 +290,55 @@ impl Number for Exact {
     }
     fn tie(a: &Exact, b: &Exact) -> bool {
         a == b
+    }
+}
+
+/// A sum of fractions not yet reduced: `num / den`, `den` a common multiple of the terms'
+/// denominators.
+struct Unreduced {
+    num: Integer,
+    den: Natural,
+}
+
+impl Unreduced {
+    fn signed(r: &Rational) -> Integer {
+        Integer::from_sign_and_abs(*r >= 0u32, r.to_numerator())
+    }
+
+    fn of(r: &Rational) -> Unreduced {
+        Unreduced {
+            num: Self::signed(r),
+            den: r.to_denominator(),
+        }
+    }
+
+    /// `self += a·b`.
+    fn add_product(&mut self, a: &Rational, b: &Rational) {
+        let num = Self::signed(a) * Self::signed(b);
+        let den = match (a.denominator_ref(), b.denominator_ref()) {
+            (d, e) if *d == 1u32 => e.clone(),
+            (d, e) if *e == 1u32 => d.clone(),
+            (d, e) => d * e,
+        };
+        if den == self.den {
+            self.num += num;
+        } else if den < self.den && (&self.den).divisible_by(&den) {
+            self.num += num * Integer::from((&self.den).div_exact(&den));
+        } else if den > self.den && (&den).divisible_by(&self.den) {
+            self.num *= Integer::from((&den).div_exact(&self.den));
+            self.num += num;
+            self.den = den;
+        } else {
+            let g = (&self.den).gcd(&den);
+            let to_den = (&den).div_exact(&g);
+            self.num =
+                &self.num * Integer::from(&to_den) + num * Integer::from((&self.den).div_exact(&g));
+            self.den *= to_den;
+        }
+    }
+
+    fn reduced(self) -> Rational {
+        Rational::from_integers(self.num, Integer::from(self.den))
     }
 }
 
@@ -293,6 +377,36 @@ mod tests {
             .add(&Exact::from_rat(c))
             .add(&Exact::from_rat(a));
         assert_eq!(s, expect);
+    }
+
+    /// Sums of products over denominators that are equal, divide one another, or neither
+    /// (and signs, zeros and integers): unreduced and reduced once, they equal the sum of
+    /// `add_mul` term by term.
+    #[test]
+    fn sums_of_products_equal_the_term_by_term_sum() {
+        use malachite_base::num::arithmetic::traits::Pow;
+        use proptest::prelude::*;
+        let big = |k: u32| Rational::from(Natural::from(3u32).pow(k as u64) * Natural::from(7u32));
+        let term = (0u32..3, -40i64..40, 1i64..13, -50i64..50, 0u32..4).prop_map(
+            move |(base, pn, pd, xn, xd)| {
+                let p = Exact(Rational::from(pn) / Rational::from(pd));
+                // Denominators 1, or `3^k·7` over a small factor: some divide each other.
+                let x = match xd {
+                    0 => Rational::from(xn),
+                    _ => Rational::from(xn) / (big(40 + base) / Rational::from(xd)),
+                };
+                (p, Exact(x))
+            },
+        );
+        proptest!(|(start in -5i64..5, terms in proptest::collection::vec(term, 0..8))| {
+            let mut expect = Exact(Rational::from(start) / Rational::from(3u32));
+            let mut got = expect.clone();
+            for (p, x) in &terms {
+                expect.add_mul(p, x);
+            }
+            got.add_products(terms.iter().map(|(p, x)| (p, Cow::Borrowed(x))));
+            prop_assert_eq!(got, expect);
+        });
     }
 
     #[test]
