@@ -488,19 +488,6 @@ impl<N: Number> Component<N> {
     /// system of a game whose moves are random (a roll of the dice), and the values are the
     /// same.
     fn evaluate(&self, policy: &[u32], sys: &mut System<N>) -> Result<Vec<N>, CycleError> {
-        let (mut v, folded) = self.evaluate_unknowns(policy, sys)?;
-        self.fill_folded(&mut v, &folded, sys.threads);
-        Ok(v)
-    }
-
-    /// [`Component::evaluate`] but for the values of the chance nodes kept out of the linear
-    /// system (`true` in the second vector), which are left at zero: [`Component::fill_folded`]
-    /// or [`Component::chance_value`] computes them.
-    fn evaluate_unknowns(
-        &self,
-        policy: &[u32],
-        sys: &mut System<N>,
-    ) -> Result<(Vec<N>, Vec<bool>), CycleError> {
         let n = self.n();
         // How often each node is reached by the policy, and whether by a decision.
         let mut refs = vec![0u32; n];
@@ -571,29 +558,21 @@ impl<N: Number> Component<N> {
         for (&x, value) in unknowns.iter().zip(solved) {
             v[x as usize] = value;
         }
-        Ok((v, folded))
-    }
-
-    /// The values of the chance nodes that `folded` marks, from those of the others.
-    fn fill_folded(&self, v: &mut [N], folded: &[bool], threads: usize) {
-        let folded: Vec<u32> = (0..self.n() as u32)
-            .filter(|&y| folded[y as usize])
-            .collect();
-        let values = Self::on_threads(threads, folded.len(), |part| {
-            let value = |&y: &u32| self.chance_value(y as usize, v);
+        // A folded node leads only to unknowns (a node it reaches has a chance predecessor: it).
+        let folded: Vec<u32> = (0..n as u32).filter(|&y| folded[y as usize]).collect();
+        let values = Self::on_threads(sys.threads, folded.len(), |part| {
+            let value = |&y: &u32| {
+                let mut value = N::zero();
+                let out = self.out(y as usize).iter();
+                value.add_products(out.map(|e| (&e.prob, Self::q_cow(e, &v))));
+                value
+            };
             folded[part].iter().map(value).collect::<Vec<N>>()
         });
         for (&y, value) in folded.iter().zip(values.into_iter().flatten()) {
             v[y as usize] = value;
         }
-    }
-
-    /// The value of chance node `y` from the values of its outcomes.
-    fn chance_value(&self, y: usize, v: &[N]) -> N {
-        let mut value = N::zero();
-        let out = self.out(y).iter();
-        value.add_products(out.map(|e| (&e.prob, Self::q_cow(e, v))));
-        value
+        Ok(v)
     }
 
     /// `work` of consecutive ranges that cover `0..len`, in order: on up to `threads` threads
@@ -737,21 +716,8 @@ impl<N: Number> Component<N> {
             true => SHAPED_GUESSES,
             false => 0,
         };
-        for round in 0..MAX_ITERATIONS {
-            let (mut v, folded) = self.evaluate_unknowns(policy, sys)?;
-            let shaping = player.filter(|_| shaped > 0);
-            if let Some(player) = shaping.filter(|_| round == 0) {
-                // The first guess needs the values of the folded chance nodes only where a
-                // near move leads to one, and it replaces the improvement step unless it
-                // finds the policy optimal: it comes before both.
-                shaped -= 1;
-                let guess = self.shaped_policy(&v, &folded, policy, player, sys.threads);
-                if let Some(guess) = guess.filter(|g| !self.traps(may_trap, g)) {
-                    policy.copy_from_slice(&guess);
-                    continue;
-                }
-            }
-            self.fill_folded(&mut v, &folded, sys.threads);
+        for _ in 0..MAX_ITERATIONS {
+            let v = self.evaluate(policy, sys)?;
             let Some(player) = player else {
                 return Ok(v);
             };
@@ -773,7 +739,7 @@ impl<N: Number> Component<N> {
             }
             if let Some(evaluated) = evaluated {
                 shaped -= 1;
-                let guess = self.shaped_policy(&v, &folded, &evaluated, player, sys.threads);
+                let guess = self.shaped_policy(&v, &evaluated, player, sys.threads);
                 if let Some(guess) = guess.filter(|g| !self.traps(may_trap, g)) {
                     policy.copy_from_slice(&guess);
                 }

@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use super::{Component, LocalEdge, EXIT};
+use super::{Component, EXIT};
 use crate::backup::Kind;
 use crate::{Number, Player};
 
@@ -28,15 +28,12 @@ const LARGEST: f64 = 1e150;
 
 impl<N: Number> Component<N> {
     /// A strategy for `player` from the float solve of the component shaped by `v`, the exact
-    /// values of `policy` (see the module docs), but for the chance nodes that `folded` marks,
-    /// which are computed here where needed; `None` where the component has decisions of both
-    /// players, no move improves on the policy's (so that the improvement step proves it
-    /// optimal), no near move differs from the policy's, or the float solve finds none or
-    /// the policy itself.
+    /// values of `policy` (see the module docs); `None` where the component has decisions of
+    /// both players, no move improves on the policy's, no near move differs from the
+    /// policy's, or the float solve finds none or the policy itself.
     pub(super) fn shaped_policy(
         &self,
         v: &[N],
-        folded: &[bool],
         policy: &[u32],
         player: Player,
         threads: usize,
@@ -46,18 +43,7 @@ impl<N: Number> Component<N> {
         }
         let n = self.n();
         let to_f64 = |part: Range<usize>| v[part].iter().map(Number::to_f64).collect::<Vec<f64>>();
-        let mut vf = Self::on_threads(threads, n, to_f64).concat();
-        // A folded node's outcomes are never folded.
-        for y in (0..n).filter(|&y| folded[y]) {
-            vf[y] = self.out(y).iter().fold(0.0, |sum, e| {
-                let to = if e.to == EXIT { 0.0 } else { vf[e.to as usize] };
-                sum + e.prob.to_f64() * (e.konst.to_f64() + to)
-            });
-        }
-        let exact_q = |e: &LocalEdge<N>| match e.to != EXIT && folded[e.to as usize] {
-            true => e.konst.add(&self.chance_value(e.to as usize, v)),
-            false => Self::q(e, v),
-        };
+        let vf = Self::on_threads(threads, n, to_f64).concat();
         // Each part of the nodes: its edges' advantages, whether some move is better than the
         // policy's (exactly for the near moves, beyond doubt for the others; where none is,
         // the policy is optimal), and the largest exact advantage.
@@ -80,7 +66,7 @@ impl<N: Number> Component<N> {
                     let q = e.konst.to_f64() + to;
                     let gap = q - vf[x];
                     let a = if gap.abs() <= NEAR * q.abs().max(vf[x].abs()) {
-                        let exact = exact_q(e).sub(&v[x]);
+                        let exact = Self::q(e, v).sub(&v[x]);
                         improvable |= player.prefers(&exact, &N::zero());
                         let exact = exact.to_f64();
                         largest = largest.max(exact.abs());
@@ -173,23 +159,14 @@ mod tests {
         for i in 0..m {
             assert_eq!(v[3 * i + 1].to_f64(), v[3 * i + 2].to_f64(), "position {i}");
         }
-        // The guess computes the chance nodes' values itself (all of them are kept out of the
-        // linear system here: each is reached by one decision's move or none).
-        let (unknowns, folded) = c
-            .evaluate_unknowns(&fair, &mut System::new(0))
-            .expect("the walk ends");
-        assert!((0..m).all(|i| folded[3 * i + 1] && folded[3 * i + 2]));
         let guess = c
-            .shaped_policy(&unknowns, &folded, &fair, Player::Max, 2)
+            .shaped_policy(&v, &fair, Player::Max, 2)
             .expect("a shaped guess");
-        // From the optimum's own values, no guess: the improvement step proves it.
-        let (unknowns, folded) = c
-            .evaluate_unknowns(&guess, &mut System::new(0))
+        // From the optimum's own values, no guess: no move improves on it.
+        let w = c
+            .evaluate(&guess, &mut System::new(0))
             .expect("the walk ends");
-        assert_eq!(
-            c.shaped_policy(&unknowns, &folded, &guess, Player::Max, 2),
-            None
-        );
+        assert_eq!(c.shaped_policy(&w, &guess, Player::Max, 2), None);
         let optimum = c.solve(&mut System::new(0), None).expect("the walk ends");
         for i in 0..m {
             let best = u32::from(i % 3 == 0);
