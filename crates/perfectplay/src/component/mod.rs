@@ -41,11 +41,12 @@ mod certified;
 mod shaped;
 mod ties;
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use crate::backup::Kind;
 use crate::linear::{System, Unsolved};
 use crate::{Number, Player, SolveError};
-use std::borrow::Cow;
-use std::ops::Range;
 
 /// Marks an edge that leaves the component.
 pub(crate) const EXIT: u32 = u32::MAX;
