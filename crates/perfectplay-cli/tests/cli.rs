@@ -1041,26 +1041,57 @@ fn an_interrupt_ends_a_solve_with_one_line_and_status_130() {
 }
 
 /// On a terminal, a long exact solve shows how far it is: the states explored, then the primes
-/// its value is known modulo so far. The terminal is `script`'s; the solve is cut short.
+/// its value is known modulo so far. The terminal is `script`'s; the solve is interrupted once
+/// the primes show, however long the floats took (`timeout` only ends a run that never gets
+/// there).
 #[cfg(target_os = "linux")]
 #[test]
 fn a_long_exact_solve_shows_how_far_it_is() {
+    use std::io::Read;
+    let dir = std::env::temp_dir().join(format!("perfectplay-progress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("pid");
     let command = format!(
-        "timeout -s INT 10 '{}' solve pig --goal 100 --exact",
+        "echo $$ > '{}'; exec timeout -s INT 600 '{}' solve pig --goal 100 --exact",
+        pid_file.display(),
         env!("CARGO_BIN_EXE_perfectplay")
     );
-    let out = Command::new("script")
+    let mut child = Command::new("script")
         .args(["-q", "-c", &command, "/dev/null"])
         .stdin(Stdio::null())
-        .output()
+        .stdout(Stdio::piped())
+        .spawn()
         .expect("script (util-linux) runs");
-    let screen = stdout(&out);
+    let mut pipe = child.stdout.take().expect("piped");
+    let mut screen = Vec::new();
+    let mut buffer = [0u8; 4096];
+    let mut interrupted = false;
+    loop {
+        let read = pipe.read(&mut buffer).expect("the terminal reads");
+        if read == 0 {
+            break;
+        }
+        screen.extend_from_slice(&buffer[..read]);
+        if !interrupted && String::from_utf8_lossy(&screen).contains("primes so far") {
+            // `timeout` hands the interrupt on to the solve.
+            let pid = std::fs::read_to_string(&pid_file).expect("the shell wrote its pid");
+            let sent = Command::new("kill")
+                .args(["-INT", pid.trim()])
+                .status()
+                .expect("kill runs");
+            assert!(sent.success());
+            interrupted = true;
+        }
+    }
+    child.wait().expect("script ends");
+    std::fs::remove_dir_all(&dir).ok();
+    let screen = String::from_utf8_lossy(&screen);
     // Pig to 100 has 960896 states.
     assert!(
         screen.contains("960896 states explored and solved in floats"),
         "{screen}"
     );
-    assert!(screen.contains("primes so far"), "{screen}");
+    assert!(interrupted, "{screen}");
     assert!(screen.contains("error: interrupted after"), "{screen}");
 }
 
