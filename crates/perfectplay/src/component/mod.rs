@@ -643,23 +643,46 @@ impl<N: Number> Component<N> {
     fn look_ahead(&self, v: &[N], policy: &mut [u32], player: Player) {
         const ROUNDS: usize = 8;
         const SWEEPS: usize = 4;
-        let mut w = v.to_vec();
+        // In plain `f64` whatever the number type: a guess needs no bound on its rounding.
+        let n = self.n();
+        let edges = self.float_edges();
+        let out = |x: usize| &edges[self.start[x] as usize..self.start[x + 1] as usize];
+        let mut w: Vec<f64> = v.iter().map(N::to_f64).chain([0.0]).collect();
+        let q = |w: &[f64], &(to, _, konst): &(usize, f64, f64)| konst + w[to];
         for _ in 0..ROUNDS {
             for _ in 0..SWEEPS {
-                for x in (0..self.n()).rev() {
+                for x in (0..n).rev() {
                     w[x] = match self.kind[x] {
-                        Kind::Chance => {
-                            let mut sum = N::zero();
-                            for e in self.out(x) {
-                                sum.add_mul(&e.prob, &Self::q(e, &w));
-                            }
-                            sum
-                        }
-                        Kind::Decision(_) => Self::q(&self.out(x)[policy[x] as usize], &w),
+                        Kind::Chance => out(x).iter().map(|e| e.1 * q(&w, e)).sum(),
+                        Kind::Decision(_) => q(&w, &out(x)[policy[x] as usize]),
                     };
                 }
             }
-            if !self.improve(&w, policy, player, 1) {
+            // The improvement step of `improve`, on these floats.
+            let mut changed = false;
+            for x in 0..n {
+                if self.kind[x] != Kind::Decision(player) {
+                    continue;
+                }
+                let sign = match player {
+                    Player::Max => 1.0,
+                    Player::Min => -1.0,
+                };
+                let moves = out(x);
+                let current = sign * q(&w, &moves[policy[x] as usize]);
+                let mut best: Option<(u32, f64)> = None;
+                for (i, e) in moves.iter().enumerate() {
+                    let qi = sign * q(&w, e);
+                    if f64::clearly_better(&qi, &current) && best.is_none_or(|(_, b)| qi > b) {
+                        best = Some((i as u32, qi));
+                    }
+                }
+                if let Some((i, _)) = best {
+                    policy[x] = i;
+                    changed = true;
+                }
+            }
+            if !changed {
                 break;
             }
         }
