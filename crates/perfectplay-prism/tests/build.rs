@@ -180,8 +180,8 @@ fn initial_states_are_searched_not_enumerated() {
         assert!(err.contains("holds in no state"), "{err}");
     }
     // An error where the full evaluation meets it is reported.
-    let err = count(&format!("{pinned}20 / v10 > 1")).unwrap_err();
-    assert!(err.contains("division by zero"), "{err}");
+    let err = count(&format!("{pinned}0 / v10 > 1")).unwrap_err();
+    assert!(err.contains("0/0 is not a real number"), "{err}");
     // Without pins, the search gives up with an error rather than running for ever.
     let err =
         count("v0 + v1 + v2 + v3 + v4 + v5 + v6 + v7 + v8 + v9 + v10 + v11 >= 0").unwrap_err();

@@ -52,7 +52,7 @@ fn build_errors_name_the_command_and_the_state() {
         matches!(&e, Error::Build(BuildError::Command { problem: CommandProblem::Sum(s), .. }) if s == "9/10"),
         "{e:?}"
     );
-    let e = load(&COIN.replace("0.5 : (x'=1)", "1/(x-x) : (x'=1)"))
+    let e = load(&COIN.replace("0.5 : (x'=1)", "(x-x)/(x-x) : (x'=1)"))
         .err()
         .unwrap();
     assert!(
@@ -62,6 +62,20 @@ fn build_errors_name_the_command_and_the_state() {
                 problem: CommandProblem::Eval(_),
                 ..
             })
+        ),
+        "{e:?}"
+    );
+    // 1/0 is infinite, as in PRISM: no probability.
+    let e = load(&COIN.replace("0.5 : (x'=1)", "1/(x-x) : (x'=1)"))
+        .err()
+        .unwrap();
+    assert!(
+        matches!(
+            &e,
+            Error::Build(BuildError::Command {
+                problem: CommandProblem::ProbabilityOutside(p),
+                ..
+            }) if p == "Infinity"
         ),
         "{e:?}"
     );
@@ -170,17 +184,20 @@ fn properties_and_formulas_errors() {
     let model = COIN
         .replace(
             "module m",
-            "formula a = 1/0;\nformula b = a + 1;\nformula c = b * 2;\nmodule m",
+            "formula a = 0/0;\nformula b = a + 1;\nformula c = b * 2;\nmodule m",
         )
         .replace("[] x>0 -> true;", "[] x>0 -> (x'=c);");
     let e = load(&model).err().unwrap();
     let Error::Text(d) = &e else { panic!("{e:?}") };
-    assert_eq!(d.message, "in formula 'c' (through 'a'): division by zero");
+    assert_eq!(
+        d.message,
+        "in formula 'c' (through 'a'): 0/0 is not a real number"
+    );
     let model = COIN
-        .replace("module m", "formula a = 1/0;\nmodule m")
+        .replace("module m", "formula a = 0/0;\nmodule m")
         .replace("[] x>0 -> true;", "[] x>0 -> (x'=a);");
     let Error::Text(d) = load(&model).err().unwrap() else {
         panic!()
     };
-    assert_eq!(d.message, "in formula 'a': division by zero");
+    assert_eq!(d.message, "in formula 'a': 0/0 is not a real number");
 }

@@ -81,7 +81,7 @@ fn properties_compute_with_numbers_of_any_size_and_with_infinity() {
 
 /// A literal beyond 128-bit fractions (40 digits) is read as the nearest double in floating
 /// point, as PRISM reads it, and refused in exact mode; a probability of 1e200 is outside
-/// [0, 1], and one beyond floating point (`1e400`) is an error that names it.
+/// [0, 1], and so is one beyond floating point (`1e400`, infinite as in PRISM).
 #[test]
 fn literals_beyond_128_bits_are_doubles_in_floating_point() {
     let model = MODEL.replace(
@@ -99,7 +99,7 @@ fn literals_beyond_128_bits_are_doubles_in_floating_point() {
             "1e-60",
             "probability 1e-60 is too small for the engine's fractions",
         ),
-        ("1e400", "1e400 is beyond floating point"),
+        ("1e400", "probability Infinity is outside [0, 1]"),
     ] {
         let model = MODEL.replace("0.1234567890123456789012345", p);
         let e = Loaded::new("m.prism", &model, &[], 100)
@@ -204,4 +204,67 @@ fn bounds_are_exact_numbers_of_any_size() {
     assert!(!holds("P>=1/4+1e-300 [ F \"one\" ]"));
     assert!(holds("P<1/4+1e-300 [ F \"one\" ]"));
     assert!(holds("filter(forall, P<=1-1e-40 [ X \"one\" ], x=0)"));
+}
+
+/// In the model, `x/0` is ±∞ as in PRISM (doubles), in constants, formulas, guards and
+/// `min`/`max`, exactly where it is compared; `0/0` is an error, and so is an infinite
+/// probability, reward or integer.
+#[test]
+fn the_model_computes_with_infinity_as_prism_does() {
+    let model = "mdp
+const int z = 0;
+const double big = 1/z;
+formula low = -1/z;
+module m
+  s : [0..3] init 0;
+  [] s=0 & s < big & low < -1000 -> min(big, 1/3) : (s'=1) + max(low, 2/3) : (s'=2);
+  [] s=0 & big < 5 -> (s'=3);
+  [] s>0 -> true;
+endmodule
+rewards \"r\" s=0 : min(big, 2); endrewards
+label \"one\" = s=1;
+";
+    let loaded = Loaded::new("m.prism", model, &[], 100).unwrap();
+    let text =
+        "Pmax=? [ F \"one\" ]\nbig\nbig > 1e300\nfilter(max, big, true)\nRmax{\"r\"}=? [ C<=1 ]";
+    let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+    let check = |i: usize, exact: bool| check_prop(&loaded, &props, &props.props[i], exact);
+    // Only the first command is enabled, and its probabilities are exactly 1/3 and 2/3.
+    assert_eq!(loaded.space.len(), 3);
+    assert_eq!(check(0, true).unwrap().exact.as_deref(), Some("1/3"));
+    assert_eq!(check(1, false).unwrap().value, f64::INFINITY);
+    assert_eq!(check(2, true).unwrap().holds, Some(true));
+    assert_eq!(check(3, false).unwrap().value, f64::INFINITY);
+    assert_eq!(check(4, true).unwrap().exact.as_deref(), Some("2"));
+
+    let fails = |from: &str, to: &str, says: &str| {
+        let e = Loaded::new("m.prism", &model.replace(from, to), &[], 100)
+            .err()
+            .unwrap_or_else(|| panic!("{to}: built"))
+            .to_string();
+        assert!(e.contains(says), "{to}: {e}");
+    };
+    fails("min(big, 1/3)", "1/3 + 0*big", "0*big");
+    fails("1/z;", "0/z;", "0/0 is not a real number");
+    fails(
+        "min(big, 1/3)",
+        "big",
+        "probability Infinity is outside [0, 1]",
+    );
+    fails(
+        "s>0 -> true",
+        "s>0 -> (s'=floor(big))",
+        "an infinite number",
+    );
+    let e = Loaded::new("m.prism", &model.replace("min(big, 2)", "big"), &[], 100)
+        .ok()
+        .map(|loaded| {
+            let props =
+                Props::new(&loaded.program, "m.props", "Rmax{\"r\"}=? [ C<=1 ]", &[]).unwrap();
+            check_prop(&loaded, &props, &props.props[0], false)
+                .unwrap_err()
+                .to_string()
+        })
+        .unwrap();
+    assert!(e.contains("a reward is Infinity"), "{e}");
 }

@@ -228,7 +228,11 @@ impl Parts {
                     // A double is taken as its own value, as every number the model computes.
                     return Ok(match v {
                         Value::Bool(b) => Part::Bool(b),
-                        number => Part::Num(Num::exact(number.rational().expect("a number"))),
+                        // ±∞ (`x/0` in a constant).
+                        Value::Float(x) if x.is_infinite() => Part::Num(Num::made(x, None, x, x)),
+                        number => {
+                            Part::Num(Num::exact(number.rational().expect("a finite number")))
+                        }
                     });
                 }
                 // What the model's numbers cannot hold is computed here, part by part, in

@@ -142,7 +142,9 @@ fn of_expression(
             .map_err(|e| part_in_state(inner, space.show(program, s), e))?;
         items.push(match v {
             Value::Bool(b) => Item::Bool(b),
-            number => Item::exact(number.rational().expect("a number")),
+            // ±∞ (`x/0`).
+            Value::Float(x) if x.is_infinite() => Item::Num(x, None),
+            number => Item::exact(number.rational().expect("a finite number")),
         });
     }
     aggregate(loaded, op, inner, set, &items, 0.0)

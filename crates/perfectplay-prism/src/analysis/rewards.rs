@@ -148,6 +148,9 @@ fn value_of(
     vals: &[i64],
 ) -> Result<crate::program::value::Q, AnalysisError> {
     match e.eval(vals)? {
+        v @ crate::program::value::Value::Float(x) if x.is_infinite() => Err(
+            AnalysisError::Reward(format!("a reward is {v} (only finite rewards are allowed)")),
+        ),
         crate::program::value::Value::Float(x) => Err(AnalysisError::Reward(format!(
             "a reward {x:e} is beyond the engine's fractions"
         ))),

@@ -282,10 +282,9 @@ impl<'a, K: Word> Ctx<'a, K> {
                     Value::Float(x) if (0.0..=1.0).contains(&x) => {
                         return Err(command(CommandProblem::TooSmall(format!("{x:e}"))))
                     }
-                    Value::Float(x) => {
-                        return Err(command(CommandProblem::ProbabilityOutside(format!(
-                            "{x:e}"
-                        ))))
+                    // Far outside [0, 1], or infinite (`1/0`).
+                    v @ Value::Float(_) => {
+                        return Err(command(CommandProblem::ProbabilityOutside(v.to_string())))
                     }
                     v => v
                         .number()

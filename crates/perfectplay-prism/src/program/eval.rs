@@ -74,8 +74,8 @@ pub enum EvalError {
     NotReal(&'static str),
     /// An operand of the wrong type (caught by the checking pass, except in folded parts).
     Type(&'static str),
-    /// A double beyond floating point's range (about 1.8e308), where PRISM's would be
-    /// infinite.
+    /// An infinite number (`x/0`, or a literal beyond floating point's 1.8e308) where a
+    /// finite one is needed: `floor`, `ceil` or `round` of it, an integer.
     Infinite,
     /// `pow` of two integers with a negative exponent: an integer by its type, and no integer
     /// in value (PRISM refuses it too).
@@ -91,7 +91,7 @@ impl std::fmt::Display for EvalError {
             EvalError::Overflow => f.write_str("a number too large for exact arithmetic"),
             EvalError::NotReal(what) => write!(f, "{what} is not a real number"),
             EvalError::Infinite => {
-                f.write_str("a number beyond floating point (about 1.8e308), infinite in PRISM")
+                f.write_str("an infinite number (x/0, as in PRISM) where an integer is needed")
             }
             EvalError::Type(what) => f.write_str(what),
             EvalError::NegativeIntPower => f.write_str(
@@ -116,6 +116,15 @@ pub(crate) fn exact_log(x: Q, b: Q) -> Option<i64> {
         }
     }
     None
+}
+
+/// `x/0` for `x` of sign `sign`, as PRISM's doubles give it: ±∞, and `0/0` no number.
+fn infinity(sign: std::cmp::Ordering) -> Result<Value, EvalError> {
+    match sign {
+        std::cmp::Ordering::Greater => Ok(Value::Float(f64::INFINITY)),
+        std::cmp::Ordering::Less => Ok(Value::Float(f64::NEG_INFINITY)),
+        std::cmp::Ordering::Equal => Err(EvalError::NotReal("0/0")),
+    }
 }
 
 fn int_of(q: Q) -> Result<Value, EvalError> {
@@ -208,7 +217,7 @@ impl CExpr {
                     BinOp::Mul => arith(x, y, Q::checked_mul)?,
                     BinOp::Div => {
                         if num(y)? == Q::int(0) {
-                            return Err(EvalError::DivByZero);
+                            return infinity(num(x)?.cmp(&Q::int(0)));
                         }
                         Value::Real(num(x)?.checked_div(num(y)?).ok_or(EvalError::Overflow)?)
                     }
@@ -394,7 +403,11 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
                 }
             }
             if e < 0 {
-                r = Q::int(1).checked_div(r).ok_or(EvalError::DivByZero)?;
+                if r == Q::int(0) {
+                    // `pow(0.0, -k)`: 1/0, as Java's `Math.pow` gives it.
+                    return infinity(std::cmp::Ordering::Greater);
+                }
+                r = Q::int(1).checked_div(r).ok_or(EvalError::Overflow)?;
             }
             if all_int && e >= 0 {
                 int_of(r)?
@@ -455,11 +468,10 @@ impl Float {
     }
 
     /// Back to a value: a number as the exact rational its double is where 128-bit fractions
-    /// hold it, else as the double ([`Value::Float`]).
+    /// hold it, else as the double ([`Value::Float`], ±∞ included); NaN is an error.
     fn value(self, what: &'static str) -> Result<Value, EvalError> {
         match self {
             Float::Bool(b) => Ok(Value::Bool(b)),
-            Float::Num(x) if x.is_infinite() => Err(EvalError::Infinite),
             Float::Num(x) => Value::of_f64(x).ok_or(EvalError::NotReal(what)),
         }
     }
@@ -514,9 +526,11 @@ fn float_binary(op: BinOp, x: Float, y: Float) -> Result<Float, EvalError> {
         BinOp::Add => Float::Num(x.num()? + y.num()?),
         BinOp::Sub => Float::Num(x.num()? - y.num()?),
         BinOp::Mul => Float::Num(x.num()? * y.num()?),
-        BinOp::Div => match y.num()? {
-            0.0 => return Err(EvalError::DivByZero),
-            y => Float::Num(x.num()? / y),
+        // By the sign of `x` alone, as in the exact evaluation (`-0.0` is `0`).
+        BinOp::Div => match (x.num()?, y.num()?) {
+            (x, 0.0) if x.is_nan() => Float::Num(x),
+            (x, 0.0) => return Ok(Float::of(infinity(x.partial_cmp(&0.0).expect("no NaN"))?)),
+            (x, y) => Float::Num(x / y),
         },
     })
 }
@@ -537,7 +551,8 @@ fn float_call(f: Func, xs: &[f64]) -> f64 {
 }
 
 /// Function `f` of values of which one at least is a [`Value::Float`], in floating point;
-/// `floor`, `ceil` and `round` give an integer, or overflow.
+/// `floor`, `ceil` and `round` give an integer, or overflow; `min` and `max` one of the
+/// values as it is.
 fn call_float(f: Func, v: &[Value]) -> Result<Value, EvalError> {
     let xs: Vec<f64> = v
         .iter()
@@ -550,11 +565,24 @@ fn call_float(f: Func, v: &[Value]) -> Result<Value, EvalError> {
             // Within i64's range as a double, the conversion is exact.
             match r.is_finite() && r.abs() < 9.2e18 {
                 true => Ok(Value::Int(r as i64)),
+                false if r.is_infinite() => Err(EvalError::Infinite),
                 false => Err(EvalError::Overflow),
             }
         }
+        // The operand itself, not its double: `min(1/0, 1/3)` is exactly a third.
+        Func::Min | Func::Max => {
+            use std::cmp::Ordering;
+            let order = |i: usize, j: usize| match (v[i].number(), v[j].number()) {
+                (Some(p), Some(q)) => p.cmp(&q),
+                _ => xs[i].total_cmp(&xs[j]),
+            };
+            let best = (1..v.len()).fold(0, |best, i| match (f, order(i, best)) {
+                (Func::Min, Ordering::Less) | (Func::Max, Ordering::Greater) => i,
+                _ => best,
+            });
+            Ok(v[best])
+        }
         Func::Pow => Float::Num(r).value("this pow"),
         Func::Log => Float::Num(r).value("this log"),
-        Func::Min | Func::Max => Float::Num(r).value("min or max"),
     }
 }

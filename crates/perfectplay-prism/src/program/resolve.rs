@@ -156,19 +156,14 @@ impl Checker<'_> {
             ExprKind::Real(s) => match Q::parse_decimal(s) {
                 Some(q) => (CExpr::Const(Value::Real(q)), Type::Real),
                 // Beyond 128-bit fractions: the nearest double, as PRISM reads every literal
-                // (the exact fraction it is where one holds it), marked inexact so that exact
-                // solves refuse it.
+                // (the exact fraction it is where one holds it; ±∞ beyond floating point's
+                // range), marked inexact so that exact solves refuse it.
                 None => {
                     let v = s
                         .parse::<f64>()
                         .ok()
                         .and_then(Value::of_f64)
-                        .ok_or_else(|| {
-                            self.error(
-                                e.span,
-                                format!("{s} is beyond floating point (about 1.8e308)"),
-                            )
-                        })?;
+                        .ok_or_else(|| self.error(e.span, format!("{s} is not a number")))?;
                     let c = CExpr::Const(v);
                     (CExpr::Inexact(Box::new(c)), Type::Real)
                 }

@@ -3,7 +3,9 @@
 //! `log(3, 2)`) is computed in floating point, as PRISM and Storm do, and kept as the exact
 //! rational that double is, in an expression marked inexact (`CExpr::Inexact`), which exact
 //! solves refuse. A double beyond 128-bit fractions (`1e300`, `1e-60`) stays a double
-//! ([`Value::Float`]), and what computes with it computes in floating point.
+//! ([`Value::Float`]), and what computes with it computes in floating point. So do PRISM's
+//! infinities: `x/0` is ±∞ by the sign of `x` (as Java's doubles give it), and compares as
+//! one; `0/0`, `∞ - ∞` and an infinite probability, reward or integer are errors.
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -209,8 +211,9 @@ pub enum Value {
     /// A rational that came from a `double` or a division.
     Real(Q),
     /// A double whose exact value is beyond 128-bit fractions (`1e300`, `1e-60`, or what
-    /// computes with one), as floating point holds it: only ever in a part marked inexact
-    /// (`CExpr::Inexact`), which exact solves refuse; always finite.
+    /// computes with one), as floating point holds it, in a part marked inexact
+    /// (`CExpr::Inexact`), which exact solves refuse; or ±∞ (`x/0`, exact in what it is used
+    /// for: comparisons, `min`, `max`). Never NaN.
     Float(f64),
 }
 
@@ -225,7 +228,7 @@ impl Value {
     }
 
     /// The number as an exact rational of any size (a [`Value::Float`] as the fraction its
-    /// double is); `None` for a boolean.
+    /// double is); `None` for a boolean and an infinity.
     pub fn rational(self) -> Option<malachite_q::Rational> {
         use malachite_q::Rational;
         match self {
@@ -235,16 +238,16 @@ impl Value {
                 let (n, d) = q.parts();
                 Some(Rational::from(n) / Rational::from(d))
             }
-            Value::Float(x) => Some(Rational::try_from(x).expect("a finite double")),
+            Value::Float(x) => Rational::try_from(x).ok(),
         }
     }
 
     /// The double `x`: the exact rational it is where 128-bit fractions hold it, else as a
-    /// [`Value::Float`]; `None` where it is no finite number.
+    /// [`Value::Float`] (±∞ included); `None` where it is no number (NaN).
     pub fn of_f64(x: f64) -> Option<Value> {
         match Q::from_f64(x) {
             Some(q) => Some(Value::Real(q)),
-            None => x.is_finite().then_some(Value::Float(x)),
+            None => (!x.is_nan()).then_some(Value::Float(x)),
         }
     }
 
@@ -264,6 +267,10 @@ impl fmt::Display for Value {
             Value::Bool(b) => write!(f, "{b}"),
             Value::Int(n) => write!(f, "{n}"),
             Value::Real(q) => write!(f, "{q}"),
+            // As PRISM prints its infinities.
+            Value::Float(x) if x.is_infinite() => {
+                f.write_str(if *x > 0.0 { "Infinity" } else { "-Infinity" })
+            }
             Value::Float(x) => write!(f, "{x:e}"),
         }
     }
