@@ -528,8 +528,10 @@ fn float_binary(op: BinOp, x: Float, y: Float) -> Result<Float, EvalError> {
         BinOp::Mul => Float::Num(x.num()? * y.num()?),
         // By the sign of `x` alone, as in the exact evaluation (`-0.0` is `0`).
         BinOp::Div => match (x.num()?, y.num()?) {
-            (x, 0.0) if x.is_nan() => Float::Num(x),
-            (x, 0.0) => return Ok(Float::of(infinity(x.partial_cmp(&0.0).expect("no NaN"))?)),
+            (x, 0.0) => {
+                let sign = x.partial_cmp(&0.0).unwrap_or(std::cmp::Ordering::Equal);
+                return Ok(Float::of(infinity(sign)?));
+            }
             (x, y) => Float::Num(x / y),
         },
     })
