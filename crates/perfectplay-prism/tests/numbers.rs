@@ -280,3 +280,37 @@ endmodule
     let a = check_prop(&loaded, &p, &p.props[0], true).unwrap();
     assert_eq!(a.exact.as_deref(), Some("1/4"));
 }
+
+/// A power whose exponent is a double but whole by its shape (`d - 1.0` for an integer `d`) is
+/// a fraction: exact solves answer it, equal to the float answer.
+#[test]
+fn a_power_with_a_whole_exponent_of_any_type_is_exact() {
+    let src = "dtmc
+module m
+  d : [1..4] init 1;
+  s : [0..2] init 0;
+  [] s=0 & d<4 -> (d'=d+1);
+  [] s=0 & d=4 -> pow(0.5, d-1.0) : (s'=1) + 1-pow(0.5, max(d, 2)-1.0) : (s'=2);
+  [] s>0 -> true;
+endmodule
+label \"one\" = s=1;
+";
+    let loaded = Loaded::new("pow.prism", src, &[], 100).unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "p", "P=? [ F \"one\" ]", &[]).unwrap();
+    let exact =
+        check_prop(&loaded, &props, &props.props[0], true).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(exact.exact.as_deref(), Some("1/8"));
+    let float = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+    assert_eq!(float.value, 0.125);
+    assert!(
+        !float.method.contains("floating-point inputs"),
+        "{}",
+        float.method
+    );
+    // An exponent not whole by its shape stays floating point, and exact solves refuse it.
+    let halves = src.replace("-1.0", "/2.0");
+    let loaded = Loaded::new("pow.prism", &halves, &[], 100).unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "p", "P=? [ F \"one\" ]", &[]).unwrap();
+    let e = check_prop(&loaded, &props, &props.props[0], true).unwrap_err();
+    assert!(e.to_string().contains("no exact answer"), "{e}");
+}

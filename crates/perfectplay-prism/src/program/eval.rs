@@ -266,6 +266,24 @@ impl CExpr {
         }
     }
 
+    /// Whether every value it takes is a whole number, as its shape shows: integer variables
+    /// and whole constants, under `-`, `+`, `*`, `? :`, `min`, `max`, `floor`, `ceil`, `round`
+    /// and `mod` (`d - 1.0` for an integer `d`: a power with it as exponent is rational).
+    pub fn is_whole(&self) -> bool {
+        match self {
+            CExpr::Const(v) => v.number().is_some_and(|q| q.is_integer()),
+            CExpr::Var(_) => true,
+            CExpr::Unary(UnOp::Neg, a) => a.is_whole(),
+            CExpr::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul, a, b) => {
+                a.is_whole() && b.is_whole()
+            }
+            CExpr::Ite(_, a, b) => a.is_whole() && b.is_whole(),
+            CExpr::Call(Func::Floor | Func::Ceil | Func::Round | Func::Mod, _) => true,
+            CExpr::Call(Func::Min | Func::Max, args) => args.iter().all(CExpr::is_whole),
+            _ => false,
+        }
+    }
+
     /// The value as a boolean (the checking pass made sure it is one).
     #[inline]
     pub fn holds(&self, vars: &[i64]) -> Result<bool, EvalError> {

@@ -354,7 +354,7 @@ impl Program {
                             ck.error(r.base.span, format!("no module '{}' to copy", r.base.name))
                         );
                     };
-                    check_renaming(ck, r)?;
+                    check_renaming(ck, base, r)?;
                     modules.push(rename_module(base, r, &self.formulas));
                 }
                 _ => {}

@@ -9,8 +9,13 @@ use crate::program::Cmd;
 use crate::syntax::ast::*;
 use crate::syntax::diagnostic::{Diagnostic, Span};
 
-/// A renaming that maps each name once and no two names to one.
-pub(super) fn check_renaming(ck: &Checker<'_>, r: &Renamed) -> Result<(), Diagnostic> {
+/// A renaming that maps each name once, no two names to one, and every variable of `base` to
+/// a new one (as PRISM requires: a copy's variables are its own).
+pub(super) fn check_renaming(
+    ck: &Checker<'_>,
+    base: &Module,
+    r: &Renamed,
+) -> Result<(), Diagnostic> {
     let mut from: HashMap<&str, &Ident> = HashMap::new();
     let mut to: HashMap<&str, &Ident> = HashMap::new();
     for (a, b) in &r.renames {
@@ -38,6 +43,23 @@ pub(super) fn check_renaming(ck: &Checker<'_>, r: &Renamed) -> Result<(), Diagno
                 ),
             ));
         }
+    }
+    if let Some(v) = base
+        .vars
+        .iter()
+        .find(|v| !from.contains_key(v.name.name.as_str()))
+    {
+        return Err(ck.error(
+            r.name.span,
+            format!(
+                "module '{}' must rename variable '{}' of module '{}' (at {}): a copy's \
+                 variables are its own",
+                r.name.name,
+                v.name.name,
+                base.name.name,
+                ck.place(v.name.span)
+            ),
+        ));
     }
     Ok(())
 }

@@ -341,10 +341,7 @@ impl Checker<'_> {
                 // A power with an exponent that may not be whole, and a logarithm, need not be
                 // rational: computed in floating point and marked.
                 let rational = match f {
-                    Func::Pow => {
-                        ts[1] == Type::Int
-                            || matches!(&cs[1], CExpr::Const(v) if v.number().is_some_and(|q| q.is_integer()))
-                    }
+                    Func::Pow => ts[1] == Type::Int || cs[1].is_whole(),
                     Func::Log => match (&cs[0], &cs[1]) {
                         (CExpr::Const(x), CExpr::Const(b)) => x
                             .number()

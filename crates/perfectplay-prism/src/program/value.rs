@@ -62,10 +62,20 @@ impl Q {
             None => (lower.clone(), 0),
         };
         let (int, frac) = mantissa.split_once('.').unwrap_or((&mantissa, ""));
+        // Zeros that do not change the value do not count against 128 bits: `0.5000…0` and
+        // `000…01.5` are the fractions they are, however many zeros they are written with.
+        let frac = frac.trim_end_matches('0');
         let digits = format!("{int}{frac}");
+        let digits = match digits.trim_start_matches('0') {
+            "" => "0",
+            d => d,
+        };
         let mut num: i128 = digits.parse().ok()?;
+        if num == 0 {
+            return Some(Q::int(0));
+        }
         let mut den: i128 = 1;
-        let scale = exp - frac.len() as i32;
+        let scale = exp as i64 - frac.len() as i64;
         for _ in 0..scale.unsigned_abs() {
             if scale > 0 {
                 num = num.checked_mul(10)?;
@@ -285,6 +295,14 @@ mod tests {
         assert_eq!(Q::parse_decimal("0.1"), Q::new(1, 10));
         assert_eq!(Q::parse_decimal("1e-3"), Q::new(1, 1000));
         assert_eq!(Q::parse_decimal("2.5E2"), Q::new(250, 1));
+        let long = format!("0.5{}", "0".repeat(60));
+        assert_eq!(Q::parse_decimal(&long), Q::new(1, 2));
+        let long = format!("{}1.25{}e-2", "0".repeat(50), "0".repeat(50));
+        assert_eq!(Q::parse_decimal(&long), Q::new(1, 80));
+        assert_eq!(Q::parse_decimal("0.000"), Q::new(0, 1));
+        assert_eq!(Q::parse_decimal("0e-2147483648"), Q::new(0, 1));
+        assert_eq!(Q::parse_decimal("1.5e-2147483648"), None);
+        assert_eq!(Q::parse_decimal(&format!("0.{}1", "0".repeat(60))), None);
         let third = Q::new(1, 3).unwrap();
         assert_eq!(
             third.checked_add(third).unwrap().checked_add(third),
