@@ -20,16 +20,7 @@ impl<N: Number> Component<N> {
     /// other player can keep the play going is [`CycleError::NonStopping`].
     pub(super) fn ending_policy(&self, player: Player) -> Result<Vec<u32>, CycleError> {
         let n = self.n();
-        let preds = Preds::new(
-            n,
-            (0..n).flat_map(|x| {
-                self.out(x)
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| e.to != EXIT)
-                    .map(move |(i, e)| (e.to as usize, (x as u32, i as u32)))
-            }),
-        );
+        let preds = self.move_preds();
         let mut policy = vec![u32::MAX; n];
         let mut joined = vec![false; n];
         // Per decision of the other player: its moves not yet known to lead into the set.
@@ -82,16 +73,7 @@ impl<N: Number> Component<N> {
     /// stay in the set. Each decision picks a move one layer closer to an exit.
     pub(super) fn proper_policy(&self) -> Result<Vec<u32>, CycleError> {
         let n = self.n();
-        let preds = Preds::new(
-            n,
-            (0..n).flat_map(|x| {
-                self.out(x)
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| e.to != EXIT)
-                    .map(move |(i, e)| (e.to as usize, (x as u32, i as u32)))
-            }),
-        );
+        let preds = self.move_preds();
         let mut alive = vec![true; n];
         let mut policy = vec![u32::MAX; n];
         loop {
@@ -144,6 +126,45 @@ impl<N: Number> Component<N> {
         Ok(policy)
     }
 
+    /// For each node, the moves that lead to it inside the component, as `(node, move)`.
+    fn move_preds(&self) -> Preds<(u32, u32)> {
+        let n = self.n();
+        Preds::new(
+            n,
+            (0..n).flat_map(|x| {
+                self.out(x)
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.to != EXIT)
+                    .map(move |(i, e)| (e.to as usize, (x as u32, i as u32)))
+            }),
+        )
+    }
+
+    /// The component in `f64` with the node kinds `kind` and edge `i`'s constant `konst(i)`
+    /// (nothing forced): the float solves that guess a strategy or bound its ties.
+    pub(super) fn in_floats(
+        &self,
+        kind: Vec<Kind>,
+        konst: &dyn Fn(usize) -> f64,
+    ) -> Component<f64> {
+        Component {
+            kind,
+            start: self.start.clone(),
+            edges: self
+                .edges
+                .iter()
+                .enumerate()
+                .map(|(i, e)| LocalEdge {
+                    to: e.to,
+                    prob: e.prob.to_f64(),
+                    konst: konst(i),
+                })
+                .collect(),
+            forced: Vec::new(),
+        }
+    }
+
     /// The edges as `(to, probability, constant)` in `f64`, for the float iterations: an exit
     /// leads to the extra entry `n` of their value vectors, which stays zero.
     pub(super) fn float_edges(&self) -> Vec<(usize, f64, f64)> {
@@ -188,25 +209,10 @@ impl<N: Number> Component<N> {
         konst: impl Fn(usize) -> f64,
         endless: Option<Player>,
     ) -> Option<Vec<u32>> {
-        let edges: Vec<LocalEdge<f64>> = self
-            .edges
-            .iter()
-            .enumerate()
-            .map(|(i, e)| LocalEdge {
-                to: e.to,
-                prob: e.prob.to_f64(),
-                konst: konst(i),
-            })
-            .collect();
-        if edges.iter().any(|e| !e.konst.is_finite()) {
+        let float = self.in_floats(self.kind.clone(), &konst);
+        if float.edges.iter().any(|e| !e.konst.is_finite()) {
             return None;
         }
-        let float = Component {
-            kind: self.kind.clone(),
-            start: self.start.clone(),
-            edges,
-            forced: Vec::new(),
-        };
         let mut sys = System::new(0);
         sys.budget = Some(DIRECT_WORK_MIN.max(DIRECT_WORK_PER_EDGE * float.edges.len() as u64));
         let (_, policy) = float.solve_directly(&mut sys, endless).ok()?;

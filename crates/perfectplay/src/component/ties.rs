@@ -273,21 +273,7 @@ impl<N: Number> Component<N> {
                 k => k,
             })
             .collect();
-        let game = |konst: &dyn Fn(usize) -> f64| Component {
-            kind: kind.clone(),
-            start: self.start.clone(),
-            edges: self
-                .edges
-                .iter()
-                .enumerate()
-                .map(|(i, e)| LocalEdge {
-                    to: e.to,
-                    prob: e.prob.to_f64(),
-                    konst: konst(i),
-                })
-                .collect(),
-            forced: Vec::new(),
-        };
+        let game = |konst: &dyn Fn(usize) -> f64| self.in_floats(kind.clone(), konst);
         // Scaled so that the largest gain is one: the float solve's tolerance is relative to
         // at least one. (Losses may grow large: they only need to stay losses.)
         let scale = terms.iter().fold(0.0f64, |m, &t| m.max(t));
