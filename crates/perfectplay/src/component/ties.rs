@@ -72,6 +72,11 @@ impl<N: Number> Component<N> {
         let sound = !(has(Player::Max) && has(Player::Min)) || stopping;
         let mut bound = vec![0.0f64; self.n()];
         for side in [Side::Above, Side::Below] {
+            // Without decisions of the side's gainer no move may gain on it (`advantages`
+            // would find none after comparing every move).
+            if !has(side.gainer()) {
+                continue;
+            }
             let Some(terms) = self.advantages(v, policy, side) else {
                 continue;
             };
