@@ -15,7 +15,13 @@ const MAX_SWEEPS: usize = 100_000;
 /// The most sweeps [`Component::accumulated`] makes from a solved start.
 const CHECK_SWEEPS: usize = 256;
 
-/// How much a solved start is raised, relative to its largest value, per expected step.
+/// The most sweeps [`Component::accumulated`] makes from [`Component::solved_start`] before
+/// it turns to the start measured in steps.
+const FIRST_SWEEPS: usize = 4;
+
+/// The room a solved start leaves per step for the checking sweeps' rounding: relative to the
+/// largest gain in [`Component::solved_start`], to the largest value in
+/// [`Component::stepped_start`].
 const ROOM: f64 = 1e-9;
 
 /// The side of the optimum a bound looks at: above the strategy's value (what Max could still
@@ -192,26 +198,47 @@ impl<N: Number> Component<N> {
     ///
     /// `h` is the value of a game on the component's own graph, with the advantages as
     /// rewards and the side's gainer as Max. Plain iteration converges as slowly as the play
-    /// mixes (very many sweeps on a long random walk), so it starts instead from
-    /// that game solved directly in floats, raised by a little times the expected steps of
-    /// the strategies found, which gives every node some room for rounding; the checking
-    /// sweeps then rarely move anything. Where that start cannot be had, the sweeps start
-    /// from zero.
+    /// mixes (very many sweeps on a long random walk), so it starts instead from that game
+    /// solved directly in floats with a little extra reward per step, which gives every node
+    /// some room for rounding ([`Component::solved_start`]); the checking sweeps then rarely
+    /// move anything. Where that start fails its check, the room is measured in expected
+    /// steps instead ([`Component::stepped_start`]), and where that cannot be had either,
+    /// the sweeps start from zero.
     fn accumulated(&self, terms: &[f64], side: Side) -> Option<Vec<f64>> {
+        let check = |h, sweeps| self.settled(terms, side, h, sweeps);
+        let from_zero = || check(vec![0.0; self.n()], MAX_SWEEPS);
+        let Some(mut game) = self.tie_game(terms, side) else {
+            return from_zero();
+        };
+        if let Some(h) = self
+            .solved_start(&mut game)
+            .and_then(|h| check(h, FIRST_SWEEPS))
+        {
+            return Some(h);
+        }
+        match self.stepped_start(&mut game) {
+            Some(start) => check(start, CHECK_SWEEPS),
+            None => from_zero(),
+        }
+    }
+
+    /// `h` raised by at most `sweeps` sweeps of the inequalities of
+    /// [`Component::tie_bound`] for the advantages `terms`, each right-hand side rounded up,
+    /// until a sweep changes nothing, which checks every inequality against the final `h`;
+    /// `None` where none does, or a value grows without bound.
+    fn settled(
+        &self,
+        terms: &[f64],
+        side: Side,
+        mut h: Vec<f64>,
+        sweeps: usize,
+    ) -> Option<Vec<f64>> {
         let n = self.n();
         let probs: Vec<f64> = self
             .edges
             .iter()
             .map(|e| e.prob.to_f64() + Bounded::bound(e.prob.radius()))
             .collect();
-        let start = self.solved_start(terms, side);
-        let sweeps = if start.is_some() {
-            CHECK_SWEEPS
-        } else {
-            MAX_SWEEPS
-        };
-        let mut h = start.unwrap_or_else(|| vec![0.0f64; n]);
-        h.push(0.0);
         let at = |e: &LocalEdge<N>| if e.to == EXIT { n } else { e.to as usize };
         // `h(x)`'s right-hand side, rounded up: a sum of `k` terms is off by at most `k`
         // units of the largest partial sum, which the magnitudes bound.
@@ -243,6 +270,7 @@ impl<N: Number> Component<N> {
                 }
             }
         };
+        h.push(0.0);
         for _ in 0..sweeps {
             let mut changed = false;
             for x in (0..n).rev() {
@@ -255,7 +283,6 @@ impl<N: Number> Component<N> {
             if !h.iter().all(|x| x.is_finite()) {
                 return None;
             }
-            // A sweep that moves nothing has checked every inequality against the final `h`.
             if !changed {
                 h.truncate(n);
                 return Some(h);
@@ -264,11 +291,11 @@ impl<N: Number> Component<N> {
         None
     }
 
-    /// The start of [`Component::accumulated`]: the game with the advantages `terms` as
-    /// rewards solved directly in floats (within the budget of the component's own solve),
-    /// raised by [`ROOM`] of its largest value times the expected steps under the strategies
-    /// found. `None` where that solve fails.
-    fn solved_start(&self, terms: &[f64], side: Side) -> Option<Vec<f64>> {
+    /// The game of [`Component::accumulated`] in floats, its rewards the advantages `terms`
+    /// scaled so that the largest gain is one (the float solve's tolerance is relative to at
+    /// least one; losses may grow large: they only need to stay losses), with the scale.
+    /// `None` where no gain is finite and positive.
+    fn tie_game(&self, terms: &[f64], side: Side) -> Option<TieGame> {
         // The side's gainer plays Max.
         let kind: Vec<Kind> = self
             .kind
@@ -278,23 +305,56 @@ impl<N: Number> Component<N> {
                 k => k,
             })
             .collect();
-        let game = |konst: &dyn Fn(usize) -> f64| self.in_floats(kind.clone(), konst);
-        // Scaled so that the largest gain is one: the float solve's tolerance is relative to
-        // at least one. (Losses may grow large: they only need to stay losses.)
         let scale = terms.iter().fold(0.0f64, |m, &t| m.max(t));
         if scale == 0.0 || !scale.is_finite() {
             return None;
         }
-        let rewards = game(&|i| terms[i] / scale);
+        let game = self.in_floats(kind, &|i| terms[i] / scale);
+        let rewards = game.edges.iter().map(|e| e.konst).collect();
         let mut sys = System::new(0);
-        sys.budget = Some(
-            super::DIRECT_WORK_MIN.max(super::DIRECT_WORK_PER_EDGE * rewards.edges.len() as u64),
-        );
-        let (h, policy) = rewards.solve_directly(&mut sys, None).ok()?;
-        let h: Vec<f64> = h.iter().map(|h| h * scale).collect();
+        sys.budget =
+            Some(super::DIRECT_WORK_MIN.max(super::DIRECT_WORK_PER_EDGE * game.edges.len() as u64));
+        Some(TieGame {
+            game,
+            rewards,
+            scale,
+            sys,
+        })
+    }
+
+    /// A start of [`Component::accumulated`]: the game with [`ROOM`] added to every step's
+    /// reward, solved directly in floats. Its value exceeds every right-hand side of the
+    /// inequalities by that much at every node (the best move of the game with the room
+    /// earns it once more), which covers the checking sweeps' rounding unless the values grow
+    /// far beyond the largest gain. `None` where that solve fails (the room makes a play
+    /// that can go on for ever worth more without end).
+    fn solved_start(&self, t: &mut TieGame) -> Option<Vec<f64>> {
+        for (e, &r) in t.game.edges.iter_mut().zip(&t.rewards) {
+            e.konst = r + ROOM;
+        }
+        let (h, _) = t.game.solve_directly(&mut t.sys, None).ok()?;
+        let start: Vec<f64> = h
+            .iter()
+            .map(|&h| (h * t.scale * (1.0 + ROOM)).max(0.0))
+            .collect();
+        start.iter().all(|x| x.is_finite()).then_some(start)
+    }
+
+    /// The start of [`Component::accumulated`] where [`Component::solved_start`]'s fails its
+    /// check: the game solved directly in floats as it is, raised by [`ROOM`] of its largest
+    /// value times the expected steps under the strategies found. `None` where that solve
+    /// fails.
+    fn stepped_start(&self, t: &mut TieGame) -> Option<Vec<f64>> {
+        for (e, &r) in t.game.edges.iter_mut().zip(&t.rewards) {
+            e.konst = r;
+        }
+        let (h, policy) = t.game.solve_directly(&mut t.sys, None).ok()?;
+        let h: Vec<f64> = h.iter().map(|h| h * t.scale).collect();
         // Expected steps under the same strategies: a reward of one per node.
-        let steps = game(&|_| 1.0);
-        let w = steps.evaluate(&policy, &mut sys).ok()?;
+        for e in &mut t.game.edges {
+            e.konst = 1.0;
+        }
+        let w = t.game.evaluate(&policy, &mut t.sys).ok()?;
         let top = h.iter().copied().fold(0.0, f64::max);
         let room = ROOM * top + f64::MIN_POSITIVE;
         let start: Vec<f64> = h
@@ -306,9 +366,22 @@ impl<N: Number> Component<N> {
     }
 }
 
+/// The game of [`Component::accumulated`] in floats, solved in turn by its starts.
+struct TieGame {
+    /// The game; its constants are set by each start.
+    game: Component<f64>,
+    /// Each edge's scaled advantage.
+    rewards: Vec<f64>,
+    /// What the advantages were divided by.
+    scale: f64,
+    /// The linear system the solves share, with the budget of the component's own solve.
+    sys: System<f64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Component, LocalEdge, EXIT};
+    use super::Side;
     use crate::backup::Kind;
     use crate::linear::System;
     use crate::{Bounded, Exact, Number, Player, Rat};
@@ -384,5 +457,31 @@ mod tests {
         assert!(exact.policy.iter().step_by(2).all(|&m| m == 1));
         let gap = (m * m / 4) as f64 * 2f64.powi(-60);
         assert!(float.ties >= gap, "{:e} below {gap:e}", float.ties);
+    }
+
+    /// Each start of the sweeps that check the bound passes its check on its own, from the
+    /// room per step (the first start) and from the expected steps (the one after it), and
+    /// each bounds what the exact optimum gains at the walk's middle.
+    #[test]
+    fn both_starts_of_the_tie_bound_pass_their_check() {
+        let m = 60;
+        let walk = walk::<Bounded>(m);
+        let float = walk
+            .solve(&mut System::new(0), None)
+            .expect("the walk ends");
+        let terms = walk
+            .advantages(&float.values, &float.policy, Side::Above)
+            .expect("the tied moves may gain");
+        let mut game = walk.tie_game(&terms, Side::Above).expect("a gain");
+        let gap = (m * m / 4) as f64 * 2f64.powi(-60);
+        let first = walk.solved_start(&mut game).expect("a solved start");
+        let stepped = walk.stepped_start(&mut game).expect("a stepped start");
+        for (name, start) in [("room per step", first), ("expected steps", stepped)] {
+            let h = walk
+                .settled(&terms, Side::Above, start.clone(), 1)
+                .unwrap_or_else(|| panic!("the start from {name} fails its check"));
+            assert_eq!(h, start, "the start from {name} needed raising");
+            assert!(h[m] >= gap, "{name}: {:e} below {gap:e}", h[m]);
+        }
     }
 }
