@@ -432,6 +432,34 @@ endmodule
     }
 }
 
+/// A renaming of a name the base module does not use renames nothing, as in Storm: the copy
+/// is the one the renaming without it gives.
+#[test]
+fn a_renaming_of_a_name_the_base_lacks_renames_nothing() {
+    let check = |extra: &str, prop: &str| -> String {
+        let src = format!(
+            "mdp
+module m1
+  x : [0..2];
+  [a] x<2 -> (x'=x+1);
+  [] x=2 -> (x'=0);
+endmodule
+module m2 = m1 [ x=y{extra} ] endmodule
+"
+        );
+        let loaded = Loaded::new("copy.prism", &src, &[], 1_000).unwrap();
+        let props = Props::new(&loaded.program, "p", prop, &[]).unwrap();
+        let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+        a.exact.unwrap()
+    };
+    // x and y step together on [a] and reset on their own: x=2 with y=0 is reachable, and
+    // resetting x first avoids it.
+    for extra in ["", ", b=c", ", z=w, b=a2"] {
+        assert_eq!(check(extra, "Pmax=? [ F x=2 & y=0 ]"), "1", "{extra}");
+        assert_eq!(check(extra, "Pmin=? [ F x=2 & y=0 ]"), "0", "{extra}");
+    }
+}
+
 /// Which of three modules take part in each step: `(a ||| b) || c` lets c step with a or with
 /// b on [s], never with both; transition rewards go by the name a step has in the end, and a
 /// hidden step earns the `[]` rewards.
