@@ -208,6 +208,17 @@ impl<N: Number> System<N> {
         self.slot.clear();
     }
 
+    /// Empties the system and gives back the memory of its rows and scratch (after a large
+    /// system, where what comes next needs the memory more than the next system its reuse);
+    /// the budget and threads stay.
+    pub fn release(&mut self) {
+        *self = System {
+            budget: self.budget,
+            threads: self.threads,
+            ..System::new(0)
+        };
+    }
+
     /// Empties the system and makes it a stochastic one of `n` unknowns: each row is part of a
     /// probability distribution whose rest leaves the system, declared with
     /// [`System::add_exit`] (see the module docs).

@@ -206,7 +206,14 @@ impl<N: Number> Component<N> {
         let direct = self.solve_directly(sys, endless);
         sys.budget = None;
         match direct {
-            Ok((v, policy)) if approximate => Ok(self.near_ties(v, policy)),
+            Ok((v, policy)) if approximate => {
+                // The tie bound solves a game as large as this component: the memory of this
+                // one's system goes back first.
+                if self.n() >= LOOK_AHEAD_NODES {
+                    sys.release();
+                }
+                Ok(self.near_ties(v, policy))
+            }
             Ok((values, policy)) => Ok(Solved {
                 values,
                 policy,

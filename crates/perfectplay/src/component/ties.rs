@@ -211,12 +211,12 @@ impl<N: Number> Component<N> {
             return from_zero();
         };
         if let Some(h) = self
-            .solved_start(&mut game)
+            .solved_start(&mut game, terms)
             .and_then(|h| check(h, FIRST_SWEEPS))
         {
             return Some(h);
         }
-        match self.stepped_start(&mut game) {
+        match self.stepped_start(&mut game, terms) {
             Some(start) => check(start, CHECK_SWEEPS),
             None => from_zero(),
         }
@@ -291,10 +291,10 @@ impl<N: Number> Component<N> {
         None
     }
 
-    /// The game of [`Component::accumulated`] in floats, its rewards the advantages `terms`
-    /// scaled so that the largest gain is one (the float solve's tolerance is relative to at
-    /// least one; losses may grow large: they only need to stay losses), with the scale.
-    /// `None` where no gain is finite and positive.
+    /// The game of [`Component::accumulated`] in floats (its rewards set by each start), with
+    /// the scale of the advantages `terms` that makes the largest gain one (the float solve's
+    /// tolerance is relative to at least one; losses may grow large: they only need to stay
+    /// losses). `None` where no gain is finite and positive.
     fn tie_game(&self, terms: &[f64], side: Side) -> Option<TieGame> {
         // The side's gainer plays Max.
         let kind: Vec<Kind> = self
@@ -309,17 +309,11 @@ impl<N: Number> Component<N> {
         if scale == 0.0 || !scale.is_finite() {
             return None;
         }
-        let game = self.in_floats(kind, &|i| terms[i] / scale);
-        let rewards = game.edges.iter().map(|e| e.konst).collect();
+        let game = self.in_floats(kind, &|_| 0.0);
         let mut sys = System::new(0);
         sys.budget =
             Some(super::DIRECT_WORK_MIN.max(super::DIRECT_WORK_PER_EDGE * game.edges.len() as u64));
-        Some(TieGame {
-            game,
-            rewards,
-            scale,
-            sys,
-        })
+        Some(TieGame { game, scale, sys })
     }
 
     /// A start of [`Component::accumulated`]: the game with [`ROOM`] added to every step's
@@ -328,9 +322,9 @@ impl<N: Number> Component<N> {
     /// earns it once more), which covers the checking sweeps' rounding unless the values grow
     /// far beyond the largest gain. `None` where that solve fails (the room makes a play
     /// that can go on for ever worth more without end).
-    fn solved_start(&self, t: &mut TieGame) -> Option<Vec<f64>> {
-        for (e, &r) in t.game.edges.iter_mut().zip(&t.rewards) {
-            e.konst = r + ROOM;
+    fn solved_start(&self, t: &mut TieGame, terms: &[f64]) -> Option<Vec<f64>> {
+        for (e, &r) in t.game.edges.iter_mut().zip(terms) {
+            e.konst = r / t.scale + ROOM;
         }
         let (h, _) = t.game.solve_directly(&mut t.sys, None).ok()?;
         let start: Vec<f64> = h
@@ -344,9 +338,9 @@ impl<N: Number> Component<N> {
     /// check: the game solved directly in floats as it is, raised by [`ROOM`] of its largest
     /// value times the expected steps under the strategies found. `None` where that solve
     /// fails.
-    fn stepped_start(&self, t: &mut TieGame) -> Option<Vec<f64>> {
-        for (e, &r) in t.game.edges.iter_mut().zip(&t.rewards) {
-            e.konst = r;
+    fn stepped_start(&self, t: &mut TieGame, terms: &[f64]) -> Option<Vec<f64>> {
+        for (e, &r) in t.game.edges.iter_mut().zip(terms) {
+            e.konst = r / t.scale;
         }
         let (h, policy) = t.game.solve_directly(&mut t.sys, None).ok()?;
         let h: Vec<f64> = h.iter().map(|h| h * t.scale).collect();
@@ -368,11 +362,9 @@ impl<N: Number> Component<N> {
 
 /// The game of [`Component::accumulated`] in floats, solved in turn by its starts.
 struct TieGame {
-    /// The game; its constants are set by each start.
+    /// The game; its constants are set by each start from the advantages.
     game: Component<f64>,
-    /// Each edge's scaled advantage.
-    rewards: Vec<f64>,
-    /// What the advantages were divided by.
+    /// What the advantages are divided by.
     scale: f64,
     /// The linear system the solves share, with the budget of the component's own solve.
     sys: System<f64>,
@@ -474,8 +466,12 @@ mod tests {
             .expect("the tied moves may gain");
         let mut game = walk.tie_game(&terms, Side::Above).expect("a gain");
         let gap = (m * m / 4) as f64 * 2f64.powi(-60);
-        let first = walk.solved_start(&mut game).expect("a solved start");
-        let stepped = walk.stepped_start(&mut game).expect("a stepped start");
+        let first = walk
+            .solved_start(&mut game, &terms)
+            .expect("a solved start");
+        let stepped = walk
+            .stepped_start(&mut game, &terms)
+            .expect("a stepped start");
         for (name, start) in [("room per step", first), ("expected steps", stepped)] {
             let h = walk
                 .settled(&terms, Side::Above, start.clone(), 1)
