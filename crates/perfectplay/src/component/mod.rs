@@ -206,14 +206,7 @@ impl<N: Number> Component<N> {
         let direct = self.solve_directly(sys, endless);
         sys.budget = None;
         match direct {
-            Ok((v, policy)) if approximate => {
-                // The tie bound solves a game as large as this component: the memory of this
-                // one's system goes back first.
-                if self.n() >= LOOK_AHEAD_NODES {
-                    sys.release();
-                }
-                Ok(self.near_ties(v, policy))
-            }
+            Ok((v, policy)) if approximate => Ok(self.near_ties(v, policy, sys)),
             Ok((values, policy)) => Ok(Solved {
                 values,
                 policy,
@@ -229,7 +222,7 @@ impl<N: Number> Component<N> {
                     Some(solved) => Ok(solved),
                     None => {
                         let (v, policy) = self.solve_directly(sys, endless)?;
-                        Ok(self.near_ties(v, policy))
+                        Ok(self.near_ties(v, policy, sys))
                     }
                 }
             }
@@ -241,7 +234,13 @@ impl<N: Number> Component<N> {
     /// may hide ([`Component::tie_bound`]): infinite where none is found. The values are not
     /// widened by it: wider values would leave later components unable to tell their moves
     /// apart, and their answers worse; the solve adds the bound to its own instead.
-    fn near_ties(&self, values: Vec<N>, policy: Vec<u32>) -> Solved<N> {
+    ///
+    /// The tie bound solves a game as large as this component, so a large component's system
+    /// `sys` gives its memory back first.
+    fn near_ties(&self, values: Vec<N>, policy: Vec<u32>, sys: &mut System<N>) -> Solved<N> {
+        if self.n() >= LOOK_AHEAD_NODES {
+            sys.release();
+        }
         let ties_at = self.tie_bound(&values, &policy).unwrap_or_default();
         let ties = match ties_at.is_empty() {
             true => f64::INFINITY,
