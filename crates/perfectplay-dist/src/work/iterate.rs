@@ -29,6 +29,14 @@ const OVERSHOOT: f64 = 1.0 / 1024.0;
 /// open state it holds.
 const LOCAL_BUDGET: usize = 16;
 
+/// How many rounds in a row the start's bounds must stand still, while moves still travel,
+/// before finer moves travel too. Across processes a wave of moves crosses one hop between
+/// workers a round, so the start standing still for a few rounds means only that the wave has
+/// not reached it yet; finer moves sent at once then travel with it, and every state moves and
+/// is backed up many times more than one worker's Gauss-Seidel rounds need (where the start
+/// moves every round, this never counts far).
+const STILL_ROUNDS: usize = 32;
+
 /// The side of the open states' bounds still to be guessed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Side {
@@ -154,6 +162,8 @@ impl Work<'_> {
         // The sides guessed where the bounds stood still apart (each at most once).
         let mut stuck_tried: Vec<Side> = Vec::new();
         let (mut last_lo, mut last_hi, mut finer) = (f64::NAN, f64::NAN, false);
+        // Rounds in a row in which the start's bounds stood still while moves travelled.
+        let mut still = 0;
         let (first_round, mut gathered) = (self.rounds.rounds, false);
         // The backups of the iteration so far, in all workers.
         let mut backups = 0.0;
@@ -326,9 +336,15 @@ impl Work<'_> {
                     }));
                 }
                 delta = (delta / 8.0).max(floor);
-            } else if !quiet && lo == last_lo && hi == last_hi && delta > floor {
+            }
+            still = match !quiet && lo == last_lo && hi == last_hi {
+                true => still + 1,
+                false => 0,
+            };
+            if still >= STILL_ROUNDS && delta > floor {
                 // The start's bounds stand still while states elsewhere still move (values
                 // that grow without bound, say): finer moves must travel too.
+                still = 0;
                 delta = (delta / 8.0).max(floor);
                 finer = true;
             }
