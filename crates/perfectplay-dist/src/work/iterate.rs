@@ -37,6 +37,17 @@ const LOCAL_BUDGET: usize = 16;
 /// moves every round, this never counts far).
 const STILL_ROUNDS: usize = 32;
 
+/// The most messages a worker sends in a round of interval iteration, as a share of its open
+/// states: one `1/SEND_SHARE`. A wave in which every state moves would otherwise go in one
+/// round, and a round's messages are held several times over (the sender's, their bytes in
+/// flight, the receiver's, each larger than the state's own bounds), which made the exchange
+/// the largest part of a worker's peak memory; sent over a few rounds, the later messages
+/// also carry bounds that have moved further.
+const SEND_SHARE: usize = 8;
+
+/// The least of that room, for small parts.
+const MIN_SEND_ROOM: usize = 1 << 14;
+
 /// The side of the open states' bounds still to be guessed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Side {
@@ -167,11 +178,16 @@ impl Work<'_> {
         let (first_round, mut gathered) = (self.rounds.rounds, false);
         // The backups of the iteration so far, in all workers.
         let mut backups = 0.0;
+        // The states whose bounds moved for another worker's links and are not sent yet: at
+        // most `send_room` messages go in a round, the rest wait for the next (and send the
+        // bounds they have then).
+        let mut changed: Vec<usize> = Vec::new();
+        let send_room = (open.len() / SEND_SHARE).max(MIN_SEND_ROOM);
         loop {
             // A state whose bounds moved by more than `delta` writes them into this worker's
             // own links at once (their states are queued, as in Gauss-Seidel), and into the
-            // others' once, at the end of the round. A budget per round keeps rounds short.
-            let mut changed: Vec<usize> = Vec::new();
+            // others' once, at the end of the round (or of a later one, past `send_room`). A
+            // budget per round keeps rounds short.
             let full = LOCAL_BUDGET * open.len().max(1);
             let mut budget = full;
             while budget > 0 {
@@ -216,10 +232,14 @@ impl Work<'_> {
                     }
                 }
             }
-            for s in changed {
+            let mut k = 0;
+            while k < changed.len() && self.out.len() < send_room {
+                let s = changed[k];
                 remote[s] = false;
                 self.send_to(s, false, true);
+                k += 1;
             }
+            changed.drain(..k);
             let mut figures = [0.0; FIGURES];
             if let Some(s) = self.start {
                 let s = s as usize;
