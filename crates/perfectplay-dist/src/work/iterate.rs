@@ -303,7 +303,8 @@ impl Work<'_> {
             last_known = known;
             let mut guessed = false;
             if guess != Side::None && (quiet || (settled && self.rounds.rounds >= next_try)) {
-                let holds = match self.guess(worker, &open, guess) {
+                let quick = !gathered && open_total <= self.gather_limit;
+                let holds = match self.guess(worker, &open, guess, quick) {
                     Err(e @ DistError::Unsupported(_)) => {
                         return self.direct_or(worker, &open, open_total, gathered, e)
                     }
@@ -333,7 +334,8 @@ impl Work<'_> {
                 };
                 if side != Side::None && !stuck_tried.contains(&side) {
                     stuck_tried.push(side);
-                    guessed = match self.guess(worker, &open, side) {
+                    let quick = !gathered && open_total <= self.gather_limit;
+                    guessed = match self.guess(worker, &open, side, quick) {
                         Err(e @ DistError::Unsupported(_)) => {
                             return self.direct_or(worker, &open, open_total, gathered, e)
                         }
@@ -386,7 +388,9 @@ impl Work<'_> {
     /// pre-fixed point of a backup whose least fixed point, or greatest, the values are). Where
     /// a backup leaves its guess, the guess moves out past it and the check runs again, at once
     /// for this worker's own predecessors and round after round across processes, at most
-    /// [`GUESS_ROUNDS`] times. A guess that holds becomes the bounds; returns whether one did.
+    /// [`GUESS_ROUNDS`] times (`quick`, where the open states may be gathered instead:
+    /// [`GATHER_AFTER`](super::direct::GATHER_AFTER) times, and no state's guess is given up).
+    /// A guess that holds becomes the bounds; returns whether one did.
     ///
     /// The check weighs each outcome relative to the state's own guess, so that an end
     /// component (a cycle a player may keep to, whose states share their value) holds a guess
@@ -415,6 +419,7 @@ impl Work<'_> {
         worker: &mut Worker,
         open: &[usize],
         side: Side,
+        quick: bool,
     ) -> Result<bool, DistError> {
         let keeper = match side {
             Side::Lower => Player::Max,
@@ -483,11 +488,19 @@ impl Work<'_> {
                 }
             }
         }
-        let mut queued = vec![false; n];
+        // Every open state is checked in the first round; after it, those whose links took a
+        // new guess (this worker's at once, the others' by message), and those a round's
+        // budget left: a guess that held holds until one of its links moves.
+        let mut queued = is_open.clone();
         let mut moved = vec![false; n];
-        let mut queue = std::collections::VecDeque::new();
+        let mut queue: std::collections::VecDeque<usize> = open.iter().copied().collect();
         // (A guess that rests on `ending` has no other chance: it is given longer.)
-        let rounds = if ending.is_some() {
+        // (Where the open states may be gathered instead, a guess that does not hold soon is
+        // dropped for that, which goes as fast on a long walk as on a short one, where a guess
+        // crosses between workers one hop a round.)
+        let rounds = if quick {
+            super::direct::GATHER_AFTER as usize
+        } else if ending.is_some() {
             ENDING_ROUNDS
         } else {
             GUESS_ROUNDS
@@ -510,6 +523,13 @@ impl Work<'_> {
             for m in self.out.drain(..) {
                 if let Body::Guess { link, bound } = m.body {
                     links[link as usize] = bound;
+                    for &t in self.part.users.of(link as usize) {
+                        let t = t as usize;
+                        if is_open[t] && !queued[t] {
+                            queued[t] = true;
+                            queue.push_back(t);
+                        }
+                    }
                 }
             }
             for &s in &changed {
@@ -518,22 +538,16 @@ impl Work<'_> {
             changed.clear();
             // A guess that keeps moving out is given up for that state (an infinite bound,
             // which always holds): its value may be infinite.
-            let give_up = round >= rounds / 2;
-            // Every open state is checked; one whose guess moves out passes it to this
-            // worker's own predecessors at once, which are checked again in the same round
-            // (within a budget, past which the round counts as unfinished).
-            for &s in open {
-                queued[s] = true;
-                queue.push_back(s);
-            }
+            let give_up = !quick && round >= rounds / 2;
+            // A state whose guess moves out passes it to this worker's own predecessors at
+            // once, which are checked again in the same round (within a budget, past which
+            // the round counts as unfinished and the rest wait for the next).
             let mut budget = LOCAL_BUDGET * open.len().max(1);
-            let mut unfinished = false;
-            while let Some(s) = queue.pop_front() {
+            while budget > 0 {
+                let Some(s) = queue.pop_front() else {
+                    break;
+                };
                 queued[s] = false;
-                if budget == 0 {
-                    unfinished = true;
-                    continue;
-                }
                 budget -= 1;
                 // (An infinite guess holds as it is.)
                 let base = guessed[s];
@@ -598,7 +612,7 @@ impl Work<'_> {
             }
             let mut figures = [0.0; FIGURES];
             // (Where the budget ran out, not every state was checked again: another round.)
-            figures[0] = (changed.len() + unfinished as usize) as f64;
+            figures[0] = (changed.len() + queue.len()) as f64;
             // (Where the start stands for its outcomes, one of them may be worth +∞ and make
             // their mean so: the guess goes on for the others.)
             if let Some(start) = self.start.filter(|_| !self.options.range) {
@@ -630,6 +644,9 @@ impl Work<'_> {
                 }
                 return Ok(true);
             }
+        }
+        if quick {
+            return Ok(false);
         }
         given_up(ending.is_some(), keeper)
     }
