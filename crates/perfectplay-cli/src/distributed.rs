@@ -193,6 +193,9 @@ struct CheckJson<'a> {
     model: &'a str,
     property: &'a str,
     constants: BTreeMap<&'a str, &'a str>,
+    /// Whether the property holds, where it compares its value with a bound.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    holds: Option<bool>,
     #[serde(flatten)]
     report: &'a DistReport,
 }
@@ -212,11 +215,21 @@ pub fn check(
         complement,
         reward,
         range,
+        compare,
     } = query;
     let mut report = match run(model, m, what, reward, range)? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,
+    };
+    // Whether the property holds, where it compares the game's value with a bound.
+    let holds = match &compare {
+        // (A probability's bounds, rounded past 0 or 1, say no more than 0 and 1 do.)
+        Some(c) => Some(match reward {
+            true => c.decide(report.start.lower, report.start.upper)?,
+            false => c.decide(report.start.lower.max(0.0), report.start.upper.min(1.0))?,
+        }),
+        None => None,
     };
     // The property's value from the game's.
     let read = |x: DistValue| {
@@ -262,12 +275,14 @@ pub fn check(
             model: model_path,
             property,
             constants,
+            holds,
             report: &report,
         };
         println!("{}", crate::say::json(&out));
     } else {
         let text = |x: &DistValue| render::bounded_text(x.value, x.error_bound);
         match &report.range {
+            _ if holds.is_some() => println!("{label}: {}", holds.unwrap_or_default()),
             Some([least, most]) => println!("{label}: [{}, {}]", text(least), text(most)),
             None => println!(
                 "{label}: {}",

@@ -485,6 +485,112 @@ fn property_forms_across_processes_agree_with_one_process() {
     }
 }
 
+/// `check MODEL --prop PROP --json -q` (with `extra`) of a property that compares its value
+/// with a bound: whether it holds.
+fn holds(model: &str, prop: &str, extra: &[&str]) -> bool {
+    let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
+    args.extend_from_slice(extra);
+    let o = run(&args);
+    assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // One process writes it as the value of its `results`; across processes, as `holds`.
+    let answer = match v.get("results") {
+        Some(results) => &results[0]["value"],
+        None => &v["holds"],
+    };
+    answer
+        .as_bool()
+        .unwrap_or_else(|| panic!("{args:?}: not true or false: {v}"))
+}
+
+/// Properties that compare their value with a bound, across processes, against one process:
+/// on either side of the value and at it, every comparison, a complement (`G`), the least or
+/// greatest value an MDP's schedulers give (as PRISM checks `P>=b` and `P<=b`), a coalition's,
+/// and an expected reward. Where the certified bounds straddle the bound, the run says so.
+#[test]
+fn bound_comparisons_across_processes_agree_with_one_process() {
+    let steps = file("across_bound_steps.prism", STEPS);
+    let game = file("across_bound_game.prism", GAME);
+    let mut cases: Vec<(&str, String)> = Vec::new();
+    // `Pmin=? [ F s=3 ]` and `Pmax` of STEPS are 0 and 1 (the minimiser takes `a` at `s=1`
+    // to the deadlock at 2; the maximiser takes `b`, and back at 0 comes to 1 again): the
+    // bounds at them and between.
+    // (A value of exactly 0 is bounded across processes by [0, the least float], and 1 alike:
+    // `P>0` is not decided there where the least value is 0, nor `P<1` where the greatest is
+    // 1; see below. Those of 0 and 1 that every probability decides are.)
+    for b in ["0", "0.25", "1/3", "1"] {
+        for op in [">=", ">", "<=", "<"] {
+            if (b == "0" && matches!(op, ">" | "<=")) || (b == "1" && matches!(op, ">=" | "<")) {
+                continue;
+            }
+            cases.push((&steps, format!("P{op}{b} [ F s=3 ]")));
+            cases.push((&steps, format!("P{op}{b} [ G s!=3 ]")));
+        }
+    }
+    for b in ["2", "4.5", "100"] {
+        cases.push((&steps, format!("R<={b} [ F \"end\" ]")));
+        cases.push((&steps, format!("R>{b} [ F \"end\" ]")));
+    }
+    for prop in [
+        "<<a>> P>=0.5 [ F x=3 ]",
+        "<<a>> P<0.5 [ F x=3 ]",
+        "<<b>> P>0.2 [ F x=3 ]",
+        "P>=0.1 [ F x=3 ]",
+    ] {
+        cases.push((&game, prop.to_string()));
+    }
+    for (model, prop) in &cases {
+        let truth = holds(model, prop, &[]);
+        for processes in ["1", "2"] {
+            assert_eq!(
+                holds(model, prop, &["--processes", processes]),
+                truth,
+                "{prop} on {processes} processes"
+            );
+        }
+    }
+    // consensus.2 K=8: the least probability is 0.46875047683..., bounded across processes
+    // to about 2e-12: a bound inside those bounds cannot be decided there.
+    let consensus = format!("{QVBS}/consensus/consensus.2.prism");
+    let prop = "P>=0.468750476837 [ F \"finished\"&\"all_coins_equal_1\" ]";
+    fails_with(
+        &[
+            "check",
+            &consensus,
+            "--const",
+            "K=8",
+            "--prop",
+            prop,
+            "--processes",
+            "2",
+        ],
+        "on both sides of the bound",
+    );
+    let steps_across = |prop: &'static str| {
+        fails_with(
+            &["check", &steps, "--prop", prop, "--processes", "2"],
+            "on both sides of the bound",
+        )
+    };
+    steps_across("P>0 [ F s=3 ]");
+    steps_across("P<1 [ F s=3 ]");
+    steps_across("Pmax>=1 [ F s=3 ]");
+    steps_across("P>0 [ G s!=3 ]");
+    // A bound on a model with several initial states is checked in one process.
+    let chain = file("across_bound_chain.prism", CHAIN);
+    fails_with(
+        &[
+            "check",
+            &chain,
+            "--prop",
+            "P>=0.5 [ F s=3 ]",
+            "--processes",
+            "2",
+        ],
+        "check this property in one process",
+    );
+}
+
 /// `check MODEL --prop PROP --json` (with `extra`) of a property without a filter on a model
 /// with several initial states: the least and the greatest of its values there, each with an
 /// error bound.

@@ -3,6 +3,9 @@
 use crate::analysis::error::{part_in_state, unsupported, AnalysisError};
 use std::time::Instant;
 
+use malachite_base::num::conversion::traits::RoundingFrom;
+use malachite_base::rounding_modes::RoundingMode;
+
 use crate::analysis::answer::{answer_resolved, complemented};
 use crate::analysis::check::{prepare, Answer, Prepared};
 use crate::analysis::nested::{is_ctl, is_state_formula};
@@ -713,13 +716,93 @@ pub struct AcrossQuery {
     /// (no filter, as PRISM answers it): the game's start is then a chance node over them,
     /// and its solver must report the least and the greatest of the start's outcomes.
     pub range: bool,
+    /// Where the property asks whether its value meets a bound (`P>=0.5 [ … ]`) rather than
+    /// for the value, that comparison: the property is then true or false. `None` for `=?`.
+    pub compare: Option<Comparison>,
+}
+
+/// `x` as the shortest text that reads back as it, in scientific notation where it is very
+/// small or large.
+fn show(x: f64) -> String {
+    match x.abs() {
+        a if a == 0.0 || (1e-5..1e15).contains(&a) => x.to_string(),
+        _ => format!("{x:e}"),
+    }
+}
+
+/// The bound a property across processes compares its value with (`P>=0.5 [ … ]`), turned
+/// with the game where the property is its complement (`G`, `W`, `R`).
+pub struct Comparison {
+    /// How the game's value is compared.
+    op: BinOp,
+    /// The bound, exactly.
+    bound: malachite_q::Rational,
+    /// The property's text, for errors.
+    text: String,
+    /// Whether the property's value is one minus the game's (`G`, `W` and `R`): its errors
+    /// speak of the property's value and bound.
+    complement: bool,
+}
+
+impl Comparison {
+    /// Whether the property holds, from certified bounds `lower <= upper` on the game's value
+    /// (before any complement); an error where the bound lies between them, so that the value
+    /// could lie on either side of it.
+    pub fn decide(&self, lower: f64, upper: f64) -> Result<bool, Error> {
+        let (op, b) = (&self.op, &self.bound);
+        // Whether `x` is above the bound (`or_equal`: or at it), compared exactly: a float is
+        // the fraction it is; `None` for NaN.
+        let above = |x: f64, or_equal: bool| match x {
+            f64::INFINITY => Some(true),
+            f64::NEG_INFINITY => Some(false),
+            x => {
+                malachite_q::Rational::try_from(x)
+                    .ok()
+                    .map(|x| if or_equal { x >= *b } else { x > *b })
+            }
+        };
+        // `>=` and `<` split the values at the bound itself (at it counts as above), `>` and
+        // `<=` just above it.
+        let or_equal = matches!(op, BinOp::Ge | BinOp::Lt);
+        let holds = match (above(lower, or_equal), above(upper, or_equal)) {
+            // The whole interval above the split, or the whole below it.
+            (Some(true), _) => Some(matches!(op, BinOp::Ge | BinOp::Gt)),
+            (_, Some(false)) => Some(matches!(op, BinOp::Le | BinOp::Lt)),
+            _ => None,
+        };
+        match holds {
+            Some(h) => Ok(h),
+            None => Err(Error::of(
+                &self.text,
+                AnalysisError::TooClose(format!(
+                    "the value lies between {} and {}, on both sides of the bound {}: ask for \
+                     a finer precision, or check it in one process (which decides a value of \
+                     exactly 0 or 1 from the graph)",
+                    show(if self.complement { 1.0 - upper } else { lower }),
+                    show(if self.complement { 1.0 - lower } else { upper }),
+                    show(
+                        f64::rounding_from(
+                            &if self.complement {
+                                malachite_q::Rational::from(1) - b
+                            } else {
+                                b.clone()
+                            },
+                            RoundingMode::Nearest
+                        )
+                        .0
+                    )
+                )),
+            )),
+        }
+    }
 }
 
 /// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
 /// `U`, `X`, `G`, `W` or `R`, step bounds included, or an R query of `F`, `C<=k` or `I=k`, at
 /// the initial state (the
-/// range over several, or a filter's max, min or avg over them). Any other property is
-/// refused with an error that says so.
+/// range over several, or a filter's max, min or avg over them), or compared with a bound
+/// (`P>=0.5 [ … ]`) at the one initial state ([`AcrossQuery::compare`]). Any other property
+/// is refused with an error that says so.
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossQuery, Error> {
     props.defined_for(prop)?;
     refuse_ctl(prop)?;
@@ -730,15 +813,36 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
     {
         return Err(refused());
     }
-    let r = resolve_prop(&program, props, prop, &prop.expr)?;
+    let mut r = resolve_prop(&program, props, prop, &prop.expr)?;
+    // A bound is compared with the value the query's bound is checked on (the least over
+    // an MDP's schedulers for `>=`, as in one process), at the one initial state.
+    let compare = match r.query.bound.clone() {
+        Some((op, bound)) => {
+            let b = crate::analysis::answer::bound_value(&program, props, prop, &bound)
+                .map_err(|e| Error::of(&prop.text, e))?;
+            r.query =
+                std::borrow::Cow::Owned(crate::analysis::answer::numeric_query(&program, &r.query));
+            Some(Comparison {
+                op,
+                bound: b,
+                text: prop.text.clone(),
+                complement: r.complement,
+            })
+        }
+        None => None,
+    };
     let complement = r.complement;
     let reward = matches!(r.query.what, crate::syntax::ast::Measure::Reward(_));
     let (model, range) =
         crate::analysis::across::across_model(program, &r).map_err(|e| Error::of(&prop.text, e))?;
+    if compare.is_some() && (range || r.over != crate::analysis::check::OverInitial::Only) {
+        return Err(refused());
+    }
     Ok(AcrossQuery {
         model,
         complement,
         reward,
         range,
+        compare,
     })
 }
