@@ -21,13 +21,18 @@ fn number(v: &serde_json::Value) -> f64 {
     }
 }
 
-/// `check MODEL --prop PROP` (with `extra`) as JSON: the value, the error bound.
-fn value(model: &str, prop: &str, extra: &[&str]) -> (f64, f64) {
+/// What `check MODEL --prop PROP --json -q` (with `extra`) prints, which must succeed.
+fn json(model: &str, prop: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
     args.extend_from_slice(extra);
     let o = run(&args);
     assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// `check MODEL --prop PROP` (with `extra`) as JSON: the value, the error bound.
+fn value(model: &str, prop: &str, extra: &[&str]) -> (f64, f64) {
+    let v = json(model, prop, extra);
     // One process answers in a `results` list; across processes, the report is the object.
     let answer = match v.get("results") {
         Some(results) => results[0].clone(),
@@ -488,11 +493,7 @@ fn property_forms_across_processes_agree_with_one_process() {
 /// `check MODEL --prop PROP --json -q` (with `extra`) of a property that compares its value
 /// with a bound: whether it holds.
 fn holds(model: &str, prop: &str, extra: &[&str]) -> bool {
-    let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
-    args.extend_from_slice(extra);
-    let o = run(&args);
-    assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(model, prop, extra);
     // One process writes it as the value of its `results`; across processes, as `holds`.
     let answer = match v.get("results") {
         Some(results) => &results[0]["value"],
@@ -500,7 +501,7 @@ fn holds(model: &str, prop: &str, extra: &[&str]) -> bool {
     };
     answer
         .as_bool()
-        .unwrap_or_else(|| panic!("{args:?}: not true or false: {v}"))
+        .unwrap_or_else(|| panic!("{prop} {extra:?}: not true or false: {v}"))
 }
 
 /// Properties that compare their value with a bound, across processes, against one process:
@@ -595,11 +596,7 @@ fn bound_comparisons_across_processes_agree_with_one_process() {
 /// with several initial states: the least and the greatest of its values there, each with an
 /// error bound.
 fn range(model: &str, prop: &str, extra: &[&str]) -> [(f64, f64); 2] {
-    let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
-    args.extend_from_slice(extra);
-    let o = run(&args);
-    assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = json(model, prop, extra);
     match v.get("results") {
         // One process lists the states of the least and the greatest value.
         Some(results) => {
