@@ -318,26 +318,30 @@ impl Work<'_> {
                 self.send(s);
             }
         }
+        // The states not final yet (counted once, then as they settle: a round each across a
+        // long chain must not cost a pass over every state).
+        let mut left = self.part.fin.iter().filter(|&&f| !f).count();
         loop {
             while let Some(m) = self.local.pop() {
-                self.settle(m, &mut pending);
+                left -= self.settle(m, &mut pending);
             }
             let mut figures = [0.0; FIGURES];
-            figures[0] = self.part.fin.iter().filter(|&&f| !f).count() as f64;
+            figures[0] = left as f64;
             let statuses = self.round(worker, None, figures)?;
             if total_sent(&statuses) == 0 {
                 return Ok(statuses.iter().map(|s| s.figures[0]).sum::<f64>() > 0.0);
             }
             for m in std::mem::take(&mut self.out) {
-                self.settle(m, &mut pending);
+                left -= self.settle(m, &mut pending);
             }
         }
     }
 
     /// Takes a final value into its link; a state whose links are all final becomes final and
-    /// sends its value on.
-    fn settle(&mut self, m: Msg, pending: &mut [u32]) {
-        let Some(l) = self.receive(m) else { return };
+    /// sends its value on. Returns how many states became final.
+    fn settle(&mut self, m: Msg, pending: &mut [u32]) -> usize {
+        let Some(l) = self.receive(m) else { return 0 };
+        let mut settled = 0;
         for i in 0..self.part.users.of(l).len() {
             let s = self.part.users.of(l)[i] as usize;
             if self.part.fin[s] {
@@ -350,8 +354,10 @@ impl Work<'_> {
                 let p = &mut self.part;
                 (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (v, lo, hi, true);
                 self.send(s);
+                settled += 1;
             }
         }
+        settled
     }
 
     /// The last round: every worker's counts and its process's peak memory to everyone;
