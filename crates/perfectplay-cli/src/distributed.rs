@@ -14,7 +14,7 @@ use clap::{Arg, ArgMatches, Command};
 use perfectplay::dynamic::DynModel;
 use perfectplay_dist::{DistReport, DistValue, Options, Run};
 use perfectplay_games::{GameSpec, Params};
-use perfectplay_prism::AcrossQuery;
+use perfectplay_prism::{AcrossAnswer, AcrossQuery};
 use serde::Serialize;
 
 use crate::say::say;
@@ -105,13 +105,13 @@ enum Ran {
 /// Runs this process's part of a run across processes of `model`, which every process builds
 /// the same from the same command: `what` names the command's model and options for the
 /// fingerprint the processes compare.
-/// `endless_is_infinite` as in [`Options::endless_is_infinite`].
+/// `endless_is_infinite` and `outcomes` as in [`Options`].
 fn run(
     model: Box<dyn DynModel>,
     m: &ArgMatches,
     what: &str,
     endless_is_infinite: bool,
-    range: bool,
+    outcomes: bool,
 ) -> Result<Ran> {
     if m.get_flag("exact") {
         bail!("--exact is not available across processes yet: the solve there is in floats, with a certified error bound");
@@ -128,7 +128,7 @@ fn run(
         precision: m.get_one::<f64>("precision").copied().unwrap_or(1e-9),
         max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
         endless_is_infinite,
-        range,
+        outcomes,
         ..Options::default()
     };
     // The version, the model with its options, and what decides the rounds; the start
@@ -183,26 +183,50 @@ pub fn solve(
             render::bounded_text(report.start.value, report.start.error_bound)
         );
     }
-    print_stats(&report, m);
+    print_stats(&report, report.start.error_bound, m);
     Ok(ExitCode::SUCCESS)
 }
 
-/// What `check --json` prints for a property checked across processes.
+/// What `check --json` prints for a property checked across processes: the answer as one
+/// process prints it, its certified bounds, and the run's figures.
 #[derive(Serialize)]
 struct CheckJson<'a> {
     model: &'a str,
     property: &'a str,
     constants: BTreeMap<&'a str, &'a str>,
-    /// Whether the property holds, where it compares its value with a bound.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    holds: Option<bool>,
     #[serde(flatten)]
-    report: &'a DistReport,
+    answer: &'a perfectplay_prism::check::Answer,
+    /// Certified bounds on the exact value, where the answer is a number.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower: Option<JsonFloat>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upper: Option<JsonFloat>,
+    processes: usize,
+    workers: usize,
+    rounds: u64,
+    messages: u64,
+    bytes: u64,
+    peak_memory: &'a [u64],
+    seconds: f64,
 }
 
-/// Runs `check` of one property across processes: `query` is its game and how its value reads
-/// (see `perfectplay_prism::across_query`), `constants` as `--const` gave them (parsed), `what`
-/// the model file's program, the constants and the property, for the fingerprint.
+/// A float in JSON, which has no infinity: a number, or `"inf"` and `"-inf"`.
+struct JsonFloat(f64);
+
+impl Serialize for JsonFloat {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            f64::INFINITY => s.serialize_str("inf"),
+            f64::NEG_INFINITY => s.serialize_str("-inf"),
+            x => s.serialize_f64(x),
+        }
+    }
+}
+
+/// Runs `check` of one property across processes: `query` is its game and how its answer
+/// reads from the game's values (see `perfectplay_prism::across_query`), `constants` as
+/// `--const` gave them (parsed), `what` the model file's program, the constants and the
+/// property, for the fingerprint.
 pub fn check(
     query: AcrossQuery,
     m: &ArgMatches,
@@ -212,59 +236,24 @@ pub fn check(
 ) -> Result<ExitCode> {
     let AcrossQuery {
         model,
-        complement,
         reward,
-        range,
-        compare,
+        each_initial,
+        reading,
     } = query;
-    let mut report = match run(model, m, what, reward, range)? {
+    let report = match run(model, m, what, reward, each_initial)? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,
     };
-    // Whether the property holds, where it compares the game's value with a bound.
-    let holds = match &compare {
-        // (A probability's bounds, rounded past 0 or 1, say no more than 0 and 1 do.)
-        Some(c) => Some(match reward {
-            true => c.decide(report.start.lower, report.start.upper)?,
-            false => c.decide(report.start.lower.max(0.0), report.start.upper.min(1.0))?,
-        }),
-        None => None,
+    let bounds = |x: &DistValue| [x.value, x.lower, x.upper];
+    let at: Vec<[f64; 3]> = match each_initial {
+        true => report.outcomes.iter().map(bounds).collect(),
+        false => vec![bounds(&report.start)],
     };
-    // The property's value from the game's.
-    let read = |x: DistValue| {
-        let x = match complement {
-            // One minus the value: the bounds swap, and each difference rounds once more.
-            true => DistValue::new(
-                1.0 - x.value,
-                (1.0 - x.upper).next_down(),
-                (1.0 - x.lower).next_up(),
-            ),
-            false => x,
-        };
-        match reward {
-            true => x,
-            // A probability: bounds rounded past 0 or 1 say no more than 0 and 1 do.
-            false => DistValue {
-                lower: x.lower.max(0.0),
-                upper: x.upper.min(1.0),
-                ..x
-            },
-        }
-    };
-    // One minus a range swaps its ends.
-    report.range = report.range.map(|[least, most]| match complement {
-        true => [read(most), read(least)],
-        false => [read(least), read(most)],
-    });
-    report.start = match report.range {
-        Some([least, _]) => least,
-        None => read(report.start),
-    };
-    let bound = report.range.map_or(report.start.error_bound, |[a, b]| {
-        a.error_bound.max(b.error_bound)
-    });
-    render::know_error_bound(bound);
+    let AcrossAnswer { mut answer, bounds } = reading.answer(&at)?;
+    answer.method = report.method;
+    answer.states = report.states as usize;
+    render::know_error_bound(answer.error_bound);
     if m.get_flag("json") {
         let model_path = m.get_one::<String>("model").expect("required");
         let constants = constants
@@ -275,27 +264,28 @@ pub fn check(
             model: model_path,
             property,
             constants,
-            holds,
-            report: &report,
+            answer: &answer,
+            lower: bounds.map(|[lo, _]| JsonFloat(lo)),
+            upper: bounds.map(|[_, hi]| JsonFloat(hi)),
+            processes: report.processes,
+            workers: report.workers,
+            rounds: report.rounds,
+            messages: report.messages,
+            bytes: report.bytes,
+            peak_memory: &report.peak_memory,
+            seconds: report.seconds,
         };
         println!("{}", crate::say::json(&out));
     } else {
-        let text = |x: &DistValue| render::bounded_text(x.value, x.error_bound);
-        match &report.range {
-            _ if holds.is_some() => println!("{label}: {}", holds.unwrap_or_default()),
-            Some([least, most]) => println!("{label}: [{}, {}]", text(least), text(most)),
-            None => println!(
-                "{label}: {}",
-                render::bounded_text(report.start.value, report.start.error_bound)
-            ),
-        }
+        crate::prism::print_answer(label, &answer);
     }
-    print_stats(&report, m);
+    print_stats(&report, answer.error_bound, m);
     Ok(ExitCode::SUCCESS)
 }
 
-/// The statistics of a run across processes on stderr, unless `--quiet`.
-fn print_stats(report: &DistReport, m: &ArgMatches) {
+/// The statistics of a run across processes on stderr, unless `--quiet`, with the error bound
+/// of its answer.
+fn print_stats(report: &DistReport, error_bound: f64, m: &ArgMatches) {
     if m.get_flag("quiet") {
         return;
     }
@@ -315,7 +305,7 @@ fn print_stats(report: &DistReport, m: &ArgMatches) {
         report.bytes as f64 / 1e6,
         report.seconds,
         peaks.join(", "),
-        match report.start.error_bound {
+        match error_bound {
             0.0 => "nothing rounded".to_string(),
             b => format!("error bound {b:.1e}"),
         }

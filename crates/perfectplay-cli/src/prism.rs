@@ -62,9 +62,9 @@ pub fn command() -> Command {
              long-run S [ … ], multi-objective queries.\n\n\
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
              of F, U, X, G, W or R (step bounds of every form included), or an R query of F, \
-             C<=k or I=k, at the initial states \
-             (a filter's max, min or avg over several, or without one their range), in floats \
-             with a certified error bound; each process expands and holds its share of the states, \
+             C<=k or I=k, asked or compared with a bound, at the initial states \
+             (without a filter, as in one process; or under any filter over them, \
+             filter(op, …, \"init\")), in floats with a certified error bound; each process expands and holds its share of the states, \
              and no state space is built.\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \
              with --prop saying what is optimised: \
@@ -96,6 +96,47 @@ fn state_value_text(v: &StateValueText) -> String {
     match &v.exact {
         Some(q) if *q != float => format!("{float} = {}", crate::render::fraction_text(q)),
         _ => float,
+    }
+}
+
+/// A property's answer as text on stdout, `label: value` (a listing's states on the lines
+/// after it): what `check` prints in one process and across processes alike.
+pub fn print_answer(label: &str, a: &Answer) {
+    let value = match a.holds {
+        Some(b) => b.to_string(),
+        None if a.value.is_infinite() => "inf".to_string(),
+        None => crate::render::float_text(a.value),
+    };
+    match &a.listed {
+        Some(Listed::Range { min, max }) => outln!(
+            "{label}: [{}, {}]",
+            state_value_text(min),
+            state_value_text(max)
+        ),
+        Some(Listed::Printed(states)) => {
+            outln!("{label}: {} states", states.len());
+            for v in states {
+                outln!("  {}: {}", v.state, state_value_text(v));
+            }
+        }
+        Some(Listed::Extremes(states)) => {
+            outln!("{label}: {}", state_value_text(&states[0]));
+            for v in states {
+                outln!("  {}", v.state);
+            }
+        }
+        None => match (&a.exact, a.holds) {
+            (Some(q), None) if *q != value => {
+                outln!("{label}: {value} = {}", crate::render::fraction_text(q))
+            }
+            (None, None) if a.error_bound > 0.0 && a.value.is_finite() => {
+                outln!(
+                    "{label}: {}",
+                    crate::render::bounded_text(a.value, a.error_bound)
+                )
+            }
+            _ => outln!("{label}: {value}"),
+        },
     }
 }
 
@@ -443,46 +484,8 @@ fn report(
                 }
             };
             let seconds = t.elapsed().as_secs_f64();
-            let value = match a.holds {
-                Some(b) => b.to_string(),
-                None if a.value.is_infinite() => "inf".to_string(),
-                None => crate::render::float_text(a.value),
-            };
             if !json {
-                match &a.listed {
-                    Some(Listed::Range { min, max }) => outln!(
-                        "{label}: [{}, {}]",
-                        state_value_text(min),
-                        state_value_text(max)
-                    ),
-                    Some(Listed::Printed(states)) => {
-                        outln!("{label}: {} states", states.len());
-                        for v in states {
-                            outln!("  {}: {}", v.state, state_value_text(v));
-                        }
-                    }
-                    Some(Listed::Extremes(states)) => {
-                        outln!("{label}: {}", state_value_text(&states[0]));
-                        for v in states {
-                            outln!("  {}", v.state);
-                        }
-                    }
-                    None => {}
-                }
-            }
-            if !json && a.listed.is_none() {
-                match (&a.exact, a.holds) {
-                    (Some(q), None) if *q != value => {
-                        outln!("{label}: {value} = {}", crate::render::fraction_text(q))
-                    }
-                    (None, None) if a.error_bound > 0.0 && a.value.is_finite() => {
-                        outln!(
-                            "{label}: {}",
-                            crate::render::bounded_text(a.value, a.error_bound)
-                        )
-                    }
-                    _ => outln!("{label}: {value}"),
-                }
+                print_answer(&label, &a);
             }
             results.push(ResultJson {
                 name: p.name.clone(),

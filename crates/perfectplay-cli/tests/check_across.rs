@@ -30,14 +30,19 @@ fn json(model: &str, prop: &str, extra: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
+/// The answer in `check --json`'s output `v`: one process answers in a `results` list;
+/// across processes, the output is the answer, with the run's figures.
+fn answer(v: &serde_json::Value) -> &serde_json::Value {
+    match v.get("results") {
+        Some(results) => &results[0],
+        None => v,
+    }
+}
+
 /// `check MODEL --prop PROP` (with `extra`) as JSON: the value, the error bound.
 fn value(model: &str, prop: &str, extra: &[&str]) -> (f64, f64) {
     let v = json(model, prop, extra);
-    // One process answers in a `results` list; across processes, the report is the object.
-    let answer = match v.get("results") {
-        Some(results) => results[0].clone(),
-        None => v,
-    };
+    let answer = answer(&v);
     (
         number(&answer["value"]),
         answer["error_bound"].as_f64().unwrap_or(0.0),
@@ -494,12 +499,7 @@ fn property_forms_across_processes_agree_with_one_process() {
 /// with a bound: whether it holds.
 fn holds(model: &str, prop: &str, extra: &[&str]) -> bool {
     let v = json(model, prop, extra);
-    // One process writes it as the value of its `results`; across processes, as `holds`.
-    let answer = match v.get("results") {
-        Some(results) => &results[0]["value"],
-        None => &v["holds"],
-    };
-    answer
+    answer(&v)["value"]
         .as_bool()
         .unwrap_or_else(|| panic!("{prop} {extra:?}: not true or false: {v}"))
 }
@@ -577,19 +577,6 @@ fn bound_comparisons_across_processes_agree_with_one_process() {
     steps_across("P<1 [ F s=3 ]");
     steps_across("Pmax>=1 [ F s=3 ]");
     steps_across("P>0 [ G s!=3 ]");
-    // A bound on a model with several initial states is checked in one process.
-    let chain = file("across_bound_chain.prism", CHAIN);
-    fails_with(
-        &[
-            "check",
-            &chain,
-            "--prop",
-            "P>=0.5 [ F s=3 ]",
-            "--processes",
-            "2",
-        ],
-        "check this property in one process",
-    );
 }
 
 /// `check MODEL --prop PROP --json` (with `extra`) of a property without a filter on a model
@@ -597,17 +584,121 @@ fn bound_comparisons_across_processes_agree_with_one_process() {
 /// error bound.
 fn range(model: &str, prop: &str, extra: &[&str]) -> [(f64, f64); 2] {
     let v = json(model, prop, extra);
-    match v.get("results") {
-        // One process lists the states of the least and the greatest value.
-        Some(results) => {
-            let bound = results[0]["error_bound"].as_f64().unwrap_or(0.0);
-            let listed = &results[0]["listed"];
-            ["min", "max"].map(|end| (number(&listed[end]["value"]), bound))
+    // The states of the least and the greatest value are listed.
+    let answer = answer(&v);
+    let bound = answer["error_bound"].as_f64().unwrap_or(0.0);
+    let listed = &answer["listed"];
+    ["min", "max"].map(|end| (number(&listed[end]["value"]), bound))
+}
+
+/// Three initial states whose probabilities of `"a"` are 1/4, 2/3 and 1/3 (through a cycle
+/// at `s=1`), and whose expected steps to an end are 1, 2 and 1.
+const THREE: &str = "dtmc
+module m
+  s : [0..5];
+  [] s=0 -> 1/4 : (s'=3) + 3/4 : (s'=4);
+  [] s=1 -> 1/4 : (s'=3) + 1/4 : (s'=4) + 1/2 : (s'=5);
+  [] s=5 -> 1/2 : (s'=1) + 1/2 : (s'=3);
+  [] s=2 -> 1/3 : (s'=3) + 2/3 : (s'=4);
+endmodule
+init s<=2 endinit
+rewards
+  s<3 | s=5 : 1;
+endrewards
+label \"a\" = s=3;
+label \"end\" = s>=3 & s<=4;
+";
+
+/// Whether `across` (the output of a check across processes) gives the answer `one` (one
+/// process's) gives: the same truth, or values within their error bounds, and the same
+/// states listed with such values.
+fn same_answer(one: &serde_json::Value, across: &serde_json::Value) -> bool {
+    let near = |a: &serde_json::Value, b: &serde_json::Value, bound: f64| match a.as_bool() {
+        Some(t) => b.as_bool() == Some(t),
+        None => (number(a) - number(b)).abs() <= bound,
+    };
+    let bound = one["error_bound"].as_f64().unwrap_or(0.0)
+        + across["error_bound"].as_f64().unwrap_or(0.0)
+        + 1e-12;
+    let states = |v: &serde_json::Value| -> Vec<(String, serde_json::Value)> {
+        let listed = &v["listed"];
+        let list = match listed.get("states") {
+            Some(states) => states.as_array().unwrap().clone(),
+            None => ["min", "max"]
+                .into_iter()
+                .filter_map(|end| listed.get(end).cloned())
+                .collect(),
+        };
+        list.iter()
+            .map(|x| (x["state"].as_str().unwrap().to_string(), x["value"].clone()))
+            .collect()
+    };
+    let (a, b) = (states(one), states(across));
+    near(&one["value"], &across["value"], bound)
+        && a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|((s, x), (t, y))| s == t && near(x, y, bound))
+}
+
+/// Filters over the initial states across processes, every operator, against one process;
+/// a bound without a filter holds where it holds in every initial state, as in PRISM.
+#[test]
+fn filters_over_initial_states_across_processes_agree_with_one_process() {
+    let model = file("across_filters.prism", THREE);
+    let mut props: Vec<String> = Vec::new();
+    for op in [
+        "max", "min", "avg", "sum", "first", "range", "argmin", "argmax", "print", "printall",
+    ] {
+        props.push(format!("filter({op}, P=? [ F \"a\" ], \"init\")"));
+        props.push(format!("filter({op}, P=? [ G !\"a\" ], \"init\")"));
+        props.push(format!("filter({op}, R=? [ F \"end\" ], \"init\")"));
+    }
+    for op in ["forall", "exists", "count", "first", "print", "printall"] {
+        for b in ["0.2", "0.3", "0.4", "0.6"] {
+            props.push(format!("filter({op}, P>={b} [ F \"a\" ], \"init\")"));
+            props.push(format!("filter({op}, P<{b} [ G !\"a\" ], \"init\")"));
         }
-        None => [0, 1].map(|end| {
-            let x = &v["range"][end];
-            (number(&x["value"]), x["error_bound"].as_f64().unwrap())
-        }),
+        props.push(format!("filter({op}, R<=1.5 [ F \"end\" ], \"init\")"));
+    }
+    for b in ["0.2", "0.3", "0.6"] {
+        props.push(format!("P>={b} [ F \"a\" ]"));
+        props.push(format!("P<={b} [ F \"a\" ]"));
+    }
+    for prop in &props {
+        let v = json(&model, prop, &[]);
+        let one = answer(&v);
+        for processes in ["1", "2"] {
+            let across = json(&model, prop, &["--processes", processes]);
+            assert!(
+                same_answer(one, &across),
+                "{prop} on {processes} processes: {across}, one process: {one}"
+            );
+        }
+    }
+    // What a filter cannot take is told before the solve.
+    for (prop, error) in [
+        (
+            "filter(state, P=? [ F \"a\" ], \"init\")",
+            "takes one state, and 3 satisfy",
+        ),
+        (
+            "filter(sum, P>=0.5 [ F \"a\" ], \"init\")",
+            "takes a number",
+        ),
+        (
+            "filter(count, P=? [ F \"a\" ], \"init\")",
+            "takes true or false",
+        ),
+        (
+            "filter(max, P=? [ F \"a\" ], s>0)",
+            "check this property in one process",
+        ),
+    ] {
+        fails_with(
+            &["check", &model, "--prop", prop, "--processes", "2"],
+            error,
+        );
     }
 }
 

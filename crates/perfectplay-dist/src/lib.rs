@@ -26,7 +26,7 @@
 //!    its value goes back to its predecessors' links. Acyclic games end here.
 //! 4. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds
 //!    closing in round after round until the start's bounds are within the precision asked
-//!    (each of its outcomes' where it stands for them, [`Options::range`]).
+//!    (each of its outcomes' where it stands for them, [`Options::outcomes`]).
 //!    Where no move on a cycle collects a reward, both start from the final values the cycles
 //!    can be left for. Where the rewards on cycles (and the values they are left for) are all of
 //!    one sign, one side starts at zero and the other is guessed and checked: a guess from
@@ -127,10 +127,9 @@ pub struct Options {
     /// left to the bounds, which do not close, and the run ends with an error.
     pub endless_is_infinite: bool,
     /// Whether the start stands for the states asked about, its outcomes (a model's initial
-    /// states, as a chance node over them): the run then reports the least and the greatest
-    /// of their values ([`DistReport::range`]), each within the precision, rather than the
-    /// start's own.
-    pub range: bool,
+    /// states, as a chance node over them): the run then reports each of their values
+    /// ([`DistReport::outcomes`]), each within the precision, rather than the start's own.
+    pub outcomes: bool,
     /// The most open states that are gathered into one worker and solved there in one piece
     /// where interval iteration closes too slowly (0: never); never more than a worker's
     /// share of all the states or 65,536.
@@ -146,7 +145,7 @@ impl Default for Options {
             connect_timeout: Duration::from_secs(60),
             max_rounds: 1_000_000,
             endless_is_infinite: false,
-            range: false,
+            outcomes: false,
             gather: 1 << 20,
         }
     }
@@ -168,7 +167,7 @@ pub struct Run {
 #[derive(Clone, Debug, Serialize)]
 pub struct DistReport {
     /// The start's value (+∞ where an endless play is worth that and the start cannot avoid
-    /// one); the least of [`DistReport::range`] where the run asks for it. In JSON, its
+    /// one), within the precision asked unless the run asks for its outcomes'. In JSON, its
     /// fields stand at the top.
     #[serde(flatten)]
     pub start: DistValue,
@@ -190,10 +189,11 @@ pub struct DistReport {
     pub peak_memory: Vec<u64>,
     /// Seconds from the start of the solve to the answer, in process 0.
     pub seconds: f64,
-    /// Where the run asks for it ([`Options::range`]), the least and the greatest of the
-    /// values of the start's outcomes.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub range: Option<[DistValue; 2]>,
+    /// Where the run asks for them ([`Options::outcomes`]), the values of the start's
+    /// outcomes, in the order the model gives them; empty otherwise. Not in JSON: what they
+    /// answer is the caller's to say.
+    #[serde(skip)]
+    pub outcomes: Vec<DistValue>,
 }
 
 /// A value found by a run, with its certified bounds.
@@ -334,19 +334,10 @@ pub fn solve(
         return Err(e);
     }
     Ok(report.map(|o| {
-        let range = o.range.map(|r| {
-            [
-                DistValue::new(r[0], r[1], r[2]),
-                DistValue::new(r[3], r[4], r[5]),
-            ]
-        });
-        let start = match range {
-            Some([least, _]) => least,
-            None => DistValue::new(o.v, o.lo, o.hi),
-        };
+        let value = |[v, lo, hi]: [f64; 3]| DistValue::new(v, lo, hi);
         DistReport {
-            start,
-            range,
+            start: value([o.v, o.lo, o.hi]),
+            outcomes: o.outcomes.into_iter().map(value).collect(),
             method: match (o.iterated, o.direct) {
                 (true, true) => {
                     "distributed: retrograde analysis, interval iteration, then the open states \

@@ -95,6 +95,10 @@ pub(crate) enum Body {
         /// An upper bound.
         hi: f64,
     },
+    /// For worker 0, in the last round, from the worker that holds the start where the run
+    /// asks for them ([`Options::outcomes`](crate::Options::outcomes)): `[v, lo, hi]` of each
+    /// of the start's outcomes, in order.
+    Outcomes(Vec<[f64; 3]>),
 }
 
 /// An open state as its owner sends it to be solved with the others in one place: its kind and
@@ -139,7 +143,7 @@ pub(crate) struct Status {
 }
 
 /// How many numbers a worker's [`Status`] carries.
-pub(crate) const FIGURES: usize = 14;
+pub(crate) const FIGURES: usize = 8;
 
 /// The numbers of a [`Status`].
 pub(crate) type Figures = [f64; FIGURES];
@@ -164,6 +168,7 @@ impl Msg {
                         .sum::<u64>()
             }
             Body::Solved { .. } => 4 + 24,
+            Body::Outcomes(bounds) => 8 + 24 * bounds.len() as u64,
         }
     }
 }

@@ -3,9 +3,8 @@
 use crate::analysis::error::{part_in_state, unsupported, AnalysisError};
 use std::time::Instant;
 
-use malachite_base::num::conversion::traits::RoundingFrom;
-use malachite_base::rounding_modes::RoundingMode;
-
+pub use crate::analysis::across_answer::{AcrossAnswer, Bounds};
+use crate::analysis::across_answer::{Comparison, Reading};
 use crate::analysis::answer::{answer_resolved, complemented};
 use crate::analysis::check::{prepare, Answer, Prepared};
 use crate::analysis::nested::{is_ctl, is_state_formula};
@@ -699,150 +698,154 @@ pub(crate) fn check_query(
     Ok(if complement { complemented(a) } else { a })
 }
 
-/// A property made ready for a solve across processes ([`across_query`]).
+/// A property made ready for a solve across processes ([`across_query`]): its game, and how
+/// its answer reads from the game's values ([`AcrossReading::answer`]).
 pub struct AcrossQuery {
     /// The query's game over the model's own states, expanded when asked and written as
     /// bytes: each process of such a solve holds only its share of the states. It has no
     /// built space and no graph analysis behind it: its solver bounds the values itself.
     pub model: Box<dyn perfectplay::dynamic::DynModel>,
-    /// Whether the property's value is one minus the game's (`G`, `W` and `R`, checked as
-    /// the complement of an `F` or `U` query).
-    pub complement: bool,
     /// Whether the property is an expected reward, not a probability: its value may be +∞,
     /// where the target may be missed, and the game's solver must give an endless play that
     /// worth (the minimiser loses it) rather than leave its bounds open there.
     pub reward: bool,
-    /// Whether the property's value is the range of its values at several initial states
-    /// (no filter, as PRISM answers it): the game's start is then a chance node over them,
-    /// and its solver must report the least and the greatest of the start's outcomes.
-    pub range: bool,
-    /// Where the property asks whether its value meets a bound (`P>=0.5 [ … ]`) rather than
-    /// for the value, that comparison: the property is then true or false. `None` for `=?`.
-    pub compare: Option<Comparison>,
+    /// Whether the answer is made of each initial state's value (their range, a bound that
+    /// must hold in each, a filter over them): the game's start is then a chance node over
+    /// them, and its solver must report the bounds of each of its outcomes, in order.
+    pub each_initial: bool,
+    /// How the answer reads from the game's values.
+    pub reading: AcrossReading,
 }
 
-/// `x` as the shortest text that reads back as it, in scientific notation where it is very
-/// small or large.
-fn show(x: f64) -> String {
-    match x.abs() {
-        a if a == 0.0 || (1e-5..1e15).contains(&a) => x.to_string(),
-        _ => format!("{x:e}"),
+/// How the answer of a property across processes reads from its game's values
+/// ([`AcrossReading::answer`]).
+pub struct AcrossReading {
+    /// The property's turn, bound and filter.
+    reading: Reading,
+    /// The property's text, for errors.
+    text: String,
+}
+
+impl AcrossReading {
+    /// The property's answer from certified bounds `[value, lower, upper]` on its game's
+    /// value: at the game's start, or, where [`AcrossQuery::each_initial`], at each of the
+    /// start's outcomes in order. An error where the property compares its value with a bound
+    /// that lies within the bounds (so that the value could lie on either side of it).
+    pub fn answer(&self, at: &[Bounds]) -> Result<AcrossAnswer, Error> {
+        self.reading
+            .answer(at)
+            .map_err(|e| Error::of(&self.text, e))
     }
 }
 
-/// The bound a property across processes compares its value with (`P>=0.5 [ … ]`), turned
-/// with the game where the property is its complement (`G`, `W`, `R`).
-pub struct Comparison {
-    /// How the game's value is compared.
-    op: BinOp,
-    /// The bound, exactly.
-    bound: malachite_q::Rational,
-    /// The property's text, for errors.
-    text: String,
-    /// Whether the property's value is one minus the game's (`G`, `W` and `R`): its errors
-    /// speak of the property's value and bound.
-    complement: bool,
-}
-
-impl Comparison {
-    /// Whether the property holds, from certified bounds `lower <= upper` on the game's value
-    /// (before any complement); an error where the bound lies between them, so that the value
-    /// could lie on either side of it.
-    pub fn decide(&self, lower: f64, upper: f64) -> Result<bool, Error> {
-        let (op, b) = (&self.op, &self.bound);
-        // Whether `x` is above the bound (`or_equal`: or at it), compared exactly: a float is
-        // the fraction it is; `None` for NaN.
-        let above = |x: f64, or_equal: bool| match x {
-            f64::INFINITY => Some(true),
-            f64::NEG_INFINITY => Some(false),
-            x => {
-                malachite_q::Rational::try_from(x)
-                    .ok()
-                    .map(|x| if or_equal { x >= *b } else { x > *b })
-            }
-        };
-        // `>=` and `<` split the values at the bound itself (at it counts as above), `>` and
-        // `<=` just above it.
-        let or_equal = matches!(op, BinOp::Ge | BinOp::Lt);
-        let holds = match (above(lower, or_equal), above(upper, or_equal)) {
-            // The whole interval above the split, or the whole below it.
-            (Some(true), _) => Some(matches!(op, BinOp::Ge | BinOp::Gt)),
-            (_, Some(false)) => Some(matches!(op, BinOp::Le | BinOp::Lt)),
-            _ => None,
-        };
-        match holds {
-            Some(h) => Ok(h),
-            None => Err(Error::of(
-                &self.text,
-                AnalysisError::TooClose(format!(
-                    "the value lies between {} and {}, on both sides of the bound {}: ask for \
-                     a finer precision, or check it in one process (which decides a value of \
-                     exactly 0 or 1 from the graph)",
-                    show(if self.complement { 1.0 - upper } else { lower }),
-                    show(if self.complement { 1.0 - lower } else { upper }),
-                    show(
-                        f64::rounding_from(
-                            &if self.complement {
-                                malachite_q::Rational::from(1) - b
-                            } else {
-                                b.clone()
-                            },
-                            RoundingMode::Nearest
-                        )
-                        .0
-                    )
-                )),
-            )),
-        }
+/// Whether filter `op` takes true or false (`forall`, `exists`, `count`), a number (`max`,
+/// `min`, `avg`, `sum`, `range`, `argmin`, `argmax`), or either (`None`: `first`, `state`,
+/// `print`, `printall`).
+fn takes_truth(op: FilterOp) -> Option<bool> {
+    match op {
+        FilterOp::Forall | FilterOp::Exists | FilterOp::Count => Some(true),
+        FilterOp::First | FilterOp::State | FilterOp::Print | FilterOp::Printall => None,
+        _ => Some(false),
     }
 }
 
 /// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
-/// `U`, `X`, `G`, `W` or `R`, step bounds included, or an R query of `F`, `C<=k` or `I=k`, at
-/// the initial state (the
-/// range over several, or a filter's max, min or avg over them), or compared with a bound
-/// (`P>=0.5 [ … ]`) at the one initial state ([`AcrossQuery::compare`]). Any other property
-/// is refused with an error that says so.
+/// `U`, `X`, `G`, `W` or `R`, step bounds included, or an R query of `F`, `C<=k` or `I=k`,
+/// asked (`=?`) or compared with a bound (`P>=0.5 [ … ]`), at the initial states (each of
+/// several, as PRISM answers such a property: their range, or a bound that must hold in
+/// each), or under a filter over them (`filter(op, …, "init")`, every operator). Any other
+/// property is refused with an error that says so.
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossQuery, Error> {
     props.defined_for(prop)?;
     refuse_ctl(prop)?;
     let refused = || Error::of(&prop.text, unsupported(crate::analysis::across::NOT_ACROSS));
-    if !matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
-        || crate::analysis::filter::is_general(&prop.expr)
-        || crate::analysis::nested::nests(prop)
-    {
+    if crate::analysis::nested::nests(prop) {
         return Err(refused());
     }
-    let mut r = resolve_prop(&program, props, prop, &prop.expr)?;
+    // The query, and the filter over the initial states that the answer is made of, if any
+    // (a filter's max, min or avg is the game's start itself).
+    let (asked, filter) = match &prop.expr.kind {
+        ExprKind::Query(_) => (&prop.expr, None),
+        ExprKind::Filter(op, inner, states) if crate::analysis::filter::is_general(&prop.expr) => {
+            let init = states
+                .as_ref()
+                .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
+            match &inner.kind {
+                ExprKind::Query(q) if init => {
+                    if let Some(truth) = takes_truth(*op).filter(|&t| t != is_state_formula(q)) {
+                        let what = |t: bool| if t { "true or false" } else { "a number" };
+                        return Err(Error::of(
+                            &prop.text,
+                            AnalysisError::Filter(format!(
+                                "filter({}, …) takes {}, and {inner} is {}",
+                                op.name(),
+                                what(truth),
+                                what(!truth)
+                            )),
+                        ));
+                    }
+                    (inner.as_ref(), Some(*op))
+                }
+                _ => return Err(refused()),
+            }
+        }
+        ExprKind::Filter(..) => (&prop.expr, None),
+        _ => return Err(refused()),
+    };
+    let mut r = resolve_prop(&program, props, prop, asked)?;
     // A bound is compared with the value the query's bound is checked on (the least over
-    // an MDP's schedulers for `>=`, as in one process), at the one initial state.
+    // an MDP's schedulers for `>=`, as in one process).
     let compare = match r.query.bound.clone() {
         Some((op, bound)) => {
-            let b = crate::analysis::answer::bound_value(&program, props, prop, &bound)
+            let bound = crate::analysis::answer::bound_value(&program, props, prop, &bound)
                 .map_err(|e| Error::of(&prop.text, e))?;
             r.query =
                 std::borrow::Cow::Owned(crate::analysis::answer::numeric_query(&program, &r.query));
-            Some(Comparison {
-                op,
-                bound: b,
-                text: prop.text.clone(),
-                complement: r.complement,
-            })
+            Some(Comparison { op, bound })
         }
         None => None,
     };
-    let complement = r.complement;
-    let reward = matches!(r.query.what, crate::syntax::ast::Measure::Reward(_));
-    let (model, range) =
-        crate::analysis::across::across_model(program, &r).map_err(|e| Error::of(&prop.text, e))?;
-    if compare.is_some() && (range || r.over != crate::analysis::check::OverInitial::Only) {
+    if compare.is_some() && r.over != crate::analysis::check::OverInitial::Only {
         return Err(refused());
     }
+    let complement = r.complement;
+    let reward = matches!(r.query.what, crate::syntax::ast::Measure::Reward(_));
+    let game =
+        crate::analysis::across::across_model(program, &r).map_err(|e| Error::of(&prop.text, e))?;
+    // `state` takes one state: told before the solve rather than after it.
+    if filter == Some(FilterOp::State) && game.initial.len() > 1 {
+        return Err(Error::of(
+            &prop.text,
+            AnalysisError::Filter(format!(
+                "filter(state, …) takes one state, and {} satisfy its condition (the first \
+                 two: {} and {})",
+                game.initial.len(),
+                game.initial[0],
+                game.initial[1]
+            )),
+        ));
+    }
+    // Several initial states and no filter: their range, or a bound that holds in each.
+    let filter = filter.or_else(|| {
+        game.each_initial.then_some(match compare {
+            Some(_) => FilterOp::Forall,
+            None => FilterOp::Range,
+        })
+    });
     Ok(AcrossQuery {
-        model,
-        complement,
+        model: game.model,
         reward,
-        range,
-        compare,
+        each_initial: game.each_initial,
+        reading: AcrossReading {
+            reading: Reading {
+                complement,
+                reward,
+                compare,
+                filter,
+                names: game.initial,
+                inner: asked.clone(),
+            },
+            text: prop.text.clone(),
+        },
     })
 }

@@ -615,7 +615,7 @@ impl Work<'_> {
             figures[0] = (changed.len() + queue.len()) as f64;
             // (Where the start stands for its outcomes, one of them may be worth +∞ and make
             // their mean so: the guess goes on for the others.)
-            if let Some(start) = self.start.filter(|_| !self.options.range) {
+            if let Some(start) = self.start.filter(|_| !self.options.outcomes) {
                 figures[1] = (!guessed[start as usize].is_finite()) as u8 as f64;
             }
             let statuses = self.round(worker, None, figures)?;

@@ -26,9 +26,9 @@ pub(crate) struct Outcome {
     pub lo: f64,
     /// See `v`.
     pub hi: f64,
-    /// Where the run asks for it ([`Options::range`]), the least and the greatest of the
-    /// start's outcomes: `[v, lo, hi]` of each.
-    pub range: Option<[f64; 6]>,
+    /// Where the run asks for them ([`Options::outcomes`]), `[v, lo, hi]` of each of the
+    /// start's outcomes, in order; empty otherwise.
+    pub outcomes: Vec<[f64; 3]>,
     /// Whether the interval iteration ran (some states lie on cycles).
     pub iterated: bool,
     /// Whether the states the iteration left open were solved in one piece in one worker.
@@ -209,7 +209,7 @@ impl Work<'_> {
     /// hi]`, while they are further apart than the precision asked (relative to the value,
     /// absolute below 1; equal bounds are close enough where they are infinite too, an
     /// endless play's worth): the start's own, or, where the run asks for the range of the
-    /// start's outcomes ([`Options::range`]), the first of theirs that are; `None` once they
+    /// start's outcomes ([`Options::outcomes`]), the first of theirs that are; `None` once they
     /// are all close enough.
     fn start_watch(&self, s: usize) -> Option<[f64; 3]> {
         let precision = self.options.precision;
@@ -219,7 +219,7 @@ impl Work<'_> {
             lo != hi && !(gap.is_finite() && gap <= precision * lo.abs().max(hi.abs()).max(1.0))
         };
         let p = &self.part;
-        match self.options.range {
+        match self.options.outcomes {
             true => p
                 .slots(s)
                 .map(|k| {
@@ -231,27 +231,15 @@ impl Work<'_> {
         }
     }
 
-    /// The least and the greatest of the start's outcomes, each as its float value and
-    /// bounds: `[v, lo, hi]` of the least, then of the greatest (each side's least or
-    /// greatest float value and bounds, which bound the least or greatest exact value).
-    fn start_range(&self, s: usize) -> [f64; 6] {
+    /// `[v, lo, hi]` of each of the start's outcomes, in order.
+    fn start_outcomes(&self, s: usize) -> Vec<[f64; 3]> {
         let p = &self.part;
-        let mut range = [
-            f64::INFINITY,
-            f64::INFINITY,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-            f64::NEG_INFINITY,
-        ];
-        for k in p.slots(s) {
-            let b = p.link_at[p.link[k] as usize];
-            for (i, x) in [b.v, b.lo, b.hi].into_iter().enumerate() {
-                range[i] = range[i].min(x);
-                range[i + 3] = range[i + 3].max(x);
-            }
-        }
-        range
+        p.slots(s)
+            .map(|k| {
+                let b = p.link_at[p.link[k] as usize];
+                [b.v, b.lo, b.hi]
+            })
+            .collect()
     }
 
     /// Sends the bounds of state `s` to the links that wait for them.
@@ -379,8 +367,12 @@ impl Work<'_> {
         if let Some(s) = self.start {
             let (p, s) = (&self.part, s as usize);
             figures[4..8].copy_from_slice(&[1.0, p.v[s], p.lo[s], p.hi[s]]);
-            if self.options.range {
-                figures[8..14].copy_from_slice(&self.start_range(s));
+            if self.options.outcomes {
+                let bounds = self.start_outcomes(s);
+                self.out.push(Msg {
+                    to: 0,
+                    body: Body::Outcomes(bounds),
+                });
             }
         }
         let rounds = self.rounds.rounds + 1;
@@ -388,6 +380,14 @@ impl Work<'_> {
         if self.rounds.index != 0 {
             return Ok(None);
         }
+        let outcomes = self
+            .out
+            .drain(..)
+            .find_map(|m| match m.body {
+                Body::Outcomes(bounds) => Some(bounds),
+                _ => None,
+            })
+            .unwrap_or_default();
         let at_start = statuses
             .iter()
             .find(|s| s.figures[4] == 1.0)
@@ -398,11 +398,7 @@ impl Work<'_> {
             v: at_start[5],
             lo: at_start[6],
             hi: at_start[7],
-            range: self.options.range.then(|| {
-                let mut range = [0.0; 6];
-                range.copy_from_slice(&at_start[8..14]);
-                range
-            }),
+            outcomes,
             iterated,
             direct,
             states: sum(0),

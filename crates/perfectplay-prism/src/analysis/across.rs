@@ -330,11 +330,18 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     }
 }
 
-/// A query's game for a solve across processes, and whether its start stands for several
-/// initial states whose range of values is asked (a property without a filter on a model
-/// with several initial states, as PRISM answers it): the start is then a chance node over
-/// them, and the solve reports the least and greatest of its outcomes.
-pub(crate) type AcrossGame = (Box<dyn DynModel>, bool);
+/// A query's game for a solve across processes, with the model's initial states as PRISM
+/// prints them, in PRISM's order. Where the query asks about each of several (no filter over
+/// them, [`OverInitial::Only`]), the game's start is a chance node over them, one outcome
+/// each in that order, whose values the solve must report.
+pub(crate) struct AcrossGame {
+    /// The game.
+    pub model: Box<dyn DynModel>,
+    /// The initial states.
+    pub initial: Vec<String>,
+    /// Whether the start stands for each initial state (a chance node over them).
+    pub each_initial: bool,
+}
 
 /// The game of the resolved query `r` on `program`, with states packed as `K`.
 fn model_of<K: Word + Debug + Send + Sync + 'static>(
@@ -361,8 +368,13 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
     };
     let stepper = Stepper::<K>::new(program);
     let initial = stepper.initial()?;
-    let range = r.over == OverInitial::Only && initial.len() > 1;
-    let over = if range { OverInitial::Avg } else { r.over };
+    let each_initial = r.over == OverInitial::Only && initial.len() > 1;
+    let over = if each_initial {
+        OverInitial::Avg
+    } else {
+        r.over
+    };
+    let names = initial.iter().map(|s| stepper.show(s)).collect();
     validate_query(stepper.program(), query, over, initial.len())?;
     let model = Box::new(AcrossModel {
         stepper,
@@ -378,7 +390,11 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         first: r.first,
         instant: matches!(query.path, Path::Instant(_)),
     });
-    Ok((model, range))
+    Ok(AcrossGame {
+        model,
+        initial: names,
+        each_initial,
+    })
 }
 
 /// The largest step bound a query across processes may have: each step is a layer of states
@@ -387,9 +403,9 @@ const MAX_STEPS: u32 = 100_000;
 
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
-     step bounds or without) and R queries of F, C<=k and I=k are answered (at the initial \
-     states, or a filter's max, min or avg over them), or compared with a bound at the one \
-     initial state; check this property in one process";
+     step bounds or without) and R queries of F, C<=k and I=k are answered, or compared with \
+     a bound, at the initial states or under a filter over them (filter(op, …, \"init\")); \
+     check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation); an error for a query of another kind.

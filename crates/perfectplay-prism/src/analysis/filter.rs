@@ -108,7 +108,7 @@ fn states_of(
 
 /// The value of the filtered property in one state.
 #[derive(Clone, Debug)]
-enum Item {
+pub(crate) enum Item {
     /// True or false.
     Bool(bool),
     /// A number: the nearest `f64` (+∞ as `f64::INFINITY`) and the fraction where known.
@@ -147,16 +147,20 @@ fn of_expression(
             number => Item::exact(number.rational().expect("a finite number")),
         });
     }
-    aggregate(loaded, op, inner, set, &items, 0.0)
+    aggregate(op, inner, &names(loaded, set), &items, 0.0)
 }
 
-/// `op` over the values `items` of `inner` in the states of `set` (in order); `error` bounds
-/// the error of the floating-point ones.
-fn aggregate(
-    loaded: &Loaded,
+/// The names of the states of `set` as PRISM prints them, by their place in it.
+fn names<'a>(loaded: &'a Loaded, set: &'a [u32]) -> impl Fn(usize) -> String + 'a {
+    |i| loaded.space.show(&loaded.program, set[i])
+}
+
+/// `op` over the values `items` of `inner` in the states of a filter (in PRISM's order),
+/// named by `state_name` from their place; `error` bounds the error of the floating-point ones.
+pub(crate) fn aggregate(
     op: FilterOp,
     inner: &Expr,
-    set: &[u32],
+    state_name: &dyn Fn(usize) -> String,
     items: &[Item],
     error: f64,
 ) -> Result<Answer, AnalysisError> {
@@ -183,9 +187,8 @@ fn aggregate(
             })
             .collect()
     };
-    let (program, space) = (&loaded.program, &loaded.space);
     let text = |i: usize| {
-        let state = space.show(program, set[i]);
+        let state = state_name(i);
         match &items[i] {
             Item::Bool(b) => StateValueText {
                 state,
@@ -239,7 +242,7 @@ fn aggregate(
         FilterOp::Forall => truth(booleans()?.iter().all(|&b| b)),
         FilterOp::Exists => truth(booleans()?.iter().any(|&b| b)),
         FilterOp::Count => number(Rational::from(booleans()?.iter().filter(|&&b| b).count())),
-        FilterOp::First | FilterOp::State => answer(single(op, set, loaded)?, error),
+        FilterOp::First | FilterOp::State => answer(single(op, items.len(), state_name)?, error),
         FilterOp::Argmin | FilterOp::Argmax => {
             let (best, all) = extreme(op == FilterOp::Argmax)?;
             Answer {
@@ -386,7 +389,7 @@ fn of_compound(
             ),
         });
     }
-    aggregate(loaded, op, inner, set, &items, error)
+    aggregate(op, inner, &names(loaded, set), &items, error)
 }
 
 /// A filter of a query. `max`, `min`, `avg` and `sum` of a number, and `first` and `state`,
@@ -449,7 +452,7 @@ fn of_query(
             })
         }
         FilterOp::First | FilterOp::State if !boolean => {
-            let i = single(op, set, loaded)?;
+            let i = single(op, set.len(), &names(loaded, set))?;
             answer(vec![set[i]], OverInitial::Only)
         }
         FilterOp::Max
@@ -468,7 +471,7 @@ fn of_query(
         _ if boolean => {
             let holds = crate::analysis::nested::satisfying(loaded, props, prop, query)?;
             let items: Vec<Item> = set.iter().map(|&s| Item::Bool(holds[s as usize])).collect();
-            aggregate(loaded, op, inner, set, &items, 0.0)
+            aggregate(op, inner, &names(loaded, set), &items, 0.0)
         }
         _ => {
             let (values, error) =
@@ -480,21 +483,25 @@ fn of_query(
                     Item::Num(v.value, v.exact.clone())
                 })
                 .collect();
-            aggregate(loaded, op, inner, set, &items, error)
+            aggregate(op, inner, &names(loaded, set), &items, error)
         }
     }
 }
 
-/// The state of `set` that `first` (the first in PRISM's order) or `state` (the only one)
-/// takes, as an index into `set`.
-fn single(op: FilterOp, set: &[u32], loaded: &Loaded) -> Result<usize, AnalysisError> {
-    match (op, set.len()) {
+/// Which of the `len` states of a filter (in PRISM's order, named by `name`) `first` (the
+/// first) or `state` (the only one) takes.
+fn single(
+    op: FilterOp,
+    len: usize,
+    name: &dyn Fn(usize) -> String,
+) -> Result<usize, AnalysisError> {
+    match (op, len) {
         (_, 0) => Err(empty(op)),
         (FilterOp::State, n) if n > 1 => Err(AnalysisError::Filter(format!(
             "filter(state, …) takes one state, and {n} satisfy its condition (the first two: \
              {} and {})",
-            loaded.space.show(&loaded.program, set[0]),
-            loaded.space.show(&loaded.program, set[1])
+            name(0),
+            name(1)
         ))),
         _ => Ok(0),
     }

@@ -5,9 +5,10 @@
 //! against the model ([`resolved`]), state formulas in
 //! every state ([`nested`]), filters ([`filter`]), arithmetic over queries ([`compound`]), who
 //! decides where in a stochastic game ([`players`]), and a P query's game for a solve across
-//! processes ([`across`]).
+//! processes ([`across`]) and its answer read from that solve ([`across_answer`]).
 
 pub(crate) mod across;
+pub(crate) mod across_answer;
 pub(crate) mod answer;
 pub(crate) mod backups;
 pub(crate) mod bounded;
