@@ -74,9 +74,13 @@ fn agrees(model: &str, consts: &str, prop: &str, processes: &str) {
         assert_eq!(v, truth, "{model} {consts} {prop} on {processes} processes");
         return;
     }
+    // Within the precision asked, unless the open states were solved in one piece by the
+    // one-process method, whose bound (that of near ties, say) the run then reports, with
+    // the spread of the values the open part is left for.
     assert!(
-        bound <= 2e-9 * truth.abs().max(1.0),
-        "{model} {prop}: the bound {bound} is wider than the precision asked"
+        bound <= 2e-9 * truth.abs().max(1.0) || bound <= 2.0 * truth_bound,
+        "{model} {prop}: the bound {bound} is wider than the precision asked and than one \
+         process's {truth_bound}"
     );
     assert!(
         (v - truth).abs() <= bound + truth_bound + 1e-15 * truth.abs().max(1.0),
@@ -515,15 +519,10 @@ fn bound_comparisons_across_processes_agree_with_one_process() {
     let mut cases: Vec<(&str, String)> = Vec::new();
     // `Pmin=? [ F s=3 ]` and `Pmax` of STEPS are 0 and 1 (the minimiser takes `a` at `s=1`
     // to the deadlock at 2; the maximiser takes `b`, and back at 0 comes to 1 again): the
-    // bounds at them and between.
-    // (A value of exactly 0 is bounded across processes by [0, the least float], and 1 alike:
-    // `P>0` is not decided there where the least value is 0, nor `P<1` where the greatest is
-    // 1; see below. Those of 0 and 1 that every probability decides are.)
+    // bounds at them and between. Those values are found from the graph across processes
+    // too, exactly, so a bound at them is decided.
     for b in ["0", "0.25", "1/3", "1"] {
         for op in [">=", ">", "<=", "<"] {
-            if (b == "0" && matches!(op, ">" | "<=")) || (b == "1" && matches!(op, ">=" | "<")) {
-                continue;
-            }
             cases.push((&steps, format!("P{op}{b} [ F s=3 ]")));
             cases.push((&steps, format!("P{op}{b} [ G s!=3 ]")));
         }
@@ -567,16 +566,6 @@ fn bound_comparisons_across_processes_agree_with_one_process() {
         ],
         "on both sides of the bound",
     );
-    let steps_across = |prop: &'static str| {
-        fails_with(
-            &["check", &steps, "--prop", prop, "--processes", "2"],
-            "on both sides of the bound",
-        )
-    };
-    steps_across("P>0 [ F s=3 ]");
-    steps_across("P<1 [ F s=3 ]");
-    steps_across("Pmax>=1 [ F s=3 ]");
-    steps_across("P>0 [ G s!=3 ]");
 }
 
 /// `check MODEL --prop PROP --json` (with `extra`) of a property without a filter on a model

@@ -22,6 +22,10 @@
 //!    ([`Options::endless_is_infinite`]): the states from which the player it is against cannot
 //!    make the play end with probability one, found in rounds as a nested fixed point, take
 //!    that worth as their final value.
+//!    Where the game is one of probabilities instead (no reward on a move, every terminal
+//!    worth 0 or 1, an endless play worth 0), the states of probability 0 and 1 are found
+//!    from the graph the same way (a least fixed point, and the maximiser's almost-sure
+//!    reachability of the terminals worth 1) and take those values exactly.
 //! 3. **Retrograde analysis**: a state whose successors' values have all arrived is final;
 //!    its value goes back to its predecessors' links. Acyclic games end here.
 //! 4. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds

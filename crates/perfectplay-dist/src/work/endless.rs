@@ -49,46 +49,7 @@ impl Work<'_> {
     /// with probability one, whatever the other player does; see the module documentation.
     pub(super) fn endless(&mut self, worker: &mut Worker, loser: Player) -> Result<(), DistError> {
         let n = self.part.len();
-        let links = self.part.links();
-        let mut alive = vec![true; n];
-        let mut choice = vec![u32::MAX; n];
-        let mut marks = Marks {
-            alive: vec![true; links],
-            ends: vec![false; links],
-        };
-        loop {
-            let ends = self.reach(worker, loser, &alive, &mut marks, &mut choice)?;
-            // `X` shrinks to what reaches the terminals within it.
-            let me = self.rounds.index;
-            let mut left = 0;
-            for s in 0..n {
-                if !alive[s] || ends[s] {
-                    continue;
-                }
-                alive[s] = false;
-                left += 1;
-                for &(to, link) in self.part.preds.of(s) {
-                    match to == me {
-                        true => marks.alive[link as usize] = false,
-                        false => self.out.push(Msg {
-                            to,
-                            body: Body::Mark { link },
-                        }),
-                    }
-                }
-            }
-            let mut figures = [0.0; FIGURES];
-            figures[0] = left as f64;
-            let statuses = self.round(worker, None, figures)?;
-            for m in self.out.drain(..) {
-                if let Body::Mark { link } = m.body {
-                    marks.alive[link as usize] = false;
-                }
-            }
-            if statuses.iter().all(|s| s.figures[0] == 0.0) {
-                break;
-            }
-        }
+        let (alive, choice) = self.almost_sure(worker, loser, vec![true; n])?;
         let worth = match loser {
             Player::Min => f64::INFINITY,
             Player::Max => f64::NEG_INFINITY,
@@ -99,6 +60,71 @@ impl Work<'_> {
         }
         self.ending = Some(Ending { loser, choice });
         Ok(())
+    }
+
+    /// The greatest set `X` within `alive` (this worker's states) from which `player` makes
+    /// the play reach a terminal of `X` with probability one whatever the other player does
+    /// (see the module documentation, where `X` starts as every state), as `alive` per state,
+    /// with the choice of each of `player`'s states in it by which it does so (`u32::MAX`
+    /// elsewhere).
+    pub(super) fn almost_sure(
+        &mut self,
+        worker: &mut Worker,
+        player: Player,
+        mut alive: Vec<bool>,
+    ) -> Result<(Vec<bool>, Vec<u32>), DistError> {
+        let n = self.part.len();
+        let links = self.part.links();
+        let mut choice = vec![u32::MAX; n];
+        let mut marks = Marks {
+            alive: vec![true; links],
+            ends: vec![false; links],
+        };
+        // The states outside `X` from the start leave it first.
+        let outside: Vec<usize> = (0..n).filter(|&s| !alive[s]).collect();
+        alive.iter_mut().for_each(|a| *a = true);
+        self.leave(worker, &outside, &mut alive, &mut marks)?;
+        loop {
+            let ends = self.reach(worker, player, &alive, &mut marks, &mut choice)?;
+            // `X` shrinks to what reaches the terminals within it.
+            let leaving: Vec<usize> = (0..n).filter(|&s| alive[s] && !ends[s]).collect();
+            if !self.leave(worker, &leaving, &mut alive, &mut marks)? {
+                return Ok((alive, choice));
+            }
+        }
+    }
+
+    /// Takes `states` out of `X` (`alive`), marking their predecessors' links, in a round;
+    /// returns whether any worker took a state out.
+    fn leave(
+        &mut self,
+        worker: &mut Worker,
+        states: &[usize],
+        alive: &mut [bool],
+        marks: &mut Marks,
+    ) -> Result<bool, DistError> {
+        let me = self.rounds.index;
+        for &s in states {
+            alive[s] = false;
+            for &(to, link) in self.part.preds.of(s) {
+                match to == me {
+                    true => marks.alive[link as usize] = false,
+                    false => self.out.push(Msg {
+                        to,
+                        body: Body::Mark { link },
+                    }),
+                }
+            }
+        }
+        let mut figures = [0.0; FIGURES];
+        figures[0] = states.len() as f64;
+        let statuses = self.round(worker, None, figures)?;
+        for m in self.out.drain(..) {
+            if let Body::Mark { link } = m.body {
+                marks.alive[link as usize] = false;
+            }
+        }
+        Ok(statuses.iter().any(|s| s.figures[0] != 0.0))
     }
 
     /// The least fixed point of the analysis within `alive` (the set `X`): per state, whether
@@ -114,7 +140,9 @@ impl Work<'_> {
         choice: &mut [u32],
     ) -> Result<Vec<bool>, DistError> {
         let p = &self.part;
-        let mut ends: Vec<bool> = p.kind.iter().map(|&k| k == Kind::Terminal).collect();
+        let mut ends: Vec<bool> = (0..p.len())
+            .map(|s| p.kind[s] == Kind::Terminal && alive[s])
+            .collect();
         let mut found: Vec<usize> = (0..p.len()).filter(|&s| ends[s]).collect();
         marks.ends.iter_mut().for_each(|e| *e = false);
         let me = self.rounds.index;

@@ -17,6 +17,7 @@ use crate::{DistError, Options};
 mod direct;
 mod endless;
 mod iterate;
+mod qualitative;
 
 /// What worker 0 learns at the end.
 pub(crate) struct Outcome {
@@ -109,6 +110,8 @@ pub(crate) fn run(
         if let Some(loser) = model.endless_play_loser() {
             work.endless(worker, loser)?;
         }
+    } else {
+        work.qualitative(worker)?;
     }
     let iterated = work.retrograde(worker)?;
     let direct = iterated && work.iterate(worker)?;

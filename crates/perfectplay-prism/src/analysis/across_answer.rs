@@ -112,8 +112,12 @@ impl Reading {
     /// is a complement, and a probability's bounds kept within 0 and 1.
     fn value(&self, [v, lo, hi]: Bounds) -> Bounds {
         let [v, lo, hi] = match self.complement {
-            // One minus the value: the bounds swap, and each difference rounds once more.
-            true => [1.0 - v, (1.0 - hi).next_down(), (1.0 - lo).next_up()],
+            // One minus the value: the bounds swap, each widened where the difference rounds.
+            true => [
+                1.0 - v,
+                one_minus(hi, f64::next_down),
+                one_minus(lo, f64::next_up),
+            ],
             false => [v, lo, hi],
         };
         match self.reward {
@@ -138,8 +142,7 @@ impl Reading {
             };
             AnalysisError::TooClose(format!(
                 "the value lies between {} and {}, on both sides of the bound {}: ask for a \
-                 finer precision, or check it in one process (which decides a value of \
-                 exactly 0 or 1 from the graph)",
+                 finer precision, or check it in one process (exactly, with its --exact)",
                 show(lo),
                 show(hi),
                 show(f64::rounding_from(&bound, RoundingMode::Nearest).0)
@@ -246,6 +249,18 @@ impl Reading {
             answer.error_bound = answer.error_bound.max(error);
         }
         Ok(AcrossAnswer { answer, bounds })
+    }
+}
+
+/// `1 - x`, moved by `outward` (a float further down or up) where the difference rounds.
+fn one_minus(x: f64, outward: fn(f64) -> f64) -> f64 {
+    let d = 1.0 - x;
+    // The exact error of the difference (TwoSum): zero where it is exact.
+    let back = d - 1.0;
+    let error = (1.0 - (d - back)) + (-x - back);
+    match error == 0.0 || !d.is_finite() {
+        true => d,
+        false => outward(d),
     }
 }
 
