@@ -105,14 +105,9 @@ enum Ran {
 /// Runs this process's part of a run across processes of `model`, which every process builds
 /// the same from the same command: `what` names the command's model and options for the
 /// fingerprint the processes compare.
-/// `endless_is_infinite` and `outcomes` as in [`Options`].
-fn run(
-    model: Box<dyn DynModel>,
-    m: &ArgMatches,
-    what: &str,
-    endless_is_infinite: bool,
-    outcomes: bool,
-) -> Result<Ran> {
+/// `asked` holds what the query decides ([`Options::endless_is_infinite`],
+/// [`Options::outcomes`], [`Options::qualitative`]); the command line the rest.
+fn run(model: Box<dyn DynModel>, m: &ArgMatches, what: &str, asked: Options) -> Result<Ran> {
     if m.get_flag("exact") {
         bail!("--exact is not available across processes yet: the solve there is in floats, with a certified error bound");
     }
@@ -127,9 +122,7 @@ fn run(
         workers: m.get_one::<u64>("workers").map_or(1, |&w| w as usize),
         precision: m.get_one::<f64>("precision").copied().unwrap_or(1e-9),
         max_states: m.get_one::<u64>("max-states").map(|&n| n as usize),
-        endless_is_infinite,
-        outcomes,
-        ..Options::default()
+        ..asked
     };
     // The version, the model with its options, and what decides the rounds; the start
     // state's bytes too, in case a model reads something besides its options.
@@ -164,7 +157,12 @@ pub fn solve(
     m: &ArgMatches,
 ) -> Result<ExitCode> {
     let given = given_params(game, params);
-    let report = match run(model, m, &format!("{} {given:?}", game.name), false, false)? {
+    let report = match run(
+        model,
+        m,
+        &format!("{} {given:?}", game.name),
+        Options::default(),
+    )? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,
@@ -238,9 +236,16 @@ pub fn check(
         model,
         reward,
         each_initial,
+        zero_one,
         reading,
     } = query;
-    let report = match run(model, m, what, reward, each_initial)? {
+    let asked = Options {
+        endless_is_infinite: reward,
+        outcomes: each_initial,
+        qualitative: zero_one,
+        ..Options::default()
+    };
+    let report = match run(model, m, what, asked)? {
         Ran::Launched(code) => return Ok(code),
         Ran::Done => return Ok(ExitCode::SUCCESS),
         Ran::Report(report) => report,

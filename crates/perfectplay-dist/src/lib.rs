@@ -23,7 +23,8 @@
 //!    make the play end with probability one, found in rounds as a nested fixed point, take
 //!    that worth as their final value.
 //!    Where the game is one of probabilities instead (no reward on a move, every terminal
-//!    worth 0 or 1, an endless play worth 0), the states of probability 0 and 1 are found
+//!    worth 0 or 1, an endless play worth 0) and the run asks ([`Options::qualitative`]),
+//!    the states of probability 0 and 1 are found
 //!    from the graph the same way (a least fixed point, and the maximiser's almost-sure
 //!    reachability of the terminals worth 1) and take those values exactly.
 //! 3. **Retrograde analysis**: a state whose successors' values have all arrived is final;
@@ -134,6 +135,11 @@ pub struct Options {
     /// states, as a chance node over them): the run then reports each of their values
     /// ([`DistReport::outcomes`]), each within the precision, rather than the start's own.
     pub outcomes: bool,
+    /// Whether the values of exactly 0 and 1 of a game of probabilities are found from the
+    /// graph before any value flows back (see the method), at the price of a few more rounds
+    /// and messages for each state's predecessors: bounds that close in leave such a value a
+    /// float away, too close to compare it with 0 or 1.
+    pub qualitative: bool,
     /// The most open states that are gathered into one worker and solved there in one piece
     /// where interval iteration closes too slowly (0: never); never more than a worker's
     /// share of all the states or 65,536.
@@ -150,6 +156,7 @@ impl Default for Options {
             max_rounds: 1_000_000,
             endless_is_infinite: false,
             outcomes: false,
+            qualitative: false,
             gather: 1 << 20,
         }
     }

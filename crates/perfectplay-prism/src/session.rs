@@ -713,6 +713,10 @@ pub struct AcrossQuery {
     /// must hold in each, a filter over them): the game's start is then a chance node over
     /// them, and its solver must report the bounds of each of its outcomes, in order.
     pub each_initial: bool,
+    /// Whether the property compares a probability with 0 or 1 (`P>0 [ … ]`, `P>=1 [ … ]`):
+    /// its solver must then find the values of exactly 0 and 1 from the graph, as bounds that
+    /// close in stop a float away from them.
+    pub zero_one: bool,
     /// How the answer reads from the game's values.
     pub reading: AcrossReading,
 }
@@ -832,10 +836,15 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
             None => FilterOp::Range,
         })
     });
+    let zero_one = !reward
+        && compare
+            .as_ref()
+            .is_some_and(|c| c.bound == 0 || c.bound == 1);
     Ok(AcrossQuery {
         model: game.model,
         reward,
         each_initial: game.each_initial,
+        zero_one,
         reading: AcrossReading {
             reading: Reading {
                 complement,

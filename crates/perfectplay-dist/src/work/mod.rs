@@ -110,7 +110,7 @@ pub(crate) fn run(
         if let Some(loser) = model.endless_play_loser() {
             work.endless(worker, loser)?;
         }
-    } else {
+    } else if options.qualitative {
         work.qualitative(worker)?;
     }
     let iterated = work.retrograde(worker)?;

@@ -11,7 +11,7 @@ use malachite_q::Rational;
 
 use crate::analysis::check::Answer;
 use crate::analysis::error::AnalysisError;
-use crate::analysis::filter::{aggregate, Item};
+use crate::analysis::filter::{aggregate, truth, Item};
 use crate::syntax::ast::{BinOp, Expr, FilterOp};
 
 /// The bound a property across processes compares its value with (`P>=0.5 [ … ]`), turned
@@ -289,19 +289,6 @@ fn sum_with_slack(xs: impl Iterator<Item = f64>) -> (f64, f64) {
     }
     let slack = (n + 2.0) * f64::EPSILON * magnitude * (1.0 + 1e-6);
     (sum, if sum.is_finite() { slack } else { 0.0 })
-}
-
-/// A true-or-false answer.
-fn truth(b: bool) -> Answer {
-    Answer {
-        value: if b { 1.0 } else { 0.0 },
-        exact: None,
-        method: "distributed",
-        states: 0,
-        holds: Some(b),
-        error_bound: 0.0,
-        listed: None,
-    }
 }
 
 /// A numeric answer.

@@ -515,7 +515,7 @@ fn empty(op: FilterOp) -> AnalysisError {
 }
 
 /// A boolean answer.
-fn truth(b: bool) -> Answer {
+pub(crate) fn truth(b: bool) -> Answer {
     Answer {
         value: if b { 1.0 } else { 0.0 },
         exact: None,
