@@ -742,17 +742,6 @@ impl AcrossReading {
     }
 }
 
-/// Whether filter `op` takes true or false (`forall`, `exists`, `count`), a number (`max`,
-/// `min`, `avg`, `sum`, `range`, `argmin`, `argmax`), or either (`None`: `first`, `state`,
-/// `print`, `printall`).
-fn takes_truth(op: FilterOp) -> Option<bool> {
-    match op {
-        FilterOp::Forall | FilterOp::Exists | FilterOp::Count => Some(true),
-        FilterOp::First | FilterOp::State | FilterOp::Print | FilterOp::Printall => None,
-        _ => Some(false),
-    }
-}
-
 /// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
 /// `U`, `X`, `G`, `W` or `R`, step bounds included, or an R query of `F`, `C<=k` or `I=k`,
 /// asked (`=?`) or compared with a bound (`P>=0.5 [ … ]`), at the initial states (each of
@@ -776,17 +765,10 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
                 .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
             match &inner.kind {
                 ExprKind::Query(q) if init => {
-                    if let Some(truth) = takes_truth(*op).filter(|&t| t != is_state_formula(q)) {
-                        let what = |t: bool| if t { "true or false" } else { "a number" };
-                        return Err(Error::of(
-                            &prop.text,
-                            AnalysisError::Filter(format!(
-                                "filter({}, …) takes {}, and {inner} is {}",
-                                op.name(),
-                                what(truth),
-                                what(!truth)
-                            )),
-                        ));
+                    let truth = is_state_formula(q);
+                    if crate::analysis::filter::takes_truth(*op).is_some_and(|t| t != truth) {
+                        let e = crate::analysis::filter::wrong_kind(*op, inner, truth);
+                        return Err(Error::of(&prop.text, e));
                     }
                     (inner.as_ref(), Some(*op))
                 }

@@ -150,6 +150,29 @@ fn of_expression(
     aggregate(op, inner, &names(loaded, set), &items, 0.0)
 }
 
+/// Whether filter `op` takes true or false (`forall`, `exists`, `count`), a number (`max`,
+/// `min`, `avg`, `sum`, `range`, `argmin`, `argmax`), or either (`None`: `first`, `state`,
+/// `print`, `printall`).
+pub(crate) fn takes_truth(op: FilterOp) -> Option<bool> {
+    match op {
+        FilterOp::Forall | FilterOp::Exists | FilterOp::Count => Some(true),
+        FilterOp::First | FilterOp::State | FilterOp::Print | FilterOp::Printall => None,
+        _ => Some(false),
+    }
+}
+
+/// The error of filter `op` given `inner`, which is true or false where `truth` (a number
+/// otherwise), where it takes the other kind ([`takes_truth`]).
+pub(crate) fn wrong_kind(op: FilterOp, inner: &Expr, truth: bool) -> AnalysisError {
+    let what = |t: bool| if t { "true or false" } else { "a number" };
+    AnalysisError::Filter(format!(
+        "filter({}, …) takes {}, and {inner} is {}",
+        op.name(),
+        what(!truth),
+        what(truth)
+    ))
+}
+
 /// The names of the states of `set` as PRISM prints them, by their place in it.
 fn names<'a>(loaded: &'a Loaded, set: &'a [u32]) -> impl Fn(usize) -> String + 'a {
     |i| loaded.space.show(&loaded.program, set[i])
@@ -164,15 +187,12 @@ pub(crate) fn aggregate(
     items: &[Item],
     error: f64,
 ) -> Result<Answer, AnalysisError> {
-    let name = op.name();
     let booleans = || -> Result<Vec<bool>, AnalysisError> {
         items
             .iter()
             .map(|v| match v {
                 Item::Bool(b) => Ok(*b),
-                _ => Err(AnalysisError::Filter(format!(
-                    "filter({name}, …) takes true or false, and {inner} is a number"
-                ))),
+                _ => Err(wrong_kind(op, inner, false)),
             })
             .collect()
     };
@@ -180,9 +200,7 @@ pub(crate) fn aggregate(
         items
             .iter()
             .map(|v| match v {
-                Item::Bool(_) => Err(AnalysisError::Filter(format!(
-                    "filter({name}, …) takes a number, and {inner} is true or false"
-                ))),
+                Item::Bool(_) => Err(wrong_kind(op, inner, true)),
                 Item::Num(x, q) => Ok((*x, q.clone())),
             })
             .collect()
@@ -424,7 +442,6 @@ fn of_query(
         let a = answer_resolved(&at, props, prop, r.settle_zero(&at)?, exact)?;
         Ok(if complement { complemented(a) } else { a })
     };
-    let name = op.name();
     match op {
         FilterOp::Max | FilterOp::Min | FilterOp::Avg | FilterOp::Sum if !boolean => {
             if set.is_empty() {
@@ -464,9 +481,7 @@ fn of_query(
         | FilterOp::Argmax
             if boolean =>
         {
-            Err(AnalysisError::Filter(format!(
-                "filter({name}, …) takes a number, and {inner} is true or false"
-            )))
+            Err(wrong_kind(op, inner, true))
         }
         _ if boolean => {
             let holds = crate::analysis::nested::satisfying(loaded, props, prop, query)?;
