@@ -44,6 +44,7 @@ fn check_many(shape: Shape, players: &[Player], games: usize, seed: u64) {
         // float solve's error bound (compared exactly).
         let bound = float.stats().error_bound;
         let bound_exact = Exact::of_float(bound).unwrap();
+        let (mut worst, mut scale) = (0.0f64, 1.0f64);
         for (s, v) in exact.iter() {
             let fv = float.value(s).expect("same states explored");
             let error = Exact::of_float(*fv).unwrap().sub(v).abs();
@@ -52,7 +53,16 @@ fn check_many(shape: Shape, players: &[Player], games: usize, seed: u64) {
                 "float {fv} vs exact {v}: error {} above the bound {bound:e}\n{game:?}",
                 error.to_f64()
             );
+            worst = worst.max(error.to_f64());
+            scale = scale.max(v.to_f64().abs());
         }
+        // Not far above the true error, or a rounding of the values where they are exact: a
+        // near tie's bound must not be the largest loss of the other player's moves.
+        let floor = worst.max(f64::EPSILON * scale);
+        assert!(
+            bound <= 500.0 * floor,
+            "bound {bound:e} against an error of {worst:e}\n{game:?}"
+        );
         cyclic += usize::from(exact.stats().cyclic_components > 0);
         checked += 1;
     }

@@ -305,7 +305,15 @@ impl<N: Number> Component<N> {
                 k => k,
             })
             .collect();
-        let scale = terms.iter().fold(0.0f64, |m, &t| m.max(t));
+        // The largest gain of the side's gainer: the other player's moves are losses to it,
+        // which may be large and would only make the room per step larger.
+        let scale = (0..self.n())
+            .filter(|&x| self.kind[x] == Kind::Decision(side.gainer()))
+            .flat_map(|x| {
+                let base = self.start[x] as usize;
+                &terms[base..base + self.out(x).len()]
+            })
+            .fold(0.0f64, |m, &t| m.max(t));
         if scale == 0.0 || !scale.is_finite() {
             return None;
         }
@@ -449,6 +457,42 @@ mod tests {
         assert!(exact.policy.iter().step_by(2).all(|&m| m == 1));
         let gap = (m * m / 4) as f64 * 2f64.powi(-60);
         assert!(float.ties >= gap, "{:e} below {gap:e}", float.ties);
+    }
+
+    /// Max's two moves from node 0 tie exactly (to chance nodes 1 and 2, whose outcomes are
+    /// the same, listed in another order), and the play comes back to node 0 a third of the
+    /// time; Min at node 3 ends it with 1 or with 1,000. Min's worse move is a loss of 999,
+    /// not a gain of Max's: the room per step of the bound's start is relative to Max's own
+    /// near ties, so the bound stays at the values' rounding.
+    #[test]
+    fn a_large_loss_of_the_other_player_leaves_the_tie_bound_small() {
+        let third = || Bounded::from_rat(Rat::new(1, 3));
+        let edge = |to, prob, konst| LocalEdge { to, prob, konst };
+        let (zero, one) = (Bounded::zero, Bounded::one);
+        let c = Component {
+            kind: vec![
+                Kind::Decision(Player::Max),
+                Kind::Chance,
+                Kind::Chance,
+                Kind::Decision(Player::Min),
+            ],
+            start: vec![0, 2, 4, 6, 8],
+            edges: vec![
+                edge(1, one(), zero()),
+                edge(2, one(), zero()),
+                edge(0, third(), third()),
+                edge(3, Bounded::from_rat(Rat::new(2, 3)), zero()),
+                edge(3, Bounded::from_rat(Rat::new(2, 3)), zero()),
+                edge(0, third(), third()),
+                edge(EXIT, one(), one()),
+                edge(EXIT, one(), Bounded::from_rat(Rat::new(1000, 1))),
+            ],
+            forced: Vec::new(),
+        };
+        let float = c.solve(&mut System::new(0), None).expect("the play ends");
+        // At node 0, v = (1/3 + v) / 3 + 2/3: v = 7/6.
+        assert!((float.values[0].value - 7.0 / 6.0).abs() < 1e-15);
+        assert!(float.ties < 1e-13, "{:e}", float.ties);
     }
 
     /// Each start of the sweeps that check the bound passes its check on its own, from the
