@@ -443,3 +443,46 @@ fn a_bound_with_a_direction_asks_for_some_scheduler() {
         2.0
     );
 }
+
+/// A path in parentheses or negated is the simple path formula PRISM reads there: `¬φ` has
+/// one minus each scheduler's probability of `φ`, so min and max swap and a bound turns; on
+/// the walk, 3 is reached with 1/3 at most and 1/13 at least.
+#[test]
+fn paths_in_parentheses_and_negated() {
+    let exact = |prop: &str| answer(WALK, prop, true).unwrap().1.unwrap();
+    assert_eq!(exact("Pmax=? [ (F x=3) ]"), "1/3");
+    assert_eq!(exact("Pmax=? [ ((F x=3)) ]"), "1/3");
+    assert_eq!(exact("Pmin=? [ !(F x=3) ]"), "2/3");
+    assert_eq!(exact("Pmax=? [ !(F x=3) ]"), "12/13");
+    assert_eq!(exact("Pmax=? [ !F x=3 ]"), "12/13");
+    assert_eq!(exact("Pmax=? [ !!(F x=3) ]"), "1/3");
+    assert_eq!(exact("Pmax=? [ !(!(F x=3)) ]"), "1/3");
+    assert_eq!(exact("Pmin=? [ !(X x=2) ]"), "1/2");
+    assert_eq!(exact("Pmax=? [ !(F<=2 x=3) ]"), "15/16");
+    // A negation or parenthesis that opens the path's first state formula stays with it:
+    // `!x=0 U x=3` is `(!x=0) U x=3`, which is F x=3 here (not 1 - P(x=0 U x=3) = 1).
+    assert_eq!(exact("Pmax=? [ !x=0 U x=3 ]"), "1/3");
+    assert_eq!(exact("Pmax=? [ (x>=1) U x=3 ]"), "1/3");
+    assert_eq!(exact("Pmax=? [ !(x=0) U x=3 ]"), "1/3");
+    assert_eq!(exact("Pmax=? [ (!(x=0)) U (x=3) ]"), "1/3");
+    // Bounds for every scheduler: P(¬F) < 1/2 means P(F) > 1/2 throughout; P(¬F) <= 0.95
+    // means P(F) >= 0.05, true as 1/13 > 0.05; with a direction, the scheduler that
+    // maximises ¬F minimises F.
+    let holds = |prop: &str| answer(WALK, prop, false).unwrap().2.unwrap();
+    assert!(holds("P>=0.6 [ !(F x=3) ]"));
+    assert!(!holds("P>=0.7 [ !(F x=3) ]"));
+    assert!(!holds("P<0.5 [ !(F x=3) ]"));
+    assert!(holds("P<=0.95 [ !(F x=3) ]"));
+    assert!(!holds("P<=0.9 [ !(F x=3) ]"));
+    assert!(holds("Pmax>=0.9 [ !(F x=3) ]"));
+    assert!(!holds("Pmin>=0.7 [ !(F x=3) ]"));
+    // For all paths and for some: ¬F x=3 holds on some path (to 0) and not on all.
+    assert!(holds("E [ !(F x=3) ]"));
+    assert!(!holds("A [ !(F x=3) ]"));
+    assert!(holds("A [ !!(F x>=0) ]"));
+    // What is no path: a reward's path negated, and parentheses left open.
+    let err = answer(WALK, "R=? [ !(F x=3) ]", false).unwrap_err();
+    assert!(err.contains("cannot be negated"), "{err}");
+    let err = answer(WALK, "Pmax=? [ (F x=3 ]", false).unwrap_err();
+    assert!(err.contains("expected ')'"), "{err}");
+}

@@ -7,6 +7,51 @@ use crate::syntax::ast::*;
 use crate::syntax::diagnostic::Span;
 use crate::syntax::lexer::Tok;
 
+/// The most `(` and `!` before a query's path that [`Parser::bracketed_path`] tries as its
+/// parentheses and negations.
+const MAX_PREFIX: usize = 16;
+
+/// `query`'s path negated, as the query of the path itself: `P⋈b [ ¬φ ]` is `P⋈' 1−b [ φ ]`
+/// with the comparison turned and min and max swapped (each scheduler's probability of `¬φ`
+/// is one minus its probability of `φ`), `P=? [ ¬φ ]` is `1 − P=? [ φ ]`, and `E [ ¬φ ]` is
+/// `¬A [ φ ]`. A reward's path cannot be negated.
+fn negate(
+    what: Measure,
+    opt: Opt,
+    bound: Option<(BinOp, Expr)>,
+    path: Path,
+    span: Span,
+    query: impl FnOnce(Measure, Opt, Option<(BinOp, Expr)>, Path) -> Expr,
+) -> std::result::Result<Expr, &'static str> {
+    let expr = |kind| Expr { kind, span };
+    let not = |e: Expr| expr(ExprKind::Unary(UnOp::Not, Box::new(e)));
+    let opt = match opt {
+        Opt::None => Opt::None,
+        Opt::Min => Opt::Max,
+        Opt::Max => Opt::Min,
+    };
+    let one = || expr(ExprKind::Int("1".into()));
+    let one_minus = |e: Expr| expr(ExprKind::Binary(BinOp::Sub, Box::new(one()), Box::new(e)));
+    Ok(match what {
+        Measure::Reward(_) => return Err("a reward query's path cannot be negated"),
+        Measure::Exists => not(query(Measure::Forall, opt, bound, path)),
+        Measure::Forall => not(query(Measure::Exists, opt, bound, path)),
+        Measure::Probability => match bound {
+            None => one_minus(query(what, opt, None, path)),
+            Some((op, b)) => {
+                let op = match op {
+                    BinOp::Ge => BinOp::Le,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Lt => BinOp::Gt,
+                    op => op,
+                };
+                query(what, opt, Some((op, one_minus(b))), path)
+            }
+        },
+    })
+}
+
 impl Parser<'_> {
     /// Moves past the property that starts at token `from`: to just after a `;` outside
     /// brackets, or to the first token outside brackets on a later line, or to the end.
@@ -166,12 +211,12 @@ impl Parser<'_> {
             Some((op, self.sum()?))
         };
         self.expect_punct("[")?;
-        let path = self.path()?;
+        let (path, negated) = self.bracketed_path()?;
         self.no_temporal_here()?;
         let states = self.states_of_interest()?;
         let end = self.expect_punct("]")?;
         let span = start.to(end);
-        let query = Expr {
+        let query = |what, opt, bound, path| Expr {
             kind: ExprKind::Query(Box::new(Query {
                 coalition,
                 what,
@@ -181,6 +226,12 @@ impl Parser<'_> {
                 span,
             })),
             span,
+        };
+        let query = if negated {
+            negate(what, opt, bound, path, span, query)
+                .map_err(|message| self.unsupported(span, message))?
+        } else {
+            query(what, opt, bound, path)
         };
         Ok(match states {
             None => query,
@@ -219,6 +270,66 @@ impl Parser<'_> {
             self.expect_punct("}")?;
         }
         Ok(Some((op, states)))
+    }
+
+    /// The path in a query's brackets, and whether it is negated: a path formula alone, or
+    /// one in parentheses and behind negations (`(F φ)`, `!(F φ)`, `!F φ`), which PRISM
+    /// accepts as the same simple path formula. A prefix of `(` and `!` is tried from the
+    /// longest down, since it may as well open a state formula (`(s=1) U φ`, `!"a" U φ`).
+    fn bracketed_path(&mut self) -> Result<(Path, bool)> {
+        let from = self.pos;
+        let mut prefix = 0;
+        while prefix < MAX_PREFIX && (self.is_punct("(") || self.is_punct("!")) {
+            prefix += 1;
+            self.bump();
+        }
+        self.pos = from;
+        let (unsupported, depth) = (self.hit_unsupported.get(), self.depth);
+        // The error of a trial whose path parsed but whose parentheses did not close.
+        let mut unclosed = None;
+        for k in (1..=prefix).rev() {
+            let ops: Vec<bool> = self.toks[from..from + k]
+                .iter()
+                .map(|t| t.tok == Tok::Punct("!"))
+                .collect();
+            (self.pos, self.depth) = (from + k, depth);
+            let Ok(path) = self.path() else {
+                continue;
+            };
+            // A negation must apply to a temporal operator, not to the state formula that
+            // starts the path: `!"a" U φ` is `(!"a") U φ`.
+            let temporal = |w: &str| matches!(w, "F" | "G" | "X" | "Fc" | "F0");
+            let operator_first = temporal(self.text(self.toks[from + k]));
+            if matches!(path, Path::Now(_)) || (ops[k - 1] && !operator_first) {
+                continue;
+            }
+            let opened = ops.iter().filter(|&&not| !not).count();
+            let closed = (0..opened).all(|_| self.eat_punct(")"));
+            if closed && (self.is_punct("]") || self.is_punct("{")) {
+                self.hit_unsupported.set(unsupported);
+                let negated = ops.iter().filter(|&&not| not).count() % 2 == 1;
+                return Ok((path, negated));
+            }
+            if unclosed.is_none() {
+                unclosed = Some(self.error(
+                    self.peek().span,
+                    format!(
+                        "expected ')' or the end of the path, found {}",
+                        self.found()
+                    ),
+                ));
+            }
+        }
+        (self.pos, self.depth) = (from, depth);
+        self.hit_unsupported.set(unsupported);
+        match (self.path(), unclosed) {
+            (Ok(path), _) => Ok((path, false)),
+            (Err(_), Some(error)) => {
+                self.hit_unsupported.set(unsupported);
+                Err(error)
+            }
+            (Err(error), None) => Err(error),
+        }
     }
 
     fn path(&mut self) -> Result<Path> {
