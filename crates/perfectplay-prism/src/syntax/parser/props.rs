@@ -8,8 +8,8 @@ use crate::syntax::diagnostic::Span;
 use crate::syntax::lexer::Tok;
 
 /// The most `(` and `!` before a query's path that [`Parser::bracketed_path`] tries as its
-/// parentheses and negations.
-const MAX_PREFIX: usize = 16;
+/// parentheses and negations: as many as an expression may nest.
+const MAX_PREFIX: usize = super::MAX_DEPTH;
 
 /// `query`'s path negated, as the query of the path itself: `P⋈b [ ¬φ ]` is `P⋈' 1−b [ φ ]`
 /// with the comparison turned and min and max swapped (each scheduler's probability of `¬φ`
