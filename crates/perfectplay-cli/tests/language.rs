@@ -144,6 +144,7 @@ fn cases() -> Vec<Case> {
         ("`G`, `G<=k`, `W`, `R`", base(), "P=? [ G s!=1 ]", false, Answer(": 0.5")),
         ("`X`", base(), "P=? [ X s=2 ]", false, Answer(": 0.5")),
         ("a state formula alone as the path", base(), "filter(count, E [ s>=2 ])", false, Answer(": 2")),
+        ("a path in parentheses or negated", base(), "P<0.5 [ !(F s=2) ]", false, Answer(": false")),
         ("`R=?`, `Rmin=?`, `Rmax=?` of `F`", base(), "R{\"steps\"}=? [ F s=1 ]", false, Answer(": inf")),
         ("`R` of `Fc`, `C`", base(), "R{\"steps\"}=? [ C<=1 ]", false, Answer(": 1")),
         ("`R` of `F0`", base(), "R{\"steps\"}=? [ F0 \"goal\" ]", false, Answer(": 2")),

@@ -12,6 +12,7 @@ use malachite_q::Rational;
 use crate::analysis::check::Answer;
 use crate::analysis::error::AnalysisError;
 use crate::analysis::filter::{aggregate, truth, Item};
+use crate::error::Error;
 use crate::syntax::ast::{BinOp, Expr, FilterOp};
 
 /// The bound a property across processes compares its value with (`P>=0.5 [ … ]`), turned
@@ -23,26 +24,29 @@ pub(crate) struct Comparison {
     pub bound: Rational,
 }
 
-/// How a property's answer reads from its game's bounds.
-pub(crate) struct Reading {
+/// How the answer of a property across processes reads from its game's values
+/// ([`AcrossReading::answer`]).
+pub struct AcrossReading {
+    /// The property's text, for errors.
+    pub(crate) text: String,
     /// Whether the property's value is one minus the game's (`G`, `W` and `R`, checked as the
     /// complement of an `F` or `U` query).
-    pub complement: bool,
+    pub(crate) complement: bool,
     /// Whether the value is an expected reward (unbounded above), not a probability (whose
     /// bounds, rounded past 0 or 1, say no more than 0 and 1 do).
-    pub reward: bool,
+    pub(crate) reward: bool,
     /// Where the property compares its value with a bound, that comparison.
-    pub compare: Option<Comparison>,
+    pub(crate) compare: Option<Comparison>,
     /// Where the answer is made of each initial state's value, what makes it: a filter's
     /// operator, or, with no filter on a model of several initial states, `range` (a value)
     /// or `forall` (a bound, which must hold in each, as PRISM checks it). `None` where the
     /// game's start is the answer (one initial state, or a filter's max, min or avg, which
     /// the start itself takes).
-    pub filter: Option<FilterOp>,
+    pub(crate) filter: Option<FilterOp>,
     /// The initial states as PRISM prints them, in PRISM's order: the states of the filter.
-    pub names: Vec<String>,
+    pub(crate) names: Vec<String>,
     /// The query inside the filter, for its messages.
-    pub inner: Expr,
+    pub(crate) inner: Expr,
 }
 
 /// Certified bounds on a value: `[value, lower, upper]`.
@@ -107,7 +111,7 @@ fn gap(value: f64, lower: f64, upper: f64) -> f64 {
     }
 }
 
-impl Reading {
+impl AcrossReading {
     /// The property's value from the game's bounds `[v, lo, hi]` at one state: turned where it
     /// is a complement, and a probability's bounds kept within 0 and 1.
     fn value(&self, [v, lo, hi]: Bounds) -> Bounds {
@@ -150,9 +154,18 @@ impl Reading {
         })
     }
 
-    /// The answer from the game's bounds: at its start, or, where the reading takes each
-    /// initial state's value ([`Reading::filter`]), at each of them in order.
-    pub fn answer(&self, at: &[Bounds]) -> Result<AcrossAnswer, AnalysisError> {
+    /// The property's answer from certified bounds `[value, lower, upper]` on its game's
+    /// value: at the game's start, or, where
+    /// [`AcrossQuery::each_initial`](crate::AcrossQuery::each_initial), at each of the start's
+    /// outcomes (the initial states) in order. An error where the property compares its value
+    /// with a bound that lies within the bounds (so that the value could lie on either side
+    /// of it).
+    pub fn answer(&self, at: &[Bounds]) -> Result<AcrossAnswer, Error> {
+        self.answer_of(at).map_err(|e| Error::of(&self.text, e))
+    }
+
+    /// [`AcrossReading::answer`], with the error of the analysis.
+    fn answer_of(&self, at: &[Bounds]) -> Result<AcrossAnswer, AnalysisError> {
         let Some(op) = self.filter else {
             let &[b] = at else {
                 return Err(AnalysisError::Internal(
