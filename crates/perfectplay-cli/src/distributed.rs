@@ -14,7 +14,7 @@ use clap::{Arg, ArgMatches, Command};
 use perfectplay::dynamic::DynModel;
 use perfectplay_dist::{DistReport, DistValue, Options, Run};
 use perfectplay_games::{GameSpec, Params};
-use perfectplay_prism::{AcrossAnswer, AcrossQuery};
+use perfectplay_prism::{AcrossAnswer, AcrossProperty};
 use serde::Serialize;
 
 use crate::say::say;
@@ -221,41 +221,56 @@ impl Serialize for JsonFloat {
     }
 }
 
-/// Runs `check` of one property across processes: `query` is its game and how its answer
-/// reads from the game's values (see `perfectplay_prism::across_query`), `constants` as
-/// `--const` gave them (parsed), `what` the model file's program, the constants and the
-/// property, for the fingerprint.
+/// Runs `check` of one property across processes: `property` is its queries' games and how
+/// its answer reads from their values (see `perfectplay_prism::across_property`), each query
+/// solved by the processes in turn; `constants` as `--const` gave them (parsed), `what` the
+/// model file's program, the constants and the property, for the fingerprint.
 pub fn check(
-    query: AcrossQuery,
+    mut property: AcrossProperty,
     m: &ArgMatches,
-    (label, property): (&str, &str),
+    (label, text): (&str, &str),
     constants: &[(String, String)],
     what: &str,
 ) -> Result<ExitCode> {
-    let AcrossQuery {
-        model,
-        reward,
-        each_initial,
-        zero_one,
-        reading,
-    } = query;
-    let asked = Options {
-        endless_is_infinite: reward,
-        outcomes: each_initial,
-        qualitative: zero_one,
-        ..Options::default()
+    let mut reports = Vec::new();
+    let mut answers = Vec::new();
+    let several = property.queries.len() > 1;
+    for (i, query) in std::mem::take(&mut property.queries)
+        .into_iter()
+        .enumerate()
+    {
+        let asked = Options {
+            endless_is_infinite: query.reward,
+            outcomes: query.each_initial,
+            qualitative: query.zero_one,
+            ..Options::default()
+        };
+        // Each query's run has a fingerprint of its own, so that processes at different
+        // queries refuse each other.
+        let what = match several {
+            true => format!("{what} query {i}"),
+            false => what.to_string(),
+        };
+        let report = match run(query.model, m, &what, asked)? {
+            Ran::Launched(code) => return Ok(code),
+            Ran::Done => continue,
+            Ran::Report(report) => report,
+        };
+        let bounds = |x: &DistValue| [x.value, x.lower, x.upper];
+        let at: Vec<[f64; 3]> = match query.each_initial {
+            true => report.outcomes.iter().map(bounds).collect(),
+            false => vec![bounds(&report.start)],
+        };
+        // An error of one query is the property's only where it uses the query's value;
+        // the runs of the others go on in every process.
+        answers.push(query.reading.answer(&at));
+        reports.push(report);
+    }
+    let Some(report) = merged(reports) else {
+        // Another process than the first: the first prints the answer.
+        return Ok(ExitCode::SUCCESS);
     };
-    let report = match run(model, m, what, asked)? {
-        Ran::Launched(code) => return Ok(code),
-        Ran::Done => return Ok(ExitCode::SUCCESS),
-        Ran::Report(report) => report,
-    };
-    let bounds = |x: &DistValue| [x.value, x.lower, x.upper];
-    let at: Vec<[f64; 3]> = match each_initial {
-        true => report.outcomes.iter().map(bounds).collect(),
-        false => vec![bounds(&report.start)],
-    };
-    let AcrossAnswer { mut answer, bounds } = reading.answer(&at)?;
+    let AcrossAnswer { mut answer, bounds } = property.answer(answers)?;
     answer.method = report.method;
     answer.states = report.states as usize;
     render::know_error_bound(answer.error_bound);
@@ -267,7 +282,7 @@ pub fn check(
             .collect();
         let out = CheckJson {
             model: model_path,
-            property,
+            property: text,
             constants,
             answer: &answer,
             lower: bounds.map(|[lo, _]| JsonFloat(lo)),
@@ -286,6 +301,28 @@ pub fn check(
     }
     print_stats(&report, answer.error_bound, m);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The reports of the runs of one property's queries as one: their states, rounds, messages
+/// and times added, each process's greatest peak memory, and the method where all share it;
+/// `None` for none (a process other than the first, which gets no report).
+fn merged(reports: Vec<DistReport>) -> Option<DistReport> {
+    let mut all = reports.into_iter();
+    let mut total = all.next()?;
+    for r in all {
+        if r.method != total.method {
+            total.method = "distributed: each query as its own game, combined";
+        }
+        total.states += r.states;
+        total.rounds += r.rounds;
+        total.messages += r.messages;
+        total.bytes += r.bytes;
+        total.seconds += r.seconds;
+        for (peak, p) in total.peak_memory.iter_mut().zip(r.peak_memory) {
+            *peak = (*peak).max(p);
+        }
+    }
+    Some(total)
 }
 
 /// The statistics of a run across processes on stderr, unless `--quiet`, with the error bound

@@ -369,9 +369,9 @@ fn across(
         read(model_path)?,
         prop.text
     );
-    let query = perfectplay_prism::across_query(program, props, prop)?;
+    let property = perfectplay_prism::across_property(program, props, prop)?;
     let label = prop.name.clone().unwrap_or_else(|| prop.text.clone());
-    crate::distributed::check(query, m, (&label, &prop.text), constants, &what)
+    crate::distributed::check(property, m, (&label, &prop.text), constants, &what)
 }
 
 /// `perfectplay explain|play|distribution|strategy MODEL --prop …`: the game the property

@@ -135,6 +135,47 @@ fn qvbs_probabilities_across_processes_agree_with_one_process() {
     }
 }
 
+/// Properties that compute with the values of queries, each query solved across the
+/// processes in turn and the arithmetic done on their certified bounds: the same value as one
+/// process, within a bound that covers both queries' and that the JSON's `lower` and `upper`
+/// hold.
+#[test]
+fn arithmetic_over_queries_across_processes_agrees_with_one_process() {
+    let consensus = format!("{QVBS}/consensus/consensus.2.prism");
+    let brp = format!("{QVBS}/brp/brp.prism");
+    for (model, consts, prop) in [
+        (
+            &consensus,
+            "K=2",
+            "1 - Pmin=? [ F \"finished\"&\"all_coins_equal_1\" ]",
+        ),
+        (
+            &consensus,
+            "K=2",
+            "Pmax=? [ F \"finished\"&!\"agree\" ] - Pmin=? [ F \"finished\"&!\"agree\" ]",
+        ),
+        (&brp, "N=16,MAX=2", "1000 * P=? [ F s=5 ] + 1"),
+        (&brp, "N=16,MAX=2", "max(P=? [ F s=5 ], 1/2000) / 2"),
+    ] {
+        let one = value(model, prop, &["--const", consts]);
+        let v = json(model, prop, &["--const", consts, "--processes", "2"]);
+        let (x, bound) = (number(&v["value"]), v["error_bound"].as_f64().unwrap());
+        let (lower, upper) = (number(&v["lower"]), number(&v["upper"]));
+        assert!(
+            (x - one.0).abs() <= bound + one.1 + 1e-15 * one.0.abs().max(1.0)
+                && bound <= 1e-8 * one.0.abs().max(1.0),
+            "{prop}: {x} ± {bound} across processes, {} ± {} in one",
+            one.0,
+            one.1
+        );
+        assert!(
+            lower <= x && x <= upper && upper - lower <= 2.5 * bound,
+            "{v}"
+        );
+        assert!(lower <= one.0 + one.1 && one.0 - one.1 <= upper, "{v}");
+    }
+}
+
 /// Haddad and Monmege's walk, on which interval iteration needs exponentially many rounds:
 /// the open states are gathered into one worker and solved there in one piece, with the same
 /// answer as one process, on 1 to 4 processes.
@@ -883,6 +924,8 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
             "check this property in one process",
         ),
         ("E [ F s=3 ]", "E and A"),
+        ("P=? [ F s=3 ] > 0.5", "needs it exactly"),
+        ("s + P=? [ F s=3 ]", "check this property in one process"),
         (
             "filter(max, P=? [ F P>=0.5 [ X s=3 ] ], \"init\")",
             "check this property in one process",

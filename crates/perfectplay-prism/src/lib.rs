@@ -48,9 +48,9 @@ pub use error::{Error, LookupError};
 pub use program::props::{Prop, Props};
 pub use program::value;
 pub use session::{
-    across_query, all_properties, analysis_model, check_constants, check_prop, find_property,
-    parse_program, query_model, read_source, AcrossAnswer, AcrossQuery, AcrossReading, Bounds,
-    MAX_SOURCE_BYTES,
+    across_property, across_query, all_properties, analysis_model, check_constants, check_prop,
+    find_property, parse_program, query_model, read_source, AcrossAnswer, AcrossProperty,
+    AcrossQuery, AcrossReading, Bounds, MAX_SOURCE_BYTES,
 };
 pub use syntax::ast;
 pub use syntax::diagnostic::{Diagnostic, Span};

@@ -404,8 +404,8 @@ const MAX_STEPS: u32 = 100_000;
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
      step bounds or without) and R queries of F, C<=k and I=k are answered, or compared with \
-     a bound, at the initial states or under a filter over them (filter(op, …, \"init\")); \
-     check this property in one process";
+     a bound, at the initial states or under a filter over them (filter(op, …, \"init\")), \
+     and arithmetic over such queries; check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation); an error for a query of another kind.

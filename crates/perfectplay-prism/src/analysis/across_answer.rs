@@ -12,7 +12,6 @@ use malachite_q::Rational;
 use crate::analysis::check::Answer;
 use crate::analysis::error::AnalysisError;
 use crate::analysis::filter::{aggregate, truth, Item};
-use crate::error::Error;
 use crate::syntax::ast::{BinOp, Expr, FilterOp};
 
 /// The bound a property across processes compares its value with (`P>=0.5 [ … ]`), turned
@@ -160,8 +159,9 @@ impl AcrossReading {
     /// outcomes (the initial states) in order. An error where the property compares its value
     /// with a bound that lies within the bounds (so that the value could lie on either side
     /// of it).
-    pub fn answer(&self, at: &[Bounds]) -> Result<AcrossAnswer, Error> {
-        self.answer_of(at).map_err(|e| Error::of(&self.text, e))
+    pub fn answer(&self, at: &[Bounds]) -> Result<AcrossAnswer, AnalysisError> {
+        self.answer_of(at)
+            .map_err(|e| AnalysisError::of(&self.text, e))
     }
 
     /// [`AcrossReading::answer`], with the error of the analysis.

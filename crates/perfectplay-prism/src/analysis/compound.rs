@@ -100,7 +100,7 @@ const MAX_POWER: u64 = 1024;
 
 /// Whether the value of `e` under a query would change its result on a rounding error
 /// (comparisons, rounding to whole numbers), so that its queries are solved exactly.
-fn needs_exact(e: &Expr) -> bool {
+pub(crate) fn needs_exact(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Query(_) | ExprKind::Filter(..) => false,
         ExprKind::Unary(_, a) => needs_exact(a),

@@ -3,13 +3,14 @@
 //! values ([`AcrossReading`]).
 
 use super::{refuse_ctl, resolve_prop};
+use crate::analysis::across_answer::AcrossAnswer;
 use crate::analysis::across_answer::{AcrossReading, Comparison};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::nested::is_state_formula;
 use crate::error::Error;
 use crate::program::props::{Prop, Props};
-use crate::program::Program;
-use crate::syntax::ast::{ExprKind, FilterOp};
+use crate::program::{CExpr, Program};
+use crate::syntax::ast::{Expr, ExprKind, FilterOp};
 
 /// A property made ready for a solve across processes ([`across_query`]): its game, and how
 /// its answer reads from the game's values ([`AcrossReading::answer`]).
@@ -129,4 +130,177 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
             inner: asked.clone(),
         },
     })
+}
+
+/// A property made ready for a solve across processes ([`across_property`]): the games of its
+/// queries, each solved across the processes in turn, and how its answer reads from theirs.
+pub struct AcrossProperty {
+    /// The property's queries, in the order in which every process solves them: the property
+    /// itself, or each query that it computes with (`1 - Pmin=? [ F φ ]`).
+    pub queries: Vec<AcrossQuery>,
+    /// Where the property computes with its queries' values, what it computes.
+    combined: Option<Combined>,
+}
+
+/// A property that computes with the values of its queries, for [`AcrossProperty::answer`].
+struct Combined {
+    program: Program,
+    props: Props,
+    prop: Prop,
+    /// The queries' expressions, in the order of [`AcrossProperty::queries`].
+    parts: Vec<Expr>,
+}
+
+impl AcrossProperty {
+    /// The property's answer from its queries' answers, each read by its
+    /// [`AcrossQuery::reading`] from its solve, in the order of [`AcrossProperty::queries`]: the
+    /// one query's answer, or the arithmetic on theirs, with their certified bounds carried
+    /// through. A query's error counts only where the property uses its value (`&`, `|` and
+    /// `? :` skip what they need not evaluate).
+    pub fn answer(
+        &self,
+        answers: Vec<Result<AcrossAnswer, AnalysisError>>,
+    ) -> Result<AcrossAnswer, Error> {
+        let Some(c) = &self.combined else {
+            let first = answers
+                .into_iter()
+                .next()
+                .unwrap_or(Err(AnalysisError::Internal(
+                    "a property across processes was given no answer",
+                )));
+            return Ok(first?);
+        };
+        // The query whose error the property meets, which is then the property's error.
+        let mut failed = None;
+        let mut query = |e: &Expr, _exact: bool| match c.parts.iter().position(|p| p == e) {
+            Some(i) => match answers.get(i) {
+                Some(Ok(a)) => Ok(a.answer.clone()),
+                Some(Err(_)) => {
+                    failed = Some(i);
+                    Err(AnalysisError::Internal("a query across processes failed"))
+                }
+                None => Err(AnalysisError::Internal(
+                    "a property across processes was given too few answers",
+                )),
+            },
+            None => Err(AnalysisError::Internal(
+                "a query of a property across processes was not solved",
+            )),
+        };
+        let constant = |e: &Expr| {
+            let v = c
+                .program
+                .resolve_over_states(&c.prop.file, &c.prop.src, e, &c.props.scope)?;
+            let inexact = v.inexact();
+            match v {
+                CExpr::Const(v) => Ok((v, inexact)),
+                CExpr::Inexact(inner) => match *inner {
+                    CExpr::Const(v) => Ok((v, inexact)),
+                    _ => Err(unsupported(READS_STATE)),
+                },
+                _ => Err(unsupported(READS_STATE)),
+            }
+        };
+        let answer = crate::analysis::compound::evaluate(
+            &c.prop.expr,
+            &mut crate::analysis::compound::Env {
+                query: &mut query,
+                constant: &constant,
+                exact: false,
+            },
+        );
+        if let Some(i) = failed {
+            if let Some(Err(e)) = answers.into_iter().nth(i) {
+                return Err(e.into());
+            }
+        }
+        let answer = answer.map_err(|e| Error::of(&c.prop.text, e))?;
+        // The bounds of a number: its error bound either side (rounded outward).
+        let bounds = answer.holds.is_none().then(|| match answer.error_bound {
+            0.0 => [answer.value, answer.value],
+            b => [(answer.value - b).next_down(), (answer.value + b).next_up()],
+        });
+        Ok(AcrossAnswer { answer, bounds })
+    }
+}
+
+/// Why a part of a property across processes that reads the state is refused.
+const READS_STATE: &str = "across processes, a property computes with the values of queries \
+     and constants, not with the variables of the initial state: check this property in one \
+     process";
+
+/// Property `prop` of `props` on `program` for a solve across processes: one query as
+/// [`across_query`] takes it, or arithmetic over such queries and constants (`1 - Pmin=? [
+/// F φ ]`, `Pmax=? [ F a ] / Pmax=? [ F b ]`), each query solved across the processes in turn
+/// and the arithmetic done on their answers with their certified bounds. Comparisons and
+/// rounding of query values (`P=? [ F a ] > 0.5`, `floor(…)`), which need the values exactly,
+/// and a model of several initial states are refused with an error that says so.
+pub fn across_property(
+    program: Program,
+    props: &Props,
+    prop: &Prop,
+) -> Result<AcrossProperty, Error> {
+    if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
+        || !crate::analysis::compound::has_query(&prop.expr)
+    {
+        return Ok(AcrossProperty {
+            queries: vec![across_query(program, props, prop)?],
+            combined: None,
+        });
+    }
+    props.defined_for(prop)?;
+    let refused = |why: &str| Error::of(&prop.text, unsupported(why));
+    if crate::analysis::nested::nests(prop) {
+        return Err(refused(crate::analysis::across::NOT_ACROSS));
+    }
+    if crate::analysis::compound::needs_exact(&prop.expr) {
+        return Err(refused(
+            "across processes, values are floats with certified bounds, and a comparison or \
+             rounding of a query's value needs it exactly: check this property in one process \
+             (with --exact)",
+        ));
+    }
+    let mut parts = Vec::new();
+    queries_in(&prop.expr, &mut parts);
+    let mut queries = Vec::with_capacity(parts.len());
+    for part in &parts {
+        let q = across_query(program.clone(), props, &prop.with_expr(part.clone()))?;
+        if q.each_initial {
+            return Err(refused(
+                "across processes, a property that computes with the values of queries is \
+                 answered on a model of one initial state: check this property in one process",
+            ));
+        }
+        queries.push(q);
+    }
+    Ok(AcrossProperty {
+        queries,
+        combined: Some(Combined {
+            program,
+            props: props.clone(),
+            prop: prop.clone(),
+            parts,
+        }),
+    })
+}
+
+/// The queries (and filters of them) in `e`, outermost first, in the order of the text, each
+/// once.
+fn queries_in(e: &Expr, out: &mut Vec<Expr>) {
+    match &e.kind {
+        ExprKind::Query(_) | ExprKind::Filter(..) if !out.contains(e) => out.push(e.clone()),
+        ExprKind::Query(_) | ExprKind::Filter(..) => {}
+        ExprKind::Unary(_, a) => queries_in(a, out),
+        ExprKind::Binary(_, a, b) => {
+            queries_in(a, out);
+            queries_in(b, out);
+        }
+        ExprKind::Ite(c, a, b) => {
+            queries_in(c, out);
+            queries_in(a, out);
+            queries_in(b, out);
+        }
+        ExprKind::Call(_, args) => args.iter().for_each(|a| queries_in(a, out)),
+        _ => {}
+    }
 }
