@@ -902,6 +902,22 @@ proptest! {
 
 #[test]
 fn what_check_across_processes_does_not_answer_is_an_error() {
+    // On one initial state, arithmetic with the state's variables is one process's.
+    let one = file(
+        "across_one_init.prism",
+        &CHAIN.replace("init s=0 | s=1 endinit", ""),
+    );
+    fails_with(
+        &[
+            "check",
+            &one,
+            "--prop",
+            "s + P=? [ F s=3 ]",
+            "--processes",
+            "2",
+        ],
+        "not with the variables of the initial state",
+    );
     let chain = file("across_refused.prism", CHAIN);
     let across = |prop: &'static str| -> Vec<String> {
         ["check", &chain, "--prop", prop, "--processes", "2"]
@@ -925,7 +941,7 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
         ),
         ("E [ F s=3 ]", "E and A"),
         ("P=? [ F s=3 ] > 0.5", "needs it exactly"),
-        ("s + P=? [ F s=3 ]", "check this property in one process"),
+        ("s + P=? [ F s=3 ]", "a model of one initial state"),
         (
             "filter(max, P=? [ F P>=0.5 [ X s=3 ] ], \"init\")",
             "check this property in one process",
