@@ -18,9 +18,10 @@ use crate::Rat;
 /// a model's probability or reward that is not a float starts with the bound of its
 /// conversion; a sum adds its own rounding error (found exactly, by TwoSum), a product half a
 /// unit of its last place (none by a power of two, such as a plain move's one), and each
-/// adds what its inputs' radii make of it; a decision's value takes the largest radius of its
-/// moves ([`Number::absorb`]), since the largest of several numbers moves by at most the most
-/// any of them moves. The radius is itself rounded up so that it stays a bound, and it is
+/// adds what its inputs' radii make of it; a decision's value takes the largest radius of the
+/// moves within their bounds of it ([`Number::absorb`]), since the largest of several numbers
+/// moves by at most the most any of them moves, and one apart from it by more than both bounds
+/// cannot overtake it. The radius is itself rounded up so that it stays a bound, and it is
 /// zero where nothing was rounded (integer scores with plain moves and coin flips, say).
 /// Comparisons look at `value` alone.
 ///
@@ -245,9 +246,19 @@ impl Number for Bounded {
     fn tie(a: &Bounded, b: &Bounded) -> bool {
         f64::tie(&a.value, &b.value)
     }
+    /// The best of two moves keeps its own radius where the two are apart by more than both
+    /// bounds (the exact values are then ordered the same way, and the best exact value is
+    /// its own); else it takes the larger radius, as the greater of two numbers moves by at
+    /// most the most either moves.
     #[inline(always)]
     fn absorb(&mut self, other: &Bounded) {
-        self.radius = self.radius.max(other.radius);
+        let apart = (self.value - other.value).abs();
+        let doubt = Bounded::bound(self.radius + other.radius);
+        // (A difference of infinities, NaN, is near: the larger radius.)
+        let far = apart > doubt * (1.0 + 4.0 * UNIT) + UNIT * apart;
+        if !far {
+            self.radius = self.radius.max(other.radius);
+        }
     }
     #[inline(always)]
     fn radius(&self) -> f64 {
@@ -325,10 +336,18 @@ mod tests {
         assert!(Bounded::from_rat(Rat::new(1, 10)).radius > 0.0);
         assert!(Bounded::exact(0.1).add(&Bounded::exact(0.2)).radius > 0.0);
         assert!(Bounded::exact(1e-200).mul(&Bounded::exact(1e-200)).radius > 0.0);
-        // A decision keeps the largest doubt of its moves.
+        // A decision keeps the largest doubt of moves that are near it, and its own where
+        // they are apart by more than their bounds.
+        let third = Bounded::from_rat(Rat::new(1, 3));
+        let mut best = Bounded::exact(1.0 / 3.0 + 1e-17);
+        best.absorb(&third);
+        assert_eq!(best.radius, third.radius);
         let mut best = Bounded::exact(1.0);
-        best.absorb(&Bounded::from_rat(Rat::new(1, 3)));
-        assert!(best.radius > 0.0);
+        best.absorb(&third);
+        assert_eq!(best.radius, 0.0);
+        let mut best = Bounded::exact(f64::INFINITY);
+        best.absorb(&Bounded::exact(f64::INFINITY).widened(1.0));
+        assert_eq!(best.radius, 1.0);
         assert_eq!(Bounded::bound(0.0), 0.0);
         assert_eq!(Bounded::bound(f64::NAN), f64::INFINITY);
     }
