@@ -486,3 +486,37 @@ fn paths_in_parentheses_and_negated() {
     let err = answer(WALK, "Pmax=? [ (F x=3 ]", false).unwrap_err();
     assert!(err.contains("expected ')'"), "{err}");
 }
+
+/// A step-bounded optimum keeps its own error where the other choices lie further from it
+/// than their errors: from `s=0`, `[a]` never reaches the goal and `[b]` does with 1/3 a step,
+/// so the least chance within three steps is exactly 0 (not 0 within the rounding of 1/3),
+/// and the greatest is 1 - (2/3)^3 = 19/27, within its own rounding.
+#[test]
+fn a_step_bounded_optimum_far_from_the_other_choices_keeps_its_own_error() {
+    let model = "mdp
+module m
+  s : [0..2] init 0;
+  [a] s=0 -> (s'=1);
+  [b] s=0 -> 1/3 : (s'=2) + 2/3 : (s'=0);
+endmodule
+";
+    assert_eq!(
+        answer_with_bound(model, "Pmin=? [ F<=3 s=2 ]").unwrap(),
+        (0.0, 0.0)
+    );
+    let (v, bound) = answer_with_bound(model, "Pmax=? [ F<=3 s=2 ]").unwrap();
+    assert!(
+        (v - 19.0 / 27.0).abs() <= bound && bound < 1e-14,
+        "{v} ± {bound}"
+    );
+    // Choices within each other's errors still give theirs: two ways of the same chance.
+    let twin = model.replace(
+        "[a] s=0 -> (s'=1);",
+        "[a] s=0 -> 1/3 : (s'=2) + 2/3 : (s'=0);",
+    );
+    let (v, bound) = answer_with_bound(&twin, "Pmin=? [ F<=3 s=2 ]").unwrap();
+    assert!(
+        (v - 19.0 / 27.0).abs() <= bound && bound > 0.0,
+        "{v} ± {bound}"
+    );
+}

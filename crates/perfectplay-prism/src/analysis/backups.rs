@@ -232,16 +232,44 @@ impl<'a> Backups<'a> {
             (v / k, e / k)
         } else {
             let max = *self.players.get(s).unwrap_or(&self.players[0]) == Player::Max;
-            let mut best: Option<f64> = None;
-            let mut e: f64 = 0.0;
+            let mut best: Option<(f64, f64)> = None;
+            // Each choice's value and error, while they fit here.
+            let mut seen = [(0.0, 0.0); NEAR_CHOICES];
+            let (mut count, mut e): (usize, f64) = (0, 0.0);
             for (cv, ce) in choices.map(choice) {
                 e = e.max(ce);
+                if let Some(slot) = seen.get_mut(count) {
+                    *slot = (cv, ce);
+                }
+                count += 1;
                 best = Some(match best {
-                    Some(b) if (max && b >= cv) || (!max && b <= cv) => b,
-                    _ => cv,
+                    Some(b) if (max && b.0 >= cv) || (!max && b.0 <= cv) => b,
+                    _ => (cv, ce),
                 });
             }
-            (best.unwrap_or(0.0), e)
+            let (v, be) = best.unwrap_or((0.0, 0.0));
+            // A choice further from the best than both errors and both roundings cannot
+            // overtake it: the error is then the largest of the choices near it (of all,
+            // where there were too many to keep).
+            if count <= NEAR_CHOICES {
+                let signed = match self.signed {
+                    true => 2.0 * self.size(s, &now.values),
+                    false => 0.0,
+                };
+                let near = |&&(cv, ce): &&(f64, f64)| {
+                    let apart = (cv - v).abs();
+                    let doubt = (ce + be) * (1.0 + self.rounding)
+                        + self.rounding * (cv.abs() + v.abs() + signed + apart);
+                    // (NaN, from infinities, is near.)
+                    let far = apart > doubt * (1.0 + self.rounding);
+                    !far
+                };
+                e = seen[..count]
+                    .iter()
+                    .filter(near)
+                    .fold(be, |m, &(_, ce)| m.max(ce));
+            }
+            (v, e)
         };
         let v = match self.probabilities {
             true => v.clamp(0.0, 1.0),
@@ -398,3 +426,7 @@ pub(crate) fn count_layers(
 /// The longest period of the sets of states reachable step by step that [`count_layers`]
 /// recognises.
 const PERIODS: usize = 64;
+
+/// The most choices of a state whose values a backup keeps, to leave out of its error those
+/// far from the best; a state with more takes the largest error of them all.
+const NEAR_CHOICES: usize = 16;
