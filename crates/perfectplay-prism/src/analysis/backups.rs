@@ -6,7 +6,8 @@
 //!
 //! The bound is kept per state, beside the value. A backup (a mix or an optimum of
 //! `reward + Σ p·y`) moves errors as the largest of its choices' mixes of the successors'
-//! errors, and adds its own rounding: the conversion of the probabilities and rewards, the
+//! errors (at an optimum, of the choices within their errors of the best), and adds its own
+//! rounding: the conversion of the probabilities and rewards, the
 //! products and the sum of at most `fan` terms, and the division of a chain's uniform mix, each
 //! half an ulp relative to the terms' sizes, which for terms of one sign is the value itself
 //! (for an optimum too: the chosen choice's value bounds it). After a step that changes
