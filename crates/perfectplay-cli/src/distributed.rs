@@ -241,6 +241,7 @@ pub fn check(
     {
         let asked = Options {
             endless_is_infinite: query.reward,
+            total: query.total,
             outcomes: query.each_initial,
             qualitative: query.zero_one,
             ..Options::default()

@@ -62,7 +62,7 @@ pub fn command() -> Command {
              long-run S [ … ], multi-objective queries.\n\n\
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
              of F, U, X, G, W or R (step bounds of every form included), or an R query of F, \
-             C<=k or I=k, asked or compared with a bound, at the initial states \
+             C, Fc, C<=k or I=k, asked or compared with a bound, at the initial states \
              (without a filter, as in one process; or under any filter over them, \
              filter(op, …, \"init\")), in floats with a certified error bound; each process expands and holds its share of the states, \
              and no state space is built.\n\n\

@@ -407,6 +407,91 @@ fn rewards_across_processes_that_cannot_be_bounded_are_errors() {
     );
 }
 
+/// An MDP for total rewards: from `s=0`, `[a]` earns 1 and goes to `s=1` or the deadlock
+/// `s=2`, half and half; `[b]` earns 3 and ends in the deadlock `s=3`; `[c]` leads to `s=4`,
+/// which may circle for nothing (`[e]`) or end in the deadlock `s=5`, which earns 1 a step for
+/// ever. From `s=1` (which earns 1), back to `s=0` or to `s=3`, half and half.
+const TOTAL: &str = "mdp
+module m
+  s : [0..5] init 0;
+  [a] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [b] s=0 -> (s'=3);
+  [c] s=0 -> (s'=4);
+  [] s=1 -> 1/2 : (s'=0) + 1/2 : (s'=3);
+  [e] s=4 -> (s'=4);
+  [f] s=4 -> (s'=5);
+endmodule
+rewards
+  [a] true : 1;
+  [b] true : 3;
+  s=1 : 1;
+  s=5 : 1;
+endrewards
+";
+
+/// `check --processes N` of `prop`, which must fail with an error that contains `words`.
+fn refused_across(model: &str, prop: &str, processes: &str, words: &str) {
+    fails_with(
+        &["check", model, "--prop", prop, "--processes", processes],
+        words,
+    );
+}
+
+/// The total reward (`C`, `Fc`) across processes, against values worked out by hand. In
+/// [`TOTAL`], the minimiser can keep every reward at zero for ever from `s=0` (`[c]`, then
+/// `[e]` for ever), so `Rmin [ C ]` is 0; the maximiser can reach the deadlock that earns for
+/// ever, so `Rmax [ C ]` is +∞. Without `[c]`: `[a]` is worth `x = 1 + (1/2)(1 + x/2)`, so
+/// `x = 2`, and `[b]` is worth 3. In a chain that leaves a cycle for a deadlock that earns
+/// nothing or for a circle of its own that earns nothing: `x = 1 + y/2`, `y = 2 + x/2` gives
+/// `x = 8/3`. Where the maximiser may circle for nothing beside a reward, the run refuses.
+#[test]
+fn totals_across_processes_agree_with_one_process_and_by_hand() {
+    let model = file("across_total.prism", TOTAL);
+    let no_c = file(
+        "across_total_no_c.prism",
+        &TOTAL.replace("[c] s=0 -> (s'=4);", ""),
+    );
+    let chain = file(
+        "across_total_chain.prism",
+        "dtmc\nmodule m\n  s : [0..3] init 0;\n  [] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);\n  \
+         [] s=1 -> 1/2 : (s'=0) + 1/2 : (s'=3);\n  [] s=2 -> (s'=2);\nendmodule\n\
+         rewards\n  s=0 : 1;\n  [] s=1 : 2;\nendrewards\n",
+    );
+    for processes in ["1", "2", "3", "4"] {
+        near(&model, "Rmin=? [ C ]", processes, 0.0);
+        near(&no_c, "Rmin=? [ C ]", processes, 2.0);
+        near(&no_c, "Rmax=? [ C ]", processes, 3.0);
+        near(&no_c, "Rmin=? [ Fc s=1 ]", processes, 1.0);
+        near(&chain, "R=? [ C ]", processes, 8.0 / 3.0);
+        near(&chain, "R=? [ Fc s=1 ]", processes, 1.0);
+    }
+    for (model, prop) in [
+        (&model, "Rmin=? [ C ]"),
+        (&no_c, "Rmin=? [ C ]"),
+        (&no_c, "Rmax=? [ C ]"),
+        (&no_c, "Rmax=? [ Fc s=2 ]"),
+        (&chain, "R=? [ C ]"),
+        (&chain, "filter(max, R=? [ C ], \"init\")"),
+    ] {
+        agrees(model, "", prop, "2");
+    }
+    // The deadlock `s=5` earns for ever, and the maximiser may circle at `s=4` for nothing.
+    refused_across(
+        &model,
+        "Rmax=? [ C ]",
+        "2",
+        "keep the play going for ever on moves that collect nothing",
+    );
+    let earning = file(
+        "across_total_earning.prism",
+        &TOTAL.replace("[e] s=4 -> (s'=4);", ""),
+    );
+    for processes in ["1", "3"] {
+        let (v, _) = value(&earning, "Rmax=? [ C ]", &["--processes", processes]);
+        assert_eq!(v, f64::INFINITY, "on {processes} processes");
+    }
+}
+
 /// An MDP whose minimiser may circle for ever at no cost (`[a]` and `[b]`), though PRISM
 /// counts only the plays that reach the target: from `s=0` or `s=1`, `[c]` costs 1 and
 /// reaches `s=2` or goes back to `s=0`, half and half, so `x = 1 + x/2` and `x = 2`; `[d]`
@@ -760,6 +845,32 @@ fn ranges_over_initial_states_across_processes_agree_with_one_process() {
     }
 }
 
+/// As [`agrees`] on two processes, but where `may_refuse`, the run may instead refuse because a
+/// maximiser can circle for nothing beside a reward (a total's refusal).
+fn agrees_or_refused(model: &str, prop: &str, may_refuse: bool) {
+    if may_refuse {
+        let o = run(&[
+            "check",
+            model,
+            "--prop",
+            prop,
+            "--json",
+            "-q",
+            "--processes",
+            "2",
+        ]);
+        if !o.status.success() {
+            let stderr = text(&o.stderr);
+            assert!(
+                o.status.code() == Some(2) && stderr.contains("on moves that collect nothing"),
+                "{prop}: {stderr}"
+            );
+            return;
+        }
+    }
+    agrees(model, "", prop, "2");
+}
+
 /// A random MDP (or DTMC) of `n` states as PRISM text: state `s` has one or two commands, each
 /// with up to three outcomes of weights from `w`; state 0 is the target.
 fn random_model(dtmc: bool, n: usize, w: &[u8]) -> String {
@@ -829,7 +940,7 @@ fn random_game(n: usize, w: &[u8]) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 27, ..ProptestConfig::default() })]
 
     /// Random games whose players may circle for nothing, alone or together: expected rewards
     /// and probabilities across two processes against one process.
@@ -837,7 +948,7 @@ proptest! {
     fn random_games_across_processes_agree_with_one_process(
         n in 2usize..7,
         w in proptest::collection::vec(any::<u8>(), 24),
-        which in 0usize..6,
+        which in 0usize..9,
     ) {
         let model = file("across_random_game.prism", &random_game(n, &w));
         let prop = [
@@ -847,8 +958,11 @@ proptest! {
             "<<a,b>> Rmin=? [ F s=0 ]",
             "<<a>> Pmin=? [ F s=0 ]",
             "<<b>> Pmax=? [ F s=0 ]",
+            "<<a>> Rmin=? [ C ]",
+            "<<b>> Rmax=? [ C ]",
+            "<<a,b>> Rmin=? [ Fc s=0 ]",
         ][which];
-        agrees(&model, "", prop, "2");
+        agrees_or_refused(&model, prop, which >= 6);
     }
 }
 
@@ -878,6 +992,14 @@ proptest! {
                 (false, false) => "Rmin=? [ F s=0 ]",
             };
             agrees(&model, "", prop, "2");
+            // The total, which only a maximiser circling for nothing beside a reward makes
+            // the run refuse.
+            let total = match (dtmc, max) {
+                (true, _) => "R=? [ C ]",
+                (false, true) => "Rmax=? [ C ]",
+                (false, false) => "Rmin=? [ C ]",
+            };
+            agrees_or_refused(&model, total, max && !dtmc);
             return Ok(());
         }
         let model = file("across_random.prism", &random_model(dtmc, n, &w));
@@ -927,7 +1049,7 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
     };
     for (prop, words) in [
         (
-            "filter(max, R=? [ C ], \"init\")",
+            "filter(max, R=? [ F0 s=3 ], \"init\")",
             "check this property in one process",
         ),
         (

@@ -18,8 +18,10 @@
 //!    value crosses to a worker once however many of its outcomes wait for it. (The table
 //!    that finds a successor's link again is let go whenever it outgrows the worker's own
 //!    states; a successor met after that gets a second link.)
-//! 2. **Endless plays**, where a play that never ends is worth infinitely much
-//!    ([`Options::endless_is_infinite`]): the states from which the player it is against cannot
+//! 2. **Endless plays**. Where the value is a total reward ([`Options::total`]), the states from
+//!    which the minimiser can keep every reward at zero for ever are found first, as a greatest
+//!    fixed point in rounds, and are worth zero. Where a play that never ends is worth
+//!    infinitely much ([`Options::endless_is_infinite`]): the states from which the player it is against cannot
 //!    make the play end with probability one, found in rounds as a nested fixed point, take
 //!    that worth as their final value.
 //!    Where the game is one of probabilities instead (no reward on a move, every terminal
@@ -131,6 +133,14 @@ pub struct Options {
     /// the play end with probability one then take that value. Otherwise the values there are
     /// left to the bounds, which do not close, and the run ends with an error.
     pub endless_is_infinite: bool,
+    /// Whether the value is the total reward a play collects, endless plays included (PRISM's
+    /// `R [ C ]`; rewards must be at least zero): the states from which the minimiser can keep
+    /// every reward at zero for ever are worth exactly zero, found from the graph before any
+    /// value flows back. With [`Options::endless_is_infinite`] (against the minimiser), every
+    /// other endless play collects a reward infinitely often and is worth +∞, provided the
+    /// players together cannot keep a play going for nothing among those states; where they
+    /// can, the run refuses. Without it, as for a reward to reach a target.
+    pub total: bool,
     /// Whether the start stands for the states asked about, its outcomes (a model's initial
     /// states, as a chance node over them): the run then reports each of their values
     /// ([`DistReport::outcomes`]), each within the precision, rather than the start's own.
@@ -155,6 +165,7 @@ impl Default for Options {
             connect_timeout: Duration::from_secs(60),
             max_rounds: 1_000_000,
             endless_is_infinite: false,
+            total: false,
             outcomes: false,
             qualitative: false,
             gather: 1 << 20,

@@ -6,7 +6,9 @@
 //! Those states are the complement of the loser's almost-sure reachability of the terminals, a
 //! nested fixed point computed in rounds as the other analyses are: the greatest set `X` such
 //! that from every state of `X` the play reaches a terminal by moves that stay in `X`, where
-//! "reaches" is a least fixed point: a terminal; a state of the loser with a choice whose
+//! "reaches" is a least fixed point: a terminal (or a state already final, whose play has a
+//! known finite worth from there on, as for the states a total reward finds worth zero); a
+//! state of the loser with a choice whose
 //! outcomes all lie in `X` and one of them in the set found so far; any other state (chance,
 //! the other player) whose every choice is such. Where a state falls out of `X`, its
 //! predecessors' links are marked and the reachability starts again, until `X` stands.
@@ -141,7 +143,7 @@ impl Work<'_> {
     ) -> Result<Vec<bool>, DistError> {
         let p = &self.part;
         let mut ends: Vec<bool> = (0..p.len())
-            .map(|s| p.kind[s] == Kind::Terminal && alive[s])
+            .map(|s| (p.kind[s] == Kind::Terminal || p.fin[s]) && alive[s])
             .collect();
         let mut found: Vec<usize> = (0..p.len()).filter(|&s| ends[s]).collect();
         marks.ends.iter_mut().for_each(|e| *e = false);

@@ -7,7 +7,7 @@ use perfectplay::Player;
 use timely::worker::Worker;
 
 use super::Work;
-use crate::part::{Bounds, Kind, Part};
+use crate::part::{Bounds, Kind};
 use crate::round::{total_sent, Body, Figures, Msg, FIGURES};
 use crate::DistError;
 
@@ -649,78 +649,6 @@ impl Work<'_> {
             return Ok(false);
         }
         given_up(ending.is_some(), keeper)
-    }
-
-    /// Whether the players together can keep the play going for ever, with probability one, on
-    /// moves that collect nothing: the greatest set of open states where each decision has
-    /// such a move and chance's every outcome is such, found by removing states round after
-    /// round. A cycle that needs both players' moves counts: the backup has a fixed point that
-    /// circles there for nothing whoever chooses it (a maximiser content with an endless play,
-    /// a minimiser content with the cycle's zero), below the value. Where no such set exists,
-    /// the backup has one fixed point, which makes a checked guess a bound.
-    fn trapped(&mut self, worker: &mut Worker, open: &[usize]) -> Result<bool, DistError> {
-        let p = &self.part;
-        // Per link: whether its successor may still be kept.
-        let mut inside: Vec<bool> = p.link_fin.iter().map(|&f| !f).collect();
-        let mut kept = vec![false; p.len()];
-        for &s in open {
-            kept[s] = true;
-        }
-        let stays = |p: &Part, inside: &[bool], c: usize| {
-            p.choice_reward[c] == 0.0
-                && (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
-                    .all(|k| inside[p.link[k] as usize] && p.r[k] == 0.0)
-        };
-        let me = self.rounds.index;
-        let mut check: Vec<usize> = open.to_vec();
-        loop {
-            while let Some(s) = check.pop() {
-                if !kept[s] {
-                    continue;
-                }
-                let p = &self.part;
-                let mut choices = p.first[s] as usize..p.first[s + 1] as usize;
-                let keeps = match p.kind[s] {
-                    Kind::Decision(_) => choices.any(|c| stays(p, &inside, c)),
-                    _ => choices.all(|c| stays(p, &inside, c)),
-                };
-                if keeps {
-                    continue;
-                }
-                kept[s] = false;
-                for &(to, link) in p.preds.of(s) {
-                    if to == me {
-                        inside[link as usize] = false;
-                        check.extend(p.users.of(link as usize).iter().map(|&t| t as usize));
-                    } else {
-                        self.out.push(Msg {
-                            to,
-                            body: Body::Mark { link },
-                        });
-                    }
-                }
-            }
-            // Counted here, not by the round: states queued for iteration wait meanwhile.
-            let mut figures = [0.0; FIGURES];
-            figures[0] = kept.iter().filter(|&&k| k).count() as f64;
-            figures[1] = self.out.len() as f64;
-            let statuses = self.round(worker, None, figures)?;
-            if statuses.iter().all(|s| s.figures[1] == 0.0) {
-                return Ok(statuses.iter().any(|s| s.figures[0] != 0.0));
-            }
-            for m in self.out.drain(..) {
-                if let Body::Mark { link } = m.body {
-                    inside[link as usize] = false;
-                    check.extend(
-                        self.part
-                            .users
-                            .of(link as usize)
-                            .iter()
-                            .map(|&t| t as usize),
-                    );
-                }
-            }
-        }
     }
 
     /// For the open states: whether a move on a cycle collects a reward; bounds from the final

@@ -16,6 +16,7 @@ use crate::{DistError, Options};
 
 mod direct;
 mod endless;
+mod free;
 mod iterate;
 mod qualitative;
 
@@ -106,6 +107,9 @@ pub(crate) fn run(
     };
     work.explore(worker)?;
     work.part.explored();
+    if options.total {
+        work.zero_for_ever(worker)?;
+    }
     if options.endless_is_infinite {
         if let Some(loser) = model.endless_play_loser() {
             work.endless(worker, loser)?;

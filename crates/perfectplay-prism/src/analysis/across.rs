@@ -21,6 +21,10 @@
 //! (rewards must be at least zero), the target is worth zero, and an endless play is worth +∞
 //! against the minimiser: the solver must give that worth to the states from which the target
 //! may be missed (PRISM's +∞), and a state that can never leave keeps its loop for it to find.
+//! A total (`C`, or `Fc φ`, whose play that misses φ earns its total) is the same game, but
+//! the solver must first give zero to the states from which the minimiser can keep every
+//! reward at zero for ever: from the others, an endless play collects a reward infinitely
+//! often. A deadlock's loop there earns its state reward.
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -77,6 +81,10 @@ pub(crate) struct AcrossModel<K> {
     /// Whether the reward is the state reward at the last step (`I=k`) rather than what
     /// the steps earn.
     pub(crate) instant: bool,
+    /// Whether the reward is the total a play collects, endless plays included (`C`, and
+    /// `Fc φ` where φ is missed), rather than +∞ wherever the target may be missed: a state
+    /// that never leaves then keeps what its loop earns, for the solver to find zero or +∞.
+    pub(crate) total: bool,
 }
 
 impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
@@ -159,7 +167,8 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
         self.stepper
             .expand(s, |ex| -> Result<(), String> {
                 let stays = ex.dist.iter().all(|&(_, t)| t == s);
-                if stays && counts && (self.steps.is_none() || self.reward.is_none()) {
+                if stays && counts && !self.total && (self.steps.is_none() || self.reward.is_none())
+                {
                     // It never leaves (a deadlock, or loops alone), and it is not in the
                     // target, which counts by now: a probability of zero (however many steps
                     // are left), or a reward of +∞ (with no step bound), which the solver
@@ -173,9 +182,9 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     }
                     return Ok(());
                 }
-                if ex.choices.is_empty() && self.steps.is_some() {
-                    // A deadlock, with steps still to count: its loop, which is no command
-                    // and earns no transition reward.
+                if ex.choices.is_empty() && (self.steps.is_some() || self.total) {
+                    // A deadlock, with steps still to count or a total to collect: its loop,
+                    // which is no command and earns no transition reward.
                     let reward = match (&self.reward, state_reward, self.instant) {
                         (Some(_), Some(state), false) => rat_of(state, "a reward")
                             .map_err(|e| format!("in state {}: {e}", here()))?,
@@ -389,6 +398,7 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         steps: r.steps,
         first: r.first,
         instant: matches!(query.path, Path::Instant(_)),
+        total: matches!(query.path, Path::Total | Path::EventuallyCumulative(_)),
     });
     Ok(AcrossGame {
         model,
@@ -403,7 +413,7 @@ const MAX_STEPS: u32 = 100_000;
 
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
-     step bounds or without) and R queries of F, C<=k and I=k are answered, or compared with \
+     step bounds or without) and R queries of F, Fc, C, C<=k and I=k are answered, or compared with \
      a bound, at the initial states or under a filter over them (filter(op, …, \"init\")), \
      and arithmetic over such queries; check this property in one process";
 
@@ -420,7 +430,9 @@ pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<AcrossGame,
                 | Path::Now(_)
         ),
         Measure::Reward(_) => match r.query.path {
-            Path::Eventually(_) => r.steps.is_none() && r.first == 0,
+            Path::Eventually(_) | Path::EventuallyCumulative(_) | Path::Total => {
+                r.steps.is_none() && r.first == 0
+            }
             Path::Cumulative(_) | Path::Instant(_) => r.steps.is_some(),
             _ => false,
         },

@@ -23,6 +23,11 @@ pub struct AcrossQuery {
     /// where the target may be missed, and the game's solver must give an endless play that
     /// worth (the minimiser loses it) rather than leave its bounds open there.
     pub reward: bool,
+    /// Whether the reward is the total a play collects, endless plays included (`R [ C ]`,
+    /// `R [ Fc φ ]`): the states from which the minimiser can keep every reward at zero for
+    /// ever are worth zero, and the game's solver must find them from the graph; every other
+    /// endless play is worth +∞ ([`AcrossQuery::reward`]).
+    pub total: bool,
     /// Whether the answer is made of each initial state's value (their range, a bound that
     /// must hold in each, a filter over them): the game's start is then a chance node over
     /// them, and its solver must report the bounds of each of its outcomes, in order.
@@ -36,7 +41,8 @@ pub struct AcrossQuery {
 }
 
 /// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
-/// `U`, `X`, `G`, `W` or `R`, step bounds included, or an R query of `F`, `C<=k` or `I=k`,
+/// `U`, `X`, `G`, `W` or `R`, step bounds included, or an R query of `F`, `Fc`, `C`, `C<=k`
+/// or `I=k`,
 /// asked (`=?`) or compared with a bound (`P>=0.5 [ … ]`), at the initial states (each of
 /// several, as PRISM answers such a property: their range, or a bound that must hold in
 /// each), or under a filter over them (`filter(op, …, "init")`, every operator). Any other
@@ -89,6 +95,11 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
     }
     let complement = r.complement;
     let reward = matches!(r.query.what, crate::syntax::ast::Measure::Reward(_));
+    let total = reward
+        && matches!(
+            r.query.path,
+            crate::syntax::ast::Path::Total | crate::syntax::ast::Path::EventuallyCumulative(_)
+        );
     let game =
         crate::analysis::across::across_model(program, &r).map_err(|e| Error::of(&prop.text, e))?;
     // `state` takes one state: told before the solve rather than after it.
@@ -118,6 +129,7 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
     Ok(AcrossQuery {
         model: game.model,
         reward,
+        total,
         each_initial: game.each_initial,
         zero_one,
         reading: AcrossReading {
