@@ -287,6 +287,9 @@ fn an_end_component_worth_between_zero_and_one_across_processes() {
 #[test]
 fn qvbs_rewards_across_processes_agree_with_one_process() {
     for (model, consts, prop, processes) in [
+        ("leader_sync/leader_sync.3-2.prism", "", "R=? [ C ]", "2"),
+        ("leader_sync/leader_sync.4-2.prism", "", "R=? [ C ]", "3"),
+        ("csma/csma.2-2.prism", "", "Rmin=? [ C ]", "2"),
         (
             "consensus/consensus.2.prism",
             "K=2",
