@@ -591,7 +591,7 @@ fn is_number(loaded: &Loaded, props: &Props, prop: &Prop, e: &crate::syntax::ast
         }
         ExprKind::Ite(_, a, _) => is_number(loaded, props, prop, a),
         ExprKind::Name(_) => {
-            let Ok((c, _)) = over_states(loaded, props, prop, e) else {
+            let Ok((c, _)) = over_states(&loaded.program, props, prop, e) else {
                 return false;
             };
             let mut vals = Vec::new();
@@ -609,14 +609,12 @@ fn is_number(loaded: &Loaded, props: &Props, prop: &Prop, e: &crate::syntax::ast
 /// `e`, a part of property `prop` that is no query, compiled over the model's states, without
 /// the mark of a value computed in floating point, and whether it had the mark.
 fn over_states(
-    loaded: &Loaded,
+    program: &Program,
     props: &Props,
     prop: &Prop,
     e: &crate::syntax::ast::Expr,
 ) -> Result<(CExpr, bool), AnalysisError> {
-    let c = loaded
-        .program
-        .resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
+    let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
     let inexact = c.inexact();
     Ok(match c {
         CExpr::Inexact(inner) => (*inner, inexact),
@@ -635,7 +633,7 @@ fn value_at_start(
     e: &crate::syntax::ast::Expr,
 ) -> Result<(crate::program::value::Value, bool), AnalysisError> {
     let program = &loaded.program;
-    let (c, inexact) = over_states(loaded, props, prop, e)?;
+    let (c, inexact) = over_states(&loaded.program, props, prop, e)?;
     if let CExpr::Const(v) = c {
         return Ok((v, inexact));
     }

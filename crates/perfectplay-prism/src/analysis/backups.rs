@@ -225,6 +225,11 @@ impl<'a> Backups<'a> {
             (v, e)
         };
         let choices = space.choices_of(s as u32);
+        // Where rewards of both signs keep the value from bounding the terms, their size.
+        let signed_size = match self.signed {
+            true => Some(self.size(s, &now.values)),
+            false => None,
+        };
         let (v, e) = if self.dtmc {
             let k = choices.len() as f64;
             let (v, e) = choices
@@ -253,10 +258,7 @@ impl<'a> Backups<'a> {
             // overtake it: the error is then the largest of the choices near it (of all,
             // where there were too many to keep).
             if count <= NEAR_CHOICES {
-                let signed = match self.signed {
-                    true => 2.0 * self.size(s, &now.values),
-                    false => 0.0,
-                };
+                let signed = 2.0 * signed_size.unwrap_or(0.0);
                 let near = |&&(cv, ce): &&(f64, f64)| {
                     let apart = (cv - v).abs();
                     let doubt = (ce + be) * (1.0 + self.rounding)
@@ -276,10 +278,7 @@ impl<'a> Backups<'a> {
             true => v.clamp(0.0, 1.0),
             false => v,
         };
-        let size = match self.signed {
-            true => self.size(s, &now.values),
-            false => v.abs(),
-        };
+        let size = signed_size.unwrap_or(v.abs());
         let e = (e + self.rounding * size) * (1.0 + self.rounding);
         (v, e)
     }

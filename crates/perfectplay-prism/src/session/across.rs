@@ -199,19 +199,9 @@ impl AcrossProperty {
                 "a query of a property across processes was not solved",
             )),
         };
-        let constant = |e: &Expr| {
-            let v = c
-                .program
-                .resolve_over_states(&c.prop.file, &c.prop.src, e, &c.props.scope)?;
-            let inexact = v.inexact();
-            match v {
-                CExpr::Const(v) => Ok((v, inexact)),
-                CExpr::Inexact(inner) => match *inner {
-                    CExpr::Const(v) => Ok((v, inexact)),
-                    _ => Err(unsupported(READS_STATE)),
-                },
-                _ => Err(unsupported(READS_STATE)),
-            }
+        let constant = |e: &Expr| match super::over_states(&c.program, &c.props, &c.prop, e)? {
+            (CExpr::Const(v), inexact) => Ok((v, inexact)),
+            _ => Err(unsupported(READS_STATE)),
         };
         let answer = crate::analysis::compound::evaluate(
             &c.prop.expr,

@@ -101,6 +101,14 @@ fn product_error(a: f64, b: f64, p: f64) -> f64 {
     }
 }
 
+/// Whether `diff`, the computed difference of two values whose radii add up to `radii`, is
+/// positive beyond doubt: larger than both bounds, with the rounding of the difference and of
+/// this test itself. The exact values are then ordered as the floats are. False for NaN.
+#[inline(always)]
+fn beyond_doubt(diff: f64, radii: f64) -> bool {
+    diff > Bounded::bound(radii) * (1.0 + 4.0 * UNIT) + UNIT * diff.abs()
+}
+
 /// Whether `x` is a power of two (or zero) times a sign: a product with it is exact, unless
 /// it leaves the normal range.
 #[inline(always)]
@@ -240,8 +248,7 @@ impl Number for Bounded {
     /// within the bounds may still hide is bounded after the solve (see
     /// [`Stats::error_bound`](crate::Stats::error_bound)).
     fn clearly_better(a: &Bounded, b: &Bounded) -> bool {
-        let doubt = Bounded::bound(a.radius + b.radius);
-        a.value - b.value > doubt * (1.0 + 4.0 * UNIT) + UNIT * (a.value - b.value).abs()
+        beyond_doubt(a.value - b.value, a.radius + b.radius)
     }
     fn tie(a: &Bounded, b: &Bounded) -> bool {
         f64::tie(&a.value, &b.value)
@@ -252,11 +259,9 @@ impl Number for Bounded {
     /// most the most either moves.
     #[inline(always)]
     fn absorb(&mut self, other: &Bounded) {
-        let apart = (self.value - other.value).abs();
-        let doubt = Bounded::bound(self.radius + other.radius);
         // (A difference of infinities, NaN, is near: the larger radius.)
-        let far = apart > doubt * (1.0 + 4.0 * UNIT) + UNIT * apart;
-        if !far {
+        let apart = (self.value - other.value).abs();
+        if !beyond_doubt(apart, self.radius + other.radius) {
             self.radius = self.radius.max(other.radius);
         }
     }
