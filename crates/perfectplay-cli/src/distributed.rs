@@ -14,7 +14,7 @@ use clap::{Arg, ArgMatches, Command};
 use perfectplay::dynamic::DynModel;
 use perfectplay_dist::{DistReport, DistValue, Options, Run};
 use perfectplay_games::{GameSpec, Params};
-use perfectplay_prism::{AcrossAnswer, AcrossProperty};
+use perfectplay_prism::{AcrossAnswer, AcrossProperty, AcrossStep, Found};
 use serde::Serialize;
 
 use crate::say::say;
@@ -108,11 +108,32 @@ enum Ran {
 /// `asked` holds what the query decides ([`Options::endless_is_infinite`],
 /// [`Options::outcomes`], [`Options::qualitative`]); the command line the rest.
 fn run(model: Box<dyn DynModel>, m: &ArgMatches, what: &str, asked: Options) -> Result<Ran> {
+    let (model, run, options) = match setup(Arc::from(model), m, what, asked)? {
+        Setup::Launched(code) => return Ok(Ran::Launched(code)),
+        Setup::Ready(model, run, options) => (model, run, options),
+    };
+    Ok(match perfectplay_dist::solve(model, &run, &options)? {
+        Some(report) => Ran::Report(report),
+        None => Ran::Done,
+    })
+}
+
+/// How this process takes part in a run across processes.
+enum Setup {
+    /// This command started the run's processes and printed what process 0 printed.
+    Launched(ExitCode),
+    /// This is one of the run's processes: the model, the run and its options.
+    Ready(Arc<dyn DynModel>, Run, Options),
+}
+
+/// The launch of a run across processes of `model` (see [`run`]), or this process's part of
+/// it.
+fn setup(model: Arc<dyn DynModel>, m: &ArgMatches, what: &str, asked: Options) -> Result<Setup> {
     if m.get_flag("exact") {
         bail!("--exact is not available across processes yet: the solve there is in floats, with a certified error bound");
     }
     if let Some(&n) = m.get_one::<u64>("processes") {
-        return launch(n as usize).map(Ran::Launched);
+        return launch(n as usize).map(Setup::Launched);
     }
     let path = m.get_one::<String>("hostfile").expect("required");
     let text = std::fs::read_to_string(path).map_err(|e| anyhow!("cannot read '{path}': {e}"))?;
@@ -142,11 +163,7 @@ fn run(model: Box<dyn DynModel>, m: &ArgMatches, what: &str, asked: Options) -> 
         process,
         fingerprint,
     };
-    let model: Arc<dyn DynModel> = Arc::from(model);
-    Ok(match perfectplay_dist::solve(model, &run, &options)? {
-        Some(report) => Ran::Report(report),
-        None => Ran::Done,
-    })
+    Ok(Setup::Ready(model, run, options))
 }
 
 /// Runs `solve` across processes.
@@ -235,22 +252,46 @@ pub fn check(
     let mut reports = Vec::new();
     let mut answers = Vec::new();
     let several = property.queries.len() > 1;
-    for (i, query) in std::mem::take(&mut property.queries)
+    for (i, step) in std::mem::take(&mut property.queries)
         .into_iter()
         .enumerate()
     {
+        // Each query's run has a fingerprint of its own, so that processes at different
+        // queries refuse each other.
+        let what = match several {
+            true => format!("{what} query {i}"),
+            false => what.to_string(),
+        };
+        let query = match step {
+            AcrossStep::Solve(query) => query,
+            AcrossStep::Find(find) => {
+                // A filter's states, found first by a run of their own.
+                let (model, run, options) = match setup(
+                    find.model.clone(),
+                    m,
+                    &format!("{what}: the filter's states"),
+                    Options::default(),
+                )? {
+                    Setup::Launched(code) => return Ok(code),
+                    Setup::Ready(model, run, options) => (model, run, options),
+                };
+                let reached = perfectplay_dist::reach(model, &run, &options)?;
+                reports.extend(reached.report);
+                match find.found(&reached.states)? {
+                    Found::Solve(query) => query,
+                    Found::Answered(answer) => {
+                        answers.push(answer);
+                        continue;
+                    }
+                }
+            }
+        };
         let asked = Options {
             endless_is_infinite: query.reward,
             total: query.total,
             outcomes: query.each_initial,
             qualitative: query.zero_one,
             ..Options::default()
-        };
-        // Each query's run has a fingerprint of its own, so that processes at different
-        // queries refuse each other.
-        let what = match several {
-            true => format!("{what} query {i}"),
-            false => what.to_string(),
         };
         let report = match run(query.model, m, &what, asked)? {
             Ran::Launched(code) => return Ok(code),
@@ -305,13 +346,19 @@ pub fn check(
 }
 
 /// The reports of the runs of one property's queries as one: their states, rounds, messages
-/// and times added, each process's greatest peak memory, and the method where all share it;
+/// and times added, each process's greatest peak memory, and the method where all share it
+/// (an exploration that found a filter's states first is said first);
 /// `None` for none (a process other than the first, which gets no report).
 fn merged(reports: Vec<DistReport>) -> Option<DistReport> {
+    let found_first = reports
+        .iter()
+        .any(|r| r.method == perfectplay_dist::REACH_METHOD);
     let mut all = reports.into_iter();
     let mut total = all.next()?;
     for r in all {
-        if r.method != total.method {
+        if total.method == perfectplay_dist::REACH_METHOD {
+            total.method = r.method;
+        } else if r.method != total.method && r.method != perfectplay_dist::REACH_METHOD {
             total.method = "distributed: each query as its own game, combined";
         }
         total.states += r.states;
@@ -322,6 +369,24 @@ fn merged(reports: Vec<DistReport>) -> Option<DistReport> {
         for (peak, p) in total.peak_memory.iter_mut().zip(r.peak_memory) {
             *peak = (*peak).max(p);
         }
+    }
+    if found_first {
+        total.method = match total.method {
+            "distributed: retrograde analysis" => {
+                "distributed: the filter's states found first, then retrograde analysis"
+            }
+            "distributed: retrograde analysis, then interval iteration" => {
+                "distributed: the filter's states found first, then retrograde analysis and \
+                 interval iteration"
+            }
+            perfectplay_dist::REACH_METHOD => "distributed: the filter's states found (none)",
+            "distributed: retrograde analysis, interval iteration, then the open states solved \
+             directly in one worker" => {
+                "distributed: the filter's states found first, then retrograde analysis, \
+                 interval iteration and the open states solved directly in one worker"
+            }
+            _ => "distributed: the filter's states found first, then each query's own solve",
+        };
     }
     Some(total)
 }

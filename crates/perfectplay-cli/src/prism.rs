@@ -63,8 +63,8 @@ pub fn command() -> Command {
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
              of F, U, X, G, W or R (step bounds of every form included), or an R query of F, \
              C, Fc, C<=k or I=k, asked or compared with a bound, at the initial states \
-             (without a filter, as in one process; or under any filter over them, \
-             filter(op, …, \"init\")), in floats with a certified error bound; each process expands and holds its share of the states, \
+             (without a filter, as in one process), or under any filter (filter(op, …, \
+             states): its states found first by an exploration across processes), in floats with a certified error bound; each process expands and holds its share of the states, \
              and no state space is built.\n\n\
              explain, play, distribution and strategy take a model file in place of a game, \
              with --prop saying what is optimised: \

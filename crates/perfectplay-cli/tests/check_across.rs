@@ -733,7 +733,7 @@ label \"end\" = s>=3 & s<=4;
 fn same_answer(one: &serde_json::Value, across: &serde_json::Value) -> bool {
     let near = |a: &serde_json::Value, b: &serde_json::Value, bound: f64| match a.as_bool() {
         Some(t) => b.as_bool() == Some(t),
-        None => (number(a) - number(b)).abs() <= bound,
+        None => number(a) == number(b) || (number(a) - number(b)).abs() <= bound,
     };
     let bound = one["error_bound"].as_f64().unwrap_or(0.0)
         + across["error_bound"].as_f64().unwrap_or(0.0)
@@ -757,6 +757,93 @@ fn same_answer(one: &serde_json::Value, across: &serde_json::Value) -> bool {
         && a.iter()
             .zip(&b)
             .all(|((s, x), (t, y))| s == t && near(x, y, bound))
+}
+
+/// Filters over other states than the initial ones across processes (found by an exploration
+/// of their own first), every operator, on a chain, an MDP and a game, with a condition of
+/// variables, of labels, none (every reachable state), and one no reachable state meets,
+/// against one process.
+#[test]
+fn filters_over_other_states_across_processes_agree_with_one_process() {
+    let chain = file("across_filters_other.prism", THREE);
+    let mdp = file("across_filters_mdp.prism", REWARDS);
+    let game = file(
+        "across_filters_game.prism",
+        &format!("{GAME}rewards\n  true : 1;\nendrewards\n"),
+    );
+    let mut cases: Vec<(&str, String)> = Vec::new();
+    for states in [", s>=1", "", ", \"a\" | s=5", ", !\"end\"", ", s>9"] {
+        for op in [
+            "max", "min", "avg", "sum", "first", "range", "argmin", "argmax", "print",
+        ] {
+            cases.push((&chain, format!("filter({op}, P=? [ F \"a\" ]{states})")));
+            cases.push((&chain, format!("filter({op}, R=? [ F \"end\" ]{states})")));
+            cases.push((&chain, format!("filter({op}, P=? [ F<=2 \"a\" ]{states})")));
+        }
+        for op in ["forall", "exists", "count", "print"] {
+            cases.push((&chain, format!("filter({op}, P>=0.3 [ F \"a\" ]{states})")));
+        }
+    }
+    for (states, game_states, ops) in [
+        (", s<3", ", x<3", ["max", "min", "avg", "print"]),
+        ("", "", ["argmax", "sum", "range", "first"]),
+    ] {
+        for op in ops {
+            cases.push((&mdp, format!("filter({op}, Pmax=? [ F \"done\" ]{states})")));
+            cases.push((&mdp, format!("filter({op}, Rmin=? [ F \"done\" ]{states})")));
+            let query = "<<a>> Pmax=? [ F x=3 ]";
+            cases.push((&game, format!("filter({op}, {query}{game_states})")));
+        }
+    }
+    cases.push((&mdp, "filter(count, Pmin>=0.5 [ F \"done\" ])".to_string()));
+    cases.push((
+        &game,
+        "filter(forall, <<b>> Rmin<=4 [ F x=3 ], x<3)".to_string(),
+    ));
+    for (model, prop) in &cases {
+        let one = run(&["check", model, "--prop", prop, "--json", "-q"]);
+        let across = run(&[
+            "check",
+            model,
+            "--prop",
+            prop,
+            "--json",
+            "-q",
+            "--processes",
+            "2",
+        ]);
+        if !one.status.success() {
+            // No reachable state meets the condition of a maximum, say: the same error.
+            assert_eq!(
+                text(&one.stderr),
+                text(&across.stderr),
+                "{prop}: one process and across processes fail alike"
+            );
+            continue;
+        }
+        assert!(across.status.success(), "{prop}: {}", text(&across.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+        let across: serde_json::Value = serde_json::from_slice(&across.stdout).unwrap();
+        assert!(
+            same_answer(answer(&v), &across),
+            "{prop}: {across}, one process: {v}"
+        );
+    }
+    // On 3 processes, and under arithmetic.
+    let prop = "filter(max, P=? [ F \"a\" ], s>=1)";
+    assert!(same_answer(
+        answer(&json(&chain, prop, &[])),
+        &json(&chain, prop, &["--processes", "3"])
+    ));
+    let (v, bound) = value(
+        &chain,
+        "1 - filter(min, P=? [ F \"a\" ], s>=1)",
+        &["--processes", "2"],
+    );
+    assert!(
+        (v - 1.0).abs() <= bound,
+        "{v} ± {bound}: s=4 never reaches \"a\""
+    );
 }
 
 /// Filters over the initial states across processes, every operator, against one process;
@@ -809,7 +896,7 @@ fn filters_over_initial_states_across_processes_agree_with_one_process() {
             "takes true or false",
         ),
         (
-            "filter(max, P=? [ F \"a\" ], s>0)",
+            "filter(max, P=? [ F \"a\" ], P>0.5 [ X \"a\" ])",
             "check this property in one process",
         ),
     ] {
@@ -1061,7 +1148,7 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
         ),
         ("P=? [ F<=100001 s=3 ]", "at most 100000 steps"),
         (
-            "filter(forall, P>=0.5 [ F s=3 ])",
+            "filter(forall, P>=0.5 [ F s=3 ], P>0 [ X s=3 ])",
             "check this property in one process",
         ),
         ("E [ F s=3 ]", "E and A"),

@@ -294,6 +294,104 @@ pub fn solve(
     options: &Options,
 ) -> Result<Option<DistReport>, DistError> {
     let started = Instant::now();
+    let workers = options.workers.max(1);
+    let processes = run.hosts.len().max(1);
+    let results = execute(model, run, options, move |worker, model, options| {
+        work::run(worker, model, options, workers)
+    })?;
+    let report = results.into_iter().flatten().next();
+    Ok(report.map(|o| {
+        let method = match (o.iterated, o.direct) {
+            (true, true) => {
+                "distributed: retrograde analysis, interval iteration, then the open states \
+                 solved directly in one worker"
+            }
+            (true, false) => "distributed: retrograde analysis, then interval iteration",
+            _ => "distributed: retrograde analysis",
+        };
+        report_of(o, method, processes, workers, started)
+    }))
+}
+
+/// The report of a run from worker 0's outcome.
+fn report_of(
+    o: work::Outcome,
+    method: &'static str,
+    processes: usize,
+    workers: usize,
+    started: Instant,
+) -> DistReport {
+    let value = |[v, lo, hi]: [f64; 3]| DistValue::new(v, lo, hi);
+    DistReport {
+        start: value([o.v, o.lo, o.hi]),
+        outcomes: o.outcomes.into_iter().map(value).collect(),
+        method,
+        processes,
+        workers,
+        states: o.states,
+        rounds: o.rounds,
+        messages: o.messages,
+        bytes: o.bytes,
+        peak_memory: o.peaks,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}
+
+/// What an exploration across processes found ([`reach`]).
+pub struct Reached {
+    /// The bytes of every terminal state reached, sorted: the same in every process.
+    pub states: Vec<Vec<u8>>,
+    /// Process 0's report of the run: its states, rounds, messages, memory and time (its
+    /// start's value is not solved, and its method is [`REACH_METHOD`]); `None` in the others.
+    pub report: Option<DistReport>,
+}
+
+/// The method of an exploration's report ([`Reached::report`]).
+pub const REACH_METHOD: &str = "distributed: exploration";
+
+/// Runs this process's part of a distributed exploration of `model` that collects the
+/// terminal states it reaches: every process returns the bytes of all of them, sorted (the
+/// same list in each), and process 0 the run's figures. Nothing is solved; of `options`, the workers, the state limit and the
+/// connection's timeout count. Every process must be started with the same model, options
+/// and hosts. A front end uses it to find states of interest first (a filter's states, say,
+/// made terminal by a game of its own), then solves from them.
+pub fn reach(model: Arc<dyn DynModel>, run: &Run, options: &Options) -> Result<Reached, DistError> {
+    let started = Instant::now();
+    let workers = options.workers.max(1);
+    let processes = run.hosts.len().max(1);
+    let results = execute(model, run, options, move |worker, model, options| {
+        work::reach(worker, model, options, workers)
+    })?;
+    let mut reached = Reached {
+        states: Vec::new(),
+        report: None,
+    };
+    for (i, (states, outcome)) in results.into_iter().enumerate() {
+        if i == 0 {
+            reached.states = states;
+        }
+        if let Some(o) = outcome {
+            reached.report = Some(report_of(o, REACH_METHOD, processes, workers, started));
+        }
+    }
+    Ok(reached)
+}
+
+/// Runs `each` in every worker of this process, connected to the other processes of `run`,
+/// and returns every worker's result, or the first error of any.
+fn execute<T: Send + 'static>(
+    model: Arc<dyn DynModel>,
+    run: &Run,
+    options: &Options,
+    each: impl Fn(
+            &mut timely::worker::Worker,
+            &dyn perfectplay::encoded::EncodedModel,
+            &Options,
+        ) -> Result<T, DistError>
+        + Send
+        + Sync
+        + 'static,
+) -> Result<Vec<T>, DistError> {
     model
         .encoded()
         .start()
@@ -335,15 +433,14 @@ pub fn solve(
         builders,
         others,
         timely::WorkerConfig::default(),
-        move |worker| work::run(worker, model.encoded(), &shared, workers),
+        move |worker| each(worker, model.encoded(), &shared),
     )
     .map_err(DistError::Network)?;
-    let mut report = None;
+    let mut results = Vec::new();
     let mut first_error = None;
     for result in guards.join() {
         match result {
-            Ok(Ok(Some(outcome))) => report = Some(outcome),
-            Ok(Ok(None)) => {}
+            Ok(Ok(r)) => results.push(r),
             Ok(Err(e)) => {
                 first_error.get_or_insert(e);
             }
@@ -352,32 +449,10 @@ pub fn solve(
             }
         }
     }
-    if let Some(e) = first_error {
-        return Err(e);
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(results),
     }
-    Ok(report.map(|o| {
-        let value = |[v, lo, hi]: [f64; 3]| DistValue::new(v, lo, hi);
-        DistReport {
-            start: value([o.v, o.lo, o.hi]),
-            outcomes: o.outcomes.into_iter().map(value).collect(),
-            method: match (o.iterated, o.direct) {
-                (true, true) => {
-                    "distributed: retrograde analysis, interval iteration, then the open states \
-                     solved directly in one worker"
-                }
-                (true, false) => "distributed: retrograde analysis, then interval iteration",
-                _ => "distributed: retrograde analysis",
-            },
-            processes,
-            workers,
-            states: o.states,
-            rounds: o.rounds,
-            messages: o.messages,
-            bytes: o.bytes,
-            peak_memory: o.peaks,
-            seconds: started.elapsed().as_secs_f64(),
-        }
-    }))
 }
 
 /// A 64-bit hash of `bytes` that is the same in every process and on every machine (FNV-1a):

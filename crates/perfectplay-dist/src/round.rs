@@ -65,6 +65,8 @@ pub(crate) enum Body {
         /// The link.
         link: u32,
     },
+    /// A terminal state reached, for every worker (see [`crate::reach`]): its bytes.
+    Reached(Vec<u8>),
     /// A worker's summary of the round, for every worker (boxed: there are few, and a message
     /// is as large as its largest kind).
     Status(Box<Status>),
@@ -156,6 +158,7 @@ impl Msg {
             Body::Value { .. } => 4 + 24 + 1,
             Body::Guess { .. } => 4 + 8,
             Body::Mark { .. } => 4,
+            Body::Reached(bytes) => 8 + bytes.len() as u64,
             Body::Status(s) => {
                 4 + 8 + 8 * FIGURES as u64 + s.error.as_ref().map_or(1, |e| 9 + e.len() as u64)
             }

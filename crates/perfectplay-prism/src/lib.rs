@@ -49,8 +49,8 @@ pub use program::props::{Prop, Props};
 pub use program::value;
 pub use session::{
     across_property, across_query, all_properties, analysis_model, check_constants, check_prop,
-    find_property, parse_program, query_model, read_source, AcrossAnswer, AcrossProperty,
-    AcrossQuery, AcrossReading, Bounds, MAX_SOURCE_BYTES,
+    find_property, parse_program, query_model, read_source, AcrossAnswer, AcrossFind,
+    AcrossProperty, AcrossQuery, AcrossReading, AcrossStep, Bounds, Found, MAX_SOURCE_BYTES,
 };
 pub use syntax::ast;
 pub use syntax::diagnostic::{Diagnostic, Span};

@@ -4,7 +4,9 @@ use crate::analysis::error::{part_in_state, unsupported, AnalysisError};
 use std::time::Instant;
 
 mod across;
-pub use across::{across_property, across_query, AcrossProperty, AcrossQuery};
+pub use across::{
+    across_property, across_query, AcrossFind, AcrossProperty, AcrossQuery, AcrossStep, Found,
+};
 
 pub use crate::analysis::across_answer::{AcrossAnswer, AcrossReading, Bounds};
 use crate::analysis::answer::{answer_resolved, complemented};

@@ -80,6 +80,31 @@ struct Work<'a> {
     fixed_point: Option<iterate::Side>,
     /// The most open states that may be gathered into one worker (see `direct`).
     gather_limit: f64,
+    /// Where the run collects them ([`reach`]), the bytes of the terminal states this worker
+    /// owns.
+    reached: Option<Vec<Vec<u8>>>,
+}
+
+impl<'a> Work<'a> {
+    /// A worker's work, before anything is explored.
+    fn new(worker: &mut Worker, model: &'a dyn EncodedModel, options: &'a Options) -> Self {
+        Work {
+            model,
+            options,
+            rounds: Rounds::new(worker),
+            part: Part::default(),
+            start: None,
+            out: Vec::new(),
+            local: Vec::new(),
+            queue: VecDeque::new(),
+            trap: None,
+            ending: None,
+            ended: None,
+            fixed_point: None,
+            gather_limit: 0.0,
+            reached: None,
+        }
+    }
 }
 
 /// Runs worker `worker` of the solve; worker 0 returns the outcome.
@@ -89,22 +114,7 @@ pub(crate) fn run(
     options: &Options,
     per_process: usize,
 ) -> Result<Option<Outcome>, DistError> {
-    let rounds = Rounds::new(worker);
-    let mut work = Work {
-        model,
-        options,
-        rounds,
-        part: Part::default(),
-        start: None,
-        out: Vec::new(),
-        local: Vec::new(),
-        queue: VecDeque::new(),
-        trap: None,
-        ending: None,
-        ended: None,
-        fixed_point: None,
-        gather_limit: 0.0,
-    };
+    let mut work = Work::new(worker, model, options);
     work.explore(worker)?;
     work.part.explored();
     if options.total {
@@ -120,6 +130,40 @@ pub(crate) fn run(
     let iterated = work.retrograde(worker)?;
     let direct = iterated && work.iterate(worker)?;
     work.finish(worker, iterated, direct, per_process)
+}
+
+/// Runs worker `worker` of an exploration that collects the terminal states ([`crate::reach`]):
+/// every worker returns the bytes of all of them, sorted, and worker 0 the run's figures too
+/// (its start's value is not solved).
+pub(crate) fn reach(
+    worker: &mut Worker,
+    model: &dyn EncodedModel,
+    options: &Options,
+    per_process: usize,
+) -> Result<(Vec<Vec<u8>>, Option<Outcome>), DistError> {
+    let mut work = Work::new(worker, model, options);
+    work.reached = Some(Vec::new());
+    work.explore(worker)?;
+    let peers = work.rounds.peers;
+    for bytes in work.reached.take().unwrap_or_default() {
+        for to in 0..peers {
+            work.out.push(Msg {
+                to,
+                body: Body::Reached(bytes.clone()),
+            });
+        }
+    }
+    work.round(worker, None, [0.0; FIGURES])?;
+    let mut all: Vec<Vec<u8>> = std::mem::take(&mut work.out)
+        .into_iter()
+        .filter_map(|m| match m.body {
+            Body::Reached(bytes) => Some(bytes),
+            _ => None,
+        })
+        .collect();
+    all.sort_unstable();
+    let outcome = work.finish(worker, false, false, per_process)?;
+    Ok((all, outcome))
 }
 
 impl Work<'_> {
@@ -196,6 +240,11 @@ impl Work<'_> {
                     error = Some(e.to_string());
                     self.out.clear();
                     break;
+                }
+                if let (Some(reached), perfectplay::NodeKind::Terminal) =
+                    (&mut self.reached, node.kind())
+                {
+                    reached.push(bytes.clone());
                 }
                 let out = &mut self.out;
                 self.part.record(*id, &node, |link, next| {

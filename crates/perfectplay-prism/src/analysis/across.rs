@@ -297,12 +297,7 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
         match state {
             At::Start => out.push(0),
             At::State(s, taken) => {
-                out.push(1);
-                let mut words = Vec::with_capacity(K::WORDS);
-                s.store(&mut words);
-                for w in words {
-                    out.extend_from_slice(&w.to_le_bytes());
-                }
+                encode_packed(1, s, out);
                 if self.counts_steps() {
                     out.extend_from_slice(&taken.to_le_bytes());
                 }
@@ -326,10 +321,7 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
                 if taken > self.steps.unwrap_or(self.first) {
                     return None;
                 }
-                let words: Vec<u64> = rest
-                    .chunks_exact(8)
-                    .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
-                    .collect();
+                let words = packed_words(rest, K::WORDS)?;
                 self.stepper
                     .is_state(&words)
                     .then(|| At::State(K::load(&words), taken))
@@ -352,10 +344,12 @@ pub(crate) struct AcrossGame {
     pub each_initial: bool,
 }
 
-/// The game of the resolved query `r` on `program`, with states packed as `K`.
+/// The game of the resolved query `r` on `program`, with states packed as `K`, from the
+/// model's initial states, or from the states `at` that [`reach_model`]'s exploration found.
 fn model_of<K: Word + Debug + Send + Sync + 'static>(
     program: Program,
     r: &Resolved,
+    at: Option<&[Vec<u8>]>,
 ) -> Result<AcrossGame, AnalysisError> {
     let query = &r.query;
     let kind = crate::analysis::check::model_type(&program, query);
@@ -376,7 +370,32 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         _ => None,
     };
     let stepper = Stepper::<K>::new(program);
-    let initial = stepper.initial()?;
+    let initial = match at {
+        None => stepper.initial()?,
+        Some(found) => {
+            let decode = |bytes: &Vec<u8>| match bytes.split_first() {
+                Some((2, rest)) => packed_words(rest, K::WORDS)
+                    .filter(|w| stepper.is_state(w))
+                    .map(|w| K::load(&w)),
+                _ => None,
+            };
+            let states = found.iter().map(decode).collect::<Option<Vec<K>>>();
+            let states = states.ok_or(AnalysisError::Internal(
+                "a state found across processes is not one of the model's",
+            ))?;
+            // PRISM's order: by the variables' values, the first variable first.
+            let mut keyed: Vec<(Vec<i64>, K)> = states
+                .into_iter()
+                .map(|s| {
+                    let mut vals = Vec::new();
+                    stepper.values(&s, &mut vals);
+                    (vals, s)
+                })
+                .collect();
+            keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            keyed.into_iter().map(|(_, s)| s).collect()
+        }
+    };
     let each_initial = r.over == OverInitial::Only && initial.len() > 1;
     let over = if each_initial {
         OverInitial::Avg
@@ -414,12 +433,18 @@ const MAX_STEPS: u32 = 100_000;
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
      step bounds or without) and R queries of F, Fc, C, C<=k and I=k are answered, or compared with \
-     a bound, at the initial states or under a filter over them (filter(op, …, \"init\")), \
-     and arithmetic over such queries; check this property in one process";
+     a bound, at the initial states or under a filter (filter(op, …, states), whose states \
+     are a condition over the variables and labels), and arithmetic over such queries; check \
+     this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
-/// module documentation); an error for a query of another kind.
-pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<AcrossGame, AnalysisError> {
+/// module documentation), from the initial states, or from the states `at` that
+/// [`reach_model`]'s exploration found; an error for a query of another kind.
+pub(crate) fn across_model(
+    program: Program,
+    r: &Resolved,
+    at: Option<&[Vec<u8>]>,
+) -> Result<AcrossGame, AnalysisError> {
     let plain = match r.query.what {
         Measure::Probability => matches!(
             r.query.path,
@@ -449,11 +474,188 @@ pub(crate) fn across_model(program: Program, r: &Resolved) -> Result<AcrossGame,
         )));
     }
     match state_bits(&program) {
-        0..=64 => model_of::<u64>(program, r),
-        65..=128 => model_of::<u128>(program, r),
-        129..=256 => model_of::<[u64; 4]>(program, r),
-        257..=512 => model_of::<[u64; 8]>(program, r),
-        513..=crate::build::packed::MAX_BITS => model_of::<[u64; 16]>(program, r),
+        0..=64 => model_of::<u64>(program, r, at),
+        65..=128 => model_of::<u128>(program, r, at),
+        129..=256 => model_of::<[u64; 4]>(program, r, at),
+        257..=512 => model_of::<[u64; 8]>(program, r, at),
+        513..=crate::build::packed::MAX_BITS => model_of::<[u64; 16]>(program, r, at),
+        bits => Err(AnalysisError::Build(BuildError::StateBits {
+            bits,
+            most: crate::build::packed::MAX_BITS,
+        })),
+    }
+}
+
+/// A state of [`ReachModel`]'s game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Reach<K> {
+    /// The choice among several initial states.
+    Start,
+    /// A state of the model, on the way.
+    At(K),
+    /// A state of the model that satisfies the condition: found.
+    Found(K),
+}
+
+/// The game that finds the reachable states where a condition holds (the states of a filter),
+/// for an exploration across processes that collects its terminals: every state of the model
+/// is a decision among its successors (probabilities play no part), and one that satisfies
+/// the condition may also stop there, which is a terminal that names it. A state with no
+/// successor but itself loops, so that the only terminals are the states found.
+pub(crate) struct ReachModel<K> {
+    stepper: Stepper<K>,
+    initial: Vec<K>,
+    states: Option<CExpr>,
+}
+
+impl<K: Word + Debug + Send + Sync> ReachModel<K> {
+    /// State `s`'s node into `node`, or the reason it cannot be given.
+    fn expand_state(&self, s: K, node: &mut impl NodeBuilder<Reach<K>, u32>) -> Result<(), String> {
+        let here = || self.stepper.show(&s);
+        let found = match &self.states {
+            None => true,
+            Some(c) => {
+                let mut vals = Vec::new();
+                self.stepper.values(&s, &mut vals);
+                c.holds(&vals)
+                    .map_err(|e| format!("in state {}: {e}", here()))?
+            }
+        };
+        let mut next: Vec<K> = self
+            .stepper
+            .expand(s, |ex| {
+                let mut next: Vec<K> = Vec::with_capacity(ex.dist.len());
+                for &(_, t) in &ex.dist {
+                    if !next.contains(&t) {
+                        next.push(t);
+                    }
+                }
+                next
+            })
+            .map_err(|e| e.to_string())?;
+        node.decision(Player::Max);
+        if found {
+            node.add_move(0, 0, Reach::Found(s));
+        }
+        if next.is_empty() {
+            next.push(s);
+        }
+        for (i, t) in next.into_iter().enumerate() {
+            node.add_move(i as u32 + 1, 0, Reach::At(t));
+        }
+        Ok(())
+    }
+}
+
+/// A packed state written as bytes after its tag.
+fn encode_packed<K: Word>(tag: u8, s: &K, out: &mut Vec<u8>) {
+    out.push(tag);
+    let mut words = Vec::with_capacity(K::WORDS);
+    s.store(&mut words);
+    for w in words {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// The words of a packed state written by [`encode_packed`], after its tag.
+fn packed_words(rest: &[u8], words: usize) -> Option<Vec<u64>> {
+    (rest.len() == 8 * words).then(|| {
+        rest.chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("eight bytes")))
+            .collect()
+    })
+}
+
+impl<K: Word + Debug + Send + Sync> Model for ReachModel<K> {
+    type State = Reach<K>;
+    type Move = u32;
+
+    fn start(&self) -> Reach<K> {
+        match self.initial[..] {
+            [only] => Reach::At(only),
+            _ => Reach::Start,
+        }
+    }
+
+    fn expand(&self, state: &Reach<K>, node: &mut impl NodeBuilder<Reach<K>, u32>) {
+        match *state {
+            Reach::Start => {
+                node.decision(Player::Max);
+                for (i, &s) in self.initial.iter().enumerate() {
+                    node.add_move(i as u32, 0, Reach::At(s));
+                }
+            }
+            Reach::At(s) => {
+                if let Err(reason) = self.expand_state(s, node) {
+                    node.fail(reason);
+                }
+            }
+            Reach::Found(_) => node.terminal(0),
+        }
+    }
+
+    fn show_state(&self, state: &Reach<K>) -> String {
+        match state {
+            Reach::Start => "the initial states".to_string(),
+            Reach::At(s) | Reach::Found(s) => self.stepper.show(s),
+        }
+    }
+
+    fn encodes_states(&self) -> bool {
+        true
+    }
+
+    fn encode_state(&self, state: &Reach<K>, out: &mut Vec<u8>) {
+        match state {
+            Reach::Start => out.push(0),
+            Reach::At(s) => encode_packed(1, s, out),
+            Reach::Found(s) => encode_packed(2, s, out),
+        }
+    }
+
+    fn decode_state(&self, bytes: &[u8]) -> Option<Reach<K>> {
+        let (&tag, rest) = bytes.split_first()?;
+        if tag == 0 {
+            return rest.is_empty().then_some(Reach::Start);
+        }
+        let words = packed_words(rest, K::WORDS)?;
+        if !self.stepper.is_state(&words) {
+            return None;
+        }
+        let s = K::load(&words);
+        match tag {
+            1 => Some(Reach::At(s)),
+            2 => Some(Reach::Found(s)),
+            _ => None,
+        }
+    }
+}
+
+/// The game that finds the reachable states of `program` where `states` holds (every one
+/// where it is `None`), for a filter across processes; see [`ReachModel`]. The terminals its
+/// exploration collects are the states to give [`across_model`].
+pub(crate) fn reach_model(
+    program: Program,
+    states: Option<CExpr>,
+) -> Result<Box<dyn DynModel>, AnalysisError> {
+    fn of<K: Word + Debug + Send + Sync + 'static>(
+        program: Program,
+        states: Option<CExpr>,
+    ) -> Result<Box<dyn DynModel>, AnalysisError> {
+        let stepper = Stepper::<K>::new(program);
+        let initial = stepper.initial()?;
+        Ok(Box::new(ReachModel {
+            stepper,
+            initial,
+            states,
+        }))
+    }
+    match state_bits(&program) {
+        0..=64 => of::<u64>(program, states),
+        65..=128 => of::<u128>(program, states),
+        129..=256 => of::<[u64; 4]>(program, states),
+        257..=512 => of::<[u64; 8]>(program, states),
+        513..=crate::build::packed::MAX_BITS => of::<[u64; 16]>(program, states),
         bits => Err(AnalysisError::Build(BuildError::StateBits {
             bits,
             most: crate::build::packed::MAX_BITS,

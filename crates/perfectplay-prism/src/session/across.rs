@@ -40,14 +40,98 @@ pub struct AcrossQuery {
     pub reading: AcrossReading,
 }
 
+/// A step of a solve across processes: a query's game to solve, or, for a filter over states
+/// other than the initial ones, the game whose exploration finds those states first.
+pub enum AcrossStep {
+    /// A query's game, ready.
+    Solve(AcrossQuery),
+    /// The states of a filter to be found first (boxed: it holds the program and properties).
+    Find(Box<AcrossFind>),
+}
+
+/// The states of a filter over states other than the initial ones (`filter(max, P=? [ F φ ],
+/// s=1)`), to be found before the query is solved from them: [`AcrossFind::model`] is a game
+/// whose terminals are the reachable states where the filter's condition holds, and an
+/// exploration across processes that collects its terminals' bytes finds them; then
+/// [`AcrossFind::found`] makes the query over them.
+pub struct AcrossFind {
+    /// The game whose terminals, as bytes, are the filter's states.
+    pub model: std::sync::Arc<dyn perfectplay::dynamic::DynModel>,
+    /// The property, for [`AcrossFind::found`].
+    program: Program,
+    props: Props,
+    prop: Prop,
+}
+
+/// A filter's query once its states are found ([`AcrossFind::found`]).
+pub enum Found {
+    /// The query from the states found, to solve across processes as any other.
+    Solve(AcrossQuery),
+    /// No state was found: the filter's answer over none (a count of 0, say, or the error of a
+    /// maximum over no state), with nothing to solve.
+    Answered(Result<AcrossAnswer, AnalysisError>),
+}
+
+impl AcrossFind {
+    /// The query over `states`, the bytes of the terminals of [`AcrossFind::model`] that an
+    /// exploration reached (in any order: the filter takes them in PRISM's).
+    pub fn found(self, states: &[Vec<u8>]) -> Result<Found, Error> {
+        let query = query_at(self.program, &self.props, &self.prop, Some(states))?;
+        Ok(match states.is_empty() {
+            true => Found::Answered(query.reading.answer(&[])),
+            false => Found::Solve(query),
+        })
+    }
+}
+
 /// Property `prop` of `props` on `program` for a solve across processes: a P query of `F`,
 /// `U`, `X`, `G`, `W` or `R`, step bounds included, or an R query of `F`, `Fc`, `C`, `C<=k`
 /// or `I=k`,
 /// asked (`=?`) or compared with a bound (`P>=0.5 [ … ]`), at the initial states (each of
 /// several, as PRISM answers such a property: their range, or a bound that must hold in
-/// each), or under a filter over them (`filter(op, …, "init")`, every operator). Any other
-/// property is refused with an error that says so.
-pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossQuery, Error> {
+/// each), or under a filter (`filter(op, …, states)`, every operator) over the initial states,
+/// or over other states, which are found first ([`AcrossStep::Find`]). Any other property is
+/// refused with an error that says so.
+pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossStep, Error> {
+    props.defined_for(prop)?;
+    refuse_ctl(prop)?;
+    if let ExprKind::Filter(_, inner, states) = &prop.expr.kind {
+        let init = states
+            .as_ref()
+            .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
+        if !init
+            && matches!(inner.kind, ExprKind::Query(_))
+            && !crate::analysis::nested::nests(prop)
+        {
+            let condition = match states {
+                Some(e) => Some(
+                    program
+                        .resolve_over_states(&prop.file, &prop.src, e, &props.scope)
+                        .map_err(|e| Error::of(&prop.text, e.into()))?,
+                ),
+                None => None,
+            };
+            let model = crate::analysis::across::reach_model(program.clone(), condition)
+                .map_err(|e| Error::of(&prop.text, e))?;
+            return Ok(AcrossStep::Find(Box::new(AcrossFind {
+                model: model.into(),
+                program,
+                props: props.clone(),
+                prop: prop.clone(),
+            })));
+        }
+    }
+    query_at(program, props, prop, None).map(AcrossStep::Solve)
+}
+
+/// [`across_query`] at the model's initial states, or, for a filter over other states, at
+/// the states `at` found for it.
+fn query_at(
+    program: Program,
+    props: &Props,
+    prop: &Prop,
+    at: Option<&[Vec<u8>]>,
+) -> Result<AcrossQuery, Error> {
     props.defined_for(prop)?;
     refuse_ctl(prop)?;
     let refused = || Error::of(&prop.text, unsupported(crate::analysis::across::NOT_ACROSS));
@@ -63,7 +147,7 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
                 .as_ref()
                 .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
             match &inner.kind {
-                ExprKind::Query(q) if init => {
+                ExprKind::Query(q) if init || at.is_some() => {
                     let truth = is_state_formula(q);
                     if crate::analysis::filter::takes_truth(*op).is_some_and(|t| t != truth) {
                         let e = crate::analysis::filter::wrong_kind(*op, inner, truth);
@@ -100,18 +184,26 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
             r.query.path,
             crate::syntax::ast::Path::Total | crate::syntax::ast::Path::EventuallyCumulative(_)
         );
-    let game =
-        crate::analysis::across::across_model(program, &r).map_err(|e| Error::of(&prop.text, e))?;
+    let game = match at {
+        // No state found: a game from the initial states, never solved (see `found`).
+        Some([]) => crate::analysis::across::across_model(program, &r, None),
+        at => crate::analysis::across::across_model(program, &r, at),
+    }
+    .map_err(|e| Error::of(&prop.text, e))?;
+    let names = match at {
+        Some([]) => Vec::new(),
+        _ => game.initial,
+    };
     // `state` takes one state: told before the solve rather than after it.
-    if filter == Some(FilterOp::State) && game.initial.len() > 1 {
+    if filter == Some(FilterOp::State) && names.len() > 1 {
         return Err(Error::of(
             &prop.text,
             AnalysisError::Filter(format!(
                 "filter(state, …) takes one state, and {} satisfy its condition (the first \
                  two: {} and {})",
-                game.initial.len(),
-                game.initial[0],
-                game.initial[1]
+                names.len(),
+                names[0],
+                names[1]
             )),
         ));
     }
@@ -138,7 +230,7 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
             reward,
             compare,
             filter,
-            names: game.initial,
+            names,
             inner: asked.clone(),
         },
     })
@@ -149,7 +241,7 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
 pub struct AcrossProperty {
     /// The property's queries, in the order in which every process solves them: the property
     /// itself, or each query that it computes with (`1 - Pmin=? [ F φ ]`).
-    pub queries: Vec<AcrossQuery>,
+    pub queries: Vec<AcrossStep>,
     /// Where the property computes with its queries' values, what it computes.
     combined: Option<Combined>,
 }
@@ -267,7 +359,7 @@ pub fn across_property(
     let mut queries = Vec::with_capacity(parts.len());
     for part in &parts {
         let q = across_query(program.clone(), props, &prop.with_expr(part.clone()))?;
-        if q.each_initial {
+        if matches!(&q, AcrossStep::Solve(q) if q.each_initial) {
             return Err(refused(
                 "across processes, a property that computes with the values of queries is \
                  answered on a model of one initial state: check this property in one process",
