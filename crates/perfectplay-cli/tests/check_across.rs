@@ -21,6 +21,13 @@ fn number(v: &serde_json::Value) -> f64 {
     }
 }
 
+/// The output of `check MODEL --prop PROP --json -q` (with `extra`), whether it succeeds or not.
+fn check_json(model: &str, prop: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 /// What `check MODEL --prop PROP --json -q` (with `extra`) prints, which must succeed.
 fn json(model: &str, prop: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["check", model, "--prop", prop, "--json", "-q"];
@@ -801,17 +808,8 @@ fn filters_over_other_states_across_processes_agree_with_one_process() {
         "filter(forall, <<b>> Rmin<=4 [ F x=3 ], x<3)".to_string(),
     ));
     for (model, prop) in &cases {
-        let one = run(&["check", model, "--prop", prop, "--json", "-q"]);
-        let across = run(&[
-            "check",
-            model,
-            "--prop",
-            prop,
-            "--json",
-            "-q",
-            "--processes",
-            "2",
-        ]);
+        let one = check_json(model, prop, &[]);
+        let across = check_json(model, prop, &["--processes", "2"]);
         if !one.status.success() {
             // No reachable state meets the condition of a maximum, say: the same error.
             assert_eq!(
@@ -939,16 +937,7 @@ fn ranges_over_initial_states_across_processes_agree_with_one_process() {
 /// maximiser can circle for nothing beside a reward (a total's refusal).
 fn agrees_or_refused(model: &str, prop: &str, may_refuse: bool) {
     if may_refuse {
-        let o = run(&[
-            "check",
-            model,
-            "--prop",
-            prop,
-            "--json",
-            "-q",
-            "--processes",
-            "2",
-        ]);
+        let o = check_json(model, prop, &["--processes", "2"]);
         if !o.status.success() {
             let stderr = text(&o.stderr);
             assert!(
@@ -1151,6 +1140,12 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
             "filter(forall, P>=0.5 [ F s=3 ], P>0 [ X s=3 ])",
             "check this property in one process",
         ),
+        // A filter over other states is checked before its states are sought.
+        (
+            "filter(max, R=? [ F0 s=3 ], s>0)",
+            "check this property in one process",
+        ),
+        ("filter(count, P=? [ F s=3 ], s>0)", "takes true or false"),
         ("E [ F s=3 ]", "E and A"),
         ("P=? [ F s=3 ] > 0.5", "needs it exactly"),
         ("s + P=? [ F s=3 ]", "a model of one initial state"),

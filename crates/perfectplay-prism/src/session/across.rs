@@ -111,6 +111,9 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
                 ),
                 None => None,
             };
+            // What the query cannot take is told before any exploration: the query made over
+            // no state is checked as any other.
+            query_at(program.clone(), props, prop, Some(&[]))?;
             let model = crate::analysis::across::reach_model(program.clone(), condition)
                 .map_err(|e| Error::of(&prop.text, e))?;
             return Ok(AcrossStep::Find(Box::new(AcrossFind {
