@@ -311,7 +311,7 @@ pub fn query_model<'a>(
             ),
         ));
     }
-    refuse_ctl(prop)?;
+    refuse_ctl(prop, CTL_NOT_PLAYED)?;
     if let Some((props, prop)) = crate::analysis::nested::lift(loaded, props, prop)? {
         return query_model(loaded, &props, &prop);
     }
@@ -321,8 +321,13 @@ pub fn query_model<'a>(
     query_model_of(loaded, r.settle_zero(loaded)?, prop)
 }
 
-/// An error for CTL's `E [ … ]` and `A [ … ]`, which speak of paths, not of play to optimise.
-fn refuse_ctl(prop: &Prop) -> Result<(), Error> {
+/// Why explain, play, strategy and distribution refuse CTL's `E [ … ]` and `A [ … ]`.
+const CTL_NOT_PLAYED: &str = "E and A are true or false from the graph alone; explain, play, \
+     strategy and distribution optimise a P or R query";
+
+/// An error for CTL's `E [ … ]` and `A [ … ]` (outermost, or under a filter), which the
+/// caller does not take, saying `why`.
+fn refuse_ctl(prop: &Prop, why: &str) -> Result<(), Error> {
     let ctl = match &prop.expr.kind {
         ExprKind::Query(q) => is_ctl(q),
         ExprKind::Filter(_, inner, _) => {
@@ -331,13 +336,7 @@ fn refuse_ctl(prop: &Prop) -> Result<(), Error> {
         _ => false,
     };
     if ctl {
-        return Err(Error::of(
-            &prop.text,
-            unsupported(
-                "E and A are true or false from the graph alone; explain, play, strategy and \
-                 distribution optimise a P or R query",
-            ),
-        ));
+        return Err(Error::of(&prop.text, unsupported(why)));
     }
     Ok(())
 }
@@ -442,7 +441,7 @@ pub fn analysis_model<'a>(
         // Arithmetic over queries: `query_model` says why there is no game.
         return query_model(loaded, props, prop).map(|m| Box::new(m) as _);
     }
-    refuse_ctl(prop)?;
+    refuse_ctl(prop, CTL_NOT_PLAYED)?;
     if let Some((props, prop)) = crate::analysis::nested::lift(loaded, props, prop)? {
         return analysis_model(loaded, &props, &prop, exact);
     }

@@ -43,14 +43,58 @@ fn to_f64(q: &Rational) -> f64 {
     f64::rounding_from(q, RoundingMode::Nearest).0
 }
 
+/// An end of an interval, compared exactly: a float is the fraction it is.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+enum End {
+    Below,
+    At(Rational),
+    Above,
+}
+
+impl End {
+    fn of(x: f64) -> End {
+        match Rational::try_from(x) {
+            Ok(q) => End::At(q),
+            Err(_) if x > 0.0 => End::Above,
+            Err(_) => End::Below,
+        }
+    }
+}
+
+/// `[lo, hi]` made to hold whatever lies within `rel` of either end relative to it, and the
+/// one rounding that computed each end: each moved outward to the next float.
+fn outward(lo: f64, hi: f64, rel: f64) -> (f64, f64) {
+    let lo = match lo.is_finite() {
+        true => (lo - rel * lo.abs()).next_down(),
+        false => lo,
+    };
+    let hi = match hi.is_finite() {
+        true => (hi + rel * hi.abs()).next_up(),
+        false => hi,
+    };
+    (lo, hi)
+}
+
 impl Num {
     fn exact(q: Rational) -> Num {
-        let v = to_f64(&q);
+        // The ends are the floats either side of `q`, so that the interval holds it even
+        // where its nearest float does not.
+        let lo = f64::rounding_from(&q, RoundingMode::Floor).0;
+        let hi = f64::rounding_from(&q, RoundingMode::Ceiling).0;
         Num {
-            value: v,
+            value: to_f64(&q),
             exact: Some(q),
-            lo: v,
-            hi: v,
+            lo,
+            hi,
+        }
+    }
+
+    /// The ends of the interval that holds the true value, compared exactly: the exact value
+    /// itself where it is known.
+    fn ends(&self) -> (End, End) {
+        match &self.exact {
+            Some(q) => (End::At(q.clone()), End::At(q.clone())),
+            None => (End::of(self.lo), End::of(self.hi)),
         }
     }
 
@@ -60,37 +104,49 @@ impl Num {
                 .map_err(|_| arithmetic(format!("the exact value '{text}' is not a fraction")))?;
             return Ok(Num::exact(q));
         }
+        let (lo, hi) = match a.error_bound {
+            0.0 => (a.value, a.value),
+            b => outward(a.value - b, a.value + b, 0.0),
+        };
         Ok(Num {
             value: a.value,
             exact: None,
-            lo: a.value - a.error_bound,
-            hi: a.value + a.error_bound,
+            lo,
+            hi,
         })
     }
 
     /// The greatest distance from the value to the ends of its interval.
+    /// An exact value has none (it is given beside its nearest float).
     fn error_bound(&self) -> f64 {
-        if self.value.is_infinite() {
+        if self.value.is_infinite() || self.exact.is_some() {
             return 0.0;
         }
         let e = (self.value - self.lo).max(self.hi - self.value);
         if e.is_nan() {
             f64::INFINITY
+        } else if e > 0.0 {
+            // One rounding in the difference: the next float up covers it.
+            e.next_up()
         } else {
-            e.max(0.0)
+            0.0
         }
     }
 
     /// A number computed in floats from `value` and the interval `[lo, hi]`, exact as `exact`.
+    /// The ends of an inexact one, computed by one rounding each, are moved outward past it.
     fn made(value: f64, exact: Option<Rational>, lo: f64, hi: f64) -> Num {
         match exact {
             Some(q) => Num::exact(q),
-            None => Num {
-                value,
-                exact: None,
-                lo: lo.min(value),
-                hi: hi.max(value),
-            },
+            None => {
+                let (lo, hi) = outward(lo, hi, 0.0);
+                Num {
+                    value,
+                    exact: None,
+                    lo: lo.min(value),
+                    hi: hi.max(value),
+                }
+            }
         }
     }
 }
@@ -398,27 +454,32 @@ fn binary(op: BinOp, a: Part, b: Part) -> Result<Part, AnalysisError> {
     }
 }
 
-/// The order of two numbers: exact when both are, else by their intervals, which must not
-/// overlap (queries under a comparison are solved exactly, so this is only a safeguard).
+/// The order of two numbers: exact when both are, else by the intervals that hold them,
+/// compared exactly, which must not overlap (in one process, queries under a comparison are
+/// solved exactly; across processes, their values are floats with certified bounds).
 fn compare(a: &Num, b: &Num) -> Result<Ordering, AnalysisError> {
     if let (Some(x), Some(y)) = (&a.exact, &b.exact) {
         return Ok(x.cmp(y));
     }
-    if a.value.is_infinite() || b.value.is_infinite() {
-        if let Some(o) = a.value.partial_cmp(&b.value) {
-            if o != Ordering::Equal || a.value == b.value {
-                return Ok(o);
-            }
-        }
-    }
-    if a.hi < b.lo {
+    let ((a_lo, a_hi), (b_lo, b_hi)) = (a.ends(), b.ends());
+    if a_hi < b_lo {
         Ok(Ordering::Less)
-    } else if b.hi < a.lo {
+    } else if b_hi < a_lo {
         Ok(Ordering::Greater)
+    } else if a_lo == a_hi && a_hi == b_lo && b_lo == b_hi {
+        // Both known to be the same number (or the same infinity).
+        Ok(Ordering::Equal)
     } else {
-        Err(arithmetic(format!(
-            "{} and {} are too close to compare without their exact values",
-            a.value, b.value
+        Err(AnalysisError::TooClose(format!(
+            "{} (between {} and {}) and {} (between {} and {}) are too close to compare \
+             within their certified bounds: ask for a finer precision, or check it in one \
+             process (exactly, with its --exact)",
+            show(a.value),
+            show(a.lo),
+            show(a.hi),
+            show(b.value),
+            show(b.lo),
+            show(b.hi)
         )))
     }
 }
@@ -545,14 +606,7 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, AnalysisError> {
         }
         Func::Floor | Func::Ceil | Func::Round => {
             want(1)?;
-            let q = whole(&args[0], f)?;
-            let q = match f {
-                Func::Floor => q.floor(),
-                // PRISM rounds halves up.
-                Func::Round => (q + Rational::from_signeds(1, 2)).floor(),
-                _ => -(-q).floor(),
-            };
-            Ok(Part::Num(Num::exact(Rational::from(q))))
+            Ok(Part::Num(Num::exact(whole(&args[0], f)?)))
         }
         Func::Pow => {
             want(2)?;
@@ -599,6 +653,8 @@ fn call(f: Func, mut args: Vec<Num>) -> Result<Part, AnalysisError> {
                 (low, ends[1])
             };
             let exact = base.exact.as_ref().map(|b| b.clone().pow(e));
+            // `powi` multiplies up to twice per bit of the exponent, each a rounding.
+            let (lo, hi) = outward(lo, hi, 4.0 * (e.unsigned_abs() + 1) as f64 * f64::EPSILON);
             Ok(Part::Num(Num::made(value, exact, lo, hi)))
         }
         Func::Log => {
@@ -679,11 +735,38 @@ fn logarithm(x: &Num, b: &Num) -> Result<Part, AnalysisError> {
     Ok(cornered(value, x, b, |x, b| x.ln() / b.ln(), slack))
 }
 
-/// The exact value `f` works on (its queries are solved exactly); +∞ has none.
+/// `floor`, `ceil` or `round` (PRISM rounds halves up) of `n`: of its exact value, or of
+/// every number within its bounds where that is one whole number (in one process, its
+/// queries are solved exactly; across processes, their values are floats with certified
+/// bounds). +∞ has none.
 fn whole(n: &Num, f: Func) -> Result<Rational, AnalysisError> {
-    n.exact
-        .clone()
-        .ok_or_else(|| arithmetic(format!("{} of {} is undefined", f.name(), show(n.value))))
+    let to_whole = |q: Rational| match f {
+        Func::Floor => q.floor(),
+        Func::Round => (q + Rational::from_signeds(1, 2)).floor(),
+        _ => -(-q).floor(),
+    };
+    match n.ends() {
+        (End::At(lo), End::At(hi)) => {
+            let (lo, hi) = (to_whole(lo), to_whole(hi));
+            if lo == hi {
+                return Ok(Rational::from(lo));
+            }
+            Err(AnalysisError::TooClose(format!(
+                "{} of {} (between {} and {}) is {lo} or {hi}: its certified bounds do not \
+                 tell which; ask for a finer precision, or check it in one process (exactly, \
+                 with its --exact)",
+                f.name(),
+                show(n.value),
+                show(n.lo),
+                show(n.hi)
+            )))
+        }
+        _ => Err(arithmetic(format!(
+            "{} of {} is undefined",
+            f.name(),
+            show(n.value)
+        ))),
+    }
 }
 
 /// [`AnalysisError::Arithmetic`] with `why`.
@@ -743,13 +826,40 @@ mod tests {
                 Ok(Part::Num(n)) => n,
                 _ => panic!("pow"),
             };
+        // (Each end a little wider than the float powers of the ends, for their rounding.)
+        let close = |x: f64, y: f64| (x - y).abs() <= 1e-14 * y.abs().max(1e-300);
         let sq = p(&a, 2);
-        assert_eq!(
-            (sq.value, sq.lo, sq.hi),
-            (1.0, 0.99f64.powi(2), 1.01f64.powi(2))
-        );
+        assert_eq!(sq.value, 1.0);
+        assert!(sq.lo < 0.99f64.powi(2) && close(sq.lo, 0.9801));
+        assert!(sq.hi > 1.01f64.powi(2) && close(sq.hi, 1.0201));
         let around = p(&approx(0.0, 0.5), 2);
-        assert_eq!((around.lo, around.hi), (0.0, 0.25));
+        assert!(around.lo <= 0.0 && around.lo > -1e-300);
+        assert!(around.hi > 0.25 && close(around.hi, 0.25));
+        // An exact value's interval holds it, though its nearest float may not.
+        let (lo, hi) = (third.lo, third.hi);
+        assert!(Rational::try_from(lo).unwrap() < Rational::from_signeds(1, 3));
+        assert!(Rational::try_from(hi).unwrap() > Rational::from_signeds(1, 3));
+        // Compared exactly: an interval whose upper end is the float nearest 1/3 but below
+        // it is below 1/3.
+        let below_third = Num {
+            value: lo,
+            exact: None,
+            lo: lo.next_down(),
+            hi: lo,
+        };
+        assert_eq!(compare(&below_third, &third), Ok(Ordering::Less));
+        // Rounding is decided where every number within the bounds rounds alike.
+        let w = |f: Func, n: Num| whole(&n, f).map(|q| q.to_string());
+        assert_eq!(w(Func::Floor, approx(2.5, 0.1)), Ok("2".into()));
+        assert_eq!(w(Func::Ceil, approx(2.5, 0.1)), Ok("3".into()));
+        assert_eq!(w(Func::Round, approx(2.3, 0.1)), Ok("2".into()));
+        assert_eq!(w(Func::Round, approx(2.7, 0.1)), Ok("3".into()));
+        assert!(w(Func::Round, approx(2.5, 0.1)).is_err());
+        assert!(w(Func::Floor, approx(3.0, 1e-9)).is_err());
+        assert_eq!(
+            w(Func::Floor, Num::exact(Rational::from(3))),
+            Ok("3".into())
+        );
         assert_eq!(p(&approx(0.1, 0.5), -1).error_bound(), f64::INFINITY);
         assert_eq!(p(&third, 3).exact.unwrap().to_string(), "1/27");
         // Overlapping intervals cannot be ordered without exact values.

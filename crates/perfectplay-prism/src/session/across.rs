@@ -94,7 +94,7 @@ impl AcrossFind {
 /// refused with an error that says so.
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossStep, Error> {
     props.defined_for(prop)?;
-    refuse_ctl(prop)?;
+    refuse_ctl(prop, crate::analysis::across::NOT_ACROSS)?;
     if let ExprKind::Filter(_, inner, states) = &prop.expr.kind {
         let init = states
             .as_ref()
@@ -136,7 +136,7 @@ fn query_at(
     at: Option<&[Vec<u8>]>,
 ) -> Result<AcrossQuery, Error> {
     props.defined_for(prop)?;
-    refuse_ctl(prop)?;
+    refuse_ctl(prop, crate::analysis::across::NOT_ACROSS)?;
     let refused = || Error::of(&prop.text, unsupported(crate::analysis::across::NOT_ACROSS));
     if crate::analysis::nested::nests(prop) {
         return Err(refused());
@@ -330,8 +330,9 @@ const READS_STATE: &str = "across processes, a property computes with the values
 /// [`across_query`] takes it, or arithmetic over such queries and constants (`1 - Pmin=? [
 /// F φ ]`, `Pmax=? [ F a ] / Pmax=? [ F b ]`), each query solved across the processes in turn
 /// and the arithmetic done on their answers with their certified bounds. Comparisons and
-/// rounding of query values (`P=? [ F a ] > 0.5`, `floor(…)`), which need the values exactly,
-/// and a model of several initial states are refused with an error that says so.
+/// rounding of query values (`P=? [ F a ] > 0.5`, `floor(…)`) are decided from those bounds:
+/// where they do not tell, the answer is an error that says so. A model of several initial
+/// states is refused with an error that says so.
 pub fn across_property(
     program: Program,
     props: &Props,
@@ -349,13 +350,6 @@ pub fn across_property(
     let refused = |why: &str| Error::of(&prop.text, unsupported(why));
     if crate::analysis::nested::nests(prop) {
         return Err(refused(crate::analysis::across::NOT_ACROSS));
-    }
-    if crate::analysis::compound::needs_exact(&prop.expr) {
-        return Err(refused(
-            "across processes, values are floats with certified bounds, and a comparison or \
-             rounding of a query's value needs it exactly: check this property in one process \
-             (with --exact)",
-        ));
     }
     let mut parts = Vec::new();
     queries_in(&prop.expr, &mut parts);
