@@ -45,6 +45,24 @@ use crate::build::BuildError;
 use crate::program::{CExpr, Program};
 use crate::syntax::ast::{Measure, ModelType, Opt, Path};
 
+/// `$make::<K>($args…)` with `K` the word of packed states wide enough for `$program`'s
+/// states, or the error of states wider than any.
+macro_rules! by_width {
+    ($program:expr, $make:ident($($arg:expr),*)) => {
+        match state_bits($program) {
+            0..=64 => $make::<u64>($($arg),*),
+            65..=128 => $make::<u128>($($arg),*),
+            129..=256 => $make::<[u64; 4]>($($arg),*),
+            257..=512 => $make::<[u64; 8]>($($arg),*),
+            513..=crate::build::packed::MAX_BITS => $make::<[u64; 16]>($($arg),*),
+            bits => Err(AnalysisError::Build(BuildError::StateBits {
+                bits,
+                most: crate::build::packed::MAX_BITS,
+            })),
+        }
+    };
+}
+
 /// A state of the query's game: the virtual start over several initial states, or a state of
 /// the model.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -434,8 +452,8 @@ const MAX_STEPS: u32 = 100_000;
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
      step bounds or without) and R queries of F, Fc, C, C<=k and I=k are answered, or compared with \
      a bound, at the initial states or under a filter (filter(op, …, states), whose states \
-     are a condition over the variables and labels), and arithmetic over such queries; check \
-     this property in one process";
+     are a condition over the variables and labels), and arithmetic, comparisons and rounding \
+     over such queries; check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation), from the initial states, or from the states `at` that
@@ -473,17 +491,7 @@ pub(crate) fn across_model(
              any bound"
         )));
     }
-    match state_bits(&program) {
-        0..=64 => model_of::<u64>(program, r, at),
-        65..=128 => model_of::<u128>(program, r, at),
-        129..=256 => model_of::<[u64; 4]>(program, r, at),
-        257..=512 => model_of::<[u64; 8]>(program, r, at),
-        513..=crate::build::packed::MAX_BITS => model_of::<[u64; 16]>(program, r, at),
-        bits => Err(AnalysisError::Build(BuildError::StateBits {
-            bits,
-            most: crate::build::packed::MAX_BITS,
-        })),
-    }
+    by_width!(&program, model_of(program, r, at))
 }
 
 /// A state of [`ReachModel`]'s game.
@@ -650,15 +658,5 @@ pub(crate) fn reach_model(
             states,
         }))
     }
-    match state_bits(&program) {
-        0..=64 => of::<u64>(program, states),
-        65..=128 => of::<u128>(program, states),
-        129..=256 => of::<[u64; 4]>(program, states),
-        257..=512 => of::<[u64; 8]>(program, states),
-        513..=crate::build::packed::MAX_BITS => of::<[u64; 16]>(program, states),
-        bits => Err(AnalysisError::Build(BuildError::StateBits {
-            bits,
-            most: crate::build::packed::MAX_BITS,
-        })),
-    }
+    by_width!(&program, of(program, states))
 }
