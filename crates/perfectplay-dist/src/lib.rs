@@ -293,14 +293,46 @@ pub fn solve(
     run: &Run,
     options: &Options,
 ) -> Result<Option<DistReport>, DistError> {
+    Ok(solve_everywhere(model, run, options)?.report)
+}
+
+/// What a process of a distributed solve learns ([`solve_everywhere`]).
+pub struct Solved {
+    /// Where the run asks for them ([`Options::outcomes`]), the values of the start's
+    /// outcomes, in the order the model gives them, the same in every process; empty
+    /// otherwise.
+    pub outcomes: Vec<DistValue>,
+    /// Process 0's report of the run; `None` in the others.
+    pub report: Option<DistReport>,
+}
+
+/// [`solve`], where every process learns the values of the start's outcomes too (where the
+/// run asks for them): a front end that goes on from them (to solve a property over the
+/// states where a formula holds, say) needs them in every process.
+pub fn solve_everywhere(
+    model: Arc<dyn DynModel>,
+    run: &Run,
+    options: &Options,
+) -> Result<Solved, DistError> {
     let started = Instant::now();
     let workers = options.workers.max(1);
     let processes = run.hosts.len().max(1);
     let results = execute(model, run, options, move |worker, model, options| {
         work::run(worker, model, options, workers)
     })?;
-    let report = results.into_iter().flatten().next();
-    Ok(report.map(|o| {
+    let mut outcomes = Vec::new();
+    let mut report = None;
+    for (i, (bounds, outcome)) in results.into_iter().enumerate() {
+        if i == 0 {
+            outcomes = bounds;
+        }
+        if outcome.is_some() {
+            report = outcome;
+        }
+    }
+    let value = |[v, lo, hi]: [f64; 3]| DistValue::new(v, lo, hi);
+    let outcomes = outcomes.into_iter().map(value).collect();
+    let report = report.map(|o| {
         let method = match (o.iterated, o.direct) {
             (true, true) => {
                 "distributed: retrograde analysis, interval iteration, then the open states \
@@ -310,7 +342,8 @@ pub fn solve(
             _ => "distributed: retrograde analysis",
         };
         report_of(o, method, processes, workers, started)
-    }))
+    });
+    Ok(Solved { outcomes, report })
 }
 
 /// The report of a run from worker 0's outcome.

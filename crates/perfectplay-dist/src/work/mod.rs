@@ -83,6 +83,9 @@ struct Work<'a> {
     /// Where the run collects them ([`reach`]), the bytes of the terminal states this worker
     /// owns.
     reached: Option<Vec<Vec<u8>>>,
+    /// The bounds of the start's outcomes, learnt at the end by the first worker of every
+    /// process where the run asks for them ([`Options::outcomes`]).
+    outcomes: Vec<[f64; 3]>,
 }
 
 impl<'a> Work<'a> {
@@ -103,17 +106,19 @@ impl<'a> Work<'a> {
             fixed_point: None,
             gather_limit: 0.0,
             reached: None,
+            outcomes: Vec::new(),
         }
     }
 }
 
-/// Runs worker `worker` of the solve; worker 0 returns the outcome.
+/// Runs worker `worker` of the solve: where the run asks for them, the bounds of the start's
+/// outcomes, which the first worker of every process learns, and worker 0's outcome.
 pub(crate) fn run(
     worker: &mut Worker,
     model: &dyn EncodedModel,
     options: &Options,
     per_process: usize,
-) -> Result<Option<Outcome>, DistError> {
+) -> Result<(Vec<[f64; 3]>, Option<Outcome>), DistError> {
     let mut work = Work::new(worker, model, options);
     work.explore(worker)?;
     work.part.explored();
@@ -129,7 +134,8 @@ pub(crate) fn run(
     }
     let iterated = work.retrograde(worker)?;
     let direct = iterated && work.iterate(worker)?;
-    work.finish(worker, iterated, direct, per_process)
+    let outcome = work.finish(worker, iterated, direct, per_process)?;
+    Ok((std::mem::take(&mut work.outcomes), outcome))
 }
 
 /// Runs worker `worker` of an exploration that collects the terminal states ([`crate::reach`]):
@@ -424,19 +430,19 @@ impl Work<'_> {
             let (p, s) = (&self.part, s as usize);
             figures[4..8].copy_from_slice(&[1.0, p.v[s], p.lo[s], p.hi[s]]);
             if self.options.outcomes {
+                // To the first worker of every process.
                 let bounds = self.start_outcomes(s);
-                self.out.push(Msg {
-                    to: 0,
-                    body: Body::Outcomes(bounds),
-                });
+                for to in (0..self.rounds.peers).step_by(per_process) {
+                    self.out.push(Msg {
+                        to,
+                        body: Body::Outcomes(bounds.clone()),
+                    });
+                }
             }
         }
         let rounds = self.rounds.rounds + 1;
         let statuses = self.round(worker, None, figures)?;
-        if self.rounds.index != 0 {
-            return Ok(None);
-        }
-        let outcomes = self
+        self.outcomes = self
             .out
             .drain(..)
             .find_map(|m| match m.body {
@@ -444,6 +450,10 @@ impl Work<'_> {
                 _ => None,
             })
             .unwrap_or_default();
+        if self.rounds.index != 0 {
+            return Ok(None);
+        }
+        let outcomes = self.outcomes.clone();
         let at_start = statuses
             .iter()
             .find(|s| s.figures[4] == 1.0)
