@@ -251,6 +251,52 @@ pub fn check(
 ) -> Result<ExitCode> {
     let mut reports = Vec::new();
     let mut answers = Vec::new();
+    // State formulas nested in the property, innermost first: each checked in every
+    // reachable state (found once, by a run of its own), then the property again with it a
+    // set of states.
+    let mut everywhere: Option<Vec<Vec<u8>>> = None;
+    let mut formula = 0;
+    while let Some(mut nested) = property.nested.take() {
+        let states = match &everywhere {
+            Some(states) => states,
+            None => {
+                let (model, run, options) = match setup(
+                    nested.model.clone(),
+                    m,
+                    &format!("{what}: every state"),
+                    Options::default(),
+                )? {
+                    Setup::Launched(code) => return Ok(code),
+                    Setup::Ready(model, run, options) => (model, run, options),
+                };
+                let reached = perfectplay_dist::reach(model, &run, &options)?;
+                reports.extend(reached.report);
+                everywhere.insert(reached.states)
+            }
+        };
+        let query = nested.query(states)?;
+        let asked = Options {
+            endless_is_infinite: query.reward,
+            total: query.total,
+            outcomes: true,
+            qualitative: query.zero_one,
+            ..Options::default()
+        };
+        let what = format!("{what}: nested formula {formula}");
+        let (model, run, options) = match setup(Arc::from(query.model), m, &what, asked)? {
+            Setup::Launched(code) => return Ok(code),
+            Setup::Ready(model, run, options) => (model, run, options),
+        };
+        let solved = perfectplay_dist::solve_everywhere(model, &run, &options)?;
+        reports.extend(solved.report);
+        let bounds: Vec<[f64; 3]> = solved
+            .outcomes
+            .iter()
+            .map(|x| [x.value, x.lower, x.upper])
+            .collect();
+        property = nested.lifted(&bounds)?;
+        formula += 1;
+    }
     let several = property.queries.len() > 1;
     for (i, step) in std::mem::take(&mut property.queries)
         .into_iter()
@@ -263,7 +309,7 @@ pub fn check(
             false => what.to_string(),
         };
         let query = match step {
-            AcrossStep::Solve(query) => query,
+            AcrossStep::Solve(query) => *query,
             AcrossStep::Find(find) => {
                 // A filter's states, found first by a run of their own.
                 let (model, run, options) = match setup(

@@ -49,7 +49,7 @@ pub use program::props::{Prop, Props};
 pub use program::value;
 pub use session::{
     across_property, across_query, all_properties, analysis_model, check_constants, check_prop,
-    find_property, parse_program, query_model, read_source, AcrossAnswer, AcrossFind,
+    find_property, parse_program, query_model, read_source, AcrossAnswer, AcrossFind, AcrossNested,
     AcrossProperty, AcrossQuery, AcrossReading, AcrossStep, Bounds, Found, MAX_SOURCE_BYTES,
 };
 pub use syntax::ast;

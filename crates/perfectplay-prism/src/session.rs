@@ -5,7 +5,8 @@ use std::time::Instant;
 
 mod across;
 pub use across::{
-    across_property, across_query, AcrossFind, AcrossProperty, AcrossQuery, AcrossStep, Found,
+    across_property, across_query, AcrossFind, AcrossNested, AcrossProperty, AcrossQuery,
+    AcrossStep, Found,
 };
 
 pub use crate::analysis::across_answer::{AcrossAnswer, AcrossReading, Bounds};

@@ -268,8 +268,9 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     type Move = u32;
 
     fn start(&self) -> At<K> {
+        // A start that stands for each of its states does even for one (see `model_of`).
         match self.initial[..] {
-            [only] => At::State(only, 0),
+            [only] if self.over != OverInitial::Avg => At::State(only, 0),
             _ => At::Start,
         }
     }
@@ -360,6 +361,9 @@ pub(crate) struct AcrossGame {
     pub initial: Vec<String>,
     /// Whether the start stands for each initial state (a chance node over them).
     pub each_initial: bool,
+    /// The variables' values of each of the states found that the game starts from, in
+    /// its order; empty where it starts from the model's initial states.
+    pub values: Vec<Vec<i64>>,
 }
 
 /// The game of the resolved query `r` on `program`, with states packed as `K`, from the
@@ -388,6 +392,7 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         _ => None,
     };
     let stepper = Stepper::<K>::new(program);
+    let mut values = Vec::new();
     let initial = match at {
         None => stepper.initial()?,
         Some(found) => {
@@ -411,10 +416,13 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
                 })
                 .collect();
             keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            keyed.into_iter().map(|(_, s)| s).collect()
+            let (vals, states) = keyed.into_iter().unzip();
+            values = vals;
+            states
         }
     };
-    let each_initial = r.over == OverInitial::Only && initial.len() > 1;
+    // States found stand each for itself, however few: their values are asked.
+    let each_initial = r.over == OverInitial::Only && (initial.len() > 1 || at.is_some());
     let over = if each_initial {
         OverInitial::Avg
     } else {
@@ -441,6 +449,7 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         model,
         initial: names,
         each_initial,
+        values,
     })
 }
 
@@ -452,8 +461,9 @@ const MAX_STEPS: u32 = 100_000;
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
      step bounds or without) and R queries of F, Fc, C, C<=k and I=k are answered, or compared with \
      a bound, at the initial states or under a filter (filter(op, …, states), whose states \
-     are a condition over the variables and labels), and arithmetic, comparisons and rounding \
-     over such queries; check this property in one process";
+     are a condition over the variables and labels), with P and R queries compared with a bound \
+     nested in them as state formulas, and arithmetic, comparisons and rounding over such \
+     queries; check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation), from the initial states, or from the states `at` that

@@ -16,6 +16,7 @@ use crate::syntax::ast::{BinOp, Expr, FilterOp};
 
 /// The bound a property across processes compares its value with (`P>=0.5 [ … ]`), turned
 /// with the game where the property is its complement (`G`, `W`, `R`).
+#[derive(Clone)]
 pub(crate) struct Comparison {
     /// How the game's value is compared.
     pub op: BinOp,
@@ -25,6 +26,7 @@ pub(crate) struct Comparison {
 
 /// How the answer of a property across processes reads from its game's values
 /// ([`AcrossReading::answer`]).
+#[derive(Clone)]
 pub struct AcrossReading {
     /// The property's text, for errors.
     pub(crate) text: String,
@@ -46,6 +48,10 @@ pub struct AcrossReading {
     pub(crate) names: Vec<String>,
     /// The query inside the filter, for its messages.
     pub(crate) inner: Expr,
+    /// The variables' values of the states found that the game starts from (a filter's, or
+    /// every state for a nested formula), in the order of `names`; empty where it starts
+    /// from the model's initial states.
+    pub(crate) values: Vec<Vec<i64>>,
 }
 
 /// Certified bounds on a value: `[value, lower, upper]`.
@@ -151,6 +157,29 @@ impl AcrossReading {
                 show(f64::rounding_from(&bound, RoundingMode::Nearest).0)
             ))
         })
+    }
+
+    /// Whether the property's bound holds at each of the start's outcomes (the states a
+    /// formula nested in a property is checked in), from the game's bounds there; an error
+    /// where one cannot be told.
+    pub(crate) fn each_holds(&self, at: &[Bounds]) -> Result<Vec<bool>, AnalysisError> {
+        let c = self
+            .compare
+            .as_ref()
+            .ok_or(AnalysisError::Internal("a nested formula without a bound"))?;
+        at.iter()
+            .enumerate()
+            .map(|(i, &b)| {
+                self.holds(c, b).map_err(|e| match e {
+                    AnalysisError::TooClose(why) => AnalysisError::TooClose(format!(
+                        "{} in state {}: {why}",
+                        self.inner,
+                        self.names.get(i).map_or("?", String::as_str)
+                    )),
+                    e => e,
+                })
+            })
+            .collect()
     }
 
     /// The property's answer from certified bounds `[value, lower, upper]` on its game's

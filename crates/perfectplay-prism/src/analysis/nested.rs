@@ -396,15 +396,41 @@ pub(crate) fn lift(
             prop.text
         )));
     }
+    let (space, program) = (&loaded.space, &loaded.program);
+    let mut satisfy = |props: &Props, q: &Query| -> Result<CExpr, AnalysisError> {
+        let holds = satisfying(loaded, props, prop, q)?;
+        let set = StateSet::new(
+            holds.len(),
+            |s| holds[s],
+            |s| {
+                let mut vals = Vec::new();
+                space.unpack(program, s as u32, &mut vals);
+                vals
+            },
+        );
+        Ok(CExpr::States(Arc::new(set)))
+    };
+    lift_with(props, prop, &mut satisfy).map(Some)
+}
+
+/// `prop` with every state formula nested in it replaced by the label of the set of states
+/// where it holds, innermost first, as [`lift`] does: a formula already a label of `props`
+/// (by its text) is that label, and `satisfy` gives the set of any other, from the labels so
+/// far and the formula (its own nested formulas already labels). Where `satisfy` fails, so
+/// does the rewriting, at the first formula it could not give.
+pub(crate) fn lift_with(
+    props: &Props,
+    prop: &Prop,
+    satisfy: &mut dyn FnMut(&Props, &Query) -> Result<CExpr, AnalysisError>,
+) -> Result<(Props, Prop), AnalysisError> {
     let mut lifted = Lifted {
-        loaded,
+        satisfy,
         props: props.clone(),
-        prop,
     };
     let expr = lifted.walk(&prop.expr, false, false)?;
     let mut prop = prop.clone();
     prop.expr = expr;
-    Ok(Some((lifted.props, prop)))
+    Ok((lifted.props, prop))
 }
 
 /// Whether property `prop` holds a state formula nested in it, which [`lift`] checks in every
@@ -454,11 +480,10 @@ fn path_parts(path: &Path) -> Vec<&Expr> {
     }
 }
 
-/// The rewriting of [`lift`].
+/// The rewriting of [`lift_with`].
 struct Lifted<'a> {
-    loaded: &'a Loaded,
+    satisfy: &'a mut dyn FnMut(&Props, &Query) -> Result<CExpr, AnalysisError>,
     props: Props,
-    prop: &'a Prop,
 }
 
 impl Lifted<'_> {
@@ -519,21 +544,8 @@ impl Lifted<'_> {
     fn label(&mut self, q: &Query, at: &Expr) -> Result<Expr, AnalysisError> {
         let name = q.to_string();
         if !self.props.scope.labels.contains_key(&name) {
-            let holds = satisfying(self.loaded, &self.props, self.prop, q)?;
-            let (space, program) = (&self.loaded.space, &self.loaded.program);
-            let set = StateSet::new(
-                holds.len(),
-                |s| holds[s],
-                |s| {
-                    let mut vals = Vec::new();
-                    space.unpack(program, s as u32, &mut vals);
-                    vals
-                },
-            );
-            self.props
-                .scope
-                .labels
-                .insert(name.clone(), CExpr::States(Arc::new(set)));
+            let set = (self.satisfy)(&self.props, q)?;
+            self.props.scope.labels.insert(name.clone(), set);
         }
         Ok(Expr {
             kind: ExprKind::Label(name),

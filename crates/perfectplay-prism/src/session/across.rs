@@ -4,6 +4,7 @@
 
 use super::{refuse_ctl, resolve_prop};
 use crate::analysis::across_answer::AcrossAnswer;
+use crate::analysis::across_answer::Bounds;
 use crate::analysis::across_answer::{AcrossReading, Comparison};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::nested::is_state_formula;
@@ -43,8 +44,8 @@ pub struct AcrossQuery {
 /// A step of a solve across processes: a query's game to solve, or, for a filter over states
 /// other than the initial ones, the game whose exploration finds those states first.
 pub enum AcrossStep {
-    /// A query's game, ready.
-    Solve(AcrossQuery),
+    /// A query's game, ready (boxed: it holds the reading of its answer).
+    Solve(Box<AcrossQuery>),
     /// The states of a filter to be found first (boxed: it holds the program and properties).
     Find(Box<AcrossFind>),
 }
@@ -124,7 +125,7 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
             })));
         }
     }
-    query_at(program, props, prop, None).map(AcrossStep::Solve)
+    query_at(program, props, prop, None).map(|q| AcrossStep::Solve(Box::new(q)))
 }
 
 /// [`across_query`] at the model's initial states, or, for a filter over other states, at
@@ -197,6 +198,7 @@ fn query_at(
         Some([]) => Vec::new(),
         _ => game.initial,
     };
+    let values = game.values;
     // `state` takes one state: told before the solve rather than after it.
     if filter == Some(FilterOp::State) && names.len() > 1 {
         return Err(Error::of(
@@ -235,13 +237,20 @@ fn query_at(
             filter,
             names,
             inner: asked.clone(),
+            values,
         },
     })
 }
 
 /// A property made ready for a solve across processes ([`across_property`]): the games of its
-/// queries, each solved across the processes in turn, and how its answer reads from theirs.
+/// queries, each solved across the processes in turn, and how its answer reads from theirs;
+/// or, where a state formula is nested in it, that formula to check in every state first.
 pub struct AcrossProperty {
+    /// Where a state formula is nested in the property (`P=? [ F P>=0.5 [ X "a" ] ]`), the
+    /// innermost to check in every reachable state first ([`AcrossNested`]), which then
+    /// gives the property again with that formula a set of states; the queries are then
+    /// empty.
+    pub nested: Option<Box<AcrossNested>>,
     /// The property's queries, in the order in which every process solves them: the property
     /// itself, or each query that it computes with (`1 - Pmin=? [ F φ ]`).
     pub queries: Vec<AcrossStep>,
@@ -338,19 +347,20 @@ pub fn across_property(
     props: &Props,
     prop: &Prop,
 ) -> Result<AcrossProperty, Error> {
+    if crate::analysis::nested::nests(prop) {
+        return nested_first(program, props, prop);
+    }
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
         || !crate::analysis::compound::has_query(&prop.expr)
     {
         return Ok(AcrossProperty {
+            nested: None,
             queries: vec![across_query(program, props, prop)?],
             combined: None,
         });
     }
     props.defined_for(prop)?;
     let refused = |why: &str| Error::of(&prop.text, unsupported(why));
-    if crate::analysis::nested::nests(prop) {
-        return Err(refused(crate::analysis::across::NOT_ACROSS));
-    }
     let mut parts = Vec::new();
     queries_in(&prop.expr, &mut parts);
     let mut queries = Vec::with_capacity(parts.len());
@@ -365,6 +375,7 @@ pub fn across_property(
         queries.push(q);
     }
     Ok(AcrossProperty {
+        nested: None,
         queries,
         combined: Some(Combined {
             program,
@@ -372,6 +383,116 @@ pub fn across_property(
             prop: prop.clone(),
             parts,
         }),
+    })
+}
+
+/// A state formula nested in a property (`P>=0.5 [ X "a" ]` in `P=? [ F P>=0.5 [ X "a" ] ]`),
+/// to be checked in every reachable state across processes before the property: an
+/// exploration across processes finds every reachable state (the terminals of
+/// [`AcrossNested::model`]), [`AcrossNested::query`] is the formula's query from each of them,
+/// solved with every process learning each state's value, and [`AcrossNested::lifted`] turns
+/// those into the set of states where the formula holds and gives the property again with it.
+/// Formulas nested in each other are checked innermost first, one such step each.
+pub struct AcrossNested {
+    /// The game whose terminals, as bytes, are every reachable state of the model.
+    pub model: std::sync::Arc<dyn perfectplay::dynamic::DynModel>,
+    program: Program,
+    /// The properties' scope, with the sets of the formulas checked so far as labels.
+    props: Props,
+    prop: Prop,
+    /// The formula, its own nested formulas already labels.
+    formula: crate::syntax::ast::Query,
+    /// The states' values and the reading of [`AcrossNested::query`], once made.
+    asked: Option<(Vec<Vec<i64>>, AcrossReading)>,
+}
+
+impl AcrossNested {
+    /// The formula's query from `states`, the bytes of the terminals of
+    /// [`AcrossNested::model`] that an exploration reached (every reachable state): to be
+    /// solved with its start's outcomes asked, which every process must learn.
+    pub fn query(&mut self, states: &[Vec<u8>]) -> Result<AcrossQuery, Error> {
+        let expr = Expr {
+            kind: ExprKind::Query(Box::new(self.formula.clone())),
+            span: self.prop.expr.span,
+        };
+        let mut query = query_at(
+            self.program.clone(),
+            &self.props,
+            &self.prop.with_expr(expr),
+            Some(states),
+        )?;
+        if !query.each_initial {
+            return Err(Error::of(
+                &self.prop.text,
+                AnalysisError::Internal("a nested formula's game does not start from each state"),
+            ));
+        }
+        let values = std::mem::take(&mut query.reading.values);
+        self.asked = Some((values, query.reading.clone()));
+        Ok(query)
+    }
+
+    /// The property again, with the formula the set of states where it holds, from the
+    /// values `[value, lower, upper]` of [`AcrossNested::query`]'s outcomes, in order: ready
+    /// for its next step. An error where a state's bounds straddle the formula's bound.
+    pub fn lifted(self, outcomes: &[Bounds]) -> Result<AcrossProperty, Error> {
+        let at = |e| Error::of(&self.prop.text, e);
+        let Some((values, reading)) = self.asked else {
+            return Err(at(AnalysisError::Internal(
+                "a nested formula's values were given before its query was made",
+            )));
+        };
+        if values.len() != outcomes.len() {
+            return Err(at(AnalysisError::Internal(
+                "the solve across processes gave other than a value for each state",
+            )));
+        }
+        let holds = reading.each_holds(outcomes).map_err(at)?;
+        let set =
+            crate::program::eval::StateSet::new(values.len(), |s| holds[s], |s| values[s].clone());
+        let mut props = self.props;
+        props.scope.labels.insert(
+            self.formula.to_string(),
+            CExpr::States(std::sync::Arc::new(set)),
+        );
+        across_property(self.program, &props, &self.prop)
+    }
+}
+
+/// [`across_property`] of a property with a state formula nested in it: the innermost formula
+/// not yet checked ([`AcrossNested`]), or, where every one is (a label of `props`), the
+/// property with each replaced by its set.
+fn nested_first(program: Program, props: &Props, prop: &Prop) -> Result<AcrossProperty, Error> {
+    props.defined_for(prop)?;
+    let mut wanted = None;
+    let lifted = crate::analysis::nested::lift_with(props, prop, &mut |_, q| {
+        wanted = Some(q.clone());
+        Err(AnalysisError::Internal("a nested formula is checked first"))
+    });
+    let formula = match (lifted, wanted) {
+        (Ok((props, prop)), _) => return across_property(program, &props, &prop),
+        (Err(_), Some(q)) => q,
+        (Err(e), None) => return Err(Error::of(&prop.text, e)),
+    };
+    if crate::analysis::nested::is_ctl(&formula) {
+        return Err(Error::of(
+            &prop.text,
+            unsupported(crate::analysis::across::NOT_ACROSS),
+        ));
+    }
+    let model = crate::analysis::across::reach_model(program.clone(), None)
+        .map_err(|e| Error::of(&prop.text, e))?;
+    Ok(AcrossProperty {
+        nested: Some(Box::new(AcrossNested {
+            model: model.into(),
+            program,
+            props: props.clone(),
+            prop: prop.clone(),
+            formula,
+            asked: None,
+        })),
+        queries: Vec::new(),
+        combined: None,
     })
 }
 
