@@ -14,7 +14,7 @@ use clap::{Arg, ArgMatches, Command};
 use perfectplay::dynamic::DynModel;
 use perfectplay_dist::{DistReport, DistValue, Options, Run};
 use perfectplay_games::{GameSpec, Params};
-use perfectplay_prism::{AcrossAnswer, AcrossProperty, AcrossStep, Found};
+use perfectplay_prism::{AcrossAnswer, AcrossProperty, AcrossQuery, AcrossStep, Found};
 use serde::Serialize;
 
 use crate::say::say;
@@ -260,28 +260,17 @@ pub fn check(
         let states = match &everywhere {
             Some(states) => states,
             None => {
-                let (model, run, options) = match setup(
-                    nested.model.clone(),
-                    m,
-                    &format!("{what}: every state"),
-                    Options::default(),
-                )? {
-                    Setup::Launched(code) => return Ok(code),
-                    Setup::Ready(model, run, options) => (model, run, options),
+                let what = format!("{what}: every state");
+                let reached = match reach(nested.model.clone(), m, &what)? {
+                    Ok(reached) => reached,
+                    Err(code) => return Ok(code),
                 };
-                let reached = perfectplay_dist::reach(model, &run, &options)?;
                 reports.extend(reached.report);
                 everywhere.insert(reached.states)
             }
         };
         let query = nested.query(states)?;
-        let asked = Options {
-            endless_is_infinite: query.reward,
-            total: query.total,
-            outcomes: true,
-            qualitative: query.zero_one,
-            ..Options::default()
-        };
+        let asked = asked(&query, true);
         let what = format!("{what}: nested formula {formula}");
         let (model, run, options) = match setup(Arc::from(query.model), m, &what, asked)? {
             Setup::Launched(code) => return Ok(code),
@@ -312,16 +301,11 @@ pub fn check(
             AcrossStep::Solve(query) => *query,
             AcrossStep::Find(find) => {
                 // A filter's states, found first by a run of their own.
-                let (model, run, options) = match setup(
-                    find.model.clone(),
-                    m,
-                    &format!("{what}: the filter's states"),
-                    Options::default(),
-                )? {
-                    Setup::Launched(code) => return Ok(code),
-                    Setup::Ready(model, run, options) => (model, run, options),
+                let what = format!("{what}: the filter's states");
+                let reached = match reach(find.model.clone(), m, &what)? {
+                    Ok(reached) => reached,
+                    Err(code) => return Ok(code),
                 };
-                let reached = perfectplay_dist::reach(model, &run, &options)?;
                 reports.extend(reached.report);
                 match find.found(&reached.states)? {
                     Found::Solve(query) => query,
@@ -332,13 +316,7 @@ pub fn check(
                 }
             }
         };
-        let asked = Options {
-            endless_is_infinite: query.reward,
-            total: query.total,
-            outcomes: query.each_initial,
-            qualitative: query.zero_one,
-            ..Options::default()
-        };
+        let asked = asked(&query, query.each_initial);
         let report = match run(query.model, m, &what, asked)? {
             Ran::Launched(code) => return Ok(code),
             Ran::Done => continue,
@@ -389,6 +367,32 @@ pub fn check(
     }
     print_stats(&report, answer.error_bound, m);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The states an exploration across processes of `model` reaches
+/// ([`perfectplay_dist::reach`]); `Err` with the exit code where this command launched the
+/// run's processes (see [`run`] for `what`).
+fn reach(
+    model: Arc<dyn DynModel>,
+    m: &ArgMatches,
+    what: &str,
+) -> Result<std::result::Result<perfectplay_dist::Reached, ExitCode>> {
+    Ok(match setup(model, m, what, Options::default())? {
+        Setup::Launched(code) => Err(code),
+        Setup::Ready(model, run, options) => Ok(perfectplay_dist::reach(model, &run, &options)?),
+    })
+}
+
+/// What a query's solve across processes is asked to decide (see [`run`]), its start's
+/// outcomes' values where `outcomes`.
+fn asked(query: &AcrossQuery, outcomes: bool) -> Options {
+    Options {
+        endless_is_infinite: query.reward,
+        total: query.total,
+        outcomes,
+        qualitative: query.zero_one,
+        ..Options::default()
+    }
 }
 
 /// The reports of the runs of one property's queries as one: their states, rounds, messages
