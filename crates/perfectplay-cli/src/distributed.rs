@@ -423,19 +423,19 @@ fn merged(reports: Vec<DistReport>) -> Option<DistReport> {
     if found_first {
         total.method = match total.method {
             "distributed: retrograde analysis" => {
-                "distributed: the filter's states found first, then retrograde analysis"
+                "distributed: states found first, then retrograde analysis"
             }
             "distributed: retrograde analysis, then interval iteration" => {
-                "distributed: the filter's states found first, then retrograde analysis and \
+                "distributed: states found first, then retrograde analysis and \
                  interval iteration"
             }
             perfectplay_dist::REACH_METHOD => "distributed: the filter's states found (none)",
             "distributed: retrograde analysis, interval iteration, then the open states solved \
              directly in one worker" => {
-                "distributed: the filter's states found first, then retrograde analysis, \
+                "distributed: states found first, then retrograde analysis, \
                  interval iteration and the open states solved directly in one worker"
             }
-            _ => "distributed: the filter's states found first, then each query's own solve",
+            _ => "distributed: states found first, then each query's own solve",
         };
     }
     Some(total)
