@@ -536,13 +536,9 @@ pub fn check_prop(
             kind: ExprKind::Filter(op, Box::new(prop.expr.clone()), Some(Box::new(init))),
             span,
         });
-        return Ok(check_query(
-            loaded,
-            props,
-            &filtered,
-            &filtered.expr,
-            exact,
-        )?);
+        // Checked as that filter, whose expression's state formulas (`!E [ F φ ]`) are
+        // checked in every state first.
+        return check_prop(loaded, props, &filtered, exact);
     }
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..)) {
         return Ok(check_query(loaded, props, prop, &prop.expr, exact)?);

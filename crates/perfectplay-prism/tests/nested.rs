@@ -126,6 +126,30 @@ fn nested_formulas_worked_out_by_hand() {
     assert_eq!(solved.report().exact.as_deref(), Some("1/2"));
 }
 
+/// CTL inside a property's logic on a model of several initial states: true where it holds
+/// in every one (PRISM's filter), each `E` and `A` checked in every state first.
+#[test]
+fn ctl_in_logic_over_several_initial_states() {
+    let two = CHAIN.replace("s : [0..3] init 0;", "s : [0..3];") + "init s<=1 endinit\n";
+    let holds = |prop: &str| {
+        answer(&two, prop, false)
+            .unwrap_or_else(|e| panic!("{prop}: {e}"))
+            .holds
+    };
+    for (prop, want) in [
+        // Both initial states reach 2 (1 through 0).
+        ("!E [ F s=2 ]", false),
+        // 3 is next from 1, not from 0.
+        ("!E [ X s=3 ]", false),
+        ("E [ X s=3 ] | s=0", true),
+        ("!A [ G s<2 ]", true),
+        ("E [ F s=3 ] & P>0.3 [ F s=3 ]", true),
+        ("E [ F s=3 ] & P>0.5 [ F s=3 ]", false),
+    ] {
+        assert_eq!(holds(prop), Some(want), "{prop}");
+    }
+}
+
 #[test]
 fn filters_that_list_states() {
     let listed = |prop: &str| answer(CHAIN, prop, true).unwrap();
