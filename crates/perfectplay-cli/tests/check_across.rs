@@ -351,6 +351,16 @@ fn step_bounds_across_processes_agree_with_one_process() {
     ] {
         agrees(&brp, "N=16,MAX=2", prop, processes);
     }
+    // A lower bound alone on a model whose ends are deadlocks: each loops while the steps
+    // before the bound are counted.
+    let three = file("across_steps_three.prism", THREE);
+    for prop in [
+        "filter(min, P=? [ F>=2 \"a\" ], \"init\")",
+        "filter(max, P=? [ F>3 \"a\" ], \"init\")",
+        "filter(avg, P=? [ \"end\" U>=2 s=4 ], \"init\")",
+    ] {
+        agrees(&three, "", prop, "2");
+    }
 }
 
 /// A ring of ten states that the maximiser may go round for ever (one end component), each
@@ -932,7 +942,8 @@ fn filters_over_other_states_across_processes_agree_with_one_process() {
 /// state first (innermost first, in runs of their own), against one process: inside `F`,
 /// `U`, `G` and `X`, inside each other, in a filter's condition and in its query, under
 /// arithmetic and a bound, on a chain of three initial states, an MDP and a game, on 2 and 3
-/// processes; a formula whose value no bound tells, and CTL nested, are errors.
+/// processes; a formula whose value no bound tells, and CTL of infinite paths nested, are
+/// errors.
 #[test]
 fn nested_state_formulas_across_processes_agree_with_one_process() {
     let chain = file("across_nested.prism", THREE);
@@ -976,20 +987,118 @@ fn nested_state_formulas_across_processes_agree_with_one_process() {
         &json(&chain, prop, &["--processes", "3"])
     ));
     // The value 2/3 at s=1, through a cycle, lies within its bounds, on either side of 2/3
-    // (the value 1/2 of `X` at s=5 is exact, and decided).
+    // (the value 1/2 of `X` at s=5 is exact, and decided); CTL of infinite paths.
     for (prop, words) in [
         (
             "P=? [ F P>=2/3 [ F \"a\" ] ]",
             "P>=2 / 3 [ F \"a\" ] in state (s=1): the value lies between",
         ),
-        (
-            "P=? [ F E [ X \"a\" ] ]",
-            "check this property in one process",
-        ),
+        ("P=? [ F E [ G \"a\" ] ]", "it speaks of infinite paths"),
     ] {
         fails_with(
             &["check", &chain, "--prop", prop, "--processes", "2"],
             words,
+        );
+    }
+}
+
+/// CTL's `E` and `A` across processes, as the P queries with a bound that they are (`E` of a
+/// path a finite prefix witnesses is a positive probability for some choices, `A` of one
+/// whose failure a finite prefix witnesses a probability of one for every choice), against
+/// one process, which checks them on the graph: alone, nested, under filters and logic, with
+/// step bounds, on a chain, an MDP and a game. Those of infinite paths are refused.
+#[test]
+fn ctl_across_processes_agrees_with_one_process() {
+    // From 0: to 1 or 2; from 1: back to 0 or on to 3; 2 and 3 absorb.
+    let chain = file(
+        "across_ctl.prism",
+        "dtmc
+module m
+  s : [0..3] init 0;
+  [] s=0 -> 0.5:(s'=1) + 0.5:(s'=2);
+  [] s=1 -> 0.5:(s'=0) + 0.5:(s'=3);
+endmodule
+",
+    );
+    let three = file("across_ctl_three.prism", THREE);
+    let mdp = file("across_ctl_mdp.prism", REWARDS);
+    let game = file("across_ctl_game.prism", GAME);
+    let mut cases: Vec<(&str, &str)> = [
+        "E [ F s=3 ]",
+        "A [ G s<3 ]",
+        "E [ s<2 U s=3 ]",
+        "A [ X s>=1 ]",
+        "E [ X s=3 ]",
+        "E [ F<=1 s=3 ]",
+        "E [ F<=2 s=3 ]",
+        "E [ F=3 s=1 ]",
+        "E [ F=2 s=1 ]",
+        "E [ F>=5 s=0 ]",
+        "A [ G>=1 s!=0 ]",
+        "E [ G<=3 s<2 ]",
+        "A [ s<2 W s=3 ]",
+        "A [ s=1 R s<2 ]",
+        "A [ F<=2 s>=2 ]",
+        "E [ s<2 W<=2 s=3 ]",
+        "E [ F A [ G s=2 ] ]",
+        "E [ F A [ X s=3 ] ]",
+        "A [ G E [ F s>=2 ] ]",
+        "P>0.2 [ F s=3 ] & E [ F s=2 ]",
+        "!E [ X s=3 ]",
+        "filter(forall, E [ F s>=2 ])",
+        "filter(count, E [ F s=3 ])",
+        "filter(count, A [ G s<2 ])",
+        "filter(exists, A [ G s=2 ], s<2)",
+        "P=? [ F E [ X s=3 ] ]",
+        "E [ s<2 ]",
+    ]
+    .into_iter()
+    .map(|p| (chain.as_str(), p))
+    .collect();
+    for p in [
+        "E [ F \"a\" ]",
+        "A [ G !\"a\" ]",
+        "E [ F>=2 \"a\" ]",
+        "A [ \"end\" R s<6 ]",
+        "filter(count, E [ X \"a\" ])",
+        "P=? [ F A [ X \"end\" ] ]",
+    ] {
+        cases.push((&three, p));
+    }
+    for p in [
+        "E [ F \"done\" ]",
+        "A [ X s!=1 ]",
+        "Pmax=? [ F A [ X \"done\" ] ]",
+    ] {
+        cases.push((&mdp, p));
+    }
+    for p in [
+        "E [ F x=3 ]",
+        "A [ G x<3 ]",
+        "A [ X t=1 ]",
+        "<<a>> Pmax=? [ F E [ X x=2 ] ]",
+    ] {
+        cases.push((&game, p));
+    }
+    for (model, prop) in cases {
+        let one = json(model, prop, &[]);
+        let across = json(model, prop, &["--processes", "2"]);
+        assert!(
+            same_answer(answer(&one), &across),
+            "{prop}: {across}, one process: {one}"
+        );
+    }
+    for prop in [
+        "E [ G s<2 ]",
+        "A [ F s=3 ]",
+        "A [ s<2 U s>=2 ]",
+        "E [ s<2 W s=3 ]",
+        "E [ s=2 R s<2 ]",
+        "A [ F>=1 s=3 ]",
+    ] {
+        fails_with(
+            &["check", &chain, "--prop", prop, "--processes", "2"],
+            "it speaks of infinite paths",
         );
     }
 }
@@ -1288,7 +1397,7 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
             "check this property in one process",
         ),
         ("filter(count, P=? [ F s=3 ], s>0)", "takes true or false"),
-        ("E [ F s=3 ]", "check this property in one process"),
+        ("E [ G s=3 ]", "check this property in one process"),
         ("s + P=? [ F s=3 ]", "a model of one initial state"),
     ] {
         let args = across(prop);

@@ -200,9 +200,10 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     }
                     return Ok(());
                 }
-                if ex.choices.is_empty() && (self.steps.is_some() || self.total) {
-                    // A deadlock, with steps still to count or a total to collect: its loop,
-                    // which is no command and earns no transition reward.
+                if ex.choices.is_empty() && (self.counts_steps() || self.total) {
+                    // A deadlock, with steps still to count (before a lower bound's first
+                    // step too) or a total to collect: its loop, which is no command and
+                    // earns no transition reward.
                     let reward = match (&self.reward, state_reward, self.instant) {
                         (Some(_), Some(state), false) => rat_of(state, "a reward")
                             .map_err(|e| format!("in state {}: {e}", here()))?,
@@ -462,8 +463,8 @@ pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, 
      step bounds or without) and R queries of F, Fc, C, C<=k and I=k are answered, or compared with \
      a bound, at the initial states or under a filter (filter(op, …, states), whose states \
      are a condition over the variables and labels), with P and R queries compared with a bound \
-     nested in them as state formulas, and arithmetic, comparisons and rounding over such \
-     queries; check this property in one process";
+     and CTL's E and A nested in them as state formulas, and arithmetic, comparisons and \
+     rounding over such queries; check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation), from the initial states, or from the states `at` that

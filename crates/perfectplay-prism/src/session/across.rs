@@ -11,7 +11,9 @@ use crate::analysis::nested::is_state_formula;
 use crate::error::Error;
 use crate::program::props::{Prop, Props};
 use crate::program::{CExpr, Program};
-use crate::syntax::ast::{Expr, ExprKind, FilterOp};
+use crate::syntax::ast::{
+    BinOp, Expr, ExprKind, FilterOp, Measure, ModelType, Opt, Path, Query, Steps,
+};
 
 /// A property made ready for a solve across processes ([`across_query`]): its game, and how
 /// its answer reads from the game's values ([`AcrossReading::answer`]).
@@ -350,6 +352,9 @@ pub fn across_property(
     if crate::analysis::nested::nests(prop) {
         return nested_first(program, props, prop);
     }
+    // CTL's `E` and `A` outside paths, as the P queries with a bound that they are.
+    let prop = &prop
+        .with_expr(ctl_outside_paths(&program, &prop.expr).map_err(|e| Error::of(&prop.text, e))?);
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
         || !crate::analysis::compound::has_query(&prop.expr)
     {
@@ -400,8 +405,11 @@ pub struct AcrossNested {
     /// The properties' scope, with the sets of the formulas checked so far as labels.
     props: Props,
     prop: Prop,
-    /// The formula, its own nested formulas already labels.
-    formula: crate::syntax::ast::Query,
+    /// The formula's text, its own nested formulas already labels: the name of its label.
+    name: String,
+    /// The formula as the P or R query with a bound that is checked in every state (CTL's
+    /// `E` and `A` made such queries), its own nested formulas already labels.
+    formula: Query,
     /// The states' values and the reading of [`AcrossNested::query`], once made.
     asked: Option<(Vec<Vec<i64>>, AcrossReading)>,
 }
@@ -451,12 +459,88 @@ impl AcrossNested {
         let set =
             crate::program::eval::StateSet::new(values.len(), |s| holds[s], |s| values[s].clone());
         let mut props = self.props;
-        props.scope.labels.insert(
-            self.formula.to_string(),
-            CExpr::States(std::sync::Arc::new(set)),
-        );
+        props
+            .scope
+            .labels
+            .insert(self.name, CExpr::States(std::sync::Arc::new(set)));
         across_property(self.program, &props, &self.prop)
     }
+}
+
+/// CTL's `E [ ψ ]` or `A [ ψ ]` as the P query with a bound that holds in the same states, for
+/// a solve across processes, which gives probabilities, not paths. In a finite model, some
+/// path satisfies a path formula that a finite prefix witnesses (`X`, `F`, `U`, with any step
+/// bounds; `G`, `W`, `R` up to a last step) exactly where some choices give it a positive
+/// probability: `E [ ψ ]` is `Pmax>0 [ ψ ]`, every player maximising. Every path satisfies
+/// one whose failure a finite prefix witnesses (`G`, `W`, `R`, `X`; `F` and `U` up to a last
+/// step) exactly where every choice gives it probability one: `A [ ψ ]` is `Pmin>=1 [ ψ ]`,
+/// every player minimising. The others speak of infinite paths (`E [ G φ ]`, `A [ F φ ]`):
+/// an error.
+fn ctl_as_probability(program: &Program, q: &Query) -> Result<Query, AnalysisError> {
+    let last = |s: &Option<Steps>| s.as_ref().is_some_and(|s| s.to.is_some());
+    // Whether a finite prefix witnesses the path formula, and whether one witnesses its failure.
+    let (open, closed) = match &q.path {
+        Path::Eventually(_) | Path::Until(..) => (true, false),
+        Path::Next(_) | Path::Now(_) => (true, true),
+        Path::Bounded { steps, .. } => (true, steps.to.is_some()),
+        Path::Globally { steps, .. }
+        | Path::WeakUntil(_, _, steps)
+        | Path::Release(_, _, steps) => (last(steps), true),
+        _ => (false, false),
+    };
+    let (opt, op, bound) = match q.what {
+        Measure::Exists if open => (Opt::Max, BinOp::Gt, "0"),
+        Measure::Forall if closed => (Opt::Min, BinOp::Ge, "1"),
+        _ => {
+            return Err(unsupported(format!(
+                "across processes, {q} is not answered: it speaks of infinite paths (E of G, \
+                 W and R without a last step, A of F and U without one), and the solve there \
+                 gives probabilities, from which E of X, F and U and A of G, W, R and X are \
+                 told; check this property in one process"
+            )))
+        }
+    };
+    let bound = Expr {
+        kind: ExprKind::Int(bound.to_string()),
+        span: q.span,
+    };
+    let mut p = Query {
+        coalition: None,
+        what: Measure::Probability,
+        opt,
+        bound: Some((op, bound)),
+        path: q.path.clone(),
+        span: q.span,
+    };
+    // A chain has no choices to range over.
+    if crate::analysis::check::model_type(program, &p) == ModelType::Dtmc {
+        p.opt = Opt::None;
+    }
+    Ok(p)
+}
+
+/// `e` with CTL's `E` and `A` outside the paths of queries (the property itself, a filter's
+/// query, parts of the property's arithmetic and logic) made the P queries with a bound that
+/// they are ([`ctl_as_probability`]); those inside paths are nested formulas.
+fn ctl_outside_paths(program: &Program, e: &Expr) -> Result<Expr, AnalysisError> {
+    let walk = |x: &Expr| ctl_outside_paths(program, x).map(Box::new);
+    let kind = match &e.kind {
+        ExprKind::Query(q) if crate::analysis::nested::is_ctl(q) => {
+            ExprKind::Query(Box::new(ctl_as_probability(program, q)?))
+        }
+        ExprKind::Filter(op, inner, states) => ExprKind::Filter(*op, walk(inner)?, states.clone()),
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, walk(a)?),
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, walk(a)?, walk(b)?),
+        ExprKind::Ite(c, a, b) => ExprKind::Ite(walk(c)?, walk(a)?, walk(b)?),
+        ExprKind::Call(f, args) => ExprKind::Call(
+            *f,
+            args.iter()
+                .map(|a| ctl_outside_paths(program, a))
+                .collect::<Result<_, _>>()?,
+        ),
+        other => other.clone(),
+    };
+    Ok(Expr { kind, span: e.span })
 }
 
 /// [`across_property`] of a property with a state formula nested in it: the innermost formula
@@ -469,17 +553,16 @@ fn nested_first(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPr
         wanted = Some(q.clone());
         Err(AnalysisError::Internal("a nested formula is checked first"))
     });
-    let formula = match (lifted, wanted) {
+    let wanted = match (lifted, wanted) {
         (Ok((props, prop)), _) => return across_property(program, &props, &prop),
         (Err(_), Some(q)) => q,
         (Err(e), None) => return Err(Error::of(&prop.text, e)),
     };
-    if crate::analysis::nested::is_ctl(&formula) {
-        return Err(Error::of(
-            &prop.text,
-            unsupported(crate::analysis::across::NOT_ACROSS),
-        ));
-    }
+    // CTL's `E` and `A` as the P queries with a bound that they are.
+    let formula = match crate::analysis::nested::is_ctl(&wanted) {
+        true => ctl_as_probability(&program, &wanted).map_err(|e| Error::of(&prop.text, e))?,
+        false => wanted.clone(),
+    };
     let model = crate::analysis::across::reach_model(program.clone(), None)
         .map_err(|e| Error::of(&prop.text, e))?;
     Ok(AcrossProperty {
@@ -488,6 +571,7 @@ fn nested_first(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPr
             program,
             props: props.clone(),
             prop: prop.clone(),
+            name: wanted.to_string(),
             formula,
             asked: None,
         })),
