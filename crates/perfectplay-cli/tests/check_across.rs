@@ -860,6 +860,17 @@ fn same_answer(one: &serde_json::Value, across: &serde_json::Value) -> bool {
             .all(|((s, x), (t, y))| s == t && near(x, y, bound))
 }
 
+/// Asserts that `check MODEL --prop PROP` across `processes` processes gives the answer one
+/// process gives ([`same_answer`]).
+fn same_across(model: &str, prop: &str, processes: &str) {
+    let one = json(model, prop, &[]);
+    let across = json(model, prop, &["--processes", processes]);
+    assert!(
+        same_answer(answer(&one), &across),
+        "{prop} on {processes} processes: {across}, one process: {one}"
+    );
+}
+
 /// Filters over other states than the initial ones across processes (found by an exploration
 /// of their own first), every operator, on a chain, an MDP and a game, with a condition of
 /// variables, of labels, none (every reachable state), and one no reachable state meets,
@@ -922,11 +933,7 @@ fn filters_over_other_states_across_processes_agree_with_one_process() {
         );
     }
     // On 3 processes, and under arithmetic.
-    let prop = "filter(max, P=? [ F \"a\" ], s>=1)";
-    assert!(same_answer(
-        answer(&json(&chain, prop, &[])),
-        &json(&chain, prop, &["--processes", "3"])
-    ));
+    same_across(&chain, "filter(max, P=? [ F \"a\" ], s>=1)", "3");
     let (v, bound) = value(
         &chain,
         "1 - filter(min, P=? [ F \"a\" ], s>=1)",
@@ -974,18 +981,9 @@ fn nested_state_formulas_across_processes_agree_with_one_process() {
         (&game, "1 - <<a>> Pmax=? [ F <<b>> Pmin>0.2 [ X x=2 ] ]"),
     ];
     for (model, prop) in cases {
-        let one = json(model, prop, &[]);
-        let across = json(model, prop, &["--processes", "2"]);
-        assert!(
-            same_answer(answer(&one), &across),
-            "{prop}: {across}, one process: {one}"
-        );
+        same_across(model, prop, "2");
     }
-    let prop = "P=? [ F P>0.4 [ F P>=0.5 [ X \"a\" ] ] ]";
-    assert!(same_answer(
-        answer(&json(&chain, prop, &[])),
-        &json(&chain, prop, &["--processes", "3"])
-    ));
+    same_across(&chain, "P=? [ F P>0.4 [ F P>=0.5 [ X \"a\" ] ] ]", "3");
     // The value 2/3 at s=1, through a cycle, lies within its bounds, on either side of 2/3
     // (the value 1/2 of `X` at s=5 is exact, and decided); CTL of infinite paths.
     for (prop, words) in [
@@ -1081,12 +1079,7 @@ endmodule
         cases.push((&game, p));
     }
     for (model, prop) in cases {
-        let one = json(model, prop, &[]);
-        let across = json(model, prop, &["--processes", "2"]);
-        assert!(
-            same_answer(answer(&one), &across),
-            "{prop}: {across}, one process: {one}"
-        );
+        same_across(model, prop, "2");
     }
     for prop in [
         "E [ G s<2 ]",

@@ -342,7 +342,10 @@ const READS_STATE: &str = "across processes, a property computes with the values
 /// F φ ]`, `Pmax=? [ F a ] / Pmax=? [ F b ]`), each query solved across the processes in turn
 /// and the arithmetic done on their answers with their certified bounds. Comparisons and
 /// rounding of query values (`P=? [ F a ] > 0.5`, `floor(…)`) are decided from those bounds:
-/// where they do not tell, the answer is an error that says so. A model of several initial
+/// where they do not tell, the answer is an error that says so. CTL's `E` and `A` are the P
+/// queries with a bound that hold in the same states (see `ctl_as_probability`), and a state
+/// formula nested in the property is checked in every state first
+/// ([`AcrossProperty::nested`]). Arithmetic over queries on a model of several initial
 /// states is refused with an error that says so.
 pub fn across_property(
     program: Program,
