@@ -11,6 +11,9 @@
 //! not in (with no step bound), and a state the query decides (its target, or outside the `ψ` of `ψ U φ`) is
 //! terminal.
 //!
+//! CTL's `E` and `A` are P queries on the game of the model's paths ([`AcrossModel::paths`]):
+//! every outcome of every command a move of one player, so that a play is a path.
+//!
 //! A step-bounded query (`F<=k`, `F>=k`, `X`, `C<=k`, `I=k`, …) counts the steps taken in its
 //! states, up to its last step (or, for a lower bound alone, up to the first step at which the
 //! target counts, after which it is the unbounded query): its game is the model's states times
@@ -90,6 +93,11 @@ pub(crate) struct AcrossModel<K> {
     pub(crate) members: Option<Vec<bool>>,
     /// Whether every state's commands are chosen uniformly (a DTMC).
     pub(crate) dtmc: bool,
+    /// Whether the game is of the model's paths rather than its probabilities (for CTL's
+    /// `E` and `A`): every outcome of every command is a move of [`AcrossModel::player`],
+    /// so that a play is a path, and a value is 1 where some path (`player` maximising)
+    /// or every path (minimising) satisfies the formula, else 0.
+    pub(crate) paths: bool,
     /// For an R query, its reward structure.
     pub(crate) reward: Option<Compiled>,
     /// The last step the query looks at (`k` of `F<=k`, `C<=k`, `I=k`).
@@ -211,6 +219,18 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     };
                     node.chance();
                     node.add_outcome(OUTCOME, Rat::ONE, reward, At::State(s, next));
+                    return Ok(());
+                }
+                if self.paths {
+                    // Every step a move of `player`: a play is a path.
+                    node.decision(self.player);
+                    let mut m = 0;
+                    for &(_, _, from, to) in &ex.choices {
+                        for &(_, t) in &ex.dist[from..to] {
+                            node.add_move(m, 0, At::State(t, next));
+                            m += 1;
+                        }
+                    }
                     return Ok(());
                 }
                 if self.dtmc {
@@ -368,21 +388,28 @@ pub(crate) struct AcrossGame {
 }
 
 /// The game of the resolved query `r` on `program`, with states packed as `K`, from the
-/// model's initial states, or from the states `at` that [`reach_model`]'s exploration found.
+/// model's initial states, or from the states `at` that [`reach_model`]'s exploration found;
+/// a game of paths where `paths` names who chooses them (see [`AcrossModel::paths`]).
 fn model_of<K: Word + Debug + Send + Sync + 'static>(
     program: Program,
     r: &Resolved,
     at: Option<&[Vec<u8>]>,
+    paths: Option<Player>,
 ) -> Result<AcrossGame, AnalysisError> {
     let query = &r.query;
     let kind = crate::analysis::check::model_type(&program, query);
-    let player = if query.opt == Opt::Max {
-        Player::Max
-    } else {
-        Player::Min
+    let player = match paths {
+        // The complement's query has the other player choose (as its `opt` says, but a
+        // DTMC's query has none).
+        Some(p) if r.complement => p.other(),
+        Some(p) => p,
+        None if query.opt == Opt::Max => Player::Max,
+        None => Player::Min,
     };
     let members = match &query.coalition {
-        Some(c) if kind == ModelType::Smg => Some(coalition_members(&program, c)?),
+        Some(c) if kind == ModelType::Smg && paths.is_none() => {
+            Some(coalition_members(&program, c)?)
+        }
         _ => None,
     };
     let reward = match &query.what {
@@ -439,7 +466,8 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         through: r.through.clone(),
         player,
         members,
-        dtmc: kind == ModelType::Dtmc,
+        dtmc: kind == ModelType::Dtmc && paths.is_none(),
+        paths: paths.is_some(),
         reward,
         steps: r.steps,
         first: r.first,
@@ -463,16 +491,18 @@ pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, 
      step bounds or without) and R queries of F, Fc, C, C<=k and I=k are answered, or compared with \
      a bound, at the initial states or under a filter (filter(op, …, states), whose states \
      are a condition over the variables and labels), with P and R queries compared with a bound \
-     and CTL's E and A nested in them as state formulas, and arithmetic, comparisons and \
-     rounding over such queries; check this property in one process";
+     and CTL's E and A, alone or nested in them as state formulas, and arithmetic, \
+     comparisons and rounding over such queries; check this property in one process";
 
 /// The game of the resolved query `r` on `program` for a solve across processes (see the
 /// module documentation), from the initial states, or from the states `at` that
-/// [`reach_model`]'s exploration found; an error for a query of another kind.
+/// [`reach_model`]'s exploration found; of the model's paths where `paths` names who chooses
+/// them ([`AcrossModel::paths`], a P query only); an error for a query of another kind.
 pub(crate) fn across_model(
     program: Program,
     r: &Resolved,
     at: Option<&[Vec<u8>]>,
+    paths: Option<Player>,
 ) -> Result<AcrossGame, AnalysisError> {
     let plain = match r.query.what {
         Measure::Probability => matches!(
@@ -492,7 +522,8 @@ pub(crate) fn across_model(
         },
         _ => false,
     };
-    if !plain || r.query.bound.is_some() {
+    let paths_of_rewards = paths.is_some() && r.query.what != Measure::Probability;
+    if !plain || r.query.bound.is_some() || paths_of_rewards {
         return Err(unsupported(NOT_ACROSS));
     }
     if r.steps.unwrap_or(r.first).max(r.first) > MAX_STEPS {
@@ -502,7 +533,7 @@ pub(crate) fn across_model(
              any bound"
         )));
     }
-    by_width!(&program, model_of(program, r, at))
+    by_width!(&program, model_of(program, r, at, paths))
 }
 
 /// A state of [`ReachModel`]'s game.

@@ -2,7 +2,7 @@
 //! written as bytes for the processes to share, and how its answer reads from the game's
 //! values ([`AcrossReading`]).
 
-use super::{refuse_ctl, resolve_prop};
+use super::resolve_prop;
 use crate::analysis::across_answer::AcrossAnswer;
 use crate::analysis::across_answer::Bounds;
 use crate::analysis::across_answer::{AcrossReading, Comparison};
@@ -11,9 +11,8 @@ use crate::analysis::nested::is_state_formula;
 use crate::error::Error;
 use crate::program::props::{Prop, Props};
 use crate::program::{CExpr, Program};
-use crate::syntax::ast::{
-    BinOp, Expr, ExprKind, FilterOp, Measure, ModelType, Opt, Path, Query, Steps,
-};
+use crate::syntax::ast::{BinOp, Expr, ExprKind, FilterOp, Measure, ModelType, Opt, Query};
+use perfectplay::Player;
 
 /// A property made ready for a solve across processes ([`across_query`]): its game, and how
 /// its answer reads from the game's values ([`AcrossReading::answer`]).
@@ -97,7 +96,6 @@ impl AcrossFind {
 /// refused with an error that says so.
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossStep, Error> {
     props.defined_for(prop)?;
-    refuse_ctl(prop, crate::analysis::across::NOT_ACROSS)?;
     if let ExprKind::Filter(_, inner, states) = &prop.expr.kind {
         let init = states
             .as_ref()
@@ -139,7 +137,9 @@ fn query_at(
     at: Option<&[Vec<u8>]>,
 ) -> Result<AcrossQuery, Error> {
     props.defined_for(prop)?;
-    refuse_ctl(prop, crate::analysis::across::NOT_ACROSS)?;
+    // CTL's `E` and `A` (alone or under a filter): P queries with a bound on the game of paths.
+    let (prop, paths) = ctl_on_paths(&program, prop);
+    let prop = &prop;
     let refused = || Error::of(&prop.text, unsupported(crate::analysis::across::NOT_ACROSS));
     if crate::analysis::nested::nests(prop) {
         return Err(refused());
@@ -192,8 +192,8 @@ fn query_at(
         );
     let game = match at {
         // No state found: a game from the initial states, never solved (see `found`).
-        Some([]) => crate::analysis::across::across_model(program, &r, None),
-        at => crate::analysis::across::across_model(program, &r, at),
+        Some([]) => crate::analysis::across::across_model(program, &r, None, paths),
+        at => crate::analysis::across::across_model(program, &r, at, paths),
     }
     .map_err(|e| Error::of(&prop.text, e))?;
     let names = match at {
@@ -342,8 +342,8 @@ const READS_STATE: &str = "across processes, a property computes with the values
 /// F φ ]`, `Pmax=? [ F a ] / Pmax=? [ F b ]`), each query solved across the processes in turn
 /// and the arithmetic done on their answers with their certified bounds. Comparisons and
 /// rounding of query values (`P=? [ F a ] > 0.5`, `floor(…)`) are decided from those bounds:
-/// where they do not tell, the answer is an error that says so. CTL's `E` and `A` are the P
-/// queries with a bound that hold in the same states (see `ctl_as_probability`), and a state
+/// where they do not tell, the answer is an error that says so. CTL's `E` and `A` are P
+/// queries with a bound on the game of the model's paths (see `ctl_on_paths`), and a state
 /// formula nested in the property is checked in every state first
 /// ([`AcrossProperty::nested`]). Arithmetic over queries on a model of several initial
 /// states is refused with an error that says so.
@@ -355,9 +355,6 @@ pub fn across_property(
     if crate::analysis::nested::nests(prop) {
         return nested_first(program, props, prop);
     }
-    // CTL's `E` and `A` outside paths, as the P queries with a bound that they are.
-    let prop = &prop
-        .with_expr(ctl_outside_paths(&program, &prop.expr).map_err(|e| Error::of(&prop.text, e))?);
     if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
         || !crate::analysis::compound::has_query(&prop.expr)
     {
@@ -410,8 +407,8 @@ pub struct AcrossNested {
     prop: Prop,
     /// The formula's text, its own nested formulas already labels: the name of its label.
     name: String,
-    /// The formula as the P or R query with a bound that is checked in every state (CTL's
-    /// `E` and `A` made such queries), its own nested formulas already labels.
+    /// The formula, a P or R query with a bound or CTL's `E` or `A` (made such a query on
+    /// the game of paths where it is solved), its own nested formulas already labels.
     formula: Query,
     /// The states' values and the reading of [`AcrossNested::query`], once made.
     asked: Option<(Vec<Vec<i64>>, AcrossReading)>,
@@ -470,80 +467,64 @@ impl AcrossNested {
     }
 }
 
-/// CTL's `E [ ψ ]` or `A [ ψ ]` as the P query with a bound that holds in the same states, for
-/// a solve across processes, which gives probabilities, not paths. In a finite model, some
-/// path satisfies a path formula that a finite prefix witnesses (`X`, `F`, `U`, with any step
-/// bounds; `G`, `W`, `R` up to a last step) exactly where some choices give it a positive
-/// probability: `E [ ψ ]` is `Pmax>0 [ ψ ]`, every player maximising. Every path satisfies
-/// one whose failure a finite prefix witnesses (`G`, `W`, `R`, `X`; `F` and `U` up to a last
-/// step) exactly where every choice gives it probability one: `A [ ψ ]` is `Pmin>=1 [ ψ ]`,
-/// every player minimising. The others speak of infinite paths (`E [ G φ ]`, `A [ F φ ]`):
-/// an error.
-fn ctl_as_probability(program: &Program, q: &Query) -> Result<Query, AnalysisError> {
-    let last = |s: &Option<Steps>| s.as_ref().is_some_and(|s| s.to.is_some());
-    // Whether a finite prefix witnesses the path formula, and whether one witnesses its failure.
-    let (open, closed) = match &q.path {
-        Path::Eventually(_) | Path::Until(..) => (true, false),
-        Path::Next(_) | Path::Now(_) => (true, true),
-        Path::Bounded { steps, .. } => (true, steps.to.is_some()),
-        Path::Globally { steps, .. }
-        | Path::WeakUntil(_, _, steps)
-        | Path::Release(_, _, steps) => (last(steps), true),
-        _ => (false, false),
-    };
-    let (opt, op, bound) = match q.what {
-        Measure::Exists if open => (Opt::Max, BinOp::Gt, "0"),
-        Measure::Forall if closed => (Opt::Min, BinOp::Ge, "1"),
-        _ => {
-            return Err(unsupported(format!(
-                "across processes, {q} is not answered: it speaks of infinite paths (E of G, \
-                 W and R without a last step, A of F and U without one), and the solve there \
-                 gives probabilities, from which E of X, F and U and A of G, W, R and X are \
-                 told; check this property in one process"
-            )))
+/// Property `prop` with CTL's `E [ ψ ]` or `A [ ψ ]` (the property itself, or a filter's
+/// query) made the P query with a bound that holds in the same states on the game of the
+/// model's paths, in which every outcome of every command is a choice of one player (see
+/// `AcrossModel::paths`), and that player: a play is then a path, and its probability of ψ is
+/// 1 or 0. Some path satisfies ψ exactly where the maximiser gives it a positive probability,
+/// `Pmax>0 [ ψ ]`; every path does exactly where the minimiser gives it probability one,
+/// `Pmin>=1 [ ψ ]`, for every path formula, of infinite paths (`E [ G φ ]`, `A [ F φ ]`) as
+/// of finite ones, and every player alike. Any other property as it is, with no player.
+fn ctl_on_paths(program: &Program, prop: &Prop) -> (Prop, Option<Player>) {
+    let on_paths = |q: &Query| {
+        let (opt, op, bound, player) = match q.what {
+            Measure::Exists => (Opt::Max, BinOp::Gt, "0", Player::Max),
+            _ => (Opt::Min, BinOp::Ge, "1", Player::Min),
+        };
+        let bound = Expr {
+            kind: ExprKind::Int(bound.to_string()),
+            span: q.span,
+        };
+        let mut p = Query {
+            coalition: None,
+            what: Measure::Probability,
+            opt,
+            bound: Some((op, bound)),
+            path: q.path.clone(),
+            span: q.span,
+        };
+        // A chain's query names no optimum (its game of paths has the player all the same).
+        if crate::analysis::check::model_type(program, &p) == ModelType::Dtmc {
+            p.opt = Opt::None;
         }
+        let span = p.span;
+        let e = Expr {
+            kind: ExprKind::Query(Box::new(p)),
+            span,
+        };
+        (e, player)
     };
-    let bound = Expr {
-        kind: ExprKind::Int(bound.to_string()),
-        span: q.span,
+    let ctl = |e: &Expr| match &e.kind {
+        ExprKind::Query(q) if crate::analysis::nested::is_ctl(q) => Some(on_paths(q)),
+        _ => None,
     };
-    let mut p = Query {
-        coalition: None,
-        what: Measure::Probability,
-        opt,
-        bound: Some((op, bound)),
-        path: q.path.clone(),
-        span: q.span,
+    let converted = match &prop.expr.kind {
+        ExprKind::Filter(op, inner, states) => ctl(inner).map(|(q, player)| {
+            let kind = ExprKind::Filter(*op, Box::new(q), states.clone());
+            (
+                Expr {
+                    kind,
+                    span: prop.expr.span,
+                },
+                player,
+            )
+        }),
+        _ => ctl(&prop.expr),
     };
-    // A chain has no choices to range over.
-    if crate::analysis::check::model_type(program, &p) == ModelType::Dtmc {
-        p.opt = Opt::None;
+    match converted {
+        Some((expr, player)) => (prop.with_expr(expr), Some(player)),
+        None => (prop.clone(), None),
     }
-    Ok(p)
-}
-
-/// `e` with CTL's `E` and `A` outside the paths of queries (the property itself, a filter's
-/// query, parts of the property's arithmetic and logic) made the P queries with a bound that
-/// they are ([`ctl_as_probability`]); those inside paths are nested formulas.
-fn ctl_outside_paths(program: &Program, e: &Expr) -> Result<Expr, AnalysisError> {
-    let walk = |x: &Expr| ctl_outside_paths(program, x).map(Box::new);
-    let kind = match &e.kind {
-        ExprKind::Query(q) if crate::analysis::nested::is_ctl(q) => {
-            ExprKind::Query(Box::new(ctl_as_probability(program, q)?))
-        }
-        ExprKind::Filter(op, inner, states) => ExprKind::Filter(*op, walk(inner)?, states.clone()),
-        ExprKind::Unary(op, a) => ExprKind::Unary(*op, walk(a)?),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, walk(a)?, walk(b)?),
-        ExprKind::Ite(c, a, b) => ExprKind::Ite(walk(c)?, walk(a)?, walk(b)?),
-        ExprKind::Call(f, args) => ExprKind::Call(
-            *f,
-            args.iter()
-                .map(|a| ctl_outside_paths(program, a))
-                .collect::<Result<_, _>>()?,
-        ),
-        other => other.clone(),
-    };
-    Ok(Expr { kind, span: e.span })
 }
 
 /// [`across_property`] of a property with a state formula nested in it: the innermost formula
@@ -561,11 +542,8 @@ fn nested_first(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPr
         (Err(_), Some(q)) => q,
         (Err(e), None) => return Err(Error::of(&prop.text, e)),
     };
-    // CTL's `E` and `A` as the P queries with a bound that they are.
-    let formula = match crate::analysis::nested::is_ctl(&wanted) {
-        true => ctl_as_probability(&program, &wanted).map_err(|e| Error::of(&prop.text, e))?,
-        false => wanted.clone(),
-    };
+    // CTL's `E` and `A` are P queries on the game of paths, made so where it is solved.
+    let formula = wanted.clone();
     let model = crate::analysis::across::reach_model(program.clone(), None)
         .map_err(|e| Error::of(&prop.text, e))?;
     Ok(AcrossProperty {
