@@ -336,7 +336,9 @@ pub fn check(
         // Another process than the first: the first prints the answer.
         return Ok(ExitCode::SUCCESS);
     };
-    let AcrossAnswer { mut answer, bounds } = property.answer(answers)?;
+    let AcrossAnswer {
+        mut answer, bounds, ..
+    } = property.answer(answers)?;
     answer.method = report.method;
     answer.states = report.states as usize;
     render::know_error_bound(answer.error_bound);

@@ -382,8 +382,8 @@ pub(crate) struct AcrossGame {
     pub initial: Vec<String>,
     /// Whether the start stands for each initial state (a chance node over them).
     pub each_initial: bool,
-    /// The variables' values of each of the states found that the game starts from, in
-    /// its order; empty where it starts from the model's initial states.
+    /// The variables' values of each of the states the game starts from (the initial
+    /// states, or the states found), in its order.
     pub values: Vec<Vec<i64>>,
 }
 
@@ -420,9 +420,17 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         _ => None,
     };
     let stepper = Stepper::<K>::new(program);
-    let mut values = Vec::new();
-    let initial = match at {
-        None => stepper.initial()?,
+    let values_of = |s: &K| {
+        let mut vals = Vec::new();
+        stepper.values(s, &mut vals);
+        vals
+    };
+    let (initial, values): (Vec<K>, Vec<Vec<i64>>) = match at {
+        None => {
+            let initial = stepper.initial()?;
+            let values = initial.iter().map(values_of).collect();
+            (initial, values)
+        }
         Some(found) => {
             let decode = |bytes: &Vec<u8>| match bytes.split_first() {
                 Some((2, rest)) => packed_words(rest, K::WORDS)
@@ -435,18 +443,11 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
                 "a state found across processes is not one of the model's",
             ))?;
             // PRISM's order: by the variables' values, the first variable first.
-            let mut keyed: Vec<(Vec<i64>, K)> = states
-                .into_iter()
-                .map(|s| {
-                    let mut vals = Vec::new();
-                    stepper.values(&s, &mut vals);
-                    (vals, s)
-                })
-                .collect();
+            let mut keyed: Vec<(Vec<i64>, K)> =
+                states.into_iter().map(|s| (values_of(&s), s)).collect();
             keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let (vals, states) = keyed.into_iter().unzip();
-            values = vals;
-            states
+            let (values, states) = keyed.into_iter().unzip();
+            (states, values)
         }
     };
     // States found stand each for itself, however few: their values are asked.

@@ -16,7 +16,7 @@ use crate::syntax::ast::{BinOp, Expr, FilterOp};
 
 /// The bound a property across processes compares its value with (`P>=0.5 [ … ]`), turned
 /// with the game where the property is its complement (`G`, `W`, `R`).
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub(crate) struct Comparison {
     /// How the game's value is compared.
     pub op: BinOp,
@@ -26,7 +26,7 @@ pub(crate) struct Comparison {
 
 /// How the answer of a property across processes reads from its game's values
 /// ([`AcrossReading::answer`]).
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct AcrossReading {
     /// The property's text, for errors.
     pub(crate) text: String,
@@ -48,10 +48,13 @@ pub struct AcrossReading {
     pub(crate) names: Vec<String>,
     /// The query inside the filter, for its messages.
     pub(crate) inner: Expr,
-    /// The variables' values of the states found that the game starts from (a filter's, or
-    /// every state for a nested formula), in the order of `names`; empty where it starts
-    /// from the model's initial states.
+    /// The variables' values of the states the game starts from (the initial states, a
+    /// filter's, or every state for a nested formula), in the order of `names`.
     pub(crate) values: Vec<Vec<i64>>,
+    /// Whether the game's values are the query's own at each of those states (no filter of
+    /// the property's takes them): a property that computes with the query's value takes it
+    /// in each state ([`AcrossAnswer::each`]).
+    pub(crate) per_state: bool,
 }
 
 /// Certified bounds on a value: `[value, lower, upper]`.
@@ -67,6 +70,29 @@ pub struct AcrossAnswer {
     /// Certified bounds on the exact value of `answer.value` where it is a number: equal to
     /// it where it is exact (a count); `None` for a boolean or a listing.
     pub bounds: Option<[f64; 2]>,
+    /// Where the query's values are its own at each state its game starts from
+    /// ([`AcrossReading::per_state`]), how to read them in each.
+    pub(crate) each: Option<Box<Each>>,
+}
+
+/// A query's values at each state its game starts from, and how its answer reads from one.
+#[derive(Clone, Debug)]
+pub(crate) struct Each {
+    pub(crate) reading: AcrossReading,
+    /// The game's bounds at each state, in the order of the reading's `names`.
+    pub(crate) at: Vec<Bounds>,
+}
+
+impl Each {
+    /// The number of states.
+    pub(crate) fn len(&self) -> usize {
+        self.at.len()
+    }
+
+    /// The query's answer at state `i`.
+    pub(crate) fn answer(&self, i: usize) -> Result<Answer, AnalysisError> {
+        Ok(self.reading.one(self.at[i])?.answer)
+    }
 }
 
 impl Comparison {
@@ -189,8 +215,38 @@ impl AcrossReading {
     /// with a bound that lies within the bounds (so that the value could lie on either side
     /// of it).
     pub fn answer(&self, at: &[Bounds]) -> Result<AcrossAnswer, AnalysisError> {
-        self.answer_of(at)
-            .map_err(|e| AnalysisError::of(&self.text, e))
+        let mut answer = self
+            .answer_of(at)
+            .map_err(|e| AnalysisError::of(&self.text, e))?;
+        if self.per_state && at.len() == self.values.len() {
+            answer.each = Some(Box::new(Each {
+                reading: AcrossReading {
+                    filter: None,
+                    ..self.clone()
+                },
+                at: at.to_vec(),
+            }));
+        }
+        Ok(answer)
+    }
+
+    /// The answer at one state from the game's bounds there, as no filter reads it.
+    fn one(&self, b: Bounds) -> Result<AcrossAnswer, AnalysisError> {
+        Ok(match &self.compare {
+            Some(c) => AcrossAnswer {
+                answer: truth(self.holds(c, b)?),
+                bounds: None,
+                each: None,
+            },
+            None => {
+                let [v, lo, hi] = self.value(b);
+                AcrossAnswer {
+                    answer: number(v, gap(v, lo, hi)),
+                    bounds: Some([lo, hi]),
+                    each: None,
+                }
+            }
+        })
     }
 
     /// [`AcrossReading::answer`], with the error of the analysis.
@@ -201,19 +257,7 @@ impl AcrossReading {
                     "the solve across processes gave other than the start's one value",
                 ));
             };
-            return Ok(match &self.compare {
-                Some(c) => AcrossAnswer {
-                    answer: truth(self.holds(c, b)?),
-                    bounds: None,
-                },
-                None => {
-                    let [v, lo, hi] = self.value(b);
-                    AcrossAnswer {
-                        answer: number(v, gap(v, lo, hi)),
-                        bounds: Some([lo, hi]),
-                    }
-                }
-            });
+            return self.one(b);
         };
         if at.len() != self.names.len() {
             return Err(AnalysisError::Internal(
@@ -222,76 +266,107 @@ impl AcrossReading {
         }
         let name = |i: usize| self.names[i].clone();
         if let Some(c) = &self.compare {
-            let holds: Vec<Result<bool, AnalysisError>> =
-                at.iter().map(|&b| self.holds(c, b)).collect();
-            // `forall` is false, and `exists` true, from one state that decides it.
-            let decided = match op {
-                FilterOp::Forall => holds
-                    .iter()
-                    .any(|h| matches!(h, Ok(false)))
-                    .then_some(false),
-                FilterOp::Exists => holds.iter().any(|h| matches!(h, Ok(true))).then_some(true),
-                _ => None,
-            };
-            if let Some(b) = decided {
-                return Ok(AcrossAnswer {
-                    answer: truth(b),
-                    bounds: None,
-                });
-            }
-            let items = holds
-                .into_iter()
-                .map(|h| h.map(Item::Bool))
-                .collect::<Result<Vec<Item>, _>>()?;
-            let answer = aggregate(op, &self.inner, &name, &items, 0.0)?;
-            // A count is exact, a truth or a listing has no bounds.
-            let bounds = (answer.holds.is_none() && answer.listed.is_none())
-                .then_some([answer.value, answer.value]);
-            return Ok(AcrossAnswer { answer, bounds });
+            let holds = at.iter().map(|&b| self.holds(c, b)).collect();
+            return truths(op, &self.inner, &name, holds);
         }
-        let values: Vec<Bounds> = at.iter().map(|&b| self.value(b)).collect();
-        let error = values
-            .iter()
-            .map(|&[v, lo, hi]| gap(v, lo, hi))
-            .fold(0.0, f64::max);
-        let items: Vec<Item> = values.iter().map(|&[v, ..]| Item::Num(v, None)).collect();
-        let mut answer = aggregate(op, &self.inner, &name, &items, error)?;
-        // Certified bounds where the answer is one number made of the states' values.
-        let lowers = values.iter().map(|b| b[1]);
-        let uppers = values.iter().map(|b| b[2]);
-        let bounds = match op {
-            FilterOp::Max => Some([
-                lowers.fold(f64::NEG_INFINITY, f64::max),
-                uppers.fold(f64::NEG_INFINITY, f64::max),
-            ]),
-            FilterOp::Min => Some([
-                lowers.fold(f64::INFINITY, f64::min),
-                uppers.fold(f64::INFINITY, f64::min),
-            ]),
-            FilterOp::Sum | FilterOp::Avg => {
-                let n = values.len() as f64;
-                let (lo, hi) = (sum_down(lowers), sum_up(uppers));
-                Some(match op {
-                    FilterOp::Sum => [lo, hi],
-                    // A quotient by `n` rounds once more.
-                    _ => [(lo / n).next_down(), (hi / n).next_up()],
-                })
-            }
-            FilterOp::First | FilterOp::State => {
-                // `aggregate` took the first state (or the only one).
-                Some([values[0][1], values[0][2]])
-            }
-            _ => None,
-        };
-        if let Some([lo, hi]) = bounds {
-            answer.error_bound = gap(answer.value, lo, hi);
-        }
-        // A listing's values (a range's ends, the states printed) are each within `error`.
-        if answer.listed.is_some() {
-            answer.error_bound = answer.error_bound.max(error);
-        }
-        Ok(AcrossAnswer { answer, bounds })
+        let values = at.iter().map(|&b| self.value(b)).collect();
+        numbers(op, &self.inner, &name, values)
     }
+}
+
+/// The answer of filter `op` over `inner`, true or false in each state (`Err` where it could
+/// not be told there): `forall` is false, and `exists` true, from one state that decides it;
+/// an error where the answer needs a state that could not be told.
+pub(crate) fn truths(
+    op: FilterOp,
+    inner: &Expr,
+    name: &dyn Fn(usize) -> String,
+    holds: Vec<Result<bool, AnalysisError>>,
+) -> Result<AcrossAnswer, AnalysisError> {
+    let decided = match op {
+        FilterOp::Forall => holds
+            .iter()
+            .any(|h| matches!(h, Ok(false)))
+            .then_some(false),
+        FilterOp::Exists => holds.iter().any(|h| matches!(h, Ok(true))).then_some(true),
+        _ => None,
+    };
+    if let Some(b) = decided {
+        return Ok(AcrossAnswer {
+            answer: truth(b),
+            bounds: None,
+            each: None,
+        });
+    }
+    let items = holds
+        .into_iter()
+        .map(|h| h.map(Item::Bool))
+        .collect::<Result<Vec<Item>, _>>()?;
+    let answer = aggregate(op, inner, name, &items, 0.0)?;
+    // A count is exact, a truth or a listing has no bounds.
+    let bounds =
+        (answer.holds.is_none() && answer.listed.is_none()).then_some([answer.value, answer.value]);
+    Ok(AcrossAnswer {
+        answer,
+        bounds,
+        each: None,
+    })
+}
+
+/// The answer of filter `op` over `inner`, a number in each state with certified bounds
+/// `[value, lower, upper]` there: the filter's number with certified bounds where it is one
+/// made of the states' values, a listing whose values are each within the error bound.
+pub(crate) fn numbers(
+    op: FilterOp,
+    inner: &Expr,
+    name: &dyn Fn(usize) -> String,
+    values: Vec<Bounds>,
+) -> Result<AcrossAnswer, AnalysisError> {
+    let error = values
+        .iter()
+        .map(|&[v, lo, hi]| gap(v, lo, hi))
+        .fold(0.0, f64::max);
+    let items: Vec<Item> = values.iter().map(|&[v, ..]| Item::Num(v, None)).collect();
+    let mut answer = aggregate(op, inner, name, &items, error)?;
+    // Certified bounds where the answer is one number made of the states' values.
+    let lowers = values.iter().map(|b| b[1]);
+    let uppers = values.iter().map(|b| b[2]);
+    let bounds = match op {
+        FilterOp::Max => Some([
+            lowers.fold(f64::NEG_INFINITY, f64::max),
+            uppers.fold(f64::NEG_INFINITY, f64::max),
+        ]),
+        FilterOp::Min => Some([
+            lowers.fold(f64::INFINITY, f64::min),
+            uppers.fold(f64::INFINITY, f64::min),
+        ]),
+        FilterOp::Sum | FilterOp::Avg => {
+            let n = values.len() as f64;
+            let (lo, hi) = (sum_down(lowers), sum_up(uppers));
+            Some(match op {
+                FilterOp::Sum => [lo, hi],
+                // A quotient by `n` rounds once more.
+                _ => [(lo / n).next_down(), (hi / n).next_up()],
+            })
+        }
+        FilterOp::First | FilterOp::State => {
+            // `aggregate` took the first state (or the only one).
+            Some([values[0][1], values[0][2]])
+        }
+        _ => None,
+    };
+    if let Some([lo, hi]) = bounds {
+        answer.error_bound = gap(answer.value, lo, hi);
+    }
+    // A listing's values (a range's ends, the states printed) are each within `error`.
+    if answer.listed.is_some() {
+        answer.error_bound = answer.error_bound.max(error);
+    }
+    Ok(AcrossAnswer {
+        answer,
+        bounds,
+        each: None,
+    })
 }
 
 /// `1 - x`, moved by `outward` (a float further down or up) where the difference rounds.

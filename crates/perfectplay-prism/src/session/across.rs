@@ -3,9 +3,10 @@
 //! values ([`AcrossReading`]).
 
 use super::resolve_prop;
-use crate::analysis::across_answer::AcrossAnswer;
-use crate::analysis::across_answer::Bounds;
+use crate::analysis::across_answer::{numbers, truths, AcrossAnswer, Bounds};
 use crate::analysis::across_answer::{AcrossReading, Comparison};
+use crate::analysis::check::Answer;
+use crate::analysis::error::part_in_state;
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::nested::is_state_formula;
 use crate::error::Error;
@@ -215,6 +216,7 @@ fn query_at(
         ));
     }
     // Several initial states and no filter: their range, or a bound that holds in each.
+    let per_state = filter.is_none();
     let filter = filter.or_else(|| {
         game.each_initial.then_some(match compare {
             Some(_) => FilterOp::Forall,
@@ -240,6 +242,7 @@ fn query_at(
             names,
             inner: asked.clone(),
             values,
+            per_state,
         },
     })
 }
@@ -265,16 +268,23 @@ struct Combined {
     program: Program,
     props: Props,
     prop: Prop,
+    /// What the property computes (inside its filter, where it has one).
+    expr: Expr,
     /// The queries' expressions, in the order of [`AcrossProperty::queries`].
     parts: Vec<Expr>,
+    /// Where `expr` is taken in each initial state (each query's value its own there), the
+    /// filter over them: the property's, or `None` for PRISM's default on a model of several
+    /// (`range` of a number, `forall` of a truth value).
+    per_state: Option<Option<FilterOp>>,
 }
 
 impl AcrossProperty {
     /// The property's answer from its queries' answers, each read by its
     /// [`AcrossQuery::reading`] from its solve, in the order of [`AcrossProperty::queries`]: the
     /// one query's answer, or the arithmetic on theirs, with their certified bounds carried
-    /// through. A query's error counts only where the property uses its value (`&`, `|` and
-    /// `? :` skip what they need not evaluate).
+    /// through, in each initial state where the property is taken in each (a filter over
+    /// them, or a model of several). A query's error counts only where the property uses its
+    /// value (`&`, `|` and `? :` skip what they need not evaluate).
     pub fn answer(
         &self,
         answers: Vec<Result<AcrossAnswer, AnalysisError>>,
@@ -288,16 +298,124 @@ impl AcrossProperty {
                 )));
             return Ok(first?);
         };
+        // An error of the property's, or of a query's own (which names the query).
+        let fail = |e| match e {
+            e @ AnalysisError::Property { .. } => Error::from(e),
+            e => Error::of(&c.prop.text, e),
+        };
+        let each = answers
+            .iter()
+            .filter_map(|a| a.as_ref().ok()?.each.as_deref());
+        let Some(op) = c.per_state else {
+            // At the one initial state, whose variables a part may read.
+            let one = each.clone().find(|e| e.len() == 1).map(|e| &e.reading);
+            let at = one.map(|r| {
+                let name = r.names.first().cloned().unwrap_or_default();
+                (0, name, r.values.first().map_or(&[][..], Vec::as_slice))
+            });
+            let answer = c.evaluate(&answers, at).map_err(fail)?;
+            let bounds = answer.holds.is_none().then(|| bounds_of(&answer));
+            return Ok(AcrossAnswer {
+                answer,
+                bounds,
+                each: None,
+            });
+        };
+        // The states: those of the queries taken in each (every one the same).
+        let Some(first) = each.clone().next() else {
+            // No query has a value in each state: the first query's error, if any.
+            let error =
+                answers
+                    .into_iter()
+                    .find_map(Result::err)
+                    .unwrap_or(AnalysisError::Internal(
+                        "a property across processes has no state to take",
+                    ));
+            return Err(fail(error));
+        };
+        if each.clone().any(|e| e.len() != first.len()) {
+            return Err(Error::of(
+                &c.prop.text,
+                AnalysisError::Internal("the queries across processes have other states"),
+            ));
+        }
+        let reading = &first.reading;
+        let name = |i: usize| reading.names.get(i).cloned().unwrap_or_default();
+        let at: Vec<Result<Answer, AnalysisError>> = (0..first.len())
+            .map(|i| {
+                let vals = reading.values.get(i).map(Vec::as_slice);
+                // Where the bounds do not tell, the state where they do not.
+                c.evaluate(&answers, Some((i, name(i), vals.unwrap_or_default())))
+                    .map_err(|e| match e {
+                        AnalysisError::TooClose(why) => {
+                            AnalysisError::TooClose(format!("in state {}: {why}", name(i)))
+                        }
+                        e => e,
+                    })
+            })
+            .collect();
+        let truth = at
+            .iter()
+            .find_map(|a| a.as_ref().ok())
+            .map(|a| a.holds.is_some());
+        let at: Vec<Result<Answer, AnalysisError>> = at;
+        let answer = match truth {
+            Some(true) => {
+                let holds = at.into_iter().map(|a| a.map(|a| a.holds == Some(true)));
+                let op = op.unwrap_or(FilterOp::Forall);
+                truths(op, &c.expr, &name, holds.collect()).map_err(fail)?
+            }
+            _ => {
+                let values = at
+                    .into_iter()
+                    .map(|a| a.map(|a| bounds_with_value(&a)))
+                    .collect::<Result<Vec<Bounds>, _>>()
+                    .map_err(fail)?;
+                let op = op.unwrap_or(FilterOp::Range);
+                numbers(op, &c.expr, &name, values).map_err(fail)?
+            }
+        };
+        Ok(answer)
+    }
+}
+
+/// Certified bounds on a number answered with its error bound (rounded outward).
+fn bounds_of(answer: &Answer) -> [f64; 2] {
+    match answer.error_bound {
+        0.0 => [answer.value, answer.value],
+        b => [(answer.value - b).next_down(), (answer.value + b).next_up()],
+    }
+}
+
+/// A number answered with its error bound as `[value, lower, upper]`.
+fn bounds_with_value(answer: &Answer) -> Bounds {
+    let [lo, hi] = bounds_of(answer);
+    [answer.value, lo, hi]
+}
+
+impl Combined {
+    /// What the property computes from its queries' `answers`: at the start, or, with `at`,
+    /// in state `i` (named `name`, its variables' values `vals`), each query taken there where
+    /// it has a value in each state, and parts that read the state (`s + P=? [ … ]`) read it.
+    fn evaluate(
+        &self,
+        answers: &[Result<AcrossAnswer, AnalysisError>],
+        at: Option<(usize, String, &[i64])>,
+    ) -> Result<Answer, AnalysisError> {
         // The query whose error the property meets, which is then the property's error.
         let mut failed = None;
-        let mut query = |e: &Expr, _exact: bool| match c.parts.iter().position(|p| p == e) {
-            Some(i) => match answers.get(i) {
-                Some(Ok(a)) => Ok(a.answer.clone()),
-                Some(Err(_)) => {
+        let mut query = |e: &Expr, _exact: bool| match self.parts.iter().position(|p| p == e) {
+            Some(i) => match (answers.get(i), &at) {
+                (Some(Ok(a)), Some((state, ..))) if a.each.is_some() => a
+                    .each
+                    .as_ref()
+                    .map_or(Ok(a.answer.clone()), |e| e.answer(*state)),
+                (Some(Ok(a)), _) => Ok(a.answer.clone()),
+                (Some(Err(_)), _) => {
                     failed = Some(i);
                     Err(AnalysisError::Internal("a query across processes failed"))
                 }
-                None => Err(AnalysisError::Internal(
+                (None, _) => Err(AnalysisError::Internal(
                     "a property across processes was given too few answers",
                 )),
             },
@@ -305,12 +423,19 @@ impl AcrossProperty {
                 "a query of a property across processes was not solved",
             )),
         };
-        let constant = |e: &Expr| match super::over_states(&c.program, &c.props, &c.prop, e)? {
-            (CExpr::Const(v), inexact) => Ok((v, inexact)),
-            _ => Err(unsupported(READS_STATE)),
+        let constant = |e: &Expr| match (
+            super::over_states(&self.program, &self.props, &self.prop, e)?,
+            &at,
+        ) {
+            ((CExpr::Const(v), inexact), _) => Ok((v, inexact)),
+            ((c, inexact), Some((_, name, vals))) => c
+                .eval(vals)
+                .map(|v| (v, inexact))
+                .map_err(|error| part_in_state(e, name.clone(), error)),
+            (_, None) => Err(unsupported(READS_STATE)),
         };
         let answer = crate::analysis::compound::evaluate(
-            &c.prop.expr,
+            &self.expr,
             &mut crate::analysis::compound::Env {
                 query: &mut query,
                 constant: &constant,
@@ -318,17 +443,11 @@ impl AcrossProperty {
             },
         );
         if let Some(i) = failed {
-            if let Some(Err(e)) = answers.into_iter().nth(i) {
-                return Err(e.into());
+            if let Some(Err(e)) = answers.get(i) {
+                return Err(e.clone());
             }
         }
-        let answer = answer.map_err(|e| Error::of(&c.prop.text, e))?;
-        // The bounds of a number: its error bound either side (rounded outward).
-        let bounds = answer.holds.is_none().then(|| match answer.error_bound {
-            0.0 => [answer.value, answer.value],
-            b => [(answer.value - b).next_down(), (answer.value + b).next_up()],
-        });
-        Ok(AcrossAnswer { answer, bounds })
+        answer
     }
 }
 
@@ -345,8 +464,9 @@ const READS_STATE: &str = "across processes, a property computes with the values
 /// where they do not tell, the answer is an error that says so. CTL's `E` and `A` are P
 /// queries with a bound on the game of the model's paths (see `ctl_on_paths`), and a state
 /// formula nested in the property is checked in every state first
-/// ([`AcrossProperty::nested`]). Arithmetic over queries on a model of several initial
-/// states is refused with an error that says so.
+/// ([`AcrossProperty::nested`]). On a model of several initial states, and under a filter
+/// over them, such a property is taken in each initial state; a part that reads the state
+/// (`s + P=? [ … ]`) reads it there.
 pub fn across_property(
     program: Program,
     props: &Props,
@@ -355,8 +475,20 @@ pub fn across_property(
     if crate::analysis::nested::nests(prop) {
         return nested_first(program, props, prop);
     }
-    if matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
-        || !crate::analysis::compound::has_query(&prop.expr)
+    // A filter over the initial states of arithmetic over queries: taken in each of them.
+    let (expr, filter) = match &prop.expr.kind {
+        ExprKind::Filter(op, inner, Some(states))
+            if matches!(&states.kind, ExprKind::Label(l) if l == "init")
+                && !matches!(inner.kind, ExprKind::Query(_))
+                && crate::analysis::compound::has_query(inner) =>
+        {
+            (inner.as_ref().clone(), Some(*op))
+        }
+        _ => (prop.expr.clone(), None),
+    };
+    if filter.is_none()
+        && (matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
+            || !crate::analysis::compound::has_query(&prop.expr))
     {
         return Ok(AcrossProperty {
             nested: None,
@@ -365,20 +497,20 @@ pub fn across_property(
         });
     }
     props.defined_for(prop)?;
-    let refused = |why: &str| Error::of(&prop.text, unsupported(why));
     let mut parts = Vec::new();
-    queries_in(&prop.expr, &mut parts);
+    queries_in(&expr, &mut parts);
     let mut queries = Vec::with_capacity(parts.len());
+    let mut several = false;
     for part in &parts {
         let q = across_query(program.clone(), props, &prop.with_expr(part.clone()))?;
-        if matches!(&q, AcrossStep::Solve(q) if q.each_initial) {
-            return Err(refused(
-                "across processes, a property that computes with the values of queries is \
-                 answered on a model of one initial state: check this property in one process",
-            ));
-        }
+        several |= matches!(&q, AcrossStep::Solve(q) if q.each_initial);
         queries.push(q);
     }
+    // On a model of several initial states, PRISM's default filter over them.
+    let per_state = match filter {
+        Some(op) => Some(Some(op)),
+        None => several.then_some(None),
+    };
     Ok(AcrossProperty {
         nested: None,
         queries,
@@ -386,7 +518,9 @@ pub fn across_property(
             program,
             props: props.clone(),
             prop: prop.clone(),
+            expr,
             parts,
+            per_state,
         }),
     })
 }
