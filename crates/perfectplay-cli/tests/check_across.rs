@@ -1419,7 +1419,7 @@ proptest! {
 
 #[test]
 fn what_check_across_processes_does_not_answer_is_an_error() {
-    // On one initial state, arithmetic with the state's variables is one process's.
+    // Arithmetic with the state's variables and a filter over other states.
     let one = file(
         "across_one_init.prism",
         &CHAIN.replace("init s=0 | s=1 endinit", ""),
