@@ -249,6 +249,12 @@ pub fn check(
     constants: &[(String, String)],
     what: &str,
 ) -> Result<ExitCode> {
+    if property.nested.is_none() && property.queries.is_empty() {
+        bail!(
+            "{text}: across processes, a property is answered from the runs of its queries, \
+             and this one asks none: check it in one process"
+        );
+    }
     let mut reports = Vec::new();
     let mut answers = Vec::new();
     // State formulas nested in the property, innermost first: each checked in every

@@ -242,6 +242,58 @@ fn arithmetic_over_queries_in_each_initial_state_across_processes_agrees_with_on
     );
 }
 
+/// Filters over other states than the initial ones of arithmetic and logic over queries and
+/// of state formulas (`filter(forall, "a" => P>=1 [ F "b" ])`, PRISM's common form), each
+/// query solved in each state found and the expression taken there, against one process: with
+/// a condition, over every reachable state, and over none; a property that asks no query is
+/// an error.
+#[test]
+fn filters_of_arithmetic_and_state_formulas_across_processes_agree_with_one_process() {
+    let three = file("across_filter_arith.prism", THREE);
+    let mdp = file("across_filter_arith_mdp.prism", REWARDS);
+    let game = file("across_filter_arith_game.prism", GAME);
+    for (model, prop) in [
+        (&three, "filter(max, 1 - P=? [ F \"a\" ], s>=1)"),
+        (&three, "filter(print, s + P=? [ F \"a\" ], !\"end\")"),
+        (&three, "filter(count, P=? [ F \"a\" ] > 0.3)"),
+        (
+            &three,
+            "filter(sum, P=? [ F \"a\" ] + R=? [ F \"end\" ], s<3)",
+        ),
+        (
+            &three,
+            "filter(argmax, P=? [ G !\"a\" ] - P=? [ F \"a\" ], s!=4)",
+        ),
+        (&three, "filter(count, P=? [ F \"a\" ] > 0.3, s>9)"),
+        (&three, "filter(forall, P>0.2 [ F \"a\" ] | s=4, s!=3)"),
+        (&three, "filter(forall, P>0.2 [ F \"a\" ] | s=4, \"init\")"),
+        (&three, "filter(forall, !P>0.2 [ F \"a\" ], s!=3)"),
+        (&three, "filter(print, \"a\" => P>=1 [ F \"end\" ])"),
+        (&three, "filter(forall, \"end\" | P>0.3 [ X \"a\" ], s>9)"),
+        (&three, "filter(count, s>2)"),
+        (&three, "filter(exists, E [ G !\"end\" ] & s>0)"),
+        (
+            &mdp,
+            "filter(min, Pmax=? [ F \"done\" ] - Pmin=? [ F \"done\" ], s<3)",
+        ),
+        (&mdp, "filter(forall, s=2 | Pmax>0 [ F \"done\" ])"),
+        (&game, "filter(max, x + <<a>> Pmax=? [ F x=3 ], t=1)"),
+    ] {
+        same_across(model, prop, "2");
+    }
+    fails_with(
+        &[
+            "check",
+            &three,
+            "--prop",
+            "filter(sum, s, \"init\")",
+            "--processes",
+            "2",
+        ],
+        "this one asks none",
+    );
+}
+
 /// Comparisons and rounding of query values across processes, decided from the values'
 /// certified bounds, against one process (which solves them exactly): on either side of the
 /// value, between two queries, with `floor`, `ceil` and `round` on either side of a whole

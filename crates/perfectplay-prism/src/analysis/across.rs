@@ -420,36 +420,7 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         _ => None,
     };
     let stepper = Stepper::<K>::new(program);
-    let values_of = |s: &K| {
-        let mut vals = Vec::new();
-        stepper.values(s, &mut vals);
-        vals
-    };
-    let (initial, values): (Vec<K>, Vec<Vec<i64>>) = match at {
-        None => {
-            let initial = stepper.initial()?;
-            let values = initial.iter().map(values_of).collect();
-            (initial, values)
-        }
-        Some(found) => {
-            let decode = |bytes: &Vec<u8>| match bytes.split_first() {
-                Some((2, rest)) => packed_words(rest, K::WORDS)
-                    .filter(|w| stepper.is_state(w))
-                    .map(|w| K::load(&w)),
-                _ => None,
-            };
-            let states = found.iter().map(decode).collect::<Option<Vec<K>>>();
-            let states = states.ok_or(AnalysisError::Internal(
-                "a state found across processes is not one of the model's",
-            ))?;
-            // PRISM's order: by the variables' values, the first variable first.
-            let mut keyed: Vec<(Vec<i64>, K)> =
-                states.into_iter().map(|s| (values_of(&s), s)).collect();
-            keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let (values, states) = keyed.into_iter().unzip();
-            (states, values)
-        }
-    };
+    let (initial, values) = starts(&stepper, at)?;
     // States found stand each for itself, however few: their values are asked.
     let each_initial = r.over == OverInitial::Only && (initial.len() > 1 || at.is_some());
     let over = if each_initial {
@@ -481,6 +452,61 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         each_initial,
         values,
     })
+}
+
+/// The states a game starts from, with their variables' values: the model's initial states,
+/// or the states `at` that [`reach_model`]'s exploration found (as bytes), in PRISM's order.
+fn starts<K: Word + Debug + Send + Sync + 'static>(
+    stepper: &Stepper<K>,
+    at: Option<&[Vec<u8>]>,
+) -> Result<(Vec<K>, Vec<Vec<i64>>), AnalysisError> {
+    let values_of = |s: &K| {
+        let mut vals = Vec::new();
+        stepper.values(s, &mut vals);
+        vals
+    };
+    Ok(match at {
+        None => {
+            let initial = stepper.initial()?;
+            let values = initial.iter().map(values_of).collect();
+            (initial, values)
+        }
+        Some(found) => {
+            let decode = |bytes: &Vec<u8>| match bytes.split_first() {
+                Some((2, rest)) => packed_words(rest, K::WORDS)
+                    .filter(|w| stepper.is_state(w))
+                    .map(|w| K::load(&w)),
+                _ => None,
+            };
+            let states = found.iter().map(decode).collect::<Option<Vec<K>>>();
+            let states = states.ok_or(AnalysisError::Internal(
+                "a state found across processes is not one of the model's",
+            ))?;
+            // PRISM's order: by the variables' values, the first variable first.
+            let mut keyed: Vec<(Vec<i64>, K)> =
+                states.into_iter().map(|s| (values_of(&s), s)).collect();
+            keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let (values, states) = keyed.into_iter().unzip();
+            (states, values)
+        }
+    })
+}
+
+/// The states a game on `program` starts from (see `starts`), as PRISM prints them, with
+/// their variables' values: for a property taken in each of them that solves no query there.
+pub(crate) fn states_of(
+    program: Program,
+    at: Option<&[Vec<u8>]>,
+) -> Result<(Vec<String>, Vec<Vec<i64>>), AnalysisError> {
+    fn of<K: Word + Debug + Send + Sync + 'static>(
+        program: Program,
+        at: Option<&[Vec<u8>]>,
+    ) -> Result<(Vec<String>, Vec<Vec<i64>>), AnalysisError> {
+        let stepper = Stepper::<K>::new(program);
+        let (states, values) = starts(&stepper, at)?;
+        Ok((states.iter().map(|s| stepper.show(s)).collect(), values))
+    }
+    by_width!(&program, of(program, at))
 }
 
 /// The largest step bound a query across processes may have: each step is a layer of states

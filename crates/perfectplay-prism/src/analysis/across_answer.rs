@@ -75,23 +75,43 @@ pub struct AcrossAnswer {
     pub(crate) each: Option<Box<Each>>,
 }
 
-/// A query's values at each state its game starts from, and how its answer reads from one.
+/// States a property is taken in, and a query's values at each where it has them: how its
+/// answer reads from one, and its game's bounds at each.
 #[derive(Clone, Debug)]
 pub(crate) struct Each {
-    pub(crate) reading: AcrossReading,
-    /// The game's bounds at each state, in the order of the reading's `names`.
-    pub(crate) at: Vec<Bounds>,
+    /// The states as PRISM prints them, in PRISM's order.
+    pub(crate) names: Vec<String>,
+    /// Their variables' values, in the same order.
+    pub(crate) values: Vec<Vec<i64>>,
+    /// The query's reading and its game's bounds at each state; `None` where only the states
+    /// are known.
+    query: Option<(AcrossReading, Vec<Bounds>)>,
 }
 
 impl Each {
-    /// The number of states.
-    pub(crate) fn len(&self) -> usize {
-        self.at.len()
+    /// The states `names` with their variables' `values`, and no query's values: for a
+    /// property that computes with none.
+    pub(crate) fn states(names: Vec<String>, values: Vec<Vec<i64>>) -> AcrossAnswer {
+        AcrossAnswer {
+            answer: truth(true),
+            bounds: None,
+            each: Some(Box::new(Each {
+                names,
+                values,
+                query: None,
+            })),
+        }
     }
 
-    /// The query's answer at state `i`.
-    pub(crate) fn answer(&self, i: usize) -> Result<Answer, AnalysisError> {
-        Ok(self.reading.one(self.at[i])?.answer)
+    /// The number of states.
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// The query's answer at state `i`, where it has values.
+    pub(crate) fn answer(&self, i: usize) -> Option<Result<Answer, AnalysisError>> {
+        let (reading, at) = self.query.as_ref()?;
+        Some(reading.one(at[i]).map(|a| a.answer))
     }
 }
 
@@ -218,13 +238,15 @@ impl AcrossReading {
         let mut answer = self
             .answer_of(at)
             .map_err(|e| AnalysisError::of(&self.text, e))?;
-        if self.per_state && at.len() == self.values.len() {
+        if self.per_state && at.len() == self.values.len() && at.len() == self.names.len() {
+            let reading = AcrossReading {
+                filter: None,
+                ..self.clone()
+            };
             answer.each = Some(Box::new(Each {
-                reading: AcrossReading {
-                    filter: None,
-                    ..self.clone()
-                },
-                at: at.to_vec(),
+                names: self.names.clone(),
+                values: self.values.clone(),
+                query: Some((reading, at.to_vec())),
             }));
         }
         Ok(answer)

@@ -3,7 +3,7 @@
 //! values ([`AcrossReading`]).
 
 use super::resolve_prop;
-use crate::analysis::across_answer::{numbers, truths, AcrossAnswer, Bounds};
+use crate::analysis::across_answer::{numbers, truths, AcrossAnswer, Bounds, Each};
 use crate::analysis::across_answer::{AcrossReading, Comparison};
 use crate::analysis::check::Answer;
 use crate::analysis::error::part_in_state;
@@ -60,10 +60,24 @@ pub enum AcrossStep {
 pub struct AcrossFind {
     /// The game whose terminals, as bytes, are the filter's states.
     pub model: std::sync::Arc<dyn perfectplay::dynamic::DynModel>,
-    /// The property, for [`AcrossFind::found`].
+    /// The property, for [`AcrossFind::found`]: the filter, or its query alone, or the
+    /// property (see `each`).
     program: Program,
     props: Props,
     prop: Prop,
+    each: Wanted,
+}
+
+/// What [`AcrossFind::found`] makes of the states found.
+#[derive(Clone, Copy, PartialEq)]
+enum Wanted {
+    /// The filter's query over them.
+    Filter,
+    /// The query's value in each (`prop` is the query alone), for a property that computes
+    /// with it under the filter.
+    Each,
+    /// The states alone, for a property under the filter that solves no query there.
+    States,
 }
 
 /// A filter's query once its states are found ([`AcrossFind::found`]).
@@ -79,6 +93,11 @@ impl AcrossFind {
     /// The query over `states`, the bytes of the terminals of [`AcrossFind::model`] that an
     /// exploration reached (in any order: the filter takes them in PRISM's).
     pub fn found(self, states: &[Vec<u8>]) -> Result<Found, Error> {
+        if self.each == Wanted::States || (states.is_empty() && self.each == Wanted::Each) {
+            let (names, values) = crate::analysis::across::states_of(self.program, Some(states))
+                .map_err(|e| Error::of(&self.prop.text, e))?;
+            return Ok(Found::Answered(Ok(Each::states(names, values))));
+        }
         let query = query_at(self.program, &self.props, &self.prop, Some(states))?;
         Ok(match states.is_empty() {
             true => Found::Answered(query.reading.answer(&[])),
@@ -98,35 +117,54 @@ impl AcrossFind {
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossStep, Error> {
     props.defined_for(prop)?;
     if let ExprKind::Filter(_, inner, states) = &prop.expr.kind {
-        let init = states
-            .as_ref()
-            .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
-        if !init
+        if !is_init(states)
             && matches!(inner.kind, ExprKind::Query(_))
             && !crate::analysis::nested::nests(prop)
         {
-            let condition = match states {
-                Some(e) => Some(
-                    program
-                        .resolve_over_states(&prop.file, &prop.src, e, &props.scope)
-                        .map_err(|e| Error::of(&prop.text, e.into()))?,
-                ),
-                None => None,
-            };
-            // What the query cannot take is told before any exploration: the query made over
-            // no state is checked as any other.
-            query_at(program.clone(), props, prop, Some(&[]))?;
-            let model = crate::analysis::across::reach_model(program.clone(), condition)
-                .map_err(|e| Error::of(&prop.text, e))?;
-            return Ok(AcrossStep::Find(Box::new(AcrossFind {
-                model: model.into(),
-                program,
-                props: props.clone(),
-                prop: prop.clone(),
-            })));
+            return find_first(program, props, states, prop, Wanted::Filter);
         }
     }
     query_at(program, props, prop, None).map(|q| AcrossStep::Solve(Box::new(q)))
+}
+
+/// Whether a filter's states are the initial ones.
+fn is_init(states: &Option<Box<Expr>>) -> bool {
+    states
+        .as_ref()
+        .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"))
+}
+
+/// The step that finds the reachable states where `states` holds (every reachable state where
+/// it is left out), then asks `asked` at them as `each` says.
+fn find_first(
+    program: Program,
+    props: &Props,
+    states: &Option<Box<Expr>>,
+    asked: &Prop,
+    each: Wanted,
+) -> Result<AcrossStep, Error> {
+    let condition = match states {
+        Some(e) => Some(
+            program
+                .resolve_over_states(&asked.file, &asked.src, e, &props.scope)
+                .map_err(|e| Error::of(&asked.text, e.into()))?,
+        ),
+        None => None,
+    };
+    // What the query cannot take is told before any exploration: the query made over no
+    // state is checked as any other.
+    if each != Wanted::States {
+        query_at(program.clone(), props, asked, Some(&[]))?;
+    }
+    let model = crate::analysis::across::reach_model(program.clone(), condition)
+        .map_err(|e| Error::of(&asked.text, e))?;
+    Ok(AcrossStep::Find(Box::new(AcrossFind {
+        model: model.into(),
+        program,
+        props: props.clone(),
+        prop: asked.clone(),
+        each,
+    })))
 }
 
 /// [`across_query`] at the model's initial states, or, for a filter over other states, at
@@ -276,6 +314,8 @@ struct Combined {
     /// filter over them: the property's, or `None` for PRISM's default on a model of several
     /// (`range` of a number, `forall` of a truth value).
     per_state: Option<Option<FilterOp>>,
+    /// Whether the states `expr` is taken in are the initial ones.
+    initial: bool,
 }
 
 impl AcrossProperty {
@@ -308,11 +348,8 @@ impl AcrossProperty {
             .filter_map(|a| a.as_ref().ok()?.each.as_deref());
         let Some(op) = c.per_state else {
             // At the one initial state, whose variables a part may read.
-            let one = each.clone().find(|e| e.len() == 1).map(|e| &e.reading);
-            let at = one.map(|r| {
-                let name = r.names.first().cloned().unwrap_or_default();
-                (0, name, r.values.first().map_or(&[][..], Vec::as_slice))
-            });
+            let one = each.clone().find(|e| e.len() == 1);
+            let at = one.map(|e| (0, e.names[0].clone(), e.values[0].as_slice()));
             let answer = c.evaluate(&answers, at).map_err(fail)?;
             let bounds = answer.holds.is_none().then(|| bounds_of(&answer));
             return Ok(AcrossAnswer {
@@ -321,8 +358,17 @@ impl AcrossProperty {
                 each: None,
             });
         };
-        // The states: those of the queries taken in each (every one the same).
-        let Some(first) = each.clone().next() else {
+        // The states: those of the queries taken in each (every one the same), or the initial
+        // ones where no query is.
+        let initial = match each.clone().next() {
+            None if c.initial && c.parts.is_empty() => {
+                let (names, values) =
+                    crate::analysis::across::states_of(c.program.clone(), None).map_err(fail)?;
+                Each::states(names, values).each
+            }
+            _ => None,
+        };
+        let Some(first) = each.clone().next().or(initial.as_deref()) else {
             // No query has a value in each state: the first query's error, if any.
             let error =
                 answers
@@ -339,13 +385,11 @@ impl AcrossProperty {
                 AnalysisError::Internal("the queries across processes have other states"),
             ));
         }
-        let reading = &first.reading;
-        let name = |i: usize| reading.names.get(i).cloned().unwrap_or_default();
+        let name = |i: usize| first.names[i].clone();
         let at: Vec<Result<Answer, AnalysisError>> = (0..first.len())
             .map(|i| {
-                let vals = reading.values.get(i).map(Vec::as_slice);
                 // Where the bounds do not tell, the state where they do not.
-                c.evaluate(&answers, Some((i, name(i), vals.unwrap_or_default())))
+                c.evaluate(&answers, Some((i, name(i), &first.values[i])))
                     .map_err(|e| match e {
                         AnalysisError::TooClose(why) => {
                             AnalysisError::TooClose(format!("in state {}: {why}", name(i)))
@@ -406,11 +450,12 @@ impl Combined {
         let mut failed = None;
         let mut query = |e: &Expr, _exact: bool| match self.parts.iter().position(|p| p == e) {
             Some(i) => match (answers.get(i), &at) {
-                (Some(Ok(a)), Some((state, ..))) if a.each.is_some() => a
+                (Some(Ok(a)), Some((state, ..))) => a
                     .each
                     .as_ref()
-                    .map_or(Ok(a.answer.clone()), |e| e.answer(*state)),
-                (Some(Ok(a)), _) => Ok(a.answer.clone()),
+                    .and_then(|e| e.answer(*state))
+                    .unwrap_or(Ok(a.answer.clone())),
+                (Some(Ok(a)), None) => Ok(a.answer.clone()),
                 (Some(Err(_)), _) => {
                     failed = Some(i);
                     Err(AnalysisError::Internal("a query across processes failed"))
@@ -475,16 +520,16 @@ pub fn across_property(
     if crate::analysis::nested::nests(prop) {
         return nested_first(program, props, prop);
     }
-    // A filter over the initial states of arithmetic over queries: taken in each of them.
-    let (expr, filter) = match &prop.expr.kind {
-        ExprKind::Filter(op, inner, Some(states))
-            if matches!(&states.kind, ExprKind::Label(l) if l == "init")
-                && !matches!(inner.kind, ExprKind::Query(_))
-                && crate::analysis::compound::has_query(inner) =>
+    // A filter of arithmetic over queries (or of no query): taken in each of its states
+    // (found first where they are not the initial ones).
+    let (expr, filter, found) = match &prop.expr.kind {
+        ExprKind::Filter(op, inner, states)
+            if !matches!(inner.kind, ExprKind::Query(_) | ExprKind::Filter(..)) =>
         {
-            (inner.as_ref().clone(), Some(*op))
+            let found = (!is_init(states)).then_some(states);
+            (inner.as_ref().clone(), Some(*op), found)
         }
-        _ => (prop.expr.clone(), None),
+        _ => (prop.expr.clone(), None, None),
     };
     if filter.is_none()
         && (matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
@@ -502,9 +547,29 @@ pub fn across_property(
     let mut queries = Vec::with_capacity(parts.len());
     let mut several = false;
     for part in &parts {
-        let q = across_query(program.clone(), props, &prop.with_expr(part.clone()))?;
+        let asked = prop.with_expr(part.clone());
+        let q = match found {
+            // Each query in each of the states found.
+            Some(states) if matches!(part.kind, ExprKind::Query(_)) => {
+                find_first(program.clone(), props, states, &asked, Wanted::Each)?
+            }
+            _ => across_query(program.clone(), props, &asked)?,
+        };
         several |= matches!(&q, AcrossStep::Solve(q) if q.each_initial);
         queries.push(q);
+    }
+    // The states found, where no query is asked in each (after the queries, whose answers
+    // are in the order of `parts`).
+    if let Some(states) = found {
+        if !parts.iter().any(|p| matches!(p.kind, ExprKind::Query(_))) {
+            queries.push(find_first(
+                program.clone(),
+                props,
+                states,
+                prop,
+                Wanted::States,
+            )?);
+        }
     }
     // On a model of several initial states, PRISM's default filter over them.
     let per_state = match filter {
@@ -521,6 +586,7 @@ pub fn across_property(
             expr,
             parts,
             per_state,
+            initial: found.is_none(),
         }),
     })
 }
