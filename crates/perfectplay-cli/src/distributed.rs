@@ -257,23 +257,24 @@ pub fn check(
     }
     let mut reports = Vec::new();
     let mut answers = Vec::new();
+    // The states found so far, by the filter condition that found them ("" for every
+    // reachable state): each found once, by a run of its own.
+    let mut found = FoundStates {
+        states: BTreeMap::new(),
+        m,
+    };
     // State formulas nested in the property, innermost first: each checked in every
-    // reachable state (found once, by a run of its own), then the property again with it a
-    // set of states.
-    let mut everywhere: Option<Vec<Vec<u8>>> = None;
+    // reachable state, then the property again with it a set of states.
     let mut formula = 0;
     while let Some(mut nested) = property.nested.take() {
-        let states = match &everywhere {
-            Some(states) => states,
-            None => {
-                let what = format!("{what}: every state");
-                let reached = match reach(nested.model.clone(), m, &what)? {
-                    Ok(reached) => reached,
-                    Err(code) => return Ok(code),
-                };
-                reports.extend(reached.report);
-                everywhere.insert(reached.states)
-            }
+        let states = match found.find(
+            "",
+            &nested.model,
+            format!("{what}: every state"),
+            &mut reports,
+        )? {
+            Ok(states) => states,
+            Err(code) => return Ok(code),
         };
         let query = nested.query(states)?;
         let asked = asked(&query, true);
@@ -284,11 +285,7 @@ pub fn check(
         };
         let solved = perfectplay_dist::solve_everywhere(model, &run, &options)?;
         reports.extend(solved.report);
-        let bounds: Vec<[f64; 3]> = solved
-            .outcomes
-            .iter()
-            .map(|x| [x.value, x.lower, x.upper])
-            .collect();
+        let bounds: Vec<[f64; 3]> = solved.outcomes.iter().map(DistValue::bounds).collect();
         property = nested.lifted(&bounds)?;
         formula += 1;
     }
@@ -305,15 +302,14 @@ pub fn check(
         };
         let query = match step {
             AcrossStep::Solve(query) => *query,
-            AcrossStep::Find(find) => {
-                // A filter's states, found first by a run of their own.
+            AcrossStep::Find(step) => {
+                // A filter's states, found first.
                 let what = format!("{what}: the filter's states");
-                let reached = match reach(find.model.clone(), m, &what)? {
-                    Ok(reached) => reached,
+                let states = match found.find(&step.condition, &step.model, what, &mut reports)? {
+                    Ok(states) => states,
                     Err(code) => return Ok(code),
                 };
-                reports.extend(reached.report);
-                match find.found(&reached.states)? {
+                match step.found(states)? {
                     Found::Solve(query) => query,
                     Found::Answered(answer) => {
                         answers.push(answer);
@@ -328,10 +324,9 @@ pub fn check(
             Ran::Done => continue,
             Ran::Report(report) => report,
         };
-        let bounds = |x: &DistValue| [x.value, x.lower, x.upper];
         let at: Vec<[f64; 3]> = match query.each_initial {
-            true => report.outcomes.iter().map(bounds).collect(),
-            false => vec![bounds(&report.start)],
+            true => report.outcomes.iter().map(DistValue::bounds).collect(),
+            false => vec![report.start.bounds()],
         };
         // An error of one query is the property's only where it uses the query's value;
         // the runs of the others go on in every process.
@@ -375,6 +370,37 @@ pub fn check(
     }
     print_stats(&report, answer.error_bound, m);
     Ok(ExitCode::SUCCESS)
+}
+
+/// The states found by the explorations of one property's check across processes, by the
+/// filter condition that found them (empty for every reachable state): each condition's
+/// states are found once, by a run of its own.
+struct FoundStates<'a> {
+    states: BTreeMap<String, Vec<Vec<u8>>>,
+    m: &'a ArgMatches,
+}
+
+impl FoundStates<'_> {
+    /// The states `model` finds for `condition` (see [`reach`] for `what`), found now or
+    /// earlier, with the run's report added to `reports`; `Err` with the exit code where this
+    /// command launched the run's processes.
+    fn find(
+        &mut self,
+        condition: &str,
+        model: &Arc<dyn DynModel>,
+        what: String,
+        reports: &mut Vec<DistReport>,
+    ) -> Result<std::result::Result<&[Vec<u8>], ExitCode>> {
+        if !self.states.contains_key(condition) {
+            let reached = match reach(model.clone(), self.m, &what)? {
+                Ok(reached) => reached,
+                Err(code) => return Ok(Err(code)),
+            };
+            reports.extend(reached.report);
+            self.states.insert(condition.to_string(), reached.states);
+        }
+        Ok(Ok(&self.states[condition]))
+    }
 }
 
 /// The states an exploration across processes of `model` reaches

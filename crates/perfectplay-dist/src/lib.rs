@@ -235,6 +235,13 @@ pub struct DistValue {
 }
 
 impl DistValue {
+    /// `[value, lower, upper]`: the value with its certified bounds.
+    pub fn bounds(&self) -> [f64; 3] {
+        [self.value, self.lower, self.upper]
+    }
+}
+
+impl DistValue {
     /// A value and its bounds, with the bound on the distance between them.
     pub fn new(value: f64, lower: f64, upper: f64) -> DistValue {
         // One rounding in each difference: the next float up covers it.

@@ -60,6 +60,10 @@ pub enum AcrossStep {
 pub struct AcrossFind {
     /// The game whose terminals, as bytes, are the filter's states.
     pub model: std::sync::Arc<dyn perfectplay::dynamic::DynModel>,
+    /// The filter's condition as text, empty for every reachable state: finds of one
+    /// property with the same condition find the same states (as does a nested formula's
+    /// exploration of every state), so one run may serve them all.
+    pub condition: String,
     /// The property, for [`AcrossFind::found`]: the filter, or its query alone, or the
     /// property (see `each`).
     program: Program,
@@ -160,6 +164,7 @@ fn find_first(
         .map_err(|e| Error::of(&asked.text, e))?;
     Ok(AcrossStep::Find(Box::new(AcrossFind {
         model: model.into(),
+        condition: states.as_ref().map_or(String::new(), |e| e.to_string()),
         program,
         props: props.clone(),
         prop: asked.clone(),
