@@ -1414,6 +1414,38 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Random chains and MDPs with cycles, end components and states that cannot reach the
+    /// target: CTL of finite and infinite paths (on the game of paths) across two processes
+    /// against one process, which checks them on the graph.
+    #[test]
+    fn random_ctl_across_processes_agrees_with_one_process(
+        dtmc in any::<bool>(),
+        n in 2usize..9,
+        w in proptest::collection::vec(any::<u8>(), 24),
+        which in 0usize..12,
+    ) {
+        let model = file("across_random_ctl.prism", &random_model(dtmc, n, &w));
+        let prop = [
+            "E [ G s!=0 ]",
+            "A [ F s=0 ]",
+            "A [ s!=1 U s=0 ]",
+            "E [ s>0 W s=1 ]",
+            "E [ s=0 R s!=1 ]",
+            "A [ G>=2 s!=0 ]",
+            "E [ F<=2 s=0 ]",
+            "A [ X s>=1 ]",
+            "filter(count, E [ G s>=1 ])",
+            "filter(forall, A [ F s=0 ] | s=1)",
+            "E [ F A [ G s!=0 ] ]",
+            "A [ G E [ F s=0 ] ]",
+        ][which];
+        same_across(&model, prop, "2");
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     /// Random chains and MDPs with cycles, end components and states that cannot reach the
