@@ -178,6 +178,22 @@ fn start(hosts: &str, goal: &str, process: &str) -> std::process::Child {
         .unwrap()
 }
 
+/// A host file's port that another program listens at is an error that names it, exit 2.
+#[test]
+fn a_port_in_use_is_an_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let hosts = file("taken.hosts", &format!("127.0.0.1:{port}\n127.0.0.1:1\n"));
+    let o = start(&hosts, "5", "0").wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = text(&o.stderr);
+    assert!(
+        stderr.starts_with(&format!("error: cannot listen at 127.0.0.1:{port}")),
+        "{stderr}"
+    );
+    drop(taken);
+}
+
 #[test]
 fn processes_of_different_commands_refuse_each_other() {
     let hosts = two_hosts("two.hosts");

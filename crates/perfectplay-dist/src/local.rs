@@ -59,10 +59,31 @@ fn free_ports(n: usize) -> Result<Vec<u16>, DistError> {
         .map_err(|e| DistError::Network(e.to_string()))
 }
 
+/// How many times a run is started on fresh ports when a port it picked was taken before its
+/// process could listen at it (another program may take a free port at any time).
+const ATTEMPTS: usize = 8;
+
 /// Runs `processes` processes of `exe` with `args` on this machine as one run (each gets
 /// `--hostfile FILE --process I` appended) and returns what process 0 printed. If a process
-/// fails, the others are ended and its error line is the error.
+/// fails, the others are ended and its error line is the error; where it failed because the
+/// free port picked for it was taken meanwhile, the run starts again on other ports.
 pub fn run(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, DistError> {
+    let mut attempt = 1;
+    loop {
+        match run_once(exe, args, processes) {
+            Err(DistError::Solve(e)) if e.contains(crate::net::CANNOT_LISTEN) => {
+                if attempt == ATTEMPTS {
+                    return Err(DistError::Solve(e));
+                }
+                attempt += 1;
+            }
+            done => return done,
+        }
+    }
+}
+
+/// One attempt of [`run`], on ports picked now.
+fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, DistError> {
     let ports = free_ports(processes)?;
     let hosts: String = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
     let nanos = std::time::SystemTime::now()

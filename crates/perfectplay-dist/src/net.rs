@@ -6,6 +6,7 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::DistError;
@@ -15,6 +16,27 @@ const MAGIC: &[u8; 8] = b"ppdist01";
 
 /// How long to sleep between attempts while waiting for a peer.
 const POLL: Duration = Duration::from_millis(20);
+
+/// How the error of an address that cannot be listened at begins (a port in use).
+pub(crate) const CANNOT_LISTEN: &str = "cannot listen at";
+
+/// This process's listeners, by address, kept from one run to the next: a process that runs
+/// several in turn (a property's queries) keeps its port, which another program could take
+/// between them.
+static LISTENERS: Mutex<Vec<(String, TcpListener)>> = Mutex::new(Vec::new());
+
+/// A listener at `address`: the one kept from an earlier run, or a new one, kept.
+fn listener_at(address: &str) -> Result<TcpListener, DistError> {
+    let network = |e: std::io::Error| DistError::Network(e.to_string());
+    let mut kept = LISTENERS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, listener)) = kept.iter().find(|(a, _)| a == address) {
+        return listener.try_clone().map_err(network);
+    }
+    let listener = TcpListener::bind(address)
+        .map_err(|e| DistError::Network(format!("{CANNOT_LISTEN} {address}: {e}")))?;
+    kept.push((address.to_string(), listener.try_clone().map_err(network)?));
+    Ok(listener)
+}
 
 /// Connects process `me` of `hosts` to every other process: the sockets in process order,
 /// `None` at `me`. Fails if a peer does not answer within `timeout`, or answers with another
@@ -26,8 +48,7 @@ pub(crate) fn connect(
     timeout: Duration,
 ) -> Result<Vec<Option<TcpStream>>, DistError> {
     let deadline = Instant::now() + timeout;
-    let listener = TcpListener::bind(hosts[me].as_str())
-        .map_err(|e| DistError::Network(format!("cannot listen at {}: {e}", hosts[me])))?;
+    let listener = listener_at(&hosts[me])?;
     listener
         .set_nonblocking(true)
         .map_err(|e| DistError::Network(e.to_string()))?;
