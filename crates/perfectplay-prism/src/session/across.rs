@@ -407,7 +407,6 @@ impl AcrossProperty {
             .iter()
             .find_map(|a| a.as_ref().ok())
             .map(|a| a.holds.is_some());
-        let at: Vec<Result<Answer, AnalysisError>> = at;
         let answer = match truth {
             Some(true) => {
                 let holds = at.into_iter().map(|a| a.map(|a| a.holds == Some(true)));
