@@ -27,16 +27,20 @@ use crate::program::props::{Prop, Props};
 use crate::program::value::Value;
 use crate::syntax::ast::{Expr, ExprKind, FilterOp};
 
+/// Whether a filter's states are the initial ones (`"init"`).
+pub(crate) fn over_initial(states: &Option<Box<Expr>>) -> bool {
+    states
+        .as_ref()
+        .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"))
+}
+
 /// Whether `expr` is a filter that is not one query at the initial states (those are resolved
 /// as one query: see `resolved::resolve_prop`).
 pub(crate) fn is_general(expr: &Expr) -> bool {
     let ExprKind::Filter(op, inner, states) = &expr.kind else {
         return false;
     };
-    let init = states
-        .as_ref()
-        .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
-    !(init
+    !(over_initial(states)
         && matches!(op, FilterOp::Max | FilterOp::Min | FilterOp::Avg)
         && matches!(inner.kind, ExprKind::Query(_)))
 }

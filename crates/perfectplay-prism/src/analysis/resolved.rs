@@ -84,13 +84,10 @@ pub(crate) fn resolve_prop<'p>(
                 FilterOp::Avg => OverInitial::Avg,
                 _ => return Err(unsupported(GENERAL_FILTER)),
             };
-            let init = states
-                .as_ref()
-                .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
             let ExprKind::Query(q) = &inner.kind else {
                 return Err(unsupported(GENERAL_FILTER));
             };
-            if !init {
+            if !crate::analysis::filter::over_initial(states) {
                 return Err(unsupported(GENERAL_FILTER));
             }
             (over, q)

@@ -121,7 +121,7 @@ impl AcrossFind {
 pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<AcrossStep, Error> {
     props.defined_for(prop)?;
     if let ExprKind::Filter(_, inner, states) = &prop.expr.kind {
-        if !is_init(states)
+        if !crate::analysis::filter::over_initial(states)
             && matches!(inner.kind, ExprKind::Query(_))
             && !crate::analysis::nested::nests(prop)
         {
@@ -129,13 +129,6 @@ pub fn across_query(program: Program, props: &Props, prop: &Prop) -> Result<Acro
         }
     }
     query_at(program, props, prop, None).map(|q| AcrossStep::Solve(Box::new(q)))
-}
-
-/// Whether a filter's states are the initial ones.
-fn is_init(states: &Option<Box<Expr>>) -> bool {
-    states
-        .as_ref()
-        .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"))
 }
 
 /// The step that finds the reachable states where `states` holds (every reachable state where
@@ -193,11 +186,10 @@ fn query_at(
     let (asked, filter) = match &prop.expr.kind {
         ExprKind::Query(_) => (&prop.expr, None),
         ExprKind::Filter(op, inner, states) if crate::analysis::filter::is_general(&prop.expr) => {
-            let init = states
-                .as_ref()
-                .is_some_and(|s| matches!(&s.kind, ExprKind::Label(l) if l == "init"));
             match &inner.kind {
-                ExprKind::Query(q) if init || at.is_some() => {
+                ExprKind::Query(q)
+                    if crate::analysis::filter::over_initial(states) || at.is_some() =>
+                {
                     let truth = is_state_formula(q);
                     if crate::analysis::filter::takes_truth(*op).is_some_and(|t| t != truth) {
                         let e = crate::analysis::filter::wrong_kind(*op, inner, truth);
@@ -530,7 +522,7 @@ pub fn across_property(
         ExprKind::Filter(op, inner, states)
             if !matches!(inner.kind, ExprKind::Query(_) | ExprKind::Filter(..)) =>
         {
-            let found = (!is_init(states)).then_some(states);
+            let found = (!crate::analysis::filter::over_initial(states)).then_some(states);
             (inner.as_ref().clone(), Some(*op), found)
         }
         _ => (prop.expr.clone(), None, None),
