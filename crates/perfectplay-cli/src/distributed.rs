@@ -216,6 +216,13 @@ struct CheckJson<'a> {
     lower: Option<JsonFloat>,
     #[serde(skip_serializing_if = "Option::is_none")]
     upper: Option<JsonFloat>,
+    #[serde(flatten)]
+    run: RunJson<'a>,
+}
+
+/// The figures of a check's runs across processes in `--json`.
+#[derive(Serialize)]
+struct RunJson<'a> {
     processes: usize,
     workers: usize,
     rounds: u64,
@@ -223,6 +230,48 @@ struct CheckJson<'a> {
     bytes: u64,
     peak_memory: &'a [u64],
     seconds: f64,
+}
+
+impl<'a> RunJson<'a> {
+    fn of(report: &'a DistReport) -> RunJson<'a> {
+        RunJson {
+            processes: report.processes,
+            workers: report.workers,
+            rounds: report.rounds,
+            messages: report.messages,
+            bytes: report.bytes,
+            peak_memory: &report.peak_memory,
+            seconds: report.seconds,
+        }
+    }
+}
+
+/// What `check --json` prints for several properties checked across processes, one after
+/// another by the same processes: each property's answer or error, and the runs' figures
+/// (none where no property was answered).
+#[derive(Serialize)]
+struct AllJson<'a> {
+    model: &'a str,
+    constants: BTreeMap<&'a str, &'a str>,
+    results: Vec<OneJson>,
+    #[serde(flatten)]
+    run: Option<RunJson<'a>>,
+}
+
+/// One property's result in [`AllJson`], as one process gives it, with its certified bounds.
+#[derive(Serialize)]
+struct OneJson {
+    name: Option<String>,
+    property: String,
+    #[serde(flatten)]
+    answer: Option<perfectplay_prism::check::Answer>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower: Option<JsonFloat>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    upper: Option<JsonFloat>,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
 }
 
 /// A float in JSON, which has no infinity: a number, or `"inf"` and `"-inf"`.
@@ -238,23 +287,207 @@ impl Serialize for JsonFloat {
     }
 }
 
-/// Runs `check` of one property across processes: `property` is its queries' games and how
-/// its answer reads from their values (see `perfectplay_prism::across_property`), each query
-/// solved by the processes in turn; `constants` as `--const` gave them (parsed), `what` the
-/// model file's program, the constants and the property, for the fingerprint.
-pub fn check(
-    mut property: AcrossProperty,
-    m: &ArgMatches,
-    (label, text): (&str, &str),
-    constants: &[(String, String)],
-    what: &str,
-) -> Result<ExitCode> {
-    if property.nested.is_none() && property.queries.is_empty() {
-        bail!(
-            "{text}: across processes, a property is answered from the runs of its queries, \
-             and this one asks none: check it in one process"
-        );
+/// One property to check across processes (see [`check_all`]).
+pub struct Asked {
+    /// The property's name, where it has one.
+    pub name: Option<String>,
+    /// The property as written.
+    pub text: String,
+    /// The model file's program, the constants and the property, for the fingerprint.
+    pub what: String,
+    /// Its queries' games and how its answer reads from their values (see
+    /// `perfectplay_prism::across_property`), or why it cannot be checked across processes.
+    pub property: Result<AcrossProperty>,
+}
+
+/// A property's answer across processes, in process 0.
+struct Checked {
+    answer: perfectplay_prism::check::Answer,
+    /// Certified bounds on the exact value, where the answer is a number.
+    bounds: Option<[f64; 2]>,
+    /// The property's runs as one.
+    report: DistReport,
+}
+
+/// What this process's part of checking one property across processes came to.
+enum Checking {
+    /// This command started the run's processes and printed what process 0 printed.
+    Launched(ExitCode),
+    /// Another process than the first, whose part is done: the first prints the answer.
+    Elsewhere,
+    /// Process 0's answer.
+    Answered(Box<Checked>),
+}
+
+/// Runs `check` of one property across processes, each of its queries solved by the
+/// processes in turn; `constants` as `--const` gave them (parsed).
+pub fn check(asked: Asked, m: &ArgMatches, constants: &[(String, String)]) -> Result<ExitCode> {
+    let checked = match answer(asked.property?, m, &asked.what)? {
+        Checking::Launched(code) => return Ok(code),
+        Checking::Elsewhere => return Ok(ExitCode::SUCCESS),
+        Checking::Answered(checked) => checked,
+    };
+    let Checked {
+        answer,
+        bounds,
+        report,
+    } = *checked;
+    render::know_error_bound(answer.error_bound);
+    if m.get_flag("json") {
+        let out = CheckJson {
+            model: model_path(m),
+            property: &asked.text,
+            constants: given_constants(constants),
+            answer: &answer,
+            lower: bounds.map(|[lo, _]| JsonFloat(lo)),
+            upper: bounds.map(|[_, hi]| JsonFloat(hi)),
+            run: RunJson::of(&report),
+        };
+        println!("{}", crate::say::json(&out));
+    } else {
+        let label = asked.name.as_deref().unwrap_or(&asked.text);
+        crate::prism::print_answer(label, &answer);
     }
+    print_stats(&report, answer.error_bound, m);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `check` of several properties across processes, one after another by the same
+/// processes (a local run's are started first). As in one process, a property that cannot be
+/// answered is an error of its own (printed by process 0) and the others go on; a run that
+/// breaks (a process lost, processes that disagree) ends them all.
+pub fn check_all(
+    asked: Vec<Asked>,
+    m: &ArgMatches,
+    constants: &[(String, String)],
+) -> Result<ExitCode> {
+    if let Some(code) = launch_if_asked(m)? {
+        return Ok(code);
+    }
+    let first = prints(m);
+    let json = m.get_flag("json");
+    let mut results = Vec::new();
+    let mut reports = Vec::new();
+    let mut worst_bound: f64 = 0.0;
+    let mut failed = false;
+    for asked in asked {
+        let started = std::time::Instant::now();
+        let checked = asked
+            .property
+            .and_then(|property| answer(property, m, &asked.what));
+        let name = asked.name.clone();
+        let label = name.as_deref().unwrap_or(&asked.text);
+        let (answer, bounds, error) = match checked {
+            Ok(Checking::Launched(code)) => return Ok(code),
+            Ok(Checking::Elsewhere) => continue,
+            Ok(Checking::Answered(checked)) => {
+                if !json {
+                    crate::prism::print_answer(label, &checked.answer);
+                }
+                worst_bound = worst_bound.max(checked.answer.error_bound);
+                reports.push(checked.report);
+                (Some(checked.answer), checked.bounds, None)
+            }
+            Err(e) if breaks_the_run(&e) => return Err(e),
+            Err(e) => {
+                failed = true;
+                if !first {
+                    continue;
+                }
+                let error = said_of_property(&e);
+                say!("error: {label}: {error}");
+                (None, None, Some(error))
+            }
+        };
+        results.push(OneJson {
+            name,
+            property: asked.text,
+            answer,
+            lower: bounds.map(|[lo, _]| JsonFloat(lo)),
+            upper: bounds.map(|[_, hi]| JsonFloat(hi)),
+            seconds: started.elapsed().as_secs_f64(),
+            error,
+        });
+    }
+    let report = merged(reports);
+    if first && json {
+        let out = AllJson {
+            model: model_path(m),
+            constants: given_constants(constants),
+            results,
+            run: report.as_ref().map(RunJson::of),
+        };
+        println!("{}", crate::say::json(&out));
+    }
+    if let Some(report) = &report {
+        print_stats(report, worst_bound, m);
+    }
+    Ok(match failed {
+        true => failed_exit_code(m),
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// Whether this process prints answers and errors: the only process of a command that is not
+/// run across processes, or process 0 of a run across processes (the others are quiet).
+pub fn prints(m: &ArgMatches) -> bool {
+    match m.get_one::<u64>("process") {
+        Some(&i) => i == 0,
+        None => true,
+    }
+}
+
+/// The exit code of a command of several parts (properties, combinations of constants) some
+/// of which failed, each with its own error line: 2, or in a process of a local run across
+/// processes the code by which its launcher knows that the run itself went well.
+pub fn failed_exit_code(m: &ArgMatches) -> ExitCode {
+    match m.contains_id("hostfile") {
+        true => ExitCode::from(perfectplay_dist::local::finished_with_errors()),
+        false => ExitCode::from(2),
+    }
+}
+
+/// Whether `e` broke the run of the processes (a process lost, processes that disagree, a host
+/// file that cannot be used), rather than ending one property's runs alike in every process.
+pub fn breaks_the_run(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<perfectplay_dist::DistError>(),
+        Some(
+            perfectplay_dist::DistError::Network(_)
+                | perfectplay_dist::DistError::Mismatch(_)
+                | perfectplay_dist::DistError::Hostfile(_)
+        )
+    )
+}
+
+/// `e`'s message, without the property's text where it names it first (as an error of a
+/// property checked alone does).
+fn said_of_property(e: &anyhow::Error) -> String {
+    match e.downcast_ref::<perfectplay_prism::Error>() {
+        Some(perfectplay_prism::Error::Analysis(perfectplay_prism::AnalysisError::Property {
+            error,
+            ..
+        })) => error.to_string(),
+        _ => format!("{e:#}"),
+    }
+}
+
+fn model_path(m: &ArgMatches) -> &str {
+    m.get_one::<String>("model").expect("required")
+}
+
+/// The constants as `--const` gave them, by name.
+fn given_constants(constants: &[(String, String)]) -> BTreeMap<&str, &str> {
+    constants
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
+}
+
+/// This process's part of checking `property` across processes: its nested formulas and
+/// queries solved by the processes in turn, and in process 0 the answer read from their
+/// values. `text` is the property as written, `what` its fingerprint's text (see [`Asked`]).
+fn answer(mut property: AcrossProperty, m: &ArgMatches, what: &str) -> Result<Checking> {
     let mut reports = Vec::new();
     let mut answers = Vec::new();
     // The states found so far, by the filter condition that found them ("" for every
@@ -274,13 +507,13 @@ pub fn check(
             &mut reports,
         )? {
             Ok(states) => states,
-            Err(code) => return Ok(code),
+            Err(code) => return Ok(Checking::Launched(code)),
         };
         let query = nested.query(states)?;
         let asked = asked(&query, true);
         let what = format!("{what}: nested formula {formula}");
         let (model, run, options) = match setup(Arc::from(query.model), m, &what, asked)? {
-            Setup::Launched(code) => return Ok(code),
+            Setup::Launched(code) => return Ok(Checking::Launched(code)),
             Setup::Ready(model, run, options) => (model, run, options),
         };
         let solved = perfectplay_dist::solve_everywhere(model, &run, &options)?;
@@ -307,7 +540,7 @@ pub fn check(
                 let what = format!("{what}: the filter's states");
                 let states = match found.find(&step.condition, &step.model, what, &mut reports)? {
                     Ok(states) => states,
-                    Err(code) => return Ok(code),
+                    Err(code) => return Ok(Checking::Launched(code)),
                 };
                 match step.found(states)? {
                     Found::Solve(query) => query,
@@ -320,7 +553,7 @@ pub fn check(
         };
         let asked = asked(&query, query.each_initial);
         let report = match run(query.model, m, &what, asked)? {
-            Ran::Launched(code) => return Ok(code),
+            Ran::Launched(code) => return Ok(Checking::Launched(code)),
             Ran::Done => continue,
             Ran::Report(report) => report,
         };
@@ -334,42 +567,18 @@ pub fn check(
         reports.push(report);
     }
     let Some(report) = merged(reports) else {
-        // Another process than the first: the first prints the answer.
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Checking::Elsewhere);
     };
     let AcrossAnswer {
         mut answer, bounds, ..
     } = property.answer(answers)?;
     answer.method = report.method;
     answer.states = report.states as usize;
-    render::know_error_bound(answer.error_bound);
-    if m.get_flag("json") {
-        let model_path = m.get_one::<String>("model").expect("required");
-        let constants = constants
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.as_str()))
-            .collect();
-        let out = CheckJson {
-            model: model_path,
-            property: text,
-            constants,
-            answer: &answer,
-            lower: bounds.map(|[lo, _]| JsonFloat(lo)),
-            upper: bounds.map(|[_, hi]| JsonFloat(hi)),
-            processes: report.processes,
-            workers: report.workers,
-            rounds: report.rounds,
-            messages: report.messages,
-            bytes: report.bytes,
-            peak_memory: &report.peak_memory,
-            seconds: report.seconds,
-        };
-        println!("{}", crate::say::json(&out));
-    } else {
-        crate::prism::print_answer(label, &answer);
-    }
-    print_stats(&report, answer.error_bound, m);
-    Ok(ExitCode::SUCCESS)
+    Ok(Checking::Answered(Box::new(Checked {
+        answer,
+        bounds,
+        report,
+    })))
 }
 
 /// The states found by the explorations of one property's check across processes, by the
@@ -504,8 +713,17 @@ fn print_stats(report: &DistReport, error_bound: f64, m: &ArgMatches) {
     );
 }
 
+/// Where the command asks for a run across processes on this machine (`--processes`): starts
+/// its processes (see [`launch`]) and returns the exit code.
+pub fn launch_if_asked(m: &ArgMatches) -> Result<Option<ExitCode>> {
+    match m.get_one::<u64>("processes") {
+        Some(&n) => launch(n as usize).map(Some),
+        None => Ok(None),
+    }
+}
+
 /// Starts this same command `n` times as the processes of one run on this machine, and prints
-/// what process 0 printed.
+/// what process 0 printed; exit code 2 where process 0 finished with some of its work failed.
 fn launch(n: usize) -> Result<ExitCode> {
     let exe = std::env::current_exe().map_err(|e| anyhow!("cannot find this program: {e}"))?;
     let mut args: Vec<OsString> = Vec::new();
@@ -522,7 +740,10 @@ fn launch(n: usize) -> Result<ExitCode> {
     let printed = perfectplay_dist::local::run(&exe, &args, n)?;
     std::io::stdout().write_all(&printed.stdout)?;
     std::io::stderr().write_all(&printed.stderr)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(match printed.failed {
+        true => ExitCode::from(2),
+        false => ExitCode::SUCCESS,
+    })
 }
 
 /// The game's options as given, by name.

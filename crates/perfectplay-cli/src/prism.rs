@@ -295,30 +295,35 @@ fn asked(
 pub fn run(m: &ArgMatches) -> Result<ExitCode> {
     let runs = crate::ranges::combinations(&given(m)?)?;
     let [constants] = &runs[..] else {
-        if crate::distributed::wanted(m) {
-            bail!("--const: across processes, one value of each constant (no ranges)");
+        // Across processes on this machine, the processes are started once, for every
+        // combination; process 0 prints.
+        if let Some(code) = crate::distributed::launch_if_asked(m)? {
+            return Ok(code);
         }
+        let prints = crate::distributed::prints(m);
         let mut failed = false;
         for (k, constants) in runs.iter().enumerate() {
             let shown: Vec<String> = constants.iter().map(|(c, v)| format!("{c}={v}")).collect();
             let shown = shown.join(", ");
-            if !m.get_flag("json") {
+            if !m.get_flag("json") && prints {
                 outln!("{}{shown}:", if k > 0 { "\n" } else { "" });
             }
             match check(m, constants) {
                 Ok(code) => failed |= code != ExitCode::SUCCESS,
+                Err(e) if crate::distributed::breaks_the_run(&e) => return Err(e),
                 // One combination's error (a model that does not build with them) does not
                 // stop the others.
                 Err(e) => {
-                    say!("error: {shown}: {e:#}");
+                    if prints {
+                        say!("error: {shown}: {e:#}");
+                    }
                     failed = true;
                 }
             }
         }
-        return Ok(if failed {
-            ExitCode::from(2)
-        } else {
-            ExitCode::SUCCESS
+        return Ok(match failed {
+            true => crate::distributed::failed_exit_code(m),
+            false => ExitCode::SUCCESS,
         });
     };
     check(m, constants)
@@ -343,35 +348,39 @@ fn check(m: &ArgMatches, constants: &[(String, String)]) -> Result<ExitCode> {
     report(m, &loaded, model_path, constants, asked, started)
 }
 
-/// `check` of one property across processes (`--processes`, `--hostfile`): its game over the
-/// model's own states, each process holding its share of them.
+/// `check` across processes (`--processes`, `--hostfile`): each property's game over the
+/// model's own states, each process holding its share of them; several properties one after
+/// another by the same processes.
 fn across(
     m: &ArgMatches,
     program: Program,
     constants: &[(String, String)],
     asked: &[(Rc<Props>, usize)],
 ) -> Result<ExitCode> {
-    let [(props, i)] = asked else {
-        bail!(
-            "across processes, check one property at a time (--prop), not {}",
-            asked.len()
-        );
-    };
-    let prop = &props.props[*i];
     // Every process must have read the same model, properties, constants and property.
     let model_path = m.get_one::<String>("model").expect("required");
     let props_text = match m.get_one::<String>("props") {
         Some(path) => read(path)?,
         None => String::new(),
     };
-    let what = format!(
-        "{} {props_text} {constants:?} {}",
-        read(model_path)?,
-        prop.text
-    );
-    let property = perfectplay_prism::across_property(program, props, prop)?;
-    let label = prop.name.clone().unwrap_or_else(|| prop.text.clone());
-    crate::distributed::check(property, m, (&label, &prop.text), constants, &what)
+    let model_text = read(model_path)?;
+    let mut all: Vec<crate::distributed::Asked> = asked
+        .iter()
+        .map(|(props, i)| {
+            let prop = &props.props[*i];
+            crate::distributed::Asked {
+                name: prop.name.clone(),
+                text: prop.text.clone(),
+                what: format!("{model_text} {props_text} {constants:?} {}", prop.text),
+                property: perfectplay_prism::across_property(program.clone(), props, prop)
+                    .map_err(Into::into),
+            }
+        })
+        .collect();
+    match all.len() {
+        1 => crate::distributed::check(all.remove(0), m, constants),
+        _ => crate::distributed::check_all(all, m, constants),
+    }
 }
 
 /// `perfectplay explain|play|distribution|strategy MODEL --prop …`: the game the property

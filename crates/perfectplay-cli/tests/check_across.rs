@@ -1552,19 +1552,6 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
             "check",
             &chain,
             "--prop",
-            "P=? [ F s=3 ]",
-            "--prop",
-            "P=? [ F s=4 ]",
-            "--processes",
-            "2",
-        ],
-        "one property at a time",
-    );
-    fails_with(
-        &[
-            "check",
-            &chain,
-            "--prop",
             "filter(max, P=? [ F s=3 ], \"init\")",
             "--processes",
             "2",
@@ -1588,4 +1575,114 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
         ],
         "outside its range",
     );
+}
+
+/// The `results` of `check MODEL ARGS --json -q`, with its exit code.
+fn results(model: &str, args: &[&str]) -> (Option<i32>, Vec<serde_json::Value>) {
+    let mut all = vec!["check", model, "--json", "-q"];
+    all.extend_from_slice(args);
+    let o = run(&all);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{all:?}: {e}: {}", text(&o.stderr)));
+    (o.status.code(), v["results"].as_array().unwrap().clone())
+}
+
+#[test]
+fn several_properties_across_processes_agree_with_one_process() {
+    let chain = file(
+        "across_several.prism",
+        &CHAIN.replace("endinit", "endinit\nrewards \"r\" true : 1; endrewards"),
+    );
+    let props = file(
+        "across_several.props",
+        "\"reach\": P=? [ F s=3 ];\n\
+         R=? [ F s>=2 ];\n\
+         filter(count, P=? [ F s=3 ], s>0);\n\
+         P>0.3 [ F \"done\" ];\n\
+         filter(max, R=? [ F0 s=3 ], s>0);\n\
+         \"never\": E [ G s<3 ];\n\
+         filter(sum, s, \"init\");\n\
+         P=? [ X s=1 ];\n",
+    );
+    let (code, one) = results(&chain, &[&props]);
+    assert_eq!(
+        code,
+        Some(2),
+        "a property of the file is an error in one process"
+    );
+    for processes in ["2", "3"] {
+        let (code, across) = results(&chain, &[&props, "--processes", processes]);
+        // Some fail (here and there, or only across processes), the rest are answered.
+        assert_eq!(code, Some(2));
+        assert_eq!(one.len(), across.len());
+        let mut answered = 0;
+        for (o, a) in one.iter().zip(&across) {
+            assert_eq!(o["property"], a["property"]);
+            assert_eq!(o["name"], a["name"]);
+            if o.get("error").is_some() {
+                assert!(a.get("error").is_some(), "{a}");
+                continue;
+            }
+            let refused = a["error"]
+                .as_str()
+                .is_some_and(|e| e.contains("in one process"));
+            if refused {
+                continue;
+            }
+            answered += 1;
+            match o["value"].as_bool() {
+                Some(holds) => assert_eq!(a["value"].as_bool(), Some(holds), "{a}"),
+                None => {
+                    let (truth, v) = (number(&o["value"]), number(&a["value"]));
+                    let bound = a["error_bound"].as_f64().unwrap();
+                    assert!((truth - v).abs() <= bound + 1e-12, "{o} against {a}");
+                }
+            }
+        }
+        // Of the eight: one an error in both, two refused across processes.
+        assert_eq!(answered, 5, "{across:?}");
+    }
+    // All answered: exit code 0, and each property's answer in the order asked.
+    let (code, across) = results(
+        &chain,
+        &[
+            "--prop",
+            "P=? [ F s=4 ]",
+            "--prop",
+            "P=? [ F s=3 ]",
+            "--processes",
+            "2",
+        ],
+    );
+    assert_eq!(code, Some(0));
+    let values: Vec<f64> = across.iter().map(|a| number(&a["value"])).collect();
+    assert!((values[0] - 2.0 / 7.0).abs() < 1e-9 && (values[1] - 2.0 / 7.0).abs() < 1e-9);
+}
+
+#[test]
+fn ranges_of_constants_across_processes_agree_with_one_process() {
+    let model = file(
+        "across_ranges.prism",
+        "dtmc\nconst int N;\nmodule m\n  s : [0..10];\n  [] s<N -> 1/2 : (s'=s+1) + 1/2 : (s'=0);\nendmodule\nlabel \"done\" = s=N;\n",
+    );
+    let check = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            &model,
+            "--prop",
+            "P=? [ F<=3 \"done\" ]",
+            "--prop",
+            "P=? [ F<=2 \"done\" ]",
+            "--const",
+            "N=1:4",
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        text(&o.stdout)
+    };
+    let one = check(&[]);
+    assert!(one.contains("N=4:\nP=? [ F<=3 (\"done\") ]: 0\n"), "{one}");
+    assert_eq!(check(&["--processes", "2"]), one);
+    assert_eq!(check(&["--processes", "3"]), one);
 }

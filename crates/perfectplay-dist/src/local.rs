@@ -18,8 +18,30 @@ use crate::DistError;
 pub struct Printed {
     /// Process 0's standard output (the answer).
     pub stdout: Vec<u8>,
-    /// Process 0's standard error (its statistics).
+    /// Process 0's standard error (its statistics, and its errors where [`Printed::failed`]).
     pub stderr: Vec<u8>,
+    /// Whether process 0 finished with some of its work failed ([`FINISHED_WITH_ERRORS`]):
+    /// a command of several parts (properties), some of which failed and the rest answered.
+    pub failed: bool,
+}
+
+/// The exit code of a process of a local run that finished its part but some of its work
+/// failed and said so on stderr (a property of several that could not be answered): the run
+/// is not broken, the others go on, and the launcher exits as that process would alone.
+pub const FINISHED_WITH_ERRORS: i32 = 3;
+
+/// The environment variable by which a process knows that a local run's launcher started
+/// it, and so may end with [`FINISHED_WITH_ERRORS`].
+const LAUNCHED: &str = "PERFECTPLAY_LOCAL_RUN";
+
+/// The exit code with which a process that finished its part with some of its work failed
+/// ends: [`FINISHED_WITH_ERRORS`] in a local run, which the launcher reads, and 2 (bad input)
+/// in a process the user started.
+pub fn finished_with_errors() -> u8 {
+    match std::env::var_os(LAUNCHED) {
+        Some(_) => FINISHED_WITH_ERRORS as u8,
+        None => 2,
+    }
 }
 
 /// A host file that removes itself.
@@ -102,6 +124,7 @@ fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, 
             .arg(&file.0)
             .arg("--process")
             .arg(i.to_string())
+            .env(LAUNCHED, "1")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -125,6 +148,7 @@ fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, 
         });
     }
     let mut done = vec![false; processes];
+    let mut failed = false;
     while done.iter().any(|d| !d) {
         for i in 0..processes {
             if done[i] {
@@ -132,6 +156,10 @@ fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, 
             }
             match started[i].child.try_wait() {
                 Ok(Some(status)) if status.success() => done[i] = true,
+                Ok(Some(status)) if status.code() == Some(FINISHED_WITH_ERRORS) => {
+                    done[i] = true;
+                    failed |= i == 0;
+                }
                 Ok(Some(status)) => {
                     let stderr = collect(&mut started[i].stderr);
                     end_all(&mut started);
@@ -149,6 +177,7 @@ fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, 
     Ok(Printed {
         stdout: collect(&mut started[0].stdout),
         stderr: collect(&mut started[0].stderr),
+        failed,
     })
 }
 

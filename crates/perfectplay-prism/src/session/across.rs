@@ -513,6 +513,22 @@ pub fn across_property(
     props: &Props,
     prop: &Prop,
 ) -> Result<AcrossProperty, Error> {
+    let property = property_of(program, props, prop)?;
+    if property.nested.is_none() && property.queries.is_empty() {
+        return Err(Error::of(
+            &prop.text,
+            unsupported(
+                "across processes, a property is answered from the runs of its queries, and \
+                 this one asks none: check it in one process",
+            ),
+        ));
+    }
+    Ok(property)
+}
+
+/// [`across_property`], which may ask no query: a property whose nested formulas were checked
+/// may be answered from their states alone.
+fn property_of(program: Program, props: &Props, prop: &Prop) -> Result<AcrossProperty, Error> {
     if crate::analysis::nested::nests(prop) {
         return nested_first(program, props, prop);
     }
@@ -659,7 +675,7 @@ impl AcrossNested {
             .scope
             .labels
             .insert(self.name, CExpr::States(std::sync::Arc::new(set)));
-        across_property(self.program, &props, &self.prop)
+        property_of(self.program, &props, &self.prop)
     }
 }
 
@@ -734,7 +750,7 @@ fn nested_first(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPr
         Err(AnalysisError::Internal("a nested formula is checked first"))
     });
     let wanted = match (lifted, wanted) {
-        (Ok((props, prop)), _) => return across_property(program, &props, &prop),
+        (Ok((props, prop)), _) => return property_of(program, &props, &prop),
         (Err(_), Some(q)) => q,
         (Err(e), None) => return Err(Error::of(&prop.text, e)),
     };
