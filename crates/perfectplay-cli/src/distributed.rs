@@ -422,6 +422,9 @@ pub fn check_all(
     if let Some(report) = &report {
         print_stats(report, worst_bound, m);
     }
+    if failed && !first {
+        say!("error: some of the properties could not be answered: process 0 says which");
+    }
     Ok(match failed {
         true => failed_exit_code(m),
         false => ExitCode::SUCCESS,
@@ -486,7 +489,7 @@ fn given_constants(constants: &[(String, String)]) -> BTreeMap<&str, &str> {
 
 /// This process's part of checking `property` across processes: its nested formulas and
 /// queries solved by the processes in turn, and in process 0 the answer read from their
-/// values. `text` is the property as written, `what` its fingerprint's text (see [`Asked`]).
+/// values. `what` is its fingerprint's text (see [`Asked`]).
 fn answer(mut property: AcrossProperty, m: &ArgMatches, what: &str) -> Result<Checking> {
     let mut reports = Vec::new();
     let mut answers = Vec::new();
