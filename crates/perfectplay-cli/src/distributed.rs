@@ -322,7 +322,8 @@ enum Checking {
 /// Runs `check` of one property across processes, each of its queries solved by the
 /// processes in turn; `constants` as `--const` gave them (parsed).
 pub fn check(asked: Asked, m: &ArgMatches, constants: &[(String, String)]) -> Result<ExitCode> {
-    let checked = match answer(asked.property?, m, &asked.what)? {
+    let mut found = FoundStates::new(m);
+    let checked = match answer(asked.property?, m, &asked.what, &mut found)? {
         Checking::Launched(code) => return Ok(code),
         Checking::Elsewhere => return Ok(ExitCode::SUCCESS),
         Checking::Answered(checked) => checked,
@@ -370,11 +371,13 @@ pub fn check_all(
     let mut reports = Vec::new();
     let mut worst_bound: f64 = 0.0;
     let mut failed = false;
+    // The model's states that a filter's condition finds are the same for every property.
+    let mut found = FoundStates::new(m);
     for asked in asked {
         let started = std::time::Instant::now();
         let checked = asked
             .property
-            .and_then(|property| answer(property, m, &asked.what));
+            .and_then(|property| answer(property, m, &asked.what, &mut found));
         let name = asked.name.clone();
         let label = name.as_deref().unwrap_or(&asked.text);
         let (answer, bounds, error) = match checked {
@@ -489,16 +492,16 @@ fn given_constants(constants: &[(String, String)]) -> BTreeMap<&str, &str> {
 
 /// This process's part of checking `property` across processes: its nested formulas and
 /// queries solved by the processes in turn, and in process 0 the answer read from their
-/// values. `what` is its fingerprint's text (see [`Asked`]).
-fn answer(mut property: AcrossProperty, m: &ArgMatches, what: &str) -> Result<Checking> {
+/// values. `what` is its fingerprint's text (see [`Asked`]); `found` holds the states found
+/// so far, by this property's runs or an earlier property's.
+fn answer(
+    mut property: AcrossProperty,
+    m: &ArgMatches,
+    what: &str,
+    found: &mut FoundStates,
+) -> Result<Checking> {
     let mut reports = Vec::new();
     let mut answers = Vec::new();
-    // The states found so far, by the filter condition that found them ("" for every
-    // reachable state): each found once, by a run of its own.
-    let mut found = FoundStates {
-        states: BTreeMap::new(),
-        m,
-    };
     // State formulas nested in the property, innermost first: each checked in every
     // reachable state, then the property again with it a set of states.
     let mut formula = 0;
@@ -584,15 +587,23 @@ fn answer(mut property: AcrossProperty, m: &ArgMatches, what: &str) -> Result<Ch
     })))
 }
 
-/// The states found by the explorations of one property's check across processes, by the
-/// filter condition that found them (empty for every reachable state): each condition's
-/// states are found once, by a run of its own.
+/// The states found by the explorations of a check across processes, by the filter
+/// condition that found them (empty for every reachable state): each condition's states are
+/// found once, by a run of its own, for every query and property of the model that asks.
 struct FoundStates<'a> {
     states: BTreeMap<String, Vec<Vec<u8>>>,
     m: &'a ArgMatches,
 }
 
-impl FoundStates<'_> {
+impl<'a> FoundStates<'a> {
+    /// None found yet.
+    fn new(m: &'a ArgMatches) -> FoundStates<'a> {
+        FoundStates {
+            states: BTreeMap::new(),
+            m,
+        }
+    }
+
     /// The states `model` finds for `condition` (see [`reach`] for `what`), found now or
     /// earlier, with the run's report added to `reports`; `Err` with the exit code where this
     /// command launched the run's processes.

@@ -1657,6 +1657,36 @@ fn several_properties_across_processes_agree_with_one_process() {
     assert_eq!(code, Some(0));
     let values: Vec<f64> = across.iter().map(|a| number(&a["value"])).collect();
     assert!((values[0] - 2.0 / 7.0).abs() < 1e-9 && (values[1] - 2.0 / 7.0).abs() < 1e-9);
+    // A filter's states are found once for every property that asks for them.
+    let filters = [
+        "filter(max, P=? [ F s=3 ], s>0)",
+        "filter(avg, P=? [ F s=3 ], s>0)",
+    ];
+    let (code, across) = results(
+        &chain,
+        &[
+            "--prop",
+            filters[0],
+            "--prop",
+            filters[1],
+            "--processes",
+            "2",
+        ],
+    );
+    assert_eq!(code, Some(0));
+    let method = |a: &serde_json::Value| a["method"].as_str().unwrap().to_string();
+    assert!(
+        method(&across[0]).contains("states found first"),
+        "{across:?}"
+    );
+    assert!(
+        !method(&across[1]).contains("states found first"),
+        "{across:?}"
+    );
+    for (prop, a) in filters.iter().zip(&across) {
+        let (truth, _) = value(&chain, prop, &[]);
+        assert!((truth - number(&a["value"])).abs() <= 1e-9, "{prop}: {a}");
+    }
 }
 
 #[test]
