@@ -189,14 +189,14 @@ impl Number for Bounded {
         let p = a.value * b.value;
         let s = self.value + p;
         self.radius = if self.radius + a.radius + b.radius != 0.0 {
-            // Already in doubt (the usual case once a probability rounds): the cheap bound.
-            let tiny = if p.abs() < TINY { UNDERFLOW } else { 0.0 };
+            // Already in doubt (the usual case once a probability rounds): the cheap bound,
+            // charged for an underflow whether or not one happened (a radius already in
+            // doubt loses nothing by it, and a branch is saved).
             self.radius
                 + a.value.abs() * b.radius
-                + b.value.abs() * a.radius
-                + a.radius * b.radius
+                + (b.value.abs() + b.radius) * a.radius
                 + UNIT * (p.abs() + s.abs())
-                + tiny
+                + UNDERFLOW
         } else {
             match product_error(a.value, b.value, p) {
                 // Exact so far: keep the radius zero where the sum does not round either.
