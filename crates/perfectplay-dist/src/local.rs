@@ -2,9 +2,12 @@
 //! `--processes N`. The launcher picks free ports, writes a host file, starts the same
 //! command N times with `--hostfile FILE --process I`, and watches them: the first process
 //! that fails ends the others, so a run ends with an error instead of waiting for ever.
+//! Process 0's standard output is passed on as it comes (a command of several properties
+//! shows each answer when it has it); its standard error is kept until the run ends, so that
+//! an attempt that failed to listen leaves nothing behind, and printed by the caller.
 
 use std::ffi::OsString;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -13,11 +16,10 @@ use std::time::Duration;
 
 use crate::DistError;
 
-/// What the processes of a local run printed.
+/// What the processes of a local run printed, besides process 0's standard output (the
+/// answers), which [`run`] passed on to its own as it came.
 #[derive(Debug)]
 pub struct Printed {
-    /// Process 0's standard output (the answer).
-    pub stdout: Vec<u8>,
     /// Process 0's standard error (its statistics, and its errors where [`Printed::failed`]).
     pub stderr: Vec<u8>,
     /// Whether process 0 finished with some of its work failed ([`FINISHED_WITH_ERRORS`]):
@@ -53,18 +55,46 @@ impl Drop for HostFile {
     }
 }
 
-/// A started process with the threads that read its output.
+/// A started process with the threads that read its output: process 0's standard output
+/// passed on ([`passer`]), every other output kept ([`reader`]).
 struct Started {
     child: Child,
-    stdout: Option<JoinHandle<Vec<u8>>>,
-    stderr: Option<JoinHandle<Vec<u8>>>,
+    stdout: Option<JoinHandle<std::io::Result<Vec<u8>>>>,
+    stderr: Option<JoinHandle<std::io::Result<Vec<u8>>>>,
 }
 
-fn reader(mut pipe: impl Read + Send + 'static) -> JoinHandle<Vec<u8>> {
+/// A thread that reads `pipe` to its end and returns what it read.
+fn reader(mut pipe: impl Read + Send + 'static) -> JoinHandle<std::io::Result<Vec<u8>>> {
     std::thread::spawn(move || {
         let mut out = Vec::new();
         let _ = pipe.read_to_end(&mut out);
-        out
+        Ok(out)
+    })
+}
+
+/// A thread that passes what `pipe` brings on to this process's standard output as it comes,
+/// and returns the first error of writing it (after which it reads the rest and drops it, so
+/// that the process it reads from is never stuck on a full pipe).
+fn passer(mut pipe: impl Read + Send + 'static) -> JoinHandle<std::io::Result<Vec<u8>>> {
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 8192];
+        let mut failed = None;
+        loop {
+            let n = match pipe.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            if failed.is_none() {
+                let mut out = std::io::stdout().lock();
+                if let Err(e) = out.write_all(&chunk[..n]).and_then(|_| out.flush()) {
+                    failed = Some(e);
+                }
+            }
+        }
+        match failed {
+            Some(e) => Err(e),
+            None => Ok(Vec::new()),
+        }
     })
 }
 
@@ -139,7 +169,10 @@ fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, 
                 )));
             }
         };
-        let stdout = child.stdout.take().map(reader);
+        let stdout = match i {
+            0 => child.stdout.take().map(passer),
+            _ => child.stdout.take().map(reader),
+        };
         let stderr = child.stderr.take().map(reader);
         started.push(Started {
             child,
@@ -161,7 +194,7 @@ fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, 
                     failed |= i == 0;
                 }
                 Ok(Some(status)) => {
-                    let stderr = collect(&mut started[i].stderr);
+                    let stderr = collect(&mut started[i].stderr).unwrap_or_default();
                     end_all(&mut started);
                     return Err(DistError::Solve(failure(i, status.code(), &stderr)));
                 }
@@ -174,19 +207,23 @@ fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, 
         }
         std::thread::sleep(Duration::from_millis(10));
     }
+    if let Err(e) = collect(&mut started[0].stdout) {
+        return Err(DistError::Network(format!(
+            "cannot write to standard output: {e}"
+        )));
+    }
     Ok(Printed {
-        stdout: collect(&mut started[0].stdout),
-        stderr: collect(&mut started[0].stderr),
+        stderr: collect(&mut started[0].stderr).unwrap_or_default(),
         failed,
     })
 }
 
-/// What a reader thread read.
-fn collect(handle: &mut Option<JoinHandle<Vec<u8>>>) -> Vec<u8> {
-    handle
-        .take()
-        .and_then(|h| h.join().ok())
-        .unwrap_or_default()
+/// What a reader thread read, or the error of one that passed its pipe on.
+fn collect(handle: &mut Option<JoinHandle<std::io::Result<Vec<u8>>>>) -> std::io::Result<Vec<u8>> {
+    match handle.take().map(|h| h.join()) {
+        Some(Ok(read)) => read,
+        _ => Ok(Vec::new()),
+    }
 }
 
 /// Ends every process still running.
