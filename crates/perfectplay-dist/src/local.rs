@@ -11,6 +11,8 @@ use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -75,7 +77,11 @@ fn reader(mut pipe: impl Read + Send + 'static) -> JoinHandle<std::io::Result<Ve
 /// A thread that passes what `pipe` brings on to this process's standard output as it comes,
 /// and returns the first error of writing it (after which it reads the rest and drops it, so
 /// that the process it reads from is never stuck on a full pipe).
-fn passer(mut pipe: impl Read + Send + 'static) -> JoinHandle<std::io::Result<Vec<u8>>> {
+/// `printed` is set once anything came.
+fn passer(
+    mut pipe: impl Read + Send + 'static,
+    printed: Arc<AtomicBool>,
+) -> JoinHandle<std::io::Result<Vec<u8>>> {
     std::thread::spawn(move || {
         let mut chunk = [0u8; 8192];
         let mut failed = None;
@@ -84,6 +90,7 @@ fn passer(mut pipe: impl Read + Send + 'static) -> JoinHandle<std::io::Result<Ve
                 Ok(0) | Err(_) => break,
                 Ok(n) => n,
             };
+            printed.store(true, Ordering::Relaxed);
             if failed.is_none() {
                 let mut out = std::io::stdout().lock();
                 if let Err(e) = out.write_all(&chunk[..n]).and_then(|_| out.flush()) {
@@ -122,11 +129,15 @@ const ATTEMPTS: usize = 8;
 pub fn run(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, DistError> {
     let mut attempt = 1;
     loop {
-        match run_once(exe, args, processes) {
-            Err(DistError::Solve(e)) if e.contains(crate::net::CANNOT_LISTEN) => {
-                if attempt == ATTEMPTS {
-                    return Err(DistError::Solve(e));
-                }
+        // Whether process 0 printed anything: an attempt that did (a command of several
+        // runs, whose later run lost its port) is not made again, which would print it twice.
+        let printed = Arc::new(AtomicBool::new(false));
+        match run_once(exe, args, processes, &printed) {
+            Err(DistError::Solve(e))
+                if e.contains(crate::net::CANNOT_LISTEN)
+                    && attempt < ATTEMPTS
+                    && !printed.load(Ordering::Relaxed) =>
+            {
                 attempt += 1;
             }
             done => return done,
@@ -134,8 +145,13 @@ pub fn run(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, D
     }
 }
 
-/// One attempt of [`run`], on ports picked now.
-fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, DistError> {
+/// One attempt of [`run`], on ports picked now; `printed` is set once process 0 prints.
+fn run_once(
+    exe: &Path,
+    args: &[OsString],
+    processes: usize,
+    printed: &Arc<AtomicBool>,
+) -> Result<Printed, DistError> {
     let ports = free_ports(processes)?;
     let hosts: String = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
     let nanos = std::time::SystemTime::now()
@@ -170,7 +186,10 @@ fn run_once(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, 
             }
         };
         let stdout = match i {
-            0 => child.stdout.take().map(passer),
+            0 => child
+                .stdout
+                .take()
+                .map(|pipe| passer(pipe, printed.clone())),
             _ => child.stdout.take().map(reader),
         };
         let stderr = child.stderr.take().map(reader);
@@ -226,11 +245,15 @@ fn collect(handle: &mut Option<JoinHandle<std::io::Result<Vec<u8>>>>) -> std::io
     }
 }
 
-/// Ends every process still running.
+/// Ends every process still running, and waits for what process 0 printed to be passed on
+/// (its pipe closes as it ends), so that [`run`] knows whether it printed anything.
 fn end_all(started: &mut [Started]) {
     for s in started.iter_mut() {
         let _ = s.child.kill();
         let _ = s.child.wait();
+    }
+    if let Some(first) = started.first_mut() {
+        let _ = collect(&mut first.stdout);
     }
 }
 

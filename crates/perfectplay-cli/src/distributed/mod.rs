@@ -262,9 +262,11 @@ fn print_stats(report: &DistReport, error_bound: f64, m: &ArgMatches) {
 /// build, a property that does not parse), so that its processes start once, for every run
 /// the command makes.
 pub fn launch_if_asked(m: &ArgMatches) -> Result<Option<ExitCode>> {
-    refuse_exact(m)?;
     match m.get_one::<u64>("processes") {
-        Some(&n) => launch(n as usize).map(Some),
+        Some(&n) => {
+            refuse_exact(m)?;
+            launch(n as usize).map(Some)
+        }
         None => Ok(None),
     }
 }
