@@ -3,7 +3,7 @@
 
 use perfectplay::solve;
 
-#[path = "../tests/common/models.rs"]
+#[path = "../tests/it/common/models.rs"]
 mod models;
 use models::{Chain, Ring};
 

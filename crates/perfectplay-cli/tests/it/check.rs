@@ -1,11 +1,9 @@
 //! `perfectplay check`: PRISM models end to end, their answers, JSON and errors.
 
-mod common;
-
 use std::path::PathBuf;
 use std::process::Output;
 
-use common::{file, run, text};
+use crate::common::{file, run, text};
 
 /// A die made of coin flips (Knuth and Yao): the probability of a six is exactly 1/6 and the
 /// expected number of flips 11/3. The chain has cycles (a flip can send it back).

@@ -2,9 +2,7 @@
 //! expanding and holding its share of the model's states, against `check` in one process;
 //! random models as well as QVBS cases, and the errors of what it does not answer.
 
-mod common;
-
-use common::{fails_with, file, run, text};
+use crate::common::{fails_with, file, run, text};
 use proptest::prelude::*;
 
 /// The QVBS models the tests read.

@@ -1,11 +1,9 @@
 //! `solve --processes N` and `solve --hostfile FILE --process I`: the solve across processes
 //! from the command line, its answers against the exact one-process values, and its errors.
 
-mod common;
-
 use std::process::{Command, Stdio};
 
-use common::{fails_with, file, run, text};
+use crate::common::{fails_with, file, run, text};
 
 /// The exact value `solve --exact` prints, as a float.
 fn exact(args: &[&str]) -> f64 {

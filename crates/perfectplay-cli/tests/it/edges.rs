@@ -1,11 +1,9 @@
 //! What a careless or hostile input does: an `error:` line and exit code 2, never a panic, an
 //! abort or a silently changed answer. One test per way such an input used to break the tool.
 
-mod common;
-
 use std::process::{Command, Output, Stdio};
 
-use common::{file, run, text};
+use crate::common::{file, run, text};
 
 const BIN: &str = env!("CARGO_BIN_EXE_perfectplay");
 

@@ -3,11 +3,9 @@
 //! case a row, and each case runs `perfectplay check` on a small model whose answer was worked
 //! out by hand, or, for a row that says `no`, is refused with an error naming it.
 
-mod common;
-
 use std::path::Path;
 
-use common::{file, run, text};
+use crate::common::{file, run, text};
 
 /// The model most cases use: from state 0, a fair coin to state 1 or 2, then state 3 for ever;
 /// one reward a step before state 3.

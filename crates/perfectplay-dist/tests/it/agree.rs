@@ -7,9 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-mod common;
-
-use common::{exact, hosts};
+use crate::common::{exact, hosts};
 use perfectplay::dynamic::DynModel;
 use perfectplay_dist::{DistError, DistReport, Options, Run};
 use perfectplay_games::Params;

@@ -5,9 +5,7 @@
 
 use std::sync::Arc;
 
-mod common;
-
-use common::{exact, hosts};
+use crate::common::{exact, hosts};
 use perfectplay::dynamic::DynModel;
 use perfectplay::encoded::Reader;
 use perfectplay::{Model, NodeBuilder, Player, Rat};

@@ -2,7 +2,7 @@
 //! implementations of every game must agree, on random instances as well as the benchmarked
 //! ones.
 
-#[path = "../benches/baselines/mod.rs"]
+#[path = "../../benches/baselines/mod.rs"]
 mod baselines;
 
 use perfectplay::solve;

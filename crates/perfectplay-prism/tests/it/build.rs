@@ -3,9 +3,8 @@
 //! for every instance of up to about 50,000 states.
 
 use std::collections::BTreeMap;
-mod common;
 
-use common::{cases, constants, qvbs};
+use crate::common::{cases, constants, qvbs};
 
 use perfectplay_prism::build::build;
 use perfectplay_prism::parse_model;

@@ -3,8 +3,6 @@
 //! solve covers one state per class. Float solves (which do not lump) agree within their
 //! bound, and the symmetric ring of herman's protocol gives its known values.
 
-mod common;
-
 use perfectplay_prism::check::Answer;
 use perfectplay_prism::{check_prop, Loaded, Props};
 use proptest::prelude::*;
@@ -48,7 +46,7 @@ fn prism(chain: &Chain, k: usize, copies: &[(usize, usize)], all_initial: bool) 
         s.push_str(&format!("  x={x} : {r};\n"));
     }
     s.push_str("endrewards\n");
-    s.push_str(&common::mdp::labels(&chain.phi, &chain.psi));
+    s.push_str(&crate::common::mdp::labels(&chain.phi, &chain.psi));
     if all_initial {
         // `init` blocks replace the variables' initial values.
         s = s.replace(" init 0;", ";");

@@ -3,9 +3,7 @@
 //! `argmin`, `argmax`, `range`). Values worked out by hand on a small chain, and random MDPs
 //! against fixed points written here from the definitions.
 
-mod common;
-
-use common::mdp::{mdp, Mdp};
+use crate::common::mdp::{mdp, Mdp};
 use perfectplay::dynamic::SolveOptions;
 use perfectplay_prism::check::{Answer, Listed};
 use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};

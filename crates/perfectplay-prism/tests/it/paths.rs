@@ -3,9 +3,7 @@
 //! (`<=k`, `<k`, `>=k`, `>k`, `=k`, `[a,b]`) on F, U, G, W and R. Values worked out by hand, and
 //! random MDPs against value iteration written here for each operator, float and exact.
 
-mod common;
-
-use common::mdp::{mdp, Mdp};
+use crate::common::mdp::{mdp, Mdp};
 use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
 use proptest::prelude::*;
 

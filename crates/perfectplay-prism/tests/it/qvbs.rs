@@ -5,9 +5,8 @@
 //! references.
 
 use std::collections::HashMap;
-mod common;
 
-use common::{cases, constants, qvbs};
+use crate::common::{cases, constants, qvbs};
 
 use malachite_q::Rational;
 use perfectplay::{Exact, Number};

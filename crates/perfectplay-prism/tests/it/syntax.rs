@@ -3,11 +3,9 @@
 //! to the same tree, and every case's property parses; malformed text is an error that names
 //! the line and column, never a panic.
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{cases, qvbs};
+use crate::common::{cases, qvbs};
 
 use perfectplay_prism::ast::{ExprKind, Item, ModelType, Opt, Path as QPath};
 use perfectplay_prism::{parse_model, parse_properties};

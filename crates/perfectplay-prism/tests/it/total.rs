@@ -313,7 +313,7 @@ endrewards
         }
         assert_eq!(answer(&sure, "R=? [ F0 x=2 ]", exact).0, 0.0);
     }
-    // Where some plays miss φ, the reward earned decides (`tests/zero.rs`): here one flip is
+    // Where some plays miss φ, the reward earned decides (`zero.rs`): here one flip is
     // earned, and kept with probability 1/2.
     let (v, q) = answer(&coin("3"), "R=? [ F0 x=1 ]", true);
     assert_eq!((v, q.as_deref()), (0.5, Some("1/2")));

@@ -1,9 +1,7 @@
 //! Results beyond the value, on random games: the distribution of the total, the exported
 //! strategy re-evaluated independently, simulated play, and the type-erased interface.
 
-mod common;
-
-use common::{profiles, random_game, GMove, GNode, Rng, Shape, Table};
+use crate::common::{profiles, random_game, GMove, GNode, Rng, Shape, Table};
 use perfectplay::dynamic::DynModel;
 use perfectplay::verify::evaluate_strategy;
 use perfectplay::{solve, solve_exact, DistributionOptions, Exact, Model, Number, Player, Rat};
@@ -178,7 +176,7 @@ fn exported_strategy_reevaluated_independently_gives_the_value() {
             let exact = solve_exact(&game).unwrap();
             let rows = exact.strategy(&game).unwrap();
             // Read the strategy back by its text only, as a user of the export would.
-            let choice = |s: &<common::Table as Model>::State| {
+            let choice = |s: &<crate::common::Table as Model>::State| {
                 let name = game.show_state(s);
                 let row = rows.iter().find(|r| r.state == name)?;
                 let mut node = perfectplay::Node::new();

@@ -1,9 +1,7 @@
 //! Random small games solved by the engine in exact and float arithmetic, compared with brute
 //! force over every deterministic stationary strategy, and certified by the checker.
 
-mod common;
-
-use common::{brute_force, profiles, random_game, Rng, Shape};
+use crate::common::{brute_force, profiles, random_game, Rng, Shape};
 use perfectplay::verify::verify_solution;
 use perfectplay::{solve, solve_exact, Exact, Method, Number, Player, Solver};
 
@@ -116,7 +114,7 @@ fn cyclic_one_player_with_loops_max() {
 }
 
 /// A table whose endless plays are worth zero, the least payoff: a reachability game.
-struct Reach(common::Table);
+struct Reach(crate::common::Table);
 
 impl perfectplay::Model for Reach {
     type State = usize;
@@ -152,7 +150,7 @@ fn one_player_endless_play_multimodular() {
             let Ok(exact) = solve_exact(&reach) else {
                 continue;
             };
-            let expect = common::brute_force_with(&reach.0, true).expect("a value");
+            let expect = crate::common::brute_force_with(&reach.0, true).expect("a value");
             assert_eq!(*exact.start_value(), expect, "{:?}", reach.0);
             let (start, stats) = Solver::new(&reach).exact_start_value().unwrap();
             assert_eq!(start, expect, "exact start value\n{:?}", reach.0);
@@ -181,7 +179,7 @@ fn cyclic_two_players_endless_play_lost_by_max() {
         if profiles(&game) > 1 << 9 {
             continue;
         }
-        let expect = common::brute_force_with(&game, true).expect("a value");
+        let expect = crate::common::brute_force_with(&game, true).expect("a value");
         let reach = Reach(game);
         let stopping = solve_exact(&reach.0).is_ok();
         match solve_exact(&reach) {

@@ -1,10 +1,8 @@
 //! The engine's contracts: rejected models, undefined values, the SCC finder, deep chains,
 //! limits and determinism.
 
-mod common;
-
-use common::models::{Chain, Ring};
-use common::{GNode, Rng, Table};
+use crate::common::models::{Chain, Ring};
+use crate::common::{GNode, Rng, Table};
 use perfectplay::{
     solve, solve_exact, Method, Model, Node, NodeBuilder, Player, Rat, SolveError, Solver, Stats,
 };
@@ -48,7 +46,7 @@ fn probabilities_must_sum_to_exactly_one() {
 /// same things as the full one; a random move's outcomes are checked like chance's.
 #[test]
 fn probabilities_sharing_a_denominator_are_checked_too() {
-    use common::GMove;
+    use crate::common::GMove;
     let o = |ps: &[(i64, i64)]| -> Vec<(Rat, Rat, usize)> {
         ps.iter()
             .map(|&(n, d)| (Rat::new(n, d), Rat::ZERO, 1))
@@ -426,10 +424,10 @@ fn scc_finder_agrees_with_kosaraju() {
 fn solving_is_deterministic() {
     let mut rng = Rng(99);
     for _ in 0..20 {
-        let g = common::random_game(
+        let g = crate::common::random_game(
             &mut rng,
             10,
-            common::Shape::Stopping,
+            crate::common::Shape::Stopping,
             &[Player::Max, Player::Min],
         );
         let a = solve(&g).unwrap();
@@ -566,12 +564,12 @@ impl Model for Numbered<'_> {
 fn a_dense_numbering_gives_the_same_solution() {
     let mut rng = Rng(21);
     for shape in [
-        common::Shape::Acyclic,
-        common::Shape::Stopping,
-        common::Shape::Loops,
+        crate::common::Shape::Acyclic,
+        crate::common::Shape::Stopping,
+        crate::common::Shape::Loops,
     ] {
         for _ in 0..50 {
-            let game = common::random_game(&mut rng, 8, shape, &[Player::Min, Player::Max]);
+            let game = crate::common::random_game(&mut rng, 8, shape, &[Player::Min, Player::Max]);
             let dense = Numbered {
                 game: &game,
                 bound: game.0.len(),
@@ -671,7 +669,8 @@ fn a_sweep_gives_the_values_of_exploring() {
         &[Player::Min, Player::Max],
     ] {
         for _ in 0..100 {
-            let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, players);
+            let game =
+                crate::common::random_game(&mut rng, 10, crate::common::Shape::Acyclic, players);
             let swept = swept(&game, downwards);
             let (value, stats) = Solver::new(&swept).start_value::<f64>().unwrap();
             assert!(stats.method.swept());
@@ -688,7 +687,7 @@ fn a_sweep_gives_the_values_of_exploring() {
             let (exact, _) = Solver::new(&swept)
                 .start_value::<perfectplay::Exact>()
                 .unwrap();
-            assert_eq!(exact, common::brute_force(&game).unwrap());
+            assert_eq!(exact, crate::common::brute_force(&game).unwrap());
         }
     }
 }
@@ -702,7 +701,8 @@ fn a_sweep_that_is_no_order_is_a_model_error() {
             .expect_err("an error")
             .to_string()
     };
-    let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, &[Player::Max]);
+    let game =
+        crate::common::random_game(&mut rng, 10, crate::common::Shape::Acyclic, &[Player::Max]);
     // Upwards: the start comes first, before its successors.
     let e = err(&game, |n, r| (r < n).then_some(r));
     assert!(
@@ -717,7 +717,8 @@ fn a_sweep_that_is_no_order_is_a_model_error() {
     assert!(e.contains("never gives the start state"), "{e}");
     // A game with cycles has no order.
     let cyclic = loop {
-        let g = common::random_game(&mut rng, 10, common::Shape::Loops, &[Player::Min]);
+        let g =
+            crate::common::random_game(&mut rng, 10, crate::common::Shape::Loops, &[Player::Min]);
         if solve(&g).unwrap().stats().cyclic_components > 0 {
             break g;
         }
@@ -733,7 +734,8 @@ fn a_parallel_sweep_gives_the_bits_of_one_thread() {
         // Thousands of states make many runs of ranks, in flight at once.
         let inner = 1000 + 900 * round;
         let players = [&[Player::Min][..], &[Player::Min, Player::Max]][round % 2];
-        let game = common::random_game(&mut rng, inner, common::Shape::Acyclic, players);
+        let game =
+            crate::common::random_game(&mut rng, inner, crate::common::Shape::Acyclic, players);
         let one = Solver::new(&swept(&game, downwards))
             .start_value::<f64>()
             .unwrap();
@@ -755,7 +757,12 @@ fn a_parallel_sweep_gives_the_bits_of_one_thread() {
 #[test]
 fn a_parallel_sweep_reports_model_errors() {
     let mut rng = Rng(37);
-    let game = common::random_game(&mut rng, 5000, common::Shape::Acyclic, &[Player::Max]);
+    let game = crate::common::random_game(
+        &mut rng,
+        5000,
+        crate::common::Shape::Acyclic,
+        &[Player::Max],
+    );
     let err = |game: &Table, order: fn(usize, usize) -> Option<usize>| {
         Solver::new(&swept(game, order))
             .threads(3)
@@ -773,7 +780,8 @@ fn a_parallel_sweep_reports_model_errors() {
     assert!(e.contains("never gives the start state"), "{e}");
     // A game with cycles fails rather than waiting forever.
     for _ in 0..5 {
-        let cyclic = common::random_game(&mut rng, 5000, common::Shape::Loops, &[Player::Min]);
+        let cyclic =
+            crate::common::random_game(&mut rng, 5000, crate::common::Shape::Loops, &[Player::Min]);
         let e = err(&cyclic, downwards);
         assert!(e.contains("a game with cycles has no such order"), "{e}");
     }
@@ -820,7 +828,8 @@ fn a_parallel_sweep_reports_model_errors() {
 #[test]
 fn a_sweep_keeps_the_state_limit_and_needs_a_numbering() {
     let mut rng = Rng(35);
-    let game = common::random_game(&mut rng, 10, common::Shape::Acyclic, &[Player::Max]);
+    let game =
+        crate::common::random_game(&mut rng, 10, crate::common::Shape::Acyclic, &[Player::Max]);
     let e = Solver::new(&swept(&game, downwards))
         .max_states(5)
         .start_value::<f64>();
@@ -1072,7 +1081,11 @@ fn dyadic_games_are_exact_in_checked_floats() {
         let (value, stats) = Solver::new(&swept(&game, downwards))
             .exact_start_value()
             .unwrap();
-        assert_eq!(value, common::brute_force(&game).unwrap(), "round {round}");
+        assert_eq!(
+            value,
+            crate::common::brute_force(&game).unwrap(),
+            "round {round}"
+        );
         // Outcomes of 1/2 and 1/4 have no common denominator, so the sweep solves those
         // states from a recorded node: the same bits as exploring.
         let (float, _) = Solver::new(&swept(&game, downwards))
@@ -1100,7 +1113,8 @@ fn transient_states_are_solved_inside_the_states_that_reach_them() {
     let picks: [fn(usize) -> bool; 3] = [|s| s % 3 == 1, |s| s % 2 == 1, |_| false];
     for players in [&[Player::Max][..], &[Player::Min, Player::Max]] {
         for round in 0..100 {
-            let game = common::random_game(&mut rng, 12, common::Shape::Acyclic, players);
+            let game =
+                crate::common::random_game(&mut rng, 12, crate::common::Shape::Acyclic, players);
             let explored = solve(&game).unwrap();
             for transient in picks {
                 let model = Numbered {
@@ -1122,7 +1136,11 @@ fn transient_states_are_solved_inside_the_states_that_reach_them() {
                 let (exact, _) = Solver::new(&model)
                     .start_value::<perfectplay::Exact>()
                     .unwrap();
-                assert_eq!(exact, common::brute_force(&game).unwrap(), "round {round}");
+                assert_eq!(
+                    exact,
+                    crate::common::brute_force(&game).unwrap(),
+                    "round {round}"
+                );
             }
         }
     }

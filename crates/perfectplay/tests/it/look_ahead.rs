@@ -3,9 +3,7 @@
 //! the same optimal moves on long walks, where a change of strategy has far to travel, and the
 //! float solve must report no iteration bound (it still ends on an exact evaluation).
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver};
 
 /// A walk on `0..=n`: at each inner position `player` picks one of three moves, each a step

@@ -1,9 +1,7 @@
 //! `Solver::exact_start_value`: the multi-modular exact evaluation and its fallback to
 //! rationals, on games made to hit each of its cases.
 
-mod common;
-
-use common::{GMove, GNode, Table};
+use crate::common::{GMove, GNode, Table};
 use perfectplay::{solve_exact, Exact, Method, Number, Player, Rat, SolveError, Solver};
 
 fn rat(n: i64, d: i64) -> Rat {

@@ -5,9 +5,7 @@
 //! moves out of the turn alone (`Model::expand_exits`) or not. A model that breaks the promise
 //! at a state the engine expands whole is an error naming that state.
 
-mod common;
-
-use common::Rng;
+use crate::common::Rng;
 use perfectplay::{Exact, Method, Model, NodeBuilder, Number, Player, Rat, SolveError, Solver};
 
 /// Where a branch of the template goes.

@@ -2,11 +2,9 @@
 //! turns and by exploring every state, and against brute force; the bits do not depend on the
 //! threads; the hook's rules are checked.
 
-mod common;
-
 use std::collections::VecDeque;
 
-use common::{brute_force, profiles, random_game, Rng, Shape, Table};
+use crate::common::{brute_force, profiles, random_game, Rng, Shape, Table};
 use perfectplay::dynamic::{DynModel, SolveOptions};
 use perfectplay::{
     DistributionOptions, Exact, Method, Model, NodeBuilder, Number, Player, Rat, SolveError, Solver,
@@ -270,7 +268,7 @@ fn queries_agree_with_the_game_explored_whole() {
 /// The hook's rules, each broken once.
 #[test]
 fn broken_turn_structures_are_errors_naming_the_state() {
-    use common::GNode;
+    use crate::common::GNode;
     let t = |p: i64| GNode::Terminal(Rat::from(p));
     // 0 and 1 are kept; 2 is local to 0 but reached from 1's turn too.
     let table = Table(vec![
@@ -322,7 +320,7 @@ fn broken_turn_structures_are_errors_naming_the_state() {
 /// A turn numbering that gives two local states of one turn one number is an error.
 #[test]
 fn a_turn_numbering_that_collides_is_an_error() {
-    use common::GNode;
+    use crate::common::GNode;
     let table = Table(vec![
         GNode::Decision(Player::Max, vec![(Rat::ZERO, 1), (Rat::ZERO, 2)]),
         GNode::Decision(Player::Max, vec![(Rat::ONE, 3)]),
@@ -348,7 +346,7 @@ fn a_turn_numbering_that_collides_is_an_error() {
 /// A cycle inside a turn is solved as any cycle: a coin tossed until heads, inside one turn.
 #[test]
 fn a_cycle_inside_a_turn_is_solved() {
-    use common::GNode;
+    use crate::common::GNode;
     let h = Rat::new(1, 2);
     let table = Table(vec![
         GNode::Decision(Player::Max, vec![(Rat::ZERO, 1), (Rat::from(1), 2)]),
