@@ -309,6 +309,10 @@ fn answer(
         };
         let query = match step {
             AcrossStep::Solve(query) => *query,
+            AcrossStep::Answered(answer) => {
+                answers.push(*answer);
+                continue;
+            }
             AcrossStep::Find(step) => {
                 // A filter's states, found first.
                 let what = format!("{what}: the filter's states");

@@ -812,6 +812,109 @@ module m2
 endmodule
 ";
 
+/// An MDP whose every play reaches `s=4` almost surely: at 0, `[a]` earns 2 beside the state's
+/// 1 and leads to 1 (which returns to 0 with probability 7/10) or 3, `[b]` leads to 3; so the
+/// most reward to 4 is `x = 3 + (7/20) x`, 60/13, and the least 1. No play reaches `s=2`.
+const F0_SURE: &str = "mdp
+module m
+  s : [0..4] init 0;
+  [a] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=3);
+  [b] s=0 -> (s'=3);
+  [] s=1 -> 3/10 : (s'=4) + 7/10 : (s'=0);
+  [] s=2 -> (s'=2);
+  [] s=3 -> 9/10 : (s'=4) + 1/10 : (s'=3);
+  [] s=4 -> true;
+endmodule
+rewards \"r\"
+  s=0 : 1;
+  [a] true : 2;
+endrewards
+";
+
+/// A game whose every play reaches `s=5` almost surely (the circle through 2 the second
+/// player may keep is left with probability 1/2 each time), and, with `[b5]` (a loop at 2),
+/// one where some plays may miss it.
+const F0_GAME: &str = "smg
+player p1 [a1], [a2], [a3], [a5] endplayer
+player p2 [b1], [b2], [b3], [b4], [b5] endplayer
+const bool LOOP;
+module m
+  s : [0..5] init 0;
+  [a1] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [a2] s=0 -> (s'=3);
+  [a3] s=3 -> 3/5 : (s'=5) + 2/5 : (s'=0);
+  [a5] s=5 -> true;
+  [b1] s=1 -> (s'=5);
+  [b2] s=1 -> 1/2 : (s'=5) + 1/2 : (s'=3);
+  [b3] s=2 -> (s'=0);
+  [b4] s=2 -> (s'=5);
+  [b5] s=2 & LOOP -> (s'=2);
+endmodule
+rewards \"r\"
+  s=0 : 1;
+  [b2] true : 3;
+  [b3] true : 2;
+endrewards
+";
+
+/// `R[ F0 φ ]` across processes: where every play reaches φ almost surely it is `R[ F φ ]`,
+/// and where none can, 0, alone, compared with a bound, in arithmetic, under filters and in
+/// each of several initial states, on a chain, an MDP and a game, against one process and by
+/// hand; where some plays may miss φ and others reach it (optimal play then depends on the
+/// reward earned, which the processes' game does not count), it is refused by name.
+#[test]
+fn f0_across_processes_where_every_play_or_none_reaches_the_target() {
+    let mdp = file("across_f0.prism", F0_SURE);
+    near(&mdp, "R{\"r\"}max=? [ F0 s=4 ]", "2", 60.0 / 13.0);
+    near(&mdp, "R{\"r\"}min=? [ F0 s=4 ]", "3", 1.0);
+    for prop in [
+        "R{\"r\"}max=? [ F0 s=2 ]",
+        "R{\"r\"}max>=4.6 [ F0 s=4 ]",
+        "R{\"r\"}max>=4.7 [ F0 s=4 ]",
+        "R{\"r\"}min=? [ F0 s=4 ] + R{\"r\"}max=? [ F0 s=4 ]",
+        "filter(max, R{\"r\"}min=? [ F0 s=4 ], s<4)",
+        "filter(printall, R{\"r\"}max=? [ F0 s=4 ])",
+    ] {
+        same_across(&mdp, prop, "2");
+    }
+    let game = file("across_f0_game.prism", F0_GAME);
+    for prop in [
+        "<<p1>> R{\"r\"}max=? [ F0 s=5 ]",
+        "<<p2>> R{\"r\"}max=? [ F0 s=5 ]",
+        "<<p1, p2>> R{\"r\"}max=? [ F0 s=5 ]",
+    ] {
+        let one = json(&game, prop, &["--const", "LOOP=false"]);
+        let across = json(&game, prop, &["--const", "LOOP=false", "--processes", "2"]);
+        assert!(
+            same_answer(answer(&one), &across),
+            "{prop}: {across}, {one}"
+        );
+    }
+    let loops = ["--const", "LOOP=true", "--processes", "2"];
+    let between = "R[ F0 φ ] is answered where every play reaches φ almost surely";
+    let o = check_json(&game, "<<p1>> R{\"r\"}max=? [ F0 s=5 ]", &loops);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains(between), "{}", text(&o.stderr));
+    // A chain of several initial states: the range over them, and each alone.
+    let chain = file(
+        "across_f0_chain.prism",
+        "dtmc
+module m
+  s : [0..3];
+  [] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [] s=1 -> (s'=3);
+  [] s=2 -> 1/2 : (s'=2) + 1/2 : (s'=3);
+  [] s=3 -> true;
+endmodule
+init s<3 endinit
+rewards s<3 : 1; endrewards
+",
+    );
+    same_across(&chain, "R=? [ F0 s=3 ]", "2");
+    same_across(&chain, "filter(avg, R=? [ F0 s=3 ])", "3");
+    refused_across(&chain, "R=? [ F0 s=1 ]", "2", between);
+}
+
 #[test]
 fn property_forms_across_processes_agree_with_one_process() {
     let chain = file("across_chain.prism", CHAIN);
@@ -1517,7 +1620,10 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
         ],
         "not with the variables of the initial state",
     );
-    let chain = file("across_refused.prism", CHAIN);
+    let chain = file(
+        "across_refused.prism",
+        &CHAIN.replace("endinit", "endinit\nrewards true : 1; endrewards"),
+    );
     let across = |prop: &'static str| -> Vec<String> {
         ["check", &chain, "--prop", prop, "--processes", "2"]
             .iter()
@@ -1527,7 +1633,7 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
     for (prop, words) in [
         (
             "filter(max, R=? [ F0 s=3 ], \"init\")",
-            "check this property in one process",
+            "some plays may miss φ and others reach it",
         ),
         (
             "filter(max, P>=0.5 [ F<=3 s=3 ], \"init\")",
@@ -1536,8 +1642,8 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
         ("P=? [ F<=100001 s=3 ]", "at most 100000 steps"),
         // A filter over other states is checked before its states are sought.
         (
-            "filter(max, R=? [ F0 s=3 ], s>0)",
-            "check this property in one process",
+            "filter(max, P=? [ F<=100001 s=3 ], s>0)",
+            "at most 100000 steps",
         ),
         ("filter(count, P=? [ F s=3 ], s>0)", "takes true or false"),
     ] {

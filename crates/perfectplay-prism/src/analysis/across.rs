@@ -515,7 +515,8 @@ const MAX_STEPS: u32 = 100_000;
 
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
-     step bounds or without) and R queries of F, Fc, C, C<=k and I=k are answered, or compared with \
+     step bounds or without) and R queries of F, Fc, C, C<=k and I=k (and F0 where every play \
+     reaches the target or none can) are answered, or compared with \
      a bound, at the initial states or under a filter (filter(op, …, states), whose states \
      are a condition over the variables and labels), with P and R queries compared with a bound \
      and CTL's E and A, alone or nested in them as state formulas, and arithmetic, \
