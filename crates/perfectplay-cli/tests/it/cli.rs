@@ -1,5 +1,6 @@
 //! The command line end to end: real solves, JSON, contests, and the error contract.
 
+use crate::common::scratch;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
@@ -772,13 +773,6 @@ fn distribution_exact_sums_to_one_and_its_mean_is_the_value() {
     assert!((v["mean"].as_f64().unwrap() - 4.7).abs() < 1e-6);
 }
 
-/// A fresh scratch folder for one test's files.
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("perfectplay-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// Runs `args` with `--out`/`--plot` style file arguments and asserts success.
 fn run_ok(args: &[&str]) -> Output {
     let o = run(args, "");
@@ -1048,7 +1042,7 @@ fn an_interrupt_ends_a_solve_with_one_line_and_status_130() {
 #[test]
 fn a_long_exact_solve_shows_how_far_it_is() {
     use std::io::Read;
-    let dir = std::env::temp_dir().join(format!("perfectplay-progress-{}", std::process::id()));
+    let dir = scratch("progress");
     std::fs::create_dir_all(&dir).unwrap();
     let pid_file = dir.join("pid");
     let command = format!(
@@ -1100,7 +1094,7 @@ fn a_long_exact_solve_shows_how_far_it_is() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_write_cut_short_leaves_the_old_file_in_place() {
-    let dir = std::env::temp_dir().join(format!("perfectplay-fsize-{}", std::process::id()));
+    let dir = scratch("fsize");
     std::fs::create_dir_all(&dir).unwrap();
     let target = dir.join("strategy.json");
     std::fs::write(&target, "the old strategy").unwrap();
@@ -1262,7 +1256,7 @@ fn ranges_in_messages_are_the_real_ones() {
 /// lines between the numbers), for lists longer than a command line holds.
 #[test]
 fn list_options_read_from_files() {
-    let dir = std::env::temp_dir().join(format!("perfectplay-lists-{}", std::process::id()));
+    let dir = scratch("lists");
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("pots.txt");
     std::fs::write(&path, "4 1 2\n10, 3\n").unwrap();

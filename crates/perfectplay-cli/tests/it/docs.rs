@@ -124,7 +124,7 @@ fn every_shell_example_of_the_guide_runs() {
         bin.display(),
         std::env::var("PATH").unwrap_or_default()
     );
-    let dir = std::env::temp_dir().join(format!("perfectplay-docs-{}", std::process::id()));
+    let dir = crate::common::scratch("docs");
     std::fs::create_dir_all(&dir).unwrap();
     let link = dir.join("crates");
     if !link.exists() {

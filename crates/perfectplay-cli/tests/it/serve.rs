@@ -185,7 +185,7 @@ fn distribution_and_strategy_match_the_commands() {
         head.contains("attachment; filename=\"strategy.csv\""),
         "{head}"
     );
-    let dir = std::env::temp_dir().join(format!("perfectplay-serve-{}", std::process::id()));
+    let dir = crate::common::scratch("serve");
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("s.csv");
     let mut command = vec!["strategy"];
@@ -228,7 +228,7 @@ fn a_play_follows_the_strategy_to_the_end() {
 
 #[test]
 fn a_prism_model_is_served_with_its_property_and_labels() {
-    let dir = std::env::temp_dir().join(format!("perfectplay-serve-prism-{}", std::process::id()));
+    let dir = crate::common::scratch("serve-prism");
     std::fs::create_dir_all(&dir).unwrap();
     let model = dir.join("walk.prism");
     std::fs::write(

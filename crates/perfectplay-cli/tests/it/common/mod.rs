@@ -1,7 +1,7 @@
 //! What the command-line tests share: running the binary, reading its output, and files of a
 //! test's own.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// Runs the `perfectplay` binary with `args`.
@@ -17,15 +17,18 @@ pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).to_string()
 }
 
+/// A folder of this test program's own named `name`, made if need be: in the build's folder
+/// for tests' files (`target/tmp`), which `cargo clean` clears, rather than the system's.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("perfectplay-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// Writes `content` to a file in a folder of this test program's own and returns its path.
 pub fn file(name: &str, content: &str) -> String {
-    let dir: PathBuf = std::env::temp_dir().join(format!(
-        "perfectplay-{}-{}",
-        env!("CARGO_CRATE_NAME"),
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+    let path = scratch("files").join(name);
     std::fs::write(&path, content).unwrap();
     path.to_string_lossy().to_string()
 }
