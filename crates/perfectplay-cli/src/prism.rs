@@ -26,6 +26,8 @@ pub fn command() -> Command {
                 .long("prop")
                 .value_name("TEXT|NAME|N")
                 .action(ArgAction::Append)
+                // A property may begin with a minus (`-1 + P=? [ … ]`).
+                .allow_hyphen_values(true)
                 .help("A property's text ('Pmax=? [ F \"goal\" ]'), or the name or number (from 1, as PRISM's -prop) of one in PROPS; may be repeated"),
         )
         .arg(const_arg())
@@ -173,6 +175,7 @@ pub fn query_args(cmd: Command) -> Command {
             .long("prop")
             .value_name("TEXT|NAME|N")
             .required(true)
+            .allow_hyphen_values(true)
             .help("What is optimised: a property's text ('Pmax=? [ F \"goal\" ]'), or the name or number (from 1) of one in PROPS"),
     )
     .arg(const_arg())

@@ -44,6 +44,21 @@ fn a_die_of_coins_gives_exact_answers_in_text_and_json() {
     assert!((v["results"][0]["value"].as_f64().unwrap() - 1.0 / 6.0).abs() < 1e-12);
     let o = run(&["check", &model, "--prop", "P>=0.2 [ F d=6 ]", "-q"]);
     assert_eq!(text(&o.stdout), "P>=0.2 [ F d = 6 ]: false\n");
+    // A property that begins with a minus is a property, not an option.
+    let o = run(&[
+        "check",
+        &model,
+        "--prop",
+        "-1 + P=? [ F d=6 ]",
+        "--exact",
+        "-q",
+    ]);
+    assert_eq!(
+        text(&o.stdout),
+        "-1 + P=? [ F d = 6 ]: -0.833333333333 = -5/6\n",
+        "{}",
+        text(&o.stderr)
+    );
 }
 
 /// A properties file as PRISM's examples write them: one property per line without `;`, a
