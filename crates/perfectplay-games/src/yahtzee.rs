@@ -1056,7 +1056,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "a full solve: cargo test --release -- --ignored"]
+    #[ignore = "four full solves, about two minutes: cargo test -- --ignored"]
     fn published_values() {
         for (rules, v) in [
             (Rules::FreeJoker, 254.5896095),
