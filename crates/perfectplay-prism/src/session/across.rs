@@ -2,6 +2,8 @@
 //! written as bytes for the processes to share, and how its answer reads from the game's
 //! values ([`AcrossReading`]).
 
+mod zero;
+
 use super::resolve_prop;
 use crate::analysis::across_answer::{numbers, truths, AcrossAnswer, Bounds, Each};
 use crate::analysis::across_answer::{AcrossReading, Comparison};
@@ -52,7 +54,7 @@ pub enum AcrossStep {
     Find(Box<AcrossFind>),
     /// A query's answer known without a run: the refusal of a part that the property uses
     /// only in some cases (`R…[ F0 φ ]` where some plays miss φ and some reach it, see
-    /// `f0_as_f`), its error then the property's only where it is used (boxed, as the others).
+    /// `zero::f0_as_f`), its error then the property's only where it is used (boxed, as the others).
     Answered(Box<Result<AcrossAnswer, AnalysisError>>),
 }
 
@@ -532,8 +534,8 @@ fn property_of(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPro
     if crate::analysis::nested::nests(prop) {
         return nested_first(program, props, prop);
     }
-    // `R…[ F0 φ ]` as the queries that answer it where they can (see `f0_as_f`).
-    let rewritten = f0_as_f(&prop.expr);
+    // `R…[ F0 φ ]` as the queries that answer it where they can (see `zero::f0_as_f`).
+    let rewritten = zero::f0_as_f(&prop.expr);
     let zero = rewritten != prop.expr;
     // A filter of arithmetic over queries (or of no query): taken in each of its states
     // (found first where they are not the initial ones).
@@ -566,7 +568,7 @@ fn property_of(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPro
         let asked = prop.with_expr(part.clone());
         let q = match found {
             // F0 where it is not answered across processes (needed only where it is used).
-            _ if is_f0(part) => AcrossStep::Answered(Box::new(Err(unsupported(F0_BETWEEN)))),
+            _ if zero::is_f0(part) => AcrossStep::Answered(Box::new(Err(zero::f0_between()))),
             // Each query in each of the states found.
             Some(states) if matches!(part.kind, ExprKind::Query(_)) => {
                 find_first(program.clone(), props, states, &asked, Wanted::Each)?
@@ -777,80 +779,6 @@ fn nested_first(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPr
         queries: Vec::new(),
         combined: None,
     })
-}
-
-/// Why `R…[ F0 φ ]` is refused across processes where some plays miss φ and some reach it.
-const F0_BETWEEN: &str = "across processes, R[ F0 φ ] is answered where every play reaches φ \
-     almost surely whatever anyone does (it is then R[ F φ ]) and where none can (it is then \
-     0); here some plays may miss φ and others reach it, where optimal play depends on the \
-     reward earned so far: check this property in one process";
-
-/// Whether `e` is an `R…[ F0 φ ]` query.
-fn is_f0(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Query(q)
-        if matches!(q.path, Path::EventuallyZero(_)) && matches!(q.what, Measure::Reward(_)))
-}
-
-/// `e` with each `R…[ F0 φ ]` in it (PRISM-games: a play that never reaches φ counts zero)
-/// written as the queries the processes answer: `P>=1 [ F φ ] ? R…[ F φ ] : (P<=0 [ F φ ] ? 0
-/// : R…[ F0 φ ])`. Where every play reaches φ almost surely whatever anyone does (`P>=1`
-/// without a coalition is checked on the least probability, every player minimising), no
-/// play counts zero, and F0 is F; where no play can reach it, every play counts zero; in
-/// between, optimal play depends on the reward earned so far, which the game of the
-/// processes does not count, and the F0 query left in the last branch is refused
-/// ([`F0_BETWEEN`]) where it is used. A bound on the query (`R>=3 [ F0 φ ]`) stays on the F
-/// query and compares 0 in the middle branch. Queries nested in a query are left alone (a
-/// property with nested state formulas is answered otherwise).
-fn f0_as_f(e: &Expr) -> Expr {
-    let boxed = |a: &Expr| Box::new(f0_as_f(a));
-    let kind = match &e.kind {
-        ExprKind::Query(q) if is_f0(e) => {
-            let Path::EventuallyZero(target) = &q.path else {
-                return e.clone();
-            };
-            let at = |kind| Expr { kind, span: e.span };
-            let number = |n: &str| at(ExprKind::Int(n.to_string()));
-            let probability = |op, bound| {
-                at(ExprKind::Query(Box::new(Query {
-                    coalition: None,
-                    what: Measure::Probability,
-                    opt: Opt::None,
-                    bound: Some((op, number(bound))),
-                    path: Path::Eventually(target.clone()),
-                    span: q.span,
-                })))
-            };
-            let as_f = at(ExprKind::Query(Box::new(Query {
-                path: Path::Eventually(target.clone()),
-                ..(**q).clone()
-            })));
-            let zero = match &q.bound {
-                None => at(ExprKind::Real("0.0".to_string())),
-                Some((op, bound)) => at(ExprKind::Binary(
-                    *op,
-                    Box::new(number("0")),
-                    Box::new(bound.clone()),
-                )),
-            };
-            let between = at(ExprKind::Ite(
-                Box::new(probability(BinOp::Le, "0")),
-                Box::new(zero),
-                Box::new(e.clone()),
-            ));
-            ExprKind::Ite(
-                Box::new(probability(BinOp::Ge, "1")),
-                Box::new(as_f),
-                Box::new(between),
-            )
-        }
-        ExprKind::Unary(op, a) => ExprKind::Unary(*op, boxed(a)),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, boxed(a), boxed(b)),
-        ExprKind::Ite(c, a, b) => ExprKind::Ite(boxed(c), boxed(a), boxed(b)),
-        ExprKind::Call(f, args) => ExprKind::Call(*f, args.iter().map(f0_as_f).collect()),
-        ExprKind::Filter(op, inner, states) => ExprKind::Filter(*op, boxed(inner), states.clone()),
-        _ => return e.clone(),
-    };
-    Expr { kind, span: e.span }
 }
 
 /// The queries (and filters of them) in `e`, outermost first, in the order of the text, each
