@@ -30,8 +30,8 @@ pub(super) fn is_f0(e: &Expr) -> bool {
 pub(super) fn f0_as_f(e: &Expr) -> Expr {
     let boxed = |a: &Expr| Box::new(f0_as_f(a));
     let kind = match &e.kind {
-        ExprKind::Query(q) if is_f0(e) => {
-            let Path::EventuallyZero(target) = &q.path else {
+        ExprKind::Query(q) => {
+            let (Path::EventuallyZero(target), Measure::Reward(_)) = (&q.path, &q.what) else {
                 return e.clone();
             };
             let at = |kind| Expr { kind, span: e.span };
