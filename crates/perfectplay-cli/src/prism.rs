@@ -88,11 +88,12 @@ struct ResultJson {
     error: Option<String>,
 }
 
-/// One state's value of a filter's listing as text: `true`, `inf`, `0.5`, `0.333… = 1/3`.
+/// One state's value of a filter's listing as text: `true`, `inf`, `-inf`, `0.5`, `0.333… = 1/3`.
 fn state_value_text(v: &StateValueText) -> String {
     let float = match v.holds {
         Some(b) => return b.to_string(),
-        None if v.value.is_infinite() => "inf".to_string(),
+        // `inf` or `-inf`, without digits or a bound.
+        None if v.value.is_infinite() => v.value.to_string(),
         None => crate::render::float_text(v.value),
     };
     match &v.exact {
@@ -106,7 +107,7 @@ fn state_value_text(v: &StateValueText) -> String {
 pub fn print_answer(label: &str, a: &Answer) {
     let value = match a.holds {
         Some(b) => b.to_string(),
-        None if a.value.is_infinite() => "inf".to_string(),
+        None if a.value.is_infinite() => a.value.to_string(),
         None => crate::render::float_text(a.value),
     };
     match &a.listed {

@@ -59,6 +59,34 @@ fn a_die_of_coins_gives_exact_answers_in_text_and_json() {
         "{}",
         text(&o.stderr)
     );
+    // Infinities keep their sign, alone and as the ends of a filter's range, in floats and
+    // exactly; JSON names them as strings.
+    for exact in [false, true] {
+        let mut args = vec![
+            "check",
+            &model,
+            "--prop",
+            "-1/0",
+            "--prop",
+            "filter(range, s = 0 ? -1/0 : s, s < 2)",
+            "-q",
+        ];
+        if exact {
+            args.push("--exact");
+        }
+        let o = run(&args);
+        assert_eq!(
+            text(&o.stdout),
+            "-1 / 0: -inf\nfilter(range, s = 0 ? -1 / 0 : s, s < 2): [-inf, 1]\n",
+            "{}",
+            text(&o.stderr)
+        );
+    }
+    let o = run(&["check", &model, "--prop", "log(0, 2)", "-q"]);
+    assert_eq!(text(&o.stdout), "log(0, 2): -inf\n");
+    let o = run(&["check", &model, "--prop", "-1/0", "--json", "-q"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["results"][0]["value"], "-inf");
 }
 
 /// A properties file as PRISM's examples write them: one property per line without `;`, a
