@@ -279,6 +279,7 @@ impl Program {
                 vars: &no_vars,
                 labels: None,
                 inexact: &inexact,
+                unread_vars: None,
             };
             let (resolved, _) = checker.resolve(e, &scope, &mut Vec::new())?;
             let Some(value) = constant_of(resolved, name, &mut inexact) else {
@@ -400,6 +401,7 @@ impl Program {
             vars: &no_vars,
             labels: None,
             inexact: &self.inexact,
+            unread_vars: None,
         };
         for (v, module) in &decls {
             if var_index.contains_key(&v.name.name) || consts.contains_key(&v.name.name) {
@@ -455,6 +457,7 @@ impl Program {
             vars: &var_index,
             labels: None,
             inexact: &self.inexact,
+            unread_vars: None,
         };
         let bool_of = |e: &Expr, what: &str| -> Result<CExpr, Diagnostic> {
             let (c, t) = ck.resolve(e, &scope, &mut Vec::new())?;
@@ -845,12 +848,17 @@ impl Program {
             .chain(extra.labels.iter().map(|(k, v)| (k.clone(), v.clone())))
             .collect();
         let inexact: HashSet<String> = self.inexact.union(&extra.inexact).cloned().collect();
+        let unread: HashSet<String> = match states {
+            true => HashSet::new(),
+            false => self.vars.iter().map(|v| v.name.clone()).collect(),
+        };
         let scope = Scope {
             consts: &consts,
             formulas,
             vars: &vars,
             labels: states.then_some(&labels),
             inexact: &inexact,
+            unread_vars: (!states).then_some(&unread),
         };
         ck.resolve(e, &scope, &mut Vec::new())
     }

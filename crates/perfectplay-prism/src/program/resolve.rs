@@ -29,6 +29,9 @@ pub(crate) struct Scope<'a> {
     /// The constants among `consts` defined by a value that need not be rational
     /// ([`CExpr::Inexact`]).
     pub inexact: &'a HashSet<String>,
+    /// The model's variables where the expression may read none (a step bound, a value that
+    /// must be constant): a name among them is an error that says so, not an unknown name.
+    pub unread_vars: Option<&'a HashSet<String>>,
 }
 
 /// The checking pass over one text (a model or a property file).
@@ -200,6 +203,14 @@ impl Checker<'_> {
                     stack.pop();
                     // A formula written in the model is reported where it is used.
                     r.map_err(|d| self.error(e.span, self.in_formula(n, d.message, stack)))?
+                } else if scope.unread_vars.is_some_and(|vs| vs.contains(n)) {
+                    return Err(self.error(
+                        e.span,
+                        format!(
+                            "'{n}' is a variable of the model, and this must be a constant (it \
+                             is taken once, not in each state)"
+                        ),
+                    ));
                 } else {
                     return Err(self.error(e.span, format!("unknown name '{n}'")));
                 }

@@ -164,6 +164,17 @@ fn analysis_errors_say_which_kind() {
         matches!(&e, Error::Analysis(AnalysisError::StepBound(_))),
         "{e:?}"
     );
+    // A variable where a constant must stand is named as one, not as an unknown name.
+    for prop in ["Pmax=? [ F<=x x=1 ]", "R{\"r\"}max=? [ C<=x+1 ]"] {
+        let e = answer(COIN, prop, false).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("'x' is a variable of the model, and this must be a constant"),
+            "{e}"
+        );
+    }
+    let e = answer(COIN, "Pmax=? [ F<=y x=1 ]", false).unwrap_err();
+    assert!(e.to_string().contains("unknown name 'y'"), "{e}");
 }
 
 #[test]
