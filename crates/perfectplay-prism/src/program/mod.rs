@@ -848,17 +848,13 @@ impl Program {
             .chain(extra.labels.iter().map(|(k, v)| (k.clone(), v.clone())))
             .collect();
         let inexact: HashSet<String> = self.inexact.union(&extra.inexact).cloned().collect();
-        let unread: HashSet<String> = match states {
-            true => HashSet::new(),
-            false => self.vars.iter().map(|v| v.name.clone()).collect(),
-        };
         let scope = Scope {
             consts: &consts,
             formulas,
             vars: &vars,
             labels: states.then_some(&labels),
             inexact: &inexact,
-            unread_vars: (!states).then_some(&unread),
+            unread_vars: (!states).then_some(&self.vars),
         };
         ck.resolve(e, &scope, &mut Vec::new())
     }

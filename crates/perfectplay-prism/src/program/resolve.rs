@@ -31,7 +31,7 @@ pub(crate) struct Scope<'a> {
     pub inexact: &'a HashSet<String>,
     /// The model's variables where the expression may read none (a step bound, a value that
     /// must be constant): a name among them is an error that says so, not an unknown name.
-    pub unread_vars: Option<&'a HashSet<String>>,
+    pub unread_vars: Option<&'a [super::Var]>,
 }
 
 /// The checking pass over one text (a model or a property file).
@@ -203,7 +203,10 @@ impl Checker<'_> {
                     stack.pop();
                     // A formula written in the model is reported where it is used.
                     r.map_err(|d| self.error(e.span, self.in_formula(n, d.message, stack)))?
-                } else if scope.unread_vars.is_some_and(|vs| vs.contains(n)) {
+                } else if scope
+                    .unread_vars
+                    .is_some_and(|vs| vs.iter().any(|v| v.name == *n))
+                {
                     return Err(self.error(
                         e.span,
                         format!(
