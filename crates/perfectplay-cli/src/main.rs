@@ -389,13 +389,34 @@ fn games_text() -> String {
     out
 }
 
+/// A game's parameter values as given on the command line, with the option each came from
+/// (`pots`, or `pots-file` when it was read from a file), for errors to name.
+struct GivenParams {
+    params: Params,
+    options: Vec<(&'static str, String)>,
+}
+
+impl GivenParams {
+    /// The option parameter `param` was given by, as the user wrote it.
+    fn option(&self, param: &str) -> String {
+        self.options
+            .iter()
+            .find(|(p, _)| *p == param)
+            .map_or_else(|| param.to_string(), |(_, o)| o.clone())
+    }
+}
+
 /// The game's parameter values as given on the command line, with those given as files read.
-fn params_of(game: &GameSpec, m: &ArgMatches) -> Result<Params> {
+fn params_of(game: &GameSpec, m: &ArgMatches) -> Result<GivenParams> {
     let mut params = Params::new();
+    let mut options = Vec::new();
     for p in game.params {
         let text = m.get_one::<String>(p.name);
         let file = file_option(p).and_then(|(name, _)| Some((m.get_one::<String>(&name)?, name)));
         let list = matches!(p.kind, ParamKind::IntList { .. });
+        if let Some((_, option)) = &file {
+            options.push((p.name, option.clone()));
+        }
         let value = match (text, file) {
             (Some(_), Some(_)) => bail!("--{0}: give either --{0} or --{0}-file, not both", p.name),
             // `--pots @FILE` is `--pots-file FILE`.
@@ -410,7 +431,7 @@ fn params_of(game: &GameSpec, m: &ArgMatches) -> Result<Params> {
         };
         params.set(p.name, value);
     }
-    Ok(params)
+    Ok(GivenParams { params, options })
 }
 
 /// The text of file `path` ('-' for stdin), given by `--option`.
@@ -418,18 +439,19 @@ fn read_input(path: &str, option: &str) -> Result<String> {
     perfectplay_prism::read_source(path).map_err(|e| anyhow!("--{option}: {e}"))
 }
 
-/// Builds the game from its parameters; an error names the parameter as this command line
-/// does, `--name`.
-fn build(game: &GameSpec, params: &Params) -> Result<Box<dyn DynModel>> {
-    (game.build)(params).map_err(|e| match e {
-        GameError::Param { param, message } => anyhow!("--{param}: {message}"),
+/// Builds the game from its parameters; an error names the option the parameter was given
+/// by, `--name` or `--name-file`.
+fn build(game: &GameSpec, given: &GivenParams) -> Result<Box<dyn DynModel>> {
+    (game.build)(&given.params).map_err(|e| match e {
+        GameError::Param { param, message } => anyhow!("--{}: {message}", given.option(param)),
         other => other.into(),
     })
 }
 
 fn solve(game: &'static GameSpec, m: &ArgMatches) -> Result<ExitCode> {
-    let params = params_of(game, m)?;
-    let model = build(game, &params)?;
+    let given = params_of(game, m)?;
+    let model = build(game, &given)?;
+    let params = given.params;
     if distributed::wanted(m) {
         return distributed::solve(game, &params, model, m);
     }
@@ -545,8 +567,9 @@ fn run(args: Vec<String>) -> Result<ExitCode> {
             if command == "solve" {
                 return solve(game, gm);
             }
-            let params = params_of(game, gm)?;
-            let model = build(game, &params)?;
+            let given = params_of(game, gm)?;
+            let model = build(game, &given)?;
+            let params = given.params;
             let solved = solve_model(model.as_ref(), gm)?;
             if command == "serve" {
                 if !gm.get_flag("quiet") {

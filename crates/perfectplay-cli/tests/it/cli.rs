@@ -294,6 +294,25 @@ fn grid_from_stdin() {
     assert_eq!(stdout(&o), "5\n");
 }
 
+/// A bad parameter read from a file is named by the option that read it.
+#[test]
+fn a_bad_grid_file_is_named_as_the_file_option() {
+    for (args, needle) in [
+        (
+            ["solve", "grid-game", "--grid-file", "-"],
+            "error: --grid-file: row 2: the grid is not square",
+        ),
+        (
+            ["solve", "grid-game", "--grid", "10 10; 5"],
+            "error: --grid: row 2: the grid is not square",
+        ),
+    ] {
+        let o = run(&args, "10 10\n5\n");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).starts_with(needle), "{args:?}: {}", stderr(&o));
+    }
+}
+
 #[test]
 fn contest_samples() {
     let o = run(&["contest", "yeetzhee"], "2\n3 6 2\n1\n2\n5 2 1\n5\n");
