@@ -289,6 +289,18 @@ impl Model for GoldPots {
         (i + l <= self.pots.len() && reached).then(|| (i as u32, (i + l) as u32))
     }
 
+    /// Past the last start of a length, the rest of its run holds no interval: on to the
+    /// next length.
+    fn sweep_resume(&self, rank: usize) -> usize {
+        let bits = self.stride_bits();
+        let (l, i) = (rank >> bits, rank & ((1 << bits) - 1));
+        if i + l > self.pots.len() {
+            (l + 1) << bits
+        } else {
+            rank + 1
+        }
+    }
+
     /// A move leads to an interval one shorter, at most `n` numbers back (from `i..i + 1` to
     /// `i + 1..i + 1`, and from `i..i + 2` to `i..i + 1`).
     fn sweep_window(&self) -> usize {
@@ -460,6 +472,12 @@ mod tests {
                 let (sweep, stats) = perfectplay::Solver::new(&g).start_value::<f64>().unwrap();
                 assert!(stats.method.swept());
                 assert_eq!(sweep, *explored.start_value());
+                // The jumps pass over no interval, and over most of each length's run.
+                let passed = crate::sweep_check::check_sweep_resume(&g);
+                assert!(
+                    n < 4 || passed * 3 > g.sweep_len() - swept.len(),
+                    "{n} pots"
+                );
                 if n > 0 {
                     // The window is exact.
                     assert_eq!(

@@ -342,6 +342,18 @@ impl Model for PerfectMemory {
         (k <= u && k <= self.cells - u && u + 1 != self.cells).then_some(State::Turn { u, k })
     }
 
+    /// Past the largest `k` of a `u`, the rest of its run holds no turn: on to the next `u`.
+    fn sweep_resume(&self, rank: usize) -> usize {
+        let u = rank / self.run;
+        let k = 2 * (rank - u * self.run) + u % 2;
+        let cells = self.cells as usize;
+        if k > u || k > cells - u || u + 1 == cells {
+            (u + 1) * self.run
+        } else {
+            rank + 1
+        }
+    }
+
     /// The first-card states are reached from the turn of their `(u, k)` only: the sweep
     /// solves them inside it.
     #[inline]
@@ -471,6 +483,9 @@ mod tests {
             // Successors lie within the window (exactly at its edge from 2x2 on).
             let farthest = crate::sweep_check::check_sweep_window(&g);
             assert!(farthest < g.sweep_window(), "{rows}x{cols}");
+            // The jumps pass over no turn (and over some empty ranks once a run has two).
+            let passed = crate::sweep_check::check_sweep_resume(&g);
+            assert!(rows * cols < 8 || passed > 0, "{rows}x{cols}");
             if rows * cols >= 4 {
                 assert_eq!(farthest, g.sweep_window() - 1, "{rows}x{cols}");
             }

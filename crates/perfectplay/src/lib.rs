@@ -168,7 +168,8 @@
 //! exploring, as a hand-written dynamic program fills its table, and checks the order as it goes.
 //! [`Solver::threads`] spreads such a sweep over several threads, with the same result; a model
 //! whose successors lie a bounded distance back in its numbering says so
-//! ([`Model::sweep_window`]), and a sweep on one thread then keeps only the values it still needs.
+//! ([`Model::sweep_window`]), and a sweep on one thread then keeps only the values it still needs;
+//! an order with runs of empty ranks can jump over them ([`Model::sweep_resume`]).
 //! The sweep stores no branch: `expand` describes each state to a builder of the sweep's own
 //! ([`NodeBuilder`]), which backs it up as the successors are named. States that one state
 //! alone reaches can be marked transient ([`Model::transient`]): the sweep solves them inside

@@ -175,6 +175,19 @@ pub trait Model {
         None
     }
 
+    /// An optional hint for an order with runs of empty ranks (a power-of-two stride per
+    /// row, say): the rank where the sweep goes on after `rank`, which held no state
+    /// ([`sweep_state`](Model::sweep_state) gave `None`). Every rank in between must hold no
+    /// state either. The default, `rank + 1`, tries every rank; a jump saves the sweep from
+    /// asking for each empty rank in turn. A value not above `rank` counts as `rank + 1`.
+    ///
+    /// A jump over a rank that holds a state is caught as the order's other faults are: a
+    /// successor or the start state that the sweep never gave is
+    /// [`SolveError::InvalidModel`](crate::SolveError::InvalidModel).
+    fn sweep_resume(&self, rank: usize) -> usize {
+        rank + 1
+    }
+
     /// An optional bound that lets a sweep keep only its latest values, as a dynamic program
     /// that keeps only its last rows: `w > 0` promises that the numbers
     /// ([`dense_index`](Model::dense_index)) of the states increase along the sweep order and

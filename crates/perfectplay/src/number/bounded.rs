@@ -259,10 +259,13 @@ impl Number for Bounded {
     /// most the most either moves.
     #[inline(always)]
     fn absorb(&mut self, other: &Bounded) {
-        // (A difference of infinities, NaN, is near: the larger radius.)
-        let apart = (self.value - other.value).abs();
-        if !beyond_doubt(apart, self.radius + other.radius) {
-            self.radius = self.radius.max(other.radius);
+        // Only a larger radius can change this one, so the test is made only then. (A
+        // difference of infinities, NaN, is near: the larger radius.)
+        if other.radius > self.radius {
+            let apart = (self.value - other.value).abs();
+            if !beyond_doubt(apart, self.radius + other.radius) {
+                self.radius = other.radius;
+            }
         }
     }
     #[inline(always)]

@@ -187,10 +187,9 @@ fn sweep<M: Model, N: SweepNumber>(
     let mut scratch = Scratch::new(1);
     let mut next_check = CHECK_EVERY;
     let result = (|| {
-        for rank in 0..model.sweep_len() {
-            // Hidden from the optimiser: LLVM otherwise turns the walk over ranks that hold no
-            // state into a vectorised search, which is slower on sparse orders (BENCHMARKS.md).
-            let Some(state) = model.sweep_state(std::hint::black_box(rank)) else {
+        let (mut rank, ranks) = (0, model.sweep_len());
+        while rank < ranks {
+            let Some(state) = swept_state(model, &mut rank) else {
                 continue;
             };
             let rounded = scratch
@@ -218,6 +217,26 @@ fn sweep<M: Model, N: SweepNumber>(
         }
         Ok(None) => None,
         Err(e) => Some(Err(e)),
+    }
+}
+
+/// The state at `rank` of the sweep order, with `rank` moved on to the next rank to try; `None`
+/// for a rank that holds no state, where the model may say how far to jump
+/// ([`Model::sweep_resume`]).
+#[inline(always)]
+fn swept_state<M: Model>(model: &M, rank: &mut usize) -> Option<M::State> {
+    // Hidden from the optimiser: LLVM otherwise turns the walk over ranks that hold no state
+    // into a vectorised search, which is slower on sparse orders (BENCHMARKS.md).
+    let at = std::hint::black_box(*rank);
+    match model.sweep_state(at) {
+        Some(state) => {
+            *rank = at + 1;
+            Some(state)
+        }
+        None => {
+            *rank = model.sweep_resume(at).max(at + 1);
+            None
+        }
     }
 }
 

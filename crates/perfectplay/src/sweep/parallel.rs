@@ -233,14 +233,15 @@ impl Shared {
                 waited: false,
                 number: PhantomData,
             };
-            for rank in first..(first + CHUNK).min(self.ranks) {
-                // Hidden from the optimiser, as in the one-thread sweep.
-                let Some(state) = model.sweep_state(std::hint::black_box(rank)) else {
+            let (mut rank, end) = (first, (first + CHUNK).min(self.ranks));
+            while rank < end {
+                let at = rank;
+                let Some(state) = super::swept_state(model, &mut rank) else {
                     continue;
                 };
                 match scratch.solve(model, &mut lane, &state) {
                     Ok(_) => {}
-                    Err(Fail::Model(e)) => return self.fail(thread, rank, Some(e)),
+                    Err(Fail::Model(e)) => return self.fail(thread, at, Some(e)),
                     Err(Fail::Stopped) => return self.fail(thread, IDLE, None),
                 }
             }

@@ -727,6 +727,66 @@ fn a_sweep_that_is_no_order_is_a_model_error() {
     assert!(e.contains("a game with cycles has no such order"), "{e}");
 }
 
+/// A walk from 0 to `len`, one point per step, swept downwards with every other rank empty
+/// and a given jump after an empty rank (`Model::sweep_resume`).
+struct Gapped {
+    len: usize,
+    resume: fn(usize) -> usize,
+}
+
+impl Model for Gapped {
+    type State = usize;
+    type Move = usize;
+    fn start(&self) -> usize {
+        0
+    }
+    fn expand(&self, &s: &usize, node: &mut impl NodeBuilder<usize, usize>) {
+        if s == self.len {
+            return node.terminal(0);
+        }
+        node.decision(Player::Max);
+        node.add_move(0, 1, s + 1);
+    }
+    fn dense_bound(&self) -> usize {
+        self.len + 1
+    }
+    fn dense_index(&self, &s: &usize) -> Option<usize> {
+        Some(s)
+    }
+    fn sweep_len(&self) -> usize {
+        2 * (self.len + 1)
+    }
+    fn sweep_state(&self, rank: usize) -> Option<usize> {
+        (rank % 2 == 0).then(|| self.len - rank / 2)
+    }
+    fn sweep_resume(&self, rank: usize) -> usize {
+        (self.resume)(rank)
+    }
+}
+
+#[test]
+fn a_sweep_jumps_over_empty_ranks_as_the_model_says_and_no_further() {
+    for threads in [1, 2] {
+        let run = |resume: fn(usize) -> usize| {
+            let g = Gapped { len: 9_000, resume };
+            Solver::new(&g).threads(threads).start_value::<f64>()
+        };
+        // A jump to the next rank, and one that is no jump (taken as the next rank).
+        for resume in [|r| r + 1, |_| 0] {
+            let (value, stats) = run(resume).unwrap();
+            assert_eq!((value, sweep_threads(&stats) > 0), (9_000.0, true));
+        }
+        // Jumps over states are caught: every jump lands on an empty rank, so the start is
+        // never given (on two threads, a chunk's first state finds its successor unsolved).
+        let e = run(|r| r + 2).expect_err("an error").to_string();
+        assert!(
+            e.contains("never gives the start state")
+                || e.contains("is not solved before it in the model's sweep order"),
+            "{e}"
+        );
+    }
+}
+
 #[test]
 fn a_parallel_sweep_gives_the_bits_of_one_thread() {
     let mut rng = Rng(36);
