@@ -85,8 +85,8 @@ def main():
             continue
         memory_mb = int(r.stderr.strip().split("\n")[-1]) // 1024
         answer = json.loads(r.stdout)
-        # One process answers in a `results` list; across processes, the report is the object.
-        res = answer["results"][0] if "results" in answer else answer
+        # The answer is the first of the `results` (one process or across processes).
+        res = answer["results"][0]
         if "peak_memory" in res:
             memory_mb = max(res["peak_memory"]) // (1 << 20)
         value, ref = res["value"], c["reference"]

@@ -18,24 +18,6 @@ use super::{breaks_the_run, failed_exit_code, launch_if_asked, print_stats, prin
 use crate::render;
 use crate::say::say;
 
-/// What `check --json` prints for a property checked across processes: the answer as one
-/// process prints it, its certified bounds, and the run's figures.
-#[derive(Serialize)]
-struct CheckJson<'a> {
-    model: &'a str,
-    property: &'a str,
-    constants: BTreeMap<&'a str, &'a str>,
-    #[serde(flatten)]
-    answer: &'a perfectplay_prism::check::Answer,
-    /// Certified bounds on the exact value, where the answer is a number.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lower: Option<JsonFloat>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    upper: Option<JsonFloat>,
-    #[serde(flatten)]
-    run: RunJson<'a>,
-}
-
 /// The figures of a check's runs across processes in `--json`.
 #[derive(Serialize)]
 struct RunJson<'a> {
@@ -62,9 +44,9 @@ impl<'a> RunJson<'a> {
     }
 }
 
-/// What `check --json` prints for several properties checked across processes, one after
-/// another by the same processes: each property's answer or error, and the runs' figures
-/// (none where no property was answered).
+/// What `check --json` prints for the properties checked across processes (one, or several
+/// one after another by the same processes): each property's answer or error in `results`,
+/// as one process prints them, and the runs' figures (none where no property was answered).
 #[derive(Serialize)]
 struct AllJson<'a> {
     model: &'a str,
@@ -144,22 +126,28 @@ pub fn check(asked: Asked, m: &ArgMatches, constants: &[(String, String)]) -> Re
         report,
     } = *checked;
     render::know_error_bound(answer.error_bound);
+    let error_bound = answer.error_bound;
     if m.get_flag("json") {
-        let out = CheckJson {
+        let out = AllJson {
             model: model_path(m),
-            property: &asked.text,
             constants: given_constants(constants),
-            answer: &answer,
-            lower: bounds.map(|[lo, _]| JsonFloat(lo)),
-            upper: bounds.map(|[_, hi]| JsonFloat(hi)),
-            run: RunJson::of(&report),
+            results: vec![OneJson {
+                name: asked.name,
+                property: asked.text,
+                answer: Some(answer),
+                lower: bounds.map(|[lo, _]| JsonFloat(lo)),
+                upper: bounds.map(|[_, hi]| JsonFloat(hi)),
+                seconds: report.seconds,
+                error: None,
+            }],
+            run: Some(RunJson::of(&report)),
         };
         println!("{}", crate::say::json(&out));
     } else {
         let label = asked.name.as_deref().unwrap_or(&asked.text);
         crate::prism::print_answer(label, &answer);
     }
-    print_stats(&report, answer.error_bound, m);
+    print_stats(&report, error_bound, m);
     Ok(ExitCode::SUCCESS)
 }
 

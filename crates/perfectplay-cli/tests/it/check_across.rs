@@ -35,13 +35,10 @@ fn json(model: &str, prop: &str, extra: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
-/// The answer in `check --json`'s output `v`: one process answers in a `results` list;
-/// across processes, the output is the answer, with the run's figures.
+/// The answer in `check --json`'s output `v`, in one process or across processes: the first
+/// of its `results`.
 fn answer(v: &serde_json::Value) -> &serde_json::Value {
-    match v.get("results") {
-        Some(results) => &results[0],
-        None => v,
-    }
+    &v["results"][0]
 }
 
 /// `check MODEL --prop PROP` (with `extra`) as JSON: the value, the error bound.
@@ -163,7 +160,8 @@ fn arithmetic_over_queries_across_processes_agrees_with_one_process() {
         (&brp, "N=16,MAX=2", "max(P=? [ F s=5 ], 1/2000) / 2"),
     ] {
         let one = value(model, prop, &["--const", consts]);
-        let v = json(model, prop, &["--const", consts, "--processes", "2"]);
+        let all = json(model, prop, &["--const", consts, "--processes", "2"]);
+        let v = answer(&all);
         let (x, bound) = (number(&v["value"]), v["error_bound"].as_f64().unwrap());
         let (lower, upper) = (number(&v["lower"]), number(&v["upper"]));
         assert!(
@@ -402,7 +400,8 @@ fn a_walk_that_interval_iteration_cannot_close_across_processes() {
         "--json",
         "-q",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let all: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = answer(&all);
     assert!(
         v["method"].as_str().unwrap().contains("solved directly"),
         "{v}"
@@ -886,7 +885,7 @@ fn f0_across_processes_where_every_play_or_none_reaches_the_target() {
         let one = json(&game, prop, &["--const", "LOOP=false"]);
         let across = json(&game, prop, &["--const", "LOOP=false", "--processes", "2"]);
         assert!(
-            same_answer(answer(&one), &across),
+            same_answer(answer(&one), answer(&across)),
             "{prop}: {across}, {one}"
         );
     }
@@ -1077,7 +1076,7 @@ fn same_across(model: &str, prop: &str, processes: &str) {
     let one = json(model, prop, &[]);
     let across = json(model, prop, &["--processes", processes]);
     assert!(
-        same_answer(answer(&one), &across),
+        same_answer(answer(&one), answer(&across)),
         "{prop} on {processes} processes: {across}, one process: {one}"
     );
 }
@@ -1139,7 +1138,7 @@ fn filters_over_other_states_across_processes_agree_with_one_process() {
         let v: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
         let across: serde_json::Value = serde_json::from_slice(&across.stdout).unwrap();
         assert!(
-            same_answer(answer(&v), &across),
+            same_answer(answer(&v), answer(&across)),
             "{prop}: {across}, one process: {v}"
         );
     }
@@ -1347,7 +1346,7 @@ fn filters_over_initial_states_across_processes_agree_with_one_process() {
         for processes in ["1", "2"] {
             let across = json(&model, prop, &["--processes", processes]);
             assert!(
-                same_answer(one, &across),
+                same_answer(one, answer(&across)),
                 "{prop} on {processes} processes: {across}, one process: {one}"
             );
         }
@@ -1592,7 +1591,8 @@ proptest! {
         let o = run(&["check", &model, "--prop", prop, "--json", "-q", "--processes", "2"]);
         // End components, whatever their value, are answered: never refused, never wrong.
         prop_assert!(o.status.success(), "{}", text(&o.stderr));
-        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let all: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let v = answer(&all);
         let (lower, upper) = (v["lower"].as_f64().unwrap(), v["upper"].as_f64().unwrap());
         let (v, bound) = (v["value"].as_f64().unwrap(), v["error_bound"].as_f64().unwrap());
         prop_assert!((v - truth).abs() <= bound + 1e-15, "{v} ± {bound} against {truth}");
