@@ -654,7 +654,8 @@ fn refused_across(model: &str, prop: &str, processes: &str, words: &str) {
 /// ever, so `Rmax [ C ]` is +∞. Without `[c]`: `[a]` is worth `x = 1 + (1/2)(1 + x/2)`, so
 /// `x = 2`, and `[b]` is worth 3. In a chain that leaves a cycle for a deadlock that earns
 /// nothing or for a circle of its own that earns nothing: `x = 1 + y/2`, `y = 2 + x/2` gives
-/// `x = 8/3`. Where the maximiser may circle for nothing beside a reward, the run refuses.
+/// `x = 8/3`. Where the maximiser may circle for nothing beside a reward, see
+/// [`a_maximiser_that_may_circle_for_nothing_beside_a_reward_across_processes`].
 #[test]
 fn totals_across_processes_agree_with_one_process_and_by_hand() {
     let model = file("across_total.prism", TOTAL);
@@ -686,13 +687,12 @@ fn totals_across_processes_agree_with_one_process_and_by_hand() {
     ] {
         agrees(model, "", prop, "2");
     }
-    // The deadlock `s=5` earns for ever, and the maximiser may circle at `s=4` for nothing.
-    refused_across(
-        &model,
-        "Rmax=? [ C ]",
-        "2",
-        "keep the play going for ever on moves that collect nothing",
-    );
+    // The deadlock `s=5` earns for ever, and the maximiser may circle at `s=4` for nothing
+    // (or go there).
+    for processes in ["1", "2", "4"] {
+        let (v, _) = value(&model, "Rmax=? [ C ]", &["--processes", processes]);
+        assert_eq!(v, f64::INFINITY, "on {processes} processes");
+    }
     let earning = file(
         "across_total_earning.prism",
         &TOTAL.replace("[e] s=4 -> (s'=4);", ""),
@@ -701,6 +701,79 @@ fn totals_across_processes_agree_with_one_process_and_by_hand() {
         let (v, _) = value(&earning, "Rmax=? [ C ]", &["--processes", processes]);
         assert_eq!(v, f64::INFINITY, "on {processes} processes");
     }
+}
+
+/// An MDP whose maximiser may circle for ever for nothing at `s=0` (`[a]`) and `s=2` (`[d]`)
+/// beside moves that collect, none of which it can repeat for ever: `[b]` leaves for the
+/// deadlock `s=3` half the time, `[g]` too. So `x0 = 1 + x2/2` and `x2 = max(3, 2 + x0/2)`:
+/// `x0 = 8/3`, `x2 = 10/3`. With `[h]`, a loop at `s=1` that earns 1 each time, `[b]` reaches
+/// an endless gain: +∞.
+const FREE_MAX: &str = "mdp
+module m
+  s : [0..4] init 0;
+  [a] s=0 -> (s'=0);
+  [b] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [] s=1 -> (s'=3);
+  [d] s=2 -> (s'=2);
+  [e] s=2 -> (s'=4);
+  [g] s=2 -> 1/2 : (s'=0) + 1/2 : (s'=3);
+endmodule
+rewards
+  [b] true : 1;
+  [e] true : 3;
+  [g] true : 2;
+endrewards
+";
+
+/// `Rmax [ C ]` where the maximiser may keep the play going for nothing beside moves that
+/// collect: the states worth +∞ are found from the graph, and the others are the least fixed
+/// point of the backup, bounded from above by a checked guess whatever free cycles the
+/// maximiser may keep to. On 1 to 4 processes, by hand and against one process; a game whose
+/// minimiser decides too is still refused.
+#[test]
+fn a_maximiser_that_may_circle_for_nothing_beside_a_reward_across_processes() {
+    let model = file("across_free_max.prism", FREE_MAX);
+    let earning = file(
+        "across_free_max_earning.prism",
+        &FREE_MAX
+            .replace(
+                "[] s=1 -> (s'=3);",
+                "[] s=1 -> (s'=3);\n  [h] s=1 -> (s'=1);",
+            )
+            .replace("[g] true : 2;", "[g] true : 2;\n  [h] true : 1;"),
+    );
+    for processes in ["1", "2", "3", "4"] {
+        near(&model, "Rmax=? [ C ]", processes, 8.0 / 3.0);
+        near(&model, "Rmax=? [ Fc s=4 ]", processes, 8.0 / 3.0);
+        near(&model, "Rmin=? [ C ]", processes, 0.0);
+        let (v, _) = value(&earning, "Rmax=? [ C ]", &["--processes", processes]);
+        assert_eq!(v, f64::INFINITY, "on {processes} processes");
+    }
+    for prop in [
+        "Rmax=? [ C ]",
+        "Rmax=? [ Fc s=3 ]",
+        "filter(max, Rmax=? [ C ])",
+        "filter(min, Rmax=? [ C ], s<4)",
+    ] {
+        agrees(&model, "", prop, "2");
+        agrees(&earning, "", prop, "2");
+    }
+    // The maximiser may circle for nothing at `s=0`, and the minimiser decides there too.
+    let game = file(
+        "across_free_max_game.prism",
+        "smg\nplayer a m1 endplayer\nplayer b m2 endplayer\nglobal t : [0..1] init 0;\n\
+         global s : [0..3] init 0;\nmodule m1\n  [] t=0 & s=0 -> (t'=0);\n  \
+         [] t=0 & s=0 -> (t'=1);\n  [] t=0 & s=1 -> (t'=0);\n  [] t=0 & s=2 -> (t'=0);\n  \
+         [] t=0 & s=2 -> (s'=3);\nendmodule\nmodule m2\n  [] t=1 & s=0 -> (s'=1) & (t'=0);\n  \
+         [] t=1 & s=0 -> (s'=2) & (t'=0);\nendmodule\nrewards\n  s=1 & t=0 : 1;\n  \
+         s=2 & t=0 : 1;\nendrewards\n",
+    );
+    refused_across(
+        &game,
+        "<<a>> Rmax=? [ C ]",
+        "2",
+        "the minimiser decides too",
+    );
 }
 
 /// An MDP whose minimiser may circle for ever at no cost (`[a]` and `[b]`), though PRISM

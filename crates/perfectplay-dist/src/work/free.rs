@@ -13,8 +13,14 @@
 //!   often (the moves a play takes infinitely often form a set in which it can be kept, and
 //!   it collects something there), so it is worth +∞, which the endless analysis gives,
 //!   provided the players together cannot keep the play going for nothing among those states
-//!   either: where they can, the maximiser may prefer a finite total to ending the play, and
-//!   the run refuses.
+//!   either. Where they can, the maximiser may prefer a finite total to ending the play. If
+//!   it alone decides there (`Rmax [ C ]` of an MDP), the states worth +∞ are found from the
+//!   graph instead: those from which it can reach, with positive probability, a set where it
+//!   keeps the play for ever and collects a reward again and again (an end component with a
+//!   reward). Every other value is then finite, and the least fixed point of the backup
+//!   (rewards are at least zero, and an endless play's total is what it collected), so a
+//!   checked guess bounds it from above whatever cycles the maximiser may keep to. Where the
+//!   minimiser decides too, the run refuses.
 
 use perfectplay::Player;
 use timely::worker::Worker;
@@ -35,9 +41,10 @@ pub(super) enum Keeper {
 
 impl Work<'_> {
     /// The greatest set within `kept` (per state) in which `keeper` keeps the play on moves
-    /// that collect nothing; `inside` tells, per link, whether its successor may be kept, and
-    /// `gone` lists the states outside `kept` whose predecessors' links are still to be
-    /// marked. Returns the set, and whether it is empty in every worker.
+    /// that collect nothing (on any move, where `free` is false: the outcomes of probability
+    /// zero then do not count); `inside` tells, per link, whether its successor may be kept,
+    /// and `gone` lists the states outside `kept` whose predecessors' links are still to be
+    /// marked. Returns the set, the links' marks, and whether the set is empty in every worker.
     fn keep(
         &mut self,
         worker: &mut Worker,
@@ -45,11 +52,15 @@ impl Work<'_> {
         mut inside: Vec<bool>,
         mut gone: Vec<usize>,
         keeper: Keeper,
-    ) -> Result<(Vec<bool>, bool), DistError> {
-        let stays = |p: &Part, inside: &[bool], c: usize| {
-            p.choice_reward[c] == 0.0
-                && (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
-                    .all(|k| inside[p.link[k] as usize] && p.r[k] == 0.0)
+        free: bool,
+    ) -> Result<(Vec<bool>, Vec<bool>, bool), DistError> {
+        let stays = |p: &Part, inside: &[bool], c: usize| match free {
+            true => {
+                p.choice_reward[c] == 0.0
+                    && (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
+                        .all(|k| inside[p.link[k] as usize] && p.r[k] == 0.0)
+            }
+            false => stays_in(p, inside, c),
         };
         let me = self.rounds.index;
         let mut check: Vec<usize> = (0..kept.len()).filter(|&s| kept[s]).collect();
@@ -95,7 +106,7 @@ impl Work<'_> {
             let statuses = self.round(worker, None, figures)?;
             if statuses.iter().all(|s| s.figures[1] == 0.0) {
                 let empty = statuses.iter().all(|s| s.figures[0] == 0.0);
-                return Ok((kept, empty));
+                return Ok((kept, inside, empty));
             }
             for m in self.out.drain(..) {
                 if let Body::Mark { link } = m.body {
@@ -125,7 +136,7 @@ impl Work<'_> {
         for &s in open {
             kept[s] = true;
         }
-        let (_, empty) = self.keep(worker, kept, inside, Vec::new(), Keeper::Both)?;
+        let (_, _, empty) = self.keep(worker, kept, inside, Vec::new(), Keeper::Both, true)?;
         Ok(!empty)
     }
 
@@ -142,7 +153,7 @@ impl Work<'_> {
             .collect();
         let gone = (0..n).filter(|&s| !kept[s]).collect();
         let inside = vec![true; p.links()];
-        let (zero, _) = self.keep(worker, kept, inside, gone, Keeper::Min)?;
+        let (zero, _, _) = self.keep(worker, kept, inside, gone, Keeper::Min, true)?;
         let p = &mut self.part;
         for s in (0..n).filter(|&s| zero[s] && p.kind[s] != Kind::Terminal) {
             (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (0.0, 0.0, 0.0, true);
@@ -161,17 +172,96 @@ impl Work<'_> {
         let kept: Vec<bool> = p.fin.iter().map(|&f| !f).collect();
         let gone = (0..n).filter(|&s| p.fin[s]).collect();
         let inside = vec![true; p.links()];
-        let (_, empty) = self.keep(worker, kept, inside, gone, Keeper::Both)?;
-        if !empty {
+        let (_, _, empty) = self.keep(worker, kept, inside, gone, Keeper::Both, true)?;
+        if empty {
+            self.trap = Some(false);
+            return Ok(());
+        }
+        // Free cycles: with the maximiser alone deciding, its +∞ is found from the graph.
+        let p = &self.part;
+        let mut figures = [0.0; FIGURES];
+        figures[0] = f64::from(u8::from(
+            (0..n).any(|s| !p.fin[s] && p.kind[s] == Kind::Decision(Player::Min)),
+        ));
+        let statuses = self.round(worker, None, figures)?;
+        if statuses.iter().any(|s| s.figures[0] != 0.0) {
             return Err(DistError::Unsupported(
-                "the maximiser can keep the play going for ever on moves that collect nothing, \
-                 where it could also collect a reward: its total is then the most it can \
-                 collect and stop, which a bound across processes cannot yet tell apart from \
-                 an endless play; check this property in one process"
+                "the players together can keep the play going for ever on moves that collect \
+                 nothing, where the maximiser could also collect a reward and the minimiser \
+                 decides too: a bound across processes cannot yet tell such a play apart from \
+                 one that collects for ever; check this property in one process"
                     .to_string(),
             ));
         }
-        self.trap = Some(false);
+        self.unbounded_total(worker)?;
+        self.finite_total = true;
         Ok(())
     }
+
+    /// For a total reward where the maximiser alone decides among the open states and can keep
+    /// a play going for nothing: the states from which it can collect a reward infinitely
+    /// often with positive probability are made final at +∞ (see the module documentation).
+    /// They are those that can reach, with positive probability, a set `X` in which the play
+    /// can be kept surely and from every state of which a move that collects and stays in `X`
+    /// can be reached within it: a nested fixed point, `X` the greatest set where the play can
+    /// be kept, cut to the states that reach such a move, until it stands.
+    fn unbounded_total(&mut self, worker: &mut Worker) -> Result<(), DistError> {
+        let n = self.part.len();
+        let mut x: Vec<bool> = self.part.fin.iter().map(|&f| !f).collect();
+        loop {
+            let gone = (0..n).filter(|&s| !x[s]).collect();
+            let inside = vec![true; self.part.links()];
+            let (kept, inside, empty) = self.keep(worker, x, inside, gone, Keeper::Both, false)?;
+            x = kept;
+            if empty {
+                break;
+            }
+            let p = &self.part;
+            let collects = |c: usize| {
+                p.choice_reward[c] > 0.0
+                    || (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
+                        .any(|k| p.r[k] > 0.0 && p.p[k] > 0.0)
+            };
+            let rewarding: Vec<bool> = (0..n)
+                .map(|s| {
+                    x[s] && (p.first[s] as usize..p.first[s + 1] as usize)
+                        .any(|c| stays_in(p, &inside, c) && collects(c))
+                })
+                .collect();
+            let reaching = self.reach_back(worker, rewarding, |p, marked, t| {
+                x[t] && (p.first[t] as usize..p.first[t + 1] as usize).any(|c| {
+                    stays_in(p, &inside, c)
+                        && (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
+                            .any(|k| p.p[k] > 0.0 && marked[p.link[k] as usize])
+                })
+            })?;
+            let mut figures = [0.0; FIGURES];
+            figures[0] = (0..n).filter(|&s| x[s] && !reaching[s]).count() as f64;
+            let statuses = self.round(worker, None, figures)?;
+            x = reaching;
+            if statuses.iter().all(|s| s.figures[0] == 0.0) {
+                break;
+            }
+        }
+        let unbounded = self.reach_back(worker, x, |p, marked, t| {
+            !p.fin[t]
+                && (p.first[t] as usize..p.first[t + 1] as usize).any(|c| {
+                    (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
+                        .any(|k| p.p[k] > 0.0 && marked[p.link[k] as usize])
+                })
+        })?;
+        let p = &mut self.part;
+        for s in (0..n).filter(|&s| unbounded[s]) {
+            let inf = f64::INFINITY;
+            (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (inf, inf, inf, true);
+        }
+        Ok(())
+    }
+}
+
+/// Whether every outcome of choice `c` of positive probability leads to a state marked
+/// `inside` (per link).
+fn stays_in(p: &Part, inside: &[bool], c: usize) -> bool {
+    (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
+        .all(|k| inside[p.link[k] as usize] || p.p[k] == 0.0)
 }

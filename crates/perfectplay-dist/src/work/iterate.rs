@@ -124,7 +124,9 @@ impl Work<'_> {
         // values are then the least fixed point of the backup (the greatest, for exits of
         // the other sign), however the other player keeps a play going, and a checked guess
         // bounds them with no trap analysis.
+        // So are a total reward's, once its states worth +∞ are found from the graph.
         self.fixed_point = match self.model.endless_play_loser() {
+            _ if self.finite_total => Some(Side::Upper),
             Some(Player::Max) if !inside && !negative => Some(Side::Upper),
             Some(Player::Min) if !inside && !positive => Some(Side::Lower),
             _ => None,

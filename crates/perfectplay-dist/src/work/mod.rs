@@ -70,6 +70,10 @@ struct Work<'a> {
     queue: VecDeque<usize>,
     /// Whether the players can keep the play going for ever at no cost, once asked.
     trap: Option<bool>,
+    /// Whether a total reward's states worth +∞ were found from the graph, where the
+    /// maximiser can keep a play going for nothing (see `free`): every other value is finite
+    /// and the least fixed point of the backup, and no endless analysis runs.
+    finite_total: bool,
     /// The strategy of the endless analysis, where it ran: its loser ends the play surely.
     ending: Option<endless::Ending>,
     /// The side of the bounds that a guess checked against [`Work::ending`]'s strategy bounds
@@ -101,6 +105,7 @@ impl<'a> Work<'a> {
             local: Vec::new(),
             queue: VecDeque::new(),
             trap: None,
+            finite_total: false,
             ending: None,
             ended: None,
             fixed_point: None,
@@ -125,7 +130,7 @@ pub(crate) fn run(
     if options.total {
         work.zero_for_ever(worker)?;
     }
-    if options.endless_is_infinite {
+    if options.endless_is_infinite && !work.finite_total {
         if let Some(loser) = model.endless_play_loser() {
             work.endless(worker, loser)?;
         }

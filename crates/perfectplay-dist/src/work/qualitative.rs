@@ -16,7 +16,7 @@ use perfectplay::Player;
 use timely::worker::Worker;
 
 use super::Work;
-use crate::part::Kind;
+use crate::part::{Kind, Part};
 use crate::round::{total_sent, Body, Msg, FIGURES};
 use crate::DistError;
 
@@ -60,21 +60,54 @@ impl Work<'_> {
     }
 
     /// Per state, whether a positive value is possible from it against the minimiser (see the
-    /// module documentation): a least fixed point, in rounds, marks on the links of the
-    /// states that join.
+    /// module documentation).
     fn positive(&mut self, worker: &mut Worker) -> Result<Vec<bool>, DistError> {
         let p = &self.part;
-        let mut joined: Vec<bool> = (0..p.len())
+        let joined: Vec<bool> = (0..p.len())
             .map(|s| p.kind[s] == Kind::Terminal && p.v[s] > 0.0)
             .collect();
-        let mut found: Vec<usize> = (0..p.len()).filter(|&s| joined[s]).collect();
-        let mut marked = vec![false; p.links()];
+        self.reach_back(worker, joined, |p, marked, t| {
+            let reaches = |c: usize| {
+                (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
+                    .any(|k| marked[p.link[k] as usize])
+            };
+            let mut choices = p.first[t] as usize..p.first[t + 1] as usize;
+            match p.kind[t] {
+                Kind::Terminal => false,
+                Kind::Decision(Player::Min) => choices.all(reaches),
+                _ => choices.any(reaches),
+            }
+        })
+    }
+
+    /// A least fixed point backwards, in rounds: from the states of `joined`, a state joins
+    /// where `joins(part, marked, state)` says it does, `marked` telling per link whether its
+    /// successor has joined (marks pass along the links of the states that join). Returns the
+    /// set per state.
+    pub(super) fn reach_back(
+        &mut self,
+        worker: &mut Worker,
+        mut joined: Vec<bool>,
+        joins: impl Fn(&Part, &[bool], usize) -> bool,
+    ) -> Result<Vec<bool>, DistError> {
+        let mut found: Vec<usize> = (0..joined.len()).filter(|&s| joined[s]).collect();
+        let mut marked = vec![false; self.part.links()];
         let me = self.rounds.index;
+        let mut mark = |p: &Part, link: u32, joined: &mut [bool], found: &mut Vec<usize>| {
+            marked[link as usize] = true;
+            for &t in p.users.of(link as usize) {
+                let t = t as usize;
+                if !joined[t] && joins(p, &marked, t) {
+                    joined[t] = true;
+                    found.push(t);
+                }
+            }
+        };
         loop {
             while let Some(s) = found.pop() {
                 for &(to, link) in self.part.preds.of(s) {
                     match to == me {
-                        true => self.mark(link, &mut marked, &mut joined, &mut found),
+                        true => mark(&self.part, link, &mut joined, &mut found),
                         false => self.out.push(Msg {
                             to,
                             body: Body::Mark { link },
@@ -88,35 +121,8 @@ impl Work<'_> {
             }
             for m in std::mem::take(&mut self.out) {
                 if let Body::Mark { link } = m.body {
-                    self.mark(link, &mut marked, &mut joined, &mut found);
+                    mark(&self.part, link, &mut joined, &mut found);
                 }
-            }
-        }
-    }
-
-    /// Marks `link`'s successor as able to reach a positive value; each state of the link
-    /// joins (into `joined`, and `found` to pass it on) if it now can.
-    fn mark(&self, link: u32, marked: &mut [bool], joined: &mut [bool], found: &mut Vec<usize>) {
-        marked[link as usize] = true;
-        let p = &self.part;
-        for &t in p.users.of(link as usize) {
-            let t = t as usize;
-            if joined[t] {
-                continue;
-            }
-            let reaches = |c: usize| {
-                (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
-                    .any(|k| marked[p.link[k] as usize])
-            };
-            let mut choices = p.first[t] as usize..p.first[t + 1] as usize;
-            let joins = match p.kind[t] {
-                Kind::Terminal => false,
-                Kind::Decision(Player::Min) => choices.all(reaches),
-                _ => choices.any(reaches),
-            };
-            if joins {
-                joined[t] = true;
-                found.push(t);
             }
         }
     }
