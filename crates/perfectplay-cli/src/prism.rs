@@ -368,7 +368,7 @@ fn across(
         None => String::new(),
     };
     let model_text = read(model_path)?;
-    let mut all: Vec<crate::distributed::Asked> = asked
+    let all: Vec<crate::distributed::Asked> = asked
         .iter()
         .map(|(props, i)| {
             let prop = &props.props[*i];
@@ -381,10 +381,7 @@ fn across(
             }
         })
         .collect();
-    match all.len() {
-        1 => crate::distributed::check(all.remove(0), m, constants),
-        _ => crate::distributed::check_all(all, m, constants),
-    }
+    crate::distributed::check(all, m, constants)
 }
 
 /// `perfectplay explain|play|distribution|strategy MODEL --prop …`: the game the property

@@ -15,7 +15,6 @@ use perfectplay_prism::{AcrossAnswer, AcrossProperty, AcrossQuery, AcrossStep, F
 use serde::Serialize;
 
 use super::{breaks_the_run, failed_exit_code, launch_if_asked, print_stats, prints, run, setup};
-use crate::render;
 use crate::say::say;
 
 /// The figures of a check's runs across processes in `--json`.
@@ -103,65 +102,26 @@ struct Checked {
     answer: perfectplay_prism::check::Answer,
     /// Certified bounds on the exact value, where the answer is a number.
     bounds: Option<[f64; 2]>,
-    /// The property's runs as one.
-    report: DistReport,
+    /// The property's runs as one; `None` where it needed none (a property of the initial
+    /// states' variables alone).
+    report: Option<DistReport>,
 }
 
-/// Runs `check` of one property across processes, each of its queries solved by the
-/// processes in turn; `constants` as `--const` gave them (parsed).
-pub fn check(asked: Asked, m: &ArgMatches, constants: &[(String, String)]) -> Result<ExitCode> {
-    // A property that cannot be checked across processes is refused before they start.
-    let property = asked.property?;
-    if let Some(code) = launch_if_asked(m)? {
-        return Ok(code);
-    }
-    let mut found = FoundStates::new(m);
-    let Some(checked) = answer(property, m, &asked.what, &mut found)? else {
-        // Another process than the first, whose part is done: the first prints the answer.
-        return Ok(ExitCode::SUCCESS);
-    };
-    let Checked {
-        answer,
-        bounds,
-        report,
-    } = *checked;
-    render::know_error_bound(answer.error_bound);
-    let error_bound = answer.error_bound;
-    if m.get_flag("json") {
-        let out = AllJson {
-            model: model_path(m),
-            constants: given_constants(constants),
-            results: vec![OneJson {
-                name: asked.name,
-                property: asked.text,
-                answer: Some(answer),
-                lower: bounds.map(|[lo, _]| JsonFloat(lo)),
-                upper: bounds.map(|[_, hi]| JsonFloat(hi)),
-                seconds: report.seconds,
-                error: None,
-            }],
-            run: Some(RunJson::of(&report)),
-        };
-        println!("{}", crate::say::json(&out));
-    } else {
-        let label = asked.name.as_deref().unwrap_or(&asked.text);
-        crate::prism::print_answer(label, &answer);
-    }
-    print_stats(&report, error_bound, m);
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Runs `check` of several properties across processes, one after another by the same
-/// processes (a local run's are started first). As in one process, a property that cannot be
-/// answered is an error of its own (printed by process 0) and the others go on; a run that
-/// breaks (a process lost, processes that disagree) ends them all.
-pub fn check_all(
+/// Runs `check` of properties across processes, one after another by the same processes (a
+/// local run's are started first, unless every property is refused before). As in one
+/// process, a property that cannot be answered is an error of its own (printed by process 0)
+/// and the others go on; a run that breaks (a process lost, processes that disagree) ends
+/// them all.
+pub fn check(
     asked: Vec<Asked>,
     m: &ArgMatches,
     constants: &[(String, String)],
 ) -> Result<ExitCode> {
-    if let Some(code) = launch_if_asked(m)? {
-        return Ok(code);
+    // Properties that are all refused across processes start none: each is an error here.
+    if asked.iter().any(|a| a.property.is_ok()) {
+        if let Some(code) = launch_if_asked(m)? {
+            return Ok(code);
+        }
     }
     let first = prints(m);
     let json = m.get_flag("json");
@@ -185,7 +145,7 @@ pub fn check_all(
                     crate::prism::print_answer(label, &checked.answer);
                 }
                 worst_bound = worst_bound.max(checked.answer.error_bound);
-                reports.push(checked.report);
+                reports.extend(checked.report);
                 (Some(checked.answer), checked.bounds, None)
             }
             Err(e) if breaks_the_run(&e) => return Err(e),
@@ -327,14 +287,17 @@ fn answer(
         answers.push(query.reading.answer(&at));
         reports.push(report);
     }
-    let Some(report) = merged(reports) else {
+    if !prints(m) {
         return Ok(None);
-    };
+    }
+    let report = merged(reports);
     let AcrossAnswer {
         mut answer, bounds, ..
     } = property.answer(answers)?;
-    answer.method = report.method;
-    answer.states = report.states as usize;
+    if let Some(report) = &report {
+        answer.method = report.method;
+        answer.states = report.states as usize;
+    }
     Ok(Some(Box::new(Checked {
         answer,
         bounds,

@@ -23,7 +23,7 @@ use serde::Serialize;
 use crate::say::say;
 use crate::{positive, render};
 
-pub use check::{check, check_all, Asked};
+pub use check::{check, Asked};
 
 /// The options of the solve across processes.
 pub fn args(cmd: Command) -> Command {

@@ -421,13 +421,26 @@ fn sum_up(xs: impl Iterator<Item = f64>) -> f64 {
 /// rounding and that of the caller's one addition).
 fn sum_with_slack(xs: impl Iterator<Item = f64>) -> (f64, f64) {
     let (mut sum, mut magnitude, mut n) = (0.0f64, 0.0f64, 0.0f64);
+    let mut rounded = false;
     for x in xs {
+        let before = sum;
         sum += x;
+        // The exact error of the addition (TwoSum): none while the sum is exact (whole
+        // numbers, say), which then needs no slack.
+        let back = sum - before;
+        rounded |= (before - (sum - back)) + (x - back) != 0.0;
         magnitude += x.abs();
         n += 1.0;
     }
     let slack = (n + 2.0) * f64::EPSILON * magnitude * (1.0 + 1e-6);
-    (sum, if sum.is_finite() { slack } else { 0.0 })
+    (
+        sum,
+        if sum.is_finite() && rounded {
+            slack
+        } else {
+            0.0
+        },
+    )
 }
 
 /// A numeric answer.

@@ -313,8 +313,6 @@ struct Combined {
     /// filter over them: the property's, or `None` for PRISM's default on a model of several
     /// (`range` of a number, `forall` of a truth value).
     per_state: Option<Option<FilterOp>>,
-    /// Whether the states `expr` is taken in are the initial ones.
-    initial: bool,
 }
 
 impl AcrossProperty {
@@ -357,17 +355,9 @@ impl AcrossProperty {
                 each: None,
             });
         };
-        // The states: those of the queries taken in each (every one the same), or the initial
-        // ones where no query is.
-        let initial = match each.clone().next() {
-            None if c.initial && c.parts.is_empty() => {
-                let (names, values) =
-                    crate::analysis::across::states_of(c.program.clone(), None).map_err(fail)?;
-                Each::states(names, values).each
-            }
-            _ => None,
-        };
-        let Some(first) = each.clone().next().or(initial.as_deref()) else {
+        // The states: those of the queries taken in each (every one the same), or those
+        // found or initial where no query is.
+        let Some(first) = each.clone().next() else {
             // No query has a value in each state: the first query's error, if any.
             let error =
                 answers
@@ -515,17 +505,7 @@ pub fn across_property(
     props: &Props,
     prop: &Prop,
 ) -> Result<AcrossProperty, Error> {
-    let property = property_of(program, props, prop)?;
-    if property.nested.is_none() && property.queries.is_empty() {
-        return Err(Error::of(
-            &prop.text,
-            unsupported(
-                "across processes, a property is answered from the runs of its queries, and \
-                 this one asks none: check it in one process",
-            ),
-        ));
-    }
-    Ok(property)
+    property_of(program, props, prop)
 }
 
 /// [`across_property`], which may ask no query: a property whose nested formulas were checked
@@ -550,8 +530,7 @@ fn property_of(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPro
     };
     if filter.is_none()
         && !zero
-        && (matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
-            || !crate::analysis::compound::has_query(&prop.expr))
+        && matches!(prop.expr.kind, ExprKind::Query(_) | ExprKind::Filter(..))
     {
         return Ok(AcrossProperty {
             nested: None,
@@ -578,17 +557,26 @@ fn property_of(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPro
         several |= matches!(&q, AcrossStep::Solve(q) if q.each_initial);
         queries.push(q);
     }
-    // The states found, where no query is asked in each (after the queries, whose answers
-    // are in the order of `parts`).
-    if let Some(states) = found {
-        if !parts.iter().any(|p| matches!(p.kind, ExprKind::Query(_))) {
-            queries.push(find_first(
+    // Where no query is asked in each state, the states (after the queries, whose answers
+    // are in the order of `parts`): those found, or the initial ones, known without a run.
+    if !parts.iter().any(|p| matches!(p.kind, ExprKind::Query(_))) {
+        match found {
+            Some(states) => queries.push(find_first(
                 program.clone(),
                 props,
                 states,
                 prop,
                 Wanted::States,
-            )?);
+            )?),
+            None if parts.is_empty() => {
+                let (names, values) = crate::analysis::across::states_of(program.clone(), None)
+                    .map_err(|e| Error::of(&prop.text, e))?;
+                several = names.len() > 1;
+                queries.push(AcrossStep::Answered(Box::new(Ok(Each::states(
+                    names, values,
+                )))));
+            }
+            None => {}
         }
     }
     // On a model of several initial states, PRISM's default filter over them.
@@ -606,7 +594,6 @@ fn property_of(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPro
             expr,
             parts,
             per_state,
-            initial: found.is_none(),
         }),
     })
 }
