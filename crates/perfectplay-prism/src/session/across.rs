@@ -499,18 +499,14 @@ const READS_STATE: &str = "across processes, a property computes with the values
 /// formula nested in the property is checked in every state first
 /// ([`AcrossProperty::nested`]). On a model of several initial states, and under a filter
 /// over them, such a property is taken in each initial state; a part that reads the state
-/// (`s + P=? [ … ]`) reads it there.
+/// (`s + P=? [ … ]`) reads it there. A property that asks no query (`s + 1`, or one whose
+/// nested formulas were checked and stand in it as sets of states) is answered from the
+/// states alone: the initial ones, known without a run, or those a filter's exploration finds.
 pub fn across_property(
     program: Program,
     props: &Props,
     prop: &Prop,
 ) -> Result<AcrossProperty, Error> {
-    property_of(program, props, prop)
-}
-
-/// [`across_property`], which may ask no query: a property whose nested formulas were checked
-/// may be answered from their states alone.
-fn property_of(program: Program, props: &Props, prop: &Prop) -> Result<AcrossProperty, Error> {
     if crate::analysis::nested::nests(prop) {
         return nested_first(program, props, prop);
     }
@@ -670,7 +666,7 @@ impl AcrossNested {
             .scope
             .labels
             .insert(self.name, CExpr::States(std::sync::Arc::new(set)));
-        property_of(self.program, &props, &self.prop)
+        across_property(self.program, &props, &self.prop)
     }
 }
 
@@ -745,7 +741,7 @@ fn nested_first(program: Program, props: &Props, prop: &Prop) -> Result<AcrossPr
         Err(AnalysisError::Internal("a nested formula is checked first"))
     });
     let wanted = match (lifted, wanted) {
-        (Ok((props, prop)), _) => return property_of(program, &props, &prop),
+        (Ok((props, prop)), _) => return across_property(program, &props, &prop),
         (Err(_), Some(q)) => q,
         (Err(e), None) => return Err(Error::of(&prop.text, e)),
     };
