@@ -229,11 +229,8 @@ impl Work<'_> {
                 })
                 .collect();
             let reaching = self.reach_back(worker, rewarding, |p, marked, t| {
-                x[t] && (p.first[t] as usize..p.first[t + 1] as usize).any(|c| {
-                    stays_in(p, &inside, c)
-                        && (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
-                            .any(|k| p.p[k] > 0.0 && marked[p.link[k] as usize])
-                })
+                x[t] && (p.first[t] as usize..p.first[t + 1] as usize)
+                    .any(|c| stays_in(p, &inside, c) && may_reach(p, marked, c))
             })?;
             let mut figures = [0.0; FIGURES];
             figures[0] = (0..n).filter(|&s| x[s] && !reaching[s]).count() as f64;
@@ -245,10 +242,7 @@ impl Work<'_> {
         }
         let unbounded = self.reach_back(worker, x, |p, marked, t| {
             !p.fin[t]
-                && (p.first[t] as usize..p.first[t + 1] as usize).any(|c| {
-                    (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
-                        .any(|k| p.p[k] > 0.0 && marked[p.link[k] as usize])
-                })
+                && (p.first[t] as usize..p.first[t + 1] as usize).any(|c| may_reach(p, marked, c))
         })?;
         let p = &mut self.part;
         for s in (0..n).filter(|&s| unbounded[s]) {
@@ -257,6 +251,13 @@ impl Work<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether some outcome of choice `c` of positive probability leads to a state marked
+/// `marked` (per link).
+fn may_reach(p: &Part, marked: &[bool], c: usize) -> bool {
+    (p.choice_first[c] as usize..p.choice_first[c + 1] as usize)
+        .any(|k| p.p[k] > 0.0 && marked[p.link[k] as usize])
 }
 
 /// Whether every outcome of choice `c` of positive probability leads to a state marked
