@@ -3,8 +3,10 @@
 //! command N times with `--hostfile FILE --process I`, and watches them: the first process
 //! that fails ends the others, so a run ends with an error instead of waiting for ever.
 //! Process 0's standard output is passed on as it comes (a command of several properties
-//! shows each answer when it has it); its standard error is kept until the run ends, so that
-//! an attempt that failed to listen leaves nothing behind, and printed by the caller.
+//! shows each answer when it has it), and so is its standard error up to its first error
+//! line, which with all that follows it is kept until the run ends and printed by the caller:
+//! so progress and statistics show as they come, while an attempt that failed to listen
+//! (which fails before printing anything else) leaves nothing behind.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -18,11 +20,13 @@ use std::time::Duration;
 
 use crate::DistError;
 
-/// What the processes of a local run printed, besides process 0's standard output (the
-/// answers), which [`run`] passed on to its own as it came.
+/// What the processes of a local run printed, besides what [`run`] passed on to its own
+/// output as it came: process 0's standard output (the answers) and its standard error up to
+/// its first error line.
 #[derive(Debug)]
 pub struct Printed {
-    /// Process 0's standard error (its statistics, and its errors where [`Printed::failed`]).
+    /// Process 0's standard error from its first error line on (its errors where
+    /// [`Printed::failed`], and whatever it printed after them).
     pub stderr: Vec<u8>,
     /// Whether process 0 finished with some of its work failed ([`FINISHED_WITH_ERRORS`]):
     /// a command of several parts (properties), some of which failed and the rest answered.
@@ -57,8 +61,8 @@ impl Drop for HostFile {
     }
 }
 
-/// A started process with the threads that read its output: process 0's standard output
-/// passed on ([`passer`]), every other output kept ([`reader`]).
+/// A started process with the threads that read its output: process 0's passed on
+/// ([`passer`]), every other output kept ([`reader`]).
 struct Started {
     child: Child,
     stdout: Option<JoinHandle<std::io::Result<Vec<u8>>>>,
@@ -74,35 +78,72 @@ fn reader(mut pipe: impl Read + Send + 'static) -> JoinHandle<std::io::Result<Ve
     })
 }
 
-/// A thread that passes what `pipe` brings on to this process's standard output as it comes,
-/// and returns the first error of writing it (after which it reads the rest and drops it, so
-/// that the process it reads from is never stuck on a full pipe).
-/// `printed` is set once anything came.
+/// Which of this process's outputs a [`passer`] writes to.
+#[derive(Clone, Copy)]
+enum Out {
+    /// Standard output, everything as it comes.
+    Stdout,
+    /// Standard error, line by line up to the first error line (`error: …`), which with
+    /// everything after it is kept and returned.
+    Stderr,
+}
+
+/// A thread that passes what `pipe` brings on to this process's output `to` as it comes, and
+/// returns what it kept ([`Out::Stderr`]), or the first error of writing (after which it
+/// reads the rest and drops it, so that the process it reads from is never stuck on a full
+/// pipe). `printed` is set once anything was passed on.
 fn passer(
     mut pipe: impl Read + Send + 'static,
+    to: Out,
     printed: Arc<AtomicBool>,
 ) -> JoinHandle<std::io::Result<Vec<u8>>> {
     std::thread::spawn(move || {
         let mut chunk = [0u8; 8192];
+        let (mut line, mut kept) = (Vec::new(), Vec::new());
         let mut failed = None;
+        let mut pass = |bytes: &[u8]| {
+            printed.store(true, Ordering::Relaxed);
+            if failed.is_none() {
+                let written = match to {
+                    Out::Stdout => write_all(std::io::stdout().lock(), bytes),
+                    Out::Stderr => write_all(std::io::stderr().lock(), bytes),
+                };
+                failed = written.err();
+            }
+        };
         loop {
             let n = match pipe.read(&mut chunk) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => n,
             };
-            printed.store(true, Ordering::Relaxed);
-            if failed.is_none() {
-                let mut out = std::io::stdout().lock();
-                if let Err(e) = out.write_all(&chunk[..n]).and_then(|_| out.flush()) {
-                    failed = Some(e);
+            match to {
+                Out::Stdout => pass(&chunk[..n]),
+                Out::Stderr if !kept.is_empty() => kept.extend_from_slice(&chunk[..n]),
+                Out::Stderr => {
+                    line.extend_from_slice(&chunk[..n]);
+                    // Whole lines are passed on until an error line comes.
+                    while let Some(end) = line.iter().position(|&b| b == b'\n') {
+                        if line.starts_with(b"error: ") {
+                            kept.append(&mut line);
+                            break;
+                        }
+                        pass(&line[..=end]);
+                        line.drain(..=end);
+                    }
                 }
             }
         }
+        kept.append(&mut line);
         match failed {
             Some(e) => Err(e),
-            None => Ok(Vec::new()),
+            None => Ok(kept),
         }
     })
+}
+
+/// Writes `bytes` to `out` and flushes it.
+fn write_all(mut out: impl Write, bytes: &[u8]) -> std::io::Result<()> {
+    out.write_all(bytes).and_then(|()| out.flush())
 }
 
 /// Free ports on loopback, one per process.
@@ -185,14 +226,22 @@ fn run_once(
                 )));
             }
         };
-        let stdout = match i {
-            0 => child
-                .stdout
-                .take()
-                .map(|pipe| passer(pipe, printed.clone())),
-            _ => child.stdout.take().map(reader),
+        let (stdout, stderr) = match i {
+            0 => (
+                child
+                    .stdout
+                    .take()
+                    .map(|pipe| passer(pipe, Out::Stdout, printed.clone())),
+                child
+                    .stderr
+                    .take()
+                    .map(|pipe| passer(pipe, Out::Stderr, printed.clone())),
+            ),
+            _ => (
+                child.stdout.take().map(reader),
+                child.stderr.take().map(reader),
+            ),
         };
-        let stderr = child.stderr.take().map(reader);
         started.push(Started {
             child,
             stdout,
@@ -245,8 +294,9 @@ fn collect(handle: &mut Option<JoinHandle<std::io::Result<Vec<u8>>>>) -> std::io
     }
 }
 
-/// Ends every process still running, and waits for what process 0 printed to be passed on
-/// (its pipe closes as it ends), so that [`run`] knows whether it printed anything.
+/// Ends every process still running, and waits for what process 0 printed on its standard
+/// output to be passed on (its pipe closes as it ends), so that [`run`] knows whether it
+/// printed anything.
 fn end_all(started: &mut [Started]) {
     for s in started.iter_mut() {
         let _ = s.child.kill();

@@ -286,7 +286,8 @@ fn launch(n: usize) -> Result<ExitCode> {
             _ => args.push(a),
         }
     }
-    // Process 0's standard output is passed on as it comes; its standard error when it ends.
+    // Process 0's output is passed on as it comes, but for its standard error from its first
+    // error line on, kept until it ends.
     let printed = perfectplay_dist::local::run(&exe, &args, n)?;
     std::io::stderr().write_all(&printed.stderr)?;
     Ok(match printed.failed {
