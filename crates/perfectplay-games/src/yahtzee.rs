@@ -731,18 +731,18 @@ fn parse(game: &Yahtzee, text: &str) -> Result<State, String> {
     }
     let upper = upper
         .strip_prefix("upper")
-        .and_then(|u| u.trim().parse::<u8>().ok())
+        .and_then(|u| u.trim().parse::<u64>().ok())
         .ok_or_else(|| bad("the second part is 'upper N'"))?;
     let most: u32 = (0..6)
         .filter(|&f| s.filled & (1 << f) != 0)
         .map(|f| 5 * (f + 1))
         .sum();
-    if upper > UPPER_GOAL || upper as u32 > most {
+    if upper > UPPER_GOAL as u64 || upper > most as u64 {
         return Err(bad(&format!(
             "the upper total is at most 63 and what the filled upper boxes can hold ({most})"
         )));
     }
-    s.upper = upper;
+    s.upper = upper as u8;
     if s.filled == game.boxes && *phase != "to roll" {
         return Err(bad("every box is filled: the game is over"));
     }
@@ -945,6 +945,9 @@ mod tests {
         ] {
             assert!(game.parse_state(bad).is_err(), "{bad}");
         }
+        // An upper total beyond any byte is out of range, not malformed.
+        let e = game.parse_state("filled 1s, upper 999999999999, to roll");
+        assert!(e.unwrap_err().contains("the upper total is at most 63"));
     }
 
     /// One box: the best expected score of one turn aimed at that box, by hand.
