@@ -17,8 +17,15 @@ pub struct Guarded;
 /// stderr is unbuffered.
 #[cold]
 fn out_of_memory(size: usize) -> ! {
-    let mut err = std::io::stderr();
-    let _ = err.write_all(b"error: out of memory: ");
+    // In a process of a local run, the line goes to the launcher (`say::write_fatal`).
+    let fatal = crate::say::fatal_file();
+    let put = |bytes: &[u8]| {
+        let _ = match fatal {
+            Some(mut file) => file.write_all(bytes),
+            None => std::io::stderr().write_all(bytes),
+        };
+    };
+    put(b"error: out of memory: ");
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     let mut n = size;
@@ -30,8 +37,8 @@ fn out_of_memory(size: usize) -> ! {
             break;
         }
     }
-    let _ = err.write_all(&digits[at..]);
-    let _ = err.write_all(
+    put(&digits[at..]);
+    put(
         b" more bytes could not be had (the process's memory limit or the machine's memory \
           is reached)\n",
     );

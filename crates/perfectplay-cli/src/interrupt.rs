@@ -4,7 +4,7 @@
 //! that grows past the process's size limit (SIGXFSZ) fails with an error instead of killing
 //! the process, so the write reports it and the file it would have replaced stays as it was.
 
-use crate::say::{say, say_raw};
+use crate::say::{fatal, say, say_raw};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -44,9 +44,9 @@ pub fn install() {
                 say_raw!("\r\x1b[2K");
             }
             if states > 0 {
-                say!("error: interrupted after {states} states");
+                fatal!("error: interrupted after {states} states");
             } else {
-                say!("error: interrupted");
+                fatal!("error: interrupted");
             }
             std::process::exit(130);
         }

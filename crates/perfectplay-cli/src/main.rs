@@ -3,7 +3,7 @@
 //! exit code: 0 on success, 2 on any error (one line on stderr starting with `error:`, and
 //! under it an excerpt of the source for an error in a model or properties file).
 
-use crate::say::{say, say_raw};
+use crate::say::{fatal, say_raw};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::ExitCode;
@@ -638,6 +638,7 @@ fn one_line(message: &str) -> String {
 }
 
 fn main() -> ExitCode {
+    say::open_fatal();
     interrupt::install();
     std::panic::set_hook(Box::new(|info| {
         let msg = info
@@ -654,11 +655,11 @@ fn main() -> ExitCode {
             .unwrap_or_default()
             .to_string();
         if thread.starts_with("timely:send") || thread.starts_with("timely:recv") {
-            say!("error: the connection to another process of the run was lost ({msg})");
+            fatal!("error: the connection to another process of the run was lost ({msg})");
             std::process::exit(2);
         }
         if thread.starts_with("timely:work") {
-            say!("error: internal error (please report it): {msg}");
+            fatal!("error: internal error (please report it): {msg}");
             std::process::exit(2);
         }
         // A reader that went away (`perfectplay ... | head`) is not an error of ours.
@@ -667,17 +668,17 @@ fn main() -> ExitCode {
         }
         // Nor is a standard output that cannot be written (a full disk, `> /dev/full`).
         if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
-            say!("error: cannot write to standard output: {why}");
+            fatal!("error: cannot write to standard output: {why}");
             std::process::exit(2);
         }
-        say!("error: internal error (please report it): {msg}");
+        fatal!("error: internal error (please report it): {msg}");
     }));
     let code = match run(std::env::args().collect()) {
         Ok(code) => code,
         // A model file's syntax error shows its line and a caret under the place, as rustc
         // does.
         Err(e) if matches!(e.downcast_ref(), Some(perfectplay_prism::Error::Text(_))) => {
-            say!("error: {e}");
+            fatal!("error: {e}");
             ExitCode::from(2)
         }
         Err(e) => {
@@ -699,7 +700,7 @@ fn main() -> ExitCode {
                     .is_some_and(perfectplay_prism::Error::is_state_limit)
             });
             let hint = if limit { " (--max-states)" } else { "" };
-            say!("error: {}{hint}", one_line(&chain.join(": ")));
+            fatal!("error: {}{hint}", one_line(&chain.join(": ")));
             ExitCode::from(2)
         }
     };

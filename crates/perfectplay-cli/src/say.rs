@@ -3,11 +3,15 @@
 //! a panic aborts; these write what they can, and a failed write only marks the run, so that it
 //! ends with exit code 2 once its standard output is complete. On standard output, text that
 //! may echo the user's names (labels, properties, a Python game's moves) with any control
-//! character written as an escape, never acted on by the terminal.
+//! character written as an escape, never acted on by the terminal. The line of an error that
+//! ends the command ([`fatal!`]) goes, in a process that a local run across processes
+//! started, to its launcher instead, which decides what the run says.
 
 use std::fmt::Arguments;
+use std::fs::File;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 /// Whether a write to stderr has failed during this run.
 static FAILED: AtomicBool = AtomicBool::new(false);
@@ -17,6 +21,41 @@ pub fn write(args: Arguments) {
     let mut err = std::io::stderr().lock();
     if err.write_fmt(args).and_then(|()| err.flush()).is_err() {
         FAILED.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Where this process writes the line of an error that ends it, when a local run's launcher
+/// started it (see [`perfectplay_dist::local::fatal_file`]); unset otherwise.
+static FATAL: OnceLock<File> = OnceLock::new();
+
+/// Opens the launcher's file for fatal errors, in a process that a local run started; call
+/// once, first thing. Where it cannot be opened, fatal errors go to stderr as elsewhere.
+pub fn open_fatal() {
+    if let Some(path) = perfectplay_dist::local::fatal_file() {
+        let opened = std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(path);
+        if let Ok(file) = opened {
+            let _ = FATAL.set(file);
+        }
+    }
+}
+
+/// The launcher's file for fatal errors, if this process has one. Allocates nothing (the
+/// out-of-memory guard writes to it).
+pub fn fatal_file() -> Option<&'static File> {
+    FATAL.get()
+}
+
+/// Writes the line of an error that ends the command: to the launcher's file in a process
+/// of a local run, else to stderr.
+pub fn write_fatal(args: Arguments) {
+    match fatal_file() {
+        Some(mut file) => {
+            let _ = file.write_fmt(args);
+        }
+        None => write(args),
     }
 }
 
@@ -72,6 +111,13 @@ macro_rules! say {
     };
 }
 
+/// [`say!`] for the line of an error that ends the command ([`write_fatal`]).
+macro_rules! fatal {
+    ($($arg:tt)*) => {
+        $crate::say::write_fatal(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
 /// `eprint!` that survives a stderr that cannot be written.
 macro_rules! say_raw {
     ($($arg:tt)*) => {
@@ -79,4 +125,4 @@ macro_rules! say_raw {
     };
 }
 
-pub(crate) use {out, outln, say, say_raw};
+pub(crate) use {fatal, out, outln, say, say_raw};

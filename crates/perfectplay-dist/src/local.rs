@@ -2,11 +2,13 @@
 //! `--processes N`. The launcher picks free ports, writes a host file, starts the same
 //! command N times with `--hostfile FILE --process I`, and watches them: the first process
 //! that fails ends the others, so a run ends with an error instead of waiting for ever.
-//! Process 0's standard output is passed on as it comes (a command of several properties
-//! shows each answer when it has it), and so is its standard error up to its first error
-//! line, which with all that follows it is kept until the run ends and printed by the caller:
-//! so progress and statistics show as they come, while an attempt that failed to listen
-//! (which fails before printing anything else) leaves nothing behind.
+//! Process 0's output is passed on as it comes: its answers, and on standard error its
+//! statistics and the error lines of properties that could not be answered. The line of an
+//! error that ends a process (a port it cannot listen at, a lost connection, memory) is not
+//! printed by it but written to a file of its own ([`fatal_file`]), which the launcher reads:
+//! so the run says one error line, of the process that failed first, and an attempt whose
+//! port was taken before its process could listen at it is made again on other ports without
+//! a trace.
 
 use std::ffi::OsString;
 use std::io::{Read, Write};
@@ -20,14 +22,10 @@ use std::time::Duration;
 
 use crate::DistError;
 
-/// What the processes of a local run printed, besides what [`run`] passed on to its own
-/// output as it came: process 0's standard output (the answers) and its standard error up to
-/// its first error line.
+/// How a local run ended, when no process failed: process 0's output was passed on by [`run`]
+/// as it came.
 #[derive(Debug)]
 pub struct Printed {
-    /// Process 0's standard error from its first error line on (its errors where
-    /// [`Printed::failed`], and whatever it printed after them).
-    pub stderr: Vec<u8>,
     /// Whether process 0 finished with some of its work failed ([`FINISHED_WITH_ERRORS`]):
     /// a command of several parts (properties), some of which failed and the rest answered.
     pub failed: bool,
@@ -39,8 +37,18 @@ pub struct Printed {
 pub const FINISHED_WITH_ERRORS: i32 = 3;
 
 /// The environment variable by which a process knows that a local run's launcher started
-/// it, and so may end with [`FINISHED_WITH_ERRORS`].
+/// it, and so may end with [`FINISHED_WITH_ERRORS`]: the path of its [`fatal_file`].
 const LAUNCHED: &str = "PERFECTPLAY_LOCAL_RUN";
+
+/// Where a process that a local run's launcher started writes the line of an error that ends
+/// it, instead of its standard error: the launcher reads it and says the run's one error line
+/// (or, for a port taken meanwhile, starts the run again). `None` in a process the user
+/// started.
+pub fn fatal_file() -> Option<PathBuf> {
+    std::env::var_os(LAUNCHED)
+        .filter(|path| !path.is_empty())
+        .map(PathBuf::from)
+}
 
 /// The exit code with which a process that finished its part with some of its work failed
 /// ends: [`FINISHED_WITH_ERRORS`] in a local run, which the launcher reads, and 2 (bad input)
@@ -52,21 +60,40 @@ pub fn finished_with_errors() -> u8 {
     }
 }
 
-/// A host file that removes itself.
-struct HostFile(PathBuf);
+/// The files of a run (its host file, its processes' fatal files), removed when it ends; each
+/// is noted to `temporary` as it is made and as it goes, so that a caller that ends on an
+/// interrupt can remove what is left.
+struct RunFiles<'a> {
+    paths: Vec<PathBuf>,
+    temporary: &'a dyn Fn(&Path, bool),
+}
 
-impl Drop for HostFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
+impl RunFiles<'_> {
+    /// Names a file of the run, `name` after a stem of this process and moment.
+    fn add(&mut self, stem: &str, name: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("{stem}-{name}"));
+        (self.temporary)(&path, true);
+        self.paths.push(path.clone());
+        path
     }
 }
 
-/// A started process with the threads that read its output: process 0's passed on
-/// ([`passer`]), every other output kept ([`reader`]).
+impl Drop for RunFiles<'_> {
+    fn drop(&mut self) {
+        for path in &self.paths {
+            let _ = std::fs::remove_file(path);
+            (self.temporary)(path, false);
+        }
+    }
+}
+
+/// A started process with the threads that read its output (process 0's passed on by
+/// [`passer`], every other output kept by [`reader`]) and its fatal file.
 struct Started {
     child: Child,
     stdout: Option<JoinHandle<std::io::Result<Vec<u8>>>>,
     stderr: Option<JoinHandle<std::io::Result<Vec<u8>>>>,
+    fatal: PathBuf,
 }
 
 /// A thread that reads `pipe` to its end and returns what it read.
@@ -81,17 +108,14 @@ fn reader(mut pipe: impl Read + Send + 'static) -> JoinHandle<std::io::Result<Ve
 /// Which of this process's outputs a [`passer`] writes to.
 #[derive(Clone, Copy)]
 enum Out {
-    /// Standard output, everything as it comes.
     Stdout,
-    /// Standard error, line by line up to the first error line (`error: …`), which with
-    /// everything after it is kept and returned.
     Stderr,
 }
 
 /// A thread that passes what `pipe` brings on to this process's output `to` as it comes, and
-/// returns what it kept ([`Out::Stderr`]), or the first error of writing (after which it
-/// reads the rest and drops it, so that the process it reads from is never stuck on a full
-/// pipe). `printed` is set once anything was passed on.
+/// returns the first error of writing it (after which it reads the rest and drops it, so that
+/// the process it reads from is never stuck on a full pipe). `printed` is set once anything
+/// came.
 fn passer(
     mut pipe: impl Read + Send + 'static,
     to: Out,
@@ -99,44 +123,24 @@ fn passer(
 ) -> JoinHandle<std::io::Result<Vec<u8>>> {
     std::thread::spawn(move || {
         let mut chunk = [0u8; 8192];
-        let (mut line, mut kept) = (Vec::new(), Vec::new());
         let mut failed = None;
-        let mut pass = |bytes: &[u8]| {
-            printed.store(true, Ordering::Relaxed);
-            if failed.is_none() {
-                let written = match to {
-                    Out::Stdout => write_all(std::io::stdout().lock(), bytes),
-                    Out::Stderr => write_all(std::io::stderr().lock(), bytes),
-                };
-                failed = written.err();
-            }
-        };
         loop {
             let n = match pipe.read(&mut chunk) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => n,
             };
-            match to {
-                Out::Stdout => pass(&chunk[..n]),
-                Out::Stderr if !kept.is_empty() => kept.extend_from_slice(&chunk[..n]),
-                Out::Stderr => {
-                    line.extend_from_slice(&chunk[..n]);
-                    // Whole lines are passed on until an error line comes.
-                    while let Some(end) = line.iter().position(|&b| b == b'\n') {
-                        if line.starts_with(b"error: ") {
-                            kept.append(&mut line);
-                            break;
-                        }
-                        pass(&line[..=end]);
-                        line.drain(..=end);
-                    }
-                }
+            printed.store(true, Ordering::Relaxed);
+            if failed.is_none() {
+                let written = match to {
+                    Out::Stdout => write_all(std::io::stdout().lock(), &chunk[..n]),
+                    Out::Stderr => write_all(std::io::stderr().lock(), &chunk[..n]),
+                };
+                failed = written.err();
             }
         }
-        kept.append(&mut line);
         match failed {
             Some(e) => Err(e),
-            None => Ok(kept),
+            None => Ok(Vec::new()),
         }
     })
 }
@@ -164,16 +168,23 @@ fn free_ports(n: usize) -> Result<Vec<u16>, DistError> {
 const ATTEMPTS: usize = 8;
 
 /// Runs `processes` processes of `exe` with `args` on this machine as one run (each gets
-/// `--hostfile FILE --process I` appended) and returns what process 0 printed. If a process
-/// fails, the others are ended and its error line is the error; where it failed because the
-/// free port picked for it was taken meanwhile, the run starts again on other ports.
-pub fn run(exe: &Path, args: &[OsString], processes: usize) -> Result<Printed, DistError> {
+/// `--hostfile FILE --process I` appended), passing process 0's output on as it comes. If a
+/// process fails, the others are ended and its error line is the error; where it failed
+/// because the free port picked for it was taken meanwhile, the run starts again on other
+/// ports. The run's files are noted to `temporary` as they are made (`true`) and removed
+/// (`false`).
+pub fn run(
+    exe: &Path,
+    args: &[OsString],
+    processes: usize,
+    temporary: &dyn Fn(&Path, bool),
+) -> Result<Printed, DistError> {
     let mut attempt = 1;
     loop {
         // Whether process 0 printed anything: an attempt that did (a command of several
         // runs, whose later run lost its port) is not made again, which would print it twice.
         let printed = Arc::new(AtomicBool::new(false));
-        match run_once(exe, args, processes, &printed) {
+        match run_once(exe, args, processes, &printed, temporary) {
             Err(DistError::Solve(e))
                 if e.contains(crate::net::CANNOT_LISTEN)
                     && attempt < ATTEMPTS
@@ -192,26 +203,32 @@ fn run_once(
     args: &[OsString],
     processes: usize,
     printed: &Arc<AtomicBool>,
+    temporary: &dyn Fn(&Path, bool),
 ) -> Result<Printed, DistError> {
     let ports = free_ports(processes)?;
     let hosts: String = ports.iter().map(|p| format!("127.0.0.1:{p}\n")).collect();
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
-    let file = HostFile(
-        std::env::temp_dir().join(format!("perfectplay-{}-{nanos}.hosts", std::process::id())),
-    );
-    std::fs::write(&file.0, hosts)
-        .map_err(|e| DistError::Hostfile(format!("cannot write {}: {e}", file.0.display())))?;
+    let stem = format!("perfectplay-{}-{nanos}", std::process::id());
+    let mut files = RunFiles {
+        paths: Vec::new(),
+        temporary,
+    };
+    let host_file = files.add(&stem, "hosts");
+    std::fs::write(&host_file, hosts)
+        .map_err(|e| DistError::Hostfile(format!("cannot write {}: {e}", host_file.display())))?;
     let mut started: Vec<Started> = Vec::with_capacity(processes);
     for i in 0..processes {
+        // The process makes it as it starts, and writes to it only if it fails.
+        let fatal = files.add(&stem, &format!("{i}.fatal"));
         let spawned = Command::new(exe)
             .args(args)
             .arg("--hostfile")
-            .arg(&file.0)
+            .arg(&host_file)
             .arg("--process")
             .arg(i.to_string())
-            .env(LAUNCHED, "1")
+            .env(LAUNCHED, &fatal)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -246,6 +263,7 @@ fn run_once(
             child,
             stdout,
             stderr,
+            fatal,
         });
     }
     let mut done = vec![false; processes];
@@ -262,9 +280,10 @@ fn run_once(
                     failed |= i == 0;
                 }
                 Ok(Some(status)) => {
+                    let said = std::fs::read(&started[i].fatal).unwrap_or_default();
                     let stderr = collect(&mut started[i].stderr).unwrap_or_default();
                     end_all(&mut started);
-                    return Err(DistError::Solve(failure(i, status.code(), &stderr)));
+                    return Err(DistError::Solve(failure(i, status.code(), &said, &stderr)));
                 }
                 Ok(None) => {}
                 Err(e) => {
@@ -280,10 +299,8 @@ fn run_once(
             "cannot write to standard output: {e}"
         )));
     }
-    Ok(Printed {
-        stderr: collect(&mut started[0].stderr).unwrap_or_default(),
-        failed,
-    })
+    let _ = collect(&mut started[0].stderr);
+    Ok(Printed { failed })
 }
 
 /// What a reader thread read, or the error of one that passed its pipe on.
@@ -307,9 +324,10 @@ fn end_all(started: &mut [Started]) {
     }
 }
 
-/// The error of a failed process: its own error line where it printed one.
-fn failure(i: usize, code: Option<i32>, stderr: &[u8]) -> String {
-    let text = String::from_utf8_lossy(stderr);
+/// The error of a failed process: its own error line where it wrote one to its fatal file
+/// (`said`), or printed one on a standard error that was kept (not process 0's).
+fn failure(i: usize, code: Option<i32>, said: &[u8], stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(said) + String::from_utf8_lossy(stderr);
     match text.lines().find_map(|l| l.strip_prefix("error: ")) {
         Some(line) => line.to_string(),
         None => format!(

@@ -9,7 +9,6 @@ mod check;
 
 use std::collections::BTreeMap;
 use std::ffi::OsString;
-use std::io::Write;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -286,10 +285,8 @@ fn launch(n: usize) -> Result<ExitCode> {
             _ => args.push(a),
         }
     }
-    // Process 0's output is passed on as it comes, but for its standard error from its first
-    // error line on, kept until it ends.
-    let printed = perfectplay_dist::local::run(&exe, &args, n)?;
-    std::io::stderr().write_all(&printed.stderr)?;
+    // Process 0's output is passed on as it comes; the run's files go on an interrupt.
+    let printed = perfectplay_dist::local::run(&exe, &args, n, &crate::interrupt::temporary)?;
     Ok(match printed.failed {
         true => ExitCode::from(2),
         false => ExitCode::SUCCESS,

@@ -233,3 +233,87 @@ fn a_process_that_dies_ends_the_run_with_an_error() {
         "{stderr}"
     );
 }
+
+/// The processes that the launcher of `--processes` started, as (pid, `--process` index), read
+/// from `/proc`.
+fn launched_by(launcher: u32) -> Vec<(u32, String)> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // The parent's pid is the second field after the command's name in parentheses.
+        let after = &stat[stat.rfind(')').unwrap() + 2..];
+        if after.split(' ').nth(1) != Some(&launcher.to_string()) {
+            continue;
+        }
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let args: Vec<String> = cmdline
+            .split(|&b| b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        if let Some(at) = args.iter().position(|a| a == "--process") {
+            found.push((pid, args[at + 1].clone()));
+        }
+    }
+    found
+}
+
+/// A process of a local run that dies ends the run with one error line, whichever process
+/// noticed first (process 0, whose output is passed on as it comes, sees the lost connection
+/// too, but says it only to the launcher), and the run's files are gone.
+#[test]
+fn a_launched_process_that_dies_ends_the_run_with_one_error_line() {
+    // Pig to 80 takes minutes across processes: long enough to be cut short.
+    let launcher = Command::new(env!("CARGO_BIN_EXE_perfectplay"))
+        .args(["solve", "pig", "--goal", "80", "--processes", "2"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let second = loop {
+        let children = launched_by(launcher.id());
+        if let Some((pid, _)) = children.iter().find(|(_, i)| i == "1") {
+            if children.len() == 2 {
+                break *pid;
+            }
+        }
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "the processes did not start"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = Command::new("kill")
+        .args(["-9", &second.to_string()])
+        .status();
+    assert!(killed.unwrap().success());
+    let pid = launcher.id();
+    let o = launcher.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = text(&o.stderr);
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(
+        errors[0].contains("connection to another process of the run was lost")
+            || errors[0].contains("process 1 ended with a signal"),
+        "{stderr}"
+    );
+    let left: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&format!("perfectplay-{pid}-"))
+        })
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
