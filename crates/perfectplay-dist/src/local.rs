@@ -294,12 +294,17 @@ fn run_once(
         }
         std::thread::sleep(Duration::from_millis(10));
     }
-    if let Err(e) = collect(&mut started[0].stdout) {
-        return Err(DistError::Network(format!(
-            "cannot write to standard output: {e}"
-        )));
+    let passed = [
+        (collect(&mut started[0].stdout), "output"),
+        (collect(&mut started[0].stderr), "error"),
+    ];
+    for (passed, name) in passed {
+        if let Err(e) = passed {
+            return Err(DistError::Network(format!(
+                "cannot write to standard {name}: {e}"
+            )));
+        }
     }
-    let _ = collect(&mut started[0].stderr);
     Ok(Printed { failed })
 }
 
