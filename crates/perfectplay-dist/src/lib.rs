@@ -266,29 +266,38 @@ fn number_or_infinity<S: serde::Serializer>(x: &f64, s: S) -> Result<S::Ok, S::E
 }
 
 /// Parses a host file: one `host:port` a line, in process order (blank lines and lines
-/// starting with `#` skipped).
+/// starting with `#` skipped). Each process needs an address of its own with a fixed port: a
+/// port that is not a number in 1..=65535, or an address given twice, is an error naming its
+/// line.
 pub fn parse_hostfile(text: &str) -> Result<Vec<String>, DistError> {
-    let hosts: Vec<String> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect();
+    let mut hosts: Vec<String> = Vec::new();
+    let mut lines: Vec<usize> = Vec::new();
+    for (at, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let port = line
+            .rsplit_once(':')
+            .and_then(|(_, p)| p.parse::<u16>().ok());
+        if !matches!(port, Some(p) if p > 0) {
+            return Err(DistError::Hostfile(format!(
+                "line {at} of the host file, '{line}', is not host:port (a port in 1..=65535)"
+            )));
+        }
+        if let Some(first) = hosts.iter().position(|h| h.eq_ignore_ascii_case(line)) {
+            return Err(DistError::Hostfile(format!(
+                "line {at} of the host file repeats '{line}' of line {}: each process needs an \
+                 address of its own",
+                lines[first]
+            )));
+        }
+        hosts.push(line.to_string());
+        lines.push(at);
+    }
     if hosts.is_empty() {
         return Err(DistError::Hostfile(
             "the host file lists no process".to_string(),
         ));
-    }
-    for (i, h) in hosts.iter().enumerate() {
-        if h.rsplit_once(':')
-            .and_then(|(_, p)| p.parse::<u16>().ok())
-            .is_none()
-        {
-            return Err(DistError::Hostfile(format!(
-                "line {} of the host file, '{h}', is not host:port",
-                i + 1
-            )));
-        }
     }
     Ok(hosts)
 }
@@ -509,4 +518,27 @@ pub fn peak_memory() -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_hostfile;
+
+    /// A host file's processes in order, comments and blank lines skipped; each fault names
+    /// the file's own line.
+    #[test]
+    fn host_files_parse_and_their_faults_name_the_line() {
+        let hosts = parse_hostfile("# two\n\n10.0.0.1:7000\n  host-b:7001  \n").unwrap();
+        assert_eq!(hosts, ["10.0.0.1:7000", "host-b:7001"]);
+        let error = |text: &str| parse_hostfile(text).unwrap_err().to_string();
+        assert!(error("# a\n127.0.0.1:1\nno-port\n").contains("line 3 of the host file"));
+        assert!(error("127.0.0.1:0\n").contains("is not host:port (a port in 1..=65535)"));
+        assert!(error("127.0.0.1:65536\n").contains("is not host:port"));
+        let repeated = error("a:1\n# b\nA:1\n");
+        assert!(
+            repeated.contains("line 3 of the host file repeats 'A:1' of line 1"),
+            "{repeated}"
+        );
+        assert!(error("# none\n\n").contains("lists no process"));
+    }
 }
