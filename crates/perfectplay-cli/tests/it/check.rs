@@ -784,3 +784,63 @@ fn a_long_run_reward_is_refused_by_name() {
         "{err}"
     );
 }
+
+/// A state of a step-bounded property, written as explain shows it (`(s=1), 2 steps left`,
+/// `(s=2), 1 steps taken`), is taken back by `--state`; without the count, every step is left
+/// (none taken). Values by hand: a walk up by 1/2, back to 0 by 1/4, into a sink by 1/4.
+#[test]
+fn states_of_step_bounded_properties_as_explain_shows_them() {
+    let walk = file(
+        "walk.prism",
+        "dtmc\nmodule m\n  s : [0..4];\n  [] s<3 -> 1/2 : (s'=s+1) + 1/4 : (s'=0) + 1/4 : (s'=4);\n  [] s>=3 -> true;\nendmodule\n",
+    );
+    let explain = |prop: &str, state: &str| {
+        let o = run(&[
+            "explain", &walk, "--prop", prop, "--state", state, "--exact", "-q",
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let out = text(&o.stdout);
+        let mut lines = out.lines();
+        (
+            lines.next().unwrap().to_string(),
+            lines.next().unwrap().to_string(),
+        )
+    };
+    let up = "P=? [ F<=3 s=3 ]";
+    // Two steps up from 1: 1/4; one from 2: 1/2; none left: 0.
+    assert_eq!(
+        explain(up, "(s=1), 2 steps left"),
+        (
+            "state: (s=1), 2 steps left".into(),
+            "value: 0.25 = 1/4".into()
+        )
+    );
+    assert_eq!(explain(up, "s=2, 1 steps left").1, "value: 0.5 = 1/2");
+    assert_eq!(explain(up, "(s=2), 0 steps left").1, "value: 0");
+    assert_eq!(explain(up, "(s=0)").0, "state: (s=0), 3 steps left");
+    // Reaching 3 at all: p2 = 1/2 + p0/4, p0 = p1/2 + p0/4, p1 = p2/2 + p0/4, so p2 = 5/9
+    // and p1 = 1/3; from 1 after a step, 3 is reached at step 2 or later.
+    let later = "P=? [ F>=2 s=3 ]";
+    assert_eq!(
+        explain(later, "(s=1), 1 steps taken"),
+        (
+            "state: (s=1), 1 steps taken".into(),
+            "value: 0.333333333333 = 1/3".into()
+        )
+    );
+    assert_eq!(explain(later, "(s=3), 2 steps or more taken").1, "value: 1");
+    for (state, error) in [
+        (
+            "(s=1), 4 steps left",
+            "the steps left are a number from 0 to 3",
+        ),
+        (
+            "s=1 2 steps left",
+            "write the state, then a comma and the count",
+        ),
+    ] {
+        let o = run(&["explain", &walk, "--prop", up, "--state", state, "-q"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(text(&o.stderr).contains(error), "{}", text(&o.stderr));
+    }
+}

@@ -165,9 +165,26 @@ impl Model for BoundedModel<'_> {
         crate::analysis::query::show_move(self.space, self.program, m)
     }
 
-    /// A state as PRISM prints it, `(x=1,b=true)`, with every step of the bound left.
+    /// A state as PRISM prints it, `(x=1,b=true)`, with the steps left after a comma as
+    /// [`Model::show_state`] writes them, `(x=1), 2 steps left`; every step of the bound
+    /// left if that is left out.
     fn parse_state(&self, text: &str) -> Result<State, String> {
-        Ok((self.space.parse_state(self.program, text)?, self.steps))
+        let suffixes = ["steps left", "step left"];
+        let (state, left) =
+            match crate::analysis::query::split_count(text, &suffixes, "(x=1), 2 steps left")? {
+                Some((state, left)) => {
+                    let left = left.parse::<u32>().ok().filter(|&l| l <= self.steps);
+                    let left = left.ok_or_else(|| {
+                        format!(
+                            "'{text}': the steps left are a number from 0 to {}",
+                            self.steps
+                        )
+                    })?;
+                    (state, left)
+                }
+                None => (text, self.steps),
+            };
+        Ok((self.space.parse_state(self.program, state)?, left))
     }
 
     fn total_name(&self) -> Option<String> {
@@ -371,9 +388,26 @@ impl Model for LowerModel<'_> {
         crate::analysis::query::show_move(self.tail.space, self.tail.program, m)
     }
 
-    /// A state as PRISM prints it, `(x=1,b=true)`, with no step taken.
+    /// A state as PRISM prints it, `(x=1,b=true)`, with the steps taken after a comma as
+    /// [`Model::show_state`] writes them, `(x=1), 2 steps taken` (`3 steps or more taken`
+    /// from the bound's first step on, where a count at or beyond it stops); no step taken if
+    /// that is left out.
     fn parse_state(&self, text: &str) -> Result<Counted, String> {
-        Ok((self.tail.space.parse_state(self.tail.program, text)?, 0))
+        let suffixes = ["steps or more taken", "steps taken", "step taken"];
+        let (state, taken) =
+            match crate::analysis::query::split_count(text, &suffixes, "(x=1), 2 steps taken")? {
+                Some((state, taken)) => {
+                    let taken = taken
+                        .parse::<u32>()
+                        .map_err(|_| format!("'{text}': the steps taken are a number from 0 on"))?;
+                    (state, taken.min(self.first))
+                }
+                None => (text, 0),
+            };
+        Ok((
+            self.tail.space.parse_state(self.tail.program, state)?,
+            taken,
+        ))
     }
 
     fn total_name(&self) -> Option<String> {

@@ -65,6 +65,33 @@ pub struct QueryModel<'a> {
     pub(crate) step: Option<(Vec<u32>, Vec<u32>)>,
 }
 
+/// A state of a product of the model's states with a count, as its `show_state` writes it
+/// (`(x=1), 2 steps left`), split into the model's state and the count's text, where the
+/// text ends in one of `suffixes`; `None` where it ends in none (the whole text is then the
+/// model's state). The model's state ends at its last parenthesis, or for one written
+/// without parentheses at its last comma; `example` shows how to write it where neither is
+/// there.
+pub(crate) fn split_count<'a>(
+    text: &'a str,
+    suffixes: &[&str],
+    example: &str,
+) -> Result<Option<(&'a str, &'a str)>, String> {
+    let text = text.trim();
+    let Some(rest) = suffixes.iter().find_map(|s| text.strip_suffix(s)) else {
+        return Ok(None);
+    };
+    let (state, count) = match rest.rfind(')') {
+        Some(end) => (&rest[..=end], &rest[end + 1..]),
+        None => rest
+            .rsplit_once(',')
+            .ok_or_else(|| format!("write the state, then a comma and the count: {example}"))?,
+    };
+    Ok(Some((
+        state.trim(),
+        count.trim_start_matches([' ', ',']).trim(),
+    )))
+}
+
 /// A move as the engine's games here label them: a choice as its action, `[act]`, or `[] of
 /// module m` for an unlabelled command; an outcome ([`OUTCOME`]) as the state it leads to.
 pub(crate) fn show_move(space: &Space, program: &Program, m: u32) -> String {

@@ -176,19 +176,8 @@ impl Model for ZeroModel<'_> {
     /// A state as PRISM prints it, `(x=1,b=true)`, with what was earned so far after a
     /// comma, `(x=1,b=true), 5/2 earned`; nothing earned if that is left out.
     fn parse_state(&self, text: &str) -> Result<State, String> {
-        let (state, earned) = match text.trim().strip_suffix("earned") {
-            // The state ends at its last parenthesis (or comma, for a state without).
-            Some(rest) => match rest.rfind(')') {
-                Some(end) => (
-                    &rest[..=end],
-                    rest[end + 1..].trim_start_matches([' ', ',']),
-                ),
-                None => rest
-                    .rsplit_once(',')
-                    .ok_or("write what was earned after a comma: (x=1), 5/2 earned")?,
-            },
-            None => (text, "0"),
-        };
+        let split = crate::analysis::query::split_count(text, &["earned"], "(x=1), 5/2 earned")?;
+        let (state, earned) = split.unwrap_or((text, "0"));
         let s = self.space.parse_state(self.program, state.trim())?;
         let bad = || format!("'{}' is not a reward earned here", earned.trim());
         let (n, d) = earned
