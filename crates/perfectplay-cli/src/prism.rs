@@ -319,7 +319,12 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
                 // stop the others.
                 Err(e) => {
                     if prints {
-                        say!("error: {shown}: {e:#}");
+                        let e: &(dyn std::error::Error + 'static) = e.as_ref();
+                        say!(
+                            "error: {shown}: {}{}",
+                            crate::causes(e),
+                            crate::flag_hint(e)
+                        );
                     }
                     failed = true;
                 }
@@ -481,7 +486,7 @@ fn report(
                 Ok(a) => a,
                 Err(e) => {
                     // One property's error does not stop the others.
-                    say!("error: {label}: {e}");
+                    say!("error: {label}: {e}{}", crate::flag_hint(&e));
                     failed = true;
                     results.push(ResultJson {
                         name: p.name.clone(),

@@ -100,6 +100,16 @@ pub enum DistError {
     /// The model or the game cannot be solved this way.
     #[error("{0}")]
     Unsupported(String),
+    /// The run explored more states than [`Options::max_states`] allows.
+    #[error(
+        "state limit reached: {explored} states explored (limit {limit}); raise the limit to go on"
+    )]
+    StateLimit {
+        /// The states explored in all when the run stopped.
+        explored: u64,
+        /// The limit.
+        limit: usize,
+    },
     /// The processes could not connect, or lost each other.
     #[error("{0}")]
     Network(String),

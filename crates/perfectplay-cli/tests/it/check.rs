@@ -685,6 +685,25 @@ fn ranges_of_constants_check_each_combination() {
         "{}",
         text(&o.stderr)
     );
+    // A combination's error says each cause once, with the flag it speaks of.
+    let o = run(&[
+        "check",
+        &model,
+        &props,
+        "--const",
+        "k=2,p=0.5,n=1:2",
+        "--max-states",
+        "2",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let stderr = text(&o.stderr);
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(
+        errors,
+        ["error: k=2, p=0.5, n=2: more than 2 states (the state limit) (--max-states)"],
+        "{stderr}"
+    );
     for (args, says) in [
         (
             vec!["check", &model, &props, "--const", "k=1:x,p=1,n=1"],

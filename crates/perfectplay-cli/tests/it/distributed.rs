@@ -143,6 +143,20 @@ fn bad_runs_are_errors() {
         &["solve", "pig", "--goal", "5", "--hostfile", &hosts],
         "--process",
     );
+    // The state limit across processes names its flag, as in one process.
+    fails_with(
+        &[
+            "solve",
+            "pig",
+            "--goal",
+            "30",
+            "--processes",
+            "2",
+            "--max-states",
+            "100",
+        ],
+        "raise the limit to go on (--max-states)",
+    );
 }
 
 /// A host file of two free ports on loopback, named `name`.

@@ -223,10 +223,10 @@ impl Work<'_> {
             let states: f64 = statuses.iter().map(|s| s.figures[0]).sum();
             if let Some(limit) = self.options.max_states {
                 if states > limit as f64 {
-                    return Err(DistError::Solve(format!(
-                        "state limit reached: {states} states explored (limit {limit}); raise \
-                         the limit to go on"
-                    )));
+                    return Err(DistError::StateLimit {
+                        explored: states as u64,
+                        limit,
+                    });
                 }
             }
             if total_sent(&statuses) == 0 {
