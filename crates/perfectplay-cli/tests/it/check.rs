@@ -848,6 +848,28 @@ fn states_of_step_bounded_properties_as_explain_shows_them() {
         )
     );
     assert_eq!(explain(later, "(s=3), 2 steps or more taken").1, "value: 1");
+    // The start added for several initial states is named as explain shows it: from 1, two
+    // steps up in a row (1/4); from 0, three (1/8).
+    let two = file(
+        "two_starts.prism",
+        "dtmc\nmodule m\n  s : [0..3];\n  [] s<3 -> 1/2 : (s'=s+1) + 1/2 : (s'=0);\n  [] s=3 -> true;\nendmodule\ninit s<2 endinit\n",
+    );
+    let o = run(&[
+        "explain",
+        &two,
+        "--prop",
+        "filter(max, P=? [ F<=3 s=3 ], \"init\")",
+        "--state",
+        "the initial states, 3 steps left",
+        "--exact",
+        "-q",
+    ]);
+    assert!(
+        text(&o.stdout).starts_with("state: the initial states, 3 steps left\nvalue: 0.25 = 1/4\n"),
+        "{}{}",
+        text(&o.stdout),
+        text(&o.stderr)
+    );
     for (state, error) in [
         (
             "(s=1), 4 steps left",

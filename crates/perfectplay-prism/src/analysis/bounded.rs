@@ -5,6 +5,7 @@
 //! solves it by one backward pass, exactly or in floats.
 
 use crate::analysis::error::{unsupported, AnalysisError};
+use crate::analysis::query::{parse_state_or_start, INITIAL_STATES};
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
 use crate::analysis::backups::{at_initial, count_layers, Backups, Bounded};
@@ -156,7 +157,7 @@ impl Model for BoundedModel<'_> {
 
     fn show_state(&self, &(s, left): &State) -> String {
         match s {
-            u32::MAX => format!("the initial states, {left} steps left"),
+            u32::MAX => format!("{INITIAL_STATES}, {left} steps left"),
             _ => format!("{}, {left} steps left", self.space.show(self.program, s)),
         }
     }
@@ -184,7 +185,10 @@ impl Model for BoundedModel<'_> {
                 }
                 None => (text, self.steps),
             };
-        Ok((self.space.parse_state(self.program, state)?, left))
+        Ok((
+            parse_state_or_start(self.space, self.program, state, u32::MAX)?,
+            left,
+        ))
     }
 
     fn total_name(&self) -> Option<String> {
@@ -372,7 +376,7 @@ impl Model for LowerModel<'_> {
 
     fn show_state(&self, &(s, taken): &Counted) -> String {
         match s {
-            u32::MAX => "the initial states".to_string(),
+            u32::MAX => INITIAL_STATES.to_string(),
             _ if taken == self.first => format!(
                 "{}, {taken} steps or more taken",
                 self.tail.space.show(self.tail.program, s)
@@ -404,8 +408,9 @@ impl Model for LowerModel<'_> {
                 }
                 None => (text, 0),
             };
+        let (space, program) = (self.tail.space, self.tail.program);
         Ok((
-            self.tail.space.parse_state(self.tail.program, state)?,
+            parse_state_or_start(space, program, state, u32::MAX)?,
             taken,
         ))
     }

@@ -65,6 +65,24 @@ pub struct QueryModel<'a> {
     pub(crate) step: Option<(Vec<u32>, Vec<u32>)>,
 }
 
+/// How a game here shows the start it adds where the model has several initial states (a
+/// filter over them), and how `--state` names it.
+pub(crate) const INITIAL_STATES: &str = "the initial states";
+
+/// The state that `text` names: the added start ([`INITIAL_STATES`]) as `start`, or a state
+/// of `space` as PRISM prints it.
+pub(crate) fn parse_state_or_start(
+    space: &Space,
+    program: &Program,
+    text: &str,
+    start: u32,
+) -> Result<u32, String> {
+    match text.trim() {
+        INITIAL_STATES => Ok(start),
+        text => space.parse_state(program, text),
+    }
+}
+
 /// A state of a product of the model's states with a count, as its `show_state` writes it
 /// (`(x=1), 2 steps left`), split into the model's state and the count's text, where the
 /// text ends in one of `suffixes`; `None` where it ends in none (the whole text is then the
@@ -354,7 +372,7 @@ impl Model for QueryModel<'_> {
 
     fn show_state(&self, &s: &Id) -> String {
         if s as usize == self.space.len() {
-            return "the initial states".to_string();
+            return INITIAL_STATES.to_string();
         }
         self.space.show(self.program, s)
     }
@@ -366,7 +384,8 @@ impl Model for QueryModel<'_> {
     }
 
     fn parse_state(&self, text: &str) -> Result<Id, String> {
-        let s = self.space.parse_state(self.program, text)?;
+        let start = self.space.len() as u32;
+        let s = parse_state_or_start(self.space, self.program, text, start)?;
         Ok(self.rep(s))
     }
 

@@ -164,7 +164,7 @@ impl Model for ZeroModel<'_> {
     fn show_state(&self, &(s, k): &State) -> String {
         let earned = Rat::new(k as i64, self.unit as i64);
         match s {
-            u32::MAX => "the initial states".to_string(),
+            u32::MAX => crate::analysis::query::INITIAL_STATES.to_string(),
             _ => format!("{}, {earned} earned", self.space.show(self.program, s)),
         }
     }
@@ -178,7 +178,12 @@ impl Model for ZeroModel<'_> {
     fn parse_state(&self, text: &str) -> Result<State, String> {
         let split = crate::analysis::query::split_count(text, &["earned"], "(x=1), 5/2 earned")?;
         let (state, earned) = split.unwrap_or((text, "0"));
-        let s = self.space.parse_state(self.program, state.trim())?;
+        let s = crate::analysis::query::parse_state_or_start(
+            self.space,
+            self.program,
+            state,
+            u32::MAX,
+        )?;
         let bad = || format!("'{}' is not a reward earned here", earned.trim());
         let (n, d) = earned
             .trim()
