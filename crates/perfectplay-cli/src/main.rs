@@ -637,40 +637,6 @@ fn one_line(message: &str) -> String {
         .collect()
 }
 
-/// The flag that an error speaks of without naming it, as a hint to end its line with: the
-/// core, the PRISM crate and the solve across processes name no flag, and the state limit
-/// they speak of is `--max-states`.
-pub(crate) fn flag_hint(e: &(dyn std::error::Error + 'static)) -> &'static str {
-    let limit = std::iter::successors(Some(e), |c| c.source()).any(|c| {
-        matches!(
-            c.downcast_ref(),
-            Some(perfectplay::SolveError::StateLimit { .. })
-        ) || matches!(
-            c.downcast_ref(),
-            Some(perfectplay_dist::DistError::StateLimit { .. })
-        ) || c
-            .downcast_ref::<perfectplay_prism::Error>()
-            .is_some_and(perfectplay_prism::Error::is_state_limit)
-    });
-    if limit {
-        " (--max-states)"
-    } else {
-        ""
-    }
-}
-
-/// An error and its causes, each once, joined by `: `: a wrapper that says no more than its
-/// cause (a phase's error carried as it is) adds nothing.
-pub(crate) fn causes(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut chain: Vec<String> = Vec::new();
-    for c in std::iter::successors(Some(e), |c| c.source()).map(|c| c.to_string()) {
-        if !chain.last().is_some_and(|last| last.ends_with(&c)) {
-            chain.push(c);
-        }
-    }
-    chain.join(": ")
-}
-
 fn main() -> ExitCode {
     say::open_fatal();
     interrupt::install();
@@ -717,7 +683,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             let e: &(dyn std::error::Error + 'static) = e.as_ref();
-            fatal!("error: {}{}", one_line(&causes(e)), flag_hint(e));
+            fatal!("error: {}{}", one_line(&say::causes(e)), say::flag_hint(e));
             ExitCode::from(2)
         }
     };

@@ -322,8 +322,8 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode> {
                         let e: &(dyn std::error::Error + 'static) = e.as_ref();
                         say!(
                             "error: {shown}: {}{}",
-                            crate::causes(e),
-                            crate::flag_hint(e)
+                            crate::say::causes(e),
+                            crate::say::flag_hint(e)
                         );
                     }
                     failed = true;
@@ -486,7 +486,7 @@ fn report(
                 Ok(a) => a,
                 Err(e) => {
                     // One property's error does not stop the others.
-                    say!("error: {label}: {e}{}", crate::flag_hint(&e));
+                    say!("error: {label}: {e}{}", crate::say::flag_hint(&e));
                     failed = true;
                     results.push(ResultJson {
                         name: p.name.clone(),

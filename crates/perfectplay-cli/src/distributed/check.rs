@@ -155,7 +155,10 @@ pub fn check(
                     continue;
                 }
                 let error = said_of_property(&e);
-                say!("error: {label}: {error}{}", crate::flag_hint(e.as_ref()));
+                say!(
+                    "error: {label}: {error}{}",
+                    crate::say::flag_hint(e.as_ref())
+                );
                 (None, None, Some(error))
             }
         };
