@@ -885,3 +885,36 @@ fn states_of_step_bounded_properties_as_explain_shows_them() {
         assert!(text(&o.stderr).contains(error), "{}", text(&o.stderr));
     }
 }
+
+/// An `Fc` reward on a game: the states where the maximiser has left its strategy (a second
+/// copy, "keeping to the strategy found from here") are listed by `strategy` and taken back
+/// by `explain --state`. By hand: [b] scores 3 and then [c] 1 (4), against [a]'s 2 and then
+/// 1 or nothing (2.5); after [a], the state (t=1,s=1) of the second copy is worth the 1 of [c].
+#[test]
+fn states_of_the_second_copy_of_a_total_reward_game_parse_back() {
+    let game = file(
+        "fc_game.prism",
+        "smg\nplayer p1 [a], [b], [c] endplayer\nplayer p2 [d] endplayer\nglobal t : [0..1] init 0;\nmodule m1\n  s : [0..3] init 0;\n  [a] t=0 & s=0 -> 1/2:(s'=1)&(t'=1) + 1/2:(s'=3)&(t'=1);\n  [b] t=0 & s=0 -> (s'=2)&(t'=1);\n  [c] t=0 & s>0 & s<3 -> (s'=3)&(t'=1);\nendmodule\nmodule m2\n  [d] t=1 -> (t'=0);\nendmodule\nrewards \"r\" [a] true : 2; [b] true : 3; [c] true : 1; endrewards\nlabel \"done\" = s=3;\n",
+    );
+    let prop = "<<p1>> R{\"r\"}max=? [ Fc \"done\" ]";
+    let o = run(&["strategy", &game, "--prop", prop, "--out", "-", "-q"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(json["value"], 4.0);
+    let kept = json["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["state"].as_str().unwrap().to_string())
+        .find(|s| s.contains("keeping to the strategy"))
+        .expect("a state of the second copy");
+    let o = run(&[
+        "explain", &game, "--prop", prop, "--state", &kept, "--exact", "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stdout).starts_with(&format!("state: {kept}\nvalue: 1\n")),
+        "{}",
+        text(&o.stdout)
+    );
+}

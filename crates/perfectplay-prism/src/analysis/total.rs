@@ -415,6 +415,14 @@ impl<'a> AnalysisModel<'a> {
     }
 }
 
+impl AnalysisModel<'_> {
+    /// What follows a state of the second copy, where the maximiser keeps to its strategy.
+    fn keeping(&self) -> String {
+        let side = crate::analysis::query::side_label(&self.model.coalition, Player::Max);
+        format!(", {side} keeping to the strategy found from here")
+    }
+}
+
 impl Model for AnalysisModel<'_> {
     type State = Layered;
     type Move = u32;
@@ -469,8 +477,7 @@ impl Model for AnalysisModel<'_> {
     fn show_state(&self, &(s, left): &Layered) -> String {
         let shown = self.model.show_state(&s);
         if left {
-            let side = crate::analysis::query::side_label(&self.model.coalition, Player::Max);
-            format!("{shown}, {side} keeping to the strategy found from here")
+            format!("{shown}{}", self.keeping())
         } else {
             shown
         }
@@ -480,8 +487,14 @@ impl Model for AnalysisModel<'_> {
         self.model.show_move(m)
     }
 
+    /// A state as PRISM prints it, `(x=1)`, or as [`Model::show_state`] writes one of the
+    /// second copy, where the maximiser keeps to its strategy: `(x=1), max keeping to the
+    /// strategy found from here`.
     fn parse_state(&self, text: &str) -> Result<Layered, String> {
-        Ok((self.model.parse_state(text)?, false))
+        match text.trim().strip_suffix(self.keeping().as_str()) {
+            Some(state) => Ok((self.model.parse_state(state)?, true)),
+            None => Ok((self.model.parse_state(text)?, false)),
+        }
     }
 
     fn total_name(&self) -> Option<String> {
