@@ -215,10 +215,7 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
         let pick = match x.kind {
             NodeKind::Terminal => {
                 // A terminal state's value is its payoff.
-                let end = x
-                    .value
-                    .to_rat()
-                    .and_then(|payoff| total.checked_add(payoff));
+                let end = x.value.to_rat().map(|payoff| total + payoff);
                 match end.and_then(|t| solved.show_end(id, t)) {
                     Some(end) => outln!("game over: {end}"),
                     None => outln!(
@@ -274,7 +271,6 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
             }
             NodeKind::Unset => bail!("the model left a state without a kind"),
         };
-        let overflow = || anyhow!("the total does not fit in a 64-bit fraction");
         let b = &x.branches[pick];
         let step = e.follow(pick, &mut rng);
         if matches!(x.kind, NodeKind::Chance) {
@@ -285,10 +281,7 @@ fn interactive(solved: &dyn Solved, mut side: Option<Player>, seed: u64) -> Resu
             let o = &b.outcomes[i];
             outln!("  chance: {} (probability {})", o.label, o.probability);
         }
-        total = step
-            .reward
-            .and_then(|r| total.checked_add(r))
-            .ok_or_else(overflow)?;
+        total = total + step.reward;
         id = step.next;
         e = solved.explain(id)?;
         if !matches!(e.explanation.kind, NodeKind::Terminal) {

@@ -100,8 +100,10 @@ const CONVERSION: f64 = 4.0 * U;
 /// A fraction as the nearest float, and whether the float is not exactly the fraction (it is
 /// for a whole number, or a denominator that is a power of two, both below 2^53).
 fn float_of(x: Rat) -> (f64, bool) {
-    let small = x.numer().unsigned_abs() < 1 << 53 && x.denom() < 1 << 53;
-    (x.to_f64(), !(small && x.denom().is_power_of_two()))
+    let exact = x
+        .parts()
+        .is_some_and(|(n, d)| n.unsigned_abs() < 1 << 53 && d < 1 << 53 && d.is_power_of_two());
+    (x.to_f64(), !exact)
 }
 
 /// The bound on the distance between a fraction and its float `f`.

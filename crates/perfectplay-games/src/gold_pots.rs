@@ -224,7 +224,7 @@ impl Model for GoldPots {
     fn show_end(&self, _end: &State, total: perfectplay::Rat) -> Option<String> {
         // The total is the first player's gold, a whole number.
         let all: i64 = self.pots.iter().map(|&p| i64::from(p)).sum();
-        let first = total.numer();
+        let (first, _) = total.parts()?;
         Some(format!(
             "the first player has {first} gold, the second {}",
             all - first

@@ -249,8 +249,6 @@ impl Loaded {
             .reduce(|a, b| CExpr::Binary(BinOp::And, Box::new(a), Box::new(b)));
         let space =
             build_until(&program, max_states, stop.as_ref(), progress).map_err(Error::Build)?;
-        let mut program = program;
-        program.rounded_probabilities = space.rounded > 0;
         Ok(Loaded {
             program,
             space,

@@ -26,7 +26,7 @@ impl Given {
         if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
             return match obj.extract::<i64>() {
                 Ok(n) => Ok(Given::Exact(Rat::integer(n))),
-                Err(_) => Err(too_large(obj, what)),
+                Err(_) => long(obj, None, what).map(Given::Exact),
             };
         }
         if obj.is_instance_of::<PyFloat>() {
@@ -34,12 +34,14 @@ impl Given {
         }
         if let (Ok(n), Ok(d)) = (obj.getattr("numerator"), obj.getattr("denominator")) {
             if !obj.is_instance_of::<PyBool>() {
-                let (Ok(n), Ok(d)) = (n.extract::<i64>(), d.extract::<i64>()) else {
-                    return Err(too_large(obj, what));
+                let (Ok(small_n), Ok(small_d)) = (n.extract::<i64>(), d.extract::<i64>()) else {
+                    return long(&n, Some(&d), what).map(Given::Exact);
                 };
-                return Rat::checked_new(n, d)
+                return Rat::checked_new(small_n, small_d)
                     .map(Given::Exact)
-                    .ok_or_else(|| too_large(obj, what));
+                    .ok_or_else(|| {
+                        PyValueError::new_err(format!("{what} {} has denominator 0", show(obj)))
+                    });
             }
         }
         Err(PyTypeError::new_err(format!(
@@ -56,12 +58,9 @@ impl Given {
     pub fn to_rat(self, what: &str, floats: bool) -> Result<Rat, String> {
         match self {
             Given::Exact(r) => Ok(r),
-            Given::Float(x) if floats => binary_fraction(x).ok_or_else(|| {
-                format!(
-                    "{what} {x:?} is not a finite float with an exact fraction of 64-bit \
-                     numerator and denominator"
-                )
-            }),
+            Given::Float(x) if floats => {
+                binary_fraction(x).ok_or_else(|| format!("{what} {x:?} is not a finite float"))
+            }
             Given::Float(x) => Err(format!(
                 "{what} {x:?} is a float, which is seldom the number meant (0.1 is not 1/10); \
                  give an int or a fractions.Fraction, or solve with accept_floats=True to read \
@@ -71,11 +70,25 @@ impl Given {
     }
 }
 
-fn too_large(obj: &Bound<'_, PyAny>, what: &str) -> PyErr {
-    PyValueError::new_err(format!(
-        "{what} {} does not fit the engine's exact numbers (a 64-bit numerator and denominator)",
-        show(obj)
-    ))
+/// The fraction `n / d` (or the integer `n`) of Python ints beyond 64 bits, read through
+/// their decimal text.
+fn long(n: &Bound<'_, PyAny>, d: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Rat> {
+    let digits = |x: &Bound<'_, PyAny>| -> PyResult<String> {
+        if !x.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "{what}: the numerator and denominator of {} are not ints",
+                show(x)
+            )));
+        }
+        // `str` of an int of more than 4,300 digits raises Python's own ValueError.
+        text(&x.str()?)
+    };
+    let text = match d {
+        Some(d) => format!("{}/{}", digits(n)?, digits(d)?),
+        None => digits(n)?,
+    };
+    text.parse::<Rat>()
+        .map_err(|e| PyValueError::new_err(format!("{what}: {e}")))
 }
 
 /// `repr(obj)`, or a placeholder when even that fails.
@@ -92,7 +105,7 @@ pub fn text(s: &Bound<'_, PyString>) -> PyResult<String> {
     Ok(s.to_cow()?.into_owned())
 }
 
-/// The exact value of a finite float, when its numerator and denominator fit.
+/// The exact value of a finite float.
 fn binary_fraction(x: f64) -> Option<Rat> {
     if !x.is_finite() {
         return None;
@@ -119,8 +132,14 @@ fn binary_fraction(x: f64) -> Option<Rat> {
         let n = m.checked_mul(1i128.checked_shl(e as u32)?)?;
         return i64::try_from(sign * n).ok().map(Rat::integer);
     }
-    let d = 1i128.checked_shl((-e) as u32).filter(|&d| d > 0)?;
-    Rat::checked_new(i64::try_from(sign * m).ok()?, i64::try_from(d).ok()?)
+    // Down by 2^62 at a time: at most 18 steps for the smallest subnormal.
+    let (mut r, mut shift) = (Rat::checked_wide(sign * m, 1)?, -e);
+    while shift > 0 {
+        let step = shift.min(62);
+        r = r * Rat::new(1, 1 << step);
+        shift -= step;
+    }
+    Some(r)
 }
 
 /// `fractions.Fraction`, imported once.
@@ -155,6 +174,19 @@ pub fn fraction(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
     Ok(fraction_type(py)?.call1((numerator, denominator))?.unbind())
 }
 
+/// The `int` of an engine's integer text (with its sign), of any length.
+pub fn whole(py: Python<'_>, text: &str) -> PyResult<Py<PyAny>> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(PyValueError::new_err(format!("'{text}' is not an integer")));
+    }
+    let n = integer(py, digits)?;
+    Ok(if negative { n.neg()? } else { n }.unbind())
+}
+
 /// Digits read as a Python `int` by halves, each piece short enough for `int(str)`.
 fn integer<'py>(py: Python<'py>, digits: &str) -> PyResult<Bound<'py, PyAny>> {
     const PIECE: usize = 4000;
@@ -171,7 +203,10 @@ fn integer<'py>(py: Python<'py>, digits: &str) -> PyResult<Bound<'py, PyAny>> {
 
 /// A `Fraction` of a [`Rat`].
 pub fn rat_fraction(py: Python<'_>, r: Rat) -> PyResult<Py<PyAny>> {
-    Ok(fraction_type(py)?.call1((r.numer(), r.denom()))?.unbind())
+    match r.parts() {
+        Some((n, d)) => Ok(fraction_type(py)?.call1((n, d))?.unbind()),
+        None => fraction(py, &r.to_string()),
+    }
 }
 
 /// The exact part of a value: a `Fraction`, or `None` in float mode.

@@ -78,7 +78,10 @@ fn outcomes_list<'py>(py: Python<'py>, outcomes: &[Outcome]) -> PyResult<Bound<'
 /// A number back in Python: an int or `Fraction`, or the float given.
 fn given(py: Python<'_>, g: Given) -> PyResult<Py<PyAny>> {
     match g {
-        Given::Exact(r) if r.denom() == 1 => Ok(r.numer().into_pyobject(py)?.into_any().unbind()),
+        Given::Exact(r) if r.is_integer() => match r.parts() {
+            Some((n, _)) => Ok(n.into_pyobject(py)?.into_any().unbind()),
+            None => crate::convert::whole(py, &r.to_string()),
+        },
         Given::Exact(r) => crate::convert::rat_fraction(py, r),
         Given::Float(x) => Ok(x.into_pyobject(py)?.into_any().unbind()),
     }

@@ -65,7 +65,7 @@ def test_a_bad_node_raises_a_value_error_naming_the_state(node, words):
     (lambda: Move("x", 1, chance=[(1, 2, 0)]), ["both"]),
     (lambda: Chance([(F(1, 2),)]), ["tuple"]),
     (lambda: Chance([(None, 1, 0)]), ["probability", "None"]),
-    (lambda: Terminal(2**70), ["does not fit"]),
+    (lambda: Terminal(2**20000), ["digits"]),
     (lambda: Decision("max", ["a move"]), ["perfectplay.Move"]),
 ])
 def test_bad_arguments_of_a_node_raise_where_it_is_made(make, words):

@@ -326,6 +326,41 @@ def test_floats_only_when_asked_for():
         perfectplay.solve(G([0.1, 0.2, 0.7]), accept_floats=True)
 
 
+def test_numbers_beyond_64_bits_are_kept_exactly():
+    # A coin that lands on its edge with probability 3**-50, paying 2**70 then.
+    tiny = F(1, 3**50)
+
+    class Edge(perfectplay.Game):
+        def start(self):
+            return 0
+
+        def expand(self, s):
+            if s == 1:
+                return Terminal(2**70)
+            if s == 2:
+                return Terminal(1)
+            if s == 3:
+                return Terminal(F(1, 2**80))
+            return Chance([(tiny, 1, 0), (1 - tiny - tiny, 2, 0), (tiny, 3, 0)])
+
+    want = tiny * 2**70 + (1 - 2 * tiny) + tiny * F(1, 2**80)
+    solved = perfectplay.solve(Edge(), exact=True)
+    assert solved.exact == want
+    assert perfectplay.solve(Edge()).value == pytest.approx(float(want), rel=1e-15)
+    assert Terminal(2**70).payoff == 2**70
+    assert Terminal(-tiny).payoff == -tiny
+
+    # A float's exact binary fraction, however small.
+    class Tiny(perfectplay.Game):
+        def start(self):
+            return 0
+
+        def expand(self, s):
+            return Terminal(1e-300)
+
+    assert perfectplay.solve(Tiny(), accept_floats=True, exact=True).exact == F(1e-300)
+
+
 def test_a_game_names_its_total():
     class Steps(Race):
         def total_name(self):

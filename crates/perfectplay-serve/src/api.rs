@@ -201,11 +201,6 @@ impl<'a> Explorer<'a> {
         let mut rng = Rng::new(seed);
         let mut total = Rat::ZERO;
         let mut steps = Vec::new();
-        let overflow = || {
-            perfectplay::SolveError::Unsupported(
-                "the total does not fit in a 64-bit fraction".into(),
-            )
-        };
         loop {
             let e = self.solved.explain(id)?;
             let x = &e.explanation;
@@ -225,8 +220,7 @@ impl<'a> Explorer<'a> {
                     let end = x
                         .value
                         .to_rat()
-                        .and_then(|p| total.checked_add(p))
-                        .and_then(|t| self.solved.show_end(id, t));
+                        .and_then(|p| self.solved.show_end(id, total + p));
                     steps.push(step);
                     return Ok(Play {
                         seed,
@@ -253,9 +247,8 @@ impl<'a> Explorer<'a> {
                 step.outcome = Some(o.label.clone());
                 step.probability = Some(o.probability.to_string());
             }
-            let reward = followed.reward.ok_or_else(overflow)?;
-            step.reward = reward.to_f64();
-            total = total.checked_add(reward).ok_or_else(overflow)?;
+            step.reward = followed.reward.to_f64();
+            total = total + followed.reward;
             id = followed.next;
             steps.push(step);
             if steps.len() >= MAX_PLAY {

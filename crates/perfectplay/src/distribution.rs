@@ -196,15 +196,9 @@ pub(crate) enum Entries<N> {
 /// A run may span at most this many totals more than eight times the totals in it.
 const RUN_SLACK: i64 = 1 << 12;
 
-fn overflow() -> SolveError {
-    SolveError::TooLarge {
-        what: "a total does not fit in a 64-bit fraction".to_string(),
-    }
-}
-
 /// The integer `r`, if it is one.
 fn integer(r: Rat) -> Option<i64> {
-    let (n, d) = r.raw();
+    let (n, d) = r.raw()?;
     let (n, d) = (n as i128, d as i128);
     (n % d == 0).then(|| (n / d) as i64)
 }
@@ -332,11 +326,11 @@ impl<N: Number> Masses<N> {
             if src.is_empty() {
                 return Ok(());
             }
-            let first = from.checked_add(s).ok_or_else(overflow)?;
-            let last = first
-                .checked_add(src.len() as i64 - 1)
-                .ok_or_else(overflow)?;
-            if self.cover(first, last) {
+            // A run that would pass 64-bit totals goes entry by entry, as exact fractions.
+            let span = from
+                .checked_add(s)
+                .and_then(|first| Some((first, first.checked_add(src.len() as i64 - 1)?)));
+            if let Some((first, _)) = span.filter(|&(first, last)| self.cover(first, last)) {
                 let Masses::Run { lo, mass, count } = self else {
                     unreachable!("covered by a run")
                 };
@@ -350,7 +344,7 @@ impl<N: Number> Masses<N> {
             }
         }
         for (total, m) in src.iter() {
-            self.add(total.checked_add(shift).ok_or_else(overflow)?, scaled(m, p));
+            self.add(total + shift, scaled(m, p));
         }
         Ok(())
     }
@@ -715,7 +709,7 @@ fn by_totals<N: Number>(
                 continue;
             }
             for (to, p, r) in &steps[k] {
-                let at = total.checked_add(*r).ok_or_else(overflow)?;
+                let at = total + *r;
                 match local.get(to) {
                     Some(_) if r.is_zero() => {}
                     Some(&j) => schedule.entry(at).or_default().push((j, mass.mul(p))),
@@ -764,14 +758,11 @@ impl<S: Clone + Eq + std::hash::Hash, N: Number> Solution<S, N> {
             NodeKind::Decision(_) => {
                 let chosen = self.chosen_at(id as usize).unwrap_or(0);
                 let m = node.moves().nth(chosen).expect("the chosen move exists");
-                let overflow = || SolveError::TooLarge {
-                    what: "a reward does not fit in a 64-bit fraction".to_string(),
-                };
                 Step::Go(
                     m.outcomes
                         .iter()
                         .map(|b| {
-                            let r = b.reward.checked_add(m.reward).ok_or_else(overflow)?;
+                            let r = b.reward + m.reward;
                             Ok((index(&b.next)?, N::from_rat(b.probability), r))
                         })
                         .collect::<Result<_, SolveError>>()?,
@@ -826,9 +817,7 @@ mod tests {
             let mut want_shifted = BTreeMap::from([(Rat::ZERO, 1.0)]);
             for shift in [Rat::new(1, 3), Rat::from(10)] {
                 for &(t, m) in &want {
-                    *want_shifted
-                        .entry(t.checked_add(shift).unwrap())
-                        .or_insert(0.0) += m * 0.5;
+                    *want_shifted.entry(t + shift).or_insert(0.0) += m * 0.5;
                 }
             }
             let got = shifted.entries().into_list();
@@ -878,13 +867,16 @@ mod tests {
     }
 
     #[test]
-    fn a_total_beyond_64_bits_is_an_error_not_a_wrap() {
+    fn a_total_beyond_64_bits_is_exact_not_a_wrap() {
+        let beyond: Rat = "9223372036854775808".parse().unwrap();
         let mut masses = Masses::<f64>::start();
         let src = Masses::<f64>::start().entries();
         masses.add_shifted(&src, Rat::from(i64::MAX), None).unwrap();
         let src = masses.entries();
         let mut next = Masses::<f64>::default();
-        assert!(next.add_shifted(&src, Rat::from(1), None).is_err());
+        next.add_shifted(&src, Rat::from(1), None).unwrap();
+        let totals: Vec<Rat> = next.entries().iter().map(|(t, _)| t).collect();
+        assert_eq!(totals, [Rat::from(1), beyond]);
         // The same at the end of a run.
         let mut run = Masses::<f64>::default();
         run.add(Rat::from(i64::MAX - 1), 1.0);
@@ -892,6 +884,8 @@ mod tests {
         assert!(matches!(run, Masses::Run { .. }));
         let src = run.entries();
         let mut next = Masses::<f64>::default();
-        assert!(next.add_shifted(&src, Rat::from(1), None).is_err());
+        next.add_shifted(&src, Rat::from(1), None).unwrap();
+        let totals: Vec<Rat> = next.entries().iter().map(|(t, _)| t).collect();
+        assert_eq!(totals, [Rat::from(i64::MAX), beyond]);
     }
 }

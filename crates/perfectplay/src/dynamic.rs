@@ -137,9 +137,8 @@ pub struct Followed {
     pub next: usize,
     /// The outcome chance drew for a random move (an index into the branch's outcomes).
     pub outcome: Option<usize>,
-    /// The reward earned on the way (the move's and its outcome's); `None` where the sum
-    /// does not fit in a 64-bit fraction.
-    pub reward: Option<Rat>,
+    /// The reward earned on the way (the move's and its outcome's).
+    pub reward: Rat,
 }
 
 impl Explained {
@@ -152,14 +151,14 @@ impl Explained {
             return Followed {
                 next: next[0].1,
                 outcome: None,
-                reward: Some(b.reward),
+                reward: b.reward,
             };
         }
         let i = rng.pick(next.iter().map(|o| o.0));
         Followed {
             next: next[i].1,
             outcome: Some(i),
-            reward: b.reward.checked_add(b.outcomes[i].reward),
+            reward: b.reward + b.outcomes[i].reward,
         }
     }
 }

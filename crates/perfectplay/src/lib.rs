@@ -220,7 +220,7 @@ pub use distribution::{Distribution, DistributionOptions, DistributionProgress};
 pub use error::SolveError;
 pub use model::{Branch, Model, Move, Node, NodeBuilder, NodeKind, Player, MAX_TRANSIENT_DEPTH};
 pub use number::{Bounded, Exact, Number};
-pub use rat::Rat;
+pub use rat::{ParseRatError, Rat};
 pub use report::{Method, Progress, Stats, Watch};
 pub use simulate::{Rng, Simulation};
 pub use solution::{BranchValue, Solution, StateExplanation, StrategyRow};

@@ -726,7 +726,8 @@ impl Tally {
     /// Counts an outcome of the open distribution.
     #[inline]
     fn outcome(&mut self, p: Rat) {
-        let (n, d) = p.raw();
+        // A big fraction counts as an outcome out of range: checked in detail later.
+        let (n, d) = p.raw().unwrap_or((0, 1));
         if self.den == 0 {
             self.den = d;
         }
@@ -938,10 +939,13 @@ fn check_distribution<S, M>(outcomes: &[Branch<S, M>]) -> Result<(), String> {
     }
     // Fast path: every denominator divides the largest one, `d`; then the sum is one exactly
     // when the numerators scaled to `d` add up to `d`.
-    let d = outcomes.iter().map(|b| b.probability.raw().1).max();
-    if let Some(d) = d {
+    let d = outcomes
+        .iter()
+        .map(|b| b.probability.raw().map(|(_, d)| d))
+        .try_fold(0, |d, den| Some(den?.max(d)));
+    if let Some(d) = d.filter(|&d| d > 0) {
         let scaled = outcomes.iter().try_fold(0u128, |acc, b| {
-            let (n, den) = b.probability.raw();
+            let (n, den) = b.probability.raw()?;
             if den == d {
                 // The usual case, and no division.
                 return Some(acc + n as u128);
@@ -951,13 +955,6 @@ fn check_distribution<S, M>(outcomes: &[Branch<S, M>]) -> Result<(), String> {
         if scaled == Some(d as u128) {
             return Ok(());
         }
-    }
-    // Machine arithmetic while it fits (the common case), big rationals after.
-    let small = outcomes
-        .iter()
-        .try_fold(Rat::ZERO, |acc, b| acc.checked_add(b.probability));
-    if small == Some(Rat::ONE) {
-        return Ok(());
     }
     let sum = crate::number::exact_sum(outcomes.iter().map(|b| b.probability));
     if sum != <crate::Exact as crate::Number>::one() {

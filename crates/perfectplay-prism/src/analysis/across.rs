@@ -240,17 +240,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     for &(action, _, from, to) in &ex.choices {
                         let reward = earned(action)?;
                         for (i, &(p, t)) in ex.dist[from..to].iter().enumerate() {
-                            let p = if k == 1 {
-                                p
-                            } else {
-                                p.checked_mul(Rat::new(1, k)).ok_or_else(|| {
-                                    format!(
-                                        "in state {}: a probability shared among {k} commands \
-                                         is too long a fraction",
-                                        here()
-                                    )
-                                })?
-                            };
+                            let p = if k == 1 { p } else { p * Rat::new(1, k) };
                             node.add_outcome(i as u32 | OUTCOME, p, reward, At::State(t, next));
                         }
                     }

@@ -309,9 +309,7 @@ impl<'a> Backups<'a> {
         let choice = |c: usize| {
             (space.outcomes_of(c).iter())
                 .filter(|&&(_, t)| y[t as usize] == 1.0)
-                .try_fold(Rat::ZERO, |sum, &(p, _)| {
-                    sum.checked_add(space.probability(p))
-                })
+                .fold(Rat::ZERO, |sum, &(p, _)| sum + space.probability(p))
         };
         (0..y.len()).all(|s| {
             if let Some(v) = fixed(s) {
@@ -321,10 +319,7 @@ impl<'a> Backups<'a> {
                 true => Rat::ONE,
                 false => Rat::ZERO,
             };
-            let sums = space.choices_of(s as u32).map(choice);
-            let Some(sums) = sums.collect::<Option<Vec<Rat>>>() else {
-                return false;
-            };
+            let sums: Vec<Rat> = space.choices_of(s as u32).map(choice).collect();
             let (least, most) = (sums.iter().min(), sums.iter().max());
             match (self.dtmc, *self.players.get(s).unwrap_or(&self.players[0])) {
                 // A uniform mix of sums within [0, 1] is 0 or 1 only if every sum is.

@@ -229,8 +229,7 @@ pub(crate) fn inexact(
             }),
         _ => false,
     };
-    program.rounded_probabilities
-        || commands
+    commands
         || rewards
         || program.init.as_ref().is_some_and(CExpr::inexact)
         || through.is_some_and(CExpr::inexact)

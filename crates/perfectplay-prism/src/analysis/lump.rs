@@ -129,10 +129,10 @@ fn signature(
     let mut reward = Rat::ZERO;
     for c in choices {
         let r = model.reward_of(c);
-        reward = reward.checked_add(if k == 1 { r } else { r.checked_mul(share)? })?;
+        reward = reward + if k == 1 { r } else { r * share };
         for &(p, t) in space.outcomes_of(c) {
             let p = space.probability(p);
-            let p = if k == 1 { p } else { p.checked_mul(share)? };
+            let p = if k == 1 { p } else { p * share };
             let to = class[t as usize];
             let sum = &mut sums[to as usize];
             *sum = Some(match *sum {
@@ -140,7 +140,7 @@ fn signature(
                     outs.push((to, Rat::ZERO));
                     p
                 }
-                Some(q) => q.checked_add(p)?,
+                Some(q) => q + p,
             });
         }
     }

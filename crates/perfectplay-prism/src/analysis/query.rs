@@ -300,11 +300,7 @@ impl QueryModel<'_> {
             for c in self.space.choices_of(s) {
                 for &(p, t) in self.space.outcomes_of(c) {
                     let p = self.space.probability(p);
-                    let p = if k == 1 {
-                        p
-                    } else {
-                        p.checked_mul(share).expect("a small fraction")
-                    };
+                    let p = if k == 1 { p } else { p * share };
                     node.add_outcome(t | OUTCOME, p, self.reward.at(c), to(self.rep(t)));
                 }
             }
@@ -450,11 +446,7 @@ pub(crate) fn expand_choices<S>(
         for c in choices {
             for &(p, t) in space.outcomes_of(c) {
                 let p = space.probability(p);
-                let p = if k == 1 {
-                    p
-                } else {
-                    p.checked_mul(Rat::new(1, k)).expect("a small fraction")
-                };
+                let p = if k == 1 { p } else { p * Rat::new(1, k) };
                 node.add_outcome(t | OUTCOME, p, reward(c), next(c, t));
             }
         }

@@ -469,8 +469,9 @@ fn whole_units(reward: &[Rat]) -> Result<(u64, Vec<u32>), AnalysisError> {
         AnalysisError::TooLarge("R[ F0 φ ]: the rewards' common denominator is too large".into())
     };
     let mut unit: u64 = 1;
+    let parts = |r: &Rat| r.parts().ok_or_else(too_fine);
     for r in reward {
-        let d = r.denom();
+        let (_, d) = parts(r)?;
         unit = unit
             .checked_mul(d / gcd(unit, d))
             .filter(|&u| u <= MAX_UNITS)
@@ -479,8 +480,9 @@ fn whole_units(reward: &[Rat]) -> Result<(u64, Vec<u32>), AnalysisError> {
     let units = reward
         .iter()
         .map(|r| {
-            (r.numer() as u64)
-                .checked_mul(unit / r.denom())
+            let (n, d) = parts(r)?;
+            (n as u64)
+                .checked_mul(unit / d)
                 .filter(|&u| u <= MAX_UNITS / 2)
                 .map(|u| u as u32)
                 .ok_or_else(|| {

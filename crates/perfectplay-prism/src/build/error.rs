@@ -76,10 +76,11 @@ pub enum CommandProblem {
     /// A probability below 0 or above 1.
     #[error("probability {0} is outside [0, 1]")]
     ProbabilityOutside(String),
-    /// A probability too small for any fraction the engine holds (below about 1e-38).
+    /// A probability computed in floating point too small for the 128-bit fractions
+    /// expressions are evaluated in (below about 1e-38).
     #[error(
-        "probability {0} is too small for the engine's fractions (PRISM computes it in \
-         floating point; perfectplay keeps probabilities as 64-bit fractions)"
+        "probability {0} is too small for the 128-bit fractions expressions are evaluated in \
+         (PRISM computes it in floating point): write it as an exact fraction"
     )]
     TooSmall(String),
     /// An update sets a variable outside its range.
@@ -115,12 +116,11 @@ pub enum StateProblem {
         /// The second command that sets it.
         command: String,
     },
-    /// A probability that the engine's 64-bit fractions hold only by moving it more than
-    /// rounding allows.
+    /// A probability computed in floating point that the engine's fractions of 2^-60 hold
+    /// only by moving it more than rounding allows.
     #[error(
-        "a probability of {probability} (computed in floating point, or a fraction too long \
-         for the engine's 64-bit fractions) would be rounded by more than a relative \
-         {tolerance} to fit them"
+        "a probability of {probability}, computed in floating point, would be rounded by more \
+         than a relative {tolerance} to a fraction of 2^-60 (write it as an exact fraction)"
     )]
     Rounding {
         /// The probability, in floating point (`1.2e-21`).
@@ -128,9 +128,6 @@ pub enum StateProblem {
         /// The relative change allowed (`1e-9`).
         tolerance: String,
     },
-    /// A probability whose exact fraction does not fit the engine's 64-bit ones.
-    #[error("a probability {0} too large a fraction for the solver")]
-    TooLong(String),
 }
 
 /// Why the initial states could not be found.

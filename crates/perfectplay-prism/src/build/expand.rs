@@ -1,6 +1,6 @@
 //! Expanding states for the build ([`super::build_packed`]): a state's enabled commands, the
 //! products of synchronised distributions over packed next states, their probabilities as the
-//! engine's fractions (rounded where they are computed in floating point or do not fit), a
+//! engine's fractions (exact, or rounded where they are computed in floating point), a
 //! wave of states at a time on every thread, each thread with its own scratch.
 
 use std::borrow::Cow;
@@ -39,8 +39,8 @@ pub(crate) struct Ctx<'a, K> {
 pub(super) struct Scratch<K> {
     vals: Vec<i64>,
     branch: Vec<(Q, K, K)>,
-    dist: Vec<(Q, K)>,
-    product: Vec<(Q, K)>,
+    dist: Vec<(Rat, K)>,
+    product: Vec<(Rat, K)>,
     float_dist: Vec<(f64, K)>,
     float_product: Vec<(f64, K)>,
     choices: Vec<(Option<usize>, usize, usize, usize)>,
@@ -51,8 +51,6 @@ pub(super) struct Scratch<K> {
     /// Per variable: the stamp of the last synchronised step that set it.
     written: Vec<u64>,
     stamp: u64,
-    /// The last probability converted, as outcomes repeat their probabilities.
-    last: Option<(Q, Rat)>,
 }
 
 impl<K> Scratch<K> {
@@ -71,7 +69,6 @@ impl<K> Scratch<K> {
             pick: Vec::new(),
             written: vec![0; vars],
             stamp: 0,
-            last: None,
         }
     }
 }
@@ -82,8 +79,6 @@ pub(crate) struct Expanded<K> {
     pub(crate) stopped: bool,
     pub(crate) choices: Vec<(Option<usize>, usize, usize, usize)>,
     pub(crate) dist: Vec<(Rat, K)>,
-    /// How many of its choices had fractions too long to hold, rounded as floats are.
-    pub(super) rounded: usize,
 }
 
 impl<K> Default for Expanded<K> {
@@ -92,7 +87,6 @@ impl<K> Default for Expanded<K> {
             stopped: false,
             choices: Vec::new(),
             dist: Vec::new(),
-            rounded: 0,
         }
     }
 }
@@ -364,12 +358,10 @@ impl<'a, K: Word> Ctx<'a, K> {
             pick,
             written,
             stamp,
-            last,
         } = sc;
         out.stopped = false;
         out.choices.clear();
         out.dist.clear();
-        out.rounded = 0;
         unpack(&self.layout, program, &here, vals);
         let vals = &*vals;
         let state_text = || show_values(program, vals);
@@ -484,10 +476,11 @@ impl<'a, K: Word> Ctx<'a, K> {
             // The product of the commands' distributions over packed next states: each
             // branch clears the bits of the variables it sets and puts in their new values.
             // Where a command's probabilities are floating point, the product is taken in
-            // floats and rounded to the engine's fractions.
+            // floats and rounded to the engine's fractions; otherwise it is exact, however
+            // long its fractions grow.
             let float = combo.iter().any(|&c| self.floating[c]);
             dist.clear();
-            dist.push((Q::int(1), here));
+            dist.push((Rat::ONE, here));
             float_dist.clear();
             float_dist.push((1.0, here));
             for &c in combo {
@@ -514,29 +507,15 @@ impl<'a, K: Word> Ctx<'a, K> {
                 product.clear();
                 for &(p, state) in dist.iter() {
                     for &(q, mask, bits) in branch.iter() {
-                        let pq = if p == Q::int(1) {
-                            q
-                        } else {
-                            p.checked_mul(q)
-                                .ok_or_else(|| fail(c, EvalError::Overflow))?
-                        };
+                        let (n, d) = q.parts();
+                        let q = Rat::checked_wide(n, d).expect("a positive denominator");
+                        let pq = if p == Rat::ONE { q } else { p * q };
                         product.push((pq, state.replace(mask, bits)));
                     }
                 }
                 std::mem::swap(dist, product);
             }
-            let too_large = |p: &Q| {
-                let (n, d) = p.parts();
-                i64::try_from(n).is_err() || i64::try_from(d).is_err()
-            };
-            let round = float || dist.iter().any(|(p, _)| too_large(p));
-            if !float && round {
-                // Exact fractions the engine cannot hold: rounded as floats are.
-                out.rounded += 1;
-                float_dist.clear();
-                float_dist.extend(dist.iter().map(|&(p, packed)| (p.to_f64(), packed)));
-            }
-            if round {
+            if float {
                 let rounded =
                     rounded_distribution(float_dist.iter().map(|&(p, _)| p)).map_err(|p| {
                         in_state(StateProblem::Rounding {
@@ -545,29 +524,15 @@ impl<'a, K: Word> Ctx<'a, K> {
                         })
                     })?;
                 dist.clear();
-                dist.extend(rounded.iter().zip(float_dist.iter()).map(
-                    |(&(n, d), &(_, packed))| {
-                        (Q::new(n as i128, d as i128).expect("a fraction"), packed)
-                    },
-                ));
+                dist.extend(
+                    rounded
+                        .iter()
+                        .zip(float_dist.iter())
+                        .map(|(&(n, d), &(_, packed))| (Rat::new(n, d), packed)),
+                );
             }
             let first = out.dist.len();
-            for &(p, packed) in dist.iter() {
-                let rat = match *last {
-                    Some((q, rat)) if q == p => rat,
-                    _ => {
-                        let (n, d) = p.parts();
-                        let rat = i64::try_from(n)
-                            .ok()
-                            .zip(i64::try_from(d).ok())
-                            .and_then(|(n, d)| Rat::checked_new(n, d))
-                            .ok_or_else(|| in_state(StateProblem::TooLong(p.to_string())))?;
-                        *last = Some((p, rat));
-                        rat
-                    }
-                };
-                out.dist.push((rat, packed));
-            }
+            out.dist.extend(dist.iter().copied());
             out.choices.push((action, module, first, out.dist.len()));
         }
         Ok(())

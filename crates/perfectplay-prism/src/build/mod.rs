@@ -118,10 +118,6 @@ pub struct Space {
     /// States left unexpanded because the build's stop condition held there (each got a
     /// self-loop): see [`build_until`].
     pub stopped: usize,
-    /// Choices whose exact probabilities do not fit the engine's 64-bit fractions (a
-    /// probability written with 25 digits, products of several): they are rounded as
-    /// floating-point ones are (see `rounded_distribution`), and answers say so.
-    pub rounded: usize,
 }
 
 impl Space {
@@ -383,7 +379,6 @@ fn build_packed<K: Word + Send + Sync>(
                 s += 1;
                 continue;
             }
-            space.rounded += out.rounded;
             for &(action, module, from, to) in &out.choices {
                 space
                     .choices

@@ -106,9 +106,6 @@ pub struct Program {
     /// The model's text and file name, for errors in properties that refer to it.
     file: String,
     src: String,
-    /// Whether the build rounded probabilities whose exact fractions do not fit the engine's
-    /// (see [`crate::build::Space::rounded`]): answers are then from floating-point inputs.
-    pub rounded_probabilities: bool,
 }
 
 /// Parses `text` (`N=3,p=0.1,b=true`) into constant values given by the user.
@@ -316,7 +313,6 @@ impl Program {
             model_type: model.model_type,
             constants,
             inexact,
-            rounded_probabilities: false,
             vars: Vec::new(),
             modules: Vec::new(),
             actions: Vec::new(),

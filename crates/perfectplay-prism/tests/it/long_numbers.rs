@@ -1,6 +1,6 @@
-//! Probabilities whose exact fractions do not fit the engine's 64-bit ones (a probability
-//! written with 25 digits): answered in floating point, said so, and refused in exact mode
-//! with the reason.
+//! Numbers beyond machine words: probabilities of long fractions (a decimal of 25 digits,
+//! products of several) kept exactly, numbers of any size in properties, and what floating
+//! point cannot hold refused with the reason.
 
 use perfectplay_prism::{check_prop, Loaded, Props};
 
@@ -14,27 +14,46 @@ label \"one\" = x=1;
 ";
 
 #[test]
-fn long_decimal_probabilities_are_answered_in_floating_point() {
+fn long_decimal_probabilities_are_kept_exactly() {
     let loaded = Loaded::new("m.prism", MODEL, &[], 100).unwrap();
     let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();
     let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
-    assert!(
-        (a.value - 0.123_456_789_012_345_68).abs() < 1e-15,
-        "{}",
-        a.value
+    assert_eq!(a.value, 0.123_456_789_012_345_68);
+    assert!(!a.method.contains("floating-point inputs"), "{}", a.method);
+    let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+    assert_eq!(
+        a.exact.as_deref(),
+        Some("246913578024691357802469/2000000000000000000000000")
     );
-    assert!(
-        a.method.contains("from floating-point inputs"),
-        "{}",
-        a.method
-    );
-    let e = check_prop(&loaded, &props, &props.props[0], true).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("a probability whose fraction does not fit in 64 bits"),
-        "{e}"
-    );
-    assert_eq!(loaded.space.rounded, 1);
+    // Two synchronised 25-digit probabilities and a third after them: a product of 75
+    // digits (beyond the 128 bits expressions are evaluated in), exact.
+    let chain = "dtmc
+const double p = 0.1234567890123456789012345;
+const double q = 0.9876543210987654321098765;
+module m
+  x : [0..3] init 0;
+  [a] x=0 -> p : (x'=1) + (1-p) : (x'=3);
+  [b] x=1 -> q : (x'=2) + (1-q) : (x'=3);
+endmodule
+module n
+  y : [0..1] init 0;
+  [a] y=0 -> p : (y'=1) + (1-p) : (y'=0);
+endmodule
+label \"two\" = x=2 & y=1;
+";
+    let loaded = Loaded::new("c.prism", chain, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "c.props", "P=? [ F \"two\" ]", &[]).unwrap();
+    for exact in [false, true] {
+        let a = check_prop(&loaded, &props, &props.props[0], exact).unwrap();
+        assert!(
+            (a.value - 0.015053411116003472).abs() < 1e-17,
+            "{}",
+            a.value
+        );
+        if exact {
+            assert_eq!(a.exact.as_deref(), Some("120427288928027767785925301950885754590827414718695789178022878258917633/8000000000000000000000000000000000000000000000000000000000000000000000000"));
+        }
+    }
 }
 
 /// In a property, numbers beyond the model's 128-bit fractions (`1e300`, a decimal of any
@@ -97,7 +116,7 @@ fn literals_beyond_128_bits_are_doubles_in_floating_point() {
         ("1e200", "probability 1e200 is outside [0, 1]"),
         (
             "1e-60",
-            "probability 1e-60 is too small for the engine's fractions",
+            "probability 1e-60 is too small for the 128-bit fractions",
         ),
         ("1e400", "probability Infinity is outside [0, 1]"),
     ] {
@@ -161,12 +180,12 @@ rewards \"huge\" s=0 : big; endrewards
     );
 }
 
-/// A probability that the engine's 64-bit fractions cannot hold to nine digits (`1e-30`, or
-/// `pow(0.3, 40)` computed in floating point) is an error naming the state, never rounded to
-/// another value; a small one they hold well enough is answered.
+/// A probability computed in floating point that fractions of 2^-60 cannot hold to nine
+/// digits (`pow(0.3, 40)`) is an error naming the state, never rounded to another value; a
+/// small one they hold well enough is answered, and an exact one (`1e-30`) is exact.
 #[test]
 fn probabilities_too_small_to_round_are_refused() {
-    for p in ["1e-30", "pow(0.3, 40)", "pow(0.3, 40.0)"] {
+    for p in ["pow(0.3, 40)", "pow(0.3, 40.0)"] {
         let model = MODEL.replace("0.1234567890123456789012345", p);
         let e = Loaded::new("m.prism", &model, &[], 100)
             .err()
@@ -175,6 +194,14 @@ fn probabilities_too_small_to_round_are_refused() {
         assert!(e.contains("state (x=0): a probability of"), "{p}: {e}");
         assert!(e.contains("would be rounded by more than"), "{p}: {e}");
     }
+    let model = MODEL.replace("0.1234567890123456789012345", "1e-30");
+    let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+    assert_eq!(
+        a.exact.as_deref(),
+        Some("1/1000000000000000000000000000000")
+    );
     let model = MODEL.replace("0.1234567890123456789012345", "pow(0.3, 10.0)");
     let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
     let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();

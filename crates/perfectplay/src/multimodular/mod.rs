@@ -180,15 +180,18 @@ impl Graph {
 
     /// A recorded edge, with its denominator and reward interned.
     fn edge_of(&mut self, target: u32, prob: Rat, reward: Rat, first: bool) -> GEdge {
-        let (pnum, pden) = prob.raw();
+        let (pnum, pden) = prob.raw().unwrap_or((1 << 61, 1));
         if pnum >= 1 << 61 {
             self.unusable = Some("a probability's numerator is too large");
         }
         let pden = self.den(pden);
-        let reward = if reward.is_zero() {
-            0
-        } else {
-            self.cert.links.rewards.id(reward.raw())
+        let reward = match reward.raw() {
+            _ if reward.is_zero() => 0,
+            Some(raw) => self.cert.links.rewards.id(raw),
+            None => {
+                self.unusable = Some("a reward does not fit in a 64-bit fraction");
+                0
+            }
         };
         GEdge {
             target,
@@ -254,13 +257,7 @@ impl Observer for Graph {
             let extra = move_rewards.iter().find(|(g, _)| *g == b.group);
             let reward = match extra {
                 None => b.reward,
-                Some(&(_, extra)) => match b.reward.checked_add(extra) {
-                    Some(sum) => sum,
-                    None => {
-                        self.unusable = Some("a reward does not fit in a 64-bit fraction");
-                        return;
-                    }
-                },
+                Some(&(_, extra)) => b.reward + extra,
             };
             let e = self.edge_of(e.target, b.probability, reward, e.first);
             self.pending.push(e);
@@ -617,7 +614,7 @@ impl Links {
             return Some(a | b);
         }
         let (x, y) = (self.rewards.keys[a as usize], self.rewards.keys[b as usize]);
-        let sum = Rat::from_raw(x.0, x.1).checked_add(Rat::from_raw(y.0, y.1))?;
-        Some(self.rewards.id(sum.raw()))
+        let sum = Rat::from_raw(x.0, x.1) + Rat::from_raw(y.0, y.1);
+        Some(self.rewards.id(sum.raw()?))
     }
 }

@@ -145,7 +145,13 @@ impl Number for Bounded {
     #[inline]
     fn from_rat(r: Rat) -> Bounded {
         let value = r.to_f64();
-        let (n, d) = r.raw();
+        let Some((n, d)) = r.raw() else {
+            // A big fraction: correctly rounded, perhaps to a subnormal or to zero.
+            return Bounded {
+                value,
+                radius: UNIT * value.abs() + f64::from_bits(1),
+            };
+        };
         // A power-of-two denominator and a numerator of 53 bits convert exactly; otherwise
         // the conversion (a correctly rounded quotient, or one of numbers that were rounded
         // themselves) is off by at most a few units of the last place.

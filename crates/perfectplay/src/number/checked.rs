@@ -80,8 +80,9 @@ impl Number for Checked {
     }
     #[inline]
     fn from_rat(r: Rat) -> Checked {
-        let (n, d) = r.raw();
-        // Exact when the denominator is a power of two and the numerator fits 53 bits.
+        // A big fraction counts as rounded. Exact when the denominator is a power of two and
+        // the numerator fits 53 bits.
+        let (n, d) = r.raw().unwrap_or((0, 0));
         Checked::noting(
             r.to_f64(),
             d.is_power_of_two() && n.unsigned_abs() < 1 << 53,

@@ -226,12 +226,7 @@ impl Number for Exact {
         Exact(Rational::ONE)
     }
     fn from_rat(r: Rat) -> Exact {
-        let (n, d) = r.raw();
-        if d == 1 {
-            Exact(Rational::from(n))
-        } else {
-            Exact(Rational::from(n) / Rational::from(d))
-        }
+        Exact(r.to_rational())
     }
     fn add(&self, o: &Exact) -> Exact {
         Exact(&self.0 + &o.0)
@@ -350,7 +345,7 @@ pub(crate) fn exact_sum(items: impl Iterator<Item = Rat>) -> Exact {
     for r in items {
         match &mut big {
             Some(b) => *b = b.add(&Exact::from_rat(r)),
-            None => match small.checked_add(r) {
+            None => match small.raw().and(r.raw()).and_then(|_| small.small_add(r)) {
                 Some(s) => small = s,
                 None => big = Some(Exact::from_rat(small).add(&Exact::from_rat(r))),
             },

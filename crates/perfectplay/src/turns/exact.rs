@@ -13,6 +13,8 @@
 use std::any::Any;
 
 use malachite_base::num::arithmetic::traits::{DivExact, Lcm, Pow};
+use malachite_base::num::conversion::traits::RoundingFrom;
+use malachite_base::rounding_modes::RoundingMode;
 use malachite_nz::integer::Integer;
 use malachite_nz::natural::Natural;
 use malachite_q::Rational;
@@ -67,7 +69,8 @@ fn number<N: 'static>(r: Rational) -> Option<N> {
 
 /// The integer a [`Rat`] is, if it is one.
 fn integer(r: Rat) -> Option<Integer> {
-    (r.denom() == 1).then(|| Integer::from(r.numer()))
+    r.is_integer()
+        .then(|| Integer::rounding_from(r.to_rational(), RoundingMode::Exact).0)
 }
 
 impl Whole {
@@ -81,8 +84,9 @@ impl Whole {
         let mut l: u64 = 1;
         for part in parts {
             for (_, p, _) in part.given {
-                let g = gcd(l, p.denom());
-                l = (l / g).checked_mul(p.denom())?;
+                let (_, d) = p.parts()?;
+                let g = gcd(l, d);
+                l = (l / g).checked_mul(d)?;
             }
         }
         if l > 1 << 32 {
@@ -107,7 +111,8 @@ impl Whole {
                     // A random move's reward folded in: not a plain branch.
                     return None;
                 }
-                weight.push(u64::try_from(p.numer()).ok()? * (l / p.denom()));
+                let (n, d) = p.parts()?;
+                weight.push(u64::try_from(n).ok()? * (l / d));
                 reward.push(integer(*r)?);
                 target.push(e.target);
                 below = below.max(level[e.target as usize]);
@@ -264,7 +269,7 @@ impl<N: Number> Template<N> {
             };
             let mut out = None;
             for b in scratch.node.branches() {
-                if b.reward.denom() != 1 {
+                if !b.reward.is_integer() {
                     return Ok(None);
                 }
                 let Some(value) = value_of(&b.next)? else {

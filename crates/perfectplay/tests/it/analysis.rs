@@ -82,7 +82,7 @@ fn cyclic_distribution_reports_its_tail() {
             let game = small_game(&mut rng, Shape::Stopping, &[Player::Min, Player::Max]);
             let game = match whole {
                 false => game,
-                true => rewarded(&game, |r| Rat::from(r.numer().abs()), |p| p),
+                true => rewarded(&game, |r| Rat::from(r.parts().unwrap().0.abs()), |p| p),
             };
             with_tail += usize::from(check_cut_distribution(&game));
         }

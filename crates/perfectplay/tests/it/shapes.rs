@@ -86,7 +86,7 @@ impl Model for Game {
                 }
                 To::Exits(e) => {
                     for &(t, share, reward) in &self.exits[k][*e] {
-                        let q = p.checked_mul(share).expect("small fractions");
+                        let q = *p * share;
                         emit(&mut add, q, reward, (t, None));
                     }
                 }

@@ -151,10 +151,11 @@ pub fn random_game(rng: &mut Rng, inner: usize, shape: Shape, players: &[Player]
     let n = inner + terminals;
     let mut nodes = Vec::with_capacity(n);
     let reward = |rng: &mut Rng, player: Option<Player>| -> Rat {
-        let r = Rat::new(rng.range(-3, 3), rng.range(1, 2));
+        let (n, d) = (rng.range(-3, 3), rng.range(1, 2));
+        let r = Rat::new(n, d);
         match (shape, player) {
-            (Shape::Loops, Some(Player::Min)) => Rat::new(r.numer().abs(), r.denom() as i64),
-            (Shape::Loops, Some(Player::Max)) => Rat::new(-r.numer().abs(), r.denom() as i64),
+            (Shape::Loops, Some(Player::Min)) => Rat::new(n.abs(), d),
+            (Shape::Loops, Some(Player::Max)) => Rat::new(-n.abs(), d),
             (Shape::Reach, _) => Rat::ZERO,
             _ => r,
         }
