@@ -436,8 +436,9 @@ pub fn strategy(
     m: &ArgMatches,
 ) -> Result<ExitCode> {
     let out = m.get_one::<String>("out").expect("required");
-    let json = out == "-" || out.ends_with(".json");
-    if !json && !out.ends_with(".csv") {
+    let lower = out.to_ascii_lowercase();
+    let json = out == "-" || lower.ends_with(".json");
+    if !json && !lower.ends_with(".csv") {
         bail!("--out: '{out}' must end in .json or .csv (or be '-')");
     }
     // Rows are written as they are made: a strategy of millions of states is never held

@@ -879,7 +879,8 @@ fn distribution_plots_are_valid_files_of_the_right_size() {
 fn exported_strategy_reproduces_the_value() {
     use perfectplay::{Model, Node};
     let dir = scratch("strategy");
-    let json = dir.join("s.json");
+    // The extension in either case.
+    let json = dir.join("s.JSON");
     let csv = dir.join("s.csv");
     for file in [&json, &csv] {
         let f = file.to_str().unwrap();

@@ -39,7 +39,7 @@ use perfectplay::dynamic::DynModel;
 use crate::analysis::check::{validate_query, OverInitial};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::players::{coalition_members, side_of, state_owner};
-use crate::analysis::query::{expand_start, OUTCOME};
+use crate::analysis::query::{expand_start, INITIAL_STATES, OUTCOME};
 use crate::analysis::resolved::Resolved;
 use crate::analysis::rewards::{rat_of, reward_structure, Compiled};
 use crate::build::lazy::{state_bits, Stepper};
@@ -304,7 +304,7 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
 
     fn show_state(&self, state: &At<K>) -> String {
         match state {
-            At::Start => "the initial states".to_string(),
+            At::Start => INITIAL_STATES.to_string(),
             At::State(s, _) if !self.counts_steps() => self.stepper.show(s),
             At::State(s, taken) => format!("{}, {taken} steps taken", self.stepper.show(s)),
         }
@@ -664,7 +664,7 @@ impl<K: Word + Debug + Send + Sync> Model for ReachModel<K> {
 
     fn show_state(&self, state: &Reach<K>) -> String {
         match state {
-            Reach::Start => "the initial states".to_string(),
+            Reach::Start => INITIAL_STATES.to_string(),
             Reach::At(s) | Reach::Found(s) => self.stepper.show(s),
         }
     }
