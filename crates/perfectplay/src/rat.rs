@@ -268,6 +268,13 @@ impl Rat {
         }
     }
 
+    /// Whether this is one (a test of two words, cheaper than `== Rat::ONE`).
+    #[inline]
+    pub fn is_one(self) -> bool {
+        // A big fraction is never one; `num` positive and equal to `den` is.
+        self.num > 0 && self.num as u64 == self.den
+    }
+
     /// Whether this is zero.
     #[inline]
     pub fn is_zero(self) -> bool {
@@ -532,6 +539,47 @@ mod tests {
                 assert_eq!(gcd_u128(a, b), euclid(a, b), "{a} {b}");
             }
         }
+    }
+
+    #[test]
+    fn fractions_beyond_machine_words_are_exact_values() {
+        use std::collections::HashSet;
+        let big = |t: &str| t.parse::<Rat>().unwrap();
+        let third50 = big("1/717897987691852588770249"); // 3^-50
+        assert_eq!(third50.raw(), None);
+        assert_eq!(third50.parts(), None);
+        assert!(third50.is_positive() && !third50.is_zero() && !third50.is_one());
+        assert!(!third50.is_integer());
+        // The same value made two ways is one value, equal and hashed alike.
+        let mut p = Rat::ONE;
+        for _ in 0..50 {
+            p = p * Rat::new(1, 3);
+        }
+        assert_eq!(p, third50);
+        assert_eq!(HashSet::from([p, third50]).len(), 1);
+        assert_eq!(p.to_string(), "1/717897987691852588770249");
+        assert_eq!(p.to_f64(), 3f64.powi(-50));
+        // Back within machine words, a result is small again.
+        let back = p * big("717897987691852588770249");
+        assert_eq!(back.raw(), Some((1, 1)));
+        assert!(back.is_one());
+        // Signs, order against small numbers, and integers beyond 64 bits.
+        let minus = -p;
+        assert!(!minus.is_positive() && minus < Rat::ZERO && minus < p);
+        assert!(p < Rat::new(1, i64::MAX) && Rat::ZERO < p);
+        assert_eq!(minus + p, Rat::ZERO);
+        let huge = Rat::integer(i64::MAX) * Rat::integer(4);
+        assert!(huge.is_integer() && huge > Rat::integer(i64::MAX));
+        assert_eq!(huge.to_string(), "36893488147419103228");
+        assert_eq!(huge - huge, Rat::ZERO);
+        // Far below the smallest float: rounds to zero but is not zero.
+        let tiny = (0..15).fold(third50, |a, _| a * third50); // 3^-800
+        assert_eq!(tiny.to_f64(), 0.0);
+        assert!(!tiny.is_zero());
+        for bad in ["", "1/0", "x", "1/2/3", "--1", "1.5"] {
+            assert!(bad.parse::<Rat>().is_err(), "{bad}");
+        }
+        assert_eq!(big("-6/4"), Rat::new(-3, 2));
     }
 
     #[test]

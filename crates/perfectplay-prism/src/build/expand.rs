@@ -509,7 +509,7 @@ impl<'a, K: Word> Ctx<'a, K> {
                     for &(q, mask, bits) in branch.iter() {
                         let (n, d) = q.parts();
                         let q = Rat::checked_wide(n, d).expect("a positive denominator");
-                        let pq = if p == Rat::ONE { q } else { p * q };
+                        let pq = if p.is_one() { q } else { p * q };
                         product.push((pq, state.replace(mask, bits)));
                     }
                 }

@@ -290,6 +290,33 @@ impl Number for Bounded {
 mod tests {
     use super::*;
 
+    /// A fraction beyond machine words converts within its radius, also where it is too small
+    /// for any float (its float is zero, its radius is not).
+    #[test]
+    fn big_fractions_convert_within_their_bound() {
+        for text in [
+            "1/717897987691852588770249",
+            "-123456789012345678901234567/1000000000000000000000000000",
+            "36893488147419103231",
+            "1/3",
+        ] {
+            let r: Rat = text.parse().unwrap();
+            let b = Bounded::from_rat(r);
+            use malachite_base::num::arithmetic::traits::Abs;
+            use malachite_q::Rational;
+            let err = Exact::from_rat(r).sub(&Exact(Rational::try_from(b.value).unwrap()));
+            let radius = Rational::try_from(b.radius).unwrap();
+            assert!(err.0.abs() <= radius, "{text}");
+        }
+        let mut tiny = Rat::ONE;
+        for _ in 0..800 {
+            tiny = tiny * Rat::new(1, 3);
+        }
+        let b = Bounded::from_rat(tiny);
+        assert_eq!(b.value, 0.0);
+        assert!(b.radius > 0.0);
+    }
+
     /// Random chains of every operation on random rationals, in `Bounded` and in `Exact` side
     /// by side: the exact result is always within the bound of the float, and the bound is
     /// zero exactly where nothing can have rounded.
