@@ -128,15 +128,14 @@ fn binary_fraction(x: f64) -> Option<Rat> {
         e += 1;
     }
     let sign = if x < 0.0 { -1 } else { 1 };
-    if e >= 0 {
-        let n = m.checked_mul(1i128.checked_shl(e as u32)?)?;
-        return i64::try_from(sign * n).ok().map(Rat::integer);
-    }
-    // Down by 2^62 at a time: at most 18 steps for the smallest subnormal.
-    let (mut r, mut shift) = (Rat::checked_wide(sign * m, 1)?, -e);
+    // Up or down by 2^62 at a time: at most 18 steps for the largest float or the smallest.
+    let (mut r, mut shift) = (Rat::checked_wide(sign * m, 1)?, e.abs());
     while shift > 0 {
         let step = shift.min(62);
-        r = r * Rat::new(1, 1 << step);
+        r = r * match e > 0 {
+            true => Rat::integer(1 << step),
+            false => Rat::new(1, 1 << step),
+        };
         shift -= step;
     }
     Some(r)

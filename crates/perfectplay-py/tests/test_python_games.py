@@ -356,9 +356,12 @@ def test_numbers_beyond_64_bits_are_kept_exactly():
             return 0
 
         def expand(self, s):
-            return Terminal(1e-300)
+            return Terminal(self.payoff)
 
-    assert perfectplay.solve(Tiny(), accept_floats=True, exact=True).exact == F(1e-300)
+    for payoff in [1e-300, 5e-324, 1e300, -1.5e200]:
+        tiny = Tiny()
+        tiny.payoff = payoff
+        assert perfectplay.solve(tiny, accept_floats=True, exact=True).exact == F(payoff)
 
 
 def test_a_game_names_its_total():
