@@ -180,10 +180,19 @@ impl Graph {
 
     /// A recorded edge, with its denominator and reward interned.
     fn edge_of(&mut self, target: u32, prob: Rat, reward: Rat, first: bool) -> GEdge {
-        let (pnum, pden) = prob.raw().unwrap_or((1 << 61, 1));
-        if pnum >= 1 << 61 {
-            self.unusable = Some("a probability's numerator is too large");
-        }
+        // A probability beyond 64-bit fractions marks the model unusable (the rational method
+        // answers instead); its edge is kept as a certain one meanwhile.
+        let (pnum, pden) = match prob.raw() {
+            Some((n, d)) if n >= 1 << 61 => {
+                self.unusable = Some("a probability's numerator is too large");
+                (n, d)
+            }
+            Some(raw) => raw,
+            None => {
+                self.unusable = Some("a probability does not fit in a 64-bit fraction");
+                (1, 1)
+            }
+        };
         let pden = self.den(pden);
         let reward = match reward.raw() {
             _ if reward.is_zero() => 0,

@@ -345,7 +345,7 @@ pub(crate) fn exact_sum(items: impl Iterator<Item = Rat>) -> Exact {
     for r in items {
         match &mut big {
             Some(b) => *b = b.add(&Exact::from_rat(r)),
-            None => match small.raw().and(r.raw()).and_then(|_| small.small_add(r)) {
+            None => match small.small_add(r) {
                 Some(s) => small = s,
                 None => big = Some(Exact::from_rat(small).add(&Exact::from_rat(r))),
             },
