@@ -215,8 +215,8 @@ impl Rat {
         })
     }
 
-    /// The exact value as a big rational.
-    pub(crate) fn to_rational(self) -> Rational {
+    /// The exact value as a big rational (malachite's).
+    pub fn to_rational(self) -> Rational {
         match self.big() {
             Some(r) => r.clone(),
             None if self.den == 1 => Rational::from(self.num),
@@ -224,8 +224,18 @@ impl Rat {
         }
     }
 
-    /// The value of a big rational: in machine words when it fits, else kept in the table.
-    pub(crate) fn from_rational(r: Rational) -> Rat {
+    /// Whether numerator and denominator are held in machine words (else it is a big
+    /// fraction, kept in the process's table): a test of one word, for the hot paths of
+    /// code that computes with big fractions apart.
+    #[inline]
+    pub fn fits_words(self) -> bool {
+        self.den != 0
+    }
+
+    /// The value of a big rational (malachite's): in machine words when it fits, else kept
+    /// in the process's table of big fractions, which is never emptied (see the module's
+    /// documentation).
+    pub fn from_rational(r: Rational) -> Rat {
         let (n, d) = (r.numerator_ref(), r.denominator_ref());
         if let (Ok(n), Ok(den)) = (u64::try_from(n), u64::try_from(d)) {
             let num = if r < 0u32 {
