@@ -41,7 +41,7 @@ use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::players::{coalition_members, side_of, state_owner};
 use crate::analysis::query::{expand_start, INITIAL_STATES, OUTCOME};
 use crate::analysis::resolved::Resolved;
-use crate::analysis::rewards::{rat_of, reward_structure, Compiled};
+use crate::analysis::rewards::{reward_structure, Compiled};
 use crate::build::lazy::{state_bits, Stepper};
 use crate::build::packed::Word;
 use crate::build::BuildError;
@@ -164,9 +164,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
         if self.steps == Some(taken) {
             // The steps have run out: the state reward of `I=k`, else nothing.
             let at_end = match (&self.reward, state_reward) {
-                (Some(_), Some(state)) if self.instant => {
-                    rat_of(state, "a reward").map_err(|e| format!("in state {}: {e}", here()))?
-                }
+                (Some(_), Some(state)) if self.instant => state.rat(),
                 _ => Rat::ZERO,
             };
             node.terminal(at_end);
@@ -179,7 +177,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
             };
             let total = r
                 .transition(action, &vals, state)
-                .and_then(|q| rat_of(q, "a reward"))
+                .map(crate::program::value::Q::rat)
                 .map_err(|e| format!("in state {}: {e}", here()))?;
             match total < Rat::ZERO {
                 true => Err(format!(
@@ -213,8 +211,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     // step too) or a total to collect: its loop, which is no command and
                     // earns no transition reward.
                     let reward = match (&self.reward, state_reward, self.instant) {
-                        (Some(_), Some(state), false) => rat_of(state, "a reward")
-                            .map_err(|e| format!("in state {}: {e}", here()))?,
+                        (Some(_), Some(state), false) => state.rat(),
                         _ => Rat::ZERO,
                     };
                     node.chance();

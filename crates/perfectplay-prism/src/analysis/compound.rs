@@ -269,7 +269,7 @@ impl Parts {
         if !has_query(e) {
             // A literal beyond the model's fractions is a double there; here it is exact.
             let constant = match long_literal(e) {
-                true => Err(arithmetic("a number beyond 128-bit fractions")),
+                true => Err(arithmetic("a number beyond the model's fractions")),
                 false => (env.constant)(e),
             };
             match constant {
@@ -371,7 +371,7 @@ impl Parts {
     }
 }
 
-/// Whether `e` divides, or writes a number the model's 128-bit fractions cannot hold: then
+/// Whether `e` divides, or writes a number the model's fractions cannot hold: then
 /// part by part evaluation can answer where the model's evaluation fails.
 fn beyond_model_numbers(e: &Expr) -> bool {
     match &e.kind {
@@ -385,7 +385,7 @@ fn beyond_model_numbers(e: &Expr) -> bool {
     }
 }
 
-/// Whether `e` writes a number literal the model's 128-bit fractions cannot hold.
+/// Whether `e` writes a number literal the model's fractions cannot hold.
 fn long_literal(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Int(t) => t.parse::<i64>().is_err(),

@@ -9,8 +9,8 @@ use crate::syntax::diagnostic::Diagnostic;
 /// What `--exact` (an exact solve) meets where the model or property computes in floating
 /// point.
 pub(crate) const INEXACT: &str = "the model or property computes a number perfectplay cannot \
-     keep exact (pow with an exponent that is not whole, log, or a number beyond 128-bit \
-     fractions in the model, such as 1e-60): it computes it in floating point, as PRISM and Storm do, so no exact answer can be given; \
+     keep exact (pow with an exponent that is not whole, log, or a fraction of more than \
+     65,536 bits in the model, such as 1e-100000): it computes it in floating point, as PRISM and Storm do, so no exact answer can be given; \
      ask for a floating-point answer instead";
 
 /// The error of part `part` of a property, which could not be evaluated in `state`.

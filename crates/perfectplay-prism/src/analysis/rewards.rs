@@ -28,17 +28,6 @@ pub(crate) fn reward_structure<'p>(
     })
 }
 
-pub(crate) fn rat_of(q: Q, what: &str) -> Result<Rat, AnalysisError> {
-    let (n, d) = q.parts();
-    i64::try_from(n)
-        .ok()
-        .zip(i64::try_from(d).ok())
-        .and_then(|(n, d)| Rat::checked_new(n, d))
-        .ok_or_else(|| {
-            AnalysisError::Reward(format!("{what} {q} is too large a fraction for the solver"))
-        })
-}
-
 /// A reward structure compiled to be evaluated state by state: a state's state reward, and
 /// the transition rewards of a command by its action.
 pub(crate) struct Compiled {
@@ -120,7 +109,7 @@ pub(crate) fn choice_rewards(
                 true => state,
                 false => compiled.transition(choice.action(), &vals, state)?,
             };
-            reward[c] = rat_of(total, "a reward")?;
+            reward[c] = total.rat();
         }
     }
     Ok(reward)
@@ -137,7 +126,7 @@ pub(crate) fn state_rewards(
     (0..space.len() as u32)
         .map(|s| {
             space.unpack(program, s, &mut vals);
-            rat_of(compiled.state(&vals)?, "a reward")
+            Ok(compiled.state(&vals)?.rat())
         })
         .collect()
 }
@@ -148,11 +137,8 @@ fn value_of(
     vals: &[i64],
 ) -> Result<crate::program::value::Q, AnalysisError> {
     match e.eval(vals)? {
-        v @ crate::program::value::Value::Float(x) if x.is_infinite() => Err(
-            AnalysisError::Reward(format!("a reward is {v} (only finite rewards are allowed)")),
-        ),
-        crate::program::value::Value::Float(x) => Err(AnalysisError::Reward(format!(
-            "a reward {x:e} is beyond the engine's fractions"
+        v @ crate::program::value::Value::Float(_) => Err(AnalysisError::Reward(format!(
+            "a reward is {v} (only finite rewards are allowed)"
         ))),
         v => v
             .number()
@@ -160,7 +146,7 @@ fn value_of(
     }
 }
 
-/// A reward sum beyond 128-bit fractions.
+/// A reward sum beyond the fractions expressions are evaluated in.
 fn overflow() -> AnalysisError {
     AnalysisError::Reward("a reward overflows".into())
 }

@@ -76,13 +76,6 @@ pub enum CommandProblem {
     /// A probability below 0 or above 1.
     #[error("probability {0} is outside [0, 1]")]
     ProbabilityOutside(String),
-    /// A probability computed in floating point too small for the 128-bit fractions
-    /// expressions are evaluated in (below about 1e-38).
-    #[error(
-        "probability {0} is too small for the 128-bit fractions expressions are evaluated in \
-         (PRISM computes it in floating point): write it as an exact fraction"
-    )]
-    TooSmall(String),
     /// An update sets a variable outside its range.
     #[error("it sets {var} to {value}, outside its range [{lo}..{hi}]")]
     OutOfRange {

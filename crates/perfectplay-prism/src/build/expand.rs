@@ -272,11 +272,7 @@ impl<'a, K: Word> Ctx<'a, K> {
             let p = match prob {
                 None => Q::int(1),
                 Some(e) => match e.eval(vals).map_err(fail)? {
-                    // Beyond 128-bit fractions, far outside [0, 1] or too small to hold.
-                    Value::Float(x) if (0.0..=1.0).contains(&x) => {
-                        return Err(command(CommandProblem::TooSmall(format!("{x:e}"))))
-                    }
-                    // Far outside [0, 1], or infinite (`1/0`).
+                    // Infinite (`1/0`).
                     v @ Value::Float(_) => {
                         return Err(command(CommandProblem::ProbabilityOutside(v.to_string())))
                     }
@@ -286,7 +282,7 @@ impl<'a, K: Word> Ctx<'a, K> {
                 },
             };
             if p < Q::int(0) || p > Q::int(1) {
-                return Err(command(CommandProblem::ProbabilityOutside(p.to_string())));
+                return Err(command(CommandProblem::ProbabilityOutside(p.brief())));
             }
             if self.floating[c] {
                 float_sum += p.to_f64();
@@ -331,7 +327,7 @@ impl<'a, K: Word> Ctx<'a, K> {
                 return Err(command(CommandProblem::Sum(float_sum.to_string())));
             }
         } else if !checked && sum != Q::int(1) {
-            return Err(command(CommandProblem::Sum(sum.to_string())));
+            return Err(command(CommandProblem::Sum(sum.brief())));
         }
         Ok(())
     }
@@ -507,8 +503,7 @@ impl<'a, K: Word> Ctx<'a, K> {
                 product.clear();
                 for &(p, state) in dist.iter() {
                     for &(q, mask, bits) in branch.iter() {
-                        let (n, d) = q.parts();
-                        let q = Rat::checked_wide(n, d).expect("a positive denominator");
+                        let q = q.rat();
                         let pq = if p.is_one() { q } else { p * q };
                         product.push((pq, state.replace(mask, bits)));
                     }

@@ -23,7 +23,7 @@ pub enum CExpr {
     /// A function.
     Call(Func, Vec<CExpr>),
     /// A part whose value is floating point (`pow(x, 0.5)`, `log(x, 2)`, a constant whose
-    /// fraction outgrows 128 bits, or one defined by such a part), as PRISM and Storm compute
+    /// fraction outgrows [`Q::MAX_BITS`], or one defined by such a part), as PRISM and Storm compute
     /// it, marked so that an exact solve refuses it (see [`CExpr::inexact`]).
     Inexact(Box<CExpr>),
     /// Whether the state is one of a set computed beforehand: a state formula nested in a
@@ -68,7 +68,7 @@ impl StateSet {
 pub enum EvalError {
     /// Division by zero.
     DivByZero,
-    /// A number outside 128-bit fractions, or an integer outside 64 bits.
+    /// A fraction beyond [`Q::MAX_BITS`], or an integer outside 64 bits.
     Overflow,
     /// A value that is no real number (`pow(-1, 0.5)`, `log(0, 2)`).
     NotReal(&'static str),
@@ -128,11 +128,8 @@ fn infinity(sign: std::cmp::Ordering) -> Result<Value, EvalError> {
 }
 
 fn int_of(q: Q) -> Result<Value, EvalError> {
-    let (n, d) = q.parts();
-    debug_assert_eq!(d, 1);
-    i64::try_from(n)
-        .map(Value::Int)
-        .map_err(|_| EvalError::Overflow)
+    debug_assert!(q.is_integer());
+    q.to_i64().map(Value::Int).ok_or(EvalError::Overflow)
 }
 
 fn num(v: Value) -> Result<Q, EvalError> {
@@ -246,9 +243,9 @@ impl CExpr {
     }
 
     /// The value of this constant expression (it reads no variable) in floating point, as
-    /// PRISM and Storm compute every number, for where its exact value outgrows 128-bit
-    /// fractions: a number as the exact rational its double is where one holds it, else as
-    /// the double; an error where it is no finite number.
+    /// PRISM and Storm compute every number, for where its exact value outgrows
+    /// [`Q::MAX_BITS`]: a number as the exact rational its double is, ±∞ as
+    /// [`Value::Float`]; an error where it is no number.
     pub fn approximate(&self) -> Result<Value, EvalError> {
         float(self)?.value("this number")
     }
@@ -383,21 +380,20 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
                 Value::Real(num(best)?)
             }
         }
-        Func::Floor => int_of(Q::new(num(v[0])?.floor(), 1).ok_or(EvalError::Overflow)?)?,
+        Func::Floor => int_of(num(v[0])?.floor())?,
         Func::Ceil => {
             let q = num(v[0])?;
             let fl = q.floor();
-            let c = if Q::new(fl, 1) == Some(q) { fl } else { fl + 1 };
-            int_of(Q::new(c, 1).ok_or(EvalError::Overflow)?)?
+            match fl == q {
+                true => int_of(fl)?,
+                false => int_of(fl.checked_add(Q::int(1)).ok_or(EvalError::Overflow)?)?,
+            }
         }
         Func::Round => {
             // PRISM rounds halves up (Math.round).
             let q = num(v[0])?;
             let half = Q::new(1, 2).expect("a half");
-            int_of(
-                Q::new(q.checked_add(half).ok_or(EvalError::Overflow)?.floor(), 1)
-                    .ok_or(EvalError::Overflow)?,
-            )?
+            int_of(q.checked_add(half).ok_or(EvalError::Overflow)?.floor())?
         }
         Func::Pow => {
             let (base, exp) = (num(v[0])?, num(v[1])?);
@@ -405,7 +401,9 @@ fn call(f: Func, v: &[Value]) -> Result<Value, EvalError> {
                 // Not rational in general: in floating point, as PRISM and Storm compute it.
                 return Float::Num(base.to_f64().powf(exp.to_f64())).value("this pow");
             }
-            let e = exp.parts().0;
+            // An exponent beyond 64 bits makes a number beyond any size a value may have
+            // (but of 0, 1 and -1, which PRISM's doubles give as well in floating point).
+            let e = exp.to_i64().ok_or(EvalError::Overflow)?;
             if all_int && e < 0 {
                 return Err(EvalError::NegativeIntPower);
             }
@@ -485,8 +483,8 @@ impl Float {
         }
     }
 
-    /// Back to a value: a number as the exact rational its double is where 128-bit fractions
-    /// hold it, else as the double ([`Value::Float`], ±∞ included); NaN is an error.
+    /// Back to a value: a number as the exact rational its double is, ±∞ as
+    /// [`Value::Float`]; NaN is an error.
     fn value(self, what: &'static str) -> Result<Value, EvalError> {
         match self {
             Float::Bool(b) => Ok(Value::Bool(b)),

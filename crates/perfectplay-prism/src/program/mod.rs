@@ -77,7 +77,8 @@ pub struct Program {
     /// Every constant with its value, in the order declared.
     pub constants: Vec<(String, Value)>,
     /// The constants whose value is floating point (defined with `pow(x, 0.5)`, `log`, or a
-    /// fraction beyond 128 bits): approximations, which an exact solve refuses.
+    /// fraction beyond the size a value may have): approximations, which an exact solve
+    /// refuses.
     pub inexact: HashSet<String>,
     /// The state variables: globals first, then each module's in order.
     pub vars: Vec<Var>,

@@ -158,9 +158,9 @@ impl Checker<'_> {
             }
             ExprKind::Real(s) => match Q::parse_decimal(s) {
                 Some(q) => (CExpr::Const(Value::Real(q)), Type::Real),
-                // Beyond 128-bit fractions: the nearest double, as PRISM reads every literal
-                // (the exact fraction it is where one holds it; ±∞ beyond floating point's
-                // range), marked inexact so that exact solves refuse it.
+                // Beyond the size a fraction may have (`1e-100000`): the nearest double, as
+                // PRISM reads every literal (0 or ±∞ at that size), marked inexact so that
+                // exact solves refuse it.
                 None => {
                     let v = s
                         .parse::<f64>()
@@ -379,8 +379,8 @@ impl Checker<'_> {
     }
 
     /// `c` (of type `t`) evaluated now if it reads no variable: exactly, or, where a fraction
-    /// outgrows 128 bits (`pow(0.99, 40)`), in floating point as PRISM and Storm compute it,
-    /// marked inexact.
+    /// outgrows the size a value may have (`pow(0.99, 100000)`), in floating point as PRISM
+    /// and Storm compute it, marked inexact.
     fn fold(&self, c: CExpr, t: Type, span: Span) -> Result<CExpr, Diagnostic> {
         fn constant(c: &CExpr) -> bool {
             match c {

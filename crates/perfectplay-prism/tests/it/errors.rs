@@ -80,10 +80,10 @@ fn build_errors_name_the_command_and_the_state() {
         "{e:?}"
     );
     // A probability computed in floating point, too small for fractions of 2^-60 (an exact
-    // one, such as 1e-30, is kept exactly).
+    // one, such as 1e-30 or pow(0.3, 40), is kept exactly).
     let e = load(&COIN.replace(
         "0.5 : (x'=1) + 0.5",
-        "pow(0.3, 40.0) : (x'=1) + (1-pow(0.3, 40.0))",
+        "pow(0.3, 40.5) : (x'=1) + (1-pow(0.3, 40.5))",
     ))
     .err()
     .unwrap();

@@ -26,7 +26,7 @@ fn long_decimal_probabilities_are_kept_exactly() {
         Some("246913578024691357802469/2000000000000000000000000")
     );
     // Two synchronised 25-digit probabilities and a third after them: a product of 75
-    // digits (beyond the 128 bits expressions are evaluated in), exact.
+    // digits, exact.
     let chain = "dtmc
 const double p = 0.1234567890123456789012345;
 const double q = 0.9876543210987654321098765;
@@ -56,7 +56,7 @@ label \"two\" = x=2 & y=1;
     }
 }
 
-/// In a property, numbers beyond the model's 128-bit fractions (`1e300`, a decimal of any
+/// In a property, numbers of any size (`1e300`, a decimal of any
 /// length) are exact rationals of any size, and `x/0` is ±∞ as in PRISM (doubles); `0/0`
 /// is an error.
 #[test]
@@ -98,11 +98,11 @@ fn properties_compute_with_numbers_of_any_size_and_with_infinity() {
     assert!(e.contains("undefined"), "{e}");
 }
 
-/// A literal beyond 128-bit fractions (40 digits) is read as the nearest double in floating
-/// point, as PRISM reads it, and refused in exact mode; a probability of 1e200 is outside
-/// [0, 1], and so is one beyond floating point (`1e400`, infinite as in PRISM).
+/// A decimal of any length (40 digits, `1e-60`) is the exact fraction it is, in floating
+/// point and exactly; a probability of 1e200 is outside [0, 1], and so is one of 1e400, named
+/// briefly.
 #[test]
-fn literals_beyond_128_bits_are_doubles_in_floating_point() {
+fn decimals_of_any_length_are_exact() {
     let model = MODEL.replace(
         "0.1234567890123456789012345",
         "0.1234567890123456789012345678901234567890",
@@ -111,14 +111,22 @@ fn literals_beyond_128_bits_are_doubles_in_floating_point() {
     let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();
     let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
     assert_eq!(a.value, 0.123_456_789_012_345_68);
-    assert!(check_prop(&loaded, &props, &props.props[0], true).is_err());
+    let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+    let want = format!(
+        "{}/1{}",
+        "123456789012345678901234567890123456789",
+        "0".repeat(39)
+    );
+    assert_eq!(a.exact, Some(want));
+    let model = MODEL.replace("0.1234567890123456789012345", "1e-60");
+    let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+    assert_eq!(a.exact, Some(format!("1/1{}", "0".repeat(60))));
     for (p, says) in [
-        ("1e200", "probability 1e200 is outside [0, 1]"),
-        (
-            "1e-60",
-            "probability 1e-60 is too small for the 128-bit fractions",
-        ),
-        ("1e400", "probability Infinity is outside [0, 1]"),
+        ("1e200", "probability about 1e200 is outside [0, 1]"),
+        ("1e400", "probability about 1e400 is outside [0, 1]"),
+        ("1/0", "probability Infinity is outside [0, 1]"),
     ] {
         let model = MODEL.replace("0.1234567890123456789012345", p);
         let e = Loaded::new("m.prism", &model, &[], 100)
@@ -129,63 +137,75 @@ fn literals_beyond_128_bits_are_doubles_in_floating_point() {
     }
 }
 
-/// Doubles beyond 128-bit fractions (`1e300`, `1e-60`) in the model compute in floating
-/// point, as in PRISM, wherever they stand: guards, probabilities and rewards that come back
-/// within range, and constants read by properties; exact solves refuse what they touch.
+/// Numbers beyond 128 bits (`1e300`, `1e-60`) compute exactly wherever they stand: guards,
+/// probabilities and rewards that come back within range, and constants read by properties.
+/// A constant beyond the size a fraction may have (`pow(1.0000001, 1000000)`, a numerator of
+/// some 23 million bits) is computed in floating point, as in PRISM, and exact solves refuse
+/// what it touches.
 #[test]
-fn doubles_beyond_128_bits_compute_in_floating_point() {
+fn numbers_beyond_128_bits_compute_exactly() {
     let model = "dtmc
 const double big = 1e300;
 const double tiny = 1e-60;
 const half = big / (2 * big);
+const double e = pow(1.0000001, 1000000);
 module m
   s : [0..3] init 0;
   [] s=0 & s < big & tiny > 0 -> half : (s'=1) + (1-half) : (s'=2);
   [] s=1 -> (tiny * big > 1 ? 1/4 : 1/3) : (s'=3) + (tiny * big > 1 ? 3/4 : 2/3) : (s'=0);
   [] s>=2 -> true;
 endmodule
-rewards \"r\" s=0 : big / 1e299; endrewards
+rewards \"r\" s=0 : big / 1e299 + tiny; endrewards
 rewards \"huge\" s=0 : big; endrewards
+rewards \"e\" s=0 : e; endrewards
 ";
     let loaded = Loaded::new("m.prism", model, &[], 100).unwrap();
-    let text = "P=? [ F s=3 ]\nR{\"r\"}=? [ C<=1 ]\nbig * tiny\nhalf\nR{\"huge\"}=? [ C<=1 ]\n1/3";
+    let text = "P=? [ F s=3 ]\nR{\"r\"}=? [ C<=1 ]\nbig * tiny\nhalf\nR{\"huge\"}=? [ C<=1 ]\ne\nR{\"e\"}=? [ C<=1 ]";
     let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
     let check = |i: usize, exact: bool| check_prop(&loaded, &props, &props.props[i], exact);
     // From s=0 half the plays go to s=1, a quarter of those on to s=3, the rest back: 1/5.
+    assert_eq!(check(0, true).unwrap().exact.as_deref(), Some("1/5"));
     assert!((check(0, false).unwrap().value - 0.2).abs() < 1e-15);
-    assert!(check(0, true).is_err());
-    assert!((check(1, false).unwrap().value - 10.0).abs() < 1e-12);
-    let product = check(2, false).unwrap().value;
-    assert!((product / 1e240 - 1.0).abs() < 1e-15, "{product}");
-    // A constant computed in floating point says so; one computed exactly does not.
-    let half = check(3, false).unwrap();
+    let r = check(1, true).unwrap().exact.unwrap();
     assert_eq!(
-        (half.value, half.method),
-        (0.5, "constant, from floating-point inputs")
+        r,
+        format!("10{}1", "0".repeat(59)) + &format!("/1{}", "0".repeat(60))
     );
-    assert_eq!(check(5, false).unwrap().method, "constant");
-    // `--exact` refuses the one from floating point, as it refuses a query reading it.
-    assert!(check(3, true).is_err());
-    // As a bound it is its double, in either mode: P = 1/5 is below `half` (1/2).
-    let bounds = Props::new(&loaded.program, "b.props", "P<half [ F s=3 ]", &[]).unwrap();
-    for exact in [false, true] {
-        let a = check_prop(&loaded, &bounds, &bounds.props[0], exact);
-        assert_eq!(a.map(|a| a.holds).ok(), Some(Some(true)), "exact: {exact}");
-    }
-    assert_eq!(check(5, true).unwrap().exact.as_deref(), Some("1/3"));
-    let e = check(4, false).unwrap_err().to_string();
+    assert_eq!(
+        check(2, true).unwrap().exact,
+        Some(format!("1{}", "0".repeat(240)))
+    );
+    let half = check(3, true).unwrap();
+    assert_eq!(
+        (half.exact.as_deref(), half.method),
+        (Some("1/2"), "constant")
+    );
+    assert_eq!(
+        check(4, true).unwrap().exact,
+        Some(format!("1{}", "0".repeat(300)))
+    );
+    assert_eq!(check(4, false).unwrap().value, 1e300);
+    // Beyond the size a fraction may have: floating point, said so, refused exactly.
+    let e = check(5, false).unwrap();
     assert!(
-        e.contains("a reward 1e300 is beyond the engine's fractions"),
-        "{e}"
+        (e.value - 1.0000001f64.powf(1e6)).abs() < 1e-12,
+        "{}",
+        e.value
     );
+    assert_eq!(e.method, "constant, from floating-point inputs");
+    assert!(loaded.program.inexact.contains("e"));
+    assert!(check(5, true).is_err());
+    assert!((check(6, false).unwrap().value - e.value).abs() < 1e-12);
+    assert!(check(6, true).is_err());
 }
 
 /// A probability computed in floating point that fractions of 2^-60 cannot hold to nine
-/// digits (`pow(0.3, 40)`) is an error naming the state, never rounded to another value; a
-/// small one they hold well enough is answered, and an exact one (`1e-30`) is exact.
+/// digits (`pow(0.3, 40.5)`) is an error naming the state, never rounded to another value; a
+/// small one they hold well enough is answered, and an exact one (`1e-30`, `pow(0.3, 40)`)
+/// is exact.
 #[test]
 fn probabilities_too_small_to_round_are_refused() {
-    for p in ["pow(0.3, 40)", "pow(0.3, 40.0)"] {
+    for p in ["pow(0.3, 40.5)", "pow(0.3, 40.0 + 0.5)"] {
         let model = MODEL.replace("0.1234567890123456789012345", p);
         let e = Loaded::new("m.prism", &model, &[], 100)
             .err()
@@ -202,6 +222,12 @@ fn probabilities_too_small_to_round_are_refused() {
         a.exact.as_deref(),
         Some("1/1000000000000000000000000000000")
     );
+    let model = MODEL.replace("0.1234567890123456789012345", "pow(0.3, 40)");
+    let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
+    let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+    let want = format!("{}/1{}", 3u128.pow(40), "0".repeat(40));
+    assert_eq!(a.exact, Some(want));
     let model = MODEL.replace("0.1234567890123456789012345", "pow(0.3, 10.0)");
     let loaded = Loaded::new("m.prism", &model, &[], 100).unwrap();
     let props = Props::new(&loaded.program, "m.props", "P=? [ F \"one\" ]", &[]).unwrap();

@@ -151,19 +151,33 @@ fn rounding_clear_of_the_boundary_is_exact() {
     }
 }
 
-/// A constant whose exact fraction outgrows 128 bits (`pow(0.99, 40)`) is computed in floating
-/// point, as PRISM and Storm compute it, and marked; an integer that outgrows 64 bits stays an
-/// error, and a power of 1 or -1 with a huge exponent is quick.
+/// A constant whose exact fraction outgrows 128 bits (`pow(0.99, 40)`) is exact; one beyond
+/// the size a fraction may have (`pow(1.0000001, 1000000)`) is computed in floating point, as
+/// PRISM and Storm compute it, and marked; an integer that outgrows 64 bits stays an error,
+/// and a power of 1 or -1 with a huge exponent is quick.
 #[test]
-fn constants_beyond_128_bit_fractions_are_floating_point() {
+fn constants_beyond_the_size_of_fractions_are_floating_point() {
     let model = |p: &str| {
         format!("dtmc\nconst double p = {p};\nmodule m\n  x : [0..2];\n  [] x=0 -> p : (x'=1) + 1-p : (x'=2);\nendmodule\n")
     };
     let loaded = Loaded::new("p.prism", &model("pow(0.99, 40)"), &[], 100).unwrap();
+    assert!(loaded.program.inexact.is_empty());
+    let props = Props::new(&loaded.program, "p", "P=? [ F x=1 ]", &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], true).unwrap();
+    // 99^40 / 100^40.
+    let numerator =
+        "66897175856968051393833859880371221146543227691483931958981106325809049127796001";
+    assert_eq!(a.exact, Some(format!("{numerator}/1{}", "0".repeat(80))));
+    let p = "pow(1.0000001, 1000000) / 2";
+    let loaded = Loaded::new("p.prism", &model(p), &[], 100).unwrap();
     assert!(loaded.program.inexact.contains("p"));
     let props = Props::new(&loaded.program, "p", "P=? [ F x=1 ]", &[]).unwrap();
     let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
-    assert!((a.value - 0.99f64.powi(40)).abs() < 1e-15, "{}", a.value);
+    assert!(
+        (a.value - 1.0000001f64.powf(1e6) / 2.0).abs() < 1e-12,
+        "{}",
+        a.value
+    );
     assert!(check_prop(&loaded, &props, &props.props[0], true).is_err());
     for p in [
         "pow(-1, 1000000000000000000) / 2",
