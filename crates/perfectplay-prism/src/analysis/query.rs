@@ -335,8 +335,7 @@ impl QueryModel<'_> {
 
     /// Whether a number the query depends on is floating point (the model computes `pow`
     /// with an exponent that is not whole, `log`, or a fraction beyond the size a value may
-    /// have): then an
-    /// exact solve is no exact answer ([`crate::analysis_model`] refuses it).
+    /// have): then an exact solve is no exact answer ([`crate::analysis_model`] refuses it).
     pub fn is_inexact(&self) -> bool {
         self.inexact
     }
