@@ -71,6 +71,19 @@ fn every_core() -> usize {
 
 /// The values of a solve computed in `N`'s [`Number::Work`] as `N`, and the stats with an
 /// error bound that covers the largest radius among them.
+/// A float value beyond floating point's range (from a payoff of 2^2000, say) is no answer:
+/// an error that says to solve exactly, rather than an infinity the model does not mean.
+fn within_range<N: Number>(value: &N) -> Result<(), SolveError> {
+    if N::EXACT || value.to_f64().is_finite() {
+        return Ok(());
+    }
+    Err(SolveError::TooLarge {
+        what: "a value is beyond floating point's range (about 1.8e308): solve in exact \
+               arithmetic instead"
+            .into(),
+    })
+}
+
 pub(crate) fn from_work<N: Number>(values: Vec<N::Work>, mut stats: Stats) -> (Vec<N>, Stats) {
     let mut radius = 0.0f64;
     let mut values: Vec<N> = values
@@ -167,6 +180,7 @@ impl<'a, M: Model> Solver<'a, M> {
     pub fn solve<N: Number>(mut self) -> Result<Solution<M::State, N>, SolveError> {
         let e = self.explore::<N::Work>()?;
         let (values, stats) = from_work::<N>(e.values, e.stats);
+        values.iter().try_for_each(within_range)?;
         Ok(Solution::new(
             e.states,
             values,
@@ -302,7 +316,9 @@ where
                 _ => None,
             })?;
         stats.error_bound = stats.error_bound.max(Bounded::bound(value.radius()));
-        Ok((N::from_work(value), stats))
+        let value = N::from_work(value);
+        within_range(&value)?;
+        Ok((value, stats))
     }
 
     /// The exact value of the start state, computed the fastest sound way this crate knows.

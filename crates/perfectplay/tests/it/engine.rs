@@ -1367,3 +1367,40 @@ fn near_certain_loops_keep_their_float_digits() {
         assert!(error < 1e-14, "odds {odds}: {float} vs {exact} ({error:e})");
     }
 }
+
+/// A float value beyond floating point's range (a payoff of 2^2000, a sum of 2^1023 twice) is
+/// an error that says to solve exactly, never an infinity; the exact solve gives the value.
+#[test]
+fn float_values_beyond_range_are_errors_and_exact_ones_answer() {
+    let huge: Rat = format!("{}", malachite_nz::natural::Natural::from(1u32) << 2000u64)
+        .parse()
+        .unwrap();
+    let half = Rat::new(1, 2);
+    let g = Table(vec![
+        GNode::Chance(vec![(half, Rat::ZERO, 1), (half, Rat::ZERO, 2)]),
+        GNode::Terminal(huge),
+        t(0),
+    ]);
+    let e = err(&g);
+    assert!(e.contains("beyond floating point's range"), "{e}");
+    let e = Solver::new(&g)
+        .start_value::<f64>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("solve in exact arithmetic"), "{e}");
+    let exact = solve_exact(&g).unwrap();
+    assert_eq!(exact.start_value().0, (huge * half).to_rational());
+    // Payoffs within range whose total is not: 2^1023 + 2^1023.
+    let big: Rat = format!("{}", malachite_nz::natural::Natural::from(1u32) << 1023u64)
+        .parse()
+        .unwrap();
+    let g = Table(vec![
+        GNode::Chance(vec![(Rat::ONE, big, 1)]),
+        GNode::Terminal(big),
+    ]);
+    assert!(err(&g).contains("beyond floating point's range"));
+    assert_eq!(
+        solve_exact(&g).unwrap().start_value().0,
+        (big + big).to_rational()
+    );
+}
