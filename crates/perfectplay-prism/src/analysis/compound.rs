@@ -399,30 +399,10 @@ fn long_literal(e: &Expr) -> bool {
 }
 
 /// A number literal (`12`, `0.25`, `1e300`, `2.5E-7`) as an exact rational of any size;
-/// `None` if it is none.
+/// `None` if it is none. Beyond a power of ten of 100,000 a literal is no number PRISM (or a
+/// double) could mean.
 fn literal(text: &str) -> Option<Rational> {
-    let lower = text.to_ascii_lowercase();
-    let (mantissa, exp) = match lower.split_once('e') {
-        Some((m, e)) => (m, e.parse::<i64>().ok()?),
-        None => (lower.as_str(), 0),
-    };
-    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = format!("{int}{frac}");
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    // Beyond this a literal is no number PRISM (or a double) could mean.
-    let exp = exp.checked_sub(frac.len() as i64)?;
-    if exp.unsigned_abs() > 100_000 {
-        return None;
-    }
-    let n = Rational::from_str(&digits).ok()?;
-    let ten = Rational::from(10u32);
-    Some(if exp >= 0 {
-        n * ten.pow(exp as u64)
-    } else {
-        n / ten.pow(exp.unsigned_abs())
-    })
+    crate::program::value::decimal(text, u64::MAX, 100_000)
 }
 
 fn binary(op: BinOp, a: Part, b: Part) -> Result<Part, AnalysisError> {

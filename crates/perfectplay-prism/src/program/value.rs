@@ -63,36 +63,9 @@ impl Q {
     /// The decimal literal `text` (`0.25`, `1e-3`, `2.5E2`) exactly; `None` if it is no
     /// decimal or its fraction is beyond [`Q::MAX_BITS`].
     pub fn parse_decimal(text: &str) -> Option<Q> {
-        let lower = text.to_ascii_lowercase();
-        let (mantissa, exp) = match lower.split_once('e') {
-            Some((m, e)) => (m, e.parse::<i64>().ok()?),
-            None => (lower.as_str(), 0),
-        };
-        let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        // Zeros that do not change the value do not count against the size: `0.5000…0`
-        // and `000…01.5` are the fractions they are, however many zeros they are written
-        // with.
-        let frac = frac.trim_end_matches('0');
-        let digits = format!("{int}{frac}");
-        let digits = digits.trim_start_matches('0');
-        if digits.is_empty() {
-            return Some(Q::int(0));
-        }
-        if !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        let scale = exp.checked_sub(frac.len() as i64)?;
         // Ten has more than three bits a digit: a bound on the digits bounds the bits.
-        let most_digits = (Q::MAX_BITS / 3) as i64;
-        if digits.len() as i64 > most_digits || scale.abs() > most_digits {
-            return None;
-        }
-        let n: Rational = digits
-            .parse::<malachite_nz::natural::Natural>()
-            .ok()?
-            .into();
-        let ten_to = Rational::from(10u32).pow(scale.unsigned_abs());
-        Q::of_rational(if scale >= 0 { n * ten_to } else { n / ten_to })
+        let most = Q::MAX_BITS / 3;
+        decimal(text, most, most).and_then(Q::of_rational)
     }
 
     /// The double `x` exactly (a double is a fraction with a power of two below); `None` if
@@ -265,6 +238,42 @@ impl fmt::Display for Value {
             Value::Float(x) => write!(f, "{x:e}"),
         }
     }
+}
+
+/// The decimal literal `text` (`12`, `0.25`, `1e-3`, `2.5E2`) as an exact rational; `None`
+/// if it is no decimal, or if it has more than `most_digits` significant digits or a power
+/// of ten beyond `most_scale` either way. Zeros that do not change the value do not count
+/// against the digits: `0.5000…0` and `000…01.5` are the fractions they are, however many
+/// zeros they are written with.
+pub fn decimal(text: &str, most_digits: u64, most_scale: u64) -> Option<Rational> {
+    let lower = text.to_ascii_lowercase();
+    let (mantissa, exp) = match lower.split_once('e') {
+        Some((m, e)) => (m, e.parse::<i64>().ok()?),
+        None => (lower.as_str(), 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let frac = frac.trim_end_matches('0');
+    let digits = format!("{int}{frac}");
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let digits = digits.trim_start_matches('0');
+    if digits.is_empty() {
+        return Some(Rational::from(0u32));
+    }
+    let scale = exp.checked_sub(frac.len() as i64)?;
+    if digits.len() as u64 > most_digits || scale.unsigned_abs() > most_scale {
+        return None;
+    }
+    let n: Rational = digits
+        .parse::<malachite_nz::natural::Natural>()
+        .ok()?
+        .into();
+    let ten_to = Rational::from(10u32).pow(scale.unsigned_abs());
+    Some(if scale >= 0 { n * ten_to } else { n / ten_to })
 }
 
 #[cfg(test)]
