@@ -84,7 +84,11 @@ pub struct Stats {
     /// collect from such ties on its way out of the component, found as a checked
     /// pre-fixed point (infinite where none is found). Moves that are clearly worse cost
     /// more than a tie gains, so this stays small unless ties lie on long paths (as in
-    /// QVBS's consensus models, whose adversary can prolong the play at will). One gap is
+    /// QVBS's consensus models, whose adversary can prolong the play at will). Where every
+    /// play leaves a component that earns nothing inside, the bound is also held within the
+    /// range of its exits' worth, so that a win all but certain, whose moves rounding
+    /// cannot tell apart over a turn left almost never, keeps a bound as small as the room
+    /// left below a sure win. One gap is
     /// left: in a component the play can stay in for ever, where tied moves lead round a
     /// cycle (their advantages' upper bounds then add up without end, though the exact ones
     /// cannot), or where two players play, the bound is that of the strategy found.

@@ -165,3 +165,22 @@ fn pig() {
     check(&Pig::new(5, Opponent::Optimal).unwrap());
     check(&Pig::new(5, Opponent::HoldAt(2)).unwrap());
 }
+
+/// A win all but certain (an opponent who holds only at the goal, so that a turn of ours is
+/// left almost never by a loss): moves that rounding cannot tell apart lie round long turns,
+/// and the bound of what they may hide is held to the room left below a sure win, not grown
+/// past the whole range of the value. Both the full solve and the start value alone (turn by
+/// turn) keep a small bound.
+#[test]
+fn a_win_all_but_certain_keeps_a_small_bound() {
+    let pig = Pig::new(600, Opponent::HoldAt(600)).unwrap();
+    let (start, stats) = Solver::new(&pig).start_value::<f64>().unwrap();
+    let full = Solver::new(&pig).solve::<f64>().unwrap();
+    for (value, bound) in [
+        (start, stats.error_bound),
+        (*full.start_value(), full.stats().error_bound),
+    ] {
+        assert!(bound < 1e-6, "bound {bound:e}");
+        assert!(value <= 1.0 && value > 1.0 - 1e-8, "{value}");
+    }
+}

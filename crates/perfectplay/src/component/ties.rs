@@ -19,6 +19,13 @@ const CHECK_SWEEPS: usize = 256;
 /// it turns to the start measured in steps.
 const FIRST_SWEEPS: usize = 4;
 
+/// The most times [`Component::solved_start`] solves its game again under a cap.
+const STOP_ROUNDS: usize = 12;
+
+/// How many times the least cap a node's may be to stop in the same round of
+/// [`Component::solved_start`].
+const STOP_SPREAD: f64 = 1e3;
+
 /// The room a solved start leaves per step for the checking sweeps' rounding: relative to the
 /// largest gain in [`Component::solved_start`], to the largest value in
 /// [`Component::stepped_start`].
@@ -42,6 +49,34 @@ impl Side {
     }
 }
 
+/// The least and greatest worth of a component's exits ([`Component::exits_span`]).
+#[derive(Clone, Copy)]
+struct Span {
+    lo: f64,
+    hi: f64,
+}
+
+impl Span {
+    /// Per node, how far the optimum can lie from the exact value of the policy whose values
+    /// are `v` on `side` at most: up to the greatest exit above it, down to the least below
+    /// it, plus the value's own radius; rounded up, and never negative.
+    fn cap<N: Number>(self, v: &[N], side: Side) -> Vec<f64> {
+        v.iter()
+            .map(|x| {
+                let room = match side {
+                    Side::Above => self.hi - x.to_f64(),
+                    Side::Below => x.to_f64() - self.lo,
+                };
+                let room = room + Bounded::bound(x.radius());
+                (room + 2.0 * UNIT * room.abs() + TINY_ROOM).max(0.0)
+            })
+            .collect()
+    }
+}
+
+/// What a difference of two numbers below the normal range may lose to rounding, at most.
+const TINY_ROOM: f64 = 1e-300;
+
 impl<N: Number> Component<N> {
     /// How far the optimum can lie from the values `v` of `policy`, per node, beyond the
     /// values' own radii (which bound their distance to the policy's exact value): a float
@@ -61,6 +96,15 @@ impl<N: Number> Component<N> {
     /// most advantage a strategy can collect on its way out, and moves that are clearly
     /// worse cost more than they gain: it stays near zero unless near ties lie on the likely
     /// path, however long the play can be made to last.
+    ///
+    /// Where every play leaves the component and nothing is earned inside it, the optimum
+    /// lies between the least and the greatest worth of its exits, `lo` and `hi`
+    /// ([`Component::exits_span`]), and `h`
+    /// may stop at the room left to them, its cap (on Max's side, `v + h ≥ hi` there). Then
+    /// `w = min(v + h, hi)` is still a pre-fixed point: a node at its cap has
+    /// `w = hi ≥ B w`, since every average of `w` and the exits is at most `hi`; any other
+    /// has `w = v + h ≥ B(v + h) ≥ B w`. This keeps the bound within the game's range where
+    /// a win is all but certain and rounding cannot tell its moves apart over a long play.
     ///
     /// `h` is found by [`Component::accumulated`] and accepted only after a sweep, rounded
     /// up, that changes nothing, which is the inequality itself. Each advantage is bounded
@@ -89,17 +133,56 @@ impl<N: Number> Component<N> {
             if !sound {
                 return Some(bound);
             }
-            let Some(h) = self.accumulated(&terms, side) else {
+            // Only where every play leaves: where one can stay, tied moves round a cycle
+            // that can be kept up for ever would raise every node that reaches it to its cap.
+            let cap = match stopping {
+                true => self.exits_span().map(|span| span.cap(v, side)),
+                false => None,
+            };
+            let h = match (self.accumulated(&terms, side, cap.as_deref()), cap) {
+                (Some(h), _) => h,
+                (None, Some(cap)) => cap,
                 // Where the play can stay for ever, tied moves may lead round a cycle whose
                 // advantages' upper bounds add up without end, though the exact ones cannot:
                 // the known gap (`Stats::error_bound`).
-                return if stopping { None } else { Some(bound) };
+                (None, None) => return if stopping { None } else { Some(bound) },
             };
             for (b, h) in bound.iter_mut().zip(h) {
                 *b = b.max(h);
             }
         }
         Some(bound)
+    }
+
+    /// The least and greatest worth of the component's exits, where nothing is earned inside
+    /// it (every edge between its nodes adds exactly zero): then the value of every strategy
+    /// that leaves the component, the optimum's included, is an average of what its exits
+    /// pay, and lies between the two. Where the advantages cannot be told from rounding over
+    /// a long play (a win all but certain, whose moves differ by less than a unit of the last
+    /// place), this caps the tie bound at the room left to the exits' extremes. `None` where
+    /// something is earned inside, or the component has no exit.
+    fn exits_span(&self) -> Option<Span> {
+        let mut span: Option<Span> = None;
+        for e in &self.edges {
+            let (value, radius) = (e.konst.to_f64(), Bounded::bound(e.konst.radius()));
+            if e.to != EXIT {
+                if value != 0.0 || radius != 0.0 {
+                    return None;
+                }
+                continue;
+            }
+            let (lo, hi) = (value - radius, value + radius);
+            // Rounded outwards: each is off by at most a unit of itself.
+            let (lo, hi) = (lo - UNIT * lo.abs(), hi + UNIT * hi.abs());
+            span = Some(match span {
+                None => Span { lo, hi },
+                Some(s) => Span {
+                    lo: s.lo.min(lo),
+                    hi: s.hi.max(hi),
+                },
+            });
+        }
+        span.filter(|s| s.lo.is_finite() && s.hi.is_finite())
     }
 
     /// Upper bounds of the advantage of every move of every decision, in edge order (a
@@ -204,15 +287,26 @@ impl<N: Number> Component<N> {
     /// move anything. Where that start fails its check, the room is measured in expected
     /// steps instead ([`Component::stepped_start`]), and where that cannot be had either,
     /// the sweeps start from zero.
-    fn accumulated(&self, terms: &[f64], side: Side) -> Option<Vec<f64>> {
-        let check = |h, sweeps| self.settled(terms, side, h, sweeps);
+    ///
+    /// Where the exits bound the optimum (`cap`, from [`Component::exits_span`]), `h` is
+    /// held below the cap: a node at its cap needs no inequality, since the optimum cannot
+    /// lie beyond the exits' extremes; a node below it needs its own.
+    fn accumulated(&self, terms: &[f64], side: Side, cap: Option<&[f64]>) -> Option<Vec<f64>> {
+        let sweep = Sweep::new(self, terms, side);
+        let check = |h, sweeps| self.settled(&sweep, cap, h, sweeps);
         let from_zero = || check(vec![0.0; self.n()], MAX_SWEEPS);
         let Some(mut game) = self.tie_game(terms, side) else {
             return from_zero();
         };
+        // Under a cap the sweeps rise to a fixed point in finitely many steps, and the
+        // stepped start would not stop its nodes: the solved start gets all the sweeps.
+        let first = match cap {
+            Some(_) => CHECK_SWEEPS,
+            None => FIRST_SWEEPS,
+        };
         if let Some(h) = self
-            .solved_start(&mut game, terms)
-            .and_then(|h| check(h, FIRST_SWEEPS))
+            .solved_start(&mut game, &sweep, cap)
+            .and_then(|h| check(h, first))
         {
             return Some(h);
         }
@@ -223,58 +317,27 @@ impl<N: Number> Component<N> {
     }
 
     /// `h` raised by at most `sweeps` sweeps of the inequalities of
-    /// [`Component::tie_bound`] for the advantages `terms`, each right-hand side rounded up,
-    /// until a sweep changes nothing, which checks every inequality against the final `h`;
-    /// `None` where none does, or a value grows without bound.
+    /// [`Component::tie_bound`] for the advantages `terms`, each right-hand side rounded up
+    /// and held below `cap` (where given; the start too), until a sweep changes nothing,
+    /// which checks every inequality against the final `h`; `None` where none does, or a
+    /// value grows without bound.
     fn settled(
         &self,
-        terms: &[f64],
-        side: Side,
+        sweep: &Sweep<N>,
+        cap: Option<&[f64]>,
         mut h: Vec<f64>,
         sweeps: usize,
     ) -> Option<Vec<f64>> {
+        let most = |x: usize| cap.map_or(f64::INFINITY, |c| c[x]);
+        for (x, h) in h.iter_mut().enumerate() {
+            *h = h.min(most(x));
+        }
         let n = self.n();
-        let probs: Vec<f64> = self
-            .edges
-            .iter()
-            .map(|e| e.prob.to_f64() + Bounded::bound(e.prob.radius()))
-            .collect();
-        let at = |e: &LocalEdge<N>| if e.to == EXIT { n } else { e.to as usize };
-        // `h(x)`'s right-hand side, rounded up: a sum of `k` terms is off by at most `k`
-        // units of the largest partial sum, which the magnitudes bound.
-        let rhs = |h: &[f64], x: usize| -> f64 {
-            let base = self.start[x] as usize;
-            let out = self.out(x);
-            let slack = (out.len() as f64 + 2.0) * 2.0 * UNIT;
-            match self.kind[x] {
-                Kind::Chance => {
-                    let s: f64 = out
-                        .iter()
-                        .enumerate()
-                        .map(|(i, e)| probs[base + i] * h[at(e)])
-                        .sum();
-                    s * (1.0 + slack)
-                }
-                Kind::Decision(player) => {
-                    let term = |(i, e): (usize, &LocalEdge<N>)| {
-                        let t = terms[base + i];
-                        let s = t + h[at(e)];
-                        s + slack * (t.abs() + h[at(e)])
-                    };
-                    let values = out.iter().enumerate().map(term);
-                    if player == side.gainer() {
-                        values.fold(f64::NEG_INFINITY, f64::max)
-                    } else {
-                        values.fold(f64::INFINITY, f64::min)
-                    }
-                }
-            }
-        };
         h.push(0.0);
         for _ in 0..sweeps {
             let mut changed = false;
             for x in (0..n).rev() {
-                let new = rhs(&h, x);
+                let new = sweep.rhs(&h, x).min(most(x));
                 if new > h[x] {
                     changed = true;
                     h[x] = new;
@@ -330,16 +393,67 @@ impl<N: Number> Component<N> {
     /// earns it once more), which covers the checking sweeps' rounding unless the values grow
     /// far beyond the largest gain. `None` where that solve fails (the room makes a play
     /// that can go on for ever worth more without end).
-    fn solved_start(&self, t: &mut TieGame, terms: &[f64]) -> Option<Vec<f64>> {
-        for (e, &r) in t.game.edges.iter_mut().zip(terms) {
-            e.konst = r / t.scale + ROOM;
+    ///
+    /// Under a `cap`, a node whose solved value reaches its cap stops there: it becomes an
+    /// exit worth the cap and the game is solved again, until no other node reaches its own
+    /// (a few rounds at most). Without this, a gain that rounding inflates round a cycle
+    /// left all but never (a win all but certain) would lift every node that can reach it
+    /// to its cap, however clear its own moves are.
+    fn solved_start(
+        &self,
+        t: &mut TieGame,
+        sweep: &Sweep<N>,
+        cap: Option<&[f64]>,
+    ) -> Option<Vec<f64>> {
+        let terms = sweep.terms;
+        let mut stop = vec![false; self.n()];
+        let mut start = Vec::new();
+        for _ in 0..STOP_ROUNDS {
+            for x in 0..self.n() {
+                let edges = self.start[x] as usize..self.start[x + 1] as usize;
+                for i in edges {
+                    let e = &mut t.game.edges[i];
+                    (e.to, e.konst) = match (stop[x], cap) {
+                        (true, Some(cap)) => (EXIT, cap[x] / t.scale),
+                        _ => (self.edges[i].to, terms[i] / t.scale + ROOM),
+                    };
+                }
+            }
+            let (h, _) = t.game.solve_directly(&mut t.sys, None).ok()?;
+            start = h
+                .iter()
+                .map(|&h| (h * t.scale * (1.0 + ROOM)).max(0.0))
+                .collect();
+            if !start.iter().all(|x| x.is_finite()) {
+                return None;
+            }
+            let Some(cap) = cap else { break };
+            // The stopper's better choices: stop where the value reaches the cap, go on where
+            // a step from the values found stays below it (a strategy iteration of the
+            // stopper's, so the values only fall).
+            start.push(0.0);
+            // Nodes stop smallest caps first: a gain inflated round a cycle left all but never
+            // lifts every node that can reach it past its cap, and stopping the cycle's own
+            // nodes (whose caps are tiny) is what brings the others back down.
+            let least = (0..self.n())
+                .filter(|&x| !stop[x] && start[x] >= cap[x])
+                .map(|x| cap[x])
+                .fold(f64::INFINITY, f64::min);
+            let mut more = false;
+            for (x, stop) in stop.iter_mut().enumerate() {
+                let now = match *stop {
+                    false => start[x] >= cap[x] && cap[x] <= least * STOP_SPREAD,
+                    true => sweep.rhs(&start, x) >= cap[x],
+                };
+                more |= now != *stop;
+                *stop = now;
+            }
+            start.pop();
+            if !more {
+                break;
+            }
         }
-        let (h, _) = t.game.solve_directly(&mut t.sys, None).ok()?;
-        let start: Vec<f64> = h
-            .iter()
-            .map(|&h| (h * t.scale * (1.0 + ROOM)).max(0.0))
-            .collect();
-        start.iter().all(|x| x.is_finite()).then_some(start)
+        Some(start)
     }
 
     /// The start of [`Component::accumulated`] where [`Component::solved_start`]'s fails its
@@ -347,8 +461,9 @@ impl<N: Number> Component<N> {
     /// value times the expected steps under the strategies found. `None` where that solve
     /// fails.
     fn stepped_start(&self, t: &mut TieGame, terms: &[f64]) -> Option<Vec<f64>> {
-        for (e, &r) in t.game.edges.iter_mut().zip(terms) {
-            e.konst = r / t.scale;
+        // (The edges as they are: a capped start may have stopped some.)
+        for ((e, &r), own) in t.game.edges.iter_mut().zip(terms).zip(&self.edges) {
+            (e.to, e.konst) = (own.to, r / t.scale);
         }
         let (h, policy) = t.game.solve_directly(&mut t.sys, None).ok()?;
         let h: Vec<f64> = h.iter().map(|h| h * t.scale).collect();
@@ -368,6 +483,66 @@ impl<N: Number> Component<N> {
     }
 }
 
+/// The right-hand sides of the inequalities of [`Component::tie_bound`] for one side's
+/// advantages, rounded up.
+struct Sweep<'a, N> {
+    comp: &'a Component<N>,
+    terms: &'a [f64],
+    side: Side,
+    /// The edges' probabilities, rounded up.
+    probs: Vec<f64>,
+}
+
+impl<'a, N: Number> Sweep<'a, N> {
+    fn new(comp: &'a Component<N>, terms: &'a [f64], side: Side) -> Self {
+        let probs = comp
+            .edges
+            .iter()
+            .map(|e| e.prob.to_f64() + Bounded::bound(e.prob.radius()))
+            .collect();
+        Sweep {
+            comp,
+            terms,
+            side,
+            probs,
+        }
+    }
+
+    /// `h(x)`'s right-hand side, rounded up, where `h` has an extra last entry for the exits
+    /// (zero): a sum of `k` terms is off by at most `k` units of the largest partial sum,
+    /// which the magnitudes bound.
+    fn rhs(&self, h: &[f64], x: usize) -> f64 {
+        let c = self.comp;
+        let at = |e: &LocalEdge<N>| if e.to == EXIT { c.n() } else { e.to as usize };
+        let base = c.start[x] as usize;
+        let out = c.out(x);
+        let slack = (out.len() as f64 + 2.0) * 2.0 * UNIT;
+        match c.kind[x] {
+            Kind::Chance => {
+                let s: f64 = out
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| self.probs[base + i] * h[at(e)])
+                    .sum();
+                s * (1.0 + slack)
+            }
+            Kind::Decision(player) => {
+                let term = |(i, e): (usize, &LocalEdge<N>)| {
+                    let t = self.terms[base + i];
+                    let s = t + h[at(e)];
+                    s + slack * (t.abs() + h[at(e)])
+                };
+                let values = out.iter().enumerate().map(term);
+                if player == self.side.gainer() {
+                    values.fold(f64::NEG_INFINITY, f64::max)
+                } else {
+                    values.fold(f64::INFINITY, f64::min)
+                }
+            }
+        }
+    }
+}
+
 /// The game of [`Component::accumulated`] in floats, solved in turn by its starts.
 struct TieGame {
     /// The game; its constants are set by each start from the advantages.
@@ -381,7 +556,7 @@ struct TieGame {
 #[cfg(test)]
 mod tests {
     use super::super::{Component, LocalEdge, EXIT};
-    use super::Side;
+    use super::{Side, Sweep};
     use crate::backup::Kind;
     use crate::linear::System;
     use crate::{Bounded, Exact, Number, Player, Rat};
@@ -509,16 +684,17 @@ mod tests {
             .advantages(&float.values, &float.policy, Side::Above)
             .expect("the tied moves may gain");
         let mut game = walk.tie_game(&terms, Side::Above).expect("a gain");
+        let sweep = Sweep::new(&walk, &terms, Side::Above);
         let gap = (m * m / 4) as f64 * 2f64.powi(-60);
         let first = walk
-            .solved_start(&mut game, &terms)
+            .solved_start(&mut game, &sweep, None)
             .expect("a solved start");
         let stepped = walk
             .stepped_start(&mut game, &terms)
             .expect("a stepped start");
         for (name, start) in [("room per step", first), ("expected steps", stepped)] {
             let h = walk
-                .settled(&terms, Side::Above, start.clone(), 1)
+                .settled(&sweep, None, start.clone(), 1)
                 .unwrap_or_else(|| panic!("the start from {name} fails its check"));
             assert_eq!(h, start, "the start from {name} needed raising");
             assert!(h[m] >= gap, "{name}: {:e} below {gap:e}", h[m]);
