@@ -26,6 +26,9 @@ const STOP_ROUNDS: usize = 12;
 /// [`Component::solved_start`].
 const STOP_SPREAD: f64 = 1e3;
 
+/// What a difference of two numbers below the normal range may lose to rounding, at most.
+const TINY_ROOM: f64 = 1e-300;
+
 /// The room a solved start leaves per step for the checking sweeps' rounding: relative to the
 /// largest gain in [`Component::solved_start`], to the largest value in
 /// [`Component::stepped_start`].
@@ -74,9 +77,6 @@ impl Span {
     }
 }
 
-/// What a difference of two numbers below the normal range may lose to rounding, at most.
-const TINY_ROOM: f64 = 1e-300;
-
 impl<N: Number> Component<N> {
     /// How far the optimum can lie from the values `v` of `policy`, per node, beyond the
     /// values' own radii (which bound their distance to the policy's exact value): a float
@@ -99,9 +99,8 @@ impl<N: Number> Component<N> {
     ///
     /// Where every play leaves the component and nothing is earned inside it, the optimum
     /// lies between the least and the greatest worth of its exits, `lo` and `hi`
-    /// ([`Component::exits_span`]), and `h`
-    /// may stop at the room left to them, its cap (on Max's side, `v + h ≥ hi` there). Then
-    /// `w = min(v + h, hi)` is still a pre-fixed point: a node at its cap has
+    /// ([`Component::exits_span`]), and `h` may stop at the room left to them, its cap (on
+    /// Max's side, `v + h ≥ hi` there). Then `w = min(v + h, hi)` is still a pre-fixed point: a node at its cap has
     /// `w = hi ≥ B w`, since every average of `w` and the exits is at most `hi`; any other
     /// has `w = v + h ≥ B(v + h) ≥ B w`. This keeps the bound within the game's range where
     /// a win is all but certain and rounding cannot tell its moves apart over a long play.
@@ -121,6 +120,9 @@ impl<N: Number> Component<N> {
         let stopping = self.trap(None).is_none();
         let sound = !(has(Player::Max) && has(Player::Min)) || stopping;
         let mut bound = vec![0.0f64; self.n()];
+        // Only where every play leaves: where one can stay, tied moves round a cycle that
+        // can be kept up for ever would raise every node that reaches it to its cap.
+        let span = stopping.then(|| self.exits_span()).flatten();
         for side in [Side::Above, Side::Below] {
             // Without decisions of the side's gainer no move may gain on it (`advantages`
             // would find none after comparing every move).
@@ -133,12 +135,7 @@ impl<N: Number> Component<N> {
             if !sound {
                 return Some(bound);
             }
-            // Only where every play leaves: where one can stay, tied moves round a cycle
-            // that can be kept up for ever would raise every node that reaches it to its cap.
-            let cap = match stopping {
-                true => self.exits_span().map(|span| span.cap(v, side)),
-                false => None,
-            };
+            let cap = span.map(|span| span.cap(v, side));
             let h = match (self.accumulated(&terms, side, cap.as_deref()), cap) {
                 (Some(h), _) => h,
                 (None, Some(cap)) => cap,
@@ -395,8 +392,9 @@ impl<N: Number> Component<N> {
     /// that can go on for ever worth more without end).
     ///
     /// Under a `cap`, a node whose solved value reaches its cap stops there: it becomes an
-    /// exit worth the cap and the game is solved again, until no other node reaches its own
-    /// (a few rounds at most). Without this, a gain that rounding inflates round a cycle
+    /// exit worth the cap and the game is solved again; a stopped node whose step from the
+    /// values found stays below its cap goes on again; until nothing changes, or
+    /// [`STOP_ROUNDS`] solves. Without this, a gain that rounding inflates round a cycle
     /// left all but never (a win all but certain) would lift every node that can reach it
     /// to its cap, however clear its own moves are.
     fn solved_start(
