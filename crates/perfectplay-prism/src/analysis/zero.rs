@@ -7,7 +7,9 @@
 //! cannot make φ possible any more pays zero (the minimiser keeps φ away from there).
 //!
 //! Where the reward a play can earn before it ends is bounded (no reachable cycle earns), the
-//! product is finite, and its value is the answer, exactly or in floats like any other.
+//! product is finite, and its value is the answer, exactly or in floats like any other. A
+//! DTMC has no choices to depend on the reward earned, and its exact answer needs no product
+//! either way ([`chain_answer`]).
 //!
 //! Otherwise the product is cut at a level of reward, and a play that earns that much ends
 //! there with a bound on its worth: at least zero, at most what it earned plus `Ū`, the most
@@ -54,8 +56,8 @@ const MAX_UNITS: u64 = 1 << 30;
 const FIRST_LEVEL: u64 = 16;
 
 /// Why an exact answer cannot be given where the reward earned is unbounded.
-pub(crate) const UNBOUNDED: &str = "R[ F0 φ ] where a play can earn without bound before it \
-     reaches φ or misses it for good is bounded here by two solves of the game with the reward \
+pub(crate) const UNBOUNDED: &str = "R[ F0 φ ] in an MDP or a game where a play can earn without \
+     bound before it reaches φ or misses it for good is bounded here by two solves of the game with the reward \
      earned, cut where it is large (a certified interval, in floating point): ask for a \
      floating-point answer";
 
@@ -421,6 +423,9 @@ pub(crate) fn answer(
         });
     }
     if exact {
+        if model.dtmc {
+            return chain_answer(&model, query, target, over);
+        }
         return Err(unsupported(UNBOUNDED));
     }
     loop {
@@ -444,6 +449,73 @@ pub(crate) fn answer(
         }
         model.cut *= 2;
     }
+}
+
+/// `R=?[ F0 φ ]` on a DTMC whose reward earned is unbounded, exactly, without the product:
+/// the chain's value `w(s)`, the expected reward earned on the plays that reach φ, solves
+/// `w(s) = Σ_c (1/k) Σ_t p(c,t) (r(c) x(t) + w(t))` (`k` commands enabled, uniformly as in
+/// PRISM), where `x` is the probability of φ, and is zero at φ and where φ is impossible.
+/// So it is the total reward of the chain itself until either, a choice earning its reward
+/// times the probability of φ after it: `x` is solved exactly first, and the total reward
+/// with those (big) rewards exactly after. Every play from a state where φ is still
+/// possible ends at φ or where it is impossible, so the total is finite.
+fn chain_answer(
+    model: &ZeroModel,
+    query: &Query,
+    target: &CExpr,
+    over: OverInitial,
+) -> Result<Answer, AnalysisError> {
+    let (space, program) = (model.space, model.program);
+    let n = space.len();
+    let open: Vec<bool> = (0..n).map(|s| !model.goal[s] && !model.lost[s]).collect();
+    let region = reachable(space, &model.initial, &open);
+    let x = target_probability(model, query, target, over, &region)?;
+    let x_at = |t: u32| -> Exact {
+        if model.goal[t as usize] {
+            Exact::one()
+        } else if model.lost[t as usize] {
+            Exact::zero()
+        } else {
+            x[t as usize].clone().unwrap_or_else(Exact::zero)
+        }
+    };
+    let Measure::Reward(r) = &query.what else {
+        return Err(unsupported("F0 measures a reward: ask R[ F0 φ ]"));
+    };
+    let stop: Vec<bool> = open.iter().map(|o| !o).collect();
+    let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
+    let earn = crate::analysis::rewards::choice_rewards(program, space, structure, &stop)?;
+    let mut weighted = vec![Rat::ZERO; space.choices.len()];
+    for s in (0..n as u32).filter(|&s| region[s as usize]) {
+        for c in space.choices_of(s) {
+            if earn[c].is_zero() {
+                continue;
+            }
+            let mut after = Exact::zero();
+            for &(p, t) in space.outcomes_of(c) {
+                after.add_mul(&Exact::from_rat(space.probability(p)), &x_at(t));
+            }
+            weighted[c] = Rat::from_rational(after.mul(&Exact::from_rat(earn[c])).0);
+        }
+    }
+    let usable = vec![true; space.choices.len()];
+    let players = vec![Player::Max];
+    let chain = total_model(
+        space, program, &stop, usable, weighted, players, true, over, None,
+    );
+    let solution = Solver::new(&chain)
+        .solve::<Exact>()
+        .map_err(AnalysisError::Solve)?;
+    let v = solution.start_value();
+    Ok(Answer {
+        value: v.to_f64(),
+        exact: v.exact_string(),
+        method: "exact, the reward weighted by the probability of φ after it",
+        states: solution.stats().states,
+        holds: None,
+        error_bound: 0.0,
+        listed: None,
+    })
 }
 
 /// The start value of the product `model` in `N`, in floats falling back to an exact solve
@@ -666,19 +738,7 @@ fn game_bounds(
 ) -> Result<GameBounds, AnalysisError> {
     let (space, program) = (model.space, model.program);
     let n = space.len();
-    // `P*` exactly, at every state of the region.
-    let mut reach = query.clone();
-    reach.what = Measure::Probability;
-    reach.path = match &query.path {
-        Path::EventuallyZero(t) => Path::Eventually(t.clone()),
-        other => other.clone(),
-    };
-    let Prepared::Model(mut p_model) =
-        crate::analysis::check::prepare(program, space, &reach, None, target, over)?
-    else {
-        return Err(AnalysisError::Internal("a probability is +∞"));
-    };
-    let p_star = values_in::<Exact>(&mut p_model, region)?;
+    let p_star = target_probability(model, query, target, over, region)?;
     // The minimiser's choices that keep `P*`: their successors' `P*` average to the state's.
     let keeps = |s: u32, c: usize| -> bool {
         let Some(here) = &p_star[s as usize] else {
@@ -706,26 +766,18 @@ fn game_bounds(
     };
     let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
     let earn = crate::analysis::rewards::choice_rewards(program, space, structure, stop)?;
-    let mut w_model = crate::analysis::query::QueryModel {
+    let (players, coalition) = (model.players.clone(), model.coalition.clone());
+    let mut w_model = total_model(
         space,
         program,
-        rep: Vec::new(),
-        members: Default::default(),
-        fixed: crate::analysis::query::Few::of((0..n).map(|s| stop[s].then_some(Rat::ZERO))),
+        stop,
         usable,
-        reward: crate::analysis::query::Few::of(earn.into_iter().map(Some)),
-        player: model.players.clone(),
-        dtmc: false,
-        endless: Player::Min,
-        start: n as u32,
-        over: OverInitial::Max,
-        finite_starts: None,
-        total: "reward",
-        coalition: model.coalition.clone(),
-        total_game: true,
-        inexact: false,
-        step: None,
-    };
+        earn,
+        players,
+        false,
+        OverInitial::Max,
+        coalition,
+    );
     let restricted = crate::analysis::total::solve::<f64>(&mut w_model)?.values;
     let gaps = (0..n).any(|s| region[s] && restricted[s].is_none());
     let free = if gaps {
@@ -767,6 +819,66 @@ struct GameBounds {
     /// Where `U` is +∞, and so the value: the maximiser can earn for ever there with some
     /// probability whatever the minimiser does, and go for φ (still possible) when it likes.
     infinite: Vec<bool>,
+}
+
+/// The probability of φ (the maximiser playing for it, the minimiser against it) exactly, at
+/// every state of `region` and where the graph analyses fix it (`None` elsewhere).
+fn target_probability(
+    model: &ZeroModel,
+    query: &Query,
+    target: &CExpr,
+    over: OverInitial,
+    region: &[bool],
+) -> Result<Vec<Option<Exact>>, AnalysisError> {
+    let mut reach = query.clone();
+    reach.what = Measure::Probability;
+    reach.path = match &query.path {
+        Path::EventuallyZero(t) => Path::Eventually(t.clone()),
+        other => other.clone(),
+    };
+    let Prepared::Model(mut p_model) =
+        crate::analysis::check::prepare(model.program, model.space, &reach, None, target, over)?
+    else {
+        return Err(AnalysisError::Internal("a probability is +∞"));
+    };
+    values_in::<Exact>(&mut p_model, region)
+}
+
+/// The total reward of `reward` (per choice) on `space` until `stop`, as a query's model
+/// over the virtual start (the initial states as `over` takes them), the choices `usable`.
+#[allow(clippy::too_many_arguments)]
+fn total_model<'a>(
+    space: &'a Space,
+    program: &'a Program,
+    stop: &[bool],
+    usable: Vec<bool>,
+    reward: Vec<Rat>,
+    player: Vec<Player>,
+    dtmc: bool,
+    over: OverInitial,
+    coalition: Option<(Player, String)>,
+) -> crate::analysis::query::QueryModel<'a> {
+    use crate::analysis::query::{Few, QueryModel};
+    QueryModel {
+        space,
+        program,
+        rep: Vec::new(),
+        members: Default::default(),
+        fixed: Few::of(stop.iter().map(|&s| s.then_some(Rat::ZERO))),
+        usable,
+        reward: Few::of(reward.into_iter().map(Some)),
+        player,
+        dtmc,
+        endless: Player::Min,
+        start: space.len() as u32,
+        over,
+        finite_starts: None,
+        total: "reward",
+        coalition,
+        total_game: !dtmc,
+        inexact: false,
+        step: None,
+    }
 }
 
 /// The values of `model` (a query's model after its graph analyses) at every state: solved

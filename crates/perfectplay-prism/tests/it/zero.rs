@@ -89,6 +89,10 @@ fn a_dtmc_with_an_unbounded_reward() {
         (v - 2.0 / 3.0).abs() <= 1e-9 && bound <= 1e-9,
         "{v} ± {bound}"
     );
+    // Exactly: the reward of each choice weighted by the probability of φ after it.
+    let (v, q, method, bound) = answer(&dtmc, "R=? [ F0 s=1 ]", true);
+    assert_eq!((q.as_deref(), v, bound), (Some("2/3"), 2.0 / 3.0, 0.0));
+    assert!(method.contains("weighted"), "{method}");
 }
 
 /// Where the scheduler can earn for ever while φ stays possible, the maximum is +∞: earn as
@@ -429,6 +433,44 @@ impl Game {
     }
 }
 
+impl Game {
+    /// As a DTMC (the enabled moves taken uniformly, as PRISM does), the expected reward
+    /// earned on the plays that reach φ: by value iteration of the probability of φ, `x`, over
+    /// (position, budget spent), then of the reward each move earns weighted by `x` after it.
+    fn chain_value(&self) -> f64 {
+        let n = self.n();
+        let budget = self.budget as usize;
+        let enabled = |b: usize| if b < budget { 2 } else { 1 };
+        // One sweep of `v(x,b) = Σ_moves 1/k Σ_outcomes w/4 (earn(r, t, b') + v(t, b'))`.
+        let sweep = |v: &mut Vec<Vec<f64>>, earn: &dyn Fn(u32, usize, usize) -> f64| {
+            let mut change = 0.0f64;
+            for x in 0..n {
+                for b in 0..=budget {
+                    let k = enabled(b);
+                    let mut new = 0.0;
+                    for (i, (r, outs)) in self.moves[x].iter().enumerate().take(k) {
+                        for &(w, t) in outs {
+                            let q = w as f64 / 4.0 / k as f64;
+                            new += q * (earn(*r, t, b + i) + v[t][b + i]);
+                        }
+                    }
+                    change = change.max((new - v[x][b]).abs());
+                    v[x][b] = new;
+                }
+            }
+            change
+        };
+        let mut x = vec![vec![0.0f64; budget + 1]; n + 2];
+        x[n] = vec![1.0; budget + 1];
+        while sweep(&mut x, &|_, _, _| 0.0) > 1e-15 {}
+        x[n] = vec![0.0; budget + 1];
+        let mut w = vec![vec![0.0f64; budget + 1]; n + 2];
+        let reach = |t: usize, b: usize| if t == n { 1.0 } else { x[t][b] };
+        while sweep(&mut w, &|r, t, b| r as f64 * reach(t, b)) > 1e-15 {}
+        w[0][0]
+    }
+}
+
 fn game() -> impl Strategy<Value = Game> {
     games(0)
 }
@@ -548,6 +590,28 @@ proptest! {
                 prop_assert!((v - low).abs() <= 1e-8 * low.max(1.0), "{prop}: {v} vs {low}\n{src}");
             }
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A DTMC whose cycles earn: the exact answer (the rewards weighted by the probability of
+    /// φ) agrees with value iteration, and lies within the float answer's certified interval
+    /// (over the reward earned, cut where large: another method).
+    #[test]
+    fn random_dtmcs_with_earning_cycles_exactly(g in games(1)) {
+        let src = g.prism().replacen("mdp", "dtmc", 1).replacen("smg", "dtmc", 1);
+        let src: String = src.lines().filter(|l| !l.starts_with("player")).map(|l| format!("{l}\n")).collect();
+        let prop = format!("R=? [ F0 x={} ]", g.n());
+        let want = g.chain_value();
+        let (exact_f, exact, ..) = answer(&src, &prop, true);
+        let exact = exact.expect("a fraction");
+        let (float, _, _, bound) = answer(&src, &prop, false);
+        prop_assert!((exact_f - want).abs() <= 1e-9 * want.max(1.0), "{exact} vs {want}\n{src}");
+        // The exact value rounded to the nearest float: half an ulp from it.
+        let ulp = f64::EPSILON * exact_f.abs().max(1e-300);
+        prop_assert!((exact_f - float).abs() <= bound + ulp, "{exact} vs {float} ± {bound}\n{src}");
     }
 }
 
