@@ -109,11 +109,12 @@ pub enum StateProblem {
         /// The second command that sets it.
         command: String,
     },
-    /// A probability computed in floating point that the engine's fractions of 2^-60 hold
-    /// only by moving it more than rounding allows.
+    /// A distribution computed in floating point that sums to one only by moving its largest
+    /// probability more than rounding allows.
     #[error(
-        "a probability of {probability}, computed in floating point, would be rounded by more \
-         than a relative {tolerance} to a fraction of 2^-60 (write it as an exact fraction)"
+        "a probability of {probability}, computed in floating point, would be moved by more \
+         than a relative {tolerance} to make its distribution sum to one (write the \
+         probabilities as exact fractions)"
     )]
     Rounding {
         /// The probability, in floating point (`1.2e-21`).

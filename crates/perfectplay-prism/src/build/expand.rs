@@ -190,7 +190,7 @@ impl<'a, K: Word> Ctx<'a, K> {
             .collect();
         // Commands whose probabilities are computed in floating point (`pow(x, 0.5)`, `log`; see
         // `CExpr::Inexact`): their probabilities sum to one up to rounding, and their products
-        // are rounded to the engine's fractions (see `rounded_distribution`).
+        // are made fractions that sum to one (see `rounded_distribution`).
         let floating: Vec<bool> = program
             .commands
             .iter()
@@ -521,9 +521,9 @@ impl<'a, K: Word> Ctx<'a, K> {
                 dist.clear();
                 dist.extend(
                     rounded
-                        .iter()
+                        .into_iter()
                         .zip(float_dist.iter())
-                        .map(|(&(n, d), &(_, packed))| (Rat::new(n, d), packed)),
+                        .map(|(q, &(_, packed))| (q, packed)),
                 );
             }
             let first = out.dist.len();
@@ -541,30 +541,53 @@ const FLOAT_SUM_TOLERANCE: f64 = 1e-9;
 /// The denominator of probabilities rounded from floating point.
 const ROUNDED: i64 = 1 << 60;
 
-/// How far, relatively, rounding a probability to a fraction of [`ROUNDED`] may move it;
-/// a smaller probability is refused rather than changed (2^-60 is below 10^-18, so this holds
-/// for every probability above about 10^-9).
+/// How far, relatively, making a distribution computed in floating point sum to exactly one
+/// may move its largest probability, or rounding a probability to a fraction of [`ROUNDED`]
+/// may move it (2^-60 is below 10^-18, so that holds for every probability above about 10^-9).
 const ROUNDING_TOLERANCE: f64 = 1e-9;
 
 /// A distribution computed in floating point (`probs`, summing to one up to rounding) as
-/// fractions `(numerator, denominator)` of [`ROUNDED`] that sum to exactly one: each rounded to
-/// the nearest, and what the rounding leaves over given to the largest. The change is a few
-/// units of 2^-60 per outcome, far below the rounding of the floats themselves; a probability
-/// it would move by more than [`ROUNDING_TOLERANCE`] of itself is the error.
-fn rounded_distribution(probs: impl Iterator<Item = f64>) -> Result<Vec<(i64, i64)>, f64> {
+/// fractions that sum to exactly one, what the rounding leaves over given to the largest:
+/// each rounded to the nearest fraction of [`ROUNDED`] where that moves none by more than
+/// [`ROUNDING_TOLERANCE`] of itself (a few units of 2^-60, far below the rounding of the
+/// floats themselves), else each kept as the exact binary fraction the float is (a long
+/// fraction, for the distributions with a probability below about 10^-9). A probability that
+/// is not a number, or a largest one that the sum's rounding would move by more than the
+/// tolerance, is the error.
+fn rounded_distribution(probs: impl Iterator<Item = f64>) -> Result<Vec<Rat>, f64> {
     let probs: Vec<f64> = probs.collect();
+    if let Some(&p) = probs.iter().find(|p| !p.is_finite() || **p < 0.0) {
+        return Err(p);
+    }
+    let Some(largest) = (0..probs.len()).max_by(|&i, &j| probs[i].total_cmp(&probs[j])) else {
+        return Ok(Vec::new());
+    };
+    let moved = |q: Rat, p: f64| (q.to_f64() - p).abs() > ROUNDING_TOLERANCE * p;
     let mut nums: Vec<i64> = probs
         .iter()
         .map(|&p| (p * ROUNDED as f64).round() as i64)
         .collect();
     let total: i64 = nums.iter().sum();
-    if let Some(largest) = (0..nums.len()).max_by_key(|&i| nums[i]) {
-        nums[largest] += ROUNDED - total;
+    nums[largest] += ROUNDED - total;
+    let rounded: Vec<Rat> = nums.iter().map(|&n| Rat::new(n, ROUNDED)).collect();
+    if !rounded.iter().zip(&probs).any(|(&q, &p)| moved(q, p)) {
+        return Ok(rounded);
     }
-    for (&n, &p) in nums.iter().zip(&probs) {
-        if (n as f64 / ROUNDED as f64 - p).abs() > ROUNDING_TOLERANCE * p || p.is_nan() {
-            return Err(p);
-        }
+    let exact = |p: f64| {
+        malachite_q::Rational::try_from(p)
+            .map(Rat::from_rational)
+            .map_err(|_| p)
+    };
+    let mut kept = probs
+        .iter()
+        .map(|&p| exact(p))
+        .collect::<Result<Vec<Rat>, f64>>()?;
+    let others = (0..kept.len())
+        .filter(|&i| i != largest)
+        .fold(Rat::ZERO, |sum, i| sum + kept[i]);
+    kept[largest] = Rat::ONE - others;
+    if kept[largest] < Rat::ZERO || moved(kept[largest], probs[largest]) {
+        return Err(probs[largest]);
     }
-    Ok(nums.into_iter().map(|n| (n, ROUNDED)).collect())
+    Ok(kept)
 }

@@ -79,11 +79,11 @@ fn build_errors_name_the_command_and_the_state() {
         ),
         "{e:?}"
     );
-    // A probability computed in floating point, too small for fractions of 2^-60 (an exact
-    // one, such as 1e-30 or pow(0.3, 40), is kept exactly).
+    // Probabilities computed in floating point that sum to one within the rounding allowed,
+    // but only by moving the largest by more than a relative 1e-9 (0.5 by 9e-10).
     let e = load(&COIN.replace(
         "0.5 : (x'=1) + 0.5",
-        "pow(0.3, 40.5) : (x'=1) + (1-pow(0.3, 40.5))",
+        "pow(0.25, 0.5) : (x'=1) + 0.4999999991*pow(1, 0.5)",
     ))
     .err()
     .unwrap();

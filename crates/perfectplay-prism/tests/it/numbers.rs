@@ -234,6 +234,41 @@ endmodule
     assert!(e.to_string().contains("sum to"), "{e}");
 }
 
+/// A probability computed in floating point below what fractions of 2^-60 hold to a relative
+/// 1e-9 (`pow(0.3, 40.5)`, about 6e-22) is kept as the binary fraction the float is, its
+/// complement made the rest of one exactly: the answer is that float, to the bit, where a
+/// second coin multiplies it (a fraction of the engine longer than a machine word).
+#[test]
+fn a_tiny_floating_point_probability_is_kept() {
+    let src = "dtmc
+module m
+  x : [0..2] init 0;
+  [] x=0 -> pow(0.3, 40.5) : (x'=1) + 1-pow(0.3, 40.5) : (x'=2);
+  [] x>0 -> true;
+endmodule
+module n
+  y : [0..1] init 0;
+  [] y=0 -> 1/3 : (y'=1) + 2/3 : (y'=0);
+  [] y=1 -> true;
+endmodule
+";
+    let loaded = Loaded::new("tiny.prism", src, &[], 100).unwrap_or_else(|e| panic!("{e}"));
+    let tiny = 0.3f64.powf(40.5);
+    for (prop, want) in [
+        ("P=? [ F x=1 ]", tiny),
+        ("P=? [ F x=2 ]", 1.0 - tiny),
+        ("P=? [ X x=1 ]", tiny / 2.0),
+    ] {
+        let props = Props::new(&loaded.program, "p", prop, &[]).unwrap();
+        let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+        assert!(
+            (a.value - want).abs() <= 4.0 * f64::EPSILON * want,
+            "{prop}: {} vs {want}",
+            a.value
+        );
+    }
+}
+
 /// `pow` of two integers is an integer, so a negative exponent is an error, as in PRISM; a
 /// double base gives the fraction.
 #[test]
