@@ -90,8 +90,8 @@ fn a_die_of_coins_gives_exact_answers_in_text_and_json() {
 }
 
 /// A properties file as PRISM's examples write them: one property per line without `;`, a
-/// constant left for the command line, arithmetic over a query, and a bound this front end
-/// does not support (`F>=k`), which fails alone. `--prop N` picks the N-th, as PRISM's `-prop`.
+/// constant left for the command line, arithmetic over a query, and a property that needs
+/// that constant, which fails alone without it. `--prop N` picks the N-th, as PRISM's `-prop`.
 #[test]
 fn a_prism_style_properties_file_checks_what_it_can() {
     let model = file("die2.prism", DIE);
@@ -108,8 +108,8 @@ fn a_prism_style_properties_file_checks_what_it_can() {
     );
     let err = text(&o.stderr);
     assert!(
-        err.starts_with("error: S=? [ d=k ]: ")
-            && err.contains("die2.props:4:1: the operator 'S' is not supported"),
+        err.starts_with("error: S=? [ d = k ]: ")
+            && err.contains("undefined constant 'k' of the properties"),
         "{err}"
     );
     let o = run(&["check", &model, &props, "--prop", "4", "--prop", "2", "-q"]);
@@ -788,18 +788,21 @@ fn an_expression_over_states_is_its_value_in_the_initial_state() {
     assert_eq!(text(&o.stdout), "x < 1: false\n", "{}", text(&o.stderr));
 }
 
-/// Long-run rewards (`R=? [ S ]`) are out of scope: refused by name, with what is supported.
+/// A long-run reward (`R=? [ S ]`) is answered on a DTMC (a fair coin between x=0 and x=1,
+/// which earns 1: half the steps), and refused on an MDP, as PRISM refuses it.
 #[test]
-fn a_long_run_reward_is_refused_by_name() {
-    let model = file(
-        "long_run.prism",
-        "dtmc\nmodule m\n  x : [0..1] init 0;\n  [] true -> 1/2 : (x'=0) + 1/2 : (x'=1);\nendmodule\nrewards\n  x=1 : 1;\nendrewards\n",
-    );
-    let o = run(&["check", &model, "--prop", "R=? [ S ]"]);
+fn a_long_run_reward_is_answered_on_a_dtmc_and_refused_on_an_mdp() {
+    let src = "dtmc\nmodule m\n  x : [0..1] init 0;\n  [] true -> 1/2 : (x'=0) + 1/2 : (x'=1);\nendmodule\nrewards\n  x=1 : 1;\nendrewards\n";
+    let model = file("long_run.prism", src);
+    let o = run(&["check", &model, "--prop", "R=? [ S ]", "--exact", "-q"]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&o.stdout), "R=? [ S ]: 0.5 = 1/2\n");
+    let model = file("long_run_mdp.prism", &src.replacen("dtmc", "mdp", 1));
+    let o = run(&["check", &model, "--prop", "Rmax=? [ S ]"]);
     assert_eq!(o.status.code(), Some(2));
     let err = text(&o.stderr);
     assert!(
-        err.starts_with("error: ") && err.contains("the long-run reward 'S' is not supported"),
+        err.starts_with("error: ") && err.contains("answered on DTMCs, as in PRISM"),
         "{err}"
     );
 }

@@ -162,7 +162,14 @@ fn cases() -> Vec<Case> {
             true,
             Answer(": [0.25 = 1/4, 0.5 = 1/2]"),
         ),
-        ("LTL, `S` (long-run)", base(), "P=? [ G F s=3 ]", false, Refused("(LTL, such as F G")),
+        (
+            "`S=? [ φ ]`, `R=? [ S ]`",
+            "dtmc\nmodule m\n s : [0..1] init 0;\n [] s=0 -> 1/3 : (s'=1) + 2/3 : true;\n [] s=1 -> 1/2 : (s'=0) + 1/2 : true;\nendmodule\n".into(),
+            "S=? [ s=1 ]",
+            true,
+            Answer("= 2/5"),
+        ),
+        ("LTL, multi-objective", base(), "P=? [ G F s=3 ]", false, Refused("(LTL, such as F G")),
     ]
 }
 

@@ -274,6 +274,13 @@ fn from_float_inputs(method: &'static str) -> &'static str {
         "policy iteration over the reward earned" => {
             "policy iteration over the reward earned, from floating-point inputs"
         }
+        "long-run averages by renewal, policy iteration" => {
+            "long-run averages by renewal, policy iteration, from floating-point inputs"
+        }
+        "long-run averages by renewal, value iteration with a certified bound" => {
+            "long-run averages by renewal, value iteration with a certified bound, from \
+             floating-point inputs"
+        }
         "bounds over the reward earned, cut where large" => {
             "bounds over the reward earned, cut where large, from floating-point inputs"
         }
@@ -293,6 +300,9 @@ pub(crate) fn solve(
 ) -> Result<Answer, AnalysisError> {
     if matches!(query.path, Path::EventuallyZero(_)) {
         return crate::analysis::zero::answer(program, space, query, target, over, exact);
+    }
+    if matches!(query.path, Path::LongRun(_)) {
+        return crate::analysis::long_run::answer(program, space, query, target, over, exact);
     }
     let model = match prepare(program, space, query, through, target, over)? {
         Prepared::Infinite => return Ok(Answer::infinite()),
@@ -538,6 +548,9 @@ pub fn prepare<'a>(
     target: &CExpr,
     over: OverInitial,
 ) -> Result<Prepared<'a>, AnalysisError> {
+    if matches!(query.path, Path::LongRun(_)) {
+        return Err(unsupported(crate::analysis::long_run::NO_GAME));
+    }
     let basis = basis(program, space, query, through, target, over)?;
     let inexact = inexact(program, query, through, target);
     let kind = model_type(program, query);
@@ -602,6 +615,11 @@ pub(crate) fn prepare_basis<'a>(
         Measure::Exists | Measure::Forall => {
             return Err(AnalysisError::Internal(
                 "E and A are checked on the graph (ctl.rs)",
+            ))
+        }
+        Measure::LongRun => {
+            return Err(AnalysisError::Internal(
+                "the long run is answered by renewal (long_run.rs)",
             ))
         }
         Measure::Probability => {

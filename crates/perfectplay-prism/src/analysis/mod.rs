@@ -1,7 +1,8 @@
 //! Answering properties on a built state space: the graph analyses ([`graph`], and [`ctl`] for
 //! CTL's `E` and `A`), the query models the engine solves ([`check`] and [`query`] for
 //! unbounded queries, [`bounded`] for step bounds, solved in floats by [`backups`] over the
-//! space, [`zero`] and [`total`] for the reward variants of games), a property resolved
+//! space, [`zero`] and [`total`] for the reward variants of games, [`long_run`] for `S` and
+//! `R[ S ]`), a property resolved
 //! against the model ([`resolved`]), state formulas in
 //! every state ([`nested`]), filters ([`filter`]), arithmetic over queries ([`compound`]), who
 //! decides where in a stochastic game ([`players`]), and a P query's game for a solve across
@@ -18,6 +19,7 @@ pub(crate) mod ctl;
 pub mod error;
 pub(crate) mod filter;
 pub mod graph;
+pub(crate) mod long_run;
 pub(crate) mod lump;
 pub(crate) mod nested;
 pub(crate) mod players;

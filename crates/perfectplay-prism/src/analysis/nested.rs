@@ -85,6 +85,12 @@ pub(crate) fn values(
                 }
             }
         }
+        _ if matches!(q.path, Path::LongRun(_)) => {
+            let (m, averages) =
+                crate::analysis::long_run::model(program, space, q, target, over, exact)?;
+            let (vals, error) = solve_all(&m, n, |s| m.stands_for(s), exact)?;
+            (vals, error + averages)
+        }
         _ if matches!(q.path, Path::EventuallyZero(_)) => {
             one_at_a_time(program, space, query, (q, through, target), exact)?
         }
@@ -476,7 +482,8 @@ fn path_parts(path: &Path) -> Vec<&Expr> {
         Path::Bounded {
             through, target, ..
         } => through.iter().chain([target]).collect(),
-        Path::Total | Path::Cumulative(_) | Path::Instant(_) => Vec::new(),
+        Path::LongRun(Some(a)) => vec![a],
+        Path::Total | Path::Cumulative(_) | Path::Instant(_) | Path::LongRun(None) => Vec::new(),
     }
 }
 

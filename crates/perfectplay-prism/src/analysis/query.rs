@@ -465,3 +465,74 @@ pub(crate) fn expand_choices<S>(
         }
     }
 }
+
+/// The total reward of `reward` (per choice) on `space` until a state of known value
+/// (`fixed`: the value the play ends with there), as a query's model over the virtual start
+/// (the initial states as `over` takes them), the choices `usable`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn total_model<'a>(
+    space: &'a Space,
+    program: &'a Program,
+    fixed: Vec<Option<Rat>>,
+    usable: Vec<bool>,
+    reward: Vec<Rat>,
+    player: Vec<Player>,
+    dtmc: bool,
+    over: OverInitial,
+    coalition: Option<(Player, String)>,
+) -> crate::analysis::query::QueryModel<'a> {
+    QueryModel {
+        space,
+        program,
+        rep: Vec::new(),
+        members: Default::default(),
+        fixed: Few::of(fixed),
+        usable,
+        reward: Few::of(reward.into_iter().map(Some)),
+        player,
+        dtmc,
+        endless: Player::Min,
+        start: space.len() as u32,
+        over,
+        finite_starts: None,
+        total: "reward",
+        coalition,
+        total_game: !dtmc,
+        inexact: false,
+        step: None,
+    }
+}
+
+/// The values of `model` (a query's model after its graph analyses) at every state: solved
+/// at the states of `region` by spreading the start over them, known where the analyses
+/// fixed them, `None` elsewhere; and a bound on the error of every value (zero in rationals).
+pub(crate) fn values_in<N: perfectplay::Number>(
+    model: &mut QueryModel,
+    region: &[bool],
+) -> Result<(Vec<Option<N>>, f64), crate::analysis::error::AnalysisError> {
+    let n = model.space.len();
+    let fixed: Vec<Option<Rat>> = (0..n).map(|s| model.fixed_value(s)).collect();
+    let mut spread: Vec<u32> = (0..n as u32)
+        .filter(|&s| region[s as usize] && fixed[s as usize].is_none())
+        .map(|s| model.stands_for(s))
+        .collect();
+    spread.sort_unstable();
+    spread.dedup();
+    let mut values: Vec<Option<N>> = fixed.iter().map(|f| f.map(N::from_rat)).collect();
+    if spread.is_empty() {
+        return Ok((values, 0.0));
+    }
+    let usable = model.usable.clone();
+    model.set_step(fixed.clone(), vec![u32::MAX; n], spread, usable.clone());
+    let solved = perfectplay::Solver::new(&*model)
+        .solve::<N>()
+        .map_err(crate::analysis::error::AnalysisError::Solve);
+    model.clear_step(fixed, usable);
+    let solution = solved?;
+    for (s, v) in values.iter_mut().enumerate() {
+        if v.is_none() {
+            *v = solution.value(&model.stands_for(s as u32)).cloned();
+        }
+    }
+    Ok((values, solution.stats().error_bound))
+}

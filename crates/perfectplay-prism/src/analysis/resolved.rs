@@ -46,11 +46,11 @@ impl Resolved<'_> {
     }
 
     /// Where the property is decided whatever happens next: the target φ of `F φ` (and of the
-    /// reward variants), φ or ¬ψ for `ψ U φ`.
+    /// reward variants), φ or ¬ψ for `ψ U φ`, nowhere for the long run.
     pub(crate) fn decided(&self) -> CExpr {
-        if self.first > 0 {
+        if self.first > 0 || matches!(self.query.path, Path::LongRun(_)) {
             // The target does not count in the first states: they are expanded whatever
-            // holds in them.
+            // holds in them. Nor does the long run end anywhere.
             return CExpr::Const(Value::Bool(false));
         }
         match &self.through {
@@ -240,7 +240,11 @@ fn resolve_query<'p>(
     if matches!(query.what, crate::syntax::ast::Measure::Reward(_))
         && matches!(
             query.path,
-            Path::Until(..) | Path::Bounded { .. } | Path::Next(_) | Path::Now(_)
+            Path::Until(..)
+                | Path::Bounded { .. }
+                | Path::Next(_)
+                | Path::Now(_)
+                | Path::LongRun(Some(_))
         )
     {
         return Err(unsupported(REWARD_PATHS));
@@ -286,6 +290,14 @@ fn resolve_query<'p>(
             steps = Some(0);
             (None, resolve(t)?)
         }
+        // The long run: the fraction of steps in φ-states (`S`), or the reward per step.
+        Path::LongRun(phi) => (
+            None,
+            match phi {
+                Some(t) => resolve(t)?,
+                None => CExpr::Const(crate::program::value::Value::Bool(false)),
+            },
+        ),
         Path::Globally { .. } | Path::WeakUntil(..) | Path::Release(..) => {
             return Err(AnalysisError::Internal(
                 "G, W and R are asked by their dual",

@@ -37,6 +37,7 @@ use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats}
 
 use crate::analysis::check::{Answer, Basis, Known, OverInitial, Prepared};
 use crate::analysis::graph::{reach, sccs, Predecessors, Side};
+use crate::analysis::query::{total_model, values_in};
 use crate::build::Space;
 use crate::program::eval::CExpr;
 use crate::program::Program;
@@ -501,7 +502,15 @@ fn chain_answer(
     let usable = vec![true; space.choices.len()];
     let players = vec![Player::Max];
     let chain = total_model(
-        space, program, &stop, usable, weighted, players, true, over, None,
+        space,
+        program,
+        zero_at(&stop),
+        usable,
+        weighted,
+        players,
+        true,
+        over,
+        None,
     );
     let solution = Solver::new(&chain)
         .solve::<Exact>()
@@ -694,9 +703,10 @@ fn most_to_earn(
         return Err(AnalysisError::Internal("Ū is +∞ at a finite start"));
     };
     let values = match values_in(&mut model, region) {
-        Ok(values) => values,
+        Ok((values, _)) => values,
         // A pivot that vanished by rounding: the same solve exactly.
         Err(_) => values_in::<Exact>(&mut model, region)?
+            .0
             .into_iter()
             .map(|v| v.as_ref().map(Exact::to_f64))
             .collect(),
@@ -770,7 +780,7 @@ fn game_bounds(
     let mut w_model = total_model(
         space,
         program,
-        stop,
+        zero_at(stop),
         usable,
         earn,
         players,
@@ -841,76 +851,10 @@ fn target_probability(
     else {
         return Err(AnalysisError::Internal("a probability is +∞"));
     };
-    values_in::<Exact>(&mut p_model, region)
+    Ok(values_in::<Exact>(&mut p_model, region)?.0)
 }
 
-/// The total reward of `reward` (per choice) on `space` until `stop`, as a query's model
-/// over the virtual start (the initial states as `over` takes them), the choices `usable`.
-#[allow(clippy::too_many_arguments)]
-fn total_model<'a>(
-    space: &'a Space,
-    program: &'a Program,
-    stop: &[bool],
-    usable: Vec<bool>,
-    reward: Vec<Rat>,
-    player: Vec<Player>,
-    dtmc: bool,
-    over: OverInitial,
-    coalition: Option<(Player, String)>,
-) -> crate::analysis::query::QueryModel<'a> {
-    use crate::analysis::query::{Few, QueryModel};
-    QueryModel {
-        space,
-        program,
-        rep: Vec::new(),
-        members: Default::default(),
-        fixed: Few::of(stop.iter().map(|&s| s.then_some(Rat::ZERO))),
-        usable,
-        reward: Few::of(reward.into_iter().map(Some)),
-        player,
-        dtmc,
-        endless: Player::Min,
-        start: space.len() as u32,
-        over,
-        finite_starts: None,
-        total: "reward",
-        coalition,
-        total_game: !dtmc,
-        inexact: false,
-        step: None,
-    }
-}
-
-/// The values of `model` (a query's model after its graph analyses) at every state: solved
-/// at the states of `region` by spreading the start over them, known where the analyses
-/// fixed them, `None` elsewhere.
-fn values_in<N: Number>(
-    model: &mut crate::analysis::query::QueryModel,
-    region: &[bool],
-) -> Result<Vec<Option<N>>, AnalysisError> {
-    let n = model.space.len();
-    let fixed: Vec<Option<Rat>> = (0..n).map(|s| model.fixed_value(s)).collect();
-    let mut spread: Vec<u32> = (0..n as u32)
-        .filter(|&s| region[s as usize] && fixed[s as usize].is_none())
-        .map(|s| model.stands_for(s))
-        .collect();
-    spread.sort_unstable();
-    spread.dedup();
-    let mut values: Vec<Option<N>> = fixed.iter().map(|f| f.map(N::from_rat)).collect();
-    if spread.is_empty() {
-        return Ok(values);
-    }
-    let usable = model.usable.clone();
-    model.set_step(fixed.clone(), vec![u32::MAX; n], spread, usable.clone());
-    let solved = Solver::new(&*model)
-        .solve::<N>()
-        .map_err(AnalysisError::Solve);
-    model.clear_step(fixed, usable);
-    let solution = solved?;
-    for (s, v) in values.iter_mut().enumerate() {
-        if v.is_none() {
-            *v = solution.value(&model.stands_for(s as u32)).cloned();
-        }
-    }
-    Ok(values)
+/// Zero at the states of `stop`, open elsewhere: the fixed values of a total until `stop`.
+fn zero_at(stop: &[bool]) -> Vec<Option<Rat>> {
+    stop.iter().map(|&s| s.then_some(Rat::ZERO)).collect()
 }

@@ -314,12 +314,12 @@ fn mentions(e: &crate::syntax::ast::Expr, name: &str) -> bool {
                     Path::WeakUntil(a, b, k) | Path::Release(a, b, k) => {
                         any(&[a, b]) || k.as_ref().is_some_and(|s| steps_mention(s, name))
                     }
-                    Path::Next(t) | Path::Now(t) => mentions(t, name),
+                    Path::Next(t) | Path::Now(t) | Path::LongRun(Some(t)) => mentions(t, name),
                     Path::Globally { steps, target } => {
                         mentions(target, name)
                             || steps.as_ref().is_some_and(|s| steps_mention(s, name))
                     }
-                    Path::Total => false,
+                    Path::Total | Path::LongRun(None) => false,
                     Path::Cumulative(k) | Path::Instant(k) => mentions(k, name),
                     Path::Bounded {
                         through,

@@ -540,6 +540,9 @@ pub enum Measure {
     Exists,
     /// CTL's `A [ … ]`: every path does.
     Forall,
+    /// `S`: the long-run (steady-state) probability of a state formula, with
+    /// [`Path::LongRun`] holding it.
+    LongRun,
 }
 
 /// How a query names a reward structure.
@@ -569,6 +572,10 @@ pub enum Path {
     Cumulative(Expr),
     /// `I=k`: the state reward at step `k`.
     Instant(Expr),
+    /// The long run: `S` in `R=? [ S ]` (`None`, the long-run average reward per step), and
+    /// the state formula of the `S` operator (`Some(φ)` in `S=? [ φ ]`, the long-run fraction
+    /// of steps in φ-states).
+    LongRun(Option<Expr>),
     /// `G φ`: φ for ever; with a step bound (`G<=k φ`, `G[a,b] φ`), over those steps.
     Globally {
         /// The step bound, if any.

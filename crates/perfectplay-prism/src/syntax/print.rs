@@ -121,6 +121,7 @@ impl Display for Query {
             Measure::Reward(Some(RewardRef::Index(i, _))) => write!(f, "R{{{i}}}")?,
             Measure::Exists => f.write_str("E")?,
             Measure::Forall => f.write_str("A")?,
+            Measure::LongRun => f.write_str("S")?,
         }
         match self.opt {
             Opt::None => {}
@@ -167,7 +168,8 @@ impl Display for Query {
             Path::Release(a, b, None) => write!(f, "{a} R {b}")?,
             Path::Release(a, b, Some(k)) => write!(f, "{a} R{k} {b}")?,
             Path::Next(e) => write!(f, "X {e}")?,
-            Path::Now(e) => write!(f, "{e}")?,
+            Path::Now(e) | Path::LongRun(Some(e)) => write!(f, "{e}")?,
+            Path::LongRun(None) => f.write_str("S")?,
         }
         f.write_str(" ]")
     }

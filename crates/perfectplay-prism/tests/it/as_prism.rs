@@ -259,7 +259,8 @@ fn a_coalition_bound_asks_what_the_coalition_can_ensure() {
     }
 }
 
-/// A property written with a construct PRISM has and this front end does not (`S`, LTL) is an error of its own, naming the construct and its line;
+/// A property written with a construct PRISM has and this front end does not (LTL) is an
+/// error of its own, naming the construct and its line;
 /// the file's other properties are checked, and a constant the file leaves undefined is needed
 /// only by the properties that use it, as in PRISM.
 #[test]
@@ -267,8 +268,8 @@ fn an_unsupported_property_does_not_stop_the_others() {
     let loaded = load();
     let text = "const int k;
 <<maxi>> Pmax=? [ F x=2 ]
-filter(max, S=? [ x=k ], x=0)
-\"b\": S=? [ x=2 ];
+filter(max, <<*>> Pmax=? [ G F x=k ], x=0)
+\"b\": <<*>> Pmax=? [ X X x=2 ];
 <<*>> Pmax=? [ F G x=2 ]
 <<maxi>> Pmax=? [ F x=k ]
 <<*>> Pmax=? [ F x=2 ]
@@ -276,7 +277,10 @@ filter(max, S=? [ x=k ], x=0)
     let parsed = perfectplay_prism::parse_properties("game.props", text).unwrap();
     assert_eq!(parsed.properties.len(), 3);
     assert_eq!(parsed.unsupported.len(), 3);
-    assert_eq!(parsed.unsupported[0].text, "filter(max, S=? [ x=k ], x=0)");
+    assert_eq!(
+        parsed.unsupported[0].text,
+        "filter(max, <<*>> Pmax=? [ G F x=k ], x=0)"
+    );
     let again = perfectplay_prism::parse_properties("printed", &parsed.to_string()).unwrap();
     assert_eq!(again, parsed, "{parsed}");
     // A property kept aside runs on over a line break where it cannot end (after `>>`), as
@@ -291,8 +295,8 @@ filter(max, S=? [ x=k ], x=0)
     assert_eq!(got.len(), 6);
     let wants = [
         Ok("1/2"),
-        Err("game.props:3:13: the operator 'S' is not supported"),
-        Err("game.props:4:6: the operator 'S' is not supported"),
+        Err("game.props:3:30: temporal operators inside a path (LTL"),
+        Err("game.props:4:23: temporal operators inside a path (LTL"),
         Err("game.props:5:18: temporal operators inside a path (LTL"),
         Err("undefined constant 'k' of the properties"),
         Ok("3/4"),

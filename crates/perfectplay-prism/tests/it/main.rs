@@ -12,6 +12,7 @@ mod filters;
 mod games;
 mod layers;
 mod long_numbers;
+mod long_run;
 mod lump;
 mod nested;
 mod numbers;

@@ -124,10 +124,10 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
         assert!(file.properties.is_empty(), "{text}");
         file.unsupported[0].error.clone()
     };
-    let e = kept_aside("S=? [ \"done\" ]");
+    let e = kept_aside("T=? [ \"done\" ]");
     assert_eq!(
         e.headline(),
-        "p:1:1: the operator 'S' is not supported (P, R, E and A are)"
+        "p:1:1: the operator 'T' is not supported (P, R, S, E and A are)"
     );
     let e = kept_aside("<<a>> (R{\"c\"}<=5 [ C ] & P>=0.5 [ F x>1 ])");
     assert_eq!(

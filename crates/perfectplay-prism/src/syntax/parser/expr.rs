@@ -294,14 +294,16 @@ impl Parser<'_> {
                     "F" | "G" | "X" if self.in_property && starts_operand(self, 1) => {
                         Err(self.unsupported(t.span, NESTED_TEMPORAL))
                     }
-                    "S" | "T" | "L"
+                    "T" | "L"
                         if self.in_property
                             && (is_operator_start(self, 1)
                                 || self.peek_at(1).tok == Tok::Punct("[")) =>
                     {
                         Err(self.unsupported(
                             t.span,
-                            format!("the operator '{word}' is not supported (P, R, E and A are)"),
+                            format!(
+                                "the operator '{word}' is not supported (P, R, S, E and A are)"
+                            ),
                         ))
                     }
                     "func" if self.peek_at(1).tok == Tok::Punct("(") => self.func_call(),
@@ -357,7 +359,7 @@ impl Parser<'_> {
         }
         match self.text(t) {
             "Pmin" | "Pmax" | "Rmin" | "Rmax" => true,
-            "P" | "R" => is_operator_start(self, 1),
+            "P" | "R" | "S" => is_operator_start(self, 1),
             "E" | "A" => self.peek_at(1).tok == Tok::Punct("["),
             _ => false,
         }

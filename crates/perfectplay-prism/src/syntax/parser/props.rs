@@ -34,6 +34,7 @@ fn negate(
     let one_minus = |e: Expr| expr(ExprKind::Binary(BinOp::Sub, Box::new(one()), Box::new(e)));
     Ok(match what {
         Measure::Reward(_) => return Err("a reward query's path cannot be negated"),
+        Measure::LongRun => return Err("the S operator takes a state formula, not a path"),
         Measure::Exists => not(query(Measure::Forall, opt, bound, path)),
         Measure::Forall => not(query(Measure::Exists, opt, bound, path)),
         Measure::Probability => match bound {
@@ -151,6 +152,7 @@ impl Parser<'_> {
             "Rmax" => (Measure::Reward(None), Opt::Max),
             "E" => (Measure::Exists, Opt::None),
             "A" => (Measure::Forall, Opt::None),
+            "S" => (Measure::LongRun, Opt::None),
             _ => unreachable!("called at a query"),
         };
         let what = match what {
@@ -211,7 +213,11 @@ impl Parser<'_> {
             Some((op, self.sum()?))
         };
         self.expect_punct("[")?;
-        let (path, negated) = self.bracketed_path()?;
+        let (path, negated) = match what {
+            // The S operator's state formula: the long-run fraction of steps where it holds.
+            Measure::LongRun => (Path::LongRun(Some(self.expr()?)), false),
+            _ => self.bracketed_path()?,
+        };
         self.no_temporal_here()?;
         let states = self.states_of_interest()?;
         let end = self.expect_punct("]")?;
@@ -414,13 +420,10 @@ impl Parser<'_> {
                 t.span,
                 format!("the reward operator '{word}' takes C<=k or I=k (and C alone)"),
             )),
-            "S" => Err(self.unsupported(
-                t.span,
-                format!(
-                    "the long-run reward '{word}' is not supported (F, Fc, F0, C, C<=k and I=k \
-                     are)"
-                ),
-            )),
+            "S" => {
+                self.bump();
+                Ok(Path::LongRun(None))
+            }
             _ => {
                 let left = self.expr()?;
                 for (kw, weak) in [("W", true), ("R", false)] {
