@@ -59,9 +59,10 @@ pub fn command() -> Command {
              ]', '(1/2) * <<p1,p2>> Rmax=? [ … ]', comparisons, min, max) are checked too, \
              and so are state formulas nested in paths ('P=? [ F P>=0.5 [ X φ ] ]'), CTL's \
              E [ … ] and A [ … ], and filters with every operator (max, min, avg, sum, count, \
-             forall, exists, first, state, print, printall, argmin, argmax, range). Not \
-             supported: CTMCs and timed models, LTL (F G φ), \
-             long-run S [ … ], multi-objective queries.\n\n\
+             forall, exists, first, state, print, printall, argmin, argmax, range). On a \
+             DTMC, the long run: S=? [ φ ] (the fraction of steps in φ-states) and R=? [ S ] \
+             (the average reward per step). Not supported: CTMCs and timed models, LTL \
+             (F G φ), S on an MDP or a game, multi-objective queries.\n\n\
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
              of F, U, X, G, W or R (step bounds of every form included), or an R query of F, \
              C, Fc, C<=k or I=k, asked or compared with a bound, at the initial states \

@@ -386,6 +386,7 @@ impl Path {
             Path::EventuallyZero(a) => Path::EventuallyZero(f(a)?),
             Path::Next(a) => Path::Next(f(a)?),
             Path::Now(a) => Path::Now(f(a)?),
+            Path::LongRun(Some(a)) => Path::LongRun(Some(f(a)?)),
             Path::Globally { steps, target } => Path::Globally {
                 steps: steps.clone(),
                 target: f(target)?,

@@ -77,6 +77,17 @@ fn a_chain_with_two_bottom_components() {
     // Nested: where the long run is above 0.55 (3 and 4) is reached with probability 1/2.
     let (_, q, _) = answer(TWO_ENDS, "P=? [ F S>0.55 [ \"odd\" ] ]", true);
     assert_eq!(q.as_deref(), Some("1/2"));
+    // State formulas nested in S: where φ is certain to come (1 and 2), half the time from the
+    // start; where the long run is above 0.55 (3 and 4), the other half.
+    let (_, q, _) = answer(TWO_ENDS, "S=? [ P>0.5 [ F s=1 ] ]", true);
+    assert_eq!(q.as_deref(), Some("1/2"));
+    let (_, q, _) = answer(TWO_ENDS, "S=? [ S>0.55 [ \"odd\" ] ]", true);
+    assert_eq!(q.as_deref(), Some("1/2"));
+    let e = error(TWO_ENDS, "S=? [ S=? [ \"odd\" ] ]");
+    assert!(
+        e.contains("where a state formula (true or false) is needed"),
+        "{e}"
+    );
     // Arithmetic over it, and the state formula negated inside.
     let (_, q, _) = answer(TWO_ENDS, "1 - S=? [ !\"odd\" ]", true);
     assert_eq!(q.as_deref(), Some("11/20"));
