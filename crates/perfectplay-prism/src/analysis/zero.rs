@@ -58,9 +58,9 @@ const FIRST_LEVEL: u64 = 16;
 
 /// Why an exact answer cannot be given where the reward earned is unbounded.
 pub(crate) const UNBOUNDED: &str = "R[ F0 φ ] in an MDP or a game where a play can earn without \
-     bound before it reaches φ or misses it for good is bounded here by two solves of the game with the reward \
-     earned, cut where it is large (a certified interval, in floating point): ask for a \
-     floating-point answer";
+     bound before it reaches φ or misses it for good is bounded here by two solves of the game \
+     with the reward earned, cut where it is large (a certified interval, in floating point): \
+     ask for a floating-point answer";
 
 /// A state of the product: a state of the space and the reward earned, in units; `u32::MAX`
 /// for the virtual start over several initial states.
@@ -471,15 +471,8 @@ fn chain_answer(
     let open: Vec<bool> = (0..n).map(|s| !model.goal[s] && !model.lost[s]).collect();
     let region = reachable(space, &model.initial, &open);
     let x = target_probability(model, query, target, over, &region)?;
-    let x_at = |t: u32| -> Exact {
-        if model.goal[t as usize] {
-            Exact::one()
-        } else if model.lost[t as usize] {
-            Exact::zero()
-        } else {
-            x[t as usize].clone().unwrap_or_else(Exact::zero)
-        }
-    };
+    // The graph analyses fixed φ at one and the states where it is impossible at zero.
+    let x_at = |t: u32| x[t as usize].clone().unwrap_or_else(Exact::zero);
     let Measure::Reward(r) = &query.what else {
         return Err(unsupported("F0 measures a reward: ask R[ F0 φ ]"));
     };
