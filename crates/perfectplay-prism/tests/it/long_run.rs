@@ -11,21 +11,13 @@ use proptest::prelude::*;
 /// The answer to `prop` on the model `src`: the value, the exact fraction (with `exact`) and
 /// the error bound.
 fn answer(src: &str, prop: &str, exact: bool) -> (f64, Option<String>, f64) {
-    let loaded = Loaded::new("m.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
-    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
-    let a = check_prop(&loaded, &props, &props.props[0], exact)
-        .unwrap_or_else(|e| panic!("{prop}: {e}"));
-    (a.value, a.exact, a.error_bound)
+    let (v, q, _, bound) = crate::common::answer(src, prop, exact);
+    (v, q, bound)
 }
 
-/// The error `prop` gives on `src`.
+/// The error `prop` gives on `src` in floats.
 fn error(src: &str, prop: &str) -> String {
-    let loaded = Loaded::new("m.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
-    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
-    match check_prop(&loaded, &props, &props.props[0], false) {
-        Ok(a) => panic!("{prop}: answered {a:?}"),
-        Err(e) => e.to_string(),
-    }
+    crate::common::error(src, prop, false)
 }
 
 /// From 0, half the plays go round 1 → 2 → 1 for ever (period two: a half of the steps in

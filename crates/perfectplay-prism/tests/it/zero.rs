@@ -3,28 +3,9 @@
 //! the reward earned is bounded (exact) and where it is not (a certified interval), and random
 //! small games against value iteration over the reward earned, float and exact.
 
+use crate::common::{answer, error};
 use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
 use proptest::prelude::*;
-
-/// The answer to `prop` on the model `src`: the value, the exact fraction (with `exact`), the
-/// method and the error bound.
-fn answer(src: &str, prop: &str, exact: bool) -> (f64, Option<String>, String, f64) {
-    let loaded = Loaded::new("m.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
-    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
-    let a = check_prop(&loaded, &props, &props.props[0], exact)
-        .unwrap_or_else(|e| panic!("{prop}: {e}"));
-    (a.value, a.exact, a.method.to_string(), a.error_bound)
-}
-
-/// The error `prop` gives on `src`.
-fn error(src: &str, prop: &str, exact: bool) -> String {
-    let loaded = Loaded::new("m.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
-    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
-    match check_prop(&loaded, &props, &props.props[0], exact) {
-        Ok(a) => panic!("{prop}: answered {a:?}"),
-        Err(e) => e.to_string(),
-    }
-}
 
 /// At 0 the scheduler either plays safe (earn 1, then φ or a loss, 1/2 each) or earns 1 and
 /// plays again with probability 1/2 (φ 1/4, a loss 1/4). Having earned k, safe is worth

@@ -1,4 +1,5 @@
-//! What the QVBS tests share: the cases and their constants.
+//! What the tests share: the QVBS cases and their constants, and a property's answer or error
+//! on a model given as text.
 
 // Each test file uses a part of this.
 #![allow(dead_code)]
@@ -25,4 +26,26 @@ pub fn constants(case: &serde_json::Value) -> Vec<(String, String)> {
         .iter()
         .map(|(k, v)| (k.clone(), v.to_string()))
         .collect()
+}
+
+/// The answer to `prop` on the model `src`: the value, the exact fraction (with `exact`), the
+/// method and the error bound.
+pub fn answer(src: &str, prop: &str, exact: bool) -> (f64, Option<String>, String, f64) {
+    use perfectplay_prism::{check_prop, Loaded, Props};
+    let loaded = Loaded::new("m.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
+    let a = check_prop(&loaded, &props, &props.props[0], exact)
+        .unwrap_or_else(|e| panic!("{prop}: {e}"));
+    (a.value, a.exact, a.method.to_string(), a.error_bound)
+}
+
+/// The error `prop` gives on `src`.
+pub fn error(src: &str, prop: &str, exact: bool) -> String {
+    use perfectplay_prism::{check_prop, Loaded, Props};
+    let loaded = Loaded::new("m.prism", src, &[], 1_000_000).unwrap_or_else(|e| panic!("{e}"));
+    let props = Props::new(&loaded.program, "prop", prop, &[]).unwrap_or_else(|e| panic!("{e}"));
+    match check_prop(&loaded, &props, &props.props[0], exact) {
+        Ok(a) => panic!("{prop}: answered {a:?}"),
+        Err(e) => e.to_string(),
+    }
 }
