@@ -14,9 +14,10 @@
 //! `g(B)` comes from renewal ([`averages`]): from a state `s0` of `B`, a cycle back to `s0`
 //! earns `R` on average in `L` steps on average, and `g(B) = R / L`. Both are totals until
 //! `s0` of the chain inside `B`, solved for every bottom component at once (each `s0` fixed at
-//! zero, the rest of `B` open), and then taken one step from `s0`. In floats, `R` and `L`
-//! carry the solve's error bound, and `g`'s bound (the division's rounding included) is added
-//! to the answer's: the value is a weighted average of the `g`s.
+//! zero, the rest of `B` open), and then taken one step from `s0`: exactly in rationals, or
+//! in floats as a graph for the engine whose every value comes with its own certified bound.
+//! Then `R` and `L` carry those bounds, and `g`'s (the division's rounding included) is
+//! added to the answer's: the value is a weighted average of the `g`s.
 
 use perfectplay::{Bounded, Exact, Number, Player, Rat};
 
@@ -76,28 +77,13 @@ pub(crate) fn model<'a>(
     let reward = step_rewards(program, space, query, target)?;
     let bottom = Bottoms::of(space);
     let (g, error) = if exact {
-        let g = averages(program, space, &bottom, &reward, |m, region| {
-            Ok(values_in::<Exact>(m, region)?.0)
-        })?;
+        let (earned, steps) = exact_totals(program, space, &bottom, &reward)?;
+        let g = averages(space, &bottom, &reward, &earned, &steps)?;
         let g: Vec<Rat> = g.into_iter().map(|v| Rat::from_rational(v.0)).collect();
         (g, 0.0)
     } else {
-        let g = averages(program, space, &bottom, &reward, |m, region| {
-            Ok(match values_in::<f64>(m, region) {
-                Ok((values, error)) => (values.into_iter())
-                    .map(|v| {
-                        v.map(|value| Bounded {
-                            value,
-                            radius: error,
-                        })
-                    })
-                    .collect(),
-                // A pivot that vanished by rounding: the same solve exactly.
-                Err(_) => (values_in::<Exact>(m, region)?.0.into_iter())
-                    .map(|v| v.map(|v| Bounded::from_rat(Rat::from_rational(v.0))))
-                    .collect(),
-            })
-        })?;
+        let (earned, steps) = float_totals(space, &bottom, &reward)?;
+        let g = averages(space, &bottom, &reward, &earned, &steps)?;
         let error = g
             .iter()
             .map(|v| Bounded::bound(v.radius))
@@ -174,6 +160,16 @@ struct Bottoms {
 }
 
 impl Bottoms {
+    /// The states of bottom components other than their starts: where a total until the
+    /// start is solved.
+    fn region(&self) -> Vec<bool> {
+        let mut region: Vec<bool> = self.of.iter().map(|&b| b != NONE).collect();
+        for &s in &self.start {
+            region[s as usize] = false;
+        }
+        region
+    }
+
     fn of(space: &Space) -> Bottoms {
         let n = space.len();
         let comp = sccs(space, &vec![true; n], &vec![true; space.choices.len()]);
@@ -206,26 +202,22 @@ impl Bottoms {
     }
 }
 
-/// `g(B)` of every bottom component, by renewal: `R / L`, the average reward and length of a
-/// cycle from its start back to it. `solve` gives a query model's values at the states of a
-/// region (those fixed included).
-fn averages<W: Number>(
+/// Per state, the totals until its bottom component's start (the reward of `reward`, and the
+/// steps), in the bottom components (zero at the starts, `None` elsewhere): solved exactly.
+#[allow(clippy::type_complexity)]
+fn exact_totals(
     program: &Program,
     space: &Space,
     bottom: &Bottoms,
     reward: &[Rat],
-    mut solve: impl FnMut(&mut QueryModel, &[bool]) -> Result<Vec<Option<W>>, AnalysisError>,
-) -> Result<Vec<W>, AnalysisError> {
+) -> Result<(Vec<Option<Exact>>, Vec<Option<Exact>>), AnalysisError> {
     let n = space.len();
-    let mut region: Vec<bool> = bottom.of.iter().map(|&b| b != NONE).collect();
-    for &s in &bottom.start {
-        region[s as usize] = false;
-    }
+    let region = bottom.region();
     // Every state outside the region ends the total at zero: the starts, and the states of
     // no bottom component, which no bottom state leads to.
     let fixed: Vec<Option<Rat>> = (0..n).map(|s| (!region[s]).then_some(Rat::ZERO)).collect();
     let choices = space.choices.len();
-    let mut totals = |per_step: Vec<Rat>| {
+    let totals = |per_step: Vec<Rat>| {
         let mut m = total_model(
             space,
             program,
@@ -237,10 +229,83 @@ fn averages<W: Number>(
             OverInitial::Min,
             None,
         );
-        solve(&mut m, &region)
+        Ok::<_, AnalysisError>(values_in::<Exact>(&mut m, &region)?.0)
     };
-    let earned = totals(reward.to_vec())?;
-    let steps = totals(vec![Rat::ONE; choices])?;
+    Ok((totals(reward.to_vec())?, totals(vec![Rat::ONE; choices])?))
+}
+
+/// [`exact_totals`] in floats, each value with its own certified bound (so that a start
+/// whose cycles are short is not charged for the long ones of states far from it): the
+/// bottom states as a graph for the engine ([`perfectplay::graph`]), once with the rewards
+/// and once with the steps, each start an exit worth zero.
+#[allow(clippy::type_complexity)]
+fn float_totals(
+    space: &Space,
+    bottom: &Bottoms,
+    reward: &[Rat],
+) -> Result<(Vec<Option<Bounded>>, Vec<Option<Bounded>>), AnalysisError> {
+    use perfectplay::graph::{Graph, Outcome, Target};
+    let n = space.len();
+    let region = bottom.region();
+    let mut node = vec![NONE; n];
+    let mut count = 0u32;
+    for s in (0..n).filter(|&s| region[s]) {
+        node[s] = count;
+        count += 1;
+    }
+    let mut graph = Graph::new();
+    for copy in 0..2u32 {
+        let per_step = |c: usize| match copy {
+            0 => Bounded::from_rat(reward[c]),
+            _ => Bounded::one(),
+        };
+        for s in (0..n as u32).filter(|&s| region[s as usize]) {
+            let share = Bounded::from_rat(Rat::new(1, space.choices_of(s).count() as i64));
+            let mut outcomes = Vec::new();
+            for c in space.choices_of(s) {
+                for &(p, t) in space.outcomes_of(c) {
+                    outcomes.push(Outcome {
+                        probability: Bounded::from_rat(space.probability(p)).mul(&share),
+                        reward: per_step(c),
+                        to: match node[t as usize] {
+                            NONE => Target::Exit(Bounded::zero()),
+                            x => Target::Node(x + copy * count),
+                        },
+                    });
+                }
+            }
+            graph.add_chance(outcomes);
+        }
+    }
+    let solved = graph.solve(None).map_err(AnalysisError::Solve)?;
+    let totals = |copy: u32| -> Vec<Option<Bounded>> {
+        (0..n)
+            .map(|s| match (bottom.of[s], node[s]) {
+                (NONE, _) => None,
+                (_, NONE) => Some(Bounded::zero()),
+                (_, x) => {
+                    let x = (x + copy * count) as usize;
+                    Some(Bounded {
+                        value: solved.values[x],
+                        radius: solved.error_bounds[x],
+                    })
+                }
+            })
+            .collect()
+    };
+    Ok((totals(0), totals(1)))
+}
+
+/// `g(B)` of every bottom component, by renewal: `R / L`, the average reward and length of a
+/// cycle from its start back to it, from every bottom state's totals until its start
+/// (`earned`, of `reward`, and `steps`).
+fn averages<W: Number>(
+    space: &Space,
+    bottom: &Bottoms,
+    reward: &[Rat],
+    earned: &[Option<W>],
+    steps: &[Option<W>],
+) -> Result<Vec<W>, AnalysisError> {
     // A cycle's first step, from the start: the choices are taken uniformly, as in PRISM.
     let first_step = |s0: u32, per_step: &dyn Fn(usize) -> Rat, after: &[Option<W>]| {
         let mut sum = W::zero();
@@ -259,8 +324,8 @@ fn averages<W: Number>(
     };
     (bottom.start.iter())
         .map(|&s0| {
-            let r = first_step(s0, &|c| reward[c], &earned)?;
-            let l = first_step(s0, &|_| Rat::ONE, &steps)?;
+            let r = first_step(s0, &|c| reward[c], earned)?;
+            let l = first_step(s0, &|_| Rat::ONE, steps)?;
             // `l` is at least one step: Bounded's division bounds what `r`'s and `l`'s
             // radii make of the quotient.
             Ok(r.div(&l))
