@@ -127,7 +127,7 @@ impl<N: Number> Component<N> {
     }
 
     /// For each node, the moves that lead to it inside the component, as `(node, move)`.
-    fn move_preds(&self) -> Preds<(u32, u32)> {
+    pub(super) fn move_preds(&self) -> Preds<(u32, u32)> {
         let n = self.n();
         Preds::new(
             n,

@@ -262,13 +262,36 @@ impl<N: Number> Component<N> {
         sys: &mut System<N>,
         endless: Option<Player>,
     ) -> Result<(Vec<N>, Vec<u32>), CycleError> {
+        self.solve_directly_from(sys, endless, None)
+    }
+
+    /// [`Component::solve_directly`], its iteration started from `start` where given (a
+    /// move per node, such as the strategies of a solve of a game that differs a little)
+    /// rather than from [`Component::start_policy`]'s guess. The start is only a start: the
+    /// answer is the same.
+    fn solve_directly_from(
+        &self,
+        sys: &mut System<N>,
+        endless: Option<Player>,
+        start: Option<Vec<u32>>,
+    ) -> Result<(Vec<N>, Vec<u32>), CycleError> {
+        let mut start = start;
+        let mut start_policy = || match start.take() {
+            Some(mut policy) => {
+                for &(x, m) in &self.forced {
+                    policy[x as usize] = m;
+                }
+                policy
+            }
+            None => self.start_policy(endless),
+        };
         let has = |p: Player| self.kind.contains(&Kind::Decision(p));
         if let Some(loser) = endless.filter(|_| has(Player::Max) || has(Player::Min)) {
             // The loser must be able to end the play from everywhere; then every strategy of
             // the loser's that does so leaves the other player only ending strategies.
             let ending = self.ending_policy(loser)?;
             if has(Player::Max) && has(Player::Min) {
-                let mut policy = self.start_policy(endless);
+                let mut policy = start_policy();
                 if self.trap(Some((loser, &policy))).is_some() {
                     for x in 0..self.n() {
                         if self.kind[x] == Kind::Decision(loser) {
@@ -284,12 +307,12 @@ impl<N: Number> Component<N> {
                 return Err(CycleError::NonStopping(x));
             }
             // In a stopping game every strategy pair is proper, so any start will do.
-            return self.hoffman_karp(Player::Max, self.start_policy(endless), false, sys);
+            return self.hoffman_karp(Player::Max, start_policy(), false, sys);
         }
         let controller = [Player::Max, Player::Min].into_iter().find(|p| has(*p));
         let mut policy = match controller {
             Some(_) => {
-                let warm = self.start_policy(endless);
+                let warm = start_policy();
                 match self.trapped(&warm) {
                     None => warm,
                     Some(_) => self.proper_policy()?,

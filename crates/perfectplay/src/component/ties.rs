@@ -1,7 +1,7 @@
 //! What near ties may hide: a bound on the distance between the value of the strategy a float
 //! solve ends with and the optimum (see [`Component::tie_bound`]).
 
-use super::{Component, LocalEdge, EXIT};
+use super::{Component, LocalEdge, Preds, EXIT};
 use crate::backup::Kind;
 use crate::linear::System;
 use crate::{Bounded, Number, Player};
@@ -25,6 +25,9 @@ const STOP_ROUNDS: usize = 12;
 /// How many times the least cap a node's may be to stop in the same round of
 /// [`Component::solved_start`].
 const STOP_SPREAD: f64 = 1e3;
+
+/// The least fall of a node's start, relative to it, that [`Component::pass_on`] passes on.
+const PASS_ON: f64 = 1e-6;
 
 /// What a difference of two numbers below the normal range may lose to rounding, at most.
 const TINY_ROOM: f64 = 1e-300;
@@ -396,7 +399,9 @@ impl<N: Number> Component<N> {
     /// values found stays below its cap goes on again; until nothing changes, or
     /// [`STOP_ROUNDS`] solves. Without this, a gain that rounding inflates round a cycle
     /// left all but never (a win all but certain) would lift every node that can reach it
-    /// to its cap, however clear its own moves are.
+    /// to its cap, however clear its own moves are. The falls of the nodes that go on are
+    /// passed on at once ([`Component::pass_on`]), and each solve starts from the last one's
+    /// strategies.
     fn solved_start(
         &self,
         t: &mut TieGame,
@@ -406,6 +411,10 @@ impl<N: Number> Component<N> {
         let terms = sweep.terms;
         let mut stop = vec![false; self.n()];
         let mut start = Vec::new();
+        // Each round's game differs from the last by the nodes stopped or gone on: its
+        // strategies are the next round's start.
+        let mut policy = None;
+        let preds = cap.map(|_| self.move_preds());
         for _ in 0..STOP_ROUNDS {
             for x in 0..self.n() {
                 let edges = self.start[x] as usize..self.start[x + 1] as usize;
@@ -417,7 +426,8 @@ impl<N: Number> Component<N> {
                     };
                 }
             }
-            let (h, _) = t.game.solve_directly(&mut t.sys, None).ok()?;
+            let (h, found) = t.game.solve_directly_from(&mut t.sys, None, policy).ok()?;
+            policy = Some(found);
             start = h
                 .iter()
                 .map(|&h| (h * t.scale * (1.0 + ROOM)).max(0.0))
@@ -438,13 +448,21 @@ impl<N: Number> Component<N> {
                 .map(|x| cap[x])
                 .fold(f64::INFINITY, f64::min);
             let mut more = false;
+            let mut went_on = Vec::new();
             for (x, stop) in stop.iter_mut().enumerate() {
                 let now = match *stop {
                     false => start[x] >= cap[x] && cap[x] <= least * STOP_SPREAD,
                     true => sweep.rhs(&start, x) >= cap[x],
                 };
+                if *stop && !now {
+                    went_on.push(x);
+                }
                 more |= now != *stop;
                 *stop = now;
+            }
+            if let Some(preds) = &preds {
+                let room = ROOM * t.scale;
+                self.pass_on(sweep, cap, preds, room, &mut stop, &mut start, went_on);
             }
             start.pop();
             if !more {
@@ -452,6 +470,58 @@ impl<N: Number> Component<N> {
             }
         }
         Some(start)
+    }
+
+    /// The falls of the nodes `went_on` (stopped nodes of [`Component::solved_start`] that
+    /// go on again) passed on to the nodes before them at once, where the next solve would
+    /// find them one layer of stopped nodes a round: a node's `start` lowered to its step from
+    /// the others' plus the `room` per step, and a stopped node going on where that step
+    /// (without the room, as the rounds decide) is below its cap. Within a budget of a few
+    /// steps per edge, since falls round a cycle may go on long; the next solve sets the
+    /// values of the nodes that go on, so these are only guesses, and a fall of less than
+    /// [`PASS_ON`] of a node's start is not passed on.
+    #[allow(clippy::too_many_arguments)]
+    fn pass_on(
+        &self,
+        sweep: &Sweep<N>,
+        cap: &[f64],
+        preds: &Preds<(u32, u32)>,
+        room: f64,
+        stop: &mut [bool],
+        start: &mut [f64],
+        went_on: Vec<usize>,
+    ) {
+        let mut queued = vec![false; self.n()];
+        for &x in &went_on {
+            queued[x] = true;
+        }
+        let mut work = went_on;
+        let mut budget = 4 * self.edges.len() + self.n();
+        while let Some(x) = work.pop() {
+            queued[x] = false;
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            let step = sweep.rhs(start, x);
+            if stop[x] {
+                if step >= cap[x] {
+                    continue;
+                }
+                stop[x] = false;
+            }
+            let fallen = (step + room).min(cap[x]);
+            if fallen.is_nan() || fallen >= start[x] * (1.0 - PASS_ON) {
+                continue;
+            }
+            start[x] = fallen;
+            for &(y, _) in preds.of(x) {
+                if !queued[y as usize] {
+                    queued[y as usize] = true;
+                    work.push(y as usize);
+                }
+            }
+        }
     }
 
     /// The start of [`Component::accumulated`] where [`Component::solved_start`]'s fails its
