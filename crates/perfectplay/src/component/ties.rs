@@ -26,6 +26,10 @@ const STOP_ROUNDS: usize = 12;
 /// [`Component::solved_start`].
 const STOP_SPREAD: f64 = 1e3;
 
+/// [`Component::solved_start`] ends its rounds once fewer than one node in this many goes on
+/// again (after the first round that stops any).
+const FEW_WENT_ON: usize = 100;
+
 /// The least fall of a node's start, relative to it, that [`Component::pass_on`] passes on.
 const PASS_ON: f64 = 1e-6;
 
@@ -396,8 +400,10 @@ impl<N: Number> Component<N> {
     ///
     /// Under a `cap`, a node whose solved value reaches its cap stops there: it becomes an
     /// exit worth the cap and the game is solved again; a stopped node whose step from the
-    /// values found stays below its cap goes on again; until nothing changes, or
-    /// [`STOP_ROUNDS`] solves. Without this, a gain that rounding inflates round a cycle
+    /// values found stays below its cap goes on again; until nothing changes, fewer than one
+    /// node in [`FEW_WENT_ON`] goes on again, or [`STOP_ROUNDS`] solves. Every round's values
+    /// would do as the start (a node still stopped sits at its cap, which needs no
+    /// inequality): the rounds only bring the bound down. Without this, a gain that rounding inflates round a cycle
     /// left all but never (a win all but certain) would lift every node that can reach it
     /// to its cap, however clear its own moves are. The falls of the nodes that go on are
     /// passed on at once ([`Component::pass_on`]), and each solve starts from the last one's
@@ -415,7 +421,7 @@ impl<N: Number> Component<N> {
         // strategies are the next round's start.
         let mut policy = None;
         let preds = cap.map(|_| self.move_preds());
-        for _ in 0..STOP_ROUNDS {
+        for round in 0..STOP_ROUNDS {
             for x in 0..self.n() {
                 let edges = self.start[x] as usize..self.start[x + 1] as usize;
                 for i in edges {
@@ -462,7 +468,11 @@ impl<N: Number> Component<N> {
             }
             if let Some(preds) = &preds {
                 let room = ROOM * t.scale;
+                // Once few go on again, their falls passed on leave the next solves only a
+                // few nodes' bounds to lower, at the cost of a whole solve each.
+                let few = round > 0 && went_on.len() * FEW_WENT_ON < self.n();
                 self.pass_on(sweep, cap, preds, room, &mut stop, &mut start, went_on);
+                more &= !few;
             }
             start.pop();
             if !more {
