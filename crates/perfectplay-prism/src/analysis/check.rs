@@ -452,12 +452,8 @@ pub(crate) fn validate_query(
     over: OverInitial,
     initial: usize,
 ) -> Result<(), AnalysisError> {
+    // A DTMC's `Pmin=?` and `Pmax=?` are its `P=?`, as in PRISM: it has one scheduler.
     match (program.model_type, query.opt) {
-        (ModelType::Dtmc, Opt::Min | Opt::Max) => {
-            return Err(unsupported(
-                "a DTMC has no schedulers: use P=? or R=? without min or max",
-            ))
-        }
         (ModelType::Mdp, Opt::None) => {
             return Err(unsupported(
                 "an MDP needs Pmin/Pmax (or Rmin/Rmax): which scheduler is meant?",

@@ -212,7 +212,8 @@ label \"done\" = x=2;
 
 /// A DTMC's commands enabled together are taken with equal probability: the state that may
 /// stay or move moves with probability one, after two steps on average (a scheduler that
-/// always stays would make it +∞).
+/// always stays would make it +∞). Its `Rmin` and `Rmax` are that one value too, as in PRISM
+/// (a DTMC has one scheduler), in floats and exactly.
 #[test]
 fn a_dtmc_mixes_its_enabled_commands() {
     let src = "dtmc
@@ -227,6 +228,14 @@ rewards true : 1; endrewards
     assert_eq!(steps.1.as_deref(), Some("2"));
     let reach = answer("mix.prism", src, &[], "P=? [ F x=1 ]", true);
     assert_eq!(reach.1.as_deref(), Some("1"));
+    for exact in [false, true] {
+        for prop in ["Rmin=? [ F x=1 ]", "Rmax=? [ F x=1 ]"] {
+            assert_eq!(answer("mix.prism", src, &[], prop, exact).0, 2.0, "{prop}");
+        }
+        for prop in ["Pmin=? [ X x=0 ]", "Pmax=? [ X x=0 ]"] {
+            assert_eq!(answer("mix.prism", src, &[], prop, exact).0, 0.5, "{prop}");
+        }
+    }
 }
 
 /// `R[Fc φ]`: a play that misses φ earns its total. In the DTMC half the plays end in a
