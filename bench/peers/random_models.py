@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""Random small PRISM models and properties, checked by perfectplay against Storm.
+
+Each seed writes one model (a dtmc or an mdp of 2 to 40 values of `s`, a second variable `t`,
+sometimes a second module synchronised on an action and, in an mdp, a renamed copy of it; a
+reward structure of state and transition rewards; no deadlocks, where Storm's semantics and
+PRISM's differ) and asks it some twenty properties: P and R of `F`, `U`, `X`, `G`, step bounds
+`<=k` and `[a,b]`, nested `P` bounds, `C`, `C<=k` and `I=k`. For each property:
+
+- perfectplay `--exact` against Storm's exact mode (`stormpy.environments.exact()` on a model
+  of rationals): the two fractions must be equal;
+- perfectplay in floats against its own exact value: the distance must be within the
+  reported `error_bound`.
+
+A property that one tool refuses and the other answers is listed (LTL such as `X X φ`, and
+`I=k` without state rewards in Storm); the exit code is 1 when any value differs.
+
+    bench/peers/.venv/bin/python bench/peers/random_models.py target/release/perfectplay 1 100
+
+(`bench/peers/run.sh` makes that virtual environment with stormpy.)
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+from fractions import Fraction
+
+ACTIONS = ["a", "b", "c"]
+
+
+def model(rng, kind):
+    """The source of a random model of `kind`."""
+    n = rng.randint(2, 7) if rng.random() < 0.5 else rng.randint(8, 40)
+    lines = [kind, "", "module m", f"  s : [0..{n - 1}] init 0;", "  t : [0..2] init 0;"]
+    for i in range(n):
+        for c in range(rng.randint(1, 3 if kind == "mdp" else 1)):
+            weights = [rng.randint(1, 4) for _ in range(rng.randint(1, 3))]
+            total = sum(weights)
+            updates = " + ".join(
+                f"{w}/{total} : (s'={rng.randrange(n)}) & (t'={rng.randrange(3)})" for w in weights
+            )
+            # The first command of each value of s has no other guard: no deadlocks.
+            guard = f"s={i}" + (f" & t<={rng.randrange(3)}" if c > 0 and rng.random() < 0.3 else "")
+            action = rng.choice(ACTIONS) if rng.random() < 0.5 else ""
+            lines.append(f"  [{action}] {guard} -> {updates};")
+    lines.append("endmodule")
+    if rng.random() < 0.5:
+        q = rng.randint(1, 4)
+        lines += [
+            "module n",
+            "  u : [0..1] init 0;",
+            f"  [a] u=0 -> {q}/5 : (u'=1) + {5 - q}/5 : (u'=0);",
+            "  [a] u=1 -> (u'=0);",
+            "  [b] true -> (u'=1-u);",
+            "endmodule",
+        ]
+        if kind == "mdp" and rng.random() < 0.5:
+            lines.append("module o = n [ u=w ] endmodule")
+    goal = rng.sample(range(n), rng.randint(1, max(1, n // 2)))
+    lines.append('label "goal" = ' + " | ".join(f"s={g}" for g in goal) + ";")
+    some = rng.sample(range(n), rng.randint(1, n))
+    lines.append('label "a" = ' + " | ".join(f"s={g}" for g in some) + ";")
+    lines.append('rewards "r"')
+    items = [f"  s={i} : {rng.randint(0, 3)};" for i in range(n) if rng.random() < 0.6]
+    text = "\n".join(lines)
+    # Storm refuses a reward item whose action no command has.
+    for action in (a for a in ACTIONS if f"[{a}]" in text):
+        if rng.random() < 0.3:
+            items.append(f"  [{action}] s={rng.randrange(n)} : {rng.randint(1, 3)};")
+        if rng.random() < 0.5:
+            items.append(f"  [{action}] true : {rng.randint(1, 2)};")
+    lines += items or ["  s=0 : 1;"]
+    lines.append("endrewards")
+    return "\n".join(lines) + "\n"
+
+
+def properties(rng, kind):
+    """Random properties of every kind both tools answer."""
+    ps = ["Pmax=?", "Pmin=?"] if kind == "mdp" else ["P=?"]
+    rs = ["Rmax=?", "Rmin=?"] if kind == "mdp" else ["R=?"]
+    k = rng.randint(0, 6)
+    lo = rng.randint(0, 3)
+    out = []
+    for o in ps:
+        out += [
+            f'{o} [ F "goal" ]',
+            f'{o} [ F<={k} "goal" ]',
+            f'{o} [ F[{lo},{lo + k}] "goal" ]',
+            f'{o} [ "a" U "goal" ]',
+            f'{o} [ !"a" U "goal" ]',
+            f'{o} [ "a" U<={k} "goal" ]',
+            f'{o} [ X "goal" ]',
+            f'{o} [ G "a" ]',
+            f'{o} [ F (t=2 & "goal") ]',
+            f'{o} [ F (P>=0.5 [ X "goal" ]) ]',
+            f'{o} [ "a" U (P<0.3 [ F "goal" ]) ]',
+        ]
+    for o in rs:
+        out += [f'{o} [ F "goal" ]', f"{o} [ C ]", f"{o} [ C<={k} ]", f"{o} [ I={k} ]"]
+    return out
+
+
+STORM = """
+import json, sys, stormpy
+path, plist = sys.argv[1], json.loads(sys.argv[2])
+prog = stormpy.parse_prism_program(path)
+out = []
+for prop in plist:
+    try:
+        props = stormpy.parse_properties(prop, prog)
+        m = stormpy.build_model[stormpy.Rational](prog, props)
+        r = stormpy.model_checking(m, props[0], only_initial_states=True,
+                                   environment=stormpy.environments.exact())
+        out.append(["ok", str(r.get_value(m.initial_states[0]))])
+    except Exception as e:
+        out.append(["error", (str(e).strip().splitlines() or ["?"])[-1]])
+print(json.dumps(out))
+"""
+
+
+def storm(path, plist):
+    """Storm's exact answers, one process per model."""
+    p = subprocess.run(
+        [sys.executable, "-c", STORM, path, json.dumps(plist)],
+        capture_output=True, text=True, timeout=300,
+    )
+    if p.returncode != 0:
+        return [("error", p.stderr.strip()[-200:])] * len(plist)
+    return [tuple(x) for x in json.loads(p.stdout.strip().splitlines()[-1])]
+
+
+def ours(pp, path, prop, exact):
+    """perfectplay's result for `prop`, or an error line."""
+    args = [pp, "check", path, "--prop", prop, "--json"] + (["--exact"] if exact else [])
+    p = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        return ("error", p.stderr.strip().splitlines()[0])
+    return ("ok", json.loads(p.stdout)["results"][0])
+
+
+def fraction(v):
+    """A value as a fraction (None for +∞)."""
+    if v in ("inf", "Infinity", float("inf")):
+        return None
+    return Fraction(str(v))
+
+
+def main():
+    pp, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    folder = os.environ.get("TMPDIR", "/tmp")
+    differ = 0
+    for seed in range(first, first + count):
+        rng = random.Random(seed)
+        kind = rng.choice(["mdp", "dtmc"])
+        path = os.path.join(folder, f"perfectplay-random-{seed}.prism")
+        with open(path, "w") as f:
+            f.write(model(rng, kind))
+        plist = properties(rng, kind)
+        for prop, theirs in zip(plist, storm(path, plist)):
+            mine = ours(pp, path, prop, True)
+            if mine[0] != theirs[0]:
+                shown = mine[1] if mine[0] == "error" else mine[1].get("exact") or mine[1]["value"]
+                print(f"seed {seed} {prop}: perfectplay {shown}, Storm {theirs[1]}")
+                continue
+            if mine[0] == "error":
+                continue
+            exact = fraction(mine[1].get("exact") or mine[1]["value"])
+            if exact != fraction(theirs[1]):
+                differ += 1
+                print(f"DIFFER seed {seed} {prop}: perfectplay {exact}, Storm {theirs[1]}")
+            floats = ours(pp, path, prop, False)
+            if floats[0] == "ok" and exact is not None:
+                value, bound = floats[1]["value"], floats[1]["error_bound"] or 0
+                if fraction(value) is None or abs(fraction(value) - exact) > Fraction(bound):
+                    differ += 1
+                    print(f"BOUND seed {seed} {prop}: {value} ± {bound}, exactly {exact}")
+        os.remove(path)
+    print(f"{count} models, {differ} differences")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
