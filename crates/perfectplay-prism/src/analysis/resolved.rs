@@ -262,7 +262,11 @@ fn resolve_query<'p>(
         ),
         // A reward over the first k steps, or at step k: no target.
         Path::Cumulative(k) | Path::Instant(k) => {
-            steps = Some(step_bound(program, props, prop, k, false)?);
+            let shown = match &query.path {
+                Path::Cumulative(_) => format!("C<={k}"),
+                _ => format!("I={k}"),
+            };
+            steps = Some(step_bound(program, props, prop, k, false, &shown)?);
             (
                 None,
                 CExpr::Const(crate::program::value::Value::Bool(false)),
@@ -324,13 +328,13 @@ pub(crate) fn interval(
     bound: &crate::syntax::ast::Steps,
 ) -> Result<(u32, Option<u32>), AnalysisError> {
     let last = match &bound.to {
-        Some(b) => Some(step_bound(program, props, prop, b, bound.strict)?),
+        Some(b) => Some(step_bound(program, props, prop, b, bound.strict, bound)?),
         None => None,
     };
     let mut first = 0;
     if let Some(a) = &bound.from {
         // `>k` counts from step k+1.
-        first = step_bound(program, props, prop, a, false)?
+        first = step_bound(program, props, prop, a, false, bound)?
             .checked_add(bound.from_strict as u32)
             .ok_or_else(|| {
                 AnalysisError::StepBound(format!("the step bound {bound} is too large"))
@@ -345,27 +349,28 @@ pub(crate) fn interval(
 }
 
 /// The number of steps of a bound `<=k` (or `<k`, one fewer): a constant whole number.
+/// `shown` is the bound as written, for the errors.
 fn step_bound(
     program: &Program,
     props: &Props,
     prop: &Prop,
     bound: &crate::syntax::ast::Expr,
     strict: bool,
+    shown: &dyn std::fmt::Display,
 ) -> Result<u32, AnalysisError> {
     let k = match program.resolve_value(&prop.file, &prop.src, bound, &props.scope)? {
         CExpr::Const(crate::program::value::Value::Int(k)) => k,
         _ => {
             return Err(AnalysisError::StepBound(format!(
-                "the step bound {bound} is not a constant integer"
+                "the step bound {shown}: {bound} is not a constant integer"
             )))
         }
     };
     let k = if strict { k - 1 } else { k };
     u32::try_from(k).map_err(|_| {
         AnalysisError::StepBound(format!(
-            "the step bound {}{bound} leaves {k} steps: it must allow none or more, and fewer \
-             than 2^32",
-            if strict { "<" } else { "<=" }
+            "the step bound {shown} counts {k} steps: it must count none or more, and fewer \
+             than 2^32"
         ))
     })
 }

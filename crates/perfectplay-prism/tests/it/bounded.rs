@@ -134,7 +134,7 @@ fn rewards_over_and_at_k_steps() {
 fn what_bounded_paths_do_not_support_is_an_error() {
     let props =
         "const double h = 1.5;\nP=? [ F<=h heads ]\nP=? [ F<0 heads ]\nR=? [ F<=2 heads ]\n\
-                 P=? [ C<=2 ]";
+                 P=? [ C<=2 ]\nR=? [ I=-1 ]";
     let got = answers(
         &format!("{COIN}rewards true : 1; endrewards\n"),
         props,
@@ -142,9 +142,11 @@ fn what_bounded_paths_do_not_support_is_an_error() {
     );
     let errs: Vec<String> = got.into_iter().map(|a| a.unwrap_err()).collect();
     assert!(errs[0].contains("not a constant integer"), "{}", errs[0]);
-    assert!(errs[1].contains("leaves -1 steps"), "{}", errs[1]);
+    assert!(errs[1].contains("bound <0 counts -1 steps"), "{}", errs[1]);
     assert!(errs[2].contains("a reward query takes"), "{}", errs[2]);
     assert!(errs[3].contains("measure rewards"), "{}", errs[3]);
+    assert!(errs[4].contains("counts -1 steps"), "{}", errs[4]);
+    assert!(errs[4].contains("bound I="), "{}", errs[4]);
     // A step-bounded property is a game of its own, which `analysis_model` gives for explain
     // and the other commands; `query_model`'s game is the unbounded one.
     let loaded = Loaded::new("m.prism", COIN, &[], 100).unwrap();
