@@ -9,6 +9,7 @@ PRISM's differ) and asks it some twenty properties: P and R of `F`, `U`, `X`, `G
 
 - perfectplay `--exact` against Storm's exact mode (`stormpy.environments.exact()` on a model
   of rationals): the two fractions must be equal;
+- the same in every state Storm builds (perfectplay's `filter(printall, …)`);
 - perfectplay in floats against its own exact value: the distance must be within the
   reported `error_bound`.
 
@@ -109,10 +110,13 @@ out = []
 for prop in plist:
     try:
         props = stormpy.parse_properties(prop, prog)
-        m = stormpy.build_model[stormpy.Rational](prog, props)
-        r = stormpy.model_checking(m, props[0], only_initial_states=True,
+        options = stormpy.BuilderOptions(props)
+        options.set_build_state_valuations()
+        m = stormpy.build_model[stormpy.Rational](prog, options=options)
+        r = stormpy.model_checking(m, props[0], only_initial_states=False,
                                    environment=stormpy.environments.exact())
-        out.append(["ok", str(r.get_value(m.initial_states[0]))])
+        every = {m.state_valuations.to_string(i): str(r.get_value(i)) for i in range(m.nr_states)}
+        out.append(["ok", str(r.get_value(m.initial_states[0])), every])
     except Exception as e:
         out.append(["error", (str(e).strip().splitlines() or ["?"])[-1]])
 print(json.dumps(out))
@@ -128,6 +132,21 @@ def storm(path, plist):
     if p.returncode != 0:
         return [("error", p.stderr.strip()[-200:])] * len(plist)
     return [tuple(x) for x in json.loads(p.stdout.strip().splitlines()[-1])]
+
+
+def state_key(text):
+    """A state as its sorted `var=value` pairs, from Storm's `[s=0 & t=1]` or perfectplay's
+    `(s=0,t=1)`."""
+    pairs = text.strip("[]()").replace("&", ",").replace("\t", "").split(",")
+    return tuple(sorted(p.strip() for p in pairs if p.strip()))
+
+
+def every_state(pp, path, prop):
+    """perfectplay's exact value of `prop` in every reachable state, by `filter(printall, …)`."""
+    mine = ours(pp, path, f"filter(printall, {prop})", True)
+    if mine[0] != "ok":
+        return None
+    return {state_key(s["state"]): s.get("exact") or s["value"] for s in mine[1]["listed"]["states"]}
 
 
 def ours(pp, path, prop, exact):
@@ -169,6 +188,17 @@ def main():
             if exact != fraction(theirs[1]):
                 differ += 1
                 print(f"DIFFER seed {seed} {prop}: perfectplay {exact}, Storm {theirs[1]}")
+            # Every state Storm built (it leaves the states where the property is decided
+            # unexpanded, so it may build fewer).
+            mine_all = every_state(pp, path, prop)
+            if mine_all is not None and prop.startswith(("P", "R")):
+                for state, value in theirs[2].items():
+                    key = state_key(state)
+                    if key in mine_all and fraction(mine_all[key]) != fraction(value):
+                        differ += 1
+                        print(f"DIFFER seed {seed} {prop} in {state}: perfectplay "
+                              f"{mine_all[key]}, Storm {value}")
+                        break
             floats = ours(pp, path, prop, False)
             if floats[0] == "ok" and exact is not None:
                 value, bound = floats[1]["value"], floats[1]["error_bound"] or 0
