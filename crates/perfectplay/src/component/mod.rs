@@ -273,9 +273,8 @@ impl<N: Number> Component<N> {
         &self,
         sys: &mut System<N>,
         endless: Option<Player>,
-        start: Option<Vec<u32>>,
+        mut start: Option<Vec<u32>>,
     ) -> Result<(Vec<N>, Vec<u32>), CycleError> {
-        let mut start = start;
         let mut start_policy = || match start.take() {
             Some(mut policy) => {
                 for &(x, m) in &self.forced {

@@ -403,11 +403,11 @@ impl<N: Number> Component<N> {
     /// values found stays below its cap goes on again; until nothing changes, fewer than one
     /// node in [`FEW_WENT_ON`] goes on again, or [`STOP_ROUNDS`] solves. Every round's values
     /// would do as the start (a node still stopped sits at its cap, which needs no
-    /// inequality): the rounds only bring the bound down. Without this, a gain that rounding inflates round a cycle
-    /// left all but never (a win all but certain) would lift every node that can reach it
-    /// to its cap, however clear its own moves are. The falls of the nodes that go on are
-    /// passed on at once ([`Component::pass_on`]), and each solve starts from the last one's
-    /// strategies.
+    /// inequality): the rounds only bring the bound down. Without them, a gain that rounding
+    /// inflates round a cycle left all but never (a win all but certain) would lift every
+    /// node that can reach it to its cap, however clear its own moves are. The falls of the
+    /// nodes that go on are passed on at once ([`Component::pass_on`]), and each solve starts
+    /// from the last one's strategies.
     fn solved_start(
         &self,
         t: &mut TieGame,
