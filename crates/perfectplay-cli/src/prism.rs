@@ -61,7 +61,8 @@ pub fn command() -> Command {
              E [ … ] and A [ … ], and filters with every operator (max, min, avg, sum, count, \
              forall, exists, first, state, print, printall, argmin, argmax, range). On a \
              DTMC, the long run: S=? [ φ ] (the fraction of steps in φ-states) and R=? [ S ] \
-             (the average reward per step). Not supported: CTMCs and timed models, LTL \
+             (the average reward per step). Storm's T=? [ F φ ] (Tmin, Tmax): the expected \
+             number of steps. Not supported: CTMCs and timed models, LTL \
              (F G φ), S on an MDP or a game, multi-objective queries.\n\n\
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
              of F, U, X, G, W or R (step bounds of every form included), or an R query of F, \

@@ -163,6 +163,13 @@ fn cases() -> Vec<Case> {
             Answer(": [0.25 = 1/4, 0.5 = 1/2]"),
         ),
         (
+            "`T=?`, `Tmin=?`, `Tmax=?`",
+            base(),
+            "T=? [ F \"goal\" ]",
+            true,
+            Answer(": 2"),
+        ),
+        (
             "`S=? [ φ ]`, `R=? [ S ]`",
             "dtmc\nmodule m\n s : [0..1] init 0;\n [] s=0 -> 1/3 : (s'=1) + 2/3 : true;\n [] s=1 -> 1/2 : (s'=0) + 1/2 : true;\nendmodule\n".into(),
             "S=? [ s=1 ]",

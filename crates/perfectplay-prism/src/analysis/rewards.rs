@@ -6,9 +6,18 @@ use perfectplay::Rat;
 
 use crate::build::Space;
 use crate::program::fast::IntExpr;
+use crate::program::value::Value;
 use crate::program::value::Q;
-use crate::program::{Program, RewardStruct};
+use crate::program::{CExpr, Program, RewardStruct};
 use crate::syntax::ast::RewardRef;
+
+/// The reward structure of Storm's time operator `T`: 1 in every state, so that a step taken
+/// earns one unit of time.
+static TIME: std::sync::LazyLock<RewardStruct> = std::sync::LazyLock::new(|| RewardStruct {
+    name: "time".to_string(),
+    state: vec![(CExpr::Const(Value::Bool(true)), CExpr::Const(Value::Int(1)))],
+    transition: Vec::new(),
+});
 
 /// The reward structure `r` names (the first where it names none).
 pub(crate) fn reward_structure<'p>(
@@ -19,6 +28,7 @@ pub(crate) fn reward_structure<'p>(
         None => program.rewards.first(),
         Some(RewardRef::Name(name)) => program.rewards.iter().find(|s| s.name == name.name),
         Some(RewardRef::Index(i, _)) => i.checked_sub(1).and_then(|i| program.rewards.get(i)),
+        Some(RewardRef::Time) => Some(&*TIME),
     }
     .ok_or_else(|| {
         AnalysisError::NoRewardStructure(match r {

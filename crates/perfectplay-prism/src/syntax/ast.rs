@@ -553,6 +553,9 @@ pub enum RewardRef {
     Name(Ident),
     /// `{1}`: the first structure is 1.
     Index(usize, Span),
+    /// Storm's time operator, `T=? [ F φ ]` (`Tmin`, `Tmax`): the expected time, on these
+    /// discrete-time models the number of steps, as a reward of 1 in every state.
+    Time,
 }
 
 /// The paths a query measures.

@@ -119,6 +119,7 @@ impl Display for Query {
             Measure::Reward(None) => f.write_str("R")?,
             Measure::Reward(Some(RewardRef::Name(n))) => write!(f, "R{{\"{}\"}}", n.name)?,
             Measure::Reward(Some(RewardRef::Index(i, _))) => write!(f, "R{{{i}}}")?,
+            Measure::Reward(Some(RewardRef::Time)) => write!(f, "T")?,
             Measure::Exists => f.write_str("E")?,
             Measure::Forall => f.write_str("A")?,
             Measure::LongRun => f.write_str("S")?,

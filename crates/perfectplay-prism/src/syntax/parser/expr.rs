@@ -294,15 +294,14 @@ impl Parser<'_> {
                     "F" | "G" | "X" if self.in_property && starts_operand(self, 1) => {
                         Err(self.unsupported(t.span, NESTED_TEMPORAL))
                     }
-                    "T" | "L"
-                        if self.in_property
-                            && (is_operator_start(self, 1)
-                                || self.peek_at(1).tok == Tok::Punct("[")) =>
+                    "L" if self.in_property
+                        && (is_operator_start(self, 1)
+                            || self.peek_at(1).tok == Tok::Punct("[")) =>
                     {
                         Err(self.unsupported(
                             t.span,
                             format!(
-                                "the operator '{word}' is not supported (P, R, S, E and A are)"
+                                "the operator '{word}' is not supported (P, R, S, T, E and A are)"
                             ),
                         ))
                     }
@@ -358,8 +357,9 @@ impl Parser<'_> {
             return false;
         }
         match self.text(t) {
-            "Pmin" | "Pmax" | "Rmin" | "Rmax" => true,
+            "Pmin" | "Pmax" | "Rmin" | "Rmax" | "Tmin" | "Tmax" => true,
             "P" | "R" | "S" => is_operator_start(self, 1),
+            "T" => is_operator_start(self, 1) && self.peek_at(1).tok != Tok::Punct("{"),
             "E" | "A" => self.peek_at(1).tok == Tok::Punct("["),
             _ => false,
         }

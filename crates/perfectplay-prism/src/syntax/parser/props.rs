@@ -153,10 +153,13 @@ impl Parser<'_> {
             "E" => (Measure::Exists, Opt::None),
             "A" => (Measure::Forall, Opt::None),
             "S" => (Measure::LongRun, Opt::None),
+            "T" => (Measure::Reward(Some(RewardRef::Time)), Opt::None),
+            "Tmin" => (Measure::Reward(Some(RewardRef::Time)), Opt::Min),
+            "Tmax" => (Measure::Reward(Some(RewardRef::Time)), Opt::Max),
             _ => unreachable!("called at a query"),
         };
         let what = match what {
-            Measure::Reward(_) if self.eat_punct("{") => {
+            Measure::Reward(None) if self.eat_punct("{") => {
                 let r = if self.peek().tok == Tok::Str {
                     RewardRef::Name(self.string("a reward structure's name")?)
                 } else if self.peek().tok == Tok::Int {
@@ -354,6 +357,7 @@ impl Parser<'_> {
                     | Tok::Punct(">")
                     | Tok::Punct("=")
                     | Tok::Punct("[")
+                    | Tok::Punct("^")
             )
         };
         let bounded = |p: &Self| is_bound(p.peek().tok);
@@ -472,6 +476,13 @@ impl Parser<'_> {
     }
     /// A step bound after `F`, `U`, `G`, `W` or `R`: `<=k`, `<k`, `>=k`, `>k`, `=k` or `[a,b]`.
     fn step_bound(&mut self) -> Result<Steps> {
+        if self.is_punct("^") {
+            return Err(self.unsupported(
+                self.peek().span,
+                "reward bounds on a path (Storm's F^{rew{\"r\"}<=k}) are not supported: step \
+                 bounds are (F<=k)",
+            ));
+        }
         let steps = |from, from_strict, to, strict| Steps {
             from,
             from_strict,
