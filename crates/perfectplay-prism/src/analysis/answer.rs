@@ -46,10 +46,23 @@ pub(crate) fn answer_resolved(
         target,
         steps,
         first,
+        reward_bound,
         ..
     } = r;
     let solve = |q: &Query, exact: bool| {
         let (program, space) = (&loaded.program, &loaded.space);
+        if let Some(bound) = &reward_bound {
+            return crate::analysis::reward_bounded::check(
+                program,
+                space,
+                q,
+                through.as_ref(),
+                &target,
+                over,
+                bound,
+                exact,
+            );
+        }
         match steps {
             Some(k) => {
                 let steps = crate::analysis::bounded::Steps { last: k, first };

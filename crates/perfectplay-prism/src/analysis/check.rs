@@ -298,6 +298,7 @@ pub(crate) fn solve(
     over: OverInitial,
     exact: bool,
 ) -> Result<Answer, AnalysisError> {
+    refuse_reward_bound(query)?;
     if matches!(query.path, Path::EventuallyZero(_)) {
         return crate::analysis::zero::answer(program, space, query, target, over, exact);
     }
@@ -324,6 +325,19 @@ pub(crate) fn solve(
         Solve::Iterated => "value iteration with a certified bound",
         Solve::Exact => "exact",
     })
+}
+
+/// An error for a reward-bounded path (`F^{rew{"r"}<=b} φ`), which `check` answers by
+/// [`crate::analysis::reward_bounded`] and whose game (for explain, play and the others) is
+/// not offered: never read as the unbounded path.
+fn refuse_reward_bound(query: &Query) -> Result<(), AnalysisError> {
+    match query.path {
+        Path::RewardBounded { .. } => Err(unsupported(
+            "a reward bound on a path is checked (its value at the start, in filters and \
+             nested), not explained, played or solved across processes",
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// How [`solve_start`] found a value.
@@ -547,6 +561,7 @@ pub fn prepare<'a>(
     if matches!(query.path, Path::LongRun(_)) {
         return Err(unsupported(crate::analysis::long_run::NO_GAME));
     }
+    refuse_reward_bound(query)?;
     let basis = basis(program, space, query, through, target, over)?;
     let inexact = inexact(program, query, through, target);
     let kind = model_type(program, query);

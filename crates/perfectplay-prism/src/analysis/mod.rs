@@ -1,6 +1,6 @@
 //! Answering properties on a built state space: the graph analyses ([`graph`], and [`ctl`] for
 //! CTL's `E` and `A`), the query models the engine solves ([`check`] and [`query`] for
-//! unbounded queries, [`bounded`] for step bounds, solved in floats by [`backups`] over the
+//! unbounded queries, [`bounded`] for step bounds, [`reward_bounded`] for bounds on the reward earned, solved in floats by [`backups`] over the
 //! space, [`zero`] and [`total`] for the reward variants of games, [`long_run`] for `S` and
 //! `R[ S ]`), a property resolved
 //! against the model ([`resolved`]), state formulas in
@@ -25,6 +25,7 @@ pub(crate) mod nested;
 pub(crate) mod players;
 pub mod query;
 pub(crate) mod resolved;
+pub(crate) mod reward_bounded;
 pub(crate) mod rewards;
 pub(crate) mod total;
 pub(crate) mod zero;

@@ -56,6 +56,20 @@ pub(crate) fn values(
     }
     let over = OverInitial::Min;
     let (mut vals, error) = match (r.steps, r.first) {
+        _ if r.reward_bound.is_some() => {
+            let bound = r.reward_bound.as_ref().expect("a reward bound");
+            let formulas = (through, target);
+            crate::analysis::reward_bounded::with_model(
+                program,
+                space,
+                q,
+                formulas,
+                over,
+                bound,
+                exact,
+                |m, initial| solve_all(&m, n, |s| m.stands_for(initial[s as usize]), exact),
+            )?
+        }
         (Some(last), first) => {
             let steps = crate::analysis::bounded::Steps { last, first };
             let m =
@@ -375,6 +389,11 @@ fn ctl(
             let (not_psi, not_phi) = (not(&set(psi)?), not(&set(phi)?));
             not(&graph.until(q.dual(), &not_psi, &not_phi, steps(bound.as_ref())?))
         }
+        Path::RewardBounded { .. } => {
+            return Err(unsupported(format!(
+                "{query}: E and A take step bounds (F<=k), not reward bounds"
+            )))
+        }
         _ => {
             return Err(unsupported(format!(
                 "{query}: E and A take a path formula (F, G, X, U, W or R), not a reward's"
@@ -480,6 +499,9 @@ fn path_parts(path: &Path) -> Vec<&Expr> {
         | Path::Globally { target: a, .. } => vec![a],
         Path::Until(a, b) | Path::WeakUntil(a, b, _) | Path::Release(a, b, _) => vec![a, b],
         Path::Bounded {
+            through, target, ..
+        }
+        | Path::RewardBounded {
             through, target, ..
         } => through.iter().chain([target]).collect(),
         Path::LongRun(Some(a)) => vec![a],

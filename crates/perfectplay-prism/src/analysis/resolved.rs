@@ -28,6 +28,8 @@ pub(crate) struct Resolved<'p> {
     /// Whether the property is one minus `query`'s value: `G`, `W` and `R` are asked as the
     /// complement of an `F` or `U` query (see [`dual`]).
     pub(crate) complement: bool,
+    /// The reward bound of `F^{rew{"r"}<=b}` and `U^{rew{"r"}<=b}`, if any.
+    pub(crate) reward_bound: Option<crate::analysis::reward_bounded::RewardBound>,
 }
 
 impl Resolved<'_> {
@@ -48,7 +50,8 @@ impl Resolved<'_> {
     /// Where the property is decided whatever happens next: the target φ of `F φ` (and of the
     /// reward variants), φ or ¬ψ for `ψ U φ`, nowhere for the long run.
     pub(crate) fn decided(&self) -> CExpr {
-        if self.first > 0 || matches!(self.query.path, Path::LongRun(_)) {
+        let lower_reward = self.reward_bound.as_ref().is_some_and(|b| !b.upper());
+        if self.first > 0 || matches!(self.query.path, Path::LongRun(_)) || lower_reward {
             // The target does not count in the first states: they are expanded whatever
             // holds in them. Nor does the long run end anywhere.
             return CExpr::Const(Value::Bool(false));
@@ -242,6 +245,7 @@ fn resolve_query<'p>(
             query.path,
             Path::Until(..)
                 | Path::Bounded { .. }
+                | Path::RewardBounded { .. }
                 | Path::Next(_)
                 | Path::Now(_)
                 | Path::LongRun(Some(_))
@@ -251,7 +255,21 @@ fn resolve_query<'p>(
     }
     let mut steps = None;
     let mut first = 0;
+    let mut reward_bound = None;
     let (through, target) = match &query.path {
+        Path::RewardBounded {
+            through,
+            bound,
+            target,
+        } => {
+            reward_bound = Some(crate::analysis::reward_bounded::RewardBound {
+                reward: bound.reward.clone(),
+                op: bound.op,
+                value: reward_bound_value(program, props, prop, bound)?,
+            });
+            let through = through.as_ref().map(resolve).transpose()?;
+            (through, resolve(target)?)
+        }
         Path::Eventually(t) => (None, resolve(t)?),
         Path::Until(a, b) => (Some(resolve(a)?), resolve(b)?),
         Path::EventuallyCumulative(t) | Path::EventuallyZero(t) => (None, resolve(t)?),
@@ -316,7 +334,21 @@ fn resolve_query<'p>(
         steps,
         first,
         complement: false,
+        reward_bound,
     })
+}
+
+/// The number `b` of a reward bound `rew{"r"}<=b`: a constant, exactly.
+fn reward_bound_value(
+    program: &Program,
+    props: &Props,
+    prop: &Prop,
+    bound: &crate::syntax::ast::RewardBound,
+) -> Result<perfectplay::Rat, AnalysisError> {
+    let b = crate::analysis::answer::bound_value(program, props, prop, &bound.value)?;
+    b.to_string()
+        .parse()
+        .map_err(|_| AnalysisError::Internal("a reward bound that is no fraction"))
 }
 
 /// The steps a step bound allows: the first (`a` of `[a,b]`, `k` of `>=k` and `=k`, `k+1` of

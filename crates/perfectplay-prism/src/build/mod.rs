@@ -69,6 +69,20 @@ impl Choice {
         }
     }
 
+    /// The same choice with its outcomes from `first` on (in another space, such as a product
+    /// of this one with a counter).
+    pub(crate) fn moved_to(&self, first: usize) -> Choice {
+        Choice {
+            first: first as u32,
+            ..*self
+        }
+    }
+
+    /// The self-loop of a state of a product space whose value is decided there.
+    pub(crate) fn decided_loop(first: usize) -> Choice {
+        Choice::added_loop(first)
+    }
+
     /// The action's number, `None` for an unlabelled command or an added self-loop.
     pub fn action(&self) -> Option<usize> {
         (self.action < ADDED_LOOP).then_some(self.action as usize)

@@ -267,6 +267,17 @@ impl Packed {
         s.store(&mut self.words);
     }
 
+    /// Adds a state given as its words (as [`Packed::get`] returns them).
+    pub(crate) fn push_words(&mut self, words: &[u64]) {
+        debug_assert_eq!(words.len(), self.stride);
+        self.words.extend_from_slice(words);
+    }
+
+    /// The words per state.
+    pub(crate) fn stride(&self) -> usize {
+        self.stride
+    }
+
     /// The variables' values of state number `i`, into `out`.
     pub fn unpack(&self, layout: &[(u32, u32)], program: &Program, i: usize, out: &mut Vec<i64>) {
         let w = self.get(i);

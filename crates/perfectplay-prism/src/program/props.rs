@@ -330,6 +330,15 @@ fn mentions(e: &crate::syntax::ast::Expr, name: &str) -> bool {
                             || steps_mention(steps, name)
                             || through.as_ref().is_some_and(|t| mentions(t, name))
                     }
+                    Path::RewardBounded {
+                        through,
+                        bound,
+                        target,
+                    } => {
+                        mentions(target, name)
+                            || mentions(&bound.value, name)
+                            || through.as_ref().is_some_and(|t| mentions(t, name))
+                    }
                 }
         }
         ExprKind::Int(_) | ExprKind::Real(_) | ExprKind::Bool(_) | ExprKind::Label(_) => false,

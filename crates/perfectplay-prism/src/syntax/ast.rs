@@ -406,6 +406,18 @@ impl Path {
                 steps: steps.clone(),
                 target: f(target)?,
             },
+            Path::RewardBounded {
+                through,
+                bound,
+                target,
+            } => Path::RewardBounded {
+                through: match through {
+                    Some(t) => Some(f(t)?),
+                    None => None,
+                },
+                bound: bound.clone(),
+                target: f(target)?,
+            },
             other => other.clone(),
         })
     }
@@ -608,6 +620,28 @@ pub enum Path {
         /// φ.
         target: Expr,
     },
+    /// `F^{rew{"r"}<=b} φ` or `ψ U^{rew{"r"}<=b} φ` (`<`, `>=`, `>`; Storm's reward bound): φ
+    /// reached, through ψ-states before it, at a point where the reward earned so far is
+    /// within the bound.
+    RewardBounded {
+        /// ψ, for an until.
+        through: Option<Expr>,
+        /// The bound on the reward earned.
+        bound: RewardBound,
+        /// φ.
+        target: Expr,
+    },
+}
+
+/// A bound on the reward earned along a path, `rew{"r"}<=b` in `F^{rew{"r"}<=b} φ`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RewardBound {
+    /// The reward structure (`None`: the first, `rew` alone).
+    pub reward: Option<RewardRef>,
+    /// The comparison: `<=`, `<`, `>=` or `>`.
+    pub op: BinOp,
+    /// The bound `b`, a constant.
+    pub value: Expr,
 }
 
 /// A step bound of a path: `<=k`, `<k` (strict), `>=k`, `>k` (strict), `=k`, or `[a,b]` (from

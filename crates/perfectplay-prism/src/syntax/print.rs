@@ -154,6 +154,25 @@ impl Display for Query {
                 // `F<=k -x>0` would read `k - x`.
                 write!(f, "{steps} ({target})")?;
             }
+            Path::RewardBounded {
+                through,
+                bound,
+                target,
+            } => {
+                if let Some(psi) = through {
+                    write!(f, "{psi} U")?;
+                } else {
+                    f.write_str("F")?;
+                }
+                let reward = match &bound.reward {
+                    None => String::new(),
+                    Some(RewardRef::Name(n)) => format!("{{\"{}\"}}", n.name),
+                    Some(RewardRef::Index(i, _)) => format!("{{{i}}}"),
+                    Some(RewardRef::Time) => String::new(),
+                };
+                let (op, b) = (bound.op.text(), Bound(&bound.value));
+                write!(f, "^{{rew{reward}{op}{b}}} ({target})")?;
+            }
             Path::EventuallyZero(e) => write!(f, "F0 {e}")?,
             Path::Until(a, b) => write!(f, "{a} U {b}")?,
             Path::Globally {

@@ -121,17 +121,24 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
         e.headline(),
         "p:1:1: the operator 'L' is not supported (P, R, S, T, E and A are)"
     );
-    // Storm's reward bounds on a path, in a file whose other properties still parse.
+    // Several bounds after `^` on one path (Storm's syntax), in a file whose other properties
+    // still parse; one reward bound parses.
     let file = parse_properties(
         "p",
-        "P=? [ F^{rew{\"t\"}<=5} \"done\" ];\nP=? [ F \"done\" ]",
+        "P=? [ F^{rew{\"t\"}<=5, steps<=2} \"done\" ];\nP=? [ F^{rew{\"t\"}<=5} \"done\" ]",
     )
     .unwrap();
     assert_eq!(file.properties.len(), 1);
     assert_eq!(
         file.unsupported[0].error.headline(),
-        "p:1:8: reward bounds on a path (Storm's F^{rew{\"r\"}<=k}) are not supported: step \
-         bounds are (F<=k)"
+        "p:1:21: several bounds on one path (F^{steps<=k, rew{\"r\"}<=b}) are not supported: \
+         one bound is"
+    );
+    let e = kept_aside("P=? [ G^{rew{\"t\"}<=5} \"done\" ]");
+    assert_eq!(
+        e.headline(),
+        "p:1:8: bounds after '^' belong to F and U (F^{rew{\"r\"}<=b} φ); G, W and R take \
+         step bounds (G<=k)"
     );
     let e = kept_aside("<<a>> (R{\"c\"}<=5 [ C ] & P>=0.5 [ F x>1 ])");
     assert_eq!(

@@ -139,6 +139,30 @@ impl Parser<'_> {
         Ok(file)
     }
 
+    /// A reward structure after its `{`, up to and with the `}`: `"name"` or a number.
+    fn reward_ref(&mut self) -> Result<RewardRef> {
+        let r = if self.peek().tok == Tok::Str {
+            RewardRef::Name(self.string("a reward structure's name")?)
+        } else if self.peek().tok == Tok::Int {
+            let t = self.bump();
+            let n: usize = self
+                .text(t)
+                .parse()
+                .map_err(|_| self.error(t.span, "a reward structure's number is too large"))?;
+            RewardRef::Index(n, t.span)
+        } else {
+            return Err(self.error(
+                self.peek().span,
+                format!(
+                    "expected a reward structure (\"name\" or a number), found {}",
+                    self.found()
+                ),
+            ));
+        };
+        self.expect_punct("}")?;
+        Ok(r)
+    }
+
     /// `P…` / `R…` after an optional coalition: `opt=? [ path ]`.
     pub(super) fn query(&mut self, coalition: Option<Vec<Ident>>, start: Span) -> Result<Expr> {
         let t = self.bump();
@@ -160,25 +184,7 @@ impl Parser<'_> {
         };
         let what = match what {
             Measure::Reward(None) if self.eat_punct("{") => {
-                let r = if self.peek().tok == Tok::Str {
-                    RewardRef::Name(self.string("a reward structure's name")?)
-                } else if self.peek().tok == Tok::Int {
-                    let t = self.bump();
-                    let n: usize = self.text(t).parse().map_err(|_| {
-                        self.error(t.span, "a reward structure's number is too large")
-                    })?;
-                    RewardRef::Index(n, t.span)
-                } else {
-                    return Err(self.error(
-                        self.peek().span,
-                        format!(
-                            "expected a reward structure (\"name\" or a number), found {}",
-                            self.found()
-                        ),
-                    ));
-                };
-                self.expect_punct("}")?;
-                Measure::Reward(Some(r))
+                Measure::Reward(Some(self.reward_ref()?))
             }
             w => w,
         };
@@ -366,13 +372,7 @@ impl Parser<'_> {
         match word {
             "F" if bounded_after(self) => {
                 self.bump();
-                let steps = self.step_bound()?;
-                let target = self.expr()?;
-                Ok(Path::Bounded {
-                    through: None,
-                    steps,
-                    target,
-                })
+                self.bounded_path(None)
             }
             "F" | "Fc" | "F0" => {
                 self.bump();
@@ -461,26 +461,112 @@ impl Parser<'_> {
                 }
                 self.bump();
                 if bounded(self) {
-                    let steps = self.step_bound()?;
-                    let target = self.expr()?;
-                    return Ok(Path::Bounded {
-                        through: Some(left),
-                        steps,
-                        target,
-                    });
+                    return self.bounded_path(Some(left));
                 }
                 let right = self.expr()?;
                 Ok(Path::Until(left, right))
             }
         }
     }
+    /// The rest of `F` or `ψ U` (`through`) from its bound on: a step bound (`F<=k φ`) or,
+    /// in Storm's syntax, a bound on the steps or the reward earned (`F^{steps<=k} φ`,
+    /// `F^{rew{"r"}<=b} φ`).
+    fn bounded_path(&mut self, through: Option<Expr>) -> Result<Path> {
+        if !self.eat_punct("^") {
+            let steps = self.step_bound()?;
+            let target = self.expr()?;
+            return Ok(Path::Bounded {
+                through,
+                steps,
+                target,
+            });
+        }
+        self.expect_punct("{")?;
+        let t = self.peek();
+        let word = if t.tok == Tok::Ident {
+            self.text(t)
+        } else {
+            ""
+        };
+        let reward = match word {
+            // Discrete time is counted in steps.
+            "steps" | "time" => None,
+            "rew" => Some(()),
+            _ => {
+                return Err(self.error(
+                    t.span,
+                    format!(
+                        "expected 'steps', 'time' or 'rew{{\"r\"}}' in a bound after '^', found {}",
+                        self.found()
+                    ),
+                ))
+            }
+        };
+        self.bump();
+        let path = match reward {
+            None => {
+                let steps = self.step_bound()?;
+                self.close_caret_bound()?;
+                let target = self.expr()?;
+                Path::Bounded {
+                    through,
+                    steps,
+                    target,
+                }
+            }
+            Some(()) => {
+                let reward = match self.eat_punct("{") {
+                    true => Some(self.reward_ref()?),
+                    false => None,
+                };
+                let op = match self.peek().tok {
+                    Tok::Punct("<=") => BinOp::Le,
+                    Tok::Punct("<") => BinOp::Lt,
+                    Tok::Punct(">=") => BinOp::Ge,
+                    Tok::Punct(">") => BinOp::Gt,
+                    _ => {
+                        return Err(self.error(
+                            self.peek().span,
+                            format!(
+                                "expected <=, <, >= or > after the reward, found {}",
+                                self.found()
+                            ),
+                        ))
+                    }
+                };
+                self.bump();
+                let value = self.sum()?;
+                self.close_caret_bound()?;
+                let target = self.expr()?;
+                Path::RewardBounded {
+                    through,
+                    bound: RewardBound { reward, op, value },
+                    target,
+                }
+            }
+        };
+        Ok(path)
+    }
+
+    /// The `}` that ends a bound after `^`; several bounds at once are refused by name.
+    fn close_caret_bound(&mut self) -> Result<()> {
+        if self.is_punct(",") {
+            return Err(self.unsupported(
+                self.peek().span,
+                "several bounds on one path (F^{steps<=k, rew{\"r\"}<=b}) are not supported: \
+                 one bound is",
+            ));
+        }
+        self.expect_punct("}").map(|_| ())
+    }
+
     /// A step bound after `F`, `U`, `G`, `W` or `R`: `<=k`, `<k`, `>=k`, `>k`, `=k` or `[a,b]`.
     fn step_bound(&mut self) -> Result<Steps> {
         if self.is_punct("^") {
             return Err(self.unsupported(
                 self.peek().span,
-                "reward bounds on a path (Storm's F^{rew{\"r\"}<=k}) are not supported: step \
-                 bounds are (F<=k)",
+                "bounds after '^' belong to F and U (F^{rew{\"r\"}<=b} φ); G, W and R take \
+                 step bounds (G<=k)",
             ));
         }
         let steps = |from, from_strict, to, strict| Steps {

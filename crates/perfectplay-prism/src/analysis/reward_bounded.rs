@@ -1,0 +1,306 @@
+//! Reward-bounded reachability, Storm's `P…[ F^{rew{"r"}<=b} φ ]` and `P…[ ψ U^{rew{"r"}>b} φ ]`
+//! (`<=`, `<`, `>=`, `>`): φ reached, through ψ-states before it, at a point where the reward
+//! earned so far (each step's state and transition rewards, as `C<=k` counts them) is within
+//! the bound. The query becomes plain reachability on the product of the space with the reward
+//! earned so far ([`product`]): under an upper bound a play that passes it goes to a sink worth
+//! 0; under a lower bound the count stops once the bound is met, and φ counts from then on.
+//! Rewards must not be negative, so the counts stay finite (each positive reward is at least
+//! the least of them). The graph analyses, end components and the exact and float solves are
+//! then those of any `F` or `U` query ([`crate::analysis::check`]).
+
+use crate::analysis::bounded::PRODUCT_STATES;
+use crate::analysis::check::{prepare_basis, solve_start, Answer, OverInitial, Prepared, Solve};
+use crate::analysis::error::{unsupported, AnalysisError};
+use crate::analysis::query::QueryModel;
+use crate::build::{number_of, Choice, Space};
+use crate::program::{CExpr, Program};
+use crate::syntax::ast::{BinOp, Measure, Path, Query, RewardRef};
+use perfectplay::Rat;
+use rustc_hash::FxHashMap;
+
+/// A reward bound resolved against the model: `reward` compared by `op` with `value`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RewardBound {
+    /// The reward structure (`None`: the first).
+    pub reward: Option<RewardRef>,
+    /// `<=`, `<`, `>=` or `>`.
+    pub op: BinOp,
+    /// The bound.
+    pub value: Rat,
+}
+
+impl RewardBound {
+    /// Whether the bound is an upper one (`<=`, `<`).
+    pub(crate) fn upper(&self) -> bool {
+        matches!(self.op, BinOp::Le | BinOp::Lt)
+    }
+
+    /// Whether a reward earned of `earned` is within the bound.
+    fn holds(&self, earned: Rat) -> bool {
+        match self.op {
+            BinOp::Le => earned <= self.value,
+            BinOp::Lt => earned < self.value,
+            BinOp::Ge => earned >= self.value,
+            _ => earned > self.value,
+        }
+    }
+}
+
+/// The reward counted in a state of the product: the reward earned so far, or (under a lower
+/// bound) that the bound is met, after which nothing more needs counting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Count {
+    /// The reward earned so far.
+    Earned(Rat),
+    /// A lower bound is met.
+    Met,
+}
+
+/// The product of a space with the reward earned so far, made ready for an `F` or `U` query.
+struct Product {
+    /// The product as a space of its own (each state's variables those of its state in the
+    /// space).
+    space: Space,
+    /// Each state's state of the space (the sink: the first initial state's, never read).
+    of: Vec<u32>,
+    /// The states where φ is reached within the bound.
+    goal: Vec<bool>,
+    /// The states where the play may go on (ψ, and not the sink of a bound passed).
+    allowed: Vec<bool>,
+}
+
+/// The product of `space` with the reward earned so far under `bound`, each choice earning
+/// `reward[c]`: reached from the initial states, breadth first; a state whose value is
+/// decided (φ within the bound, or ψ broken) is not expanded, and a play that passes an upper
+/// bound goes to one sink. An error past [`PRODUCT_STATES`] states.
+fn product(
+    space: &Space,
+    reward: &[Rat],
+    bound: &RewardBound,
+    goal: &[bool],
+    allowed: &[bool],
+) -> Result<Product, AnalysisError> {
+    let upper = bound.upper();
+    // The count after earning `r` more; `None` where an upper bound is passed.
+    let after = |count: Count, r: Rat| -> Option<Count> {
+        match count {
+            Count::Met => Some(Count::Met),
+            Count::Earned(e) => {
+                let e = e + r;
+                match (upper, bound.holds(e)) {
+                    (true, true) => Some(Count::Earned(e)),
+                    (true, false) => None,
+                    (false, true) => Some(Count::Met),
+                    (false, false) => Some(Count::Earned(e)),
+                }
+            }
+        }
+    };
+    let reached = |s: u32, count: Count| goal[s as usize] && (upper || count == Count::Met);
+    let mut probabilities = space.probabilities.clone();
+    let mut numbered: FxHashMap<Rat, u32> = probabilities
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (p, i as u32))
+        .collect();
+    let one = number_of(&mut numbered, &mut probabilities, Rat::ONE);
+    let mut out = Product {
+        space: Space {
+            layout: space.layout.clone(),
+            states: crate::build::packed::Packed::new(space.states.stride()),
+            probabilities: Vec::new(),
+            ..Space::default()
+        },
+        of: Vec::new(),
+        goal: Vec::new(),
+        allowed: Vec::new(),
+    };
+    let mut index: FxHashMap<(u32, Count), u32> = FxHashMap::default();
+    let mut queue: Vec<(u32, Count)> = Vec::new();
+    let mut sink: Option<u32> = None;
+    let mut number = |key: (u32, Count), queue: &mut Vec<(u32, Count)>| -> u32 {
+        *index.entry(key).or_insert_with(|| {
+            queue.push(key);
+            queue.len() as u32 - 1
+        })
+    };
+    let start = match after(Count::Earned(Rat::ZERO), Rat::ZERO) {
+        Some(count) => count,
+        // `<0`: no play is within the bound.
+        None => Count::Met,
+    };
+    let none_within = bound.upper() && !bound.holds(Rat::ZERO);
+    for &i in &space.initial {
+        let s = number((i, start), &mut queue);
+        out.space.initial.push(s);
+    }
+    let mut next = 0;
+    while next < queue.len() {
+        if queue.len() > PRODUCT_STATES {
+            return Err(AnalysisError::TooLarge(format!(
+                "the model with the reward earned counted has more than {PRODUCT_STATES} \
+                 states: a reward bound this far beyond the rewards' size is not supported"
+            )));
+        }
+        let (s, count) = queue[next];
+        let me = next as u32;
+        next += 1;
+        out.space.states.push_words(space.states.get(s as usize));
+        out.of.push(s);
+        out.space.choice_start.push(out.space.choices.len() as u32);
+        let is_sink = sink == Some(me) || none_within;
+        let is_goal = !is_sink && reached(s, count);
+        out.goal.push(is_goal);
+        out.allowed.push(!is_sink && allowed[s as usize]);
+        if is_sink || is_goal || !allowed[s as usize] {
+            out.space
+                .choices
+                .push(Choice::decided_loop(out.space.outcomes.len()));
+            out.space.outcomes.push((one, me));
+            out.space.stopped += 1;
+            continue;
+        }
+        for c in space.choices_of(s) {
+            let r = reward[c];
+            let count = after(count, r);
+            out.space
+                .choices
+                .push(space.choices[c].moved_to(out.space.outcomes.len()));
+            for &(p, t) in space.outcomes_of(c) {
+                let to = match count {
+                    Some(count) => number((t, count), &mut queue),
+                    None => *sink.get_or_insert_with(|| {
+                        // The sink: a state of its own, which no key names.
+                        queue.push((s, Count::Met));
+                        queue.len() as u32 - 1
+                    }),
+                };
+                out.space.outcomes.push((p, to));
+            }
+        }
+    }
+    out.space.choice_start.push(out.space.choices.len() as u32);
+    out.space.probabilities = probabilities;
+    Ok(out)
+}
+
+/// The value at the start of the P query `query`, whose path is reward-bounded (`bound`), its
+/// state formulas resolved (`target` φ, `through` ψ); `exact` solves in rationals.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    through: Option<&CExpr>,
+    target: &CExpr,
+    over: OverInitial,
+    bound: &RewardBound,
+    exact: bool,
+) -> Result<Answer, AnalysisError> {
+    let formulas = (through, target);
+    with_model(
+        program,
+        space,
+        query,
+        formulas,
+        over,
+        bound,
+        exact,
+        |model, _| {
+            // An exact solve of a chain is worth a pass that lumps its bisimilar states.
+            let model = match exact {
+                true => crate::analysis::lump::lumped(model),
+                false => model,
+            };
+            let inexact = model.is_inexact();
+            solve_start(&model, exact, usize::MAX, |how| match (how, inexact) {
+                (Solve::Direct, false) => "the reward earned counted, then policy iteration",
+                (Solve::Direct, true) => {
+                    "the reward earned counted, then policy iteration, from floating-point inputs"
+                }
+                (Solve::Iterated, false) => {
+                    "the reward earned counted, then value iteration with a certified bound"
+                }
+                (Solve::Iterated, true) => {
+                    "the reward earned counted, then value iteration with a certified bound, from \
+                 floating-point inputs"
+                }
+                (Solve::Exact, _) => "the reward earned counted, then an exact solve",
+            })
+        },
+    )
+}
+
+/// Calls `solve` with the model the engine solves for the reward-bounded P query `query`
+/// (see [`check`]), and each initial state's state in it (in the order of the space's
+/// initial states), and returns what it returns.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn with_model<R>(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    (through, target): (Option<&CExpr>, &CExpr),
+    over: OverInitial,
+    bound: &RewardBound,
+    exact: bool,
+    solve: impl FnOnce(QueryModel<'_>, &[u32]) -> Result<R, AnalysisError>,
+) -> Result<R, AnalysisError> {
+    if !matches!(query.what, Measure::Probability) {
+        return Err(unsupported("a reward bound on a path belongs to P queries"));
+    }
+    let structure = crate::analysis::rewards::reward_structure(program, bound.reward.as_ref())?;
+    let reward = crate::analysis::rewards::choice_rewards(
+        program,
+        space,
+        structure,
+        &vec![false; space.len()],
+    )?;
+    if reward.iter().any(|r| *r < Rat::ZERO) {
+        return Err(unsupported(format!(
+            "a reward bound counts the rewards of \"{}\", some of which are negative: only \
+             rewards of zero or more are bounded",
+            structure.name
+        )));
+    }
+    let mut plain = query.clone();
+    plain.path = match through {
+        Some(_) => Path::Until(dummy(query), dummy(query)),
+        None => Path::Eventually(dummy(query)),
+    };
+    // Inexact where the query's numbers are, or the rewards it counts.
+    let counted = Query {
+        what: Measure::Reward(bound.reward.clone()),
+        ..plain.clone()
+    };
+    let inexact = crate::analysis::check::inexact(program, &counted, through, target);
+    if exact && inexact {
+        return Err(AnalysisError::Inexact);
+    }
+    let mut basis = crate::analysis::check::basis(program, space, &plain, through, target, over)?;
+    let product = product(space, &reward, bound, &basis.goal, &basis.allowed)?;
+    let Product {
+        space: product_space,
+        of,
+        goal,
+        allowed,
+    } = product;
+    (basis.goal, basis.allowed) = (goal, allowed);
+    if basis.players.len() > 1 {
+        basis.players = of.iter().map(|&s| basis.players[s as usize]).collect();
+    }
+    let kind = crate::analysis::check::model_type(program, &plain);
+    let model = match prepare_basis(program, &product_space, &plain, basis, kind, over, inexact)? {
+        Prepared::Model(model) => *model,
+        Prepared::Infinite => return Err(AnalysisError::Internal("a probability is finite")),
+    };
+    solve(model, &product_space.initial)
+}
+
+/// A placeholder state formula for the plain query that stands for the reward-bounded one
+/// (its formulas are resolved apart).
+fn dummy(query: &Query) -> crate::syntax::ast::Expr {
+    crate::syntax::ast::Expr {
+        kind: crate::syntax::ast::ExprKind::Bool(true),
+        span: query.span,
+    }
+}
