@@ -51,7 +51,7 @@ pub fn command() -> Command {
              constants (--const gives the model's and the properties file's), formulas, labels, globals, modules and \
              renaming, synchronisation, system...endsystem (||, |||, |[a]|, hiding, renaming), \
              rewards, init...endinit. P queries of F, U, G, W, R (one \
-             minus an F or U query), X, and a state formula alone ('P=? [ s=0 ]': it holds at the start), with step bounds (<=k, <k, >=k, >k, =k, [a,b]) on F, U, G, W and R. R[ F φ ] is +∞ where φ may be \
+             minus an F or U query), X, and a state formula alone ('P=? [ s=0 ]': it holds at the start), with step bounds (<=k, <k, >=k, >k, =k, [a,b]) on F, U, G, W and R, and Storm's reward bounds on F and U ('P=? [ F^{rew{\"r\"}<=5} φ ]': φ reached with the reward earned within the bound). R[ F φ ] is +∞ where φ may be \
              missed; R[ Fc φ ] counts what a play that misses φ earns (R[ C ]: the whole play's \
              total); R[ F0 φ ] counts it zero (exact where the reward earned is bounded, \
              else a certified interval: the answer ± error_bound). Bounds ('<<p1>> P>=0.5 \

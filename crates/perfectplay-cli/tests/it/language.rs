@@ -170,6 +170,15 @@ fn cases() -> Vec<Case> {
             Answer(": 2"),
         ),
         (
+            "`F^{rew{\"r\"}<=b} φ`",
+            // From 0 (reward 1) to 1 or 2; 1 to the end, 2 (a step of reward 2) to 0 or the
+            // end: within 3, 1/2 by 1 and 1/4 by 2.
+            "dtmc\nmodule w\n s : [0..3] init 0;\n [go] s=0 -> 0.5:(s'=1) + 0.5:(s'=2);\n [go] s=1 -> (s'=3);\n [go] s=2 -> 0.5:(s'=0) + 0.5:(s'=3);\n [] s=3 -> true;\nendmodule\nrewards \"r\"\n s=0 : 1;\n [go] s=2 : 2;\nendrewards\n".into(),
+            "P=? [ F^{rew{\"r\"}<=3} s=3 ]",
+            true,
+            Answer(": 0.75 = 3/4"),
+        ),
+        (
             "`S=? [ φ ]`, `R=? [ S ]`",
             "dtmc\nmodule m\n s : [0..1] init 0;\n [] s=0 -> 1/3 : (s'=1) + 2/3 : true;\n [] s=1 -> 1/2 : (s'=0) + 1/2 : true;\nendmodule\n".into(),
             "S=? [ s=1 ]",
