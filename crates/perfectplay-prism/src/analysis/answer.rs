@@ -52,15 +52,9 @@ pub(crate) fn answer_resolved(
     let solve = |q: &Query, exact: bool| {
         let (program, space) = (&loaded.program, &loaded.space);
         if let Some(bound) = &reward_bound {
+            let formulas = (through.as_ref(), &target);
             return crate::analysis::reward_bounded::check(
-                program,
-                space,
-                q,
-                through.as_ref(),
-                &target,
-                over,
-                bound,
-                exact,
+                program, space, q, formulas, over, bound, exact,
             );
         }
         match steps {

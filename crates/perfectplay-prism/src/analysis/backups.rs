@@ -93,6 +93,11 @@ impl<'a> Backups<'a> {
         }
     }
 
+    /// The relative rounding of one backup.
+    pub(crate) fn rounding(&self) -> f64 {
+        self.rounding
+    }
+
     /// The values (per state of the space) after `steps` more backups, counted backwards: a
     /// state where `fixed` gives a value takes it (exactly), the others back up their choices.
     pub(crate) fn run(
@@ -167,7 +172,7 @@ impl<'a> Backups<'a> {
         }
         let rounding = (0..n)
             .filter(open)
-            .map(|s| self.rounding * self.size(s, &now.values))
+            .map(|s| self.rounding * self.size(s, |_, t| now.values[t]))
             .fold(0.0, f64::max);
         let drift = skipped as f64 * rounding * (1.0 + f64::EPSILON);
         for e in &mut now.errors {
@@ -213,21 +218,32 @@ impl<'a> Backups<'a> {
     /// State `s`'s backup of `now`: the uniform mix of its choices in a chain, else the
     /// optimum of the player who decides there; and the bound on its error.
     fn backup_state(&self, s: usize, now: &Bounded) -> (f64, f64) {
+        self.backup_with(s, |_, t| (now.values[t], now.errors[t]))
+    }
+
+    /// State `s`'s backup as [`Backups::backup_state`] does it, where `successor(c, t)` is
+    /// the value of state `t` after choice `c` and the bound on its error.
+    pub(crate) fn backup_with(
+        &self,
+        s: usize,
+        successor: impl Fn(usize, usize) -> (f64, f64),
+    ) -> (f64, f64) {
         let space = self.space;
         // A choice's value and the mix of its successors' errors.
         let choice = |c: usize| {
             let (mut v, mut e) = (self.reward.get(c).copied().unwrap_or(0.0), 0.0);
             for &(p, t) in space.outcomes_of(c) {
                 let p = self.probability[p as usize];
-                v += p * now.values[t as usize];
-                e += p * now.errors[t as usize];
+                let (tv, te) = successor(c, t as usize);
+                v += p * tv;
+                e += p * te;
             }
             (v, e)
         };
         let choices = space.choices_of(s as u32);
         // Where rewards of both signs keep the value from bounding the terms, their size.
         let signed_size = match self.signed {
-            true => Some(self.size(s, &now.values)),
+            true => Some(self.size(s, |c, t| successor(c, t).0)),
             false => None,
         };
         let (v, e) = if self.dtmc {
@@ -285,12 +301,12 @@ impl<'a> Backups<'a> {
 
     /// A bound on the size of the terms of state `s`'s backup of `y` (where rewards of both
     /// signs keep the value from bounding it): the largest choice's sum of sizes.
-    fn size(&self, s: usize, y: &[f64]) -> f64 {
+    fn size(&self, s: usize, y: impl Fn(usize, usize) -> f64) -> f64 {
         let space = self.space;
         (space.choices_of(s as u32).map(|c| {
             let r = self.reward.get(c).copied().unwrap_or(0.0).abs();
             (space.outcomes_of(c).iter())
-                .map(|&(p, t)| self.probability[p as usize] * y[t as usize].abs())
+                .map(|&(p, t)| self.probability[p as usize] * y(c, t as usize).abs())
                 .sum::<f64>()
                 + r
         }))

@@ -26,6 +26,7 @@ pub(crate) mod players;
 pub mod query;
 pub(crate) mod resolved;
 pub(crate) mod reward_bounded;
+pub(crate) mod reward_epochs;
 pub(crate) mod rewards;
 pub(crate) mod total;
 pub(crate) mod zero;

@@ -59,16 +59,27 @@ pub(crate) fn values(
         _ if r.reward_bound.is_some() => {
             let bound = r.reward_bound.as_ref().expect("a reward bound");
             let formulas = (through, target);
-            crate::analysis::reward_bounded::with_model(
-                program,
-                space,
-                q,
-                formulas,
-                over,
-                bound,
-                exact,
-                |m, initial| solve_all(&m, n, |s| m.stands_for(initial[s as usize]), exact),
-            )?
+            let epochs = match exact {
+                false => crate::analysis::reward_bounded::epoch_floats(
+                    program, space, q, formulas, over, bound,
+                )?,
+                true => None,
+            };
+            if let Some((at, _)) = epochs {
+                let iterated = false;
+                floats(crate::analysis::bounded::Floats { at, iterated })
+            } else {
+                crate::analysis::reward_bounded::with_model(
+                    program,
+                    space,
+                    q,
+                    formulas,
+                    over,
+                    bound,
+                    exact,
+                    |m, initial| solve_all(&m, n, |s| m.stands_for(initial[s as usize]), exact),
+                )?
+            }
         }
         (Some(last), first) => {
             let steps = crate::analysis::bounded::Steps { last, first };

@@ -8,13 +8,15 @@
 //! the least of them). The graph analyses, end components and the exact and float solves are
 //! then those of any `F` or `U` query ([`crate::analysis::check`]).
 
+use crate::analysis::backups::{Backups, Bounded};
 use crate::analysis::bounded::PRODUCT_STATES;
 use crate::analysis::check::{prepare_basis, solve_start, Answer, OverInitial, Prepared, Solve};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::query::QueryModel;
+use crate::analysis::reward_epochs::Epochs;
 use crate::build::{number_of, Choice, Space};
 use crate::program::{CExpr, Program};
-use crate::syntax::ast::{BinOp, Measure, Path, Query, RewardRef};
+use crate::syntax::ast::{BinOp, Measure, ModelType, Path, Query, RewardRef};
 use perfectplay::Rat;
 use rustc_hash::FxHashMap;
 
@@ -185,19 +187,35 @@ fn product(
 }
 
 /// The value at the start of the P query `query`, whose path is reward-bounded (`bound`), its
-/// state formulas resolved (`target` φ, `through` ψ); `exact` solves in rationals.
-#[allow(clippy::too_many_arguments)]
+/// state formulas resolved (`formulas`: ψ of an until, or `None`, and φ); `exact` solves in
+/// rationals. In floats, under an upper bound, by epochs where they apply ([`Epochs`]), else
+/// (and exactly) on the product.
 pub(crate) fn check(
     program: &Program,
     space: &Space,
     query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
+    formulas: (Option<&CExpr>, &CExpr),
     over: OverInitial,
     bound: &RewardBound,
     exact: bool,
 ) -> Result<Answer, AnalysisError> {
-    let formulas = (through, target);
+    if !exact {
+        if let Some((at, inexact)) = epoch_floats(program, space, query, formulas, over, bound)? {
+            let (value, error_bound) = crate::analysis::backups::at_initial(space, over, &at);
+            return Ok(Answer {
+                value,
+                exact: None,
+                method: match inexact {
+                    false => "backups over the reward left",
+                    true => "backups over the reward left, from floating-point inputs",
+                },
+                states: space.len(),
+                holds: None,
+                error_bound,
+                listed: None,
+            });
+        }
+    }
     with_model(
         program,
         space,
@@ -231,11 +249,19 @@ pub(crate) fn check(
     )
 }
 
-/// Calls `solve` with the model the engine solves for the reward-bounded P query `query`
-/// (see [`check`]), and each initial state's state in it (in the order of the space's
-/// initial states), and returns what it returns.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn with_model<R>(
+/// What the reward-bounded P query `query` counts, once checked: each choice's reward, the
+/// plain `F` or `U` query that stands for it, whether a number it depends on is floating
+/// point, and the basis of that plain query.
+struct Counted {
+    reward: Vec<Rat>,
+    plain: Query,
+    inexact: bool,
+    basis: crate::analysis::check::Basis,
+}
+
+/// The [`Counted`] of the reward-bounded P query `query`; an error for a reward query, for
+/// negative rewards, and (`exact`) for floating-point numbers.
+fn counted(
     program: &Program,
     space: &Space,
     query: &Query,
@@ -243,8 +269,7 @@ pub(crate) fn with_model<R>(
     over: OverInitial,
     bound: &RewardBound,
     exact: bool,
-    solve: impl FnOnce(QueryModel<'_>, &[u32]) -> Result<R, AnalysisError>,
-) -> Result<R, AnalysisError> {
+) -> Result<Counted, AnalysisError> {
     if !matches!(query.what, Measure::Probability) {
         return Err(unsupported("a reward bound on a path belongs to P queries"));
     }
@@ -276,7 +301,62 @@ pub(crate) fn with_model<R>(
     if exact && inexact {
         return Err(AnalysisError::Inexact);
     }
-    let mut basis = crate::analysis::check::basis(program, space, &plain, through, target, over)?;
+    let basis = crate::analysis::check::basis(program, space, &plain, through, target, over)?;
+    Ok(Counted {
+        reward,
+        plain,
+        inexact,
+        basis,
+    })
+}
+
+/// The float values in every state of the space of the reward-bounded P query `query`, by
+/// epochs ([`Epochs`]), and whether a number it depends on is floating point; `None` where
+/// epochs do not apply (the product answers).
+pub(crate) fn epoch_floats(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    formulas: (Option<&CExpr>, &CExpr),
+    over: OverInitial,
+    bound: &RewardBound,
+) -> Result<Option<(Bounded, bool)>, AnalysisError> {
+    let Counted {
+        reward,
+        plain,
+        inexact,
+        basis,
+    } = counted(program, space, query, formulas, over, bound, false)?;
+    let (goal, allowed) = (&basis.goal, &basis.allowed);
+    let open: Vec<bool> = (0..space.len()).map(|s| allowed[s] && !goal[s]).collect();
+    let Some(epochs) = Epochs::plan(space, &reward, bound, &open) else {
+        return Ok(None);
+    };
+    let dtmc = crate::analysis::check::model_type(program, &plain) == ModelType::Dtmc;
+    let backups = Backups::new(space, dtmc, &basis.players, &[], true);
+    Ok(Some((epochs.solve(&backups, goal, allowed), inexact)))
+}
+
+/// Calls `solve` with the model the engine solves for the reward-bounded P query `query`
+/// (see [`check`]), and each initial state's state in it (in the order of the space's
+/// initial states), and returns what it returns.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn with_model<R>(
+    program: &Program,
+    space: &Space,
+    query: &Query,
+    formulas: (Option<&CExpr>, &CExpr),
+    over: OverInitial,
+    bound: &RewardBound,
+    exact: bool,
+    solve: impl FnOnce(QueryModel<'_>, &[u32]) -> Result<R, AnalysisError>,
+) -> Result<R, AnalysisError> {
+    let Counted {
+        reward,
+        plain,
+        inexact,
+        mut basis,
+    } = counted(program, space, query, formulas, over, bound, exact)?;
     let product = product(space, &reward, bound, &basis.goal, &basis.allowed)?;
     let Product {
         space: product_space,

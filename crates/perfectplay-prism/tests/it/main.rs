@@ -19,6 +19,7 @@ mod numbers;
 mod overflow;
 mod paths;
 mod qvbs;
+mod reward_bounds;
 mod syntax;
 mod total;
 mod zero;

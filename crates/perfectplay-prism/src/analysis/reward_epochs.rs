@@ -1,0 +1,232 @@
+//! Reward-bounded reachability under an upper bound, in floats, by epochs: the reward a play
+//! may still earn, counted in units of the rewards' greatest common divisor, is the epoch, and
+//! the values of every state of the space are backed up epoch by epoch, from no unit left to
+//! the bound, as the step-bounded backups of [`crate::analysis::backups`] do step by step. A
+//! choice that earns `u` units reads its successors' values `u` epochs back (0 where that
+//! passes the bound); a choice that earns nothing reads them in its own epoch, so within an
+//! epoch the states are backed up in an order where those successors come first. That order
+//! exists where the choices that earn nothing close no cycle among the open states; elsewhere
+//! (and in exact solves) the product of [`crate::analysis::reward_bounded`] answers.
+//!
+//! The memory is one value and one error bound per state for each epoch a choice can reach
+//! back (the largest reward in units, plus one), whatever the bound; the time is one backup of
+//! every state per epoch, and epochs that change no value (a float fixed point of the whole
+//! window) are skipped, their rounding still counted in the error bound.
+
+use crate::analysis::backups::{Backups, Bounded};
+use crate::analysis::reward_bounded::RewardBound;
+use crate::build::Space;
+use crate::syntax::ast::BinOp;
+use malachite_base::num::arithmetic::traits::{Ceiling, Floor, Gcd, Lcm};
+use malachite_nz::integer::Integer;
+use malachite_nz::natural::Natural;
+use malachite_q::Rational;
+use perfectplay::Rat;
+
+/// The most values (one per state and epoch of the window) the epochs keep.
+const MAX_WINDOW_VALUES: usize = 1 << 27;
+
+/// The most backups of an outcome (epochs times outcomes of the space) the epochs do before
+/// the product is left to answer (and to refuse, if it is too large as well).
+const MAX_WORK: u128 = 100_000_000_000;
+
+/// The epochs of an upper reward bound on a space.
+pub(crate) struct Epochs {
+    /// Per choice, its reward in units.
+    units: Vec<u32>,
+    /// The last epoch (the units the bound allows); `None` where no play is within the bound.
+    budget: Option<u64>,
+    /// The open states, each after those a choice that earns nothing leads to.
+    order: Vec<u32>,
+    /// The epochs a choice can reach back, plus one: the ring of layers kept.
+    window: usize,
+}
+
+impl Epochs {
+    /// The epochs of `bound` (an upper one) over `space`, each choice earning `reward[c]`
+    /// (none negative), the states `open` backed up; `None` where they do not apply: a lower
+    /// bound, choices that earn nothing closing a cycle among open states, or a window or a
+    /// count of epochs too large.
+    pub(crate) fn plan(
+        space: &Space,
+        reward: &[Rat],
+        bound: &RewardBound,
+        open: &[bool],
+    ) -> Option<Epochs> {
+        if !bound.upper() {
+            return None;
+        }
+        let (units, unit) = units(reward)?;
+        let order = zero_reward_order(space, &units, open)?;
+        let window = *units.iter().max().unwrap_or(&0) as usize + 1;
+        if window.saturating_mul(space.len()) > MAX_WINDOW_VALUES {
+            return None;
+        }
+        // The units earned within the bound: the most whole units at or below it (`<=`),
+        // strictly below it (`<`).
+        let allowed = bound.value.to_rational() / unit;
+        let last = match bound.op {
+            BinOp::Le => allowed.floor(),
+            _ => allowed.ceiling() - Integer::from(1),
+        };
+        let budget = match last < 0 {
+            true => None,
+            // Where nothing is ever earned, every epoch is the first.
+            false if window == 1 => Some(0),
+            false => Some(u64::try_from(&last).ok()?),
+        };
+        let epochs = u128::from(budget.unwrap_or(0)) + 1;
+        if epochs.saturating_mul(space.outcomes.len() as u128 + 1) > MAX_WORK {
+            return None;
+        }
+        Some(Epochs {
+            units,
+            budget,
+            order,
+            window,
+        })
+    }
+
+    /// Every state's value and error bound with the whole budget left: 1 at a state of
+    /// `goal`, 0 at a state outside `allowed`, else the backup of `backups` over the epochs.
+    pub(crate) fn solve(&self, backups: &Backups, goal: &[bool], allowed: &[bool]) -> Bounded {
+        let n = goal.len();
+        let fixed = |s: usize| match (goal[s], allowed[s]) {
+            (true, _) => 1.0,
+            _ => 0.0,
+        };
+        let Some(budget) = self.budget else {
+            return Bounded {
+                values: vec![0.0; n],
+                errors: vec![0.0; n],
+            };
+        };
+        let first = Bounded {
+            values: (0..n).map(fixed).collect(),
+            errors: vec![0.0; n],
+        };
+        let window = self.window as u64;
+        let mut ring: Vec<Bounded> = (0..self.window)
+            .map(|_| Bounded {
+                values: first.values.clone(),
+                errors: first.errors.clone(),
+            })
+            .collect();
+        for epoch in 0..=budget {
+            let now = (epoch % window) as usize;
+            // The layer `u` units back, `None` past the bound.
+            let back: Vec<Option<usize>> = (0..window)
+                .map(|u| epoch.checked_sub(u).map(|e| (e % window) as usize))
+                .collect();
+            for &s in &self.order {
+                let successor = |c: usize, t: usize| match back[self.units[c] as usize] {
+                    Some(layer) => (ring[layer].values[t], ring[layer].errors[t]),
+                    // The bound passed: the play ends at 0.
+                    None => (0.0, 0.0),
+                };
+                let (v, e) = backups.backup_with(s as usize, successor);
+                (ring[now].values[s as usize], ring[now].errors[s as usize]) = (v, e);
+            }
+            // Every layer of the window alike: each later epoch is the same float backup of
+            // the same values.
+            let settled =
+                epoch + 1 >= window && (ring.iter()).all(|layer| layer.values == ring[now].values);
+            if settled && epoch < budget {
+                let skipped = (budget - epoch) as f64;
+                return drift(ring.swap_remove(now), &ring, skipped, backups.rounding());
+            }
+        }
+        ring.swap_remove((budget % window) as usize)
+    }
+}
+
+/// `last`, a float fixed point of the epochs, with its errors widened to bound `skipped` more
+/// exact epochs: each backup mixes the errors of the window (`others` and `last`'s own) into
+/// at most their largest, then adds its rounding, at most `rounding` times a value (a
+/// probability, at most 1) and widens by `1 + rounding`.
+fn drift(mut last: Bounded, others: &[Bounded], skipped: f64, rounding: f64) -> Bounded {
+    let largest = (others.iter().chain([&last]))
+        .flat_map(|layer| layer.errors.iter())
+        .fold(0.0f64, |m, &e| m.max(e));
+    let widened = (largest + skipped * rounding) * (skipped * rounding).exp() * (1.0 + rounding);
+    last.errors.iter_mut().for_each(|e| *e = widened.next_up());
+    last
+}
+
+/// Each choice's reward in units, and the unit: the greatest common divisor of the positive
+/// rewards (1 where there are none); `None` where a reward's count of units does not fit a
+/// `u32`.
+fn units(reward: &[Rat]) -> Option<(Vec<u32>, Rational)> {
+    let mut distinct: Vec<Rat> = reward.iter().copied().filter(|r| r.is_positive()).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.is_empty() {
+        return Some((vec![0; reward.len()], Rational::from(1)));
+    }
+    let parts: Vec<(Natural, Natural)> = (distinct.iter())
+        .map(|r| {
+            let (num, den) = r.to_rational().to_numerator_and_denominator();
+            (num, den)
+        })
+        .collect();
+    // Over the denominators' least common multiple, the rewards are whole numbers.
+    let common = (parts.iter()).fold(Natural::from(1u32), |l, (_, d)| l.lcm(d));
+    let whole: Vec<Natural> = (parts.iter()).map(|(n, d)| n * (&common / d)).collect();
+    let gcd = (whole.iter()).fold(Natural::from(0u32), |g, w| g.gcd(w));
+    let mut of: rustc_hash::FxHashMap<Rat, u32> = Default::default();
+    for (r, w) in distinct.iter().zip(&whole) {
+        of.insert(*r, u32::try_from(&(w / &gcd)).ok()?);
+    }
+    let units = (reward.iter())
+        .map(|r| of.get(r).copied().unwrap_or(0))
+        .collect();
+    Some((units, Rational::from_naturals(gcd, common)))
+}
+
+/// The open states (`open[s]`) in an order where each comes after every open state that a
+/// choice of it that earns nothing (`units[c] == 0`) can lead to; `None` where such choices
+/// close a cycle among them (a self-loop included).
+fn zero_reward_order(space: &Space, units: &[u32], open: &[bool]) -> Option<Vec<u32>> {
+    let n = space.len();
+    let successors = |s: usize| {
+        (space.choices_of(s as u32))
+            .filter(|&c| units[c] == 0)
+            .flat_map(|c| space.outcomes_of(c).iter().map(|&(_, t)| t as usize))
+            .filter(|&t| open[t])
+    };
+    // Per state, the edges to successors not yet placed, and its predecessors (by edge).
+    let mut waiting = vec![0u32; n];
+    let mut start = vec![0usize; n + 1];
+    for s in (0..n).filter(|&s| open[s]) {
+        for t in successors(s) {
+            waiting[s] += 1;
+            start[t + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut before = vec![0u32; start[n]];
+    for s in (0..n).filter(|&s| open[s]) {
+        for t in successors(s) {
+            before[fill[t]] = s as u32;
+            fill[t] += 1;
+        }
+    }
+    let mut order: Vec<u32> = (0..n as u32)
+        .filter(|&s| open[s as usize] && waiting[s as usize] == 0)
+        .collect();
+    let mut next = 0;
+    while let Some(&t) = order.get(next) {
+        next += 1;
+        for &s in &before[start[t as usize]..start[t as usize + 1]] {
+            waiting[s as usize] -= 1;
+            if waiting[s as usize] == 0 {
+                order.push(s);
+            }
+        }
+    }
+    let open_count = open.iter().filter(|&&o| o).count();
+    (order.len() == open_count).then_some(order)
+}

@@ -1,0 +1,166 @@
+//! Reward bounds on a path (`F^{rew{"r"}<=b} φ`, `ψ U^{rew{"r"}<b} φ`): random MDPs against a
+//! backward induction over the reward left written here, the float answer (by epochs where the
+//! choices that earn nothing close no cycle, else on the product with the reward earned)
+//! within its error bound of the exact one (always the product), filters over every state
+//! alike, and a bound far past the model's size answered in floats.
+
+use crate::common::mdp::{mdp, Mdp};
+use perfectplay_prism::{check_prop, Loaded, Props};
+use proptest::prelude::*;
+
+/// The value, its exact fraction if any, and the error bound.
+fn answer(src: &str, prop: &str, exact: bool) -> Result<(f64, Option<String>, f64), String> {
+    let loaded = Loaded::new("m.prism", src, &[], 100_000).map_err(|e| e.to_string())?;
+    let props = Props::new(&loaded.program, "p", prop, &[]).map_err(|e| e.to_string())?;
+    check_prop(&loaded, &props, &props.props[0], exact)
+        .map(|a| (a.value, a.exact, a.error_bound))
+        .map_err(|e| e.to_string())
+}
+
+/// The MDP with rewards: move `a0` earns 1 and `a1` earns 3/2, where `x` is at least
+/// `free_below` (so below it `a1` earns nothing, and the choices that earn nothing may close
+/// cycles).
+fn with_rewards(m: &Mdp, free_below: usize) -> String {
+    format!(
+        "{}rewards \"r\"\n  [a0] true : 1;\n  [a1] x>={free_below} : 3/2;\nendrewards\n",
+        m.prism()
+    )
+}
+
+/// The probability of `"psi" U "phi"` with at most `left` halves of a unit of reward left to
+/// earn, `a0` earning 2 halves and `a1` 3, in every position, optimised as `maximise` says:
+/// backward induction over the halves left.
+fn within(m: &Mdp, maximise: bool, left: i64) -> Vec<f64> {
+    let n = m.moves.len();
+    let mut by_left: Vec<Vec<f64>> = Vec::new();
+    for l in 0..=left.max(0) {
+        let value = |x: usize, by_left: &Vec<Vec<f64>>| -> f64 {
+            if m.phi[x] {
+                return 1.0;
+            }
+            if !m.psi[x] {
+                return 0.0;
+            }
+            let q = |mv: usize| -> f64 {
+                let back = l - [2, 3][mv];
+                (m.moves[x][mv].iter())
+                    .map(|&(w, t)| match back < 0 {
+                        true => 0.0,
+                        false => w as f64 / 4.0 * by_left[back as usize][t],
+                    })
+                    .sum()
+            };
+            match maximise {
+                true => q(0).max(q(1)),
+                false => q(0).min(q(1)),
+            }
+        };
+        let layer = (0..n).map(|x| value(x, &by_left)).collect();
+        by_left.push(layer);
+    }
+    match left < 0 {
+        true => vec![0.0; n],
+        false => by_left.pop().unwrap_or_default(),
+    }
+}
+
+/// The positions reachable from 0.
+fn reachable(m: &Mdp) -> Vec<usize> {
+    let mut seen = vec![false; m.moves.len()];
+    let mut stack = vec![0];
+    seen[0] = true;
+    while let Some(x) = stack.pop() {
+        for &(w, t) in m.moves[x].iter().flatten() {
+            if w > 0 && !seen[t] {
+                seen[t] = true;
+                stack.push(t);
+            }
+        }
+    }
+    (0..seen.len()).filter(|&x| seen[x]).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// Every move earns: the float answer (by epochs) and the exact one (the product) agree
+    /// with the backward induction, at the start and in every position (a filter), under
+    /// `<=` and `<` bounds.
+    #[test]
+    fn random_mdps_agree_with_backward_induction(m in mdp(), b in 0usize..12) {
+        let src = with_rewards(&m, 0);
+        for maximise in [true, false] {
+            let opt = if maximise { "max" } else { "min" };
+            // `<= b` leaves 2b halves; `< b` one half fewer.
+            for (op, left) in [("<=", 2 * b as i64), ("<", 2 * b as i64 - 1)] {
+                let want = within(&m, maximise, left);
+                let prop = format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}{op}{b}}} \"phi\" ]");
+                let fail = |e: String| TestCaseError::fail(format!("{prop}: {e}\n{src}"));
+                let (float, _, bound) = answer(&src, &prop, false).map_err(fail)?;
+                prop_assert!((float - want[0]).abs() <= 1e-12, "{prop}: {float} vs {}\n{src}", want[0]);
+                prop_assert!(bound < 1e-13, "{prop}: bound {bound}");
+                let (exact, q, _) = answer(&src, &prop, true).map_err(fail)?;
+                prop_assert!((exact - want[0]).abs() <= 1e-12 && q.is_some(), "{prop}: {q:?} vs {}\n{src}", want[0]);
+                let every = format!("filter(sum, {prop})");
+                let (sum, ..) = answer(&src, &every, false).map_err(fail)?;
+                // Over the positions reachable from 0, as a filter ranges.
+                let total: f64 = reachable(&m).iter().map(|&x| want[x]).sum();
+                prop_assert!((sum - total).abs() <= 1e-11, "{every}: {sum} vs {total}\n{src}");
+            }
+        }
+    }
+
+    /// Moves that earn nothing below a random position, so they may close cycles (then the
+    /// float answer comes from the product too): float within its error bound of exact.
+    #[test]
+    fn float_within_its_error_bound_of_exact(m in mdp(), b in 0usize..30, free in 0usize..6) {
+        let src = with_rewards(&m, free);
+        for opt in ["max", "min"] {
+            for prop in [
+                format!("P{opt}=? [ F^{{rew{{\"r\"}}<={b}}} \"phi\" ]"),
+                format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}<{b}}} \"phi\" ]"),
+            ] {
+                let fail = |e: String| TestCaseError::fail(format!("{prop}: {e}\n{src}"));
+                let (float, _, bound) = answer(&src, &prop, false).map_err(fail)?;
+                let (exact, ..) = answer(&src, &prop, true).map_err(fail)?;
+                prop_assert!((float - exact).abs() <= bound + exact * f64::EPSILON, "{prop}: {float} ± {bound} vs {exact}\n{src}");
+                prop_assert!(bound < 1e-12, "{prop}: bound {bound}");
+            }
+        }
+    }
+}
+
+/// A walk on 0..3 from 1 that earns 1 a step (a state reward) and at 3 stops: reaching 3
+/// within a budget far past the model's size in floats (by epochs, which skip the epochs once
+/// the values settle, the bound still counting them), and exactly within a small one.
+#[test]
+fn a_reward_bound_far_past_the_model_is_answered_in_floats() {
+    let src = "dtmc
+module m
+  x : [0..3] init 1;
+  [] x>0 & x<3 -> 1/2 : (x'=x-1) + 1/2 : (x'=x+1);
+  [] x=0 -> (x'=1);
+endmodule
+rewards \"steps\"
+  x<3 : 1;
+endrewards
+";
+    // Within 2 steps: right twice, 1/4; within 4: also left, right, right... (1/4 + 1/8).
+    let exact = |b: u64| {
+        answer(
+            src,
+            &format!("P=? [ F^{{rew{{\"steps\"}}<={b}}} x=3 ]"),
+            true,
+        )
+    };
+    assert_eq!(exact(2).unwrap().1.as_deref(), Some("1/4"));
+    assert_eq!(exact(1).unwrap().1.as_deref(), Some("0"));
+    // 0 bounces back, so 3 is reached for sure in the end.
+    let (v, _, bound) = answer(src, "P=? [ F^{rew{\"steps\"}<=1000000000} x=3 ]", false).unwrap();
+    assert!((v - 1.0).abs() <= bound && bound < 1e-5, "{v} ± {bound}");
+    // A bound below zero: no play is within it, even one that starts at the target.
+    let (v, ..) = answer(src, "P=? [ F^{rew{\"steps\"}<0} x=1 ]", false).unwrap();
+    assert_eq!(v, 0.0);
+    let (v, ..) = answer(src, "P=? [ F^{rew{\"steps\"}<=0} x=1 ]", false).unwrap();
+    assert_eq!(v, 1.0);
+}
