@@ -30,14 +30,21 @@ const MAX_WINDOW_VALUES: usize = 1 << 27;
 /// the product is left to answer (and to refuse, if it is too large as well).
 const MAX_WORK: u128 = 100_000_000_000;
 
+/// The fewest states of a level each core backs up (fewer run on one core).
+const PER_THREAD: usize = 10_000;
+
 /// The epochs of an upper reward bound on a space.
 pub(crate) struct Epochs {
     /// Per choice, its reward in units.
     units: Vec<u32>,
     /// The last epoch (the units the bound allows); `None` where no play is within the bound.
     budget: Option<u64>,
-    /// The open states, each after those a choice that earns nothing leads to.
+    /// The open states, each after those a choice that earns nothing leads to, level by
+    /// level.
     order: Vec<u32>,
+    /// Where each level of `order` ends: a level's states read only earlier levels' values
+    /// within an epoch, so they are backed up on every core.
+    levels: Vec<usize>,
     /// The epochs a choice can reach back, plus one: the ring of layers kept.
     window: usize,
 }
@@ -57,7 +64,7 @@ impl Epochs {
             return None;
         }
         let (units, unit) = units(reward)?;
-        let order = zero_reward_order(space, &units, open)?;
+        let (order, levels) = zero_reward_order(space, &units, open)?;
         let window = *units.iter().max().unwrap_or(&0) as usize + 1;
         if window.saturating_mul(space.len()) > MAX_WINDOW_VALUES {
             return None;
@@ -83,6 +90,7 @@ impl Epochs {
             units,
             budget,
             order,
+            levels,
             window,
         })
     }
@@ -91,66 +99,100 @@ impl Epochs {
     /// `goal`, 0 at a state outside `allowed`, else the backup of `backups` over the epochs.
     pub(crate) fn solve(&self, backups: &Backups, goal: &[bool], allowed: &[bool]) -> Bounded {
         let n = goal.len();
-        let fixed = |s: usize| match (goal[s], allowed[s]) {
-            (true, _) => 1.0,
-            _ => 0.0,
-        };
         let Some(budget) = self.budget else {
             return Bounded {
                 values: vec![0.0; n],
                 errors: vec![0.0; n],
             };
         };
-        let first = Bounded {
-            values: (0..n).map(fixed).collect(),
-            errors: vec![0.0; n],
-        };
-        let window = self.window as u64;
-        let mut ring: Vec<Bounded> = (0..self.window)
-            .map(|_| Bounded {
-                values: first.values.clone(),
-                errors: first.errors.clone(),
+        // Each layer holds a state's value beside its error, read together.
+        let first: Vec<(f64, f64)> = (0..n)
+            .map(|s| match (goal[s], allowed[s]) {
+                (true, _) => (1.0, 0.0),
+                _ => (0.0, 0.0),
             })
             .collect();
+        let window = self.window as u64;
+        let mut ring = vec![first; self.window];
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
         for epoch in 0..=budget {
             let now = (epoch % window) as usize;
             // The layer `u` units back, `None` past the bound.
             let back: Vec<Option<usize>> = (0..window)
                 .map(|u| epoch.checked_sub(u).map(|e| (e % window) as usize))
                 .collect();
-            for &s in &self.order {
-                let successor = |c: usize, t: usize| match back[self.units[c] as usize] {
-                    Some(layer) => (ring[layer].values[t], ring[layer].errors[t]),
-                    // The bound passed: the play ends at 0.
-                    None => (0.0, 0.0),
-                };
-                let (v, e) = backups.backup_with(s as usize, successor);
-                (ring[now].values[s as usize], ring[now].errors[s as usize]) = (v, e);
+            let mut from = 0;
+            for &end in &self.levels {
+                let states = &self.order[from..end];
+                from = end;
+                let parts = threads.min(states.len() / PER_THREAD).max(1);
+                if parts == 1 {
+                    for &s in states {
+                        ring[now][s as usize] = self.backup(backups, &ring, &back, s);
+                    }
+                    continue;
+                }
+                let chunk = states.len().div_ceil(parts);
+                let mut out = vec![(0.0, 0.0); states.len()];
+                std::thread::scope(|scope| {
+                    for (part, slots) in states.chunks(chunk).zip(out.chunks_mut(chunk)) {
+                        let (ring, back) = (&ring, &back);
+                        scope.spawn(move || {
+                            for (&s, slot) in part.iter().zip(slots) {
+                                *slot = self.backup(backups, ring, back, s);
+                            }
+                        });
+                    }
+                });
+                for (&s, v) in states.iter().zip(out) {
+                    ring[now][s as usize] = v;
+                }
             }
             // Every layer of the window alike: each later epoch is the same float backup of
             // the same values.
-            let settled =
-                epoch + 1 >= window && (ring.iter()).all(|layer| layer.values == ring[now].values);
+            let alike =
+                |layer: &Vec<(f64, f64)>| (layer.iter().zip(&ring[now])).all(|(a, b)| a.0 == b.0);
+            let settled = epoch + 1 >= window && ring.iter().all(alike);
             if settled && epoch < budget {
                 let skipped = (budget - epoch) as f64;
-                return drift(ring.swap_remove(now), &ring, skipped, backups.rounding());
+                return drift(&ring, now, skipped, backups.rounding());
             }
         }
-        ring.swap_remove((budget % window) as usize)
+        let last = &ring[(budget % window) as usize];
+        Bounded {
+            values: last.iter().map(|p| p.0).collect(),
+            errors: last.iter().map(|p| p.1).collect(),
+        }
+    }
+
+    /// State `s`'s backup in the epoch whose layer `u` units back is `back[u]` (`None` past
+    /// the bound) in `ring`.
+    fn backup(
+        &self,
+        backups: &Backups,
+        ring: &[Vec<(f64, f64)>],
+        back: &[Option<usize>],
+        s: u32,
+    ) -> (f64, f64) {
+        backups.backup_with(s as usize, |c, t| match back[self.units[c] as usize] {
+            Some(layer) => ring[layer][t],
+            // The bound passed: the play ends at 0.
+            None => (0.0, 0.0),
+        })
     }
 }
 
-/// `last`, a float fixed point of the epochs, with its errors widened to bound `skipped` more
-/// exact epochs: each backup mixes the errors of the window (`others` and `last`'s own) into
-/// at most their largest, then adds its rounding, at most `rounding` times a value (a
-/// probability, at most 1) and widens by `1 + rounding`.
-fn drift(mut last: Bounded, others: &[Bounded], skipped: f64, rounding: f64) -> Bounded {
-    let largest = (others.iter().chain([&last]))
-        .flat_map(|layer| layer.errors.iter())
-        .fold(0.0f64, |m, &e| m.max(e));
+/// Layer `last` of `ring`, a float fixed point of the epochs, with its errors widened to
+/// bound `skipped` more exact epochs: each backup mixes the errors of the window into at most
+/// their largest, then adds its rounding, at most `rounding` times a value (a probability, at
+/// most 1) and widens by `1 + rounding`.
+fn drift(ring: &[Vec<(f64, f64)>], last: usize, skipped: f64, rounding: f64) -> Bounded {
+    let largest = (ring.iter().flatten()).fold(0.0f64, |m, p| m.max(p.1));
     let widened = (largest + skipped * rounding) * (skipped * rounding).exp() * (1.0 + rounding);
-    last.errors.iter_mut().for_each(|e| *e = widened.next_up());
-    last
+    Bounded {
+        values: ring[last].iter().map(|p| p.0).collect(),
+        errors: vec![widened.next_up(); ring[last].len()],
+    }
 }
 
 /// Each choice's reward in units, and the unit: the greatest common divisor of the positive
@@ -185,8 +227,13 @@ fn units(reward: &[Rat]) -> Option<(Vec<u32>, Rational)> {
 
 /// The open states (`open[s]`) in an order where each comes after every open state that a
 /// choice of it that earns nothing (`units[c] == 0`) can lead to; `None` where such choices
-/// close a cycle among them (a self-loop included).
-fn zero_reward_order(space: &Space, units: &[u32], open: &[bool]) -> Option<Vec<u32>> {
+/// close a cycle among them (a self-loop included). The order is by levels, each level's
+/// states depending on earlier levels' alone; the second vector holds where each level ends.
+fn zero_reward_order(
+    space: &Space,
+    units: &[u32],
+    open: &[bool],
+) -> Option<(Vec<u32>, Vec<usize>)> {
     let n = space.len();
     let successors = |s: usize| {
         (space.choices_of(s as u32))
@@ -214,19 +261,28 @@ fn zero_reward_order(space: &Space, units: &[u32], open: &[bool]) -> Option<Vec<
             fill[t] += 1;
         }
     }
+    // Level by level (a state's level is one past its successors' deepest), each level in
+    // the order of the states' numbers, for the memory's sake.
     let mut order: Vec<u32> = (0..n as u32)
         .filter(|&s| open[s as usize] && waiting[s as usize] == 0)
         .collect();
-    let mut next = 0;
-    while let Some(&t) = order.get(next) {
-        next += 1;
-        for &s in &before[start[t as usize]..start[t as usize + 1]] {
-            waiting[s as usize] -= 1;
-            if waiting[s as usize] == 0 {
-                order.push(s);
+    let mut levels = Vec::new();
+    let mut level = 0;
+    while level < order.len() {
+        let end = order.len();
+        for i in level..end {
+            let t = order[i] as usize;
+            for &s in &before[start[t]..start[t + 1]] {
+                waiting[s as usize] -= 1;
+                if waiting[s as usize] == 0 {
+                    order.push(s);
+                }
             }
         }
+        order[end..].sort_unstable();
+        levels.push(end);
+        level = end;
     }
     let open_count = open.iter().filter(|&&o| o).count();
-    (order.len() == open_count).then_some(order)
+    (order.len() == open_count).then_some((order, levels))
 }

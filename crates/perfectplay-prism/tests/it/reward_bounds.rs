@@ -164,3 +164,32 @@ endrewards
     let (v, ..) = answer(src, "P=? [ F^{rew{\"steps\"}<=0} x=1 ]", false).unwrap();
     assert_eq!(v, 1.0);
 }
+
+/// Thirty thousand initial states, each a coin toss that earns 1 and wins (1) with `x` in
+/// 29,999 or loses (0): one level of states backed up on every core, epoch after epoch until
+/// the values settle; each value weighed by its state's `x`.
+#[test]
+fn a_wide_model_sums_its_states_values() {
+    let src = "dtmc
+module m
+  x : [0..29999];
+  y : [0..2];
+  [] y=0 -> x/29999 : (y'=1) + 1-x/29999 : (y'=2);
+  [] y>0 -> true;
+endmodule
+init y=0 endinit
+rewards \"r\"
+  y=0 : 1;
+endrewards
+";
+    // Σ x · x/29999 over x < 30000 = 30000 · 59999 / 6.
+    for (b, each) in [(0, 0.0), (1, 1.0), (7, 1.0)] {
+        let prop = format!("filter(sum, x * P=? [ F^{{rew{{\"r\"}}<={b}}} y=1 ], y=0)");
+        let (sum, _, bound) = answer(src, &prop, false).unwrap();
+        let want = 30_000.0 * 59_999.0 / 6.0 * each;
+        assert!(
+            (sum - want).abs() <= bound.max(1e-6),
+            "{prop}: {sum} ± {bound} vs {want}"
+        );
+    }
+}
