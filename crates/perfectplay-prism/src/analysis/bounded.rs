@@ -5,7 +5,7 @@
 //! solves it by one backward pass, exactly or in floats.
 
 use crate::analysis::error::{unsupported, AnalysisError};
-use crate::analysis::query::{parse_state_or_start, INITIAL_STATES};
+use crate::analysis::query::{parse_state_or_start, QueryModel, INITIAL_STATES};
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
 use crate::analysis::backups::{at_initial, count_layers, Backups, Bounded};
@@ -595,31 +595,36 @@ pub(crate) struct Floats {
 /// `None` where the engine's float solve of the tail fails (the caller then solves the
 /// product exactly).
 pub(crate) fn lower_floats(model: &mut LowerModel) -> Option<Floats> {
-    let space = model.tail.space;
-    let n = space.len();
-    // The tail from every state: its start spreads over every state that stands for itself.
-    let spread = (0..n as u32)
-        .filter(|&s| model.tail.stands_for(s) == s)
-        .collect();
-    model.tail.step = Some((vec![u32::MAX; n], spread));
-    let solution = Solver::new(&model.tail).solve::<f64>();
-    model.tail.step = None;
-    let solution = solution.ok()?;
-    let tail_bound = solution.stats().error_bound;
-    let iterated = solution.stats().iterated > 0;
-    let values = (0..n as u32)
-        .map(|s| solution.value(&model.tail.stands_for(s)).copied())
-        .collect::<Option<Vec<f64>>>()?;
-    drop(solution);
-    let mut at = Bounded {
-        values,
-        errors: vec![tail_bound; n],
-    };
-    let backups = Backups::new(space, model.dtmc, &model.players, &[], true);
+    let Floats { mut at, iterated } = tail_floats(&mut model.tail)?;
+    let backups = Backups::new(model.tail.space, model.dtmc, &model.players, &[], true);
     let allowed = &model.allowed;
     backups.run(&mut at, model.first.into(), |s| {
         (!allowed[s]).then_some(0.0)
     });
+    Some(Floats { at, iterated })
+}
+
+/// The float values of the unbounded query `tail` in every state of its space, solved by the
+/// engine from every state at once, each with the solve's error bound; `None` where the
+/// engine's float solve fails.
+pub(crate) fn tail_floats(tail: &mut QueryModel) -> Option<Floats> {
+    let n = tail.space.len();
+    // The tail from every state: its start spreads over every state that stands for itself.
+    let spread = (0..n as u32).filter(|&s| tail.stands_for(s) == s).collect();
+    tail.step = Some((vec![u32::MAX; n], spread));
+    let solution = Solver::new(&*tail).solve::<f64>();
+    tail.step = None;
+    let solution = solution.ok()?;
+    let tail_bound = solution.stats().error_bound;
+    let iterated = solution.stats().iterated > 0;
+    let values = (0..n as u32)
+        .map(|s| solution.value(&tail.stands_for(s)).copied())
+        .collect::<Option<Vec<f64>>>()?;
+    drop(solution);
+    let at = Bounded {
+        values,
+        errors: vec![tail_bound; n],
+    };
     Some(Floats { at, iterated })
 }
 

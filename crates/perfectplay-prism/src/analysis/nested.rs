@@ -65,8 +65,8 @@ pub(crate) fn values(
                 )?,
                 true => None,
             };
-            if let Some((at, _)) = epochs {
-                let iterated = false;
+            if let Some(f) = epochs {
+                let (at, iterated) = (f.at, f.iterated);
                 floats(crate::analysis::bounded::Floats { at, iterated })
             } else {
                 crate::analysis::reward_bounded::with_model(

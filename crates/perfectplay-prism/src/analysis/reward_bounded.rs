@@ -200,15 +200,31 @@ pub(crate) fn check(
     exact: bool,
 ) -> Result<Answer, AnalysisError> {
     if !exact {
-        if let Some((at, inexact)) = epoch_floats(program, space, query, formulas, over, bound)? {
-            let (value, error_bound) = crate::analysis::backups::at_initial(space, over, &at);
+        if let Some(f) = epoch_floats(program, space, query, formulas, over, bound)? {
+            let (value, error_bound) = crate::analysis::backups::at_initial(space, over, &f.at);
+            let method = match (bound.upper(), f.iterated, f.inexact) {
+                (true, _, false) => "backups over the reward left",
+                (true, _, true) => "backups over the reward left, from floating-point inputs",
+                (false, false, false) => {
+                    "policy iteration in every state, then backups over the reward to earn"
+                }
+                (false, true, false) => {
+                    "value iteration with a certified bound in every state, then backups over \
+                     the reward to earn"
+                }
+                (false, false, true) => {
+                    "policy iteration in every state, then backups over the reward to earn, \
+                     from floating-point inputs"
+                }
+                (false, true, true) => {
+                    "value iteration with a certified bound in every state, then backups over \
+                     the reward to earn, from floating-point inputs"
+                }
+            };
             return Ok(Answer {
                 value,
                 exact: None,
-                method: match inexact {
-                    false => "backups over the reward left",
-                    true => "backups over the reward left, from floating-point inputs",
-                },
+                method,
                 states: space.len(),
                 holds: None,
                 error_bound,
@@ -311,8 +327,9 @@ fn counted(
 }
 
 /// The float values in every state of the space of the reward-bounded P query `query`, by
-/// epochs ([`Epochs`]), and whether a number it depends on is floating point; `None` where
-/// epochs do not apply (the product answers).
+/// epochs ([`Epochs`]), whether a number it depends on is floating point, and whether the
+/// unbounded query's values (a lower bound's) were iterated; `None` where epochs do not apply
+/// (the product answers).
 pub(crate) fn epoch_floats(
     program: &Program,
     space: &Space,
@@ -320,21 +337,54 @@ pub(crate) fn epoch_floats(
     formulas: (Option<&CExpr>, &CExpr),
     over: OverInitial,
     bound: &RewardBound,
-) -> Result<Option<(Bounded, bool)>, AnalysisError> {
+) -> Result<Option<EpochFloats>, AnalysisError> {
     let Counted {
         reward,
         plain,
         inexact,
         basis,
     } = counted(program, space, query, formulas, over, bound, false)?;
-    let (goal, allowed) = (&basis.goal, &basis.allowed);
-    let open: Vec<bool> = (0..space.len()).map(|s| allowed[s] && !goal[s]).collect();
-    let Some(epochs) = Epochs::plan(space, &reward, bound, &open) else {
+    let (goal, allowed) = (basis.goal.clone(), basis.allowed.clone());
+    let lower = !bound.upper();
+    let open: Vec<bool> = (0..space.len())
+        .map(|s| allowed[s] && (lower || !goal[s]))
+        .collect();
+    let kind = crate::analysis::check::model_type(program, &plain);
+    let dtmc = kind == ModelType::Dtmc;
+    let Some(epochs) = Epochs::plan(space, dtmc, &reward, bound, &open) else {
         return Ok(None);
     };
-    let dtmc = crate::analysis::check::model_type(program, &plain) == ModelType::Dtmc;
-    let backups = Backups::new(space, dtmc, &basis.players, &[], true);
-    Ok(Some((epochs.solve(&backups, goal, allowed), inexact)))
+    let players = basis.players.clone();
+    // A lower bound met: the unbounded query from there, solved once from every state.
+    let (met, iterated) = match lower {
+        false => (None, false),
+        true => {
+            let prepared = prepare_basis(program, space, &plain, basis, kind, over, inexact)?;
+            let Prepared::Model(mut tail) = prepared else {
+                return Err(AnalysisError::Internal("a probability is finite"));
+            };
+            match crate::analysis::bounded::tail_floats(&mut tail) {
+                Some(floats) => (Some(floats.at), floats.iterated),
+                None => return Ok(None),
+            }
+        }
+    };
+    let backups = Backups::new(space, dtmc, &players, &[], true);
+    Ok(Some(EpochFloats {
+        at: epochs.solve(&backups, &goal, met),
+        inexact,
+        iterated,
+    }))
+}
+
+/// The float values of a reward-bounded query by epochs (see [`epoch_floats`]).
+pub(crate) struct EpochFloats {
+    /// Every state's value and error bound.
+    pub at: Bounded,
+    /// Whether a number the query depends on is floating point.
+    pub inexact: bool,
+    /// Whether the engine's solve of the unbounded query (a lower bound's) iterated values.
+    pub iterated: bool,
 }
 
 /// Calls `solve` with the model the engine solves for the reward-bounded P query `query`

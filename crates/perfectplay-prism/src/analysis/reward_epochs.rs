@@ -1,12 +1,14 @@
-//! Reward-bounded reachability under an upper bound, in floats, by epochs: the reward a play
-//! may still earn, counted in units of the rewards' greatest common divisor, is the epoch, and
-//! the values of every state of the space are backed up epoch by epoch, from no unit left to
-//! the bound, as the step-bounded backups of [`crate::analysis::backups`] do step by step. A
-//! choice that earns `u` units reads its successors' values `u` epochs back (0 where that
-//! passes the bound); a choice that earns nothing reads them in its own epoch, so within an
-//! epoch the states are backed up in an order where those successors come first. That order
-//! exists where the choices that earn nothing close no cycle among the open states; elsewhere
-//! (and in exact solves) the product of [`crate::analysis::reward_bounded`] answers.
+//! Reward-bounded reachability in floats by epochs: the reward a play may still earn under
+//! an upper bound (or must still earn to meet a lower one), counted in units of the rewards'
+//! greatest common divisor, is the epoch, and the values of every state of the space are
+//! backed up epoch by epoch, from no unit left (or one to earn) to the bound, as the
+//! step-bounded backups of [`crate::analysis::backups`] do step by step. A choice that earns
+//! `u` units reads its successors' values `u` epochs back: 0 where that passes an upper bound,
+//! the unbounded query's values (solved once, from every state) where it meets a lower one. A
+//! choice that earns nothing reads them in its own epoch, so within an epoch the states are
+//! backed up in an order where those successors come first. That order exists where the
+//! choices that earn nothing close no cycle among the open states; elsewhere (and in exact
+//! solves) the product of [`crate::analysis::reward_bounded`] answers.
 //!
 //! The memory is one value and one error bound per state for each epoch a choice can reach
 //! back (the largest reward in units, plus one), whatever the bound; the time is one backup of
@@ -33,12 +35,17 @@ const MAX_WORK: u128 = 100_000_000_000;
 /// The fewest states of a level each core backs up (fewer run on one core).
 const PER_THREAD: usize = 10_000;
 
-/// The epochs of an upper reward bound on a space.
+/// The epochs of a reward bound on a space.
 pub(crate) struct Epochs {
-    /// Per choice, its reward in units.
+    /// Per choice, its reward in units; one past the window for a loop that earns nothing.
     units: Vec<u32>,
-    /// The last epoch (the units the bound allows); `None` where no play is within the bound.
-    budget: Option<u64>,
+    /// Whether the bound is a lower one: the epoch is then the units still to earn (from 1;
+    /// at none the bound is met and the unbounded query's values hold), else the units a
+    /// play may still earn (from 0).
+    lower: bool,
+    /// The last epoch (the units the bound allows, or asks for); `None` where no play is
+    /// within the bound.
+    last: Option<u64>,
     /// The open states, each after those a choice that earns nothing leads to, level by
     /// level.
     order: Vec<u32>,
@@ -49,77 +56,124 @@ pub(crate) struct Epochs {
     window: usize,
 }
 
+/// Where a choice that earns some units leads in an epoch: to a layer of the ring, past an
+/// upper bound (the play ends at 0), or to a lower bound met (the unbounded query's values).
+#[derive(Clone, Copy)]
+enum Back {
+    Layer(usize),
+    Passed,
+    Met,
+}
+
 impl Epochs {
-    /// The epochs of `bound` (an upper one) over `space`, each choice earning `reward[c]`
-    /// (none negative), the states `open` backed up; `None` where they do not apply: a lower
-    /// bound, choices that earn nothing closing a cycle among open states, or a window or a
-    /// count of epochs too large.
+    /// The epochs of `bound` over `space` (a chain where `dtmc`), each choice earning
+    /// `reward[c]` (none negative),
+    /// the states `open` backed up (under an upper bound those of ψ outside φ, under a lower
+    /// one those of ψ); `None` where they do not apply: choices that earn nothing closing a
+    /// cycle among open states, or a window or a count of epochs too large.
     pub(crate) fn plan(
         space: &Space,
+        dtmc: bool,
         reward: &[Rat],
         bound: &RewardBound,
         open: &[bool],
     ) -> Option<Epochs> {
-        if !bound.upper() {
-            return None;
-        }
-        let (units, unit) = units(reward)?;
-        let (order, levels) = zero_reward_order(space, &units, open)?;
+        let (mut units, unit) = units(reward)?;
         let window = *units.iter().max().unwrap_or(&0) as usize + 1;
         if window.saturating_mul(space.len()) > MAX_WINDOW_VALUES {
             return None;
         }
-        // The units earned within the bound: the most whole units at or below it (`<=`),
-        // strictly below it (`<`).
-        let allowed = bound.value.to_rational() / unit;
+        // A choice that stays where it is for ever and earns nothing (a deadlock's loop, or
+        // a scheduler's or player's choice to wait) never reaches φ nor meets a bound: worth
+        // 0, which the unit count one past the window stands for. (In a chain, a loop mixed
+        // with other commands is a cycle like any other.)
+        for s in (0..space.len() as u32).filter(|&s| open[s as usize]) {
+            let alone = space.choices_of(s).len() == 1;
+            for c in space.choices_of(s) {
+                let stays = space.outcomes_of(c).iter().all(|&(_, t)| t == s);
+                if units[c] == 0 && stays && (alone || !dtmc) {
+                    units[c] = window as u32;
+                }
+            }
+        }
+        let (order, levels) = zero_reward_order(space, &units, open)?;
+        let lower = !bound.upper();
+        let units_of_bound = bound.value.to_rational() / unit;
         let last = match bound.op {
-            BinOp::Le => allowed.floor(),
-            _ => allowed.ceiling() - Integer::from(1),
+            // The most whole units at or below the bound.
+            BinOp::Le => units_of_bound.floor(),
+            // Strictly below it.
+            BinOp::Lt => units_of_bound.ceiling() - Integer::from(1),
+            // The fewest whole units at or above it.
+            BinOp::Ge => units_of_bound.ceiling(),
+            // Strictly above it.
+            _ => units_of_bound.floor() + Integer::from(1),
         };
-        let budget = match last < 0 {
-            true => None,
-            // Where nothing is ever earned, every epoch is the first.
-            false if window == 1 => Some(0),
-            false => Some(u64::try_from(&last).ok()?),
+        let last = match (lower, last < 0) {
+            (false, true) => None,
+            (true, true) => Some(0),
+            // Where nothing is ever earned, every epoch is the first, and a lower bound above
+            // nothing is never met.
+            (false, false) if window == 1 => Some(0),
+            (true, false) if window == 1 && last > 0 => None,
+            _ => Some(u64::try_from(&last).ok()?),
         };
-        let epochs = u128::from(budget.unwrap_or(0)) + 1;
+        let epochs = u128::from(last.unwrap_or(0)) + 1;
         if epochs.saturating_mul(space.outcomes.len() as u128 + 1) > MAX_WORK {
             return None;
         }
         Some(Epochs {
             units,
-            budget,
+            lower,
+            last,
             order,
             levels,
             window,
         })
     }
 
-    /// Every state's value and error bound with the whole budget left: 1 at a state of
-    /// `goal`, 0 at a state outside `allowed`, else the backup of `backups` over the epochs.
-    pub(crate) fn solve(&self, backups: &Backups, goal: &[bool], allowed: &[bool]) -> Bounded {
+    /// Every state's value and error bound with the whole bound ahead: under an upper bound 1
+    /// at a state of `goal`; the backup of `backups` over the epochs at an open state (a lower
+    /// bound met worth `met`, the unbounded query's values, given under a lower bound); else 0.
+    pub(crate) fn solve(&self, backups: &Backups, goal: &[bool], met: Option<Bounded>) -> Bounded {
         let n = goal.len();
-        let Some(budget) = self.budget else {
+        let (Some(last), met) = (self.last, met) else {
             return Bounded {
                 values: vec![0.0; n],
                 errors: vec![0.0; n],
             };
         };
+        let met = match (self.lower, met) {
+            (true, Some(met)) if last == 0 => return met,
+            (true, Some(met)) => met,
+            (true, None) => unreachable!("a lower bound's epochs are solved with its values met"),
+            (false, _) => Bounded {
+                values: Vec::new(),
+                errors: Vec::new(),
+            },
+        };
         // Each layer holds a state's value beside its error, read together.
+        let upper = !self.lower;
         let first: Vec<(f64, f64)> = (0..n)
-            .map(|s| match (goal[s], allowed[s]) {
-                (true, _) => (1.0, 0.0),
-                _ => (0.0, 0.0),
+            .map(|s| match goal[s] && upper {
+                true => (1.0, 0.0),
+                false => (0.0, 0.0),
             })
             .collect();
         let window = self.window as u64;
         let mut ring = vec![first; self.window];
         let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-        for epoch in 0..=budget {
+        let start = u64::from(self.lower);
+        for epoch in start..=last {
             let now = (epoch % window) as usize;
-            // The layer `u` units back, `None` past the bound.
-            let back: Vec<Option<usize>> = (0..window)
-                .map(|u| epoch.checked_sub(u).map(|e| (e % window) as usize))
+            // One past the window: a loop that earns nothing (see `plan`).
+            let back: Vec<Back> = (0..=window)
+                .map(|u| match epoch.checked_sub(u) {
+                    _ if u == window => Back::Passed,
+                    Some(e) if e > 0 || upper => Back::Layer((e % window) as usize),
+                    _ if upper => Back::Passed,
+                    _ => Back::Met,
+                })
                 .collect();
             let mut from = 0;
             for &end in &self.levels {
@@ -128,18 +182,19 @@ impl Epochs {
                 let parts = threads.min(states.len() / PER_THREAD).max(1);
                 if parts == 1 {
                     for &s in states {
-                        ring[now][s as usize] = self.backup(backups, &ring, &back, s);
+                        let v = self.backup(backups, (&ring[..], &back[..], &met), s);
+                        ring[now][s as usize] = v;
                     }
                     continue;
                 }
                 let chunk = states.len().div_ceil(parts);
                 let mut out = vec![(0.0, 0.0); states.len()];
+                let layers = (&ring[..], &back[..], &met);
                 std::thread::scope(|scope| {
                     for (part, slots) in states.chunks(chunk).zip(out.chunks_mut(chunk)) {
-                        let (ring, back) = (&ring, &back);
                         scope.spawn(move || {
                             for (&s, slot) in part.iter().zip(slots) {
-                                *slot = self.backup(backups, ring, back, s);
+                                *slot = self.backup(backups, layers, s);
                             }
                         });
                     }
@@ -148,36 +203,35 @@ impl Epochs {
                     ring[now][s as usize] = v;
                 }
             }
-            // Every layer of the window alike: each later epoch is the same float backup of
-            // the same values.
+            // Every layer of the window alike, and every choice reading the window: each
+            // later epoch is the same float backup of the same values.
             let alike =
                 |layer: &Vec<(f64, f64)>| (layer.iter().zip(&ring[now])).all(|(a, b)| a.0 == b.0);
-            let settled = epoch + 1 >= window && ring.iter().all(alike);
-            if settled && epoch < budget {
-                let skipped = (budget - epoch) as f64;
+            let settled = epoch + 1 >= start + window && ring.iter().all(alike);
+            if settled && epoch < last {
+                let skipped = (last - epoch) as f64;
                 return drift(&ring, now, skipped, backups.rounding());
             }
         }
-        let last = &ring[(budget % window) as usize];
+        let last = &ring[(last % window) as usize];
         Bounded {
             values: last.iter().map(|p| p.0).collect(),
             errors: last.iter().map(|p| p.1).collect(),
         }
     }
 
-    /// State `s`'s backup in the epoch whose layer `u` units back is `back[u]` (`None` past
-    /// the bound) in `ring`.
+    /// State `s`'s backup in an epoch, given the `ring` of layers, where a choice that earns
+    /// `u` units leads (`back[u]`) and the values of a lower bound met.
     fn backup(
         &self,
         backups: &Backups,
-        ring: &[Vec<(f64, f64)>],
-        back: &[Option<usize>],
+        (ring, back, met): (&[Vec<(f64, f64)>], &[Back], &Bounded),
         s: u32,
     ) -> (f64, f64) {
         backups.backup_with(s as usize, |c, t| match back[self.units[c] as usize] {
-            Some(layer) => ring[layer][t],
-            // The bound passed: the play ends at 0.
-            None => (0.0, 0.0),
+            Back::Layer(layer) => ring[layer][t],
+            Back::Passed => (0.0, 0.0),
+            Back::Met => (met.values[t], met.errors[t]),
         })
     }
 }
