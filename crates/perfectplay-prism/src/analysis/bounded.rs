@@ -682,7 +682,12 @@ impl BoundedModel<'_> {
 
 /// The answer at the initial states, aggregated as `over` says, from the values of
 /// [`lower_floats`] or [`bounded_floats`], named by `method`.
-fn at_start(space: &Space, over: OverInitial, floats: Floats, method: &'static str) -> Answer {
+pub(crate) fn at_start(
+    space: &Space,
+    over: OverInitial,
+    floats: Floats,
+    method: &'static str,
+) -> Answer {
     let (value, error_bound) = at_initial(space, over, &floats.at);
     Answer {
         value,

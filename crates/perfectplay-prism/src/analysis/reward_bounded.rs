@@ -188,8 +188,8 @@ fn product(
 
 /// The value at the start of the P query `query`, whose path is reward-bounded (`bound`), its
 /// state formulas resolved (`formulas`: ψ of an until, or `None`, and φ); `exact` solves in
-/// rationals. In floats, under an upper bound, by epochs where they apply ([`Epochs`]), else
-/// (and exactly) on the product.
+/// rationals. In floats by epochs where they apply ([`Epochs`]), else (and exactly) on the
+/// product.
 pub(crate) fn check(
     program: &Program,
     space: &Space,
@@ -201,7 +201,6 @@ pub(crate) fn check(
 ) -> Result<Answer, AnalysisError> {
     if !exact {
         if let Some(f) = epoch_floats(program, space, query, formulas, over, bound)? {
-            let (value, error_bound) = crate::analysis::backups::at_initial(space, over, &f.at);
             let method = match (bound.upper(), f.iterated, f.inexact) {
                 (true, _, false) => "backups over the reward left",
                 (true, _, true) => "backups over the reward left, from floating-point inputs",
@@ -221,15 +220,11 @@ pub(crate) fn check(
                      the reward to earn, from floating-point inputs"
                 }
             };
-            return Ok(Answer {
-                value,
-                exact: None,
-                method,
-                states: space.len(),
-                holds: None,
-                error_bound,
-                listed: None,
-            });
+            let (at, iterated) = (f.at, f.iterated);
+            let floats = crate::analysis::bounded::Floats { at, iterated };
+            return Ok(crate::analysis::bounded::at_start(
+                space, over, floats, method,
+            ));
         }
     }
     with_model(

@@ -58,6 +58,18 @@ pub(crate) struct Epochs {
 
 /// Where a choice that earns some units leads in an epoch: to a layer of the ring, past an
 /// upper bound (the play ends at 0), or to a lower bound met (the unbounded query's values).
+/// A layer of epochs: each state's value beside its error, read together.
+type Layer = Vec<(f64, f64)>;
+
+/// What a backup in an epoch reads: the ring of layers, where a choice that earns `u` units
+/// leads (`back[u]`), and the values of a lower bound met.
+#[derive(Clone, Copy)]
+struct Reads<'a> {
+    ring: &'a [Layer],
+    back: &'a [Back],
+    met: &'a Bounded,
+}
+
 #[derive(Clone, Copy)]
 enum Back {
     Layer(usize),
@@ -152,9 +164,8 @@ impl Epochs {
                 errors: Vec::new(),
             },
         };
-        // Each layer holds a state's value beside its error, read together.
         let upper = !self.lower;
-        let first: Vec<(f64, f64)> = (0..n)
+        let first: Layer = (0..n)
             .map(|s| match goal[s] && upper {
                 true => (1.0, 0.0),
                 false => (0.0, 0.0),
@@ -182,14 +193,23 @@ impl Epochs {
                 let parts = threads.min(states.len() / PER_THREAD).max(1);
                 if parts == 1 {
                     for &s in states {
-                        let v = self.backup(backups, (&ring[..], &back[..], &met), s);
+                        let reads = Reads {
+                            ring: &ring,
+                            back: &back,
+                            met: &met,
+                        };
+                        let v = self.backup(backups, reads, s);
                         ring[now][s as usize] = v;
                     }
                     continue;
                 }
                 let chunk = states.len().div_ceil(parts);
                 let mut out = vec![(0.0, 0.0); states.len()];
-                let layers = (&ring[..], &back[..], &met);
+                let layers = Reads {
+                    ring: &ring,
+                    back: &back,
+                    met: &met,
+                };
                 std::thread::scope(|scope| {
                     for (part, slots) in states.chunks(chunk).zip(out.chunks_mut(chunk)) {
                         scope.spawn(move || {
@@ -205,8 +225,7 @@ impl Epochs {
             }
             // Every layer of the window alike, and every choice reading the window: each
             // later epoch is the same float backup of the same values.
-            let alike =
-                |layer: &Vec<(f64, f64)>| (layer.iter().zip(&ring[now])).all(|(a, b)| a.0 == b.0);
+            let alike = |layer: &Layer| (layer.iter().zip(&ring[now])).all(|(a, b)| a.0 == b.0);
             let settled = epoch + 1 >= start + window && ring.iter().all(alike);
             if settled && epoch < last {
                 let skipped = (last - epoch) as f64;
@@ -220,14 +239,8 @@ impl Epochs {
         }
     }
 
-    /// State `s`'s backup in an epoch, given the `ring` of layers, where a choice that earns
-    /// `u` units leads (`back[u]`) and the values of a lower bound met.
-    fn backup(
-        &self,
-        backups: &Backups,
-        (ring, back, met): (&[Vec<(f64, f64)>], &[Back], &Bounded),
-        s: u32,
-    ) -> (f64, f64) {
+    /// State `s`'s backup in an epoch, from what it reads.
+    fn backup(&self, backups: &Backups, Reads { ring, back, met }: Reads, s: u32) -> (f64, f64) {
         backups.backup_with(s as usize, |c, t| match back[self.units[c] as usize] {
             Back::Layer(layer) => ring[layer][t],
             Back::Passed => (0.0, 0.0),
@@ -240,7 +253,7 @@ impl Epochs {
 /// bound `skipped` more exact epochs: each backup mixes the errors of the window into at most
 /// their largest, then adds its rounding, at most `rounding` times a value (a probability, at
 /// most 1) and widens by `1 + rounding`.
-fn drift(ring: &[Vec<(f64, f64)>], last: usize, skipped: f64, rounding: f64) -> Bounded {
+fn drift(ring: &[Layer], last: usize, skipped: f64, rounding: f64) -> Bounded {
     let largest = (ring.iter().flatten()).fold(0.0f64, |m, p| m.max(p.1));
     let widened = (largest + skipped * rounding) * (skipped * rounding).exp() * (1.0 + rounding);
     Bounded {

@@ -201,8 +201,7 @@ endrewards
     assert!((v - 1.0).abs() <= bound && bound < 1e-5, "{v} ± {bound}");
     // Earning a billion before 3, where the walk stops earning (its deadlock's loop earns
     // nothing and is no cycle for the epochs): a chance that fades to nothing.
-    let (v, _, bound) =
-        answer(src, "P=? [ F^{rew{\"steps\"}>=1000000000} x=3 ]", false).unwrap();
+    let (v, _, bound) = answer(src, "P=? [ F^{rew{\"steps\"}>=1000000000} x=3 ]", false).unwrap();
     assert!(v <= bound && bound < 1e-5, "{v} ± {bound}");
     // At least 3 steps before 3: not right twice at once (3/4), then 3 for sure.
     let (v, _, bound) = answer(src, "P=? [ F^{rew{\"steps\"}>=3} x=3 ]", false).unwrap();
