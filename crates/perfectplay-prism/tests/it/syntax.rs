@@ -140,6 +140,15 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
         "p:1:8: bounds after '^' belong to F and U (F^{rew{\"r\"}<=b} φ); G, W and R take \
          step bounds (G<=k)"
     );
+    // Storm's long-run average over schedulers, which PRISM does not have; `Smax` is still a
+    // name where no `=?` follows.
+    let e = kept_aside("Smax=? [ \"done\" ]");
+    assert_eq!(
+        e.headline(),
+        "p:1:1: S takes no min or max: long-run averages (S=? [ φ ], R=? [ S ]) are answered \
+         on DTMCs, as in PRISM"
+    );
+    assert!(parse_properties("p", "const int Smax = 2;\nP=? [ F Smax=2 ]").is_ok());
     let e = kept_aside("<<a>> (R{\"c\"}<=5 [ C ] & P>=0.5 [ F x>1 ])");
     assert_eq!(
         e.headline(),

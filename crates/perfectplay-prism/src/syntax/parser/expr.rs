@@ -361,6 +361,10 @@ impl Parser<'_> {
             "P" | "R" | "S" => is_operator_start(self, 1),
             "T" => is_operator_start(self, 1) && self.peek_at(1).tok != Tok::Punct("{"),
             "E" | "A" => self.peek_at(1).tok == Tok::Punct("["),
+            // `Smax=? [ φ ]`, which the query refuses by name.
+            "Smin" | "Smax" => {
+                self.peek_at(1).tok == Tok::Punct("=") && self.peek_at(2).tok == Tok::Punct("?")
+            }
             _ => false,
         }
     }

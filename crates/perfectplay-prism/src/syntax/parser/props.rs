@@ -180,6 +180,13 @@ impl Parser<'_> {
             "T" => (Measure::Reward(Some(RewardRef::Time)), Opt::None),
             "Tmin" => (Measure::Reward(Some(RewardRef::Time)), Opt::Min),
             "Tmax" => (Measure::Reward(Some(RewardRef::Time)), Opt::Max),
+            "Smin" | "Smax" => {
+                return Err(self.unsupported(
+                    t.span,
+                    "S takes no min or max: long-run averages (S=? [ φ ], R=? [ S ]) are \
+                     answered on DTMCs, as in PRISM",
+                ))
+            }
             _ => unreachable!("called at a query"),
         };
         let what = match what {
