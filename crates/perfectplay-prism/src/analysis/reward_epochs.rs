@@ -95,6 +95,17 @@ impl Epochs {
         if window.saturating_mul(space.len()) > MAX_WINDOW_VALUES {
             return None;
         }
+        let lower = !bound.upper();
+        // Under a lower bound, a state from which no play through open states earns again
+        // never meets it: worth 0 in every epoch, so not backed up (nor a cycle).
+        let earning;
+        let open = match lower {
+            true => {
+                earning = can_earn(space, &units, open);
+                &earning[..]
+            }
+            false => open,
+        };
         // A choice that stays where it is for ever and earns nothing (a deadlock's loop, or
         // a scheduler's or player's choice to wait) never reaches φ nor meets a bound: worth
         // 0, which the unit count one past the window stands for. (In a chain, a loop mixed
@@ -109,7 +120,6 @@ impl Epochs {
             }
         }
         let (order, levels) = zero_reward_order(space, &units, open)?;
-        let lower = !bound.upper();
         let units_of_bound = bound.value.to_rational() / unit;
         let last = match bound.op {
             // The most whole units at or below the bound.
@@ -292,30 +302,25 @@ fn units(reward: &[Rat]) -> Option<(Vec<u32>, Rational)> {
     Some((units, Rational::from_naturals(gcd, common)))
 }
 
-/// The open states (`open[s]`) in an order where each comes after every open state that a
-/// choice of it that earns nothing (`units[c] == 0`) can lead to; `None` where such choices
-/// close a cycle among them (a self-loop included). The order is by levels, each level's
-/// states depending on earlier levels' alone; the second vector holds where each level ends.
-fn zero_reward_order(
-    space: &Space,
-    units: &[u32],
-    open: &[bool],
-) -> Option<(Vec<u32>, Vec<usize>)> {
+/// The edges between open states, by their heads: the tails of the edges into `t` are
+/// `before[start[t]..start[t + 1]]`.
+struct Predecessors {
+    start: Vec<usize>,
+    before: Vec<u32>,
+}
+
+/// The [`Predecessors`] of the open states (`open[s]`) along the choices `choices(c)` takes.
+fn predecessors(space: &Space, open: &[bool], choices: impl Fn(usize) -> bool) -> Predecessors {
     let n = space.len();
     let successors = |s: usize| {
         (space.choices_of(s as u32))
-            .filter(|&c| units[c] == 0)
+            .filter(|&c| choices(c))
             .flat_map(|c| space.outcomes_of(c).iter().map(|&(_, t)| t as usize))
             .filter(|&t| open[t])
     };
-    // Per state, the edges to successors not yet placed, and its predecessors (by edge).
-    let mut waiting = vec![0u32; n];
     let mut start = vec![0usize; n + 1];
     for s in (0..n).filter(|&s| open[s]) {
-        for t in successors(s) {
-            waiting[s] += 1;
-            start[t + 1] += 1;
-        }
+        successors(s).for_each(|t| start[t + 1] += 1);
     }
     for i in 0..n {
         start[i + 1] += start[i];
@@ -328,6 +333,44 @@ fn zero_reward_order(
             fill[t] += 1;
         }
     }
+    Predecessors { start, before }
+}
+
+/// The open states (`open[s]`) from which a play through open states can take a choice that
+/// earns (`units[c] > 0`).
+fn can_earn(space: &Space, units: &[u32], open: &[bool]) -> Vec<bool> {
+    let n = space.len();
+    let choices = |_: usize| true;
+    let Predecessors { start, before } = predecessors(space, open, choices);
+    let earns = |s: usize| space.choices_of(s as u32).any(|c| units[c] > 0);
+    let mut can = vec![false; n];
+    let mut stack: Vec<usize> = (0..n).filter(|&s| open[s] && earns(s)).collect();
+    stack.iter().for_each(|&s| can[s] = true);
+    while let Some(t) = stack.pop() {
+        for &s in &before[start[t]..start[t + 1]] {
+            if !can[s as usize] {
+                can[s as usize] = true;
+                stack.push(s as usize);
+            }
+        }
+    }
+    can
+}
+
+/// The open states (`open[s]`) in an order where each comes after every open state that a
+/// choice of it that earns nothing (`units[c] == 0`) can lead to; `None` where such choices
+/// close a cycle among them (a self-loop included). The order is by levels, each level's
+/// states depending on earlier levels' alone; the second vector holds where each level ends.
+fn zero_reward_order(
+    space: &Space,
+    units: &[u32],
+    open: &[bool],
+) -> Option<(Vec<u32>, Vec<usize>)> {
+    let n = space.len();
+    let Predecessors { start, before } = predecessors(space, open, |c| units[c] == 0);
+    // Per state, the edges to successors not yet placed.
+    let mut waiting = vec![0u32; n];
+    before.iter().for_each(|&s| waiting[s as usize] += 1);
     // Level by level (a state's level is one past its successors' deepest), each level in
     // the order of the states' numbers, for the memory's sake.
     let mut order: Vec<u32> = (0..n as u32)
