@@ -56,8 +56,6 @@ pub(crate) struct Epochs {
     window: usize,
 }
 
-/// Where a choice that earns some units leads in an epoch: to a layer of the ring, past an
-/// upper bound (the play ends at 0), or to a lower bound met (the unbounded query's values).
 /// A layer of epochs: each state's value beside its error, read together.
 type Layer = Vec<(f64, f64)>;
 
@@ -70,6 +68,8 @@ struct Reads<'a> {
     met: &'a Bounded,
 }
 
+/// Where a choice that earns some units leads in an epoch: to a layer of the ring, past an
+/// upper bound (the play ends at 0), or to a lower bound met (the unbounded query's values).
 #[derive(Clone, Copy)]
 enum Back {
     Layer(usize),
@@ -79,10 +79,10 @@ enum Back {
 
 impl Epochs {
     /// The epochs of `bound` over `space` (a chain where `dtmc`), each choice earning
-    /// `reward[c]` (none negative),
-    /// the states `open` backed up (under an upper bound those of ψ outside φ, under a lower
-    /// one those of ψ); `None` where they do not apply: choices that earn nothing closing a
-    /// cycle among open states, or a window or a count of epochs too large.
+    /// `reward[c]` (none negative), the states `open` backed up (under an upper bound those
+    /// of ψ outside φ, under a lower one those of ψ); `None` where they do not apply: choices
+    /// that earn nothing closing a cycle among open states, or a window or a count of epochs
+    /// too large.
     pub(crate) fn plan(
         space: &Space,
         dtmc: bool,
