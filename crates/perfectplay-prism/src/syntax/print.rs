@@ -145,11 +145,7 @@ impl Display for Query {
                 steps,
                 target,
             } => {
-                if let Some(psi) = through {
-                    write!(f, "{psi} U")?;
-                } else {
-                    f.write_str("F")?;
-                }
+                until_or_eventually(f, through.as_ref())?;
                 // The target in parentheses, so that the bound ends where the target begins:
                 // `F<=k -x>0` would read `k - x`.
                 write!(f, "{steps} ({target})")?;
@@ -159,11 +155,7 @@ impl Display for Query {
                 bound,
                 target,
             } => {
-                if let Some(psi) = through {
-                    write!(f, "{psi} U")?;
-                } else {
-                    f.write_str("F")?;
-                }
+                until_or_eventually(f, through.as_ref())?;
                 let reward = match &bound.reward {
                     None => String::new(),
                     Some(RewardRef::Name(n)) => format!("{{\"{}\"}}", n.name),
@@ -404,5 +396,13 @@ impl fmt::Display for SysExpr {
                 write!(f, "{} {{{}}}", operand(e), pairs.join(", "))
             }
         }
+    }
+}
+
+/// The head of a bounded path: `ψ U` of an until, `F` where there is no `ψ`.
+fn until_or_eventually(f: &mut fmt::Formatter<'_>, through: Option<&Expr>) -> fmt::Result {
+    match through {
+        Some(psi) => write!(f, "{psi} U"),
+        None => f.write_str("F"),
     }
 }
