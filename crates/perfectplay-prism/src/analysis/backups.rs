@@ -15,7 +15,7 @@
 //! they bound every later step), or for a while, and then the steps left are bounded in one
 //! go (see [`Backups::drift`]).
 
-use perfectplay::{Player, Rat};
+use perfectplay::{Bounded as Interval, Number, Player, Rat};
 
 use crate::analysis::check::OverInitial;
 use crate::build::Space;
@@ -366,14 +366,18 @@ pub(crate) fn at_initial(space: &Space, over: OverInitial, at: &Bounded) -> (f64
             error,
         ),
         OverInitial::Avg => {
-            let sum = initial.iter().map(value).sum::<f64>();
-            let largest = initial
-                .iter()
-                .map(value)
-                .fold(0.0f64, |m, v| m.max(v.abs()));
-            let k = initial.len() as f64;
-            let rounding = (k + 1.0) * f64::EPSILON * largest;
-            (sum / k, (error + rounding).next_up())
+            // The mean in the float arithmetic that bounds its own rounding (the same value
+            // as a plain float sum and division): no rounding at all where the sum is exact.
+            let sum = initial.iter().fold(Interval::exact(0.0), |sum, i| {
+                sum.add(&Interval::exact(value(i)))
+            });
+            let mean = sum.div(&Interval::exact(initial.len() as f64));
+            let rounding = Interval::bound(mean.radius);
+            let bound = match error + rounding {
+                0.0 => 0.0,
+                b => b.next_up(),
+            };
+            (mean.value, bound)
         }
     }
 }

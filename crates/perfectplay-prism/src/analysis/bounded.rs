@@ -640,15 +640,17 @@ pub(crate) fn bounded_floats(model: &BoundedModel) -> Floats {
     let backups = Backups::new(space, model.dtmc, players, reward, probabilities);
     // The values with no step left, which count the target if its window reaches the end.
     let counts = model.steps >= model.first;
-    let values: Vec<f64> = (0..space.len())
+    // Each with its error: none but a state reward's rounding.
+    let (values, errors) = (0..space.len())
         .map(|s| match () {
-            _ if goal[s] && counts => 1.0,
-            _ if !allowed[s] => 0.0,
-            _ => model.instant.get(s).map_or(0.0, |r| r.to_f64()),
+            _ if goal[s] && counts => (1.0, 0.0),
+            _ if !allowed[s] => (0.0, 0.0),
+            _ => model.instant.get(s).map_or((0.0, 0.0), |&r| {
+                let x = perfectplay::Bounded::from_rat(r);
+                (x.value, perfectplay::Bounded::bound(x.radius))
+            }),
         })
-        .collect();
-    // A state reward's rounding, half an ulp.
-    let errors = values.iter().map(|v| v.abs() * f64::EPSILON).collect();
+        .unzip();
     let mut at = Bounded { values, errors };
     // The steps where the target counts, then those before its window.
     let window = model.steps.saturating_sub(model.first);

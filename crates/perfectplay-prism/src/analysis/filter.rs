@@ -18,6 +18,7 @@ use std::str::FromStr;
 use malachite_base::num::conversion::traits::RoundingFrom;
 use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
+use perfectplay::{Bounded as Interval, Number};
 
 use crate::analysis::answer::{answer_resolved, complemented};
 use crate::analysis::check::{states_where, Answer, Listed, OverInitial, StateValueText};
@@ -316,11 +317,22 @@ pub(crate) fn aggregate(
             } else {
                 let n = xs.len() as f64;
                 let fs = xs.iter().map(|(x, _)| *x);
+                // A sum and a mean in the float arithmetic that bounds its own rounding (the
+                // values a plain float sum and division give): each value's error, times the
+                // count for a sum, and the rounding of the sum and the division.
+                let sum = || {
+                    fs.clone()
+                        .fold(Interval::exact(0.0), |sum, x| sum.add(&Interval::exact(x)))
+                };
+                let with = |x: Interval, error: f64| match error + Interval::bound(x.radius) {
+                    0.0 => (x.value, 0.0),
+                    b => (x.value, b.next_up()),
+                };
                 let (value, error) = match op {
                     FilterOp::Max => (fs.fold(f64::NEG_INFINITY, f64::max), error),
                     FilterOp::Min => (fs.fold(f64::INFINITY, f64::min), error),
-                    FilterOp::Sum => (fs.sum(), error * n),
-                    _ => (fs.sum::<f64>() / n, error),
+                    FilterOp::Sum => with(sum(), error * n),
+                    _ => with(sum().div(&Interval::exact(n)), error),
                 };
                 Answer {
                     value,
@@ -465,10 +477,21 @@ fn of_query(
                 let q = Rational::from_str(q).ok()?;
                 Some((q * Rational::from(set.len())).to_string())
             });
+            // The product's own rounding (none where it is exact, as the sum of whole
+            // values is), on top of the mean's bound times the count.
+            let value = a.value * n;
+            let rounding = match a.value.mul_add(n, -value) {
+                0.0 => 0.0,
+                _ => f64::EPSILON * value.abs(),
+            };
+            let error_bound = match a.error_bound * n + rounding {
+                0.0 => 0.0,
+                b => b.next_up(),
+            };
             Ok(Answer {
-                value: a.value * n,
+                value,
                 exact,
-                error_bound: a.error_bound * n,
+                error_bound,
                 ..a
             })
         }

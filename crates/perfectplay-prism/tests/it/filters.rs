@@ -2,6 +2,7 @@
 //! asked of each state on its own: the model is written again with that state as its initial
 //! one, checked, and the answers aggregated here as PRISM defines each operator.
 
+use malachite_base::num::arithmetic::traits::Abs;
 use perfectplay_prism::{check_prop, Loaded, Props};
 
 /// An MDP on x in 0..4 with a choice in every state below 4: `a` steps up or falls back to 0,
@@ -37,6 +38,15 @@ fn answer(init: i64, text: &str) -> String {
     }
 }
 
+/// Property `text` on the model started at 0, in floats: the value and its error bound.
+fn floats(text: &str) -> (f64, f64) {
+    let loaded = Loaded::new("m.prism", &model(0), &[], 1_000).unwrap();
+    let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], false)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    (a.value, a.error_bound)
+}
+
 fn q(text: &str) -> malachite_q::Rational {
     text.parse().unwrap()
 }
@@ -69,8 +79,40 @@ fn filters_of_queries_aggregate_the_states_own_answers() {
             assert_eq!(at("sum"), sum, "{query} over {states}");
             assert_eq!(at("avg"), avg, "{query} over {states}");
             assert_eq!(at("first"), own[0], "{query} over {states}");
+            // In floats, within the bound of the exact aggregate, and that of the states'
+            // values where an expression is taken in each.
+            for (op, want) in [("sum", &sum), ("avg", &avg)] {
+                for prop in [
+                    format!("filter({op}, {query}, {states})"),
+                    format!("filter({op}, 2 * {query} - 1, {states})"),
+                ] {
+                    let (value, bound) = floats(&prop);
+                    let want = match prop.contains('*') {
+                        true => {
+                            want * q("2")
+                                - if op == "sum" {
+                                    q(&xs.len().to_string())
+                                } else {
+                                    q("1")
+                                }
+                        }
+                        false => want.clone(),
+                    };
+                    let error = (malachite_q::Rational::try_from(value).unwrap() - want).abs();
+                    let bound = malachite_q::Rational::try_from(bound).unwrap();
+                    assert!(error <= bound, "{prop}: {value} ± {bound}");
+                }
+            }
         }
     }
+    // Whole values sum with no rounding: a bound of zero, not a float above it.
+    assert_eq!(
+        floats("filter(sum, Pmax=? [ F<=0 \"goal\" ], x<3)"),
+        (0.0, 0.0)
+    );
+    // (A sum of a query is its mean times the count, whose division rounds.)
+    let (value, bound) = floats("filter(sum, Pmax=? [ F<=0 \"goal\" ])");
+    assert!(value == 1.0 && bound < 1e-15, "{value} ± {bound}");
     // Left out, the states are every reachable one.
     let all: Vec<_> = (0..=4).map(|x| q(&answer(x, "Pmax=? [ G x<3 ]"))).collect();
     assert_eq!(
