@@ -487,40 +487,17 @@ pub(crate) fn check_lower(
     }
     if !exact {
         if let Some(floats) = lower_floats(&mut model) {
-            let method = match (floats.iterated, inexact) {
-                (false, false) => "policy iteration in every state, then backups over the steps",
-                (false, true) => {
-                    "policy iteration in every state, then backups over the steps, from \
-                     floating-point inputs"
-                }
-                (true, false) => {
-                    "value iteration with a certified bound in every state, then backups over \
-                     the steps"
-                }
-                (true, true) => {
-                    "value iteration with a certified bound in every state, then backups over \
-                     the steps, from floating-point inputs"
-                }
-            };
+            let method = crate::analysis::check::in_every_state_then!(
+                floats.iterated,
+                inexact,
+                "backups over the steps"
+            );
             return Ok(at_start(space, over, floats, method));
         }
     }
     model.fits()?;
-    use crate::analysis::check::Solve;
-    crate::analysis::check::solve_start(&model, exact, PRODUCT_STATES, |how| match (how, inexact) {
-        (Solve::Direct, false) => "the steps taken up to the bound, then policy iteration",
-        (Solve::Direct, true) => {
-            "the steps taken up to the bound, then policy iteration, from floating-point inputs"
-        }
-        (Solve::Iterated, false) => {
-            "the steps taken up to the bound, then value iteration with a certified bound"
-        }
-        (Solve::Iterated, true) => {
-            "the steps taken up to the bound, then value iteration with a certified bound, \
-             from floating-point inputs"
-        }
-        (Solve::Exact, _) => "the steps taken up to the bound, then an exact solve",
-    })
+    let methods = crate::analysis::check::product_then!(inexact, "the steps taken up to the bound");
+    crate::analysis::check::solve_start(&model, exact, PRODUCT_STATES, methods)
 }
 
 impl LowerModel<'_> {

@@ -10,7 +10,7 @@
 
 use crate::analysis::backups::{Backups, Bounded};
 use crate::analysis::bounded::PRODUCT_STATES;
-use crate::analysis::check::{prepare_basis, solve_start, Answer, OverInitial, Prepared, Solve};
+use crate::analysis::check::{prepare_basis, solve_start, Answer, OverInitial, Prepared};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::query::QueryModel;
 use crate::analysis::reward_epochs::Epochs;
@@ -201,23 +201,11 @@ pub(crate) fn check(
 ) -> Result<Answer, AnalysisError> {
     if !exact {
         if let Some(f) = epoch_floats(program, space, query, formulas, over, bound)? {
-            let method = match (bound.upper(), f.iterated, f.inexact) {
-                (true, _, false) => "backups over the reward left",
-                (true, _, true) => "backups over the reward left, from floating-point inputs",
-                (false, false, false) => {
-                    "policy iteration in every state, then backups over the reward to earn"
-                }
-                (false, true, false) => {
-                    "value iteration with a certified bound in every state, then backups over \
-                     the reward to earn"
-                }
-                (false, false, true) => {
-                    "policy iteration in every state, then backups over the reward to earn, \
-                     from floating-point inputs"
-                }
-                (false, true, true) => {
-                    "value iteration with a certified bound in every state, then backups over \
-                     the reward to earn, from floating-point inputs"
+            use crate::analysis::check::{in_every_state_then, named};
+            let method = match bound.upper() {
+                true => named!(f.inexact, "backups over the reward left"),
+                false => {
+                    in_every_state_then!(f.iterated, f.inexact, "backups over the reward to earn")
                 }
             };
             let (at, iterated) = (f.at, f.iterated);
@@ -242,20 +230,9 @@ pub(crate) fn check(
                 false => model,
             };
             let inexact = model.is_inexact();
-            solve_start(&model, exact, usize::MAX, |how| match (how, inexact) {
-                (Solve::Direct, false) => "the reward earned counted, then policy iteration",
-                (Solve::Direct, true) => {
-                    "the reward earned counted, then policy iteration, from floating-point inputs"
-                }
-                (Solve::Iterated, false) => {
-                    "the reward earned counted, then value iteration with a certified bound"
-                }
-                (Solve::Iterated, true) => {
-                    "the reward earned counted, then value iteration with a certified bound, from \
-                 floating-point inputs"
-                }
-                (Solve::Exact, _) => "the reward earned counted, then an exact solve",
-            })
+            let methods =
+                crate::analysis::check::product_then!(inexact, "the reward earned counted");
+            solve_start(&model, exact, usize::MAX, methods)
         },
     )
 }
