@@ -218,40 +218,77 @@ impl<'a> Backups<'a> {
     /// State `s`'s backup of `now`: the uniform mix of its choices in a chain, else the
     /// optimum of the player who decides there; and the bound on its error.
     fn backup_state(&self, s: usize, now: &Bounded) -> (f64, f64) {
-        self.backup_with(s, |_, t| (now.values[t], now.errors[t]))
+        self.backup_with(s, |_, t| Some((now.values[t], now.errors[t])))
     }
 
     /// State `s`'s backup as [`Backups::backup_state`] does it, where `successor(c, t)` is
-    /// the value of state `t` after choice `c` and the bound on its error.
+    /// the value of state `t` after choice `c` and the bound on its error, or `None` for an
+    /// outcome that comes back to `s` to be backed up with it (probabilities only): a choice,
+    /// taken again and again until it leaves, is then worth the mix of its other outcomes,
+    /// their probabilities made to sum to one (in a chain, the mix of every choice's). A
+    /// choice that only comes back is worth nothing, as a play that stays for ever reaches
+    /// nothing.
     pub(crate) fn backup_with(
         &self,
         s: usize,
-        successor: impl Fn(usize, usize) -> (f64, f64),
+        successor: impl Fn(usize, usize) -> Option<(f64, f64)>,
     ) -> (f64, f64) {
         let space = self.space;
-        // A choice's value and the mix of its successors' errors.
-        let choice = |c: usize| {
+        // A choice's value and the mix of its successors' errors, over the outcomes that
+        // leave, with their probability (1 where every outcome leaves).
+        let sums = |c: usize| {
             let (mut v, mut e) = (self.reward.get(c).copied().unwrap_or(0.0), 0.0);
+            let (mut leaving, mut back) = (0.0, false);
             for &(p, t) in space.outcomes_of(c) {
                 let p = self.probability[p as usize];
-                let (tv, te) = successor(c, t as usize);
-                v += p * tv;
-                e += p * te;
+                match successor(c, t as usize) {
+                    Some((tv, te)) => {
+                        v += p * tv;
+                        e += p * te;
+                        leaving += p;
+                    }
+                    None => back = true,
+                }
             }
-            (v, e)
+            (v, e, back.then_some(leaving))
         };
+        // The mix over the outcomes that leave, with probability `leaving`: the values, the
+        // quotient's rounding and that of the probabilities summed (each at most the
+        // rounding of a backup, relative to the value, which the values' one sign bounds).
+        let rounding = self.rounding;
+        let leave = |(v, e, leaving): (f64, f64, Option<f64>)| match leaving {
+            None => (v, e),
+            Some(0.0) => (0.0, 0.0),
+            Some(leaving) => {
+                let w = v / leaving;
+                (
+                    w,
+                    (e / leaving + 3.0 * rounding * w.abs()) * (1.0 + 3.0 * rounding),
+                )
+            }
+        };
+        let choice = |c: usize| leave(sums(c));
         let choices = space.choices_of(s as u32);
         // Where rewards of both signs keep the value from bounding the terms, their size.
         let signed_size = match self.signed {
-            true => Some(self.size(s, |c, t| successor(c, t).0)),
+            true => Some(self.size(s, |c, t| successor(c, t).map_or(0.0, |x| x.0))),
             false => None,
         };
         let (v, e) = if self.dtmc {
             let k = choices.len() as f64;
-            let (v, e) = choices
-                .map(choice)
-                .fold((0.0, 0.0), |(v, e), (cv, ce)| (v + cv, e + ce));
-            (v / k, e / k)
+            // The sums over every choice, and over those that leave: where none comes back
+            // their mean, else their quotient (a choice that never comes back leaves with
+            // probability one).
+            let (mut v, mut e, mut leaving, mut back) = (0.0, 0.0, 0.0, false);
+            for (cv, ce, cl) in choices.map(sums) {
+                (v, e) = (v + cv, e + ce);
+                leaving += cl.unwrap_or(1.0);
+                back |= cl.is_some();
+            }
+            match back.then_some(leaving) {
+                None => (v / k, e / k),
+                leaving => leave((v, e, leaving)),
+            }
         } else {
             let max = *self.players.get(s).unwrap_or(&self.players[0]) == Player::Max;
             let mut best: Option<(f64, f64)> = None;

@@ -323,7 +323,7 @@ pub(crate) fn epoch_floats(
         .collect();
     let kind = crate::analysis::check::model_type(program, &plain);
     let dtmc = kind == ModelType::Dtmc;
-    let Some(epochs) = Epochs::plan(space, dtmc, &reward, bound, &open) else {
+    let Some(epochs) = Epochs::plan(space, &reward, bound, &open) else {
         return Ok(None);
     };
     let players = basis.players.clone();

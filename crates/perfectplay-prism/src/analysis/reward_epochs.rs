@@ -6,9 +6,11 @@
 //! `u` units reads its successors' values `u` epochs back: 0 where that passes an upper bound,
 //! the unbounded query's values (solved once, from every state) where it meets a lower one. A
 //! choice that earns nothing reads them in its own epoch, so within an epoch the states are
-//! backed up in an order where those successors come first. That order exists where the
-//! choices that earn nothing close no cycle among the open states; elsewhere (and in exact
-//! solves) the product of [`crate::analysis::reward_bounded`] answers.
+//! backed up in an order where those successors come first, and one that comes back to its
+//! own state is taken until it leaves (the mix of its other outcomes: see
+//! [`Backups::backup_with`]). That order exists where the choices that earn nothing close no
+//! other cycle among the open states; elsewhere (and in exact solves) the product of
+//! [`crate::analysis::reward_bounded`] answers.
 //!
 //! The memory is one value and one error bound per state for each epoch a choice can reach
 //! back (the largest reward in units, plus one), whatever the bound; the time is one backup of
@@ -37,7 +39,7 @@ const PER_THREAD: usize = 10_000;
 
 /// The epochs of a reward bound on a space.
 pub(crate) struct Epochs {
-    /// Per choice, its reward in units; one past the window for a loop that earns nothing.
+    /// Per choice, its reward in units.
     units: Vec<u32>,
     /// Whether the bound is a lower one: the epoch is then the units still to earn (from 1;
     /// at none the bound is met and the unbounded query's values hold), else the units a
@@ -78,19 +80,19 @@ enum Back {
 }
 
 impl Epochs {
-    /// The epochs of `bound` over `space` (a chain where `dtmc`), each choice earning
+    /// The epochs of `bound` over `space`, each choice earning
     /// `reward[c]` (none negative), the states `open` backed up (under an upper bound those
     /// of ψ outside φ, under a lower one those of ψ); `None` where they do not apply: choices
-    /// that earn nothing closing a cycle among open states, or a window or a count of epochs
+    /// that earn nothing closing a cycle among open states (other than a loop back to a
+    /// state), or a window or a count of epochs
     /// too large.
     pub(crate) fn plan(
         space: &Space,
-        dtmc: bool,
         reward: &[Rat],
         bound: &RewardBound,
         open: &[bool],
     ) -> Option<Epochs> {
-        let (mut units, unit) = units(reward)?;
+        let (units, unit) = units(reward)?;
         let window = *units.iter().max().unwrap_or(&0) as usize + 1;
         if window.saturating_mul(space.len()) > MAX_WINDOW_VALUES {
             return None;
@@ -106,19 +108,6 @@ impl Epochs {
             }
             false => open,
         };
-        // A choice that stays where it is for ever and earns nothing (a deadlock's loop, or
-        // a scheduler's or player's choice to wait) never reaches φ nor meets a bound: worth
-        // 0, which the unit count one past the window stands for. (In a chain, a loop mixed
-        // with other commands is a cycle like any other.)
-        for s in (0..space.len() as u32).filter(|&s| open[s as usize]) {
-            let alone = space.choices_of(s).len() == 1;
-            for c in space.choices_of(s) {
-                let stays = space.outcomes_of(c).iter().all(|&(_, t)| t == s);
-                if units[c] == 0 && stays && (alone || !dtmc) {
-                    units[c] = window as u32;
-                }
-            }
-        }
         let (order, levels) = zero_reward_order(space, &units, open)?;
         let units_of_bound = bound.value.to_rational() / unit;
         let last = match bound.op {
@@ -187,10 +176,8 @@ impl Epochs {
         let start = u64::from(self.lower);
         for epoch in start..=last {
             let now = (epoch % window) as usize;
-            // One past the window: a loop that earns nothing (see `plan`).
-            let back: Vec<Back> = (0..=window)
+            let back: Vec<Back> = (0..window)
                 .map(|u| match epoch.checked_sub(u) {
-                    _ if u == window => Back::Passed,
                     Some(e) if e > 0 || upper => Back::Layer((e % window) as usize),
                     _ if upper => Back::Passed,
                     _ => Back::Met,
@@ -239,7 +226,8 @@ impl Epochs {
             let settled = epoch + 1 >= start + window && ring.iter().all(alike);
             if settled && epoch < last {
                 let skipped = (last - epoch) as f64;
-                return drift(&ring, now, skipped, backups.rounding());
+                // A loop backed up in closed form rounds a few times more than a mix.
+                return drift(&ring, now, skipped, 5.0 * backups.rounding());
             }
         }
         let last = &ring[(last % window) as usize];
@@ -250,11 +238,15 @@ impl Epochs {
     }
 
     /// State `s`'s backup in an epoch, from what it reads.
+    /// A choice that earns nothing and comes back to `s` is backed up with it: the mix of
+    /// its other outcomes (see [`Backups::backup_with`]).
     fn backup(&self, backups: &Backups, Reads { ring, back, met }: Reads, s: u32) -> (f64, f64) {
-        backups.backup_with(s as usize, |c, t| match back[self.units[c] as usize] {
-            Back::Layer(layer) => ring[layer][t],
-            Back::Passed => (0.0, 0.0),
-            Back::Met => (met.values[t], met.errors[t]),
+        let s = s as usize;
+        backups.backup_with(s, |c, t| match back[self.units[c] as usize] {
+            Back::Layer(_) if t == s && self.units[c] == 0 => None,
+            Back::Layer(layer) => Some(ring[layer][t]),
+            Back::Passed => Some((0.0, 0.0)),
+            Back::Met => Some((met.values[t], met.errors[t])),
         })
     }
 }
@@ -316,7 +308,7 @@ fn predecessors(space: &Space, open: &[bool], choices: impl Fn(usize) -> bool) -
         (space.choices_of(s as u32))
             .filter(|&c| choices(c))
             .flat_map(|c| space.outcomes_of(c).iter().map(|&(_, t)| t as usize))
-            .filter(|&t| open[t])
+            .filter(move |&t| open[t] && t != s)
     };
     let mut start = vec![0usize; n + 1];
     for s in (0..n).filter(|&s| open[s]) {
@@ -359,7 +351,7 @@ fn can_earn(space: &Space, units: &[u32], open: &[bool]) -> Vec<bool> {
 
 /// The open states (`open[s]`) in an order where each comes after every open state that a
 /// choice of it that earns nothing (`units[c] == 0`) can lead to; `None` where such choices
-/// close a cycle among them (a self-loop included). The order is by levels, each level's
+/// close a cycle among them (other than a loop back to a state). The order is by levels, each level's
 /// states depending on earlier levels' alone; the second vector holds where each level ends.
 fn zero_reward_order(
     space: &Space,

@@ -241,3 +241,69 @@ endrewards
         );
     }
 }
+
+/// A retry that earns nothing and comes back to its own state (with a loop of no other
+/// command beside it in the chain, and as a choice among others in the MDP), taken until it
+/// leaves: answered by epochs, not the product, and exactly as a game of halves: from 0,
+/// φ (x=2) before a costly detour through 1 with probability 1/2.
+#[test]
+fn a_loop_back_to_its_own_state_is_taken_until_it_leaves() {
+    let model = |kind: &str, extra: &str| {
+        format!(
+            "{kind}
+module m
+  x : [0..2] init 0;
+  [try] x=0 -> 1/2 : true + 1/4 : (x'=1) + 1/4 : (x'=2);
+  {extra}
+  [back] x=1 -> (x'=0);
+endmodule
+rewards \"r\"
+  [back] true : 1;
+endrewards
+"
+        )
+    };
+    let cases = [
+        model("dtmc", ""),
+        model("dtmc", "[] x=0 -> true;"),
+        // A worse choice (φ after the detour alone) for the minimiser.
+        model("mdp", "[] x=0 -> (x'=1);"),
+    ];
+    for (i, src) in cases.iter().enumerate() {
+        let opt = if i == 2 { "max" } else { "" };
+        for (prop, want) in [
+            // Within b: φ before the (b+1)-th detour, 1 - 2^-(b+1).
+            (
+                format!("P{opt}=? [ F^{{rew{{\"r\"}}<=3}} x=2 ]"),
+                15.0 / 16.0,
+            ),
+            (format!("P{opt}=? [ F^{{rew{{\"r\"}}<1}} x=2 ]"), 0.5),
+            // Two detours at least, then φ for sure (where the maximiser may detour
+            // at will, for sure).
+            (
+                format!("P{opt}=? [ F^{{rew{{\"r\"}}>=2}} x=2 ]"),
+                if i == 2 { 1.0 } else { 0.25 },
+            ),
+        ] {
+            let loaded = Loaded::new("m.prism", src, &[], 100).unwrap();
+            let props = Props::new(&loaded.program, "p", &prop, &[]).unwrap();
+            let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+            assert!(
+                (a.value - want).abs() <= a.error_bound.max(f64::EPSILON) && a.error_bound < 1e-13,
+                "{prop}: {} ± {} vs {want}\n{src}",
+                a.value,
+                a.error_bound
+            );
+            assert!(
+                a.method.contains("backups over the reward"),
+                "{prop}: {}",
+                a.method
+            );
+            let (exact, ..) = answer(src, &prop, true).unwrap();
+            assert_eq!(exact, want, "{prop} exactly\n{src}");
+        }
+    }
+    // The minimiser detours for ever: never φ.
+    let (v, ..) = answer(&cases[2], "Pmin=? [ F^{rew{\"r\"}<=3} x=2 ]", false).unwrap();
+    assert_eq!(v, 0.0);
+}
