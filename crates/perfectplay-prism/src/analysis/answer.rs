@@ -52,10 +52,15 @@ pub(crate) fn answer_resolved(
     let solve = |q: &Query, exact: bool| {
         let (program, space) = (&loaded.program, &loaded.space);
         if let Some(bound) = &reward_bound {
-            let formulas = (through.as_ref(), &target);
-            return crate::analysis::reward_bounded::check(
-                program, space, q, formulas, over, bound, exact,
-            );
+            let asked = crate::analysis::reward_bounded::Asked {
+                program,
+                space,
+                query: q,
+                formulas: (through.as_ref(), &target),
+                over,
+                bound,
+            };
+            return crate::analysis::reward_bounded::check(asked, exact);
         }
         match steps {
             Some(k) => {

@@ -57,28 +57,25 @@ pub(crate) fn values(
     let over = OverInitial::Min;
     let (mut vals, error) = match (r.steps, r.first) {
         _ if r.reward_bound.is_some() => {
-            let bound = r.reward_bound.as_ref().expect("a reward bound");
-            let formulas = (through, target);
+            let asked = crate::analysis::reward_bounded::Asked {
+                program,
+                space,
+                query: q,
+                formulas: (through, target),
+                over,
+                bound: r.reward_bound.as_ref().expect("a reward bound"),
+            };
             let epochs = match exact {
-                false => crate::analysis::reward_bounded::epoch_floats(
-                    program, space, q, formulas, over, bound,
-                )?,
+                false => crate::analysis::reward_bounded::epoch_floats(asked)?,
                 true => None,
             };
             if let Some(f) = epochs {
                 let (at, iterated) = (f.at, f.iterated);
                 floats(crate::analysis::bounded::Floats { at, iterated })
             } else {
-                crate::analysis::reward_bounded::with_model(
-                    program,
-                    space,
-                    q,
-                    formulas,
-                    over,
-                    bound,
-                    exact,
-                    |m, initial| solve_all(&m, n, |s| m.stands_for(initial[s as usize]), exact),
-                )?
+                crate::analysis::reward_bounded::with_model(asked, exact, |m, initial| {
+                    solve_all(&m, n, |s| m.stands_for(initial[s as usize]), exact)
+                })?
             }
         }
         (Some(last), first) => {

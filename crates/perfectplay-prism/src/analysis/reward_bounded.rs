@@ -186,21 +186,32 @@ fn product(
     Ok(out)
 }
 
-/// The value at the start of the P query `query`, whose path is reward-bounded (`bound`), its
-/// state formulas resolved (`formulas`: ψ of an until, or `None`, and φ); `exact` solves in
+/// A reward-bounded P query asked of a space: what [`check`] and the others take.
+#[derive(Clone, Copy)]
+pub(crate) struct Asked<'a> {
+    /// The model.
+    pub program: &'a Program,
+    /// Its state space.
+    pub space: &'a Space,
+    /// The query, whose path is reward-bounded.
+    pub query: &'a Query,
+    /// Its state formulas, resolved: ψ of an until (`None` for `F`), and φ.
+    pub formulas: (Option<&'a CExpr>, &'a CExpr),
+    /// How the values at the initial states make the answer.
+    pub over: OverInitial,
+    /// The bound.
+    pub bound: &'a RewardBound,
+}
+
+/// The value at the start of the reward-bounded P query `asked`; `exact` solves in
 /// rationals. In floats by epochs where they apply ([`Epochs`]), else (and exactly) on the
 /// product.
-pub(crate) fn check(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    formulas: (Option<&CExpr>, &CExpr),
-    over: OverInitial,
-    bound: &RewardBound,
-    exact: bool,
-) -> Result<Answer, AnalysisError> {
+pub(crate) fn check(asked: Asked, exact: bool) -> Result<Answer, AnalysisError> {
+    let Asked {
+        space, over, bound, ..
+    } = asked;
     if !exact {
-        if let Some(f) = epoch_floats(program, space, query, formulas, over, bound)? {
+        if let Some(f) = epoch_floats(asked)? {
             use crate::analysis::check::{in_every_state_then, named};
             let method = match bound.upper() {
                 true => named!(f.inexact, "backups over the reward left"),
@@ -215,26 +226,16 @@ pub(crate) fn check(
             ));
         }
     }
-    with_model(
-        program,
-        space,
-        query,
-        formulas,
-        over,
-        bound,
-        exact,
-        |model, _| {
-            // An exact solve of a chain is worth a pass that lumps its bisimilar states.
-            let model = match exact {
-                true => crate::analysis::lump::lumped(model),
-                false => model,
-            };
-            let inexact = model.is_inexact();
-            let methods =
-                crate::analysis::check::product_then!(inexact, "the reward earned counted");
-            solve_start(&model, exact, usize::MAX, methods)
-        },
-    )
+    with_model(asked, exact, |model, _| {
+        // An exact solve of a chain is worth a pass that lumps its bisimilar states.
+        let model = match exact {
+            true => crate::analysis::lump::lumped(model),
+            false => model,
+        };
+        let inexact = model.is_inexact();
+        let methods = crate::analysis::check::product_then!(inexact, "the reward earned counted");
+        solve_start(&model, exact, usize::MAX, methods)
+    })
 }
 
 /// What the reward-bounded P query `query` counts, once checked: each choice's reward, the
@@ -249,15 +250,15 @@ struct Counted {
 
 /// The [`Counted`] of the reward-bounded P query `query`; an error for a reward query, for
 /// negative rewards, and (`exact`) for floating-point numbers.
-fn counted(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    (through, target): (Option<&CExpr>, &CExpr),
-    over: OverInitial,
-    bound: &RewardBound,
-    exact: bool,
-) -> Result<Counted, AnalysisError> {
+fn counted(asked: Asked, exact: bool) -> Result<Counted, AnalysisError> {
+    let Asked {
+        program,
+        space,
+        query,
+        formulas: (through, target),
+        over,
+        bound,
+    } = asked;
     if !matches!(query.what, Measure::Probability) {
         return Err(unsupported("a reward bound on a path belongs to P queries"));
     }
@@ -302,20 +303,20 @@ fn counted(
 /// epochs ([`Epochs`]), whether a number it depends on is floating point, and whether the
 /// unbounded query's values (a lower bound's) were iterated; `None` where epochs do not apply
 /// (the product answers).
-pub(crate) fn epoch_floats(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    formulas: (Option<&CExpr>, &CExpr),
-    over: OverInitial,
-    bound: &RewardBound,
-) -> Result<Option<EpochFloats>, AnalysisError> {
+pub(crate) fn epoch_floats(asked: Asked) -> Result<Option<EpochFloats>, AnalysisError> {
+    let Asked {
+        program,
+        space,
+        over,
+        bound,
+        ..
+    } = asked;
     let Counted {
         reward,
         plain,
         inexact,
         basis,
-    } = counted(program, space, query, formulas, over, bound, false)?;
+    } = counted(asked, false)?;
     let (goal, allowed) = (basis.goal.clone(), basis.allowed.clone());
     let lower = !bound.upper();
     let open: Vec<bool> = (0..space.len())
@@ -362,23 +363,24 @@ pub(crate) struct EpochFloats {
 /// Calls `solve` with the model the engine solves for the reward-bounded P query `query`
 /// (see [`check`]), and each initial state's state in it (in the order of the space's
 /// initial states), and returns what it returns.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn with_model<R>(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    formulas: (Option<&CExpr>, &CExpr),
-    over: OverInitial,
-    bound: &RewardBound,
+    asked: Asked,
     exact: bool,
     solve: impl FnOnce(QueryModel<'_>, &[u32]) -> Result<R, AnalysisError>,
 ) -> Result<R, AnalysisError> {
+    let Asked {
+        program,
+        space,
+        over,
+        bound,
+        ..
+    } = asked;
     let Counted {
         reward,
         plain,
         inexact,
         mut basis,
-    } = counted(program, space, query, formulas, over, bound, exact)?;
+    } = counted(asked, exact)?;
     let product = product(space, &reward, bound, &basis.goal, &basis.allowed)?;
     let Product {
         space: product_space,
