@@ -451,25 +451,27 @@ pub fn analysis_model<'a>(
     if exact && crate::analysis::check::inexact(program, &r.query, r.through.as_ref(), &r.target) {
         return Err(Error::of(&prop.text, AnalysisError::Inexact));
     }
+    let asked = crate::analysis::check::Asked {
+        program,
+        space,
+        query: &r.query,
+        through: r.through.as_ref(),
+        target: &r.target,
+        over: r.over,
+    };
     if let (Some(k), None) = (r.steps, &r.query.bound) {
-        let (q, through) = (&r.query, r.through.as_ref());
         let steps = crate::analysis::bounded::Steps {
             last: k,
             first: r.first,
         };
-        let model =
-            crate::analysis::bounded::model(program, space, q, through, &r.target, r.over, steps)
-                .map_err(Error::Analysis)?;
+        let model = crate::analysis::bounded::model(asked, steps).map_err(Error::Analysis)?;
         let too_large = |_| Error::Analysis(crate::analysis::bounded::analysis_too_large());
         model.fits().map_err(too_large)?;
         return Ok(Box::new(model));
     }
     if let (None, true, None) = (r.steps, r.first > 0, &r.query.bound) {
-        let (q, through) = (&r.query, r.through.as_ref());
-        let model = crate::analysis::bounded::lower_model(
-            program, space, q, through, &r.target, r.over, r.first,
-        )
-        .map_err(Error::Analysis)?;
+        let model =
+            crate::analysis::bounded::lower_model(asked, r.first).map_err(Error::Analysis)?;
         let too_large = |_| Error::Analysis(crate::analysis::bounded::analysis_too_large());
         model.fits().map_err(too_large)?;
         return Ok(Box::new(model));

@@ -2,7 +2,7 @@
 //! bound, or a lower bound alone), and a query with a bound (`P>=0.5 [ … ]`) compared with it,
 //! exactly where the numbers allow; `G`, `W` and `R` as one minus their dual's answer.
 
-use crate::analysis::check::{check, Answer};
+use crate::analysis::check::{check, Answer, Asked};
 use crate::analysis::compound::Constant;
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::resolved::Resolved;
@@ -50,43 +50,32 @@ pub(crate) fn answer_resolved(
         ..
     } = r;
     let solve = |q: &Query, exact: bool| {
-        let (program, space) = (&loaded.program, &loaded.space);
+        let asked = Asked {
+            program: &loaded.program,
+            space: &loaded.space,
+            query: q,
+            through: through.as_ref(),
+            target: &target,
+            over,
+        };
         if let Some(bound) = &reward_bound {
-            let asked = crate::analysis::reward_bounded::Asked {
-                program,
-                space,
-                query: q,
-                formulas: (through.as_ref(), &target),
-                over,
-                bound,
-            };
-            return crate::analysis::reward_bounded::check(asked, exact);
+            return crate::analysis::reward_bounded::check(asked, bound, exact);
         }
         match steps {
-            Some(k) => {
-                let steps = crate::analysis::bounded::Steps { last: k, first };
-                crate::analysis::bounded::check(
-                    program,
-                    space,
-                    q,
-                    through.as_ref(),
-                    &target,
-                    over,
-                    steps,
-                    exact,
-                )
+            Some(last) => {
+                let steps = crate::analysis::bounded::Steps { last, first };
+                crate::analysis::bounded::check(asked, steps, exact)
             }
-            None if first > 0 => crate::analysis::bounded::check_lower(
-                program,
-                space,
+            None if first > 0 => crate::analysis::bounded::check_lower(asked, first, exact),
+            None => check(
+                asked.program,
+                asked.space,
                 q,
-                through.as_ref(),
+                asked.through,
                 &target,
                 over,
-                first,
                 exact,
             ),
-            None => check(program, space, q, through.as_ref(), &target, over, exact),
         }
     };
     let Some((op, bound)) = &query.bound else {

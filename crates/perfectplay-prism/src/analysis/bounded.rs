@@ -9,11 +9,10 @@ use crate::analysis::query::{parse_state_or_start, QueryModel, INITIAL_STATES};
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
 use crate::analysis::backups::{at_initial, count_layers, Backups, Bounded};
-use crate::analysis::check::{Answer, OverInitial};
+use crate::analysis::check::{Answer, Asked, OverInitial};
 use crate::build::Space;
-use crate::program::eval::CExpr;
 use crate::program::Program;
-use crate::syntax::ast::{Measure, ModelType, Path, Query};
+use crate::syntax::ast::{Measure, ModelType, Path};
 
 /// The most states a product of the space with the steps explores (exact solves, explain and
 /// the others): a step bound far beyond the space's size (`F<=100000000` of a small chain) is
@@ -212,14 +211,17 @@ pub(crate) struct Steps {
 /// The product of `space` with the steps left for the step-bounded `query`, its state
 /// formulas resolved.
 pub(crate) fn model<'a>(
-    program: &'a Program,
-    space: &'a Space,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-    over: OverInitial,
+    asked: Asked<'a, '_>,
     bound: Steps,
 ) -> Result<BoundedModel<'a>, AnalysisError> {
+    let Asked {
+        program,
+        space,
+        query,
+        through,
+        target,
+        over,
+    } = asked;
     let crate::analysis::check::Basis {
         goal,
         allowed,
@@ -275,18 +277,9 @@ pub(crate) fn model<'a>(
 /// The value of the step-bounded `query` at the start: the probability of reaching `target`
 /// within `steps` steps through `through`-states, or the reward of `C<=k` or `I=k`, optimised
 /// as `query` says; `exact` solves in rationals.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn check(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-    over: OverInitial,
-    steps: Steps,
-    exact: bool,
-) -> Result<Answer, AnalysisError> {
-    let model = model(program, space, query, through, target, over, steps)?;
+pub(crate) fn check(asked: Asked, steps: Steps, exact: bool) -> Result<Answer, AnalysisError> {
+    let (space, over) = (asked.space, asked.over);
+    let model = model(asked, steps)?;
     let inexact = model.inexact;
     if exact && inexact {
         return Err(AnalysisError::Inexact);
@@ -434,14 +427,17 @@ impl Model for LowerModel<'_> {
 /// The product of `space` with the steps taken for `query` with a lower step bound alone,
 /// φ counting from step `first` (at least 1), its state formulas resolved.
 pub(crate) fn lower_model<'a>(
-    program: &'a Program,
-    space: &'a Space,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-    over: OverInitial,
+    asked: Asked<'a, '_>,
     first: u32,
 ) -> Result<LowerModel<'a>, AnalysisError> {
+    let Asked {
+        program,
+        space,
+        query,
+        through,
+        target,
+        over,
+    } = asked;
     if !matches!(query.what, Measure::Probability) {
         return Err(unsupported("a lower step bound belongs to P queries"));
     }
@@ -469,18 +465,9 @@ pub(crate) fn lower_model<'a>(
 /// `first` on, through ψ-states before it (see [`LowerModel`]); `exact` solves in rationals.
 /// In floats the steps are backups over the space ([`lower_floats`]), as many as the bound
 /// whatever the space's size; exactly, the product with the steps is solved.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn check_lower(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-    over: OverInitial,
-    first: u32,
-    exact: bool,
-) -> Result<Answer, AnalysisError> {
-    let mut model = lower_model(program, space, query, through, target, over, first)?;
+pub(crate) fn check_lower(asked: Asked, first: u32, exact: bool) -> Result<Answer, AnalysisError> {
+    let (space, over) = (asked.space, asked.over);
+    let mut model = lower_model(asked, first)?;
     let inexact = model.tail.is_inexact();
     if exact && inexact {
         return Err(AnalysisError::Inexact);

@@ -340,6 +340,25 @@ fn refuse_reward_bound(query: &Query) -> Result<(), AnalysisError> {
     }
 }
 
+/// A path query asked of a space, its state formulas resolved: what the analyses of a
+/// bounded path (of steps or of reward) take. A model built for it may keep the model and
+/// its space (`'a`), not the query (`'q`).
+#[derive(Clone, Copy)]
+pub(crate) struct Asked<'a, 'q> {
+    /// The model.
+    pub program: &'a Program,
+    /// Its state space.
+    pub space: &'a Space,
+    /// The query.
+    pub query: &'q Query,
+    /// ψ of an until (`None` for `F`).
+    pub through: Option<&'q CExpr>,
+    /// φ, the target.
+    pub target: &'q CExpr,
+    /// How the values at the initial states make the answer.
+    pub over: OverInitial,
+}
+
 /// How [`solve_start`] found a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Solve {

@@ -55,33 +55,33 @@ pub(crate) fn values(
         return Err(AnalysisError::Inexact);
     }
     let over = OverInitial::Min;
+    let asked = crate::analysis::check::Asked {
+        program,
+        space,
+        query: q,
+        through,
+        target,
+        over,
+    };
     let (mut vals, error) = match (r.steps, r.first) {
         _ if r.reward_bound.is_some() => {
-            let asked = crate::analysis::reward_bounded::Asked {
-                program,
-                space,
-                query: q,
-                formulas: (through, target),
-                over,
-                bound: r.reward_bound.as_ref().expect("a reward bound"),
-            };
+            let bound = r.reward_bound.as_ref().expect("a reward bound");
             let epochs = match exact {
-                false => crate::analysis::reward_bounded::epoch_floats(asked)?,
+                false => crate::analysis::reward_bounded::epoch_floats(asked, bound)?,
                 true => None,
             };
             if let Some(f) = epochs {
                 let (at, iterated) = (f.at, f.iterated);
                 floats(crate::analysis::bounded::Floats { at, iterated })
             } else {
-                crate::analysis::reward_bounded::with_model(asked, exact, |m, initial| {
+                crate::analysis::reward_bounded::with_model(asked, bound, exact, |m, initial| {
                     solve_all(&m, n, |s| m.stands_for(initial[s as usize]), exact)
                 })?
             }
         }
         (Some(last), first) => {
             let steps = crate::analysis::bounded::Steps { last, first };
-            let m =
-                crate::analysis::bounded::model(program, space, q, through, target, over, steps)?;
+            let m = crate::analysis::bounded::model(asked, steps)?;
             match exact {
                 false => floats(crate::analysis::bounded::bounded_floats(&m)),
                 true => {
@@ -91,9 +91,7 @@ pub(crate) fn values(
             }
         }
         (None, first) if first > 0 => {
-            let mut m = crate::analysis::bounded::lower_model(
-                program, space, q, through, target, over, first,
-            )?;
+            let mut m = crate::analysis::bounded::lower_model(asked, first)?;
             // In floats by backups; exactly (or where the float solve fails), the product.
             let backed_up = match exact {
                 false => crate::analysis::bounded::lower_floats(&mut m),

@@ -10,12 +10,11 @@
 
 use crate::analysis::backups::{Backups, Bounded};
 use crate::analysis::bounded::PRODUCT_STATES;
-use crate::analysis::check::{prepare_basis, solve_start, Answer, OverInitial, Prepared};
+use crate::analysis::check::{prepare_basis, solve_start, Answer, Asked, Prepared};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::query::QueryModel;
 use crate::analysis::reward_epochs::Epochs;
 use crate::build::{number_of, Choice, Space};
-use crate::program::{CExpr, Program};
 use crate::syntax::ast::{BinOp, Measure, ModelType, Path, Query, RewardRef};
 use perfectplay::Rat;
 use rustc_hash::FxHashMap;
@@ -186,32 +185,18 @@ fn product(
     Ok(out)
 }
 
-/// A reward-bounded P query asked of a space: what [`check`] and the others take.
-#[derive(Clone, Copy)]
-pub(crate) struct Asked<'a> {
-    /// The model.
-    pub program: &'a Program,
-    /// Its state space.
-    pub space: &'a Space,
-    /// The query, whose path is reward-bounded.
-    pub query: &'a Query,
-    /// Its state formulas, resolved: ψ of an until (`None` for `F`), and φ.
-    pub formulas: (Option<&'a CExpr>, &'a CExpr),
-    /// How the values at the initial states make the answer.
-    pub over: OverInitial,
-    /// The bound.
-    pub bound: &'a RewardBound,
-}
-
-/// The value at the start of the reward-bounded P query `asked`; `exact` solves in
+/// The value at the start of the P query `asked`, whose path is reward-bounded (`bound`);
+/// `exact` solves in
 /// rationals. In floats by epochs where they apply ([`Epochs`]), else (and exactly) on the
 /// product.
-pub(crate) fn check(asked: Asked, exact: bool) -> Result<Answer, AnalysisError> {
-    let Asked {
-        space, over, bound, ..
-    } = asked;
+pub(crate) fn check(
+    asked: Asked,
+    bound: &RewardBound,
+    exact: bool,
+) -> Result<Answer, AnalysisError> {
+    let (space, over) = (asked.space, asked.over);
     if !exact {
-        if let Some(f) = epoch_floats(asked)? {
+        if let Some(f) = epoch_floats(asked, bound)? {
             use crate::analysis::check::{in_every_state_then, named};
             let method = match bound.upper() {
                 true => named!(f.inexact, "backups over the reward left"),
@@ -226,7 +211,7 @@ pub(crate) fn check(asked: Asked, exact: bool) -> Result<Answer, AnalysisError> 
             ));
         }
     }
-    with_model(asked, exact, |model, _| {
+    with_model(asked, bound, exact, |model, _| {
         // An exact solve of a chain is worth a pass that lumps its bisimilar states.
         let model = match exact {
             true => crate::analysis::lump::lumped(model),
@@ -250,14 +235,14 @@ struct Counted {
 
 /// The [`Counted`] of the reward-bounded P query `query`; an error for a reward query, for
 /// negative rewards, and (`exact`) for floating-point numbers.
-fn counted(asked: Asked, exact: bool) -> Result<Counted, AnalysisError> {
+fn counted(asked: Asked, bound: &RewardBound, exact: bool) -> Result<Counted, AnalysisError> {
     let Asked {
         program,
         space,
         query,
-        formulas: (through, target),
+        through,
+        target,
         over,
-        bound,
     } = asked;
     if !matches!(query.what, Measure::Probability) {
         return Err(unsupported("a reward bound on a path belongs to P queries"));
@@ -303,12 +288,14 @@ fn counted(asked: Asked, exact: bool) -> Result<Counted, AnalysisError> {
 /// epochs ([`Epochs`]), whether a number it depends on is floating point, and whether the
 /// unbounded query's values (a lower bound's) were iterated; `None` where epochs do not apply
 /// (the product answers).
-pub(crate) fn epoch_floats(asked: Asked) -> Result<Option<EpochFloats>, AnalysisError> {
+pub(crate) fn epoch_floats(
+    asked: Asked,
+    bound: &RewardBound,
+) -> Result<Option<EpochFloats>, AnalysisError> {
     let Asked {
         program,
         space,
         over,
-        bound,
         ..
     } = asked;
     let Counted {
@@ -316,7 +303,7 @@ pub(crate) fn epoch_floats(asked: Asked) -> Result<Option<EpochFloats>, Analysis
         plain,
         inexact,
         basis,
-    } = counted(asked, false)?;
+    } = counted(asked, bound, false)?;
     let (goal, allowed) = (basis.goal.clone(), basis.allowed.clone());
     let lower = !bound.upper();
     let open: Vec<bool> = (0..space.len())
@@ -365,6 +352,7 @@ pub(crate) struct EpochFloats {
 /// initial states), and returns what it returns.
 pub(crate) fn with_model<R>(
     asked: Asked,
+    bound: &RewardBound,
     exact: bool,
     solve: impl FnOnce(QueryModel<'_>, &[u32]) -> Result<R, AnalysisError>,
 ) -> Result<R, AnalysisError> {
@@ -372,7 +360,6 @@ pub(crate) fn with_model<R>(
         program,
         space,
         over,
-        bound,
         ..
     } = asked;
     let Counted {
@@ -380,7 +367,7 @@ pub(crate) fn with_model<R>(
         plain,
         inexact,
         mut basis,
-    } = counted(asked, exact)?;
+    } = counted(asked, bound, exact)?;
     let product = product(space, &reward, bound, &basis.goal, &basis.allowed)?;
     let Product {
         space: product_space,
