@@ -218,9 +218,8 @@ pub(crate) fn model<'a>(
         program,
         space,
         query,
-        through,
-        target,
         over,
+        ..
     } = asked;
     let crate::analysis::check::Basis {
         goal,
@@ -228,7 +227,7 @@ pub(crate) fn model<'a>(
         players,
         coalition,
         ..
-    } = crate::analysis::check::basis(program, space, query, through, target, over)?;
+    } = asked.basis_of(query)?;
     let (mut reward, mut instant) = (Vec::new(), Vec::new());
     if let Measure::Reward(r) = &query.what {
         let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
@@ -270,7 +269,7 @@ pub(crate) fn model<'a>(
             (_, Path::Instant(_)) => "reward at the last step",
             _ => "reward over the steps",
         },
-        inexact: crate::analysis::check::inexact(program, query, through, target),
+        inexact: asked.inexact_of(query),
     })
 }
 
@@ -430,21 +429,15 @@ pub(crate) fn lower_model<'a>(
     asked: Asked<'a, '_>,
     first: u32,
 ) -> Result<LowerModel<'a>, AnalysisError> {
-    let Asked {
-        program,
-        space,
-        query,
-        through,
-        target,
-        over,
-    } = asked;
+    let (program, query) = (asked.program, asked.query);
     if !matches!(query.what, Measure::Probability) {
         return Err(unsupported("a lower step bound belongs to P queries"));
     }
-    let basis = crate::analysis::check::basis(program, space, query, through, target, over)?;
+    let basis = asked.basis_of(query)?;
     let (allowed, players) = (basis.allowed.clone(), basis.players.clone());
     let kind = crate::analysis::check::model_type(program, query);
-    let inexact = crate::analysis::check::inexact(program, query, through, target);
+    let inexact = asked.inexact_of(query);
+    let (space, over) = (asked.space, asked.over);
     let tail = match crate::analysis::check::prepare_basis(
         program, space, query, basis, kind, over, inexact,
     )? {

@@ -359,6 +359,26 @@ pub(crate) struct Asked<'a, 'q> {
     pub over: OverInitial,
 }
 
+impl Asked<'_, '_> {
+    /// The [`Basis`] of `query` (the query asked, or one that stands for it) over the space,
+    /// with the formulas asked.
+    pub(crate) fn basis_of(&self, query: &Query) -> Result<Basis, AnalysisError> {
+        basis(
+            self.program,
+            self.space,
+            query,
+            self.through,
+            self.target,
+            self.over,
+        )
+    }
+
+    /// Whether `query` with the formulas asked depends on a floating-point number.
+    pub(crate) fn inexact_of(&self, query: &Query) -> bool {
+        inexact(self.program, query, self.through, self.target)
+    }
+}
+
 /// How [`solve_start`] found a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Solve {

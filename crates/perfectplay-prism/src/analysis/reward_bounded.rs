@@ -241,8 +241,7 @@ fn counted(asked: Asked, bound: &RewardBound, exact: bool) -> Result<Counted, An
         space,
         query,
         through,
-        target,
-        over,
+        ..
     } = asked;
     if !matches!(query.what, Measure::Probability) {
         return Err(unsupported("a reward bound on a path belongs to P queries"));
@@ -271,11 +270,11 @@ fn counted(asked: Asked, bound: &RewardBound, exact: bool) -> Result<Counted, An
         what: Measure::Reward(bound.reward.clone()),
         ..plain.clone()
     };
-    let inexact = crate::analysis::check::inexact(program, &counted, through, target);
+    let inexact = asked.inexact_of(&counted);
     if exact && inexact {
         return Err(AnalysisError::Inexact);
     }
-    let basis = crate::analysis::check::basis(program, space, &plain, through, target, over)?;
+    let basis = asked.basis_of(&plain)?;
     Ok(Counted {
         reward,
         plain,
@@ -292,12 +291,7 @@ pub(crate) fn epoch_floats(
     asked: Asked,
     bound: &RewardBound,
 ) -> Result<Option<EpochFloats>, AnalysisError> {
-    let Asked {
-        program,
-        space,
-        over,
-        ..
-    } = asked;
+    let (program, space, over) = (asked.program, asked.space, asked.over);
     let Counted {
         reward,
         plain,
@@ -356,12 +350,7 @@ pub(crate) fn with_model<R>(
     exact: bool,
     solve: impl FnOnce(QueryModel<'_>, &[u32]) -> Result<R, AnalysisError>,
 ) -> Result<R, AnalysisError> {
-    let Asked {
-        program,
-        space,
-        over,
-        ..
-    } = asked;
+    let (program, space, over) = (asked.program, asked.space, asked.over);
     let Counted {
         reward,
         plain,
