@@ -467,7 +467,7 @@ pub(crate) fn check_lower(asked: Asked, first: u32, exact: bool) -> Result<Answe
     }
     if !exact {
         if let Some(floats) = lower_floats(&mut model) {
-            let method = crate::analysis::check::in_every_state_then!(
+            let method = crate::analysis::methods::in_every_state_then!(
                 floats.iterated,
                 inexact,
                 "backups over the steps"
@@ -476,7 +476,8 @@ pub(crate) fn check_lower(asked: Asked, first: u32, exact: bool) -> Result<Answe
         }
     }
     model.fits()?;
-    let methods = crate::analysis::check::product_then!(inexact, "the steps taken up to the bound");
+    let methods =
+        crate::analysis::methods::product_then!(inexact, "the steps taken up to the bound");
     crate::analysis::check::solve_start(&model, exact, PRODUCT_STATES, methods)
 }
 

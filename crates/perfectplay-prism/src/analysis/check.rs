@@ -390,58 +390,6 @@ pub(crate) enum Solve {
     Exact,
 }
 
-/// A method's name (a literal), followed by ", from floating-point inputs" where `$inexact`
-/// (a number the model computes in floating point was rounded to be given).
-macro_rules! named {
-    ($inexact:expr, $name:expr) => {
-        match $inexact {
-            false => $name,
-            true => concat!($name, ", from floating-point inputs"),
-        }
-    };
-}
-pub(crate) use named;
-
-/// The name of a method that solves the unbounded query in every state (by value iteration
-/// where `$iterated`), then does `$then` (a literal), [`named`] as `$inexact` says.
-macro_rules! in_every_state_then {
-    ($iterated:expr, $inexact:expr, $then:literal) => {
-        match $iterated {
-            false => $crate::analysis::check::named!(
-                $inexact,
-                concat!("policy iteration in every state, then ", $then)
-            ),
-            true => $crate::analysis::check::named!(
-                $inexact,
-                concat!(
-                    "value iteration with a certified bound in every state, then ",
-                    $then
-                )
-            ),
-        }
-    };
-}
-pub(crate) use in_every_state_then;
-
-/// The names [`solve_start`] takes for a product model that `$product` (a literal) describes,
-/// [`named`] as `$inexact` says.
-macro_rules! product_then {
-    ($inexact:expr, $product:literal) => {
-        move |how| match how {
-            $crate::analysis::check::Solve::Direct => $crate::analysis::check::named!(
-                $inexact,
-                concat!($product, ", then policy iteration")
-            ),
-            $crate::analysis::check::Solve::Iterated => $crate::analysis::check::named!(
-                $inexact,
-                concat!($product, ", then value iteration with a certified bound")
-            ),
-            $crate::analysis::check::Solve::Exact => concat!($product, ", then an exact solve"),
-        }
-    };
-}
-pub(crate) use product_then;
-
 /// The value at `model`'s start as an answer named by `method`: in floats, or in rationals
 /// with `exact`, and in rationals too where a float pivot vanishes by rounding (a regular
 /// system can still lose one; haddad-monmege is built for that).

@@ -21,6 +21,7 @@ pub(crate) mod filter;
 pub mod graph;
 pub(crate) mod long_run;
 pub(crate) mod lump;
+pub(crate) mod methods;
 pub(crate) mod nested;
 pub(crate) mod players;
 pub mod query;

@@ -197,7 +197,7 @@ pub(crate) fn check(
     let (space, over) = (asked.space, asked.over);
     if !exact {
         if let Some(f) = epoch_floats(asked, bound)? {
-            use crate::analysis::check::{in_every_state_then, named};
+            use crate::analysis::methods::{in_every_state_then, named};
             let method = match bound.upper() {
                 true => named!(f.inexact, "backups over the reward left"),
                 false => {
@@ -218,7 +218,7 @@ pub(crate) fn check(
             false => model,
         };
         let inexact = model.is_inexact();
-        let methods = crate::analysis::check::product_then!(inexact, "the reward earned counted");
+        let methods = crate::analysis::methods::product_then!(inexact, "the reward earned counted");
         solve_start(&model, exact, usize::MAX, methods)
     })
 }
