@@ -10,7 +10,10 @@
 //! rounding: the conversion of the probabilities and rewards, the
 //! products and the sum of at most `fan` terms, and the division of a chain's uniform mix, each
 //! half an ulp relative to the terms' sizes, which for terms of one sign is the value itself
-//! (for an optimum too: the chosen choice's value bounds it). After a step that changes
+//! (for an optimum too: the chosen choice's value bounds it). A backup that provably did not
+//! round (numbers that convert exactly, products and sums checked exact by a fused
+//! multiply-add and TwoSum, as where successors are worth 0 or 1) adds nothing, so values
+//! that are exact in floats keep a zero bound. After a step that changes
 //! no value the values are a float fixed point; the errors go on until they settle too (then
 //! they bound every later step), or for a while, and then the steps left are bounded in one
 //! go (see [`Backups::drift`]).
@@ -28,8 +31,12 @@ pub(crate) struct Backups<'a> {
     players: &'a [Player],
     /// Each distinct probability of the space, rounded.
     probability: Vec<f64>,
+    /// Whether each of [`Backups::probability`] is the exact probability.
+    probability_exact: Vec<bool>,
     /// Each choice's reward, rounded; empty for none.
     reward: Vec<f64>,
+    /// Whether each of [`Backups::reward`] is the exact reward.
+    reward_exact: Vec<bool>,
     /// Some reward is negative: a value's size does not bound its terms' sizes.
     signed: bool,
     /// Values are probabilities: kept within [0, 1], where the exact ones are.
@@ -76,15 +83,20 @@ impl<'a> Backups<'a> {
             })
             .max()
             .unwrap_or(0);
-        let reward: Vec<f64> = reward.iter().map(|r| r.to_f64()).collect();
+        let (reward, reward_exact) = reward.iter().map(|&r| converted(r)).unzip();
+        let (probability, probability_exact) =
+            space.probabilities.iter().map(|&p| converted(p)).unzip();
+        let reward: Vec<f64> = reward;
         Backups {
             space,
             dtmc,
             players,
-            probability: space.probabilities.iter().map(|p| p.to_f64()).collect(),
+            probability,
+            probability_exact,
             signed: reward.iter().any(|&r| r < 0.0),
             probabilities,
             reward,
+            reward_exact,
             // Half an ulp (EPSILON is a whole one) for each term, its product and its
             // conversion, and for the division of a uniform mix; and a little over, as the
             // bound itself is computed in floats.
@@ -127,8 +139,7 @@ impl<'a> Backups<'a> {
             // thousand), until they settle too.
             if settled.is_none() && self.exact_fixed_point(&now.values, &fixed) {
                 // The exact backups keep these values: the errors only mix from here on.
-                let largest = now.error_bound();
-                now.errors.iter_mut().for_each(|e| *e = largest);
+                self.mix_errors(now, &mut next, steps - done, &fixed);
                 errors_settled = true;
                 break;
             }
@@ -143,6 +154,48 @@ impl<'a> Backups<'a> {
         }
         if done < steps && !errors_settled {
             self.drift(now, steps - done, &fixed);
+        }
+    }
+
+    /// The errors of `now`, whose values the exact backups keep, after `steps` more
+    /// backups: each state's the mix of its successors' errors over its choices near the
+    /// best (no rounding of its own, as the exact backup of the values is exact), step by
+    /// step until they settle (then they bound every later step) or for at most a thousand
+    /// steps, and then the largest of them, which no mix passes. `next` is scratch space.
+    fn mix_errors(
+        &self,
+        now: &mut Bounded,
+        next: &mut Bounded,
+        steps: u64,
+        fixed: &(impl Fn(usize) -> Option<f64> + Sync),
+    ) {
+        let largest = now.error_bound();
+        if largest == 0.0 {
+            return;
+        }
+        for _ in 0..steps.min(1000) {
+            for s in 0..now.values.len() {
+                next.errors[s] = match fixed(s) {
+                    Some(_) => 0.0,
+                    None => {
+                        let (_, e) = self.backup_charged(
+                            s,
+                            |_, t| Some((now.values[t], now.errors[t])),
+                            false,
+                        );
+                        // (No mix passes the largest: the float sum's rounding cannot
+                        // either.)
+                        e.min(largest)
+                    }
+                };
+            }
+            std::mem::swap(&mut now.errors, &mut next.errors);
+            if now.errors == next.errors {
+                return;
+            }
+        }
+        if steps > 1000 {
+            now.errors.iter_mut().for_each(|e| *e = largest);
         }
     }
 
@@ -233,37 +286,65 @@ impl<'a> Backups<'a> {
         s: usize,
         successor: impl Fn(usize, usize) -> Option<(f64, f64)>,
     ) -> (f64, f64) {
+        self.backup_charged(s, successor, true)
+    }
+
+    /// [`Backups::backup_with`], adding the backup's own rounding where it may round only
+    /// with `charge`: without, the error is that of the exact backup of values whose exact
+    /// backup is themselves (see [`Backups::mix_errors`]).
+    fn backup_charged(
+        &self,
+        s: usize,
+        successor: impl Fn(usize, usize) -> Option<(f64, f64)>,
+        charge: bool,
+    ) -> (f64, f64) {
         let space = self.space;
         // A choice's value and the mix of its successors' errors, over the outcomes that
-        // leave, with their probability (1 where every outcome leaves).
+        // leave, with their probability (1 where every outcome leaves), and whether its value
+        // is computed without rounding (exact numbers, exact products and exact sums: as where
+        // the successors' values are 0 and 1, which is common in probabilities).
         let sums = |c: usize| {
-            let (mut v, mut e) = (self.reward.get(c).copied().unwrap_or(0.0), 0.0);
+            let (mut v, mut exact) = match self.reward.get(c) {
+                Some(&r) => (r, self.reward_exact[c]),
+                None => (0.0, true),
+            };
+            let mut e = 0.0;
             let (mut leaving, mut back) = (0.0, false);
             for &(p, t) in space.outcomes_of(c) {
-                let p = self.probability[p as usize];
+                let (p, p_exact) = (
+                    self.probability[p as usize],
+                    self.probability_exact[p as usize],
+                );
                 match successor(c, t as usize) {
                     Some((tv, te)) => {
-                        v += p * tv;
+                        let term = p * tv;
+                        exact = exact
+                            && p_exact
+                            && p.mul_add(tv, -term) == 0.0
+                            && two_sum_error(v, term) == 0.0;
+                        v += term;
                         e += p * te;
                         leaving += p;
                     }
                     None => back = true,
                 }
             }
-            (v, e, back.then_some(leaving))
+            (v, e, back.then_some(leaving), exact)
         };
         // The mix over the outcomes that leave, with probability `leaving`: the values, the
         // quotient's rounding and that of the probabilities summed (each at most the
         // rounding of a backup, relative to the value, which the values' one sign bounds).
+        // Such a quotient counts as rounded.
         let rounding = self.rounding;
-        let leave = |(v, e, leaving): (f64, f64, Option<f64>)| match leaving {
-            None => (v, e),
-            Some(0.0) => (0.0, 0.0),
+        let leave = |(v, e, leaving, exact): (f64, f64, Option<f64>, bool)| match leaving {
+            None => (v, e, exact),
+            Some(0.0) => (0.0, 0.0, true),
             Some(leaving) => {
                 let w = v / leaving;
                 (
                     w,
                     (e / leaving + 3.0 * rounding * w.abs()) * (1.0 + 3.0 * rounding),
+                    false,
                 )
             }
         };
@@ -274,45 +355,62 @@ impl<'a> Backups<'a> {
             true => Some(self.size(s, |c, t| successor(c, t).map_or(0.0, |x| x.0))),
             false => None,
         };
-        let (v, e) = if self.dtmc {
+        // The value, the errors it carries, and whether it is computed without rounding.
+        let (v, e, exact) = if self.dtmc {
             let k = choices.len() as f64;
             // The sums over every choice, and over those that leave: where none comes back
             // their mean, else their quotient (a choice that never comes back leaves with
             // probability one).
             let (mut v, mut e, mut leaving, mut back) = (0.0, 0.0, 0.0, false);
-            for (cv, ce, cl) in choices.map(sums) {
+            let mut exact = true;
+            for (cv, ce, cl, c_exact) in choices.map(sums) {
+                exact = exact && c_exact && two_sum_error(v, cv) == 0.0;
                 (v, e) = (v + cv, e + ce);
                 leaving += cl.unwrap_or(1.0);
                 back |= cl.is_some();
             }
             match back.then_some(leaving) {
-                None => (v / k, e / k),
-                leaving => leave((v, e, leaving)),
+                None => {
+                    let mean = v / k;
+                    (mean, e / k, exact && mean.mul_add(k, -v) == 0.0)
+                }
+                leaving => leave((v, e, leaving, false)),
             }
         } else {
             let max = *self.players.get(s).unwrap_or(&self.players[0]) == Player::Max;
-            let mut best: Option<(f64, f64)> = None;
-            // Each choice's value and error, while they fit here.
-            let mut seen = [(0.0, 0.0); NEAR_CHOICES];
-            let (mut count, mut e): (usize, f64) = (0, 0.0);
-            for (cv, ce) in choices.map(choice) {
+            let mut best: Option<(f64, f64, bool)> = None;
+            // Each choice's value, error and exactness, while they fit here.
+            let mut seen = [(0.0, 0.0, true); NEAR_CHOICES];
+            let (mut count, mut e, mut exact): (usize, f64, bool) = (0, 0.0, true);
+            for (cv, ce, c_exact) in choices.map(choice) {
                 e = e.max(ce);
+                exact &= c_exact;
                 if let Some(slot) = seen.get_mut(count) {
-                    *slot = (cv, ce);
+                    *slot = (cv, ce, c_exact);
                 }
                 count += 1;
+                // (Of equal values, one computed exactly is kept.)
+                let sure = |x: &(f64, f64, bool)| x.2 && x.1 == 0.0;
+                let c = (cv, ce, c_exact);
                 best = Some(match best {
+                    Some(b) if b.0 == cv && sure(&c) && !sure(&b) => c,
                     Some(b) if (max && b.0 >= cv) || (!max && b.0 <= cv) => b,
-                    _ => (cv, ce),
+                    _ => c,
                 });
             }
-            let (v, be) = best.unwrap_or((0.0, 0.0));
+            let (v, be, b_exact) = best.unwrap_or((0.0, 0.0, true));
+            // A probability exactly at the end the player seeks (0 for a minimiser, 1 for a
+            // maximiser) is the optimum whatever the other choices are worth.
+            let extreme = if max { 1.0 } else { 0.0 };
+            if self.probabilities && b_exact && be == 0.0 && v == extreme {
+                return (v, 0.0);
+            }
             // A choice further from the best than both errors and both roundings cannot
             // overtake it: the error is then the largest of the choices near it (of all,
-            // where there were too many to keep).
+            // where there were too many to keep), and the value is exact where theirs are.
             if count <= NEAR_CHOICES {
                 let signed = 2.0 * signed_size.unwrap_or(0.0);
-                let near = |&&(cv, ce): &&(f64, f64)| {
+                let near = |&&(cv, ce, _): &&(f64, f64, bool)| {
                     let apart = (cv - v).abs();
                     let doubt = (ce + be) * (1.0 + self.rounding)
                         + self.rounding * (cv.abs() + v.abs() + signed + apart);
@@ -320,19 +418,26 @@ impl<'a> Backups<'a> {
                     let far = apart > doubt * (1.0 + self.rounding);
                     !far
                 };
-                e = seen[..count]
+                (e, exact) = seen[..count]
                     .iter()
                     .filter(near)
-                    .fold(be, |m, &(_, ce)| m.max(ce));
+                    .fold((be, b_exact), |(m, x), &(_, ce, c_exact)| {
+                        (m.max(ce), x && c_exact)
+                    });
             }
-            (v, e)
+            (v, e, exact)
         };
         let v = match self.probabilities {
             true => v.clamp(0.0, 1.0),
             false => v,
         };
-        let size = signed_size.unwrap_or(v.abs());
-        let e = (e + self.rounding * size) * (1.0 + self.rounding);
+        // The backup's own rounding, where it may have rounded; the errors carried, with
+        // the rounding of their own sums.
+        let own = match exact || !charge {
+            true => 0.0,
+            false => self.rounding * signed_size.unwrap_or(v.abs()),
+        };
+        let e = (e + own) * (1.0 + self.rounding);
         (v, e)
     }
 
@@ -482,3 +587,16 @@ const PERIODS: usize = 64;
 /// The most choices of a state whose values a backup keeps, to leave out of its error those
 /// far from the best; a state with more takes the largest error of them all.
 const NEAR_CHOICES: usize = 16;
+
+/// `r` in floats, and whether that is `r` itself.
+fn converted(r: Rat) -> (f64, bool) {
+    let x = Interval::from_rat(r);
+    (x.value, x.radius == 0.0)
+}
+
+/// The rounding error of the float sum `a + b` (TwoSum; zero where the sum is exact).
+fn two_sum_error(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    let bb = s - a;
+    (a - (s - bb)) + (b - bb)
+}

@@ -382,6 +382,41 @@ fn answer_with_bound(src: &str, prop: &str) -> Result<(f64, f64), String> {
         .map_err(|e| e.to_string())
 }
 
+/// Backups that provably do not round add nothing to the bound: where every value is a sum of
+/// exact products (halves, certainties, values 0 and 1) the float answer is exact and its
+/// bound is zero, also where a choice that rounds (tenths) is passed over, far from the best,
+/// and after the values stop changing; where the chosen choice rounds, the bound is not zero.
+#[test]
+fn answers_exact_in_floats_have_a_zero_bound() {
+    let src = "mdp
+module m
+  s : [0..3] init 0;
+  [a] s=0 -> 0.5:(s'=1) + 0.5:(s'=2);
+  [b] s=0 -> (s'=3);
+  [c] s=1 -> 0.3:(s'=0) + 0.7:(s'=3);
+  [d] s=2 -> 0.5:(s'=3) + 0.25:(s'=2) + 0.25:(s'=0);
+  [] s=3 -> true;
+endmodule
+";
+    for (prop, want, exact_in_floats) in [
+        ("Pmax=? [ F<=3 s=3 ]", 1.0, true),
+        ("Pmin=? [ G<=300 s!=3 ]", 0.0, true),
+        ("Pmax=? [ F<=100000 s=3 ]", 1.0, true),
+        ("Pmax=? [ F<=1 s=1 ]", 0.5, true),
+        ("Pmin=? [ F<=2 s=3 ]", 0.6, false),
+    ] {
+        let (value, bound) = answer_with_bound(src, prop).unwrap();
+        assert!(
+            (value - want).abs() <= bound.max(1e-15),
+            "{prop}: {value} ± {bound}"
+        );
+        match exact_in_floats {
+            true => assert_eq!((value, bound), (want, 0.0), "{prop}"),
+            false => assert!(bound > 0.0 && bound < 1e-14, "{prop}: bound {bound}"),
+        }
+    }
+}
+
 /// A lower step bound of a hundred million steps on a chain of four states: in floats the
 /// backups stop where the values settle (the chance to be at 1 from step k on fades, as 3
 /// absorbs; on the chain where nothing absorbs it is 1), and the bound still counts every step.
