@@ -139,7 +139,7 @@ impl<'a> Backups<'a> {
             // thousand), until they settle too.
             if settled.is_none() && self.exact_fixed_point(&now.values, &fixed) {
                 // The exact backups keep these values: the errors only mix from here on.
-                self.mix_errors(now, &mut next, steps - done, &fixed);
+                self.mix_errors(now, steps - done, done, &fixed);
                 errors_settled = true;
                 break;
             }
@@ -157,46 +157,126 @@ impl<'a> Backups<'a> {
         }
     }
 
-    /// The errors of `now`, whose values the exact backups keep, after `steps` more
-    /// backups: each state's the mix of its successors' errors over its choices near the
-    /// best (no rounding of its own, as the exact backup of the values is exact), step by
-    /// step until they settle (then they bound every later step) or for at most a thousand
-    /// steps, and then the largest of them, which no mix passes. `next` is scratch space.
+    /// The errors of `now`, whose values the exact backups keep, after `steps` more backups
+    /// (`done` were taken to get here): each exact backup moves a state's distance from
+    /// these values by at most the largest of its successors' distances over its choices
+    /// that can be optimal (all of them in a chain; at an optimum, those within the errors
+    /// and roundings of the best, judged with every error at the largest one, which no later
+    /// error passes), so the largest error of any state reachable over such choices bounds
+    /// every later step: computed over the strongly connected components, each after those
+    /// it reaches. A state is exact after some steps where it comes to depend only on exact
+    /// states ([`Backups::settled_exactly`]).
     fn mix_errors(
         &self,
         now: &mut Bounded,
-        next: &mut Bounded,
         steps: u64,
-        fixed: &(impl Fn(usize) -> Option<f64> + Sync),
+        done: u64,
+        fixed: &impl Fn(usize) -> Option<f64>,
     ) {
         let largest = now.error_bound();
-        if largest == 0.0 {
+        if largest == 0.0 || steps == 0 {
             return;
         }
-        for _ in 0..steps.min(1000) {
-            for s in 0..now.values.len() {
-                next.errors[s] = match fixed(s) {
-                    Some(_) => 0.0,
-                    None => {
-                        let (_, e) = self.backup_charged(
-                            s,
-                            |_, t| Some((now.values[t], now.errors[t])),
-                            false,
-                        );
-                        // (No mix passes the largest: the float sum's rounding cannot
-                        // either.)
-                        e.min(largest)
-                    }
+        let space = self.space;
+        let n = now.values.len();
+        let open: Vec<bool> = (0..n).map(|s| fixed(s).is_none()).collect();
+        let usable = self.near_choices(&now.values, largest, &open);
+        let comp = crate::analysis::graph::sccs(space, &open, &usable);
+        // Each component's largest error, then that of everything it reaches: the
+        // components are numbered after every one they reach.
+        let count = (0..n).filter(|&s| open[s]).map(|s| comp[s] + 1).max();
+        let mut reach = vec![0.0f64; count.unwrap_or(0) as usize];
+        let mut order: Vec<usize> = (0..n).filter(|&s| open[s]).collect();
+        order.sort_unstable_by_key(|&s| comp[s]);
+        for &s in &order {
+            let k = comp[s] as usize;
+            reach[k] = reach[k].max(now.errors[s]);
+        }
+        for &s in &order {
+            let k = comp[s] as usize;
+            let further = (space.choices_of(s as u32).filter(|&c| usable[c]))
+                .flat_map(|c| space.outcomes_of(c).iter())
+                .map(|&(_, t)| t as usize)
+                .filter(|&t| open[t] && comp[t] as usize != k)
+                .fold(0.0, |m: f64, t| m.max(reach[comp[t] as usize]));
+            reach[k] = reach[k].max(further);
+        }
+        let exact = self.settled_exactly(&now.values, &open, &usable, steps.min(done.max(64)));
+        for s in 0..n {
+            now.errors[s] = match open[s] && !exact[s] {
+                true => reach[comp[s] as usize],
+                false => 0.0,
+            };
+        }
+    }
+
+    /// Per choice, whether it can be optimal at values `y` (within errors of at most
+    /// `largest`): every choice of a chain, and at an optimum those near the best, as
+    /// [`Backups::backup_with`] judges it.
+    fn near_choices(&self, y: &[f64], largest: f64, open: &[bool]) -> Vec<bool> {
+        let space = self.space;
+        let mut usable = vec![self.dtmc; space.choices.len()];
+        if self.dtmc {
+            return usable;
+        }
+        for s in (0..y.len()).filter(|&s| open[s]) {
+            let size = match self.signed {
+                true => 2.0 * self.size(s, |_, t| y[t]),
+                false => 0.0,
+            };
+            let v = y[s];
+            for c in space.choices_of(s as u32) {
+                let cv = self.reward.get(c).copied().unwrap_or(0.0)
+                    + (space.outcomes_of(c).iter())
+                        .map(|&(p, t)| self.probability[p as usize] * y[t as usize])
+                        .sum::<f64>();
+                let apart = (cv - v).abs();
+                let doubt = 2.0 * largest * (1.0 + self.rounding)
+                    + self.rounding * (cv.abs() + v.abs() + size + apart);
+                // (NaN, from infinities, is near.)
+                usable[c] = !(apart > doubt * (1.0 + self.rounding));
+            }
+        }
+        usable
+    }
+
+    /// The states whose exact value after at most `steps` more backups is their value in
+    /// `y`, values that the exact backups keep (each 0 or 1: [`Backups::exact_fixed_point`]),
+    /// found a step at a time: a state whose usable choices all lead only to exact states
+    /// (its exact backup is then its value), or, for probabilities, one at the end its player
+    /// seeks (1 for a maximiser, 0 for a minimiser) with a choice that leads only to exact
+    /// states there (no choice can do better).
+    fn settled_exactly(&self, y: &[f64], open: &[bool], usable: &[bool], steps: u64) -> Vec<bool> {
+        let space = self.space;
+        let n = y.len();
+        let mut exact: Vec<bool> = open.iter().map(|&o| !o).collect();
+        for _ in 0..steps {
+            let before = exact.clone();
+            let leads_to = |c: usize, x: Option<f64>| {
+                (space.outcomes_of(c).iter())
+                    .all(|&(_, t)| before[t as usize] && x.is_none_or(|x| y[t as usize] == x))
+            };
+            let mut changed = false;
+            for s in (0..n).filter(|&s| !before[s]) {
+                let mut choices = space.choices_of(s as u32);
+                let player = *self.players.get(s).unwrap_or(&self.players[0]);
+                let extreme = match player {
+                    Player::Max => 1.0,
+                    Player::Min => 0.0,
                 };
+                let at_end = !self.dtmc && self.probabilities && y[s] == extreme;
+                let sure = (at_end && choices.clone().any(|c| leads_to(c, Some(extreme))))
+                    || choices.all(|c| !usable[c] || leads_to(c, None));
+                if sure {
+                    exact[s] = true;
+                    changed = true;
+                }
             }
-            std::mem::swap(&mut now.errors, &mut next.errors);
-            if now.errors == next.errors {
-                return;
+            if !changed {
+                break;
             }
         }
-        if steps > 1000 {
-            now.errors.iter_mut().for_each(|e| *e = largest);
-        }
+        exact
     }
 
     /// Adds to `now`'s errors how far `skipped` more exact backups can move from its values,
