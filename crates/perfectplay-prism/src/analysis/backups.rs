@@ -234,7 +234,8 @@ impl<'a> Backups<'a> {
                 let doubt = 2.0 * largest * (1.0 + self.rounding)
                     + self.rounding * (cv.abs() + v.abs() + size + apart);
                 // (NaN, from infinities, is near.)
-                usable[c] = !(apart > doubt * (1.0 + self.rounding));
+                let far = apart > doubt * (1.0 + self.rounding);
+                usable[c] = !far;
             }
         }
         usable
