@@ -381,51 +381,67 @@ impl<'a> Backups<'a> {
     ) -> (f64, f64) {
         let space = self.space;
         // A choice's value and the mix of its successors' errors, over the outcomes that
-        // leave, with their probability (1 where every outcome leaves), and whether its value
-        // is computed without rounding (exact numbers, exact products and exact sums: as where
-        // the successors' values are 0 and 1, which is common in probabilities).
+        // leave, with their probability (1 where every outcome leaves).
         let sums = |c: usize| {
-            let (mut v, mut exact) = match self.reward.get(c) {
-                Some(&r) => (r, self.reward_exact[c]),
-                None => (0.0, true),
-            };
-            let mut e = 0.0;
+            let (mut v, mut e) = (self.reward.get(c).copied().unwrap_or(0.0), 0.0);
             let (mut leaving, mut back) = (0.0, false);
             for &(p, t) in space.outcomes_of(c) {
-                let (p, p_exact) = (
-                    self.probability[p as usize],
-                    self.probability_exact[p as usize],
-                );
+                let p = self.probability[p as usize];
                 match successor(c, t as usize) {
                     Some((tv, te)) => {
-                        let term = p * tv;
-                        exact = exact
-                            && p_exact
-                            && p.mul_add(tv, -term) == 0.0
-                            && two_sum_error(v, term) == 0.0;
-                        v += term;
+                        v += p * tv;
                         e += p * te;
                         leaving += p;
                     }
                     None => back = true,
                 }
             }
-            (v, e, back.then_some(leaving), exact)
+            (v, e, back.then_some(leaving))
+        };
+        // Whether choice `c`'s value (where every outcome leaves) is computed without
+        // rounding: exact numbers, products and sums, as where the successors are worth 0
+        // and 1. Checked only where no error is carried, as it then decides the bound.
+        let exact_choice = |c: usize| {
+            let (mut v, mut exact) = match self.reward.get(c) {
+                Some(&r) => (r, self.reward_exact[c]),
+                None => (0.0, true),
+            };
+            for &(p, t) in space.outcomes_of(c) {
+                let Some((tv, _)) = successor(c, t as usize) else {
+                    return false;
+                };
+                if tv == 0.0 {
+                    // (Nothing, exactly, whatever the probability.)
+                    continue;
+                }
+                let (p, p_exact) = (
+                    self.probability[p as usize],
+                    self.probability_exact[p as usize],
+                );
+                let term = p * tv;
+                exact = exact
+                    && p_exact
+                    && p.mul_add(tv, -term) == 0.0
+                    && two_sum_error(v, term) == 0.0;
+                if !exact {
+                    return false;
+                }
+                v += term;
+            }
+            true
         };
         // The mix over the outcomes that leave, with probability `leaving`: the values, the
         // quotient's rounding and that of the probabilities summed (each at most the
         // rounding of a backup, relative to the value, which the values' one sign bounds).
-        // Such a quotient counts as rounded.
         let rounding = self.rounding;
-        let leave = |(v, e, leaving, exact): (f64, f64, Option<f64>, bool)| match leaving {
-            None => (v, e, exact),
-            Some(0.0) => (0.0, 0.0, true),
+        let leave = |(v, e, leaving): (f64, f64, Option<f64>)| match leaving {
+            None => (v, e),
+            Some(0.0) => (0.0, 0.0),
             Some(leaving) => {
                 let w = v / leaving;
                 (
                     w,
                     (e / leaving + 3.0 * rounding * w.abs()) * (1.0 + 3.0 * rounding),
-                    false,
                 )
             }
         };
@@ -436,16 +452,17 @@ impl<'a> Backups<'a> {
             true => Some(self.size(s, |c, t| successor(c, t).map_or(0.0, |x| x.0))),
             false => None,
         };
-        // The value, the errors it carries, and whether it is computed without rounding.
+        // The value, the errors it carries, and whether it is computed without rounding
+        // (looked into only where no error is carried).
         let (v, e, exact) = if self.dtmc {
             let k = choices.len() as f64;
             // The sums over every choice, and over those that leave: where none comes back
             // their mean, else their quotient (a choice that never comes back leaves with
             // probability one).
             let (mut v, mut e, mut leaving, mut back) = (0.0, 0.0, 0.0, false);
-            let mut exact = true;
-            for (cv, ce, cl, c_exact) in choices.map(sums) {
-                exact = exact && c_exact && two_sum_error(v, cv) == 0.0;
+            let mut sum_exact = true;
+            for (cv, ce, cl) in choices.clone().map(sums) {
+                sum_exact &= two_sum_error(v, cv) == 0.0;
                 (v, e) = (v + cv, e + ce);
                 leaving += cl.unwrap_or(1.0);
                 back |= cl.is_some();
@@ -453,59 +470,77 @@ impl<'a> Backups<'a> {
             match back.then_some(leaving) {
                 None => {
                     let mean = v / k;
-                    (mean, e / k, exact && mean.mul_add(k, -v) == 0.0)
+                    let exact = e == 0.0
+                        && few_digits(mean)
+                        && sum_exact
+                        && mean.mul_add(k, -v) == 0.0
+                        && choices.clone().all(exact_choice);
+                    (mean, e / k, exact)
                 }
-                leaving => leave((v, e, leaving, false)),
+                leaving => {
+                    let (v, e) = leave((v, e, leaving));
+                    (v, e, false)
+                }
             }
         } else {
             let max = *self.players.get(s).unwrap_or(&self.players[0]) == Player::Max;
-            let mut best: Option<(f64, f64, bool)> = None;
-            // Each choice's value, error and exactness, while they fit here.
-            let mut seen = [(0.0, 0.0, true); NEAR_CHOICES];
-            let (mut count, mut e, mut exact): (usize, f64, bool) = (0, 0.0, true);
-            for (cv, ce, c_exact) in choices.map(choice) {
+            let mut best: Option<(f64, f64, usize)> = None;
+            // Each choice's value, error and number, while they fit here.
+            let mut seen = [(0.0, 0.0, 0); NEAR_CHOICES];
+            let (mut count, mut e): (usize, f64) = (0, 0.0);
+            for c in choices.clone() {
+                let (cv, ce) = choice(c);
                 e = e.max(ce);
-                exact &= c_exact;
                 if let Some(slot) = seen.get_mut(count) {
-                    *slot = (cv, ce, c_exact);
+                    *slot = (cv, ce, c);
                 }
                 count += 1;
                 // (Of equal values, one computed exactly is kept.)
-                let sure = |x: &(f64, f64, bool)| x.2 && x.1 == 0.0;
-                let c = (cv, ce, c_exact);
+                let sure = |&(_, e, c): &(f64, f64, usize)| e == 0.0 && exact_choice(c);
+                let new = (cv, ce, c);
                 best = Some(match best {
-                    Some(b) if b.0 == cv && sure(&c) && !sure(&b) => c,
+                    Some(b) if b.0 == cv && b.1 > 0.0 && sure(&new) => new,
                     Some(b) if (max && b.0 >= cv) || (!max && b.0 <= cv) => b,
-                    _ => c,
+                    _ => new,
                 });
             }
-            let (v, be, b_exact) = best.unwrap_or((0.0, 0.0, true));
+            let Some((v, be, b)) = best else {
+                return (0.0, 0.0);
+            };
             // A probability exactly at the end the player seeks (0 for a minimiser, 1 for a
             // maximiser) is the optimum whatever the other choices are worth.
             let extreme = if max { 1.0 } else { 0.0 };
-            if self.probabilities && b_exact && be == 0.0 && v == extreme {
+            if self.probabilities && v == extreme && be == 0.0 && exact_choice(b) {
                 return (v, 0.0);
             }
             // A choice further from the best than both errors and both roundings cannot
             // overtake it: the error is then the largest of the choices near it (of all,
             // where there were too many to keep), and the value is exact where theirs are.
-            if count <= NEAR_CHOICES {
-                let signed = 2.0 * signed_size.unwrap_or(0.0);
-                let near = |&&(cv, ce, _): &&(f64, f64, bool)| {
-                    let apart = (cv - v).abs();
-                    let doubt = (ce + be) * (1.0 + self.rounding)
-                        + self.rounding * (cv.abs() + v.abs() + signed + apart);
-                    // (NaN, from infinities, is near.)
-                    let far = apart > doubt * (1.0 + self.rounding);
-                    !far
-                };
-                (e, exact) = seen[..count]
+            let signed = 2.0 * signed_size.unwrap_or(0.0);
+            let near = |&&(cv, ce, _): &&(f64, f64, usize)| {
+                let apart = (cv - v).abs();
+                let doubt = (ce + be) * (1.0 + self.rounding)
+                    + self.rounding * (cv.abs() + v.abs() + signed + apart);
+                // (NaN, from infinities, is near.)
+                let far = apart > doubt * (1.0 + self.rounding);
+                !far
+            };
+            let kept = count <= NEAR_CHOICES;
+            if kept {
+                e = seen[..count]
                     .iter()
                     .filter(near)
-                    .fold((be, b_exact), |(m, x), &(_, ce, c_exact)| {
-                        (m.max(ce), x && c_exact)
-                    });
+                    .fold(be, |m, &(_, ce, _)| m.max(ce));
             }
+            let exact = e == 0.0
+                && few_digits(v)
+                && match kept {
+                    true => seen[..count]
+                        .iter()
+                        .filter(near)
+                        .all(|&(_, _, c)| exact_choice(c)),
+                    false => choices.clone().all(exact_choice),
+                };
             (v, e, exact)
         };
         let v = match self.probabilities {
@@ -673,6 +708,14 @@ const NEAR_CHOICES: usize = 16;
 fn converted(r: Rat) -> (f64, bool) {
     let x = Interval::from_rat(r);
     (x.value, x.radius == 0.0)
+}
+
+/// Whether `x` has at most ten binary digits after the point (as 0, 1, halves, quarters and
+/// whole numbers do): the values whose backups are worth proving exact, as a value that
+/// needs more digits has rarely been computed without rounding.
+fn few_digits(x: f64) -> bool {
+    let scaled = x * 1024.0;
+    scaled == scaled.trunc()
 }
 
 /// The rounding error of the float sum `a + b` (TwoSum; zero where the sum is exact).
