@@ -367,18 +367,6 @@ impl<'a> Backups<'a> {
         s: usize,
         successor: impl Fn(usize, usize) -> Option<(f64, f64)>,
     ) -> (f64, f64) {
-        self.backup_charged(s, successor, true)
-    }
-
-    /// [`Backups::backup_with`], adding the backup's own rounding where it may round only
-    /// with `charge`: without, the error is that of the exact backup of values whose exact
-    /// backup is themselves (see [`Backups::mix_errors`]).
-    fn backup_charged(
-        &self,
-        s: usize,
-        successor: impl Fn(usize, usize) -> Option<(f64, f64)>,
-        charge: bool,
-    ) -> (f64, f64) {
         let space = self.space;
         // A choice's value and the mix of its successors' errors, over the outcomes that
         // leave, with their probability (1 where every outcome leaves).
@@ -549,7 +537,7 @@ impl<'a> Backups<'a> {
         };
         // The backup's own rounding, where it may have rounded; the errors carried, with
         // the rounding of their own sums.
-        let own = match exact || !charge {
+        let own = match exact {
             true => 0.0,
             false => self.rounding * signed_size.unwrap_or(v.abs()),
         };
