@@ -83,10 +83,9 @@ impl<'a> Backups<'a> {
             })
             .max()
             .unwrap_or(0);
-        let (reward, reward_exact) = reward.iter().map(|&r| converted(r)).unzip();
+        let (reward, reward_exact): (Vec<f64>, _) = reward.iter().map(|&r| converted(r)).unzip();
         let (probability, probability_exact) =
             space.probabilities.iter().map(|&p| converted(p)).unzip();
-        let reward: Vec<f64> = reward;
         Backups {
             space,
             dtmc,
@@ -230,12 +229,7 @@ impl<'a> Backups<'a> {
                     + (space.outcomes_of(c).iter())
                         .map(|&(p, t)| self.probability[p as usize] * y[t as usize])
                         .sum::<f64>();
-                let apart = (cv - v).abs();
-                let doubt = 2.0 * largest * (1.0 + self.rounding)
-                    + self.rounding * (cv.abs() + v.abs() + size + apart);
-                // (NaN, from infinities, is near.)
-                let far = apart > doubt * (1.0 + self.rounding);
-                usable[c] = !far;
+                usable[c] = self.near(cv, largest, v, largest, size);
             }
         }
         usable
@@ -505,14 +499,7 @@ impl<'a> Backups<'a> {
             // overtake it: the error is then the largest of the choices near it (of all,
             // where there were too many to keep), and the value is exact where theirs are.
             let signed = 2.0 * signed_size.unwrap_or(0.0);
-            let near = |&&(cv, ce, _): &&(f64, f64, usize)| {
-                let apart = (cv - v).abs();
-                let doubt = (ce + be) * (1.0 + self.rounding)
-                    + self.rounding * (cv.abs() + v.abs() + signed + apart);
-                // (NaN, from infinities, is near.)
-                let far = apart > doubt * (1.0 + self.rounding);
-                !far
-            };
+            let near = |&&(cv, ce, _): &&(f64, f64, usize)| self.near(cv, ce, v, be, signed);
             let kept = count <= NEAR_CHOICES;
             if kept {
                 e = seen[..count]
@@ -543,6 +530,18 @@ impl<'a> Backups<'a> {
         };
         let e = (e + own) * (1.0 + self.rounding);
         (v, e)
+    }
+
+    /// Whether a choice worth `cv` (within `ce`) may overtake, or tie with, the best one,
+    /// worth `v` (within `be`): not further apart than both errors and both roundings, with
+    /// `signed` the size of the terms where rewards of both signs keep the values from
+    /// bounding them (else 0). (NaN, from infinities, is near.)
+    fn near(&self, cv: f64, ce: f64, v: f64, be: f64, signed: f64) -> bool {
+        let apart = (cv - v).abs();
+        let doubt = (ce + be) * (1.0 + self.rounding)
+            + self.rounding * (cv.abs() + v.abs() + signed + apart);
+        let far = apart > doubt * (1.0 + self.rounding);
+        !far
     }
 
     /// A bound on the size of the terms of state `s`'s backup of `y` (where rewards of both
