@@ -10,10 +10,10 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use perfectplay_prism::check::{Answer, Listed, StateValueText};
 use perfectplay_prism::program::parse_constants;
 use perfectplay_prism::program::Program;
 use perfectplay_prism::{analysis_model, check_prop, parse_program, Loaded, Props};
+use perfectplay_prism::{Answer, Listed, StateValueText};
 use serde::Serialize;
 
 pub fn command() -> Command {

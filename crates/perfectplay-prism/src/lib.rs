@@ -4,8 +4,9 @@
 //! This crate reads text; the core (`perfectplay`) knows nothing of it. [`parse_model`] and
 //! [`parse_properties`] build the syntax tree ([`ast`]), which prints back as PRISM text
 //! ([`std::fmt::Display`]) that parses to the same tree; [`program`] checks it, [`build`] makes
-//! the state space, [`graph`] and [`check`] answer queries with perfectplay's engine, and
-//! [`Loaded`], [`Props`] and [`check_prop`] are the front door. Every error is a [`Diagnostic`] that names the file, line and column and shows the line
+//! the state space, [`graph`] and the analyses answer queries with perfectplay's engine (each
+//! property's [`Answer`]), and [`Loaded`], [`Props`] and [`check_prop`] are the front door.
+//! Every error is a [`Diagnostic`] that names the file, line and column and shows the line
 //! with a caret. Constructs outside the supported language (bounded and LTL paths, CTMC
 //! operators, other model types) are reported by name.
 //!
@@ -39,9 +40,10 @@ pub mod program;
 mod session;
 mod syntax;
 
+pub use analysis::answers::{Answer, Listed, StateValueText};
 pub use analysis::error::AnalysisError;
+pub use analysis::graph;
 pub use analysis::query::QueryModel;
-pub use analysis::{check, graph};
 pub use build::packed;
 pub use build::Loaded;
 pub use error::{Error, LookupError};

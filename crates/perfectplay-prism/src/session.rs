@@ -11,7 +11,8 @@ pub use across::{
 
 pub use crate::analysis::across_answer::{AcrossAnswer, AcrossReading, Bounds};
 use crate::analysis::answer::{answer_resolved, complemented};
-use crate::analysis::check::{prepare, Answer, Prepared};
+use crate::analysis::answers::Answer;
+use crate::analysis::check::{Asked, Prepared};
 use crate::analysis::nested::{is_ctl, is_state_formula};
 use crate::analysis::query::QueryModel;
 use crate::analysis::resolved::{resolve_prop, Resolved};
@@ -401,16 +402,15 @@ fn checked_model<'a>(
             ),
         ));
     }
-    match prepare(
-        &loaded.program,
-        &loaded.space,
-        &r.query,
-        r.through.as_ref(),
-        &r.target,
-        r.over,
-    )
-    .map_err(Error::Analysis)?
-    {
+    let asked = Asked {
+        program: &loaded.program,
+        space: &loaded.space,
+        query: &r.query,
+        through: r.through.as_ref(),
+        target: &r.target,
+        over: r.over,
+    };
+    match asked.prepare().map_err(Error::Analysis)? {
         Prepared::Model(model) => Ok(*model),
         Prepared::Infinite => Err(Error::of(
             &prop.text,
@@ -448,10 +448,7 @@ pub fn analysis_model<'a>(
     loaded.built_for(&r, prop)?;
     refuse_complement(&r, prop)?;
     let (program, space) = (&loaded.program, &loaded.space);
-    if exact && crate::analysis::check::inexact(program, &r.query, r.through.as_ref(), &r.target) {
-        return Err(Error::of(&prop.text, AnalysisError::Inexact));
-    }
-    let asked = crate::analysis::check::Asked {
+    let asked = Asked {
         program,
         space,
         query: &r.query,
@@ -459,6 +456,9 @@ pub fn analysis_model<'a>(
         target: &r.target,
         over: r.over,
     };
+    if exact && asked.inexact() {
+        return Err(Error::of(&prop.text, AnalysisError::Inexact));
+    }
     if let (Some(k), None) = (r.steps, &r.query.bound) {
         let steps = crate::analysis::bounded::Steps {
             last: k,

@@ -61,7 +61,7 @@ struct OneJson {
     name: Option<String>,
     property: String,
     #[serde(flatten)]
-    answer: Option<perfectplay_prism::check::Answer>,
+    answer: Option<perfectplay_prism::Answer>,
     #[serde(skip_serializing_if = "Option::is_none")]
     lower: Option<JsonFloat>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -99,7 +99,7 @@ pub struct Asked {
 
 /// A property's answer across processes, in process 0.
 struct Checked {
-    answer: perfectplay_prism::check::Answer,
+    answer: perfectplay_prism::Answer,
     /// Certified bounds on the exact value, where the answer is a number.
     bounds: Option<[f64; 2]>,
     /// The property's runs as one; `None` where it needed none (a property of the initial

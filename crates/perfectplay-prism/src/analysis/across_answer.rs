@@ -9,7 +9,7 @@ use malachite_base::num::conversion::traits::RoundingFrom;
 use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 
-use crate::analysis::check::Answer;
+use crate::analysis::answers::Answer;
 use crate::analysis::error::AnalysisError;
 use crate::analysis::filter::{aggregate, truth, Item};
 use crate::syntax::ast::{BinOp, Expr, FilterOp};

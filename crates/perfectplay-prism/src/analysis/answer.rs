@@ -2,7 +2,8 @@
 //! bound, or a lower bound alone), and a query with a bound (`P>=0.5 [ … ]`) compared with it,
 //! exactly where the numbers allow; `G`, `W` and `R` as one minus their dual's answer.
 
-use crate::analysis::check::{check, Answer, Asked};
+use crate::analysis::answers::Answer;
+use crate::analysis::check::Asked;
 use crate::analysis::compound::Constant;
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::resolved::Resolved;
@@ -67,15 +68,7 @@ pub(crate) fn answer_resolved(
                 crate::analysis::bounded::check(asked, steps, exact)
             }
             None if first > 0 => crate::analysis::bounded::check_lower(asked, first, exact),
-            None => check(
-                asked.program,
-                asked.space,
-                q,
-                asked.through,
-                &target,
-                over,
-                exact,
-            ),
+            None => asked.check(exact),
         }
     };
     let Some((op, bound)) = &query.bound else {
@@ -85,8 +78,15 @@ pub(crate) fn answer_resolved(
     let b = bound_value(&loaded.program, props, prop, bound)?;
     // Compared exactly: the value is solved in rationals (in floats where the model computes
     // numbers that need not be rational, deciding only where the float is clear of the bound).
-    let inexact =
-        crate::analysis::check::inexact(&loaded.program, &numeric, through.as_ref(), &target);
+    let inexact = Asked {
+        program: &loaded.program,
+        space: &loaded.space,
+        query: &numeric,
+        through: through.as_ref(),
+        target: &target,
+        over,
+    }
+    .inexact();
     let mut a = match solve(&numeric, !inexact) {
         // `F0` where a play can earn without bound has a certified interval, not an exact
         // value: compared in floats, with its error bound (an error of another kind comes

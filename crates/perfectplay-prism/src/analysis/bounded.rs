@@ -8,8 +8,9 @@ use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::query::{parse_state_or_start, QueryModel, INITIAL_STATES};
 use perfectplay::{Model, NodeBuilder, Number, Player, Rat, Solver};
 
+use crate::analysis::answers::Answer;
 use crate::analysis::backups::{at_initial, count_layers, Backups, Bounded};
-use crate::analysis::check::{Answer, Asked, OverInitial};
+use crate::analysis::check::{Asked, OverInitial};
 use crate::build::Space;
 use crate::program::Program;
 use crate::syntax::ast::{Measure, ModelType, Path};

@@ -17,6 +17,7 @@
 //! PRISM-games. An `Fc` reward on a game, where an endless play earns its total, is solved by
 //! `total.rs`. The model handed to the engine is `query.rs`'s.
 
+use crate::analysis::answers::Answer;
 use crate::analysis::error::{unsupported, AnalysisError};
 use perfectplay::{Number, Player, Rat, Solver};
 
@@ -28,145 +29,6 @@ use crate::build::Space;
 use crate::program::fast::IntExpr;
 use crate::program::{CExpr, Program};
 use crate::syntax::ast::{Measure, ModelType, Opt, Path, Query};
-
-/// The answer to one query.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Answer {
-    /// The value as the nearest `f64` (`f64::INFINITY` for +∞).
-    pub value: f64,
-    /// The exact value `p/q` when solved exactly (or when the value is decided by the graph
-    /// analysis alone).
-    pub exact: Option<String>,
-    /// How it was computed.
-    pub method: &'static str,
-    /// States the engine solved.
-    pub states: usize,
-    /// For a query with a bound (`P>=0.5 [ … ]`), whether it holds.
-    pub holds: Option<bool>,
-    /// A bound on the absolute error of `value`: zero when every part was solved directly
-    /// (exactly, or in floats up to rounding), else the certified bound of value iteration.
-    pub error_bound: f64,
-    /// What a filter that answers with states or an interval gives: `print`, `printall`,
-    /// `argmin`, `argmax` and `range` (see [`Listed`]); `None` for every other property.
-    pub listed: Option<Listed>,
-}
-
-/// The answer of a filter that gives more than one value.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Listed {
-    /// `print` (the states whose value is not zero or false) and `printall` (every state of
-    /// the filter): each state as PRISM prints it, in PRISM's order, with its value.
-    Printed(Vec<StateValueText>),
-    /// `argmin` and `argmax`: the states with the least or the greatest value, in PRISM's
-    /// order, each with that value.
-    Extremes(Vec<StateValueText>),
-    /// `range`: the least and the greatest value.
-    Range {
-        /// The least value.
-        min: StateValueText,
-        /// The greatest value.
-        max: StateValueText,
-    },
-}
-
-/// An answer as the front ends give it (JSON on the command line, a dict in Python): `value`
-/// (true or false for a property with a bound or CTL, `"inf"` for +∞, else the nearest float),
-/// `exact` (`p/q` where known), `method`, `states`, `error_bound`, and `listed` where a filter
-/// lists states (`{"states": [...]}`, each `{"state", "value", "exact"}`) or gives a range
-/// (`{"min": …, "max": …}`).
-impl serde::Serialize for Answer {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("value", &JsonValue(self.value, self.holds))?;
-        m.serialize_entry(
-            "exact",
-            &self.exact.as_ref().filter(|_| self.holds.is_none()),
-        )?;
-        m.serialize_entry("method", self.method)?;
-        m.serialize_entry("states", &self.states)?;
-        m.serialize_entry("error_bound", &self.error_bound)?;
-        if let Some(listed) = &self.listed {
-            m.serialize_entry("listed", listed)?;
-        }
-        m.end()
-    }
-}
-
-/// A value as JSON: a boolean where it is true or false, `"inf"` for +∞ (and `"-inf"`), else
-/// the number.
-struct JsonValue(f64, Option<bool>);
-
-impl serde::Serialize for JsonValue {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match (self.1, self.0) {
-            (Some(b), _) => s.serialize_bool(b),
-            (None, f64::INFINITY) => s.serialize_str("inf"),
-            (None, f64::NEG_INFINITY) => s.serialize_str("-inf"),
-            (None, x) => s.serialize_f64(x),
-        }
-    }
-}
-
-impl serde::Serialize for Listed {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(if matches!(self, Listed::Range { .. }) {
-            2
-        } else {
-            1
-        }))?;
-        match self {
-            Listed::Printed(states) | Listed::Extremes(states) => {
-                m.serialize_entry("states", states)?
-            }
-            Listed::Range { min, max } => {
-                m.serialize_entry("min", min)?;
-                m.serialize_entry("max", max)?;
-            }
-        }
-        m.end()
-    }
-}
-
-impl serde::Serialize for StateValueText {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("state", &self.state)?;
-        m.serialize_entry("value", &JsonValue(self.value, self.holds))?;
-        m.serialize_entry("exact", &self.exact)?;
-        m.end()
-    }
-}
-
-/// A state (as PRISM prints it; empty for a value of no one state) and its value.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StateValueText {
-    /// The state, `(x=1,b=true)`.
-    pub state: String,
-    /// The value as the nearest `f64` (`f64::INFINITY` for +∞; 1 or 0 for true or false).
-    pub value: f64,
-    /// The exact value `p/q` where it is known.
-    pub exact: Option<String>,
-    /// For a true-or-false value, which.
-    pub holds: Option<bool>,
-}
-
-impl Answer {
-    /// +∞, decided by the graph analysis.
-    pub(crate) fn infinite() -> Answer {
-        Answer {
-            value: f64::INFINITY,
-            exact: None,
-            method: "graph",
-            states: 0,
-            holds: None,
-            error_bound: 0.0,
-            listed: None,
-        }
-    }
-}
 
 /// How to aggregate over several initial states (`filter(op, …, "init")`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -204,60 +66,6 @@ pub(crate) fn states_where(
         .collect()
 }
 
-/// Whether a number the query depends on need not be rational ([`CExpr::Inexact`]): in the
-/// model's commands or initial states, the reward structure it asks for, or the property's
-/// conditions.
-pub(crate) fn inexact(
-    program: &Program,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-) -> bool {
-    let commands = program.commands.iter().any(|c| {
-        c.guard.inexact()
-            || c.updates.iter().any(|(p, assigns)| {
-                p.as_ref().is_some_and(CExpr::inexact) || assigns.iter().any(|(_, e)| e.inexact())
-            })
-    });
-    let rewards = match &query.what {
-        Measure::Reward(r) => crate::analysis::rewards::reward_structure(program, r.as_ref())
-            .is_ok_and(|r| {
-                r.state.iter().any(|(g, v)| g.inexact() || v.inexact())
-                    || r.transition
-                        .iter()
-                        .any(|(_, g, v)| g.inexact() || v.inexact())
-            }),
-        _ => false,
-    };
-    commands
-        || rewards
-        || program.init.as_ref().is_some_and(CExpr::inexact)
-        || through.is_some_and(CExpr::inexact)
-        || target.inexact()
-}
-
-/// Answers `query`, whose state formulas are resolved (`target` φ, `through` ψ of an until,
-/// `None` for `F`), on `space`; `exact` solves in rationals.
-pub fn check(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-    over: OverInitial,
-    exact: bool,
-) -> Result<Answer, AnalysisError> {
-    let inexact = inexact(program, query, through, target);
-    if exact && inexact {
-        return Err(AnalysisError::Inexact);
-    }
-    let mut answer = solve(program, space, query, through, target, over, exact)?;
-    if inexact {
-        answer.method = from_float_inputs(answer.method);
-    }
-    Ok(answer)
-}
-
 /// `method`, said of a value computed from floating-point numbers of the model (see
 /// [`inexact`]): its error bound counts the solve, not those numbers' rounding.
 fn from_float_inputs(method: &'static str) -> &'static str {
@@ -288,45 +96,6 @@ fn from_float_inputs(method: &'static str) -> &'static str {
     }
 }
 
-/// [`check`] once the numbers are known to be fit for the mode.
-pub(crate) fn solve(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-    over: OverInitial,
-    exact: bool,
-) -> Result<Answer, AnalysisError> {
-    refuse_reward_bound(query)?;
-    if matches!(query.path, Path::EventuallyZero(_)) {
-        return crate::analysis::zero::answer(program, space, query, target, over, exact);
-    }
-    if matches!(query.path, Path::LongRun(_)) {
-        return crate::analysis::long_run::answer(program, space, query, target, over, exact);
-    }
-    let model = match prepare(program, space, query, through, target, over)? {
-        Prepared::Infinite => return Ok(Answer::infinite()),
-        Prepared::Model(model) => *model,
-    };
-    // An exact solve of a chain is worth a pass that lumps its bisimilar states.
-    let model = if exact {
-        crate::analysis::lump::lumped(model)
-    } else {
-        model
-    };
-    if model.total_game {
-        return crate::analysis::total::answer(model, over, exact);
-    }
-    // The graph analysis made every strategy left to the engine end the play, so its linear
-    // systems are regular.
-    solve_start(&model, exact, usize::MAX, |how| match how {
-        Solve::Direct => "policy iteration",
-        Solve::Iterated => "value iteration with a certified bound",
-        Solve::Exact => "exact",
-    })
-}
-
 /// An error for a reward-bounded path (`F^{rew{"r"}<=b} φ`), which `check` answers by
 /// [`crate::analysis::reward_bounded`] and whose game (for explain, play and the others) is
 /// not offered: never read as the unbounded path.
@@ -340,9 +109,9 @@ fn refuse_reward_bound(query: &Query) -> Result<(), AnalysisError> {
     }
 }
 
-/// A path query asked of a space, its state formulas resolved: what the analyses of a
-/// bounded path (of steps or of reward) take. A model built for it may keep the model and
-/// its space (`'a`), not the query (`'q`).
+/// A path query asked of a space, its state formulas resolved: what every analysis of a
+/// query takes. A model built for it may keep the model and its space (`'a`), not the
+/// query (`'q`).
 #[derive(Clone, Copy)]
 pub(crate) struct Asked<'a, 'q> {
     /// The model.
@@ -359,23 +128,158 @@ pub(crate) struct Asked<'a, 'q> {
     pub over: OverInitial,
 }
 
-impl Asked<'_, '_> {
-    /// The [`Basis`] of `query` (the query asked, or one that stands for it) over the space,
-    /// with the formulas asked.
-    pub(crate) fn basis_of(&self, query: &Query) -> Result<Basis, AnalysisError> {
-        basis(
-            self.program,
-            self.space,
-            query,
-            self.through,
-            self.target,
+impl<'a, 'q> Asked<'a, 'q> {
+    /// The same question with another query (one that stands for the query asked), over the
+    /// same formulas.
+    pub(crate) fn with_query<'r>(&self, query: &'r Query) -> Asked<'a, 'r>
+    where
+        'q: 'r,
+    {
+        Asked { query, ..*self }
+    }
+
+    /// The answer at the start (over the initial states as `over` takes them); `exact`
+    /// solves in rationals, an error where a number the query depends on is floating point.
+    pub(crate) fn check(&self, exact: bool) -> Result<Answer, AnalysisError> {
+        let inexact = self.inexact();
+        if exact && inexact {
+            return Err(AnalysisError::Inexact);
+        }
+        let mut answer = self.solve(exact)?;
+        if inexact {
+            answer.method = from_float_inputs(answer.method);
+        }
+        Ok(answer)
+    }
+
+    /// [`Asked::check`] once the numbers are known to be fit for the mode.
+    pub(crate) fn solve(&self, exact: bool) -> Result<Answer, AnalysisError> {
+        refuse_reward_bound(self.query)?;
+        if matches!(self.query.path, Path::EventuallyZero(_)) {
+            return crate::analysis::zero::answer(self, exact);
+        }
+        if matches!(self.query.path, Path::LongRun(_)) {
+            return crate::analysis::long_run::answer(self, exact);
+        }
+        let model = match self.prepare()? {
+            Prepared::Infinite => return Ok(Answer::infinite()),
+            Prepared::Model(model) => *model,
+        };
+        // An exact solve of a chain is worth a pass that lumps its bisimilar states.
+        let model = if exact {
+            crate::analysis::lump::lumped(model)
+        } else {
+            model
+        };
+        if model.total_game {
+            return crate::analysis::total::answer(model, self.over, exact);
+        }
+        // The graph analysis made every strategy left to the engine end the play, so its
+        // linear systems are regular.
+        solve_start(&model, exact, usize::MAX, |how| match how {
+            Solve::Direct => "policy iteration",
+            Solve::Iterated => "value iteration with a certified bound",
+            Solve::Exact => "exact",
+        })
+    }
+
+    /// The graph analyses of the query (as for [`Asked::check`]) and the model they leave to
+    /// the engine.
+    pub(crate) fn prepare(&self) -> Result<Prepared<'a>, AnalysisError> {
+        if matches!(self.query.path, Path::LongRun(_)) {
+            return Err(unsupported(crate::analysis::long_run::NO_GAME));
+        }
+        refuse_reward_bound(self.query)?;
+        let basis = self.basis()?;
+        let kind = model_type(self.program, self.query);
+        let (program, space) = (self.program, self.space);
+        prepare_basis(
+            program,
+            space,
+            self.query,
+            basis,
+            kind,
             self.over,
+            self.inexact(),
         )
     }
 
-    /// Whether `query` with the formulas asked depends on a floating-point number.
+    /// The [`Basis`] of the query, once [`validate`] accepts it.
+    pub(crate) fn basis(&self) -> Result<Basis, AnalysisError> {
+        let Asked {
+            program,
+            space,
+            query,
+            through,
+            target,
+            over,
+        } = *self;
+        validate(program, space, query, over)?;
+        let goal = states_where(space, program, target)?;
+        let allowed = match through {
+            Some(psi) => states_where(space, program, psi)?,
+            None => vec![true; space.len()],
+        };
+        let player = if query.opt == Opt::Max {
+            Player::Max
+        } else {
+            Player::Min
+        };
+        let players = match &query.coalition {
+            Some(coalition) => crate::analysis::players::owners(program, space, coalition, player)?,
+            None => vec![player],
+        };
+        let coalition = query.coalition.as_ref().map(|c| {
+            let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
+            (player, format!("<<{}>>", names.join(",")))
+        });
+        Ok(Basis {
+            goal,
+            allowed,
+            player,
+            players,
+            coalition,
+        })
+    }
+
+    /// The [`Basis`] of `query` (one that stands for the query asked) with the formulas asked.
+    pub(crate) fn basis_of(&self, query: &Query) -> Result<Basis, AnalysisError> {
+        self.with_query(query).basis()
+    }
+
+    /// Whether a number the query depends on need not be rational ([`CExpr::Inexact`]): in
+    /// the model's commands or initial states, the reward structure it asks for, or the
+    /// property's conditions.
+    pub(crate) fn inexact(&self) -> bool {
+        let program = self.program;
+        let commands = program.commands.iter().any(|c| {
+            c.guard.inexact()
+                || c.updates.iter().any(|(p, assigns)| {
+                    p.as_ref().is_some_and(CExpr::inexact)
+                        || assigns.iter().any(|(_, e)| e.inexact())
+                })
+        });
+        let rewards = match &self.query.what {
+            Measure::Reward(r) => crate::analysis::rewards::reward_structure(program, r.as_ref())
+                .is_ok_and(|r| {
+                    r.state.iter().any(|(g, v)| g.inexact() || v.inexact())
+                        || r.transition
+                            .iter()
+                            .any(|(_, g, v)| g.inexact() || v.inexact())
+                }),
+            _ => false,
+        };
+        commands
+            || rewards
+            || program.init.as_ref().is_some_and(CExpr::inexact)
+            || self.through.is_some_and(CExpr::inexact)
+            || self.target.inexact()
+    }
+
+    /// Whether `query` (one that stands for the query asked) with the formulas asked depends
+    /// on a floating-point number.
     pub(crate) fn inexact_of(&self, query: &Query) -> bool {
-        inexact(self.program, query, self.through, self.target)
+        self.with_query(query).inexact()
     }
 }
 
@@ -549,62 +453,6 @@ pub(crate) struct Basis {
     pub players: Vec<Player>,
     /// In an smg, `player` and the coalition as written (`<<p1,p2>>`).
     pub coalition: Option<(Player, String)>,
-}
-
-/// The [`Basis`] of `query` on `space`, once [`validate`] accepts it.
-pub(crate) fn basis(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-    over: OverInitial,
-) -> Result<Basis, AnalysisError> {
-    validate(program, space, query, over)?;
-    let goal = states_where(space, program, target)?;
-    let allowed = match through {
-        Some(psi) => states_where(space, program, psi)?,
-        None => vec![true; space.len()],
-    };
-    let player = if query.opt == Opt::Max {
-        Player::Max
-    } else {
-        Player::Min
-    };
-    let players = match &query.coalition {
-        Some(coalition) => crate::analysis::players::owners(program, space, coalition, player)?,
-        None => vec![player],
-    };
-    let coalition = query.coalition.as_ref().map(|c| {
-        let names: Vec<&str> = c.iter().map(|id| id.name.as_str()).collect();
-        (player, format!("<<{}>>", names.join(",")))
-    });
-    Ok(Basis {
-        goal,
-        allowed,
-        player,
-        players,
-        coalition,
-    })
-}
-
-/// The graph analyses of `query` (as for [`check`]) and the model they leave to the engine.
-pub fn prepare<'a>(
-    program: &'a Program,
-    space: &'a Space,
-    query: &Query,
-    through: Option<&CExpr>,
-    target: &CExpr,
-    over: OverInitial,
-) -> Result<Prepared<'a>, AnalysisError> {
-    if matches!(query.path, Path::LongRun(_)) {
-        return Err(unsupported(crate::analysis::long_run::NO_GAME));
-    }
-    refuse_reward_bound(query)?;
-    let basis = basis(program, space, query, through, target, over)?;
-    let inexact = inexact(program, query, through, target);
-    let kind = model_type(program, query);
-    prepare_basis(program, space, query, basis, kind, over, inexact)
 }
 
 /// How `query`'s choices resolve on `program`: an smg property without a coalition has every

@@ -19,7 +19,7 @@ use malachite_base::num::conversion::traits::RoundingFrom;
 use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 
-use crate::analysis::check::Answer;
+use crate::analysis::answers::Answer;
 use crate::program::value::Value;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Func, UnOp};
 

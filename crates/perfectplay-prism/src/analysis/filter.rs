@@ -21,7 +21,8 @@ use malachite_q::Rational;
 use perfectplay::{Bounded as Interval, Number};
 
 use crate::analysis::answer::{answer_resolved, complemented};
-use crate::analysis::check::{states_where, Answer, Listed, OverInitial, StateValueText};
+use crate::analysis::answers::{Answer, Listed, StateValueText};
+use crate::analysis::check::{states_where, OverInitial};
 use crate::analysis::resolved::resolve_over;
 use crate::build::Loaded;
 use crate::program::props::{Prop, Props};

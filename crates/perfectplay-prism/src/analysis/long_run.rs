@@ -21,7 +21,8 @@
 
 use perfectplay::{Bounded, Exact, Number, Player, Rat};
 
-use crate::analysis::check::{solve_start, Answer, OverInitial, Solve};
+use crate::analysis::answers::Answer;
+use crate::analysis::check::{solve_start, Asked, OverInitial, Solve};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::graph::sccs;
 use crate::analysis::query::{total_model, values_in, QueryModel};
@@ -39,15 +40,8 @@ pub(crate) const NO_GAME: &str = "S and R[ S ] are long-run averages, which no p
 
 /// Answers `S=? [ φ ]` (`target` φ) or `R=? [ S ]` on `space`, over the initial states as
 /// `over` takes them; `exact` solves in rationals.
-pub(crate) fn answer(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    target: &CExpr,
-    over: OverInitial,
-    exact: bool,
-) -> Result<Answer, AnalysisError> {
-    let (model, error) = model(program, space, query, target, over, exact)?;
+pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError> {
+    let (model, error) = model(asked, exact)?;
     let mut answer = solve_start(&model, exact, usize::MAX, |how| match how {
         Solve::Direct => "long-run averages by renewal, policy iteration",
         Solve::Iterated => "long-run averages by renewal, value iteration with a certified bound",
@@ -63,13 +57,17 @@ pub(crate) fn answer(
 /// of `query`'s measure there, over the initial states as `over` takes them; and a bound on
 /// the error of those averages (zero with `exact`, where they are solved in rationals).
 pub(crate) fn model<'a>(
-    program: &'a Program,
-    space: &'a Space,
-    query: &Query,
-    target: &CExpr,
-    over: OverInitial,
+    asked: &Asked<'a, '_>,
     exact: bool,
 ) -> Result<(QueryModel<'a>, f64), AnalysisError> {
+    let Asked {
+        program,
+        space,
+        query,
+        target,
+        over,
+        ..
+    } = *asked;
     if program.model_type != ModelType::Dtmc {
         return Err(unsupported(DTMC_ONLY));
     }

@@ -11,9 +11,10 @@
 pub(crate) mod across;
 pub(crate) mod across_answer;
 pub(crate) mod answer;
+pub mod answers;
 pub(crate) mod backups;
 pub(crate) mod bounded;
-pub mod check;
+pub(crate) mod check;
 pub(crate) mod compound;
 pub(crate) mod ctl;
 pub mod error;

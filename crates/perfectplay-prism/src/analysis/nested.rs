@@ -13,7 +13,7 @@ use malachite_q::Rational;
 use perfectplay::{Exact, Model, Solver};
 
 use crate::analysis::answer::{bound_value, numeric_query};
-use crate::analysis::check::{prepare, OverInitial, Prepared};
+use crate::analysis::check::{Asked, OverInitial, Prepared};
 use crate::analysis::ctl::{Graph, Interval, Quantifier};
 use crate::analysis::resolved::{interval, resolve_over};
 use crate::build::Loaded;
@@ -51,11 +51,8 @@ pub(crate) fn values(
     let r = resolve_over(&at.program, props, prop, OverInitial::Min, query)?.settle_zero(&at)?;
     let (program, space) = (&at.program, &at.space);
     let (q, through, target) = (&r.query, r.through.as_ref(), &r.target);
-    if exact && crate::analysis::check::inexact(program, q, through, target) {
-        return Err(AnalysisError::Inexact);
-    }
     let over = OverInitial::Min;
-    let asked = crate::analysis::check::Asked {
+    let asked = Asked {
         program,
         space,
         query: q,
@@ -63,6 +60,9 @@ pub(crate) fn values(
         target,
         over,
     };
+    if exact && asked.inexact() {
+        return Err(AnalysisError::Inexact);
+    }
     let (mut vals, error) = match (r.steps, r.first) {
         _ if r.reward_bound.is_some() => {
             let bound = r.reward_bound.as_ref().expect("a reward bound");
@@ -106,15 +106,14 @@ pub(crate) fn values(
             }
         }
         _ if matches!(q.path, Path::LongRun(_)) => {
-            let (m, averages) =
-                crate::analysis::long_run::model(program, space, q, target, over, exact)?;
+            let (m, averages) = crate::analysis::long_run::model(&asked, exact)?;
             let (vals, error) = solve_all(&m, n, |s| m.stands_for(s), exact)?;
             (vals, error + averages)
         }
         _ if matches!(q.path, Path::EventuallyZero(_)) => {
             one_at_a_time(program, space, query, (q, through, target), exact)?
         }
-        _ => match prepare(program, space, q, through, target, over)? {
+        _ => match asked.prepare()? {
             Prepared::Infinite => (vec![infinite(); n], 0.0),
             Prepared::Model(m) if m.is_total_game() => {
                 one_at_a_time(program, space, query, (q, through, target), exact)?
@@ -176,15 +175,15 @@ fn one_at_a_time(
     let mut error: f64 = 0.0;
     for s in 0..n as u32 {
         one.initial = vec![s];
-        let a = crate::analysis::check::solve(
+        let asked = Asked {
             program,
-            &one,
-            q,
+            space: &one,
+            query: q,
             through,
             target,
-            OverInitial::Min,
-            exact,
-        )?;
+            over: OverInitial::Min,
+        };
+        let a = asked.solve(exact)?;
         error = error.max(a.error_bound);
         let exact = match a.exact {
             Some(text) => Some(
@@ -293,7 +292,15 @@ pub(crate) fn satisfying(
     // Some value is too close to the bound for floats: compared exactly.
     let inexact = {
         let r = resolve_over(&loaded.program, props, prop, OverInitial::Only, &numeric)?;
-        crate::analysis::check::inexact(&loaded.program, &r.query, r.through.as_ref(), &r.target)
+        let asked = Asked {
+            program: &loaded.program,
+            space: &loaded.space,
+            query: &r.query,
+            through: r.through.as_ref(),
+            target: &r.target,
+            over: r.over,
+        };
+        asked.inexact()
     };
     if inexact {
         return Err(AnalysisError::TooClose(format!(
@@ -596,10 +603,10 @@ pub(crate) fn at_initial_states(
     props: &Props,
     prop: &Prop,
     query: &Query,
-) -> Result<crate::analysis::check::Answer, AnalysisError> {
+) -> Result<crate::analysis::answers::Answer, AnalysisError> {
     let holds = satisfying(loaded, props, prop, query)?;
     let b = loaded.space.initial.iter().all(|&s| holds[s as usize]);
-    Ok(crate::analysis::check::Answer {
+    Ok(crate::analysis::answers::Answer {
         value: b as u8 as f64,
         exact: None,
         method: "graph",

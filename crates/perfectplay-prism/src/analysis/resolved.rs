@@ -5,7 +5,7 @@
 use crate::analysis::error::{unsupported, AnalysisError};
 use std::borrow::Cow;
 
-use crate::analysis::check::{check, OverInitial};
+use crate::analysis::check::{Asked, OverInitial};
 use crate::build::Loaded;
 use crate::program::props::{Prop, Props};
 use crate::program::value::Value;
@@ -449,17 +449,15 @@ fn zero_as_reach_query(
                 _ => OverInitial::Max,
             };
             let want = if all_min { 1.0 } else { 0.0 };
-            let solve = |exact| {
-                check(
-                    &loaded.program,
-                    &loaded.space,
-                    &reach,
-                    None,
-                    &target,
-                    over,
-                    exact,
-                )
+            let asked = Asked {
+                program: &loaded.program,
+                space: &loaded.space,
+                query: &reach,
+                through: None,
+                target: &target,
+                over,
             };
+            let solve = |exact| asked.check(exact);
             // The float answer says whether to look closer; the exact one decides.
             Ok(solve(false)?.value == want
                 && solve(true)?.exact.as_deref() == Some(&*want.to_string()))

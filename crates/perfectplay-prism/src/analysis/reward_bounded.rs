@@ -8,9 +8,10 @@
 //! the least of them). The graph analyses, end components and the exact and float solves are
 //! then those of any `F` or `U` query ([`crate::analysis::check`]).
 
+use crate::analysis::answers::Answer;
 use crate::analysis::backups::{Backups, Bounded};
 use crate::analysis::bounded::PRODUCT_STATES;
-use crate::analysis::check::{prepare_basis, solve_start, Answer, Asked, Prepared};
+use crate::analysis::check::{prepare_basis, solve_start, Asked, Prepared};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::query::QueryModel;
 use crate::analysis::reward_epochs::Epochs;

@@ -24,7 +24,8 @@
 use crate::analysis::error::AnalysisError;
 use perfectplay::{Model, Number, Player, Rat, Solver};
 
-use crate::analysis::check::{Answer, OverInitial};
+use crate::analysis::answers::Answer;
+use crate::analysis::check::OverInitial;
 use crate::analysis::graph::{almost_sure_using, Predecessors, Side};
 use crate::analysis::query::QueryModel;
 use crate::build::Space;

@@ -35,7 +35,8 @@
 use crate::analysis::error::{unsupported, AnalysisError};
 use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats};
 
-use crate::analysis::check::{Answer, Basis, Known, OverInitial, Prepared};
+use crate::analysis::answers::Answer;
+use crate::analysis::check::{Asked, Basis, Known, OverInitial, Prepared};
 use crate::analysis::graph::{reach, sccs, Predecessors, Side};
 use crate::analysis::query::{total_model, values_in};
 use crate::build::Space;
@@ -246,7 +247,15 @@ pub(crate) fn setup<'a>(
         players,
         coalition,
         ..
-    } = crate::analysis::check::basis(program, space, query, None, target, over)?;
+    } = Asked {
+        program,
+        space,
+        query,
+        through: None,
+        target,
+        over,
+    }
+    .basis()?;
     let Measure::Reward(r) = &query.what else {
         return Err(unsupported("F0 measures a reward: ask R[ F0 φ ]"));
     };
@@ -387,14 +396,15 @@ fn keep_finite(initial: &mut Vec<u32>, over: OverInitial, infinite: &[bool]) -> 
 
 /// Answers `R[ F0 φ ]` (`query`, its target resolved) on `space`: exactly where the reward
 /// earned is bounded (in rationals with `exact`), else as a certified interval in floats.
-pub(crate) fn answer(
-    program: &Program,
-    space: &Space,
-    query: &Query,
-    target: &CExpr,
-    over: OverInitial,
-    exact: bool,
-) -> Result<Answer, AnalysisError> {
+pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError> {
+    let Asked {
+        program,
+        space,
+        query,
+        target,
+        over,
+        ..
+    } = *asked;
     let (mut model, bounded) = match setup(program, space, query, target, over)? {
         Setup::Infinite => return Ok(Answer::infinite()),
         Setup::Product { model, bounded } => (*model, bounded),
@@ -839,9 +849,15 @@ fn target_probability(
         Path::EventuallyZero(t) => Path::Eventually(t.clone()),
         other => other.clone(),
     };
-    let Prepared::Model(mut p_model) =
-        crate::analysis::check::prepare(model.program, model.space, &reach, None, target, over)?
-    else {
+    let asked = Asked {
+        program: model.program,
+        space: model.space,
+        query: &reach,
+        through: None,
+        target,
+        over,
+    };
+    let Prepared::Model(mut p_model) = asked.prepare()? else {
         return Err(AnalysisError::Internal("a probability is +∞"));
     };
     Ok(values_in::<Exact>(&mut p_model, region)?.0)

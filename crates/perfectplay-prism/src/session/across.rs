@@ -7,7 +7,7 @@ mod zero;
 use super::resolve_prop;
 use crate::analysis::across_answer::{numbers, truths, AcrossAnswer, Bounds, Each};
 use crate::analysis::across_answer::{AcrossReading, Comparison};
-use crate::analysis::check::Answer;
+use crate::analysis::answers::Answer;
 use crate::analysis::error::part_in_state;
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::nested::is_state_formula;

@@ -19,7 +19,7 @@ fn load(model: &str) -> Result<Loaded, Error> {
     Loaded::new("m.prism", model, &[], 1000)
 }
 
-fn answer(model: &str, prop: &str, exact: bool) -> Result<perfectplay_prism::check::Answer, Error> {
+fn answer(model: &str, prop: &str, exact: bool) -> Result<perfectplay_prism::Answer, Error> {
     let loaded = load(model)?;
     let props = Props::new(&loaded.program, "m.props", prop, &[])?;
     check_prop(&loaded, &props, &props.props[0], exact)

@@ -3,7 +3,7 @@
 //! solve covers one state per class. Float solves (which do not lump) agree within their
 //! bound, and the symmetric ring of herman's protocol gives its known values.
 
-use perfectplay_prism::check::Answer;
+use perfectplay_prism::Answer;
 use perfectplay_prism::{check_prop, Loaded, Props};
 use proptest::prelude::*;
 

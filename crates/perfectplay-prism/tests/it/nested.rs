@@ -5,8 +5,8 @@
 
 use crate::common::mdp::{mdp, Mdp};
 use perfectplay::dynamic::SolveOptions;
-use perfectplay_prism::check::{Answer, Listed};
 use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
+use perfectplay_prism::{Answer, Listed};
 use proptest::prelude::*;
 
 fn answer(src: &str, prop: &str, exact: bool) -> Result<Answer, String> {
