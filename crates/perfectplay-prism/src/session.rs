@@ -12,7 +12,7 @@ pub use across::{
 pub use crate::analysis::across_answer::{AcrossAnswer, AcrossReading, Bounds};
 use crate::analysis::answer::{answer_resolved, complemented};
 use crate::analysis::answers::Answer;
-use crate::analysis::check::{Asked, Prepared};
+use crate::analysis::check::Prepared;
 use crate::analysis::nested::{is_ctl, is_state_formula};
 use crate::analysis::query::QueryModel;
 use crate::analysis::resolved::{resolve_prop, Resolved};
@@ -402,15 +402,7 @@ fn checked_model<'a>(
             ),
         ));
     }
-    let asked = Asked {
-        program: &loaded.program,
-        space: &loaded.space,
-        query: &r.query,
-        through: r.through.as_ref(),
-        target: &r.target,
-        over: r.over,
-    };
-    match asked.prepare().map_err(Error::Analysis)? {
+    match r.asked(loaded).prepare().map_err(Error::Analysis)? {
         Prepared::Model(model) => Ok(*model),
         Prepared::Infinite => Err(Error::of(
             &prop.text,
@@ -447,15 +439,7 @@ pub fn analysis_model<'a>(
     let r = resolve_prop(&loaded.program, props, prop, &prop.expr)?;
     loaded.built_for(&r, prop)?;
     refuse_complement(&r, prop)?;
-    let (program, space) = (&loaded.program, &loaded.space);
-    let asked = Asked {
-        program,
-        space,
-        query: &r.query,
-        through: r.through.as_ref(),
-        target: &r.target,
-        over: r.over,
-    };
+    let asked = r.asked(loaded);
     if exact && asked.inexact() {
         return Err(Error::of(&prop.text, AnalysisError::Inexact));
     }
@@ -478,9 +462,7 @@ pub fn analysis_model<'a>(
     }
     let r = r.settle_zero(loaded)?;
     if matches!(r.query.path, Path::EventuallyZero(_)) && r.query.bound.is_none() {
-        return match crate::analysis::zero::setup(program, space, &r.query, &r.target, r.over)
-            .map_err(Error::Analysis)?
-        {
+        return match crate::analysis::zero::setup(&r.asked(loaded)).map_err(Error::Analysis)? {
             crate::analysis::zero::Setup::Product {
                 model,
                 bounded: true,

@@ -60,14 +60,8 @@ pub(crate) fn model<'a>(
     asked: &Asked<'a, '_>,
     exact: bool,
 ) -> Result<(QueryModel<'a>, f64), AnalysisError> {
-    let Asked {
-        program,
-        space,
-        query,
-        target,
-        over,
-        ..
-    } = *asked;
+    let (program, space, query) = (asked.program, asked.space, asked.query);
+    let (target, over) = (asked.target, asked.over);
     if program.model_type != ModelType::Dtmc {
         return Err(unsupported(DTMC_ONLY));
     }

@@ -292,15 +292,7 @@ pub(crate) fn satisfying(
     // Some value is too close to the bound for floats: compared exactly.
     let inexact = {
         let r = resolve_over(&loaded.program, props, prop, OverInitial::Only, &numeric)?;
-        let asked = Asked {
-            program: &loaded.program,
-            space: &loaded.space,
-            query: &r.query,
-            through: r.through.as_ref(),
-            target: &r.target,
-            over: r.over,
-        };
-        asked.inexact()
+        r.asked(loaded).inexact()
     };
     if inexact {
         return Err(AnalysisError::TooClose(format!(

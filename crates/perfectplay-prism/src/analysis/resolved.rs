@@ -33,6 +33,18 @@ pub(crate) struct Resolved<'p> {
 }
 
 impl Resolved<'_> {
+    /// The query as asked of `loaded`'s space, with its formulas and initial states.
+    pub(crate) fn asked<'a, 'q>(&'q self, loaded: &'a Loaded) -> Asked<'a, 'q> {
+        Asked {
+            program: &loaded.program,
+            space: &loaded.space,
+            query: &self.query,
+            through: self.through.as_ref(),
+            target: &self.target,
+            over: self.over,
+        }
+    }
+
     /// The property with `R[ F0 φ ]` rewritten as the `F` query it equals, where it equals
     /// one (see [`zero_as_reach_query`]); any other query as it is.
     pub(crate) fn settle_zero(self, loaded: &Loaded) -> Result<Self, AnalysisError> {

@@ -235,25 +235,23 @@ pub(crate) enum Setup<'a> {
 /// The product of `space` with the reward earned for `R[ F0 φ ]` (`query`, its target
 /// resolved), cut beyond the most any play earns where that is bounded; where it is not, cut
 /// at a first level with `Ū` computed for the bound (see the module's notes).
-pub(crate) fn setup<'a>(
-    program: &'a Program,
-    space: &'a Space,
-    query: &Query,
-    target: &CExpr,
-    over: OverInitial,
-) -> Result<Setup<'a>, AnalysisError> {
+pub(crate) fn setup<'a>(asked: &Asked<'a, '_>) -> Result<Setup<'a>, AnalysisError> {
+    let Asked {
+        program,
+        space,
+        query,
+        target,
+        over,
+        ..
+    } = *asked;
     let Basis {
         goal,
         players,
         coalition,
         ..
     } = Asked {
-        program,
-        space,
-        query,
         through: None,
-        target,
-        over,
+        ..*asked
     }
     .basis()?;
     let Measure::Reward(r) = &query.what else {
@@ -397,15 +395,7 @@ fn keep_finite(initial: &mut Vec<u32>, over: OverInitial, infinite: &[bool]) -> 
 /// Answers `R[ F0 φ ]` (`query`, its target resolved) on `space`: exactly where the reward
 /// earned is bounded (in rationals with `exact`), else as a certified interval in floats.
 pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError> {
-    let Asked {
-        program,
-        space,
-        query,
-        target,
-        over,
-        ..
-    } = *asked;
-    let (mut model, bounded) = match setup(program, space, query, target, over)? {
+    let (mut model, bounded) = match setup(asked)? {
         Setup::Infinite => return Ok(Answer::infinite()),
         Setup::Product { model, bounded } => (*model, bounded),
     };
@@ -435,7 +425,7 @@ pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError
     }
     if exact {
         if model.dtmc {
-            return chain_answer(&model, query, target, over);
+            return chain_answer(&model, asked.query, asked.target, asked.over);
         }
         return Err(unsupported(UNBOUNDED));
     }
