@@ -75,13 +75,31 @@ pub(crate) fn check(
         ));
     }
     let set = states_of(loaded, props, prop, states.as_deref())?;
+    let f = Filtered {
+        loaded,
+        props,
+        prop,
+        op: *op,
+        inner,
+        set: &set,
+    };
     match &inner.kind {
-        ExprKind::Query(_) => of_query(loaded, props, prop, *op, inner, &set, exact),
-        _ if crate::analysis::compound::has_query(inner) => {
-            of_compound(loaded, props, prop, *op, inner, &set, exact, nested)
-        }
-        _ => of_expression(loaded, props, prop, *op, inner, &set),
+        ExprKind::Query(_) => of_query(f, exact),
+        _ if crate::analysis::compound::has_query(inner) => of_compound(f, exact, nested),
+        _ => of_expression(f),
     }
+}
+
+/// A filter asked of a built model: the property it belongs to, its operation, what it
+/// filters, and the states it takes, in PRISM's order.
+#[derive(Clone, Copy)]
+struct Filtered<'a> {
+    loaded: &'a Loaded,
+    props: &'a Props,
+    prop: &'a Prop,
+    op: FilterOp,
+    inner: &'a Expr,
+    set: &'a [u32],
 }
 
 /// The reachable states where `states` holds (every one where it is left out), in PRISM's
@@ -129,23 +147,16 @@ impl Item {
 }
 
 /// A filter of an expression over the state, evaluated in each state of `set`.
-fn of_expression(
-    loaded: &Loaded,
-    props: &Props,
-    prop: &Prop,
-    op: FilterOp,
-    inner: &Expr,
-    set: &[u32],
-) -> Result<Answer, AnalysisError> {
-    let (program, space) = (&loaded.program, &loaded.space);
-    let c = program.resolve_over_states(&prop.file, &prop.src, inner, &props.scope)?;
+fn of_expression(f: Filtered<'_>) -> Result<Answer, AnalysisError> {
+    let (program, space) = (&f.loaded.program, &f.loaded.space);
+    let c = program.resolve_over_states(&f.prop.file, &f.prop.src, f.inner, &f.props.scope)?;
     let mut vals = Vec::new();
-    let mut items = Vec::with_capacity(set.len());
-    for &s in set {
+    let mut items = Vec::with_capacity(f.set.len());
+    for &s in f.set {
         space.unpack(program, s, &mut vals);
         let v = c
             .eval(&vals)
-            .map_err(|e| part_in_state(inner, space.show(program, s), e))?;
+            .map_err(|e| part_in_state(f.inner, space.show(program, s), e))?;
         items.push(match v {
             Value::Bool(b) => Item::Bool(b),
             // ±∞ (`x/0`).
@@ -153,7 +164,7 @@ fn of_expression(
             number => Item::exact(number.rational().expect("a finite number")),
         });
     }
-    aggregate(op, inner, &names(loaded, set), &items, 0.0)
+    aggregate(f.op, f.inner, &names(f.loaded, f.set), &items, 0.0)
 }
 
 /// Whether filter `op` takes true or false (`forall`, `exists`, `count`), a number (`max`,
@@ -353,29 +364,19 @@ pub(crate) fn aggregate(
 /// each query's value in every state, solved once, and the expression evaluated in each state
 /// of `set` over them and the state's variables, as arithmetic over queries is at the start
 /// (exactly where every part is, the error bounds carried through otherwise).
-#[allow(clippy::too_many_arguments)]
-fn of_compound(
-    loaded: &Loaded,
-    props: &Props,
-    prop: &Prop,
-    op: FilterOp,
-    inner: &Expr,
-    set: &[u32],
-    exact: bool,
-    nested: Nested<'_>,
-) -> Result<Answer, AnalysisError> {
+fn of_compound(f: Filtered<'_>, exact: bool, nested: Nested<'_>) -> Result<Answer, AnalysisError> {
     type Values = (Vec<crate::analysis::nested::StateValue>, f64);
-    let (program, space) = (&loaded.program, &loaded.space);
+    let (program, space) = (&f.loaded.program, &f.loaded.space);
     // Each query's values (by its text and whether exact), and each filter's answer.
     let mut values: HashMap<(String, bool), Values> = HashMap::new();
     let mut filters: HashMap<(String, bool), Answer> = HashMap::new();
-    let mut items = Vec::with_capacity(set.len());
+    let mut items = Vec::with_capacity(f.set.len());
     let mut error = 0.0f64;
     let mut vals = Vec::new();
-    for &s in set {
+    for &s in f.set {
         space.unpack(program, s, &mut vals);
         let constant = |e: &Expr| -> Result<(Value, bool), AnalysisError> {
-            let c = program.resolve_over_states(&prop.file, &prop.src, e, &props.scope)?;
+            let c = program.resolve_over_states(&f.prop.file, &f.prop.src, e, &f.props.scope)?;
             let v = c
                 .eval(&vals)
                 .map_err(|error| part_in_state(e, space.show(program, s), error))?;
@@ -392,7 +393,7 @@ fn of_compound(
                 return Ok(filters[&key].clone());
             };
             if !values.contains_key(&key) {
-                let v = crate::analysis::nested::values(loaded, props, prop, q, exact)?;
+                let v = crate::analysis::nested::values(f.loaded, f.props, f.prop, q, exact)?;
                 values.insert(key.clone(), v);
             }
             let (per_state, error) = &values[&key];
@@ -408,7 +409,7 @@ fn of_compound(
             })
         };
         let a = crate::analysis::compound::evaluate(
-            inner,
+            f.inner,
             &mut crate::analysis::compound::Env {
                 query: &mut query,
                 constant: &constant,
@@ -424,59 +425,51 @@ fn of_compound(
             ),
         });
     }
-    aggregate(op, inner, &names(loaded, set), &items, error)
+    aggregate(f.op, f.inner, &names(f.loaded, f.set), &items, error)
 }
 
 /// A filter of a query. `max`, `min`, `avg` and `sum` of a number, and `first` and `state`,
 /// are answered with the states of `set` as initial states (one solve whose start aggregates
 /// over them, exactly where asked); every other operation takes the query's value in each
 /// state (a query with a bound, and CTL's `E` and `A`, whether it holds there).
-fn of_query(
-    loaded: &Loaded,
-    props: &Props,
-    prop: &Prop,
-    op: FilterOp,
-    inner: &Expr,
-    set: &[u32],
-    exact: bool,
-) -> Result<Answer, AnalysisError> {
-    let ExprKind::Query(query) = &inner.kind else {
+fn of_query(f: Filtered<'_>, exact: bool) -> Result<Answer, AnalysisError> {
+    let ExprKind::Query(query) = &f.inner.kind else {
         unreachable!("a query")
     };
     let boolean = crate::analysis::nested::is_state_formula(query);
     // The query from the states `from`, aggregated as `over` says.
     let answer = |from: Vec<u32>, over: OverInitial| -> Result<Answer, AnalysisError> {
-        let mut space = loaded.space.clone();
+        let mut space = f.loaded.space.clone();
         space.initial = from;
         let at = Loaded {
-            program: loaded.program.clone(),
+            program: f.loaded.program.clone(),
             space,
-            build_seconds: loaded.build_seconds,
+            build_seconds: f.loaded.build_seconds,
             decided: Vec::new(),
         };
-        let r = resolve_over(&at.program, props, prop, over, query)?;
+        let r = resolve_over(&at.program, f.props, f.prop, over, query)?;
         let complement = r.complement;
-        let a = answer_resolved(&at, props, prop, r.settle_zero(&at)?, exact)?;
+        let a = answer_resolved(&at, f.props, f.prop, r.settle_zero(&at)?, exact)?;
         Ok(if complement { complemented(a) } else { a })
     };
-    match op {
+    match f.op {
         FilterOp::Max | FilterOp::Min | FilterOp::Avg | FilterOp::Sum if !boolean => {
-            if set.is_empty() {
-                return Err(empty(op));
+            if f.set.is_empty() {
+                return Err(empty(f.op));
             }
-            let over = match op {
+            let over = match f.op {
                 FilterOp::Max => OverInitial::Max,
                 FilterOp::Min => OverInitial::Min,
                 _ => OverInitial::Avg,
             };
-            let a = answer(set.to_vec(), over)?;
-            if op != FilterOp::Sum {
+            let a = answer(f.set.to_vec(), over)?;
+            if f.op != FilterOp::Sum {
                 return Ok(a);
             }
-            let n = set.len() as f64;
+            let n = f.set.len() as f64;
             let exact = a.exact.as_deref().and_then(|q| {
                 let q = Rational::from_str(q).ok()?;
-                Some((q * Rational::from(set.len())).to_string())
+                Some((q * Rational::from(f.set.len())).to_string())
             });
             // The product's own rounding (none where it is exact, as the sum of whole
             // values is), on top of the mean's bound times the count.
@@ -497,8 +490,8 @@ fn of_query(
             })
         }
         FilterOp::First | FilterOp::State if !boolean => {
-            let i = single(op, set.len(), &names(loaded, set))?;
-            answer(vec![set[i]], OverInitial::Only)
+            let i = single(f.op, f.set.len(), &names(f.loaded, f.set))?;
+            answer(vec![f.set[i]], OverInitial::Only)
         }
         FilterOp::Max
         | FilterOp::Min
@@ -509,24 +502,29 @@ fn of_query(
         | FilterOp::Argmax
             if boolean =>
         {
-            Err(wrong_kind(op, inner, true))
+            Err(wrong_kind(f.op, f.inner, true))
         }
         _ if boolean => {
-            let holds = crate::analysis::nested::satisfying(loaded, props, prop, query)?;
-            let items: Vec<Item> = set.iter().map(|&s| Item::Bool(holds[s as usize])).collect();
-            aggregate(op, inner, &names(loaded, set), &items, 0.0)
+            let holds = crate::analysis::nested::satisfying(f.loaded, f.props, f.prop, query)?;
+            let items: Vec<Item> = f
+                .set
+                .iter()
+                .map(|&s| Item::Bool(holds[s as usize]))
+                .collect();
+            aggregate(f.op, f.inner, &names(f.loaded, f.set), &items, 0.0)
         }
         _ => {
             let (values, error) =
-                crate::analysis::nested::values(loaded, props, prop, query, exact)?;
-            let items: Vec<Item> = set
+                crate::analysis::nested::values(f.loaded, f.props, f.prop, query, exact)?;
+            let items: Vec<Item> = f
+                .set
                 .iter()
                 .map(|&s| {
                     let v = &values[s as usize];
                     Item::Num(v.value, v.exact.clone())
                 })
                 .collect();
-            aggregate(op, inner, &names(loaded, set), &items, error)
+            aggregate(f.op, f.inner, &names(f.loaded, f.set), &items, error)
         }
     }
 }

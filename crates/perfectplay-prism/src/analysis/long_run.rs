@@ -19,13 +19,13 @@
 //! Then `R` and `L` carry those bounds, and `g`'s (the division's rounding included) is
 //! added to the answer's: the value is a weighted average of the `g`s.
 
-use perfectplay::{Bounded, Exact, Number, Player, Rat};
+use perfectplay::{Bounded, Exact, Number, Rat};
 
 use crate::analysis::answers::Answer;
 use crate::analysis::check::{solve_start, Asked, OverInitial, Solve};
 use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::graph::sccs;
-use crate::analysis::query::{total_model, values_in, QueryModel};
+use crate::analysis::query::{total_model, values_in, QueryModel, Total};
 use crate::build::Space;
 use crate::program::eval::CExpr;
 use crate::program::Program;
@@ -88,18 +88,8 @@ pub(crate) fn model<'a>(
     let fixed = (bottom.of.iter())
         .map(|&b| (b != NONE).then(|| g[b as usize]))
         .collect();
-    let choices = space.choices.len();
-    let mut model = total_model(
-        space,
-        program,
-        fixed,
-        vec![true; choices],
-        vec![Rat::ZERO; choices],
-        vec![Player::Max],
-        true,
-        over,
-        None,
-    );
+    let nothing = vec![Rat::ZERO; space.choices.len()];
+    let mut model = total_model(space, program, Total::of_chain(space, fixed, nothing), over);
     model.total = "long-run average of the bottom component reached";
     Ok((model, error))
 }
@@ -210,17 +200,8 @@ fn exact_totals(
     let fixed: Vec<Option<Rat>> = (0..n).map(|s| (!region[s]).then_some(Rat::ZERO)).collect();
     let choices = space.choices.len();
     let totals = |per_step: Vec<Rat>| {
-        let mut m = total_model(
-            space,
-            program,
-            fixed.clone(),
-            vec![true; choices],
-            per_step,
-            vec![Player::Max],
-            true,
-            OverInitial::Min,
-            None,
-        );
+        let total = Total::of_chain(space, fixed.clone(), per_step);
+        let mut m = total_model(space, program, total, OverInitial::Min);
         Ok::<_, AnalysisError>(values_in::<Exact>(&mut m, &region)?.0)
     };
     Ok((totals(reward.to_vec())?, totals(vec![Rat::ONE; choices])?))

@@ -466,21 +466,53 @@ pub(crate) fn expand_choices<S>(
     }
 }
 
-/// The total reward of `reward` (per choice) on `space` until a state of known value
-/// (`fixed`: the value the play ends with there), as a query's model over the virtual start
-/// (the initial states as `over` takes them), the choices `usable`.
-#[allow(clippy::too_many_arguments)]
+/// A total reward over a space (see [`total_model`]): what each choice earns until a state
+/// of known value, and who may take which choice.
+pub(crate) struct Total {
+    /// Per state, the value the play ends with there, if it ends there.
+    pub fixed: Vec<Option<Rat>>,
+    /// Per choice, whether it may be taken.
+    pub usable: Vec<bool>,
+    /// Per choice, what it earns.
+    pub reward: Vec<Rat>,
+    /// Who decides in each state (one entry where it is the same everywhere).
+    pub player: Vec<Player>,
+    /// Whether the space is a chain (its choices taken uniformly at random).
+    pub dtmc: bool,
+    /// In an smg, the coalition's player and the coalition as written.
+    pub coalition: Option<(Player, String)>,
+}
+
+impl Total {
+    /// The total of a chain on `space`: `reward` per choice until the states of `fixed`.
+    pub(crate) fn of_chain(space: &Space, fixed: Vec<Option<Rat>>, reward: Vec<Rat>) -> Total {
+        Total {
+            fixed,
+            usable: vec![true; space.choices.len()],
+            reward,
+            player: vec![Player::Max],
+            dtmc: true,
+            coalition: None,
+        }
+    }
+}
+
+/// The `total` reward on `space` until a state of known value, as a query's model over the
+/// virtual start (the initial states as `over` takes them).
 pub(crate) fn total_model<'a>(
     space: &'a Space,
     program: &'a Program,
-    fixed: Vec<Option<Rat>>,
-    usable: Vec<bool>,
-    reward: Vec<Rat>,
-    player: Vec<Player>,
-    dtmc: bool,
+    total: Total,
     over: OverInitial,
-    coalition: Option<(Player, String)>,
 ) -> crate::analysis::query::QueryModel<'a> {
+    let Total {
+        fixed,
+        usable,
+        reward,
+        player,
+        dtmc,
+        coalition,
+    } = total;
     QueryModel {
         space,
         program,

@@ -38,7 +38,7 @@ use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats}
 use crate::analysis::answers::Answer;
 use crate::analysis::check::{Asked, Basis, Known, OverInitial, Prepared};
 use crate::analysis::graph::{reach, sccs, Predecessors, Side};
-use crate::analysis::query::{total_model, values_in};
+use crate::analysis::query::{total_model, values_in, Total};
 use crate::build::Space;
 use crate::program::eval::CExpr;
 use crate::program::Program;
@@ -492,19 +492,8 @@ fn chain_answer(
             weighted[c] = Rat::from_rational(after.mul(&Exact::from_rat(earn[c])).0);
         }
     }
-    let usable = vec![true; space.choices.len()];
-    let players = vec![Player::Max];
-    let chain = total_model(
-        space,
-        program,
-        zero_at(&stop),
-        usable,
-        weighted,
-        players,
-        true,
-        over,
-        None,
-    );
+    let total = Total::of_chain(space, zero_at(&stop), weighted);
+    let chain = total_model(space, program, total, over);
     let solution = Solver::new(&chain)
         .solve::<Exact>()
         .map_err(AnalysisError::Solve)?;
@@ -770,17 +759,15 @@ fn game_bounds(
     let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
     let earn = crate::analysis::rewards::choice_rewards(program, space, structure, stop)?;
     let (players, coalition) = (model.players.clone(), model.coalition.clone());
-    let mut w_model = total_model(
-        space,
-        program,
-        zero_at(stop),
+    let total = Total {
+        fixed: zero_at(stop),
         usable,
-        earn,
-        players,
-        false,
-        OverInitial::Max,
+        reward: earn,
+        player: players,
+        dtmc: false,
         coalition,
-    );
+    };
+    let mut w_model = total_model(space, program, total, OverInitial::Max);
     let restricted = crate::analysis::total::solve::<f64>(&mut w_model)?.values;
     let gaps = (0..n).any(|s| region[s] && restricted[s].is_none());
     let free = if gaps {
