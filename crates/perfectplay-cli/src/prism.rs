@@ -119,7 +119,8 @@ pub fn print_answer(label: &str, a: &Answer) {
             state_value_text(max)
         ),
         Some(Listed::Printed(states)) => {
-            outln!("{label}: {} states", states.len());
+            let n = states.len();
+            outln!("{label}: {n} state{}", if n == 1 { "" } else { "s" });
             for v in states {
                 outln!("  {}: {}", v.state, state_value_text(v));
             }
