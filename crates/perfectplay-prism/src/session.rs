@@ -12,8 +12,8 @@ pub use across::{
 pub use crate::analysis::across_answer::{AcrossAnswer, AcrossReading, Bounds};
 use crate::analysis::answer::{answer_resolved, complemented};
 use crate::analysis::answers::Answer;
-use crate::analysis::check::Prepared;
 use crate::analysis::nested::{is_ctl, is_state_formula};
+use crate::analysis::prepared::Prepared;
 use crate::analysis::query::QueryModel;
 use crate::analysis::resolved::{resolve_prop, Resolved};
 use crate::build::{build_until, Loaded};

@@ -439,11 +439,11 @@ pub(crate) fn lower_model<'a>(
     let kind = crate::analysis::check::model_type(program, query);
     let inexact = asked.inexact_of(query);
     let (space, over) = (asked.space, asked.over);
-    let tail = match crate::analysis::check::prepare_basis(
+    let tail = match crate::analysis::prepared::prepare_basis(
         program, space, query, basis, kind, over, inexact,
     )? {
-        crate::analysis::check::Prepared::Model(tail) => *tail,
-        crate::analysis::check::Prepared::Infinite => unreachable!("a probability is finite"),
+        crate::analysis::prepared::Prepared::Model(tail) => *tail,
+        crate::analysis::prepared::Prepared::Infinite => unreachable!("a probability is finite"),
     };
     Ok(LowerModel {
         tail,

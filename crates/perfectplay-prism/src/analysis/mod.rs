@@ -25,6 +25,7 @@ pub(crate) mod lump;
 pub(crate) mod methods;
 pub(crate) mod nested;
 pub(crate) mod players;
+pub(crate) mod prepared;
 pub mod query;
 pub(crate) mod resolved;
 pub(crate) mod reward_bounded;

@@ -13,8 +13,9 @@ use malachite_q::Rational;
 use perfectplay::{Exact, Model, Solver};
 
 use crate::analysis::answer::{bound_value, numeric_query};
-use crate::analysis::check::{Asked, OverInitial, Prepared};
+use crate::analysis::check::{Asked, OverInitial};
 use crate::analysis::ctl::{Graph, Interval, Quantifier};
+use crate::analysis::prepared::Prepared;
 use crate::analysis::resolved::{interval, resolve_over};
 use crate::build::Loaded;
 use crate::program::eval::{CExpr, StateSet};

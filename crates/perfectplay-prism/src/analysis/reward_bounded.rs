@@ -11,8 +11,9 @@
 use crate::analysis::answers::Answer;
 use crate::analysis::backups::{Backups, Bounded};
 use crate::analysis::bounded::PRODUCT_STATES;
-use crate::analysis::check::{prepare_basis, solve_start, Asked, Prepared};
+use crate::analysis::check::{solve_start, Asked};
 use crate::analysis::error::{unsupported, AnalysisError};
+use crate::analysis::prepared::{prepare_basis, Prepared};
 use crate::analysis::query::QueryModel;
 use crate::analysis::reward_epochs::Epochs;
 use crate::build::{number_of, Choice, Space};

@@ -36,8 +36,9 @@ use crate::analysis::error::{unsupported, AnalysisError};
 use perfectplay::{Exact, Model, NodeBuilder, Number, Player, Rat, Solver, Stats};
 
 use crate::analysis::answers::Answer;
-use crate::analysis::check::{Asked, Basis, Known, OverInitial, Prepared};
+use crate::analysis::check::{Asked, Basis, OverInitial};
 use crate::analysis::graph::{reach, sccs, Predecessors, Side};
+use crate::analysis::prepared::{Known, Prepared};
 use crate::analysis::query::{total_model, values_in, Total};
 use crate::build::Space;
 use crate::program::eval::CExpr;
@@ -316,7 +317,7 @@ pub(crate) fn setup<'a>(asked: &Asked<'a, '_>) -> Result<Setup<'a>, AnalysisErro
     let stop: Vec<bool> = (0..n).map(|s| !open[s]).collect();
     let earn = crate::analysis::rewards::choice_rewards(program, space, structure, &stop)?;
     let mut fixed = vec![Known::Open; n];
-    let finite = crate::analysis::check::cumulative_finite(
+    let finite = crate::analysis::prepared::cumulative_finite(
         space, &pred, &stop, &earn, dtmc, true, &mut fixed,
     )?;
     let every_max = dtmc || model.players.iter().all(|&p| p == Player::Max);
@@ -672,7 +673,7 @@ fn most_to_earn(
     };
     // `Min` over the initial states: the start is +∞ only where every one is, and the solve
     // below starts from the region instead.
-    let prepared = crate::analysis::check::prepare_basis(
+    let prepared = crate::analysis::prepared::prepare_basis(
         program,
         space,
         &total,

@@ -16,7 +16,7 @@ use perfectplay::Rat;
 /// The fewest states of a wave worth a thread of their own.
 pub(super) const PER_THREAD: usize = 1 << 10;
 
-/// What the loop of [`build_packed`] compiled, shared by the threads that expand states.
+/// What the loop of `build_packed` compiled, shared by the threads that expand states.
 pub(crate) struct Ctx<'a, K> {
     /// The program, borrowed by a build, owned by a model that expands states when asked
     /// ([`crate::build::lazy`]).

@@ -1,5 +1,5 @@
 //! The text of models and properties: tokens ([`lexer`]), the recursive-descent parser
-//! ([`parser`]) to the syntax tree ([`ast`]), which prints back as PRISM text ([`print`]), and
+//! ([`parser`]) to the syntax tree ([`ast`]), which prints back as PRISM text ([`mod@print`]), and
 //! diagnostics with their place ([`diagnostic`]). Nothing here knows a model's meaning.
 
 pub mod ast;
