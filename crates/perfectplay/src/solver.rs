@@ -173,8 +173,8 @@ impl<'a, M: Model> Solver<'a, M> {
         self
     }
 
-    /// Explores and solves, computing in `N` (`f64` or [`Exact`](crate::Exact)). A float
-    /// solve computes in [`Bounded`](crate::Bounded) floats (`N`'s [`Number::Work`]) and
+    /// Explores and solves, computing in `N` (`f64` or [`Exact`]). A float
+    /// solve computes in [`Bounded`] floats (`N`'s [`Number::Work`]) and
     /// reports in [`Stats::error_bound`] a bound on the error of every value, rounding
     /// included.
     pub fn solve<N: Number>(mut self) -> Result<Solution<M::State, N>, SolveError> {
@@ -336,7 +336,7 @@ where
     /// are too close to tell apart are compared exactly (modulo every prime). The answer is
     /// exact; it could be wrong only if a wrong fraction agreed with a whole batch of 16 fresh
     /// random primes, a chance below `10^-55`. When the method does not apply (cycles,
-    /// near moves that differ), this solves in [`Exact`](crate::Exact) rationals instead, which
+    /// near moves that differ), this solves in [`Exact`] rationals instead, which
     /// gives the same value more slowly. Either way the stats describe the whole computation.
     ///
     /// ```

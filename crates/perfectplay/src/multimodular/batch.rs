@@ -135,7 +135,7 @@ const GATHER: usize = 32;
 pub(super) struct Scratch {
     /// The value of every slot.
     vals: Vec<Row>,
-    /// A block's constants, and its coefficients (see [`Block::replay`]).
+    /// A block's constants, and its coefficients (see [`super::tape::Block::replay`]).
     consts: Vec<Row>,
     slots: Vec<Row>,
     /// The targets' values of a group of edges.

@@ -7,11 +7,11 @@ use crate::{Number, Rat};
 
 /// The sweep's own [`NodeBuilder`]: backs a state up from its successors' values as the
 /// model describes it, storing no branch, by the same operations in the same order as
-/// [`back_up_by`] (so the value is the same, bit for bit).
+/// [`crate::backup::back_up_by`] (so the value is the same, bit for bit).
 ///
 /// Anything out of the ordinary (a node the quick check of [`Shape`] does not show valid, a
 /// successor without a number or not solved yet) makes it give up, and the state is solved
-/// again from a recorded [`Node`], which names the fault; so does a parallel sweep that
+/// again from a recorded [`crate::model::Node`], which names the fault; so does a parallel sweep that
 /// stopped while it waited.
 pub(super) struct Backup<'a, M: Model, N, V, const INNER: bool> {
     model: &'a M,

@@ -19,7 +19,7 @@
 //!
 //! The module is split by concern: this file drives the one-thread sweep and solves one state
 //! at a time (`Scratch`), `values` is where values are kept (a whole table or a window's
-//! ring), `builder` is the [`NodeBuilder`] that backs a state up as the model describes it,
+//! ring), `builder` is the [`crate::model::NodeBuilder`] that backs a state up as the model describes it,
 //! and `parallel` is the lock-free schedule of several threads.
 
 use std::time::Instant;

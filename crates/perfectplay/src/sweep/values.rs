@@ -65,7 +65,7 @@ impl<N: Number> Values<N> for Table<N> {
     }
 }
 
-/// The values of a sweep with a window ([`Model::sweep_window`]): the value of number `x`
+/// The values of a sweep with a window ([`crate::Model::sweep_window`]): the value of number `x`
 /// sits in slot `x % len` (`len` a power of two), tagged `x + 1`, until a later number takes
 /// the slot. The numbers must increase, so a tag identifies its value for good.
 pub(super) struct Ring<N> {

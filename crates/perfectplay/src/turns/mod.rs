@@ -293,7 +293,9 @@ where
     })
 }
 
-/// [`parallel`] with a scratch per thread, made by `scratch`.
+/// `f` of every index below `n` on up to `threads` threads (the calling thread among them),
+/// each thread with a scratch of its own made by `scratch`; the results in the order of the
+/// indices.
 fn parallel_with<T: Send, W>(
     n: usize,
     threads: usize,
