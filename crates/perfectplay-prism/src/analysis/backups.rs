@@ -404,7 +404,7 @@ impl<'a> Backups<'a> {
                 exact = exact
                     && p_exact
                     && p.mul_add(tv, -term) == 0.0
-                    && two_sum_error(v, term) == 0.0;
+                    && Interval::sum_is_exact(v, term);
                 if !exact {
                     return false;
                 }
@@ -444,7 +444,7 @@ impl<'a> Backups<'a> {
             let (mut v, mut e, mut leaving, mut back) = (0.0, 0.0, 0.0, false);
             let mut sum_exact = true;
             for (cv, ce, cl) in choices.clone().map(sums) {
-                sum_exact &= two_sum_error(v, cv) == 0.0;
+                sum_exact &= Interval::sum_is_exact(v, cv);
                 (v, e) = (v + cv, e + ce);
                 leaving += cl.unwrap_or(1.0);
                 back |= cl.is_some();
@@ -703,11 +703,4 @@ fn converted(r: Rat) -> (f64, bool) {
 fn few_digits(x: f64) -> bool {
     let scaled = x * 1024.0;
     scaled == scaled.trunc()
-}
-
-/// The rounding error of the float sum `a + b` (TwoSum; zero where the sum is exact).
-fn two_sum_error(a: f64, b: f64) -> f64 {
-    let s = a + b;
-    let bb = s - a;
-    (a - (s - bb)) + (b - bb)
 }

@@ -64,6 +64,11 @@ impl Bounded {
         }
     }
 
+    /// Whether the float sum `a + b` is exact: no rounding at all (TwoSum's error is zero).
+    pub fn sum_is_exact(a: f64, b: f64) -> bool {
+        two_sum_error(a, b, a + b) == 0.0
+    }
+
     /// The bound that a radius computed in round-to-nearest stands for. A radius is made of
     /// nonnegative terms by additions and multiplications, each rounding it down by at most
     /// a factor `1 - u` (below the normal range, by at most half the least subnormal): after
