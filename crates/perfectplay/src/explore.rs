@@ -643,14 +643,23 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         let plain = |e: &[Edge<N>]| e.len() == 1 && e[0].prob == N::one();
         let mut first = Vec::with_capacity(n);
         let mut count = 0;
+        // The local edges, counted first so that a large component's are allocated once: a
+        // chance node's own, a decision's one per move, and a random move's outcomes.
+        let mut edge_count = 0;
         for (i, m) in members.iter().enumerate() {
             first.push(count as u32);
             count += 1;
-            if m.kind != Kind::Chance {
-                let edges = edges_of(i);
-                count += move_ranges(edges)
-                    .filter(|r| !plain(&edges[r.clone()]))
-                    .count();
+            let edges = edges_of(i);
+            if m.kind == Kind::Chance {
+                edge_count += edges.len();
+                continue;
+            }
+            for r in move_ranges(edges) {
+                edge_count += 1;
+                if !plain(&edges[r.clone()]) {
+                    count += 1;
+                    edge_count += r.len();
+                }
             }
         }
         let local = |e: &Edge<N>| {
@@ -672,7 +681,7 @@ impl<'a, M: Model, N: Number, O: Observer> Engine<'a, M, N, O> {
         let mut comp = Component {
             kind: Vec::with_capacity(count),
             start: Vec::with_capacity(count + 1),
-            edges: Vec::new(),
+            edges: Vec::with_capacity(edge_count),
             forced: Vec::new(),
         };
         // Errors name a state: a random move's node is named by its decision.

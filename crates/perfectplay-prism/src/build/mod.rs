@@ -135,6 +135,16 @@ pub struct Space {
 }
 
 impl Space {
+    /// Gives back the room its tables reserved as they grew (up to half of each): the space
+    /// lives through every analysis after it.
+    fn shrink_to_fit(&mut self) {
+        self.states.shrink_to_fit();
+        self.choice_start.shrink_to_fit();
+        self.choices.shrink_to_fit();
+        self.outcomes.shrink_to_fit();
+        self.probabilities.shrink_to_fit();
+    }
+
     /// The number of states.
     pub fn len(&self) -> usize {
         self.states.len()
@@ -322,7 +332,9 @@ fn build_on(
             })
         }
     };
-    build(program, layout, max_states, stop, progress, threads)
+    let mut space = build(program, layout, max_states, stop, progress, threads)?;
+    space.shrink_to_fit();
+    Ok(space)
 }
 
 /// [`build_until`] with states packed as `K`s by `layout`.

@@ -273,6 +273,11 @@ impl Packed {
         self.words.extend_from_slice(words);
     }
 
+    /// Gives back the room reserved beyond the states added.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.words.shrink_to_fit();
+    }
+
     /// The words per state.
     pub(crate) fn stride(&self) -> usize {
         self.stride
