@@ -165,6 +165,22 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
         "p:1:9: temporal operators inside a path (LTL, such as F G φ or (a U b) U c) are not \
          supported: a P query takes one of F, G, X, U, W or R"
     );
+    // Paths joined by a connective are LTL, refused by name wherever a path stands.
+    for (text, at) in [
+        ("Pmax=? [ (F x>1) & true ]", 18),
+        ("P=? [ (G x=0) | (F G x=1) ]", 15),
+        ("E [ (F x=1) => (F x=0) ]", 13),
+        ("filter(forall, A [ (X x=1) <=> (X x=0) ], x=0)", 28),
+    ] {
+        assert_eq!(
+            kept_aside(text).headline(),
+            format!(
+                "p:1:{at}: boolean combinations of path formulas (LTL, such as (F a) & (G b)) \
+                 are not supported: a query takes one path formula"
+            ),
+            "{text}"
+        );
+    }
     let e = kept_aside("P=? [ a U b U c ]");
     assert!(
         e.headline().starts_with("p:1:13: temporal operators"),

@@ -11,6 +11,10 @@ use crate::syntax::lexer::Tok;
 /// parentheses and negations: as many as an expression may nest.
 const MAX_PREFIX: usize = super::MAX_DEPTH;
 
+/// Why a boolean combination of path formulas is refused.
+const COMBINED_PATHS: &str = "boolean combinations of path formulas (LTL, such as \
+     (F a) & (G b)) are not supported: a query takes one path formula";
+
 /// `query`'s path negated, as the query of the path itself: `P⋈b [ ¬φ ]` is `P⋈' 1−b [ φ ]`
 /// with the comparison turned and min and max swapped (each scheduler's probability of `¬φ`
 /// is one minus its probability of `φ`), `P=? [ ¬φ ]` is `1 − P=? [ φ ]`, and `E [ ¬φ ]` is
@@ -33,7 +37,12 @@ fn negate(
     let one = || expr(ExprKind::Int("1".into()));
     let one_minus = |e: Expr| expr(ExprKind::Binary(BinOp::Sub, Box::new(one()), Box::new(e)));
     Ok(match what {
-        Measure::Reward(_) => return Err("a reward query's path cannot be negated"),
+        Measure::Reward(_) => {
+            return Err(
+                "a reward query's path cannot be negated (PRISM reads it as a co-safe \
+                 LTL reward, which is not supported)",
+            )
+        }
         Measure::LongRun => return Err("the S operator takes a state formula, not a path"),
         Measure::Exists => not(query(Measure::Forall, opt, bound, path)),
         Measure::Forall => not(query(Measure::Exists, opt, bound, path)),
@@ -333,21 +342,23 @@ impl Parser<'_> {
                 return Ok((path, negated));
             }
             if unclosed.is_none() {
-                unclosed = Some(self.error(
-                    self.peek().span,
-                    format!(
-                        "expected ')' or the end of the path, found {}",
-                        self.found()
-                    ),
-                ));
+                // A path followed by a connective is a boolean combination of paths: LTL.
+                let connective = ["&", "|", "=>", "<=>"].iter().any(|c| self.is_punct(c));
+                unclosed = Some(if closed && connective {
+                    (self.unsupported(self.peek().span, COMBINED_PATHS), true)
+                } else {
+                    let found = self.found();
+                    let message = format!("expected ')' or the end of the path, found {found}");
+                    (self.error(self.peek().span, message), false)
+                });
             }
         }
         (self.pos, self.depth) = (from, depth);
         self.hit_unsupported.set(unsupported);
         match (self.path(), unclosed) {
             (Ok(path), _) => Ok((path, false)),
-            (Err(_), Some(error)) => {
-                self.hit_unsupported.set(unsupported);
+            (Err(_), Some((error, refused))) => {
+                self.hit_unsupported.set(unsupported || refused);
                 Err(error)
             }
             (Err(error), None) => Err(error),
