@@ -1,6 +1,6 @@
 //! Printing the syntax tree back as PRISM text that parses to the same tree (the parser's best
 //! test: `parse(print(parse(text))) == parse(text)`). Expressions are printed with the
-//! parentheses their operators need, no more.
+//! parentheses their operators need, no more (but for a negated relation, below).
 
 use std::fmt::{self, Display, Formatter};
 
@@ -21,10 +21,13 @@ fn level(e: &Expr) -> u8 {
             BinOp::Mul | BinOp::Div => 8,
         },
         ExprKind::Unary(UnOp::Not, _) => 5,
-        ExprKind::Unary(UnOp::Neg, _) => 9,
+        ExprKind::Unary(UnOp::Neg, _) => NEGATION,
         _ => 10,
     }
 }
+
+/// How tightly a unary minus binds: tighter than every binary operator.
+const NEGATION: u8 = 9;
 
 /// `e`, in parentheses unless it binds at least as tightly as `min`.
 struct Operand<'a>(&'a Expr, u8);
@@ -58,7 +61,15 @@ impl Display for Expr {
             ExprKind::Int(s) | ExprKind::Real(s) | ExprKind::Name(s) => f.write_str(s),
             ExprKind::Bool(b) => write!(f, "{b}"),
             ExprKind::Label(l) => write!(f, "\"{l}\""),
-            ExprKind::Unary(UnOp::Not, e) => write!(f, "!{}", Operand(e, me)),
+            // A negated relation or arithmetic keeps its parentheses (`!(s = 0)`), which
+            // PRISM does not need but Storm does: it reads `!s = 0` as `(!s) = 0`.
+            ExprKind::Unary(UnOp::Not, e) => {
+                let min = match e.kind {
+                    ExprKind::Unary(UnOp::Not, _) => me,
+                    _ => NEGATION,
+                };
+                write!(f, "!{}", Operand(e, min))
+            }
             // `- -x` and `-(-x)` both parse; a space keeps `--` from reading as one token.
             ExprKind::Unary(UnOp::Neg, e) => write!(f, "-{}", Operand(e, me + 1)),
             ExprKind::Binary(op, l, r) => {

@@ -111,8 +111,8 @@ fn operators_worked_out_by_hand() {
     let Err(e) = analysis_model(&loaded, &props, &props.props[0], false) else {
         panic!("explain of G");
     };
-    // (`!` binds more loosely than `!=` in PRISM: this is `!(x != 3)`.)
-    assert!(e.to_string().contains("(Pmin=? [ F !x != 3 ])"), "{e}");
+    // (`!` binds more loosely than `!=` in PRISM; its operand is printed in parentheses.)
+    assert!(e.to_string().contains("(Pmin=? [ F !(x != 3) ])"), "{e}");
 }
 
 impl Mdp {
