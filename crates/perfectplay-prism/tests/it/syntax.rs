@@ -104,11 +104,13 @@ fn errors_name_the_line_and_column_and_show_a_caret() {
         e.render(),
         "m.prism:5:1: expected ';', found 'endmodule'\n  |\n5 | endmodule\n  | ^^^^^^^^^"
     );
-    let e = parse_model("m.prism", "ctmc\n").unwrap_err();
-    assert_eq!(
-        e.headline(),
-        "m.prism:1:1: model type 'ctmc' is not supported (dtmc, mdp and smg are)"
-    );
+    for kind in ["ctmc", "pta", "pomdp", "popta", "imdp", "imc", "lts", "csg"] {
+        let e = parse_model("m.prism", &format!("// a model\n{kind}\n")).unwrap_err();
+        assert_eq!(
+            e.headline(),
+            format!("m.prism:2:1: model type '{kind}' is not supported (dtmc, mdp and smg are)")
+        );
+    }
     // A construct PRISM has and this front end does not keeps its property aside, with the
     // error, so that the file's other properties can still be checked.
     let kept_aside = |text: &str| {

@@ -34,7 +34,7 @@ pub fn parse_expr(file: &str, src: &str) -> Result<Expr, Diagnostic> {
 type Result<T, E = Diagnostic> = std::result::Result<T, E>;
 
 /// Names that start a model's top-level declaration.
-const MODEL_TYPES: [(&str, Option<ModelType>); 10] = [
+const MODEL_TYPES: [(&str, Option<ModelType>); 15] = [
     ("dtmc", Some(ModelType::Dtmc)),
     ("probabilistic", Some(ModelType::Dtmc)),
     ("mdp", Some(ModelType::Mdp)),
@@ -45,6 +45,11 @@ const MODEL_TYPES: [(&str, Option<ModelType>); 10] = [
     ("pta", None),
     ("csg", None),
     ("tsg", None),
+    ("pomdp", None),
+    ("popta", None),
+    ("imdp", None),
+    ("imc", None),
+    ("lts", None),
 ];
 
 struct Parser<'a> {
