@@ -12,7 +12,9 @@
 //! greatest ([`Listed`]).
 
 use crate::analysis::error::{part_in_state, AnalysisError};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::str::FromStr;
 
 use malachite_base::num::conversion::traits::RoundingFrom;
@@ -25,6 +27,7 @@ use crate::analysis::answers::{Answer, Listed, StateValueText};
 use crate::analysis::check::{states_where, OverInitial};
 use crate::analysis::resolved::resolve_over;
 use crate::build::Loaded;
+use crate::program::eval::CExpr;
 use crate::program::props::{Prop, Props};
 use crate::program::value::Value;
 use crate::syntax::ast::{Expr, ExprKind, FilterOp};
@@ -373,17 +376,31 @@ fn of_compound(f: Filtered<'_>, exact: bool, nested: Nested<'_>) -> Result<Answe
     let mut items = Vec::with_capacity(f.set.len());
     let mut error = 0.0f64;
     let mut vals = Vec::new();
+    // Each part over the state compiled once, and each query's text made once: the same
+    // parts are met again in every state. (Keyed by the node, which outlives the loop.)
+    let compiled: RefCell<HashMap<*const Expr, Rc<CExpr>>> = RefCell::new(HashMap::new());
+    let mut texts: HashMap<*const Expr, String> = HashMap::new();
     for &s in f.set {
         space.unpack(program, s, &mut vals);
         let constant = |e: &Expr| -> Result<(Value, bool), AnalysisError> {
-            let c = program.resolve_over_states(&f.prop.file, &f.prop.src, e, &f.props.scope)?;
+            let known = compiled.borrow().get(&(e as *const Expr)).cloned();
+            let c = match known {
+                Some(c) => c,
+                None => {
+                    let (file, src, scope) = (&f.prop.file, &f.prop.src, &f.props.scope);
+                    let c = Rc::new(program.resolve_over_states(file, src, e, scope)?);
+                    compiled.borrow_mut().insert(e, c.clone());
+                    c
+                }
+            };
             let v = c
                 .eval(&vals)
                 .map_err(|error| part_in_state(e, space.show(program, s), error))?;
             Ok((v, c.inexact()))
         };
         let mut query = |e: &Expr, exact: bool| -> Result<Answer, AnalysisError> {
-            let key = (e.to_string(), exact);
+            let text = texts.entry(e).or_insert_with(|| e.to_string());
+            let key = (text.clone(), exact);
             let ExprKind::Query(q) = &e.kind else {
                 // A filter inside: the same in every state.
                 if !filters.contains_key(&key) {

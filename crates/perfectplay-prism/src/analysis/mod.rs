@@ -4,7 +4,7 @@
 //! space, [`zero`] and [`total`] for the reward variants of games, [`long_run`] for `S` and
 //! `R[ S ]`), a property resolved
 //! against the model ([`resolved`]), state formulas in
-//! every state ([`nested`]), filters ([`filter`]), arithmetic over queries ([`compound`]), who
+//! every state ([`nested`], with bounds of 0 and 1 from the graph alone: [`qualitative`]), filters ([`filter`]), arithmetic over queries ([`compound`]), who
 //! decides where in a stochastic game ([`players`]), and a P query's game for a solve across
 //! processes ([`across`]) and its answer read from that solve ([`across_answer`]).
 
@@ -26,6 +26,7 @@ pub(crate) mod methods;
 pub(crate) mod nested;
 pub(crate) mod players;
 pub(crate) mod prepared;
+pub(crate) mod qualitative;
 pub mod query;
 pub(crate) mod resolved;
 pub(crate) mod reward_bounded;

@@ -268,6 +268,11 @@ pub(crate) fn satisfying(
         )));
     };
     let b = bound_value(&loaded.program, props, prop, bound)?;
+    if let Some(set) =
+        crate::analysis::qualitative::satisfying(loaded, props, prop, query, *op, &b)?
+    {
+        return Ok(set);
+    }
     let numeric = numeric_query(&loaded.program, query);
     let compare = |v: &Rational| match op {
         BinOp::Gt => *v > b,

@@ -54,6 +54,19 @@ fn nested_formulas_worked_out_by_hand() {
     assert_eq!(exact("P=? [ X R<=2 [ F s>=2 ] ]"), "1/2");
     // Every state reaches 2 or 3 almost surely: the target holds at the start.
     assert_eq!(exact("R=? [ F P>=1 [ F s>=2 ] ]"), "0");
+    // Bounds of 0 and 1 (from the graph): 3 is possible from 0, 1 and 3, sure only in 3;
+    // staying below 3 is sure only in 2.
+    for (prop, want) in [
+        ("filter(count, P>=1 [ F s>=2 ])", "4"),
+        ("filter(count, P>0 [ F s=3 ])", "3"),
+        ("filter(count, P<1 [ F s=3 ])", "3"),
+        ("filter(count, P<=0 [ F s=3 ])", "1"),
+        ("filter(count, P>=1 [ s<2 U s=3 ])", "1"),
+        ("filter(count, P>=1 [ G s<3 ])", "1"),
+        ("filter(count, P>0 [ G s<3 ])", "3"),
+    ] {
+        assert_eq!(exact(prop), want, "{prop}");
+    }
     // CTL.
     for (prop, want) in [
         ("E [ F s=3 ]", "true"),
@@ -317,6 +330,23 @@ proptest! {
             for (prop, want) in cases {
                 prop_assert_eq!(holds(&prop)?, want, "{}\n{}", prop, src);
             }
+        }
+        // Bounds of 0 and 1, decided from the graph alone, against the exact values compared
+        // in each state.
+        for (bounded, value) in [
+            ("P>=1 [ \"psi\" U \"phi\" ]", "Pmin=? [ \"psi\" U \"phi\" ] >= 1"),
+            ("P>0 [ F \"phi\" ]", "Pmin=? [ F \"phi\" ] > 0"),
+            ("P<1 [ G \"phi\" ]", "Pmax=? [ G \"phi\" ] < 1"),
+            ("P>=1 [ G \"psi\" ]", "Pmin=? [ G \"psi\" ] >= 1"),
+            ("P<=0 [ \"psi\" U \"phi\" ]", "Pmax=? [ \"psi\" U \"phi\" ] <= 0"),
+        ] {
+            let count = |prop: &str| -> Result<String, TestCaseError> {
+                let prop = format!("filter(count, {prop})");
+                let a = answer(&src, &prop, true)
+                    .map_err(|e| TestCaseError::fail(format!("{prop}: {e}\n{src}")))?;
+                Ok(a.exact.unwrap_or_default())
+            };
+            prop_assert_eq!(count(bounded)?, count(value)?, "{}\n{}", bounded, src);
         }
         // P>=b/4 [ X φ ] in every state, then the greatest probability of reaching it.
         let next_max: Vec<bool> = (0..n)
