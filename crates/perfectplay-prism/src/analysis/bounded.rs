@@ -576,14 +576,19 @@ pub(crate) fn tail_floats(tail: &mut QueryModel) -> Option<Floats> {
     let solution = solution.ok()?;
     let tail_bound = solution.stats().error_bound;
     let iterated = solution.stats().iterated > 0;
-    let values = (0..n as u32)
-        .map(|s| solution.value(&tail.stands_for(s)).copied())
-        .collect::<Option<Vec<f64>>>()?;
+    // A value the graph analyses fixed (a probability of 0 or 1) is exact: only the solved
+    // ones carry the solve's bound.
+    let (values, errors) = (0..n as u32)
+        .map(|s| match tail.fixed_value(s as usize) {
+            Some(p) => {
+                let x = <perfectplay::Bounded as perfectplay::Number>::from_rat(p);
+                Some((x.value, perfectplay::Bounded::bound(x.radius)))
+            }
+            None => Some((*solution.value(&tail.stands_for(s))?, tail_bound)),
+        })
+        .collect::<Option<(Vec<f64>, Vec<f64>)>>()?;
     drop(solution);
-    let at = Bounded {
-        values,
-        errors: vec![tail_bound; n],
-    };
+    let at = Bounded { values, errors };
     Some(Floats { at, iterated })
 }
 

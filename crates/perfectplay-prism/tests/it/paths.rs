@@ -553,3 +553,30 @@ endmodule
         "{v} ± {bound}"
     );
 }
+
+/// A lower step bound whose unbounded tail the graph analyses decide in part: the states they
+/// fix (probability 0 here, every state in "a" leaves it for good under the minimiser) keep
+/// their exact values through the backups, so the answer is exact in floats and its bound
+/// zero, though the tail's solve rounds elsewhere (the probabilities are not binary
+/// fractions); a value from the solved states keeps a bound.
+#[test]
+fn a_lower_bound_over_states_the_graph_fixes_stays_exact() {
+    let src = "mdp
+module m
+  s : [0..3] init 0;
+  t : [0..2] init 0;
+  [] s<3 -> 0.5:(s'=s+1) + 0.5:(s'=0)&(t'=min(t+1,2));
+  [] s<3 -> 0.3:(s'=3) + 0.7:(s'=s);
+  [] s=3 -> true;
+endmodule
+label \"a\" = s<2;
+";
+    let (value, bound) = answer_with_bound(src, "Pmin=? [ G>=2 \"a\" ]").unwrap();
+    assert_eq!((value, bound), (0.0, 0.0));
+    let (value, bound) = answer_with_bound(src, "Pmax=? [ F>=3 t=2 ]").unwrap();
+    let (exact, ..) = answer(src, "Pmax=? [ F>=3 t=2 ]", true).unwrap();
+    assert!(
+        (value - exact).abs() <= bound && bound > 0.0,
+        "{value} ± {bound} vs {exact}"
+    );
+}
