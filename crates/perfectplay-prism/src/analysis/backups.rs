@@ -364,9 +364,15 @@ impl<'a> Backups<'a> {
         let space = self.space;
         // A choice's value and the mix of its successors' errors, over the outcomes that
         // leave, with their probability (1 where every outcome leaves).
+        // Where every outcome leads to the same value with the same error, the choice is
+        // worth its reward plus that value, within that error: the probabilities sum to one
+        // exactly, though not in floats.
         let sums = |c: usize| {
-            let (mut v, mut e) = (self.reward.get(c).copied().unwrap_or(0.0), 0.0);
+            let r = self.reward.get(c).copied().unwrap_or(0.0);
+            let (mut v, mut e) = (r, 0.0);
             let (mut leaving, mut back) = (0.0, false);
+            let mut same: Option<(f64, f64)> = None;
+            let mut alike = true;
             for &(p, t) in space.outcomes_of(c) {
                 let p = self.probability[p as usize];
                 match successor(c, t as usize) {
@@ -374,11 +380,15 @@ impl<'a> Backups<'a> {
                         v += p * tv;
                         e += p * te;
                         leaving += p;
+                        alike &= *same.get_or_insert((tv, te)) == (tv, te);
                     }
                     None => back = true,
                 }
             }
-            (v, e, back.then_some(leaving))
+            match same {
+                Some((tv, te)) if alike && !back => (r + tv, te, None),
+                _ => (v, e, back.then_some(leaving)),
+            }
         };
         // Whether choice `c`'s value (where every outcome leaves) is computed without
         // rounding: exact numbers, products and sums, as where the successors are worth 0
@@ -388,6 +398,19 @@ impl<'a> Backups<'a> {
                 Some(&r) => (r, self.reward_exact[c]),
                 None => (0.0, true),
             };
+            // One value after every outcome: the choice is worth the reward plus it.
+            let outcomes = space.outcomes_of(c);
+            let first = outcomes
+                .first()
+                .and_then(|&(_, t)| successor(c, t as usize));
+            if let Some((tv, _)) = first {
+                let alike = outcomes.iter().all(|&(_, t)| {
+                    successor(c, t as usize).is_some_and(|(x, _)| x.to_bits() == tv.to_bits())
+                });
+                if alike {
+                    return exact && Interval::sum_is_exact(v, tv);
+                }
+            }
             for &(p, t) in space.outcomes_of(c) {
                 let Some((tv, _)) = successor(c, t as usize) else {
                     return false;

@@ -558,7 +558,8 @@ endmodule
 /// fix (probability 0 here, every state in "a" leaves it for good under the minimiser) keep
 /// their exact values through the backups, so the answer is exact in floats and its bound
 /// zero, though the tail's solve rounds elsewhere (the probabilities are not binary
-/// fractions); a value from the solved states keeps a bound.
+/// fractions); so does a backup whose outcomes are all worth the same; a value from the
+/// solved states keeps a bound.
 #[test]
 fn a_lower_bound_over_states_the_graph_fixes_stays_exact() {
     let src = "mdp
@@ -573,6 +574,10 @@ label \"a\" = s<2;
 ";
     let (value, bound) = answer_with_bound(src, "Pmin=? [ G>=2 \"a\" ]").unwrap();
     assert_eq!((value, bound), (0.0, 0.0));
+    // Every outcome of every choice worth 1 (the target is reached surely, and stays): the
+    // tenths' rounding does not count, as the probabilities sum to one exactly.
+    let (value, bound) = answer_with_bound(src, "Pmin=? [ F>=2 s=3 ]").unwrap();
+    assert_eq!((value, bound), (1.0, 0.0));
     let (value, bound) = answer_with_bound(src, "Pmax=? [ F>=3 t=2 ]").unwrap();
     let (exact, ..) = answer(src, "Pmax=? [ F>=3 t=2 ]", true).unwrap();
     assert!(
