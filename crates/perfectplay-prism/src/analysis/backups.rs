@@ -363,10 +363,10 @@ impl<'a> Backups<'a> {
     ) -> (f64, f64) {
         let space = self.space;
         // A choice's value and the mix of its successors' errors, over the outcomes that
-        // leave, with their probability (1 where every outcome leaves).
-        // Where every outcome leads to the same value with the same error, the choice is
-        // worth its reward plus that value, within that error: the probabilities sum to one
-        // exactly, though not in floats.
+        // leave, with their probability (1 where every outcome leaves). Where every outcome
+        // leads to the same value with the same error, the choice is worth its reward plus
+        // that value, within that error: its probabilities sum to one exactly, though their
+        // floats may not.
         let sums = |c: usize| {
             let r = self.reward.get(c).copied().unwrap_or(0.0);
             let (mut v, mut e) = (r, 0.0);
