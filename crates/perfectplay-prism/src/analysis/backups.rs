@@ -56,6 +56,11 @@ pub(crate) struct Bounded {
 }
 
 impl Bounded {
+    /// State `s`'s value and the bound on its error.
+    fn of(&self, s: u32) -> (f64, f64) {
+        (self.values[s as usize], self.errors[s as usize])
+    }
+
     /// The largest error bound.
     pub(crate) fn error_bound(&self) -> f64 {
         self.errors.iter().fold(0.0, |m: f64, &e| m.max(e))
@@ -625,14 +630,8 @@ pub(crate) fn at_initial(space: &Space, over: OverInitial, at: &Bounded) -> (f64
         .fold(0.0, |m: f64, &i| m.max(at.errors[i as usize]));
     match over {
         OverInitial::Only => (value(&initial[0]), error),
-        OverInitial::Max => (
-            initial.iter().map(value).fold(f64::NEG_INFINITY, f64::max),
-            error,
-        ),
-        OverInitial::Min => (
-            initial.iter().map(value).fold(f64::INFINITY, f64::min),
-            error,
-        ),
+        OverInitial::Max => extreme_of(initial.iter().map(|&i| at.of(i)), true),
+        OverInitial::Min => extreme_of(initial.iter().map(|&i| at.of(i)), false),
         OverInitial::Avg => {
             // The mean in the float arithmetic that bounds its own rounding (the same value
             // as a plain float sum and division): no rounding at all where the sum is exact.
@@ -648,6 +647,34 @@ pub(crate) fn at_initial(space: &Space, over: OverInitial, at: &Bounded) -> (f64
             (mean.value, bound)
         }
     }
+}
+
+/// The greatest (or least) of `values` (each a value and a bound on its error), and a bound
+/// on its error: the largest error of a value that may be the extreme one, whose distance from
+/// it is within both errors. (A value further off lies below the extreme's own least, so it
+/// cannot be the extreme of the exact values; the exact extreme is then within the errors of
+/// the values near it.)
+fn extreme_of(values: impl Iterator<Item = (f64, f64)> + Clone, greatest: bool) -> (f64, f64) {
+    let pick = |a: f64, b: f64| if greatest { a.max(b) } else { a.min(b) };
+    let start = if greatest {
+        f64::NEG_INFINITY
+    } else {
+        f64::INFINITY
+    };
+    let best = values.clone().fold(start, |m, (v, _)| pick(m, v));
+    let best_error = values
+        .clone()
+        .filter(|&(v, _)| v == best)
+        .fold(0.0, |m: f64, (_, e)| m.max(e));
+    // Apart beyond doubt: the difference, rounded, with room for its rounding and the sum's.
+    let far = |v: f64, e: f64| {
+        let apart = (best - v).abs();
+        apart * (1.0 - 4.0 * f64::EPSILON) > (e + best_error) * (1.0 + 4.0 * f64::EPSILON)
+    };
+    let error = values
+        .filter(|&(v, e)| !far(v, e))
+        .fold(best_error, |m, (_, e)| m.max(e));
+    (best, error)
 }
 
 /// How many states a product of `space` with the steps explores in `steps` steps from the

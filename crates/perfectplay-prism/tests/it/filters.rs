@@ -222,3 +222,30 @@ fn filters_of_arithmetic_over_queries_take_each_states_value() {
         (count > 0).to_string()
     );
 }
+
+/// `filter(min, …)` and `filter(max, …)` of a step-bounded query, in floats: the extreme's error
+/// bound counts only the states whose values may be the extreme (here the least, 0, is exact,
+/// and the others, which round, are far above it), and the greatest is within its bound.
+#[test]
+fn a_filters_extreme_carries_the_error_of_the_states_near_it() {
+    let src = "mdp
+module m
+  s : [0..3] init 0;
+  t : [0..2] init 0;
+  [] s<3 -> 0.5:(s'=s+1) + 0.5:(s'=0)&(t'=min(t+1,2));
+  [] s<3 -> 0.3:(s'=3) + 0.7:(s'=s);
+  [] s=3 -> true;
+endmodule
+";
+    let floats = |text: &str| {
+        let loaded = Loaded::new("m.prism", src, &[], 1_000).unwrap();
+        let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+        let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
+        (a.value, a.error_bound)
+    };
+    assert_eq!(floats("filter(min, Pmin=? [ F<=2 s=3 ], s<3)"), (0.0, 0.0));
+    let (v, b) = floats("filter(max, Pmin=? [ F<=2 s=3 ], s<3)");
+    assert!((v - 0.5).abs() <= b && b < 1e-14, "{v} ± {b}");
+    let (v, b) = floats("filter(max, Pmax=? [ F<=2 s=3 ], s<3)");
+    assert!((v - 0.65).abs() <= b && b > 0.0 && b < 1e-14, "{v} ± {b}");
+}
