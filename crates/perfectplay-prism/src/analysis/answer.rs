@@ -16,8 +16,9 @@ use malachite_base::rounding_modes::RoundingMode;
 use malachite_q::Rational;
 use std::str::FromStr;
 
-/// One minus `a` (the value of the dual query of a `G`, `W` or `R`): exactly where `a` is exact; the error bound
-/// stays, and so does whether a bound holds (the dual's bound is turned already).
+/// One minus `a` (the value of the dual query of a `G`, `W` or `R`): exactly where `a` is
+/// exact; the error bound grows by the difference's rounding, if any, and whether a bound
+/// holds stays (the dual's bound is turned already).
 pub(crate) fn complemented(a: Answer) -> Answer {
     use malachite_q::Rational;
     use std::str::FromStr;
@@ -25,10 +26,26 @@ pub(crate) fn complemented(a: Answer) -> Answer {
         let q = Rational::from_str(q).ok()?;
         Some((Rational::from(1) - q).to_string())
     });
+    let (value, error_bound) = match exact {
+        Some(_) => (1.0 - a.value, a.error_bound),
+        None => one_minus(a.value, a.error_bound),
+    };
     Answer {
-        value: 1.0 - a.value,
+        value,
         exact,
+        error_bound,
         ..a
+    }
+}
+
+/// `1 - x` in floats, for `x` within `error` of its exact value: the difference, and a bound on
+/// its distance from one minus the exact value (the error, plus the difference's rounding
+/// where it rounds: at most a unit in the last place).
+pub(crate) fn one_minus(x: f64, error: f64) -> (f64, f64) {
+    let d = 1.0 - x;
+    match perfectplay::Bounded::sum_is_exact(1.0, -x) || !d.is_finite() {
+        true => (d, error),
+        false => (d, (error + f64::EPSILON * d.abs()).next_up()),
     }
 }
 

@@ -122,11 +122,23 @@ pub(crate) fn values(
             Prepared::Model(m) => solve_all(&*m, n, |s| m.stands_for(s), exact)?,
         },
     };
+    let mut error = error;
     if r.complement {
+        let mut rounded = error;
         for v in &mut vals {
-            v.value = 1.0 - v.value;
-            v.exact = v.exact.take().map(|q| Rational::from(1) - q);
+            v.value = match v.exact.take() {
+                Some(q) => {
+                    v.exact = Some(Rational::from(1) - q);
+                    1.0 - v.value
+                }
+                None => {
+                    let (value, e) = crate::analysis::answer::one_minus(v.value, error);
+                    rounded = rounded.max(e);
+                    value
+                }
+            };
         }
+        error = rounded;
     }
     Ok((vals, error))
 }

@@ -237,15 +237,44 @@ module m
   [] s=3 -> true;
 endmodule
 ";
-    let floats = |text: &str| {
-        let loaded = Loaded::new("m.prism", src, &[], 1_000).unwrap();
-        let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
-        let a = check_prop(&loaded, &props, &props.props[0], false).unwrap();
-        (a.value, a.error_bound)
-    };
+    let floats = |text: &str| floats_of(src, text);
     assert_eq!(floats("filter(min, Pmin=? [ F<=2 s=3 ], s<3)"), (0.0, 0.0));
     let (v, b) = floats("filter(max, Pmin=? [ F<=2 s=3 ], s<3)");
     assert!((v - 0.5).abs() <= b && b < 1e-14, "{v} ± {b}");
     let (v, b) = floats("filter(max, Pmax=? [ F<=2 s=3 ], s<3)");
     assert!((v - 0.65).abs() <= b && b > 0.0 && b < 1e-14, "{v} ± {b}");
+}
+
+/// Property `text` on the model `src`, in floats: the value and its error bound.
+fn floats_of(src: &str, text: &str) -> (f64, f64) {
+    let loaded = Loaded::new("m.prism", src, &[], 1_000).unwrap();
+    let props = Props::new(&loaded.program, "m.props", text, &[]).unwrap();
+    let a = check_prop(&loaded, &props, &props.props[0], false)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
+    (a.value, a.error_bound)
+}
+
+/// A `G` is one minus its dual's value, and that difference rounds too: here the mean of the
+/// dual's values over three states, 1/3 within its own rounding, turned into 2/3, whose float is
+/// a unit in the last place from it. The bound covers both, alone and through arithmetic.
+#[test]
+fn the_rounding_of_one_minus_a_value_is_in_its_bound() {
+    let src = "dtmc
+module m
+  s : [0..2] init 0;
+  [] s<2 -> (s'=s+1);
+  [] s=2 -> (s'=2);
+endmodule
+";
+    for text in [
+        "filter(avg, P=? [ G<=0 s<2 ], true)",
+        "filter(avg, P=? [ G<=0 s<2 ] * 1, true)",
+    ] {
+        let (v, b) = floats_of(src, text);
+        let error = (malachite_q::Rational::try_from(v).unwrap() - q("2/3")).abs();
+        assert!(
+            error <= malachite_q::Rational::try_from(b).unwrap(),
+            "{text}: {v} ± {b}"
+        );
+    }
 }
