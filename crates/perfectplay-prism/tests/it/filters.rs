@@ -228,15 +228,7 @@ fn filters_of_arithmetic_over_queries_take_each_states_value() {
 /// and the others, which round, are far above it), and the greatest is within its bound.
 #[test]
 fn a_filters_extreme_carries_the_error_of_the_states_near_it() {
-    let src = "mdp
-module m
-  s : [0..3] init 0;
-  t : [0..2] init 0;
-  [] s<3 -> 0.5:(s'=s+1) + 0.5:(s'=0)&(t'=min(t+1,2));
-  [] s<3 -> 0.3:(s'=3) + 0.7:(s'=s);
-  [] s=3 -> true;
-endmodule
-";
+    let src = crate::common::TENTHS;
     let floats = |text: &str| floats_of(src, text);
     assert_eq!(floats("filter(min, Pmin=? [ F<=2 s=3 ], s<3)"), (0.0, 0.0));
     let (v, b) = floats("filter(max, Pmin=? [ F<=2 s=3 ], s<3)");

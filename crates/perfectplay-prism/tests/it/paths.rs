@@ -562,16 +562,7 @@ endmodule
 /// solved states keeps a bound.
 #[test]
 fn a_lower_bound_over_states_the_graph_fixes_stays_exact() {
-    let src = "mdp
-module m
-  s : [0..3] init 0;
-  t : [0..2] init 0;
-  [] s<3 -> 0.5:(s'=s+1) + 0.5:(s'=0)&(t'=min(t+1,2));
-  [] s<3 -> 0.3:(s'=3) + 0.7:(s'=s);
-  [] s=3 -> true;
-endmodule
-label \"a\" = s<2;
-";
+    let src = crate::common::TENTHS;
     let (value, bound) = answer_with_bound(src, "Pmin=? [ G>=2 \"a\" ]").unwrap();
     assert_eq!((value, bound), (0.0, 0.0));
     // Every outcome of every choice worth 1 (the target is reached surely, and stays): the

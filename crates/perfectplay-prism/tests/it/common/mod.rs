@@ -8,6 +8,20 @@ pub mod mdp;
 
 use std::path::{Path, PathBuf};
 
+/// An MDP whose probabilities are tenths (not binary fractions, so float backups round): from
+/// each `s` below 3, step up or fall back to 0 (counting the falls in `t`), or jump to 3 or
+/// stay; 3 absorbs, and `"a"` holds below 2.
+pub const TENTHS: &str = "mdp
+module m
+  s : [0..3] init 0;
+  t : [0..2] init 0;
+  [] s<3 -> 0.5:(s'=s+1) + 0.5:(s'=0)&(t'=min(t+1,2));
+  [] s<3 -> 0.3:(s'=3) + 0.7:(s'=s);
+  [] s=3 -> true;
+endmodule
+label \"a\" = s<2;
+";
+
 /// The folder of the QVBS test data.
 pub fn qvbs() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/qvbs")
