@@ -518,24 +518,68 @@ fn arith(op: BinOp, a: &Num, b: &Num) -> Result<Num, AnalysisError> {
     if exact.is_some() {
         return Ok(Num::made(value, exact, value, value));
     }
-    let (lo, hi) = match op {
-        BinOp::Add => (a.lo + b.lo, a.hi + b.hi),
-        BinOp::Sub => (a.lo - b.hi, a.hi - b.lo),
+    // Each end, and whether every operation that computed the ends was exact (then they need
+    // not move outward for their rounding).
+    let (lo, hi, exact_ends) = match op {
+        BinOp::Add => (
+            a.lo + b.lo,
+            a.hi + b.hi,
+            exactly(op, a.lo, b.lo) && exactly(op, a.hi, b.hi),
+        ),
+        BinOp::Sub => (
+            a.lo - b.hi,
+            a.hi - b.lo,
+            exactly(op, a.lo, b.hi) && exactly(op, a.hi, b.lo),
+        ),
         // An interval around zero as divisor bounds nothing.
-        BinOp::Div if b.lo <= 0.0 && b.hi >= 0.0 => (f64::NEG_INFINITY, f64::INFINITY),
+        BinOp::Div if b.lo <= 0.0 && b.hi >= 0.0 => (f64::NEG_INFINITY, f64::INFINITY, true),
         _ => {
-            let corners = [f(a.lo, b.lo), f(a.lo, b.hi), f(a.hi, b.lo), f(a.hi, b.hi)];
+            let pairs = [(a.lo, b.lo), (a.lo, b.hi), (a.hi, b.lo), (a.hi, b.hi)];
+            let corners = pairs.map(|(x, y)| f(x, y));
             if corners.iter().any(|c| c.is_nan()) {
-                (f64::NEG_INFINITY, f64::INFINITY)
+                (f64::NEG_INFINITY, f64::INFINITY, true)
             } else {
                 (
                     corners.iter().copied().fold(f64::INFINITY, f64::min),
                     corners.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                    pairs.iter().all(|&(x, y)| exactly(op, x, y)),
                 )
             }
         }
     };
-    Ok(Num::made(value, None, lo, hi))
+    match exact_ends {
+        true => Ok(Num {
+            value,
+            exact: None,
+            lo: lo.min(value),
+            hi: hi.max(value),
+        }),
+        false => Ok(Num::made(value, None, lo, hi)),
+    }
+}
+
+/// Whether `x op y` in floats is the exact result: checked by the error-free transformations
+/// (TwoSum for a sum or difference, a fused multiply-add for a product or quotient), only for
+/// finite operands and results away from the subnormal range, where the check itself could
+/// round; infinite ends are kept as they are.
+fn exactly(op: BinOp, x: f64, y: f64) -> bool {
+    const TINY: f64 = 1e-290;
+    if x.is_infinite() || y.is_infinite() {
+        return true;
+    }
+    let normal = |z: f64| z == 0.0 || (z.is_finite() && z.abs() >= TINY);
+    match op {
+        BinOp::Add => perfectplay::Bounded::sum_is_exact(x, y),
+        BinOp::Sub => perfectplay::Bounded::sum_is_exact(x, -y),
+        BinOp::Mul => {
+            let p = x * y;
+            (x == 0.0 || y == 0.0) || (normal(p) && p != 0.0 && x.mul_add(y, -p) == 0.0)
+        }
+        _ => {
+            let q = x / y;
+            y != 0.0 && (x == 0.0 || (normal(q) && q != 0.0 && q.mul_add(y, -x) == 0.0))
+        }
+    }
 }
 
 fn show(x: f64) -> String {

@@ -576,3 +576,24 @@ fn a_lower_bound_over_states_the_graph_fixes_stays_exact() {
         "{value} ± {bound} vs {exact}"
     );
 }
+
+/// Arithmetic over float answers widens their intervals only where an operation rounds: one
+/// minus a probability that is exactly 1 is exactly 0 (PRISM's `1 - P=? [ … ]`), not a
+/// subnormal's width above it; a product that rounds keeps a bound that holds.
+#[test]
+fn arithmetic_over_answers_exact_in_floats_stays_exact() {
+    let src = crate::common::TENTHS;
+    for prop in [
+        "1 - Pmax=? [ F s=3 ]",
+        "Pmax=? [ F s=3 ] - Pmin=? [ F s=3 ]",
+        "2 * Pmin=? [ G>=2 \"a\" ]",
+    ] {
+        assert_eq!(answer_with_bound(src, prop).unwrap(), (0.0, 0.0), "{prop}");
+    }
+    let prop = "3 * Pmax=? [ F<=1 s=3 ]";
+    let (value, bound) = answer_with_bound(src, prop).unwrap();
+    assert!(
+        (value - 0.9).abs() <= bound && bound > 0.0,
+        "{value} ± {bound}"
+    );
+}
