@@ -394,10 +394,7 @@ pub(crate) fn numbers(
 /// `1 - x`, moved by `outward` (a float further down or up) where the difference rounds.
 fn one_minus(x: f64, outward: fn(f64) -> f64) -> f64 {
     let d = 1.0 - x;
-    // The exact error of the difference (TwoSum): zero where it is exact.
-    let back = d - 1.0;
-    let error = (1.0 - (d - back)) + (-x - back);
-    match error == 0.0 || !d.is_finite() {
+    match perfectplay::Bounded::sum_is_exact(1.0, -x) || !d.is_finite() {
         true => d,
         false => outward(d),
     }
