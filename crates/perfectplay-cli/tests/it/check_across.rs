@@ -468,6 +468,78 @@ fn step_bounds_across_processes_agree_with_one_process() {
     }
 }
 
+/// An MDP whose rewards make a bound on the reward earned matter: from `s=0` (worth 1 a
+/// step), `a` gambles on `s=2`, whose command earns 2, and `s=1`, which earns nothing and
+/// may return; `b` goes to `s=3`, which earns 1/2 a step until it leaves. "z" is earned only
+/// at the deadlock `s=4`, whose loop earns it: a lower bound on it is met by waiting there.
+const REWARD_BOUNDED: &str = "mdp
+module m
+  s : [0..4] init 0;
+  [a] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);
+  [b] s=0 -> (s'=3);
+  [] s=1 -> 1/3 : (s'=0) + 2/3 : (s'=4);
+  [c] s=2 -> (s'=4);
+  [] s=3 -> 1/4 : (s'=3) + 3/4 : (s'=4);
+endmodule
+rewards \"r\"
+  s=0 : 1;
+  [c] true : 2;
+  s=3 : 1/2;
+endrewards
+rewards \"z\"
+  s=4 : 1;
+endrewards
+";
+
+#[test]
+fn reward_bounds_across_processes_agree_with_one_process_and_by_hand() {
+    let model = file("across_reward_bounded.prism", REWARD_BOUNDED);
+    for processes in ["1", "2", "3", "4"] {
+        // By `b`, within 3 when `s=3` is left within 4 steps: 1 - (1/4)^4.
+        near(
+            &model,
+            "Pmax=? [ F^{rew{\"r\"}<=3} s=4 ]",
+            processes,
+            255.0 / 256.0,
+        );
+        // `a` throughout, and `b` once 2 is earned (from where it cannot stay within 3):
+        // 1/2 + 1/2 (2/3 + 1/3 · 1/3) = 8/9.
+        near(
+            &model,
+            "Pmin=? [ F^{rew{\"r\"}<=3} s=4 ]",
+            processes,
+            8.0 / 9.0,
+        );
+    }
+    for (prop, processes) in [
+        ("Pmax=? [ F^{rew{\"r\"}>=3} s=4 ]", "2"),
+        ("Pmin=? [ F^{rew{\"r\"}>2} s=4 ]", "3"),
+        ("Pmax=? [ s<3 U^{rew{\"r\"}<5/2} s=4 ]", "2"),
+        ("Pmin=? [ s!=1 U^{rew{\"r\"}>=1} s=4 ]", "2"),
+        ("Pmax=? [ F^{rew{\"z\"}>=2} s=4 ]", "2"),
+        ("Pmax=? [ F^{rew{\"z\"}<0} s=4 ]", "2"),
+        ("Pmin=? [ F^{rew{\"z\"}>=0} s=4 ]", "3"),
+        ("filter(avg, Pmax=? [ F^{rew<=5/2} s=4 ], \"init\")", "2"),
+    ] {
+        agrees(&model, "", prop, processes);
+    }
+    for prop in [
+        "P>=0.9 [ F^{rew{\"r\"}<=3} s=4 ]",
+        "Pmin<0.9 [ F^{rew{\"r\"}<=3} s=4 ]",
+    ] {
+        same_across(&model, prop, "2");
+    }
+    // A chain of several initial states, each command chosen uniformly.
+    let three = file("across_reward_bounded_three.prism", THREE);
+    for prop in [
+        "P=? [ F^{rew<=2} \"a\" ]",
+        "P=? [ F^{rew>=2} \"end\" ]",
+        "filter(max, P=? [ F^{rew>1} \"a\" ], \"init\")",
+    ] {
+        same_across(&three, prop, "2");
+    }
+}
+
 /// A ring of ten states that the maximiser may go round for ever (one end component), each
 /// offering a gamble that wins with probability `(s+1)/20`: every state of the ring is worth
 /// the best gamble, 1/2, which the upper bounds reach only by a guess checked on the whole ring.
@@ -1670,6 +1742,37 @@ proptest! {
         // The bounds hold the true value, and a probability's lie in [0, 1].
         prop_assert!(lower <= truth + 1e-15 && truth <= upper + 1e-15, "[{lower}, {upper}] against {truth}");
         prop_assert!((0.0..=1.0).contains(&lower) && (0.0..=1.0).contains(&upper), "[{lower}, {upper}]");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+
+    /// Random chains and MDPs whose only rewards are earned at `s=1` and by the command of
+    /// `s=2`, so that cycles earn nothing elsewhere: reward-bounded probabilities, upper and
+    /// lower bounds, across two processes against one process.
+    #[test]
+    fn random_reward_bounds_across_processes_agree_with_one_process(
+        dtmc in any::<bool>(),
+        n in 2usize..7,
+        w in proptest::collection::vec(any::<u8>(), 24),
+        max in any::<bool>(),
+        which in 0usize..4,
+    ) {
+        let rewards = "rewards\n  s=1 : 1/2;\n  [] s=2 : 1;\nendrewards\n";
+        let model = file("across_random_reward_bounded.prism", &(random_model(dtmc, n, &w) + rewards));
+        let opt = match (dtmc, max) {
+            (true, _) => "",
+            (false, true) => "max",
+            (false, false) => "min",
+        };
+        let path = [
+            "F^{rew<=2} s=0",
+            "F^{rew<1} s=0",
+            "F^{rew>=3/2} s=0",
+            "s!=1 U^{rew>1/2} s=0",
+        ][which];
+        agrees(&model, "", &format!("P{opt}=? [ {path} ]"), "2");
     }
 }
 

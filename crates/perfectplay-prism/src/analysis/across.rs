@@ -20,6 +20,11 @@
 //! the steps, acyclic where the bound is an upper one. A deadlock's loop is no command and
 //! earns its state reward alone.
 //!
+//! A reward-bounded query (`F^{rew{"r"}<=b} φ`, `ψ U^{rew{"r"}>=b} φ`) counts the reward earned
+//! instead ([`At::Counted`], the rule of [`RewardBound::after`] that one process's product
+//! follows): a play past an upper bound is worth 0 ([`At::Passed`]), and under a lower bound
+//! the count stops once the bound is met, from where φ counts.
+//!
 //! For an R query, a step earns its state's state reward and its command's transition reward
 //! (rewards must be at least zero), the target is worth zero, and an endless play is worth +∞
 //! against the minimiser: the solver must give that worth to the states from which the target
@@ -41,6 +46,7 @@ use crate::analysis::error::{unsupported, AnalysisError};
 use crate::analysis::players::{coalition_members, side_of, state_owner};
 use crate::analysis::query::{expand_start, INITIAL_STATES, OUTCOME};
 use crate::analysis::resolved::Resolved;
+use crate::analysis::reward_bounded::{Count, RewardBound};
 use crate::analysis::rewards::{reward_structure, Compiled};
 use crate::build::lazy::{state_bits, Stepper};
 use crate::build::packed::Word;
@@ -77,6 +83,31 @@ pub(crate) enum At<K> {
     /// (up to its last step, or, for a lower bound alone, up to the first step at which the
     /// target counts; always 0 where it does not).
     State(K, u32),
+    /// A state of the model, packed, and the reward earned so far under the query's reward
+    /// bound (`F^{rew{"r"}<=b} φ`).
+    Counted(K, Count),
+    /// Past the query's upper reward bound: no play from here is within it (worth 0).
+    Passed,
+}
+
+/// Where a step leads, whatever state it reaches: the steps taken then, the reward earned
+/// under a reward bound, or past that bound.
+#[derive(Clone, Copy)]
+enum Onward {
+    Steps(u32),
+    Counted(Count),
+    Passed,
+}
+
+impl Onward {
+    /// The game's state at the model's state `t`.
+    fn to<K>(self, t: K) -> At<K> {
+        match self {
+            Onward::Steps(n) => At::State(t, n),
+            Onward::Counted(c) => At::Counted(t, c),
+            Onward::Passed => At::Passed,
+        }
+    }
 }
 
 /// An unbounded `F` or `U` probability, or an `F` reward, on a model whose states are expanded
@@ -111,6 +142,9 @@ pub(crate) struct AcrossModel<K> {
     /// `Fc φ` where φ is missed), rather than +∞ wherever the target may be missed: a state
     /// that never leaves then keeps what its loop earns, for the solver to find zero or +∞.
     pub(crate) total: bool,
+    /// For a P query with a reward bound (`F^{rew{"r"}<=b} φ`), the bound and the reward
+    /// structure it counts: the states then count the reward earned ([`At::Counted`]).
+    pub(crate) reward_bound: Option<(RewardBound, Compiled)>,
 }
 
 impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
@@ -127,12 +161,24 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
         }
     }
 
-    /// The query's node at the state `s`, `taken` steps in, into `node`, or the reason it
-    /// cannot be given.
+    /// The game's state at the model's initial state `s`.
+    fn initial_state(&self, s: K) -> At<K> {
+        match &self.reward_bound {
+            None => At::State(s, 0),
+            Some((bound, _)) => match bound.start() {
+                Some(count) => At::Counted(s, count),
+                None => At::Passed,
+            },
+        }
+    }
+
+    /// The query's node at the state `s`, `taken` steps in (or with the reward `count`
+    /// earned under the query's reward bound), into `node`, or the reason it cannot be given.
     fn expand_state(
         &self,
         s: K,
         taken: u32,
+        count: Option<Count>,
         node: &mut impl NodeBuilder<At<K>, u32>,
     ) -> Result<(), String> {
         let mut vals = Vec::new();
@@ -142,8 +188,13 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
             e.holds(&vals)
                 .map_err(|e| format!("in state {}: {e}", here()))
         };
-        let counts = taken >= self.first;
-        if counts && holds(&self.target)? {
+        let counts = match (&self.reward_bound, count) {
+            (Some((bound, _)), Some(count)) => bound.target_counts(count),
+            _ => taken >= self.first,
+        };
+        // Taken where it may count, now or once a lower reward bound is met.
+        let in_target = (counts || count.is_some()) && holds(&self.target)?;
+        if counts && in_target {
             node.terminal(if self.reward.is_some() { 0 } else { 1 });
             return Ok(());
         }
@@ -171,14 +222,22 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
             return Ok(());
         }
         let next = self.next_step(taken);
+        // What a command labelled `action` earns of `structure` here (its state reward and
+        // its transition rewards; the state reward alone for a deadlock's loop, `None`).
+        let of = |structure: &Compiled, action: Option<Option<usize>>| -> Result<Rat, String> {
+            let at = |e: AnalysisError| format!("in state {}: {e}", here());
+            let state = structure.state(&vals).map_err(at)?;
+            let total = match action {
+                Some(action) => structure.transition(action, &vals, state).map_err(at)?,
+                None => state,
+            };
+            Ok(total.rat())
+        };
         let earned = |action: Option<usize>| -> Result<Rat, String> {
-            let (Some(r), Some(state), false) = (&self.reward, state_reward, self.instant) else {
+            let (Some(r), false) = (&self.reward, self.instant) else {
                 return Ok(Rat::ZERO);
             };
-            let total = r
-                .transition(action, &vals, state)
-                .map(crate::program::value::Q::rat)
-                .map_err(|e| format!("in state {}: {e}", here()))?;
+            let total = of(r, Some(action))?;
             match total < Rat::ZERO {
                 true => Err(format!(
                     "in state {}: a reward of {total}; across processes, R queries need \
@@ -188,10 +247,34 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 false => Ok(total),
             }
         };
+        // Where a step by a command labelled `action` (`None`: a deadlock's loop) leads.
+        let onward = |action: Option<Option<usize>>| -> Result<Onward, String> {
+            let (Some((bound, structure)), Some(count)) = (&self.reward_bound, count) else {
+                return Ok(Onward::Steps(next));
+            };
+            let r = of(structure, action)?;
+            if r < Rat::ZERO {
+                return Err(format!(
+                    "in state {}: a reward of {r}; a reward bound counts only rewards of \
+                     zero or more",
+                    here()
+                ));
+            }
+            Ok(bound
+                .after(count, r)
+                .map_or(Onward::Passed, Onward::Counted))
+        };
+        // A lower reward bound not yet met, at a state of the target: a loop that earns may
+        // still meet it.
+        let waiting = in_target && !counts;
         self.stepper
             .expand(s, |ex| -> Result<(), String> {
                 let stays = ex.dist.iter().all(|&(_, t)| t == s);
-                if stays && counts && !self.total && (self.steps.is_none() || self.reward.is_none())
+                let decided = counts || (count.is_some() && !waiting);
+                if stays
+                    && decided
+                    && !self.total
+                    && (self.steps.is_none() || self.reward.is_none())
                 {
                     // It never leaves (a deadlock, or loops alone), and it is not in the
                     // target, which counts by now: a probability of zero (however many steps
@@ -201,21 +284,21 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                         None => node.terminal(0),
                         Some(_) => {
                             node.chance();
-                            node.add_outcome(OUTCOME, Rat::ONE, 0, At::State(s, next));
+                            node.add_outcome(OUTCOME, Rat::ONE, 0, onward(None)?.to(s));
                         }
                     }
                     return Ok(());
                 }
-                if ex.choices.is_empty() && (self.counts_steps() || self.total) {
+                if ex.choices.is_empty() && (self.counts_steps() || self.total || waiting) {
                     // A deadlock, with steps still to count (before a lower bound's first
-                    // step too) or a total to collect: its loop, which is no command and
-                    // earns no transition reward.
+                    // step too), a total to collect or a lower reward bound still to meet:
+                    // its loop, which is no command and earns no transition reward.
                     let reward = match (&self.reward, state_reward, self.instant) {
                         (Some(_), Some(state), false) => state.rat(),
                         _ => Rat::ZERO,
                     };
                     node.chance();
-                    node.add_outcome(OUTCOME, Rat::ONE, reward, At::State(s, next));
+                    node.add_outcome(OUTCOME, Rat::ONE, reward, onward(None)?.to(s));
                     return Ok(());
                 }
                 if self.paths {
@@ -235,10 +318,10 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     node.chance();
                     let k = ex.choices.len() as i64;
                     for &(action, _, from, to) in &ex.choices {
-                        let reward = earned(action)?;
+                        let (reward, onward) = (earned(action)?, onward(Some(action))?);
                         for (i, &(p, t)) in ex.dist[from..to].iter().enumerate() {
                             let p = if k == 1 { p } else { p * Rat::new(1, k) };
-                            node.add_outcome(i as u32 | OUTCOME, p, reward, At::State(t, next));
+                            node.add_outcome(i as u32 | OUTCOME, p, reward, onward.to(t));
                         }
                     }
                     return Ok(());
@@ -254,13 +337,13 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 };
                 node.decision(player);
                 for (c, &(action, _, from, to)) in ex.choices.iter().enumerate() {
-                    let reward = earned(action)?;
+                    let (reward, onward) = (earned(action)?, onward(Some(action))?);
                     match ex.dist[from..to] {
-                        [(_, t)] => node.add_move(c as u32, reward, At::State(t, next)),
+                        [(_, t)] => node.add_move(c as u32, reward, onward.to(t)),
                         ref outcomes => {
                             node.add_random_move(c as u32, reward);
                             for (i, &(p, t)) in outcomes.iter().enumerate() {
-                                node.add_outcome(i as u32 | OUTCOME, p, 0, At::State(t, next));
+                                node.add_outcome(i as u32 | OUTCOME, p, 0, onward.to(t));
                             }
                         }
                     }
@@ -278,7 +361,7 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     fn start(&self) -> At<K> {
         // A start that stands for each of its states does even for one (see `model_of`).
         match self.initial[..] {
-            [only] if self.over != OverInitial::Avg => At::State(only, 0),
+            [only] if self.over != OverInitial::Avg => self.initial_state(only),
             _ => At::Start,
         }
     }
@@ -289,13 +372,19 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
                 &(0..self.initial.len() as u32).collect::<Vec<_>>(),
                 self.over,
                 node,
-                |i| At::State(self.initial[i as usize], 0),
+                |i| self.initial_state(self.initial[i as usize]),
             ),
             At::State(s, taken) => {
-                if let Err(reason) = self.expand_state(s, taken, node) {
+                if let Err(reason) = self.expand_state(s, taken, None, node) {
                     node.fail(reason);
                 }
             }
+            At::Counted(s, count) => {
+                if let Err(reason) = self.expand_state(s, 0, Some(count), node) {
+                    node.fail(reason);
+                }
+            }
+            At::Passed => node.terminal(0),
         }
     }
 
@@ -304,6 +393,11 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
             At::Start => INITIAL_STATES.to_string(),
             At::State(s, _) if !self.counts_steps() => self.stepper.show(s),
             At::State(s, taken) => format!("{}, {taken} steps taken", self.stepper.show(s)),
+            At::Counted(s, Count::Earned(e)) => format!("{}, {e} earned", self.stepper.show(s)),
+            At::Counted(s, Count::Met) => {
+                format!("{}, the reward bound met", self.stepper.show(s))
+            }
+            At::Passed => "past the reward bound".to_string(),
         }
     }
 
@@ -329,6 +423,14 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
                     out.extend_from_slice(&taken.to_le_bytes());
                 }
             }
+            At::Counted(s, count) => {
+                encode_packed(3, s, out);
+                if let Count::Earned(e) = count {
+                    // In lowest terms, so that a count has one encoding.
+                    out.extend_from_slice(e.to_string().as_bytes());
+                }
+            }
+            At::Passed => out.push(4),
         }
     }
 
@@ -353,6 +455,25 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
                     .is_state(&words)
                     .then(|| At::State(K::load(&words), taken))
             }
+            (3, rest) => {
+                let (bound, _) = self.reward_bound.as_ref()?;
+                let (words, count) = rest.split_at_checked(8 * K::WORDS)?;
+                let count = match count {
+                    [] => Count::Met,
+                    text => {
+                        let e: Rat = std::str::from_utf8(text).ok()?.parse().ok()?;
+                        // A count kept is at least zero, within an upper bound, short of a
+                        // lower one.
+                        let kept = e >= Rat::ZERO && bound.holds(e) == bound.upper();
+                        (kept && e.to_string().as_bytes() == text).then_some(Count::Earned(e))?
+                    }
+                };
+                let words = packed_words(words, K::WORDS)?;
+                self.stepper
+                    .is_state(&words)
+                    .then(|| At::Counted(K::load(&words), count))
+            }
+            (4, []) => self.reward_bound.is_some().then_some(At::Passed),
             _ => None,
         }
     }
@@ -406,6 +527,13 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         )?)),
         _ => None,
     };
+    let reward_bound = match &r.reward_bound {
+        Some(bound) => {
+            let structure = reward_structure(&program, bound.reward.as_ref())?;
+            Some((bound.clone(), Compiled::new(structure)))
+        }
+        None => None,
+    };
     let stepper = Stepper::<K>::new(program);
     let (initial, values) = starts(&stepper, at)?;
     // States found stand each for itself, however few: their values are asked.
@@ -432,6 +560,7 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         first: r.first,
         instant: matches!(query.path, Path::Instant(_)),
         total: matches!(query.path, Path::Total | Path::EventuallyCumulative(_)),
+        reward_bound,
     });
     Ok(AcrossGame {
         model,
@@ -502,7 +631,7 @@ const MAX_STEPS: u32 = 100_000;
 
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
-     step bounds or without) and R queries of F, Fc, C, C<=k and I=k (and F0 where every play \
+     step bounds or without), of F and U with a reward bound, and R queries of F, Fc, C, C<=k and I=k (and F0 where every play \
      reaches the target or none can) are answered, or compared with \
      a bound, at the initial states or under a filter (filter(op, …, states), whose states \
      are a condition over the variables and labels), with P and R queries compared with a bound \
@@ -520,14 +649,16 @@ pub(crate) fn across_model(
     paths: Option<Player>,
 ) -> Result<AcrossGame, AnalysisError> {
     let plain = match r.query.what {
-        Measure::Probability => matches!(
-            r.query.path,
-            Path::Eventually(_)
-                | Path::Until(..)
-                | Path::Bounded { .. }
-                | Path::Next(_)
-                | Path::Now(_)
-        ),
+        Measure::Probability => {
+            matches!(
+                r.query.path,
+                Path::Eventually(_)
+                    | Path::Until(..)
+                    | Path::Bounded { .. }
+                    | Path::Next(_)
+                    | Path::Now(_)
+            ) || (matches!(r.query.path, Path::RewardBounded { .. }) && paths.is_none())
+        }
         Measure::Reward(_) => match r.query.path {
             Path::Eventually(_) | Path::EventuallyCumulative(_) | Path::Total => {
                 r.steps.is_none() && r.first == 0

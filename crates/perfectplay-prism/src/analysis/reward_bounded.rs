@@ -39,7 +39,7 @@ impl RewardBound {
     }
 
     /// Whether a reward earned of `earned` is within the bound.
-    fn holds(&self, earned: Rat) -> bool {
+    pub(crate) fn holds(&self, earned: Rat) -> bool {
         match self.op {
             BinOp::Le => earned <= self.value,
             BinOp::Lt => earned < self.value,
@@ -47,12 +47,41 @@ impl RewardBound {
             _ => earned > self.value,
         }
     }
+
+    /// The count after earning `r` more from `count`; `None` where an upper bound is passed
+    /// (no play from there is within it).
+    pub(crate) fn after(&self, count: Count, r: Rat) -> Option<Count> {
+        match count {
+            Count::Met => Some(Count::Met),
+            Count::Earned(e) => {
+                let e = e + r;
+                match (self.upper(), self.holds(e)) {
+                    (true, true) => Some(Count::Earned(e)),
+                    (true, false) => None,
+                    (false, true) => Some(Count::Met),
+                    (false, false) => Some(Count::Earned(e)),
+                }
+            }
+        }
+    }
+
+    /// The count before any step: nothing earned, or the bound met (`>=0`); `None` where no
+    /// play is within the bound (`<0`).
+    pub(crate) fn start(&self) -> Option<Count> {
+        self.after(Count::Earned(Rat::ZERO), Rat::ZERO)
+    }
+
+    /// Whether φ counts where the count is `count`: always under an upper bound (a count
+    /// past it is not kept), once it is met under a lower one.
+    pub(crate) fn target_counts(&self, count: Count) -> bool {
+        self.upper() || count == Count::Met
+    }
 }
 
 /// The reward counted in a state of the product: the reward earned so far, or (under a lower
 /// bound) that the bound is met, after which nothing more needs counting.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Count {
+pub(crate) enum Count {
     /// The reward earned so far.
     Earned(Rat),
     /// A lower bound is met.
@@ -83,23 +112,7 @@ fn product(
     goal: &[bool],
     allowed: &[bool],
 ) -> Result<Product, AnalysisError> {
-    let upper = bound.upper();
-    // The count after earning `r` more; `None` where an upper bound is passed.
-    let after = |count: Count, r: Rat| -> Option<Count> {
-        match count {
-            Count::Met => Some(Count::Met),
-            Count::Earned(e) => {
-                let e = e + r;
-                match (upper, bound.holds(e)) {
-                    (true, true) => Some(Count::Earned(e)),
-                    (true, false) => None,
-                    (false, true) => Some(Count::Met),
-                    (false, false) => Some(Count::Earned(e)),
-                }
-            }
-        }
-    };
-    let reached = |s: u32, count: Count| goal[s as usize] && (upper || count == Count::Met);
+    let reached = |s: u32, count: Count| goal[s as usize] && bound.target_counts(count);
     let mut probabilities = space.probabilities.clone();
     let mut numbered: FxHashMap<Rat, u32> = probabilities
         .iter()
@@ -127,7 +140,7 @@ fn product(
             queue.len() as u32 - 1
         })
     };
-    let start = match after(Count::Earned(Rat::ZERO), Rat::ZERO) {
+    let start = match bound.start() {
         Some(count) => count,
         // `<0`: no play is within the bound.
         None => Count::Met,
@@ -165,7 +178,7 @@ fn product(
         }
         for c in space.choices_of(s) {
             let r = reward[c];
-            let count = after(count, r);
+            let count = bound.after(count, r);
             out.space
                 .choices
                 .push(space.choices[c].moved_to(out.space.outcomes.len()));
