@@ -65,7 +65,7 @@ pub fn command() -> Command {
              number of steps. Not supported: CTMCs and timed models, LTL \
              (F G φ), S on an MDP or a game, multi-objective queries.\n\n\
              Across processes (--processes N, or --hostfile FILE --process I): one P query \
-             of F, U, X, G, W or R (step bounds of every form included), or an R query of F, \
+             of F, U, X, G, W or R (step bounds of every form included; reward bounds on F and U), or an R query of F, \
              C, Fc, C<=k or I=k, asked or compared with a bound, at the initial states \
              (without a filter, as in one process), or under any filter (filter(op, …, \
              states): its states found first by an exploration across processes), in floats with a certified error bound; each process expands and holds its share of the states, \
