@@ -196,6 +196,26 @@ endrewards
     };
     assert_eq!(exact(2).unwrap().1.as_deref(), Some("1/4"));
     assert_eq!(exact(1).unwrap().1.as_deref(), Some("0"));
+    // Storm's other spelling of the same bound, on `F` and on `U`.
+    for prop in [
+        "P=? [ F{\"steps\"}<=2 x=3 ]",
+        "P=? [ x>0 U{\"steps\"}<=2 x=3 ]",
+        "P=? [ x>0 U{1}<=2 x=3 ]",
+    ] {
+        assert_eq!(
+            answer(src, prop, true).unwrap().1.as_deref(),
+            Some("1/4"),
+            "{prop}"
+        );
+    }
+    assert_eq!(
+        answer(src, "P=? [ x>0 U{\"steps\"}<=4 x=3 ]", true)
+            .unwrap()
+            .1
+            .as_deref(),
+        Some("5/16"),
+        "right twice, or right, left and right twice: never through x=0"
+    );
     // 0 bounces back, so 3 is reached for sure in the end.
     let (v, _, bound) = answer(src, "P=? [ F^{rew{\"steps\"}<=1000000000} x=3 ]", false).unwrap();
     assert!((v - 1.0).abs() <= bound && bound < 1e-5, "{v} ± {bound}");

@@ -387,8 +387,11 @@ impl Parser<'_> {
         let bounded = |p: &Self| is_bound(p.peek().tok);
         // `F<=k` or `C<=k`, seen from `F` or `C` itself.
         let bounded_after = |p: &Self| is_bound(p.peek_at(1).tok);
+        // Storm's other spelling of a reward bound, `F{"r"}<=b φ`, seen from `F`: no
+        // expression starts with `{`.
+        let reward_after = |p: &Self| p.peek_at(1).tok == Tok::Punct("{");
         match word {
-            "F" if bounded_after(self) => {
+            "F" if bounded_after(self) || reward_after(self) => {
                 self.bump();
                 self.bounded_path(None)
             }
@@ -478,7 +481,7 @@ impl Parser<'_> {
                     ));
                 }
                 self.bump();
-                if bounded(self) {
+                if bounded(self) || self.is_punct("{") {
                     return self.bounded_path(Some(left));
                 }
                 let right = self.expr()?;
@@ -488,8 +491,18 @@ impl Parser<'_> {
     }
     /// The rest of `F` or `ψ U` (`through`) from its bound on: a step bound (`F<=k φ`) or,
     /// in Storm's syntax, a bound on the steps or the reward earned (`F^{steps<=k} φ`,
-    /// `F^{rew{"r"}<=b} φ`).
+    /// `F^{rew{"r"}<=b} φ`, and Storm's other spelling of the latter, `F{"r"}<=b φ`).
     fn bounded_path(&mut self, through: Option<Expr>) -> Result<Path> {
+        if self.eat_punct("{") {
+            let reward = Some(self.reward_ref()?);
+            let (op, value) = self.reward_comparison()?;
+            let target = self.expr()?;
+            return Ok(Path::RewardBounded {
+                through,
+                bound: RewardBound { reward, op, value },
+                target,
+            });
+        }
         if !self.eat_punct("^") {
             let steps = self.step_bound()?;
             let target = self.expr()?;
@@ -537,23 +550,7 @@ impl Parser<'_> {
                     true => Some(self.reward_ref()?),
                     false => None,
                 };
-                let op = match self.peek().tok {
-                    Tok::Punct("<=") => BinOp::Le,
-                    Tok::Punct("<") => BinOp::Lt,
-                    Tok::Punct(">=") => BinOp::Ge,
-                    Tok::Punct(">") => BinOp::Gt,
-                    _ => {
-                        return Err(self.error(
-                            self.peek().span,
-                            format!(
-                                "expected <=, <, >= or > after the reward, found {}",
-                                self.found()
-                            ),
-                        ))
-                    }
-                };
-                self.bump();
-                let value = self.sum()?;
+                let (op, value) = self.reward_comparison()?;
                 self.close_caret_bound()?;
                 let target = self.expr()?;
                 Path::RewardBounded {
@@ -564,6 +561,28 @@ impl Parser<'_> {
             }
         };
         Ok(path)
+    }
+
+    /// The comparison of a reward bound after its reward structure: `<=`, `<`, `>=` or `>`,
+    /// and the bound.
+    fn reward_comparison(&mut self) -> Result<(BinOp, Expr)> {
+        let op = match self.peek().tok {
+            Tok::Punct("<=") => BinOp::Le,
+            Tok::Punct("<") => BinOp::Lt,
+            Tok::Punct(">=") => BinOp::Ge,
+            Tok::Punct(">") => BinOp::Gt,
+            _ => {
+                return Err(self.error(
+                    self.peek().span,
+                    format!(
+                        "expected <=, <, >= or > after the reward, found {}",
+                        self.found()
+                    ),
+                ))
+            }
+        };
+        self.bump();
+        Ok((op, self.sum()?))
     }
 
     /// The `}` that ends a bound after `^`; several bounds at once are refused by name.
