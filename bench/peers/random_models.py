@@ -179,6 +179,8 @@ def fraction(v):
 
 
 def main():
+    # Exact values may have hundreds of thousands of digits.
+    sys.set_int_max_str_digits(0)
     pp, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     folder = os.environ.get("TMPDIR", "/tmp")
     differ = 0

@@ -4,6 +4,8 @@
 //! the bound. The query becomes plain reachability on the product of the space with the reward
 //! earned so far ([`product`]): under an upper bound a play that passes it goes to a sink worth
 //! 0; under a lower bound the count stops once the bound is met, and φ counts from then on.
+//! On a DTMC a step from a state of several commands earns their mean reward, whichever is
+//! taken, as Storm counts it ([`dtmc_step_reward`]).
 //! Rewards must not be negative, so the counts stay finite (each positive reward is at least
 //! the least of them). The graph analyses, end components and the exact and float solves are
 //! then those of any `F` or `U` query ([`crate::analysis::check`]).
@@ -248,6 +250,14 @@ struct Counted {
     basis: crate::analysis::check::Basis,
 }
 
+/// What a reward bound counts for a step of a DTMC from a state whose commands earn
+/// `rewards` (each state and transition rewards): their mean, as Storm counts it. A chain's
+/// path is its states, not the commands taken; a step's reward is the state's expected one.
+pub(crate) fn dtmc_step_reward(rewards: impl ExactSizeIterator<Item = Rat>) -> Rat {
+    let k = rewards.len() as i64;
+    rewards.fold(Rat::ZERO, |sum, r| sum + r) * Rat::new(1, k.max(1))
+}
+
 /// The [`Counted`] of the reward-bounded P query `query`; an error for a reward query, for
 /// negative rewards, and (`exact`) for floating-point numbers.
 fn counted(asked: Asked, bound: &RewardBound, exact: bool) -> Result<Counted, AnalysisError> {
@@ -262,7 +272,7 @@ fn counted(asked: Asked, bound: &RewardBound, exact: bool) -> Result<Counted, An
         return Err(unsupported("a reward bound on a path belongs to P queries"));
     }
     let structure = crate::analysis::rewards::reward_structure(program, bound.reward.as_ref())?;
-    let reward = crate::analysis::rewards::choice_rewards(
+    let mut reward = crate::analysis::rewards::choice_rewards(
         program,
         space,
         structure,
@@ -274,6 +284,15 @@ fn counted(asked: Asked, bound: &RewardBound, exact: bool) -> Result<Counted, An
              rewards of zero or more are bounded",
             structure.name
         )));
+    }
+    if crate::analysis::check::model_type(program, query) == ModelType::Dtmc {
+        for s in 0..space.len() as u32 {
+            let choices = space.choices_of(s);
+            if choices.len() > 1 {
+                let mean = dtmc_step_reward(choices.clone().map(|c| reward[c]));
+                reward[choices].fill(mean);
+            }
+        }
     }
     let mut plain = query.clone();
     plain.path = match through {

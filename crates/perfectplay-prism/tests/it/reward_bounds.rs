@@ -327,3 +327,34 @@ endrewards
     let (v, ..) = answer(&cases[2], "Pmin=? [ F^{rew{\"r\"}<=3} x=2 ]", false).unwrap();
     assert_eq!(v, 0.0);
 }
+
+/// In a DTMC a step from a state of several commands earns their mean reward under a bound,
+/// whichever command is taken, as Storm counts it: here 1 a step from `s=0`, where `a` earns
+/// 2 and `b` nothing, so `s=1` is reached within 1 by the first step alone (1/4) and within 2
+/// by the first two (1/4 + 1/4 · 1/4); counted command by command, `a` alone would pass 1.
+#[test]
+fn a_chain_counts_the_mean_reward_of_its_commands() {
+    let src = "dtmc
+module m
+  s : [0..2] init 0;
+  [a] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=0);
+  [b] s=0 -> (s'=2);
+endmodule
+rewards \"r\"
+  [a] true : 2;
+endrewards
+";
+    for (prop, expected, float) in [
+        ("P=? [ F^{rew<=1} s=1 ]", "1/4", 0.25),
+        ("P=? [ F^{rew<=2} s=1 ]", "5/16", 0.3125),
+        ("P=? [ F^{rew>=2} s=1 ]", "1/12", 1.0 / 12.0),
+    ] {
+        let (_, exact, _) = answer(src, prop, true).unwrap();
+        assert_eq!(exact.as_deref(), Some(expected), "{prop}");
+        let (v, _, bound) = answer(src, prop, false).unwrap();
+        assert!(
+            (v - float).abs() <= bound.max(1e-15),
+            "{prop}: {v} ± {bound}"
+        );
+    }
+}

@@ -9,7 +9,7 @@ use crate::analysis::check::OverInitial;
 use crate::analysis::error::AnalysisError;
 use crate::analysis::players::{side_of, state_owner};
 use crate::analysis::query::{expand_start, INITIAL_STATES, OUTCOME};
-use crate::analysis::reward_bounded::{Count, RewardBound};
+use crate::analysis::reward_bounded::{dtmc_step_reward, Count, RewardBound};
 use crate::analysis::rewards::Compiled;
 use crate::build::lazy::Stepper;
 use crate::build::packed::Word;
@@ -192,22 +192,32 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 false => Ok(total),
             }
         };
-        // Where a step by a command labelled `action` (`None`: a deadlock's loop) leads.
-        let onward = |action: Option<Option<usize>>| -> Result<Onward, String> {
-            let (Some((bound, structure)), Some(count)) = (&self.reward_bound, count) else {
-                return Ok(Onward::Steps(next));
-            };
+        // What a step by a command labelled `action` (`None`: a deadlock's loop) earns under
+        // the reward bound.
+        let bounded = |structure: &Compiled, action: Option<Option<usize>>| {
             let r = of(structure, action)?;
-            if r < Rat::ZERO {
-                return Err(format!(
+            match r < Rat::ZERO {
+                true => Err(format!(
                     "in state {}: a reward of {r}; a reward bound counts only rewards of \
                      zero or more",
                     here()
-                ));
+                )),
+                false => Ok(r),
             }
-            Ok(bound
+        };
+        // Where a step that earns `r` under the reward bound leads.
+        let after = |r: Rat| match (&self.reward_bound, count) {
+            (Some((bound, _)), Some(count)) => bound
                 .after(count, r)
-                .map_or(Onward::Passed, Onward::Counted))
+                .map_or(Onward::Passed, Onward::Counted),
+            _ => Onward::Steps(next),
+        };
+        // Where a step by a command labelled `action` (`None`: a deadlock's loop) leads.
+        let onward = |action: Option<Option<usize>>| -> Result<Onward, String> {
+            match &self.reward_bound {
+                Some((_, structure)) if count.is_some() => Ok(after(bounded(structure, action)?)),
+                _ => Ok(after(Rat::ZERO)),
+            }
         };
         // A lower reward bound not yet met, at a state of the target: a loop that earns may
         // still meet it.
@@ -259,11 +269,24 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     return Ok(());
                 }
                 if self.dtmc {
-                    // Every enabled command alike, as in PRISM.
+                    // Every enabled command alike, as in PRISM; a reward bound counts their
+                    // mean reward, whichever is taken.
                     node.chance();
                     let k = ex.choices.len() as i64;
+                    let step = match (&self.reward_bound, count) {
+                        (Some((_, structure)), Some(_)) if k > 1 => {
+                            let each = ex.choices.iter().map(|c| bounded(structure, Some(c.0)));
+                            let each = each.collect::<Result<Vec<Rat>, String>>()?;
+                            Some(after(dtmc_step_reward(each.into_iter())))
+                        }
+                        _ => None,
+                    };
                     for &(action, _, from, to) in &ex.choices {
-                        let (reward, onward) = (earned(action)?, onward(Some(action))?);
+                        let reward = earned(action)?;
+                        let onward = match step {
+                            Some(step) => step,
+                            None => onward(Some(action))?,
+                        };
                         for (i, &(p, t)) in ex.dist[from..to].iter().enumerate() {
                             let p = if k == 1 { p } else { p * Rat::new(1, k) };
                             node.add_outcome(i as u32 | OUTCOME, p, reward, onward.to(t));
