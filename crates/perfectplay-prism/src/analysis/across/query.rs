@@ -55,8 +55,9 @@ impl Onward {
     }
 }
 
-/// An unbounded `F` or `U` probability, or an `F` reward, on a model whose states are expanded
-/// when asked; see the module documentation.
+/// A P query (`F`, `U`, with a step or a reward bound or none) or an R query (`F`, `C`,
+/// `C<=k`, `I=k`) as a game on a model whose states are expanded when asked; see the module
+/// documentation.
 pub(crate) struct AcrossModel<K> {
     pub(crate) stepper: Stepper<K>,
     pub(crate) initial: Vec<K>,
