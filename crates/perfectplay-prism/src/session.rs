@@ -460,6 +460,11 @@ pub fn analysis_model<'a>(
         model.fits().map_err(too_large)?;
         return Ok(Box::new(model));
     }
+    if let (Some(bound), None) = (&r.reward_bound, &r.query.bound) {
+        let model = crate::analysis::reward_bounded::model(asked, bound, exact)
+            .map_err(|e| Error::of(&prop.text, e))?;
+        return Ok(Box::new(model));
+    }
     let r = r.settle_zero(loaded)?;
     if matches!(r.query.path, Path::EventuallyZero(_)) && r.query.bound.is_none() {
         return match crate::analysis::zero::setup(&r.asked(loaded)).map_err(Error::Analysis)? {

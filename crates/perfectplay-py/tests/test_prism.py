@@ -166,3 +166,25 @@ def test_a_property_solved_as_a_game_answers_every_query(cli):
     finally:
         sol.stop_serving()
     assert "(a=0,b=0,t=0,p=1,won=0)" in sol._repr_html_()
+
+
+def test_a_reward_bounded_property_is_a_game_with_the_reward_earned(tmp_path):
+    """A reward bound's game counts the reward earned: its value is the checked one, and a
+    state is named with what was earned (`(s=0), 1 earned`). From `s=0` (worth 1 a step),
+    `a` gambles on `s=1` (free, may return) and `s=2` (whose command earns 2); `b` goes to
+    `s=3`, which earns 1/2 a step until it leaves: the least chance of `s=4` within 3 is 8/9,
+    and 1/3 once 1 is earned."""
+    path = tmp_path / "bounded.prism"
+    path.write_text(
+        "mdp\nmodule m\n  s : [0..4] init 0;\n"
+        "  [a] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=2);\n  [b] s=0 -> (s'=3);\n"
+        "  [] s=1 -> 1/3 : (s'=0) + 2/3 : (s'=4);\n  [c] s=2 -> (s'=4);\n"
+        "  [] s=3 -> 1/4 : (s'=3) + 3/4 : (s'=4);\nendmodule\n"
+        "rewards \"r\"\n  s=0 : 1;\n  [c] true : 2;\n  s=3 : 1/2;\nendrewards\n"
+    )
+    m = prism.load(path)
+    prop = 'Pmin=? [ F^{rew{"r"}<=3} s=4 ]'
+    sol = m.solve(prop, exact=True)
+    assert sol.exact == m.check(prop, exact=True).exact == Fraction(8, 9)
+    assert sol.explain("(s=0), 1 earned").exact == Fraction(1, 3)
+    assert abs(float(sol.distribution().mean) - 8 / 9) < 1e-12

@@ -93,13 +93,13 @@ fn from_float_inputs(method: &'static str) -> &'static str {
 }
 
 /// An error for a reward-bounded path (`F^{rew{"r"}<=b} φ`), which `check` answers by
-/// [`crate::analysis::reward_bounded`] and whose game (for explain, play and the others) is
-/// not offered: never read as the unbounded path.
+/// [`crate::analysis::reward_bounded`], whose game (for explain, play and the others) counts
+/// the reward earned: never read as the unbounded path's.
 fn refuse_reward_bound(query: &Query) -> Result<(), AnalysisError> {
     match query.path {
         Path::RewardBounded { .. } => Err(unsupported(
-            "a reward bound on a path is checked (its value at the start, in filters and \
-             nested), not explained, played or solved across processes",
+            "a reward bound on a path is a game with the reward earned counted, not the \
+             unbounded path's",
         )),
         _ => Ok(()),
     }

@@ -82,13 +82,54 @@ pub fn reach(
     through: &[bool],
     side: impl Fn(u32) -> Side,
 ) -> Vec<bool> {
+    let none = vec![false; space.choices.len()];
+    attract(space, pred, target, &none, through, side)
+}
+
+/// The states from which a choice of `taken` is taken with positive probability along
+/// `through` states (itself one of them), when each state's choices are resolved by `side`:
+/// [`reach`] with choices for its target (an adversary's state joins once each of its choices
+/// is in `taken` or can lead into the set).
+pub(crate) fn reach_choice(
+    space: &Space,
+    pred: &Predecessors,
+    taken: &[bool],
+    through: &[bool],
+    side: impl Fn(u32) -> Side,
+) -> Vec<bool> {
+    attract(space, pred, &vec![false; space.len()], taken, through, side)
+}
+
+/// The attractor of the states `target` and the choices `taken` (see [`reach`] and
+/// [`reach_choice`]).
+fn attract(
+    space: &Space,
+    pred: &Predecessors,
+    target: &[bool],
+    taken: &[bool],
+    through: &[bool],
+    side: impl Fn(u32) -> Side,
+) -> Vec<bool> {
     let n = space.len();
     let mut inside = target.to_vec();
-    let mut hit = vec![false; space.choices.len()];
+    let mut hit = taken.to_vec();
     let mut left: Vec<u32> = (0..n as u32)
         .map(|s| space.choices_of(s).len() as u32)
         .collect();
     let mut stack: Vec<u32> = (0..n as u32).filter(|&s| target[s as usize]).collect();
+    for s in 0..n as u32 {
+        let choices = space.choices_of(s);
+        let some = choices.clone().filter(|&c| taken[c]).count() as u32;
+        left[s as usize] -= some;
+        let joins = match side(s) {
+            Side::Ally | Side::Chance => some > 0,
+            Side::Adversary => left[s as usize] == 0 && some > 0,
+        };
+        if joins && !inside[s as usize] && through[s as usize] {
+            inside[s as usize] = true;
+            stack.push(s);
+        }
+    }
     while let Some(t) = stack.pop() {
         for &c in pred.of(t) {
             if hit[c as usize] {

@@ -5,7 +5,7 @@
 //! alike, and a bound far past the model's size answered in floats.
 
 use crate::common::mdp::{mdp, Mdp};
-use perfectplay_prism::{check_prop, Loaded, Props};
+use perfectplay_prism::{analysis_model, check_prop, Loaded, Props};
 use proptest::prelude::*;
 
 /// The value, its exact fraction if any, and the error bound.
@@ -166,6 +166,50 @@ proptest! {
                 let (exact, ..) = answer(&src, &prop, true).map_err(fail)?;
                 prop_assert!((float - exact).abs() <= bound + exact * f64::EPSILON, "{prop}: {float} ± {bound} vs {exact}\n{src}");
                 prop_assert!(bound < 1e-12, "{prop}: bound {bound}");
+            }
+        }
+    }
+}
+
+/// The exact value at the start of the game that explain, play and the others are given for
+/// `prop` (`analysis_model`), and of its state `state` where one is named.
+fn game_value(src: &str, prop: &str) -> Result<String, String> {
+    let loaded = Loaded::new("m.prism", src, &[], 100_000).map_err(|e| e.to_string())?;
+    let props = Props::new(&loaded.program, "p", prop, &[]).map_err(|e| e.to_string())?;
+    let model =
+        analysis_model(&loaded, &props, &props.props[0], true).map_err(|e| e.to_string())?;
+    let options = perfectplay::dynamic::SolveOptions {
+        exact: true,
+        ..Default::default()
+    };
+    let report = model.solve_report(options).map_err(|e| e.to_string())?;
+    Ok(report.exact.unwrap_or_else(|| report.value.to_string()))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// The game of a reward-bounded property (explain, play, strategy, distribution) has the
+    /// value `check` gives, on random MDPs whose moves that earn nothing may close cycles:
+    /// upper and lower bounds, maximised and minimised.
+    #[test]
+    fn the_game_of_a_reward_bound_has_the_checked_value(
+        m in mdp(),
+        b in 0usize..8,
+        free in 0usize..6,
+    ) {
+        let src = with_rewards(&m, free);
+        for opt in ["max", "min"] {
+            for prop in [
+                format!("P{opt}=? [ F^{{rew{{\"r\"}}<={b}}} \"phi\" ]"),
+                format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}<{b}}} \"phi\" ]"),
+                format!("P{opt}=? [ F^{{rew{{\"r\"}}>={b}}} \"phi\" ]"),
+                format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}>{b}}} \"phi\" ]"),
+            ] {
+                let fail = |e: String| TestCaseError::fail(format!("{prop}: {e}\n{src}"));
+                let (_, checked, _) = answer(&src, &prop, true).map_err(fail)?;
+                let game = game_value(&src, &prop).map_err(fail)?;
+                prop_assert_eq!(checked.as_deref(), Some(game.as_str()), "{}\n{}", prop, src);
             }
         }
     }

@@ -21,9 +21,10 @@
 //! earns its state reward alone.
 //!
 //! A reward-bounded query (`F^{rew{"r"}<=b} φ`, `ψ U^{rew{"r"}>=b} φ`) counts the reward earned
-//! instead ([`At::Counted`], the rule of [`RewardBound::after`] that one process's product
-//! follows): a play past an upper bound is worth 0 ([`At::Passed`]), and under a lower bound
-//! the count stops once the bound is met, from where φ counts.
+//! instead ([`At::Counted`](query::At::Counted), by the rule that one process's product
+//! follows, [`RewardBound::after`](crate::analysis::reward_bounded::RewardBound::after)): a
+//! play past an upper bound is worth 0 ([`At::Passed`](query::At::Passed)), and under a lower
+//! bound the count stops once the bound is met, from where φ counts.
 //!
 //! For an R query, a step earns its state's state reward and its command's transition reward
 //! (rewards must be at least zero), the target is worth zero, and an endless play is worth +∞

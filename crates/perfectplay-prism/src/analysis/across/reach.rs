@@ -145,7 +145,7 @@ impl<K: Word + Debug + Send + Sync> Model for ReachModel<K> {
 
 /// The game that finds the reachable states of `program` where `states` holds (every one
 /// where it is `None`), for a filter across processes; see [`ReachModel`]. The terminals its
-/// exploration collects are the states to give [`across_model`].
+/// exploration collects are the states to give [`across_model`](super::across_model).
 pub(crate) fn reach_model(
     program: Program,
     states: Option<CExpr>,

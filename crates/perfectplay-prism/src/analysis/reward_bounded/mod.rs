@@ -10,6 +10,10 @@
 //! the least of them). The graph analyses, end components and the exact and float solves are
 //! then those of any `F` or `U` query ([`crate::analysis::check`]).
 
+mod game;
+
+pub(crate) use game::model;
+
 use crate::analysis::answers::Answer;
 use crate::analysis::backups::{Backups, Bounded};
 use crate::analysis::bounded::PRODUCT_STATES;
