@@ -1632,13 +1632,14 @@ fn random_game(n: usize, w: &[u8]) -> String {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 27, ..ProptestConfig::default() })]
 
-    /// Random games whose players may circle for nothing, alone or together: expected rewards
-    /// and probabilities across two processes against one process.
+    /// Random games whose players may circle for nothing, alone or together: expected rewards,
+    /// probabilities and reward-bounded probabilities across two processes against one
+    /// process.
     #[test]
     fn random_games_across_processes_agree_with_one_process(
         n in 2usize..7,
         w in proptest::collection::vec(any::<u8>(), 24),
-        which in 0usize..9,
+        which in 0usize..12,
     ) {
         let model = file("across_random_game.prism", &random_game(n, &w));
         let prop = [
@@ -1651,8 +1652,11 @@ proptest! {
             "<<a>> Rmin=? [ C ]",
             "<<b>> Rmax=? [ C ]",
             "<<a,b>> Rmin=? [ Fc s=0 ]",
+            "<<a>> Pmax=? [ F^{rew<=2} s=0 ]",
+            "<<b>> Pmin=? [ F^{rew>=1/2} s=0 ]",
+            "<<a,b>> Pmax=? [ t=0 | s>1 U^{rew<7/2} s=0 ]",
         ][which];
-        agrees_or_refused(&model, prop, which >= 6);
+        agrees_or_refused(&model, prop, (6..9).contains(&which));
     }
 }
 
