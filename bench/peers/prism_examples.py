@@ -38,27 +38,50 @@ import json, re, sys
 import stormpy
 model, props, consts, texts = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
 given = dict(kv.split("=") for kv in consts.split(",") if kv)
-header = []
+header, labels = [], {}
 for line in open(props).read().splitlines():
-    if not re.match(r"\s*(const|label|formula)\b", line):
+    # Storm's formula parser takes no comments, and no label definitions: a label of the
+    # properties file stands in the property texts as its expression.
+    line = line.split("//")[0]
+    m = re.match(r'\s*label\s+"(\w+)"\s*=\s*(.*);', line)
+    if m:
+        labels['"' + m.group(1) + '"'] = "(" + m.group(2) + ")"
+        continue
+    if not re.match(r"\s*(const|formula)\b", line):
         continue
     m = re.match(r"\s*const\s+(\w+\s+)?(\w+)\s*;", line)
     if m and m.group(2) in given:
         line = line.replace(";", " = " + given.pop(m.group(2)) + ";")
     header.append(line)
+for name, definition in labels.items():
+    texts = [t.replace(name, definition) for t in texts]
 consts = ",".join(k + "=" + v for k, v in given.items())
+# A filter over the initial states, aggregated here over Storm's values in each of them.
+FILTERS = {
+    "max": max, "min": min, "sum": sum, "avg": lambda v: sum(v) / len(v),
+    "count": lambda v: sum(1 for x in v if x), "forall": all, "exists": any,
+}
 out, states = [], 0
 for text in texts:
     try:
+        f = re.fullmatch(r'filter\((\w+), (.*), "init"\)', text)
+        if f and f.group(1) not in FILTERS:
+            raise ValueError("filter(" + f.group(1) + ", ...) is not compared")
         prog = stormpy.parse_prism_program(model)
-        ps = stormpy.parse_properties("\n".join(header + [text]), prog)
+        ps = stormpy.parse_properties("\n".join(header + [f.group(2) if f else text]), prog)
         prog, ps = stormpy.instantiate_constants(prog, consts, ps)
         m = stormpy.build_model(prog, ps)
         states = m.nr_states
         r = stormpy.model_checking(m, ps[-1], only_initial_states=True)
-        s = m.initial_states[0]
-        v = bool(r.get_truth_values_vector()[s]) if r.is_qualitative() else float(r.get_value(s))
-        out.append(v)
+        value = lambda s: (bool(r.get_truth_values_vector()[s]) if r.is_qualitative()
+                           else float(r.get_value(s)))
+        each = [value(s) for s in m.initial_states]
+        if f:
+            out.append(FILTERS[f.group(1)](each))
+        elif len(each) == 1:
+            out.append(each[0])
+        else:
+            raise ValueError("several initial states without a filter are not compared")
     except Exception as e:
         out.append("error: " + (str(e).strip().splitlines() or ["?"])[-1][:100])
 print(json.dumps({"values": out, "states": states}))
@@ -108,6 +131,7 @@ def main():
     ap.add_argument("--max-states", default="2000000")
     args = ap.parse_args()
     differ = 0
+    tally = {}
     for d, model, props, consts in cases(args.examples):
         mp, pp = os.path.join(d, model), os.path.join(d, props)
         if not (os.path.exists(mp) and os.path.exists(pp)):
@@ -122,6 +146,7 @@ def main():
             ours = json.loads(r.stdout)["results"]
         except (json.JSONDecodeError, KeyError):
             print(f"ours refused: {name}: {r.stderr.strip().splitlines()[0]}")
+            tally["ours refused"] = tally.get("ours refused", 0) + 1
             continue
         texts = json.dumps([o["property"] for o in ours])
         s = subprocess.run(["timeout", "600", sys.executable, "-c", STORM, mp, pp, consts, texts],
@@ -130,6 +155,7 @@ def main():
             storm = json.loads(s.stdout.strip().splitlines()[-1])
         except (json.JSONDecodeError, IndexError):
             print(f"Storm refused: {name}: {(s.stderr.strip().splitlines() or ['?'])[-1][:120]}")
+            tally["Storm refused"] = tally.get("Storm refused", 0) + 1
             continue
         compared = bad = 0
         for o, v in zip(ours, storm["values"]):
@@ -149,9 +175,11 @@ def main():
                 bad += 1
                 print(f"  {name}: {text}: perfectplay {o['value']}, Storm {v}")
         differ += bad
-        verdict = "DIFFERS" if bad else "ok"
+        verdict = "DIFFERS" if bad else "ok" if compared else "not compared"
+        tally[verdict] = tally.get(verdict, 0) + 1
         print(f"{verdict}: {name}: {compared} of {len(ours)} properties compared, "
               f"{storm['states']} states, perfectplay {ours_seconds:.2f} s", flush=True)
+    print(", ".join(f"{k}: {v}" for k, v in sorted(tally.items())) + " (cases)")
     sys.exit(1 if differ else 0)
 
 
