@@ -17,6 +17,17 @@ fn answer(src: &str, prop: &str, exact: bool) -> Result<(f64, Option<String>, f6
         .map_err(|e| e.to_string())
 }
 
+/// `P{opt}=? [ … ]` with a bound of `b` on the reward "r" of each kind: `F` within `<=`, `U`
+/// within `<`, `F` with `>=` and `U` with `>`.
+fn four_bounds(opt: &str, b: usize) -> [String; 4] {
+    [
+        format!("P{opt}=? [ F^{{rew{{\"r\"}}<={b}}} \"phi\" ]"),
+        format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}<{b}}} \"phi\" ]"),
+        format!("P{opt}=? [ F^{{rew{{\"r\"}}>={b}}} \"phi\" ]"),
+        format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}>{b}}} \"phi\" ]"),
+    ]
+}
+
 /// The MDP with rewards: move `a0` earns 1 and `a1` earns 3/2, where `x` is at least
 /// `free_below` (so below it `a1` earns nothing, and the choices that earn nothing may close
 /// cycles).
@@ -155,12 +166,7 @@ proptest! {
     fn float_within_its_error_bound_of_exact(m in mdp(), b in 0usize..30, free in 0usize..6) {
         let src = with_rewards(&m, free);
         for opt in ["max", "min"] {
-            for prop in [
-                format!("P{opt}=? [ F^{{rew{{\"r\"}}<={b}}} \"phi\" ]"),
-                format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}<{b}}} \"phi\" ]"),
-                format!("P{opt}=? [ F^{{rew{{\"r\"}}>={b}}} \"phi\" ]"),
-                format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}>{b}}} \"phi\" ]"),
-            ] {
+            for prop in four_bounds(opt, b) {
                 let fail = |e: String| TestCaseError::fail(format!("{prop}: {e}\n{src}"));
                 let (float, _, bound) = answer(&src, &prop, false).map_err(fail)?;
                 let (exact, ..) = answer(&src, &prop, true).map_err(fail)?;
@@ -200,12 +206,7 @@ proptest! {
     ) {
         let src = with_rewards(&m, free);
         for opt in ["max", "min"] {
-            for prop in [
-                format!("P{opt}=? [ F^{{rew{{\"r\"}}<={b}}} \"phi\" ]"),
-                format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}<{b}}} \"phi\" ]"),
-                format!("P{opt}=? [ F^{{rew{{\"r\"}}>={b}}} \"phi\" ]"),
-                format!("P{opt}=? [ \"psi\" U^{{rew{{\"r\"}}>{b}}} \"phi\" ]"),
-            ] {
+            for prop in four_bounds(opt, b) {
                 let fail = |e: String| TestCaseError::fail(format!("{prop}: {e}\n{src}"));
                 let (_, checked, _) = answer(&src, &prop, true).map_err(fail)?;
                 let game = game_value(&src, &prop).map_err(fail)?;
