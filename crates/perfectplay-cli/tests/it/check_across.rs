@@ -1818,6 +1818,11 @@ fn what_check_across_processes_does_not_answer_is_an_error() {
             "check this property in one process",
         ),
         ("P=? [ F<=100001 s=3 ]", "at most 100000 steps"),
+        // A reward bound far beyond the rewards: as many rounds, so refused alike.
+        (
+            "P=? [ F^{rew>=1000000} s=3 ]",
+            "at most 100000 times a reward the model earns",
+        ),
         // A filter over other states is checked before its states are sought.
         (
             "filter(max, P=? [ F<=100001 s=3 ], s>0)",

@@ -15,7 +15,7 @@ use crate::build::lazy::Stepper;
 use crate::build::packed::Word;
 use crate::program::CExpr;
 
-use super::{encode_packed, packed_words};
+use super::{encode_packed, packed_words, MAX_STEPS};
 
 /// A state of the query's game: the virtual start over several initial states, or a state of
 /// the model.
@@ -206,18 +206,31 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 false => Ok(r),
             }
         };
-        // Where a step that earns `r` under the reward bound leads.
+        // Where a step that earns `r` under the reward bound leads; an error where the bound
+        // is more than `MAX_STEPS` such steps away, as a step bound would be.
         let after = |r: Rat| match (&self.reward_bound, count) {
-            (Some((bound, _)), Some(count)) => bound
-                .after(count, r)
-                .map_or(Onward::Passed, Onward::Counted),
-            _ => Onward::Steps(next),
+            (Some((bound, _)), Some(count)) => {
+                if r > Rat::ZERO && bound.value > r * Rat::from(MAX_STEPS as i64) {
+                    return Err(format!(
+                        "in state {}: a reward of {r} against a reward bound of {}; across \
+                         processes, a reward bound is counted in the states, a round of \
+                         messages a step: at most {MAX_STEPS} times a reward the model earns; \
+                         check this property in one process, which takes any bound",
+                        here(),
+                        bound.value
+                    ));
+                }
+                Ok(bound
+                    .after(count, r)
+                    .map_or(Onward::Passed, Onward::Counted))
+            }
+            _ => Ok(Onward::Steps(next)),
         };
         // Where a step by a command labelled `action` (`None`: a deadlock's loop) leads.
         let onward = |action: Option<Option<usize>>| -> Result<Onward, String> {
             match &self.reward_bound {
-                Some((_, structure)) if count.is_some() => Ok(after(bounded(structure, action)?)),
-                _ => Ok(after(Rat::ZERO)),
+                Some((_, structure)) if count.is_some() => after(bounded(structure, action)?),
+                _ => after(Rat::ZERO),
             }
         };
         // A lower reward bound not yet met, at a state of the target: a loop that earns may
@@ -278,7 +291,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                         (Some((_, structure)), Some(_)) if k > 1 => {
                             let each = ex.choices.iter().map(|c| bounded(structure, Some(c.0)));
                             let each = each.collect::<Result<Vec<Rat>, String>>()?;
-                            Some(after(dtmc_step_reward(each.into_iter())))
+                            Some(after(dtmc_step_reward(each.into_iter()))?)
                         }
                         _ => None,
                     };
