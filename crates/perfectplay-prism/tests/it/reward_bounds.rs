@@ -264,6 +264,14 @@ endrewards
     // 0 bounces back, so 3 is reached for sure in the end.
     let (v, _, bound) = answer(src, "P=? [ F^{rew{\"steps\"}<=1000000000} x=3 ]", false).unwrap();
     assert!((v - 1.0).abs() <= bound && bound < 1e-5, "{v} ± {bound}");
+    // Its game, which explain and play solve, would count every step up to the bound: refused
+    // before any exploring.
+    let e = game_value(src, "P=? [ F^{rew{\"steps\"}<=1000000000} x=3 ]").unwrap_err();
+    assert!(e.contains("may have more than"), "{e}");
+    assert_eq!(
+        game_value(src, "P=? [ F^{rew{\"steps\"}<=2} x=3 ]").as_deref(),
+        Ok("1/4")
+    );
     // Earning a billion before 3, where the walk stops earning (its deadlock's loop earns
     // nothing and is no cycle for the epochs): a chance that fades to nothing.
     let (v, _, bound) = answer(src, "P=? [ F^{rew{\"steps\"}>=1000000000} x=3 ]", false).unwrap();

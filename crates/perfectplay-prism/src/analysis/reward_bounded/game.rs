@@ -14,6 +14,7 @@
 use perfectplay::{Model, NodeBuilder, Player, Rat};
 
 use super::{counted, Count, Counted, RewardBound};
+use crate::analysis::bounded::PRODUCT_STATES;
 use crate::analysis::check::{model_type, Asked, OverInitial};
 use crate::analysis::error::AnalysisError;
 use crate::analysis::graph::{reach_choice, Predecessors, Side};
@@ -74,6 +75,20 @@ pub(crate) fn model<'a>(
         inexact,
         basis,
     } = counted(asked, bound, exact)?;
+    // Each state of the space with each count a play can hold: at most the bound over the
+    // least positive reward, plus one, per state.
+    let least = reward.iter().filter(|r| **r > Rat::ZERO).min().copied();
+    if let Some(least) = least {
+        let counts = (bound.value.to_f64() / least.to_f64()).floor() + 1.0;
+        if counts * space.len() as f64 > PRODUCT_STATES as f64 {
+            return Err(AnalysisError::TooLarge(format!(
+                "the model with the reward earned counted, which explaining or playing a \
+                 reward bound solves, may have more than {PRODUCT_STATES} states (the model's \
+                 states times the bound over its least reward); checking the property \
+                 answers it, by backups over the model's states"
+            )));
+        }
+    }
     let kind = model_type(program, &plain);
     let dtmc = kind == ModelType::Dtmc;
     let (goal, allowed) = (basis.goal.clone(), basis.allowed.clone());
