@@ -29,6 +29,12 @@
 //!    the states of probability 0 and 1 are found
 //!    from the graph the same way (a least fixed point, and the maximiser's almost-sure
 //!    reachability of the terminals worth 1) and take those values exactly.
+//!    Where the value is a chain's long-run average ([`Options::long_run`]), the states that
+//!    end in one bottom component for sure are found first, from labels that flow back in
+//!    rounds (the least key a state reaches), and made final at the component's average,
+//!    bounded by the least and greatest excess of one backup over the component's states
+//!    while the values iterate the lazy chain; then no step earns, and the other states
+//!    weigh those averages by the steps below.
 //! 3. **Retrograde analysis**: a state whose successors' values have all arrived is final;
 //!    its value goes back to its predecessors' links. Acyclic games end here.
 //! 4. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds
@@ -164,6 +170,12 @@ pub struct Options {
     /// where interval iteration closes too slowly (0: never); never more than a worker's
     /// share of all the states or 65,536.
     pub gather: usize,
+    /// Whether the value is the long-run average of what a step earns (PRISM's `S` and
+    /// `R [ S ]` on a DTMC): the model must be a chain (chance nodes and terminals, a terminal
+    /// earning its value at every step for ever). The states that end in one bottom
+    /// component for sure are found from the graph and made final at its average, and the
+    /// others weigh those averages (see the method).
+    pub long_run: bool,
 }
 
 impl Default for Options {
@@ -179,6 +191,7 @@ impl Default for Options {
             outcomes: false,
             qualitative: false,
             gather: 1 << 20,
+            long_run: false,
         }
     }
 }
@@ -360,6 +373,10 @@ pub fn solve_everywhere(
     let outcomes = outcomes.into_iter().map(value).collect();
     let report = report.map(|o| {
         let method = match (o.iterated, o.direct) {
+            _ if options.long_run => {
+                "distributed: long-run averages of the bottom components by a lazy iteration, \
+                 then their weights by retrograde analysis and interval iteration"
+            }
             (true, true) => {
                 "distributed: retrograde analysis, interval iteration, then the open states \
                  solved directly in one worker"

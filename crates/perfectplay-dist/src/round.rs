@@ -65,6 +65,33 @@ pub(crate) enum Body {
         /// The link.
         link: u32,
     },
+    /// A successor's label in the long run's analysis: the least key of the states it
+    /// reaches, for one of the receiver's links.
+    Label {
+        /// The link.
+        link: u32,
+        /// The label.
+        label: u64,
+    },
+    /// A successor's value in the long run's iteration, for one of the receiver's links.
+    Level {
+        /// The link.
+        link: u32,
+        /// The value.
+        x: f64,
+    },
+    /// Bounds on a label's long-run average: a worker's, for the worker of the label's key;
+    /// the best so far, back from there.
+    Gain {
+        /// The label.
+        label: u64,
+        /// The lower bound.
+        lo: f64,
+        /// The upper bound.
+        hi: f64,
+        /// The sending worker.
+        from: u32,
+    },
     /// A terminal state reached, for every worker (see [`crate::reach`]): its bytes.
     Reached(Vec<u8>),
     /// A worker's summary of the round, for every worker (boxed: there are few, and a message
@@ -158,6 +185,9 @@ impl Msg {
             Body::Value { .. } => 4 + 24 + 1,
             Body::Guess { .. } => 4 + 8,
             Body::Mark { .. } => 4,
+            Body::Label { .. } => 4 + 8,
+            Body::Level { .. } => 4 + 8,
+            Body::Gain { .. } => 8 + 16 + 4,
             Body::Reached(bytes) => 8 + bytes.len() as u64,
             Body::Status(s) => {
                 4 + 8 + 8 * FIGURES as u64 + s.error.as_ref().map_or(1, |e| 9 + e.len() as u64)

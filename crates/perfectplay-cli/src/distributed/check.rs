@@ -360,6 +360,7 @@ fn asked(query: &AcrossQuery, outcomes: bool) -> Options {
     Options {
         endless_is_infinite: query.reward,
         total: query.total,
+        long_run: query.long_run,
         outcomes,
         qualitative: query.zero_one,
         ..Options::default()

@@ -1780,6 +1780,87 @@ proptest! {
     }
 }
 
+/// A chain with a periodic bottom component (`s=1`, `s=2`), one that `s=4` and `s=5` share,
+/// and a deadlock (`s=6`), which `s=3` chooses between by its two commands; the long-run
+/// averages by hand: the periodic pair spends half its steps in `s=1`; in the other,
+/// `π(4) = π(5)/2`, so `π(4) = 1/3`. `S [ "a" ]` is `1/2·1/2 + 1/2·(1/2·1/3 + 1/2·1) = 7/12`;
+/// `R [ S ]` earns 2 in `s=1` (1 a step), 3 by the command of `s=4` and 1 in `s=5` (`1 + 2/3`),
+/// and 7 for ever at the deadlock: `1/2·1 + 1/2·(1/2·5/3 + 1/2·7) = 8/3`.
+const LONG_RUN: &str = "dtmc
+module m
+  s : [0..6] init 0;
+  [] s=0 -> 1/2 : (s'=1) + 1/2 : (s'=3);
+  [] s=1 -> (s'=2);
+  [] s=2 -> (s'=1);
+  [] s=3 -> 3/10 : (s'=4) + 7/10 : (s'=5);
+  [] s=3 -> (s'=6);
+  [] s=4 -> (s'=5);
+  [] s=5 -> 1/2 : (s'=4) + 1/2 : (s'=5);
+endmodule
+label \"a\" = s=1 | s=4 | s=6;
+rewards
+  s=1 : 2;
+  [] s=4 : 3;
+  s=5 : 1;
+  s=6 : 7;
+endrewards
+";
+
+/// The long run (`S`, `R [ S ]`) across 1 to 4 processes, by hand ([`LONG_RUN`]), under a
+/// bound, a filter and from several initial states, against one process; and refused on an
+/// MDP as in one process.
+#[test]
+fn the_long_run_across_processes_agrees_with_one_process_and_by_hand() {
+    let model = file("across_long_run.prism", LONG_RUN);
+    for processes in ["1", "2", "3", "4"] {
+        near(&model, "S=? [ \"a\" ]", processes, 7.0 / 12.0);
+        near(&model, "R=? [ S ]", processes, 8.0 / 3.0);
+    }
+    for prop in [
+        "S>=0.58 [ \"a\" ]",
+        "S<0.58 [ \"a\" ]",
+        "filter(max, S=? [ s=5 ], s>=3)",
+        "filter(print, R=? [ S ], s=3 | s=4)",
+        "1 - S=? [ \"a\" ]",
+        "P=? [ F S>0.6 [ \"a\" ] ]",
+    ] {
+        same_across(&model, prop, "2");
+    }
+    let several = file(
+        "across_long_run_init.prism",
+        &LONG_RUN
+            .replace("init 0;", ";")
+            .replace("endmodule", "endmodule\ninit s=0 | s=3 endinit"),
+    );
+    same_across(&several, "S=? [ \"a\" ]", "3");
+    same_across(&several, "filter(avg, R=? [ S ], \"init\")", "2");
+    let mdp = file("across_long_run.nm", &LONG_RUN.replace("dtmc", "mdp"));
+    refused_across(&mdp, "S=? [ \"a\" ]", "2", "answered on DTMCs");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Random chains, with bottom components of every shape (periodic ones, deadlocks, states
+    /// that reach several): the long-run fraction of steps in `s=0` and the long-run reward
+    /// per step across two processes against one process.
+    #[test]
+    fn random_long_runs_across_processes_agree_with_one_process(
+        n in 2usize..9,
+        w in proptest::collection::vec(any::<u8>(), 24),
+        deadlock in any::<bool>(),
+    ) {
+        let mut text = random_model(true, n, &w);
+        if deadlock {
+            text = text.replace("  [] s=1 ->", "  [] false ->");
+        }
+        let text = text + "rewards\n  s=1 : 1/2;\n  [] s=2 : 3;\n  s<3 : 1;\nendrewards\n";
+        let model = file("across_random_long_run.prism", &text);
+        agrees(&model, "", "S=? [ s=0 ]", "2");
+        agrees(&model, "", "R=? [ S ]", "2");
+    }
+}
+
 #[test]
 fn what_check_across_processes_does_not_answer_is_an_error() {
     // Arithmetic with the state's variables and a filter over other states.

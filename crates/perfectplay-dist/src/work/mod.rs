@@ -18,6 +18,7 @@ mod direct;
 mod endless;
 mod free;
 mod iterate;
+mod long_run;
 mod qualitative;
 
 /// What worker 0 learns at the end.
@@ -127,6 +128,9 @@ pub(crate) fn run(
     let mut work = Work::new(worker, model, options);
     work.explore(worker)?;
     work.part.explored();
+    if options.long_run {
+        work.long_run(worker)?;
+    }
     if options.total {
         work.zero_for_ever(worker)?;
     }

@@ -32,7 +32,8 @@ use crate::program::Program;
 use crate::syntax::ast::{Measure, ModelType, Query};
 
 /// Why a model other than a DTMC is refused.
-const DTMC_ONLY: &str = "S and R[ S ] (long-run averages) are answered on DTMCs, as in PRISM";
+pub(crate) const DTMC_ONLY: &str =
+    "S and R[ S ] (long-run averages) are answered on DTMCs, as in PRISM";
 
 /// Why explain, play, strategy and distribution refuse the long run.
 pub(crate) const NO_GAME: &str = "S and R[ S ] are long-run averages, which no play ends \

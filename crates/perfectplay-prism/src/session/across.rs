@@ -24,7 +24,8 @@ pub struct AcrossQuery {
     /// bytes: each process of such a solve holds only its share of the states. It has no
     /// built space and no graph analysis behind it: its solver bounds the values itself.
     pub model: Box<dyn perfectplay::dynamic::DynModel>,
-    /// Whether the property is an expected reward, not a probability: its value may be +∞,
+    /// Whether the property is an expected reward, not a probability nor a long-run average:
+    /// its value may be +∞,
     /// where the target may be missed, and the game's solver must give an endless play that
     /// worth (the minimiser loses it) rather than leave its bounds open there.
     pub reward: bool,
@@ -33,6 +34,10 @@ pub struct AcrossQuery {
     /// ever are worth zero, and the game's solver must find them from the graph; every other
     /// endless play is worth +∞ ([`AcrossQuery::reward`]).
     pub total: bool,
+    /// Whether the property is a long-run average (`S=? [ φ ]`, `R=? [ S ]` on a DTMC): the
+    /// game is the chain, each step earning what the average counts, and its solver must find
+    /// the bottom components and their averages first.
+    pub long_run: bool,
     /// Whether the answer is made of each initial state's value (their range, a bound that
     /// must hold in each, a filter over them): the game's start is then a chance node over
     /// them, and its solver must report the bounds of each of its outcomes, in order.
@@ -226,6 +231,7 @@ fn query_at(
         return Err(refused());
     }
     let complement = r.complement;
+    let long_run = matches!(r.query.path, Path::LongRun(_));
     let reward = matches!(r.query.what, crate::syntax::ast::Measure::Reward(_));
     let total = reward && matches!(r.query.path, Path::Total | Path::EventuallyCumulative(_));
     let game = match at {
@@ -261,13 +267,15 @@ fn query_at(
         })
     });
     let zero_one = !reward
+        && !long_run
         && compare
             .as_ref()
             .is_some_and(|c| c.bound == 0 || c.bound == 1);
     Ok(AcrossQuery {
         model: game.model,
-        reward,
+        reward: reward && !long_run,
         total,
+        long_run,
         each_initial: game.each_initial,
         zero_one,
         reading: AcrossReading {

@@ -35,6 +35,11 @@
 //! reward at zero for ever: from the others, an endless play collects a reward infinitely
 //! often. A deadlock's loop there earns its state reward.
 //!
+//! The long run (`S=? [ φ ]`, `R=? [ S ]`, on a DTMC) is the chain itself, every step
+//! earning what the average counts (1 in a φ-state for `S`; the state reward and the
+//! command's transition reward for `R`, the state reward alone on a deadlock's loop): its
+//! solver finds the bottom components and their averages itself.
+//!
 //! [`query`] is that game, [`reach`] the game that finds the states of a filter; this module
 //! makes them for a resolved query and writes their states as bytes.
 
@@ -161,6 +166,7 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         instant: matches!(query.path, Path::Instant(_)),
         total: matches!(query.path, Path::Total | Path::EventuallyCumulative(_)),
         reward_bound,
+        long_run: matches!(query.path, Path::LongRun(_)),
     });
     Ok(AcrossGame {
         model,
@@ -231,8 +237,8 @@ const MAX_STEPS: u32 = 100_000;
 
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
-     step bounds or without), of F and U with a reward bound, and R queries of F, Fc, C, C<=k and I=k (and F0 where every play \
-     reaches the target or none can) are answered, or compared with \
+     step bounds or without), of F and U with a reward bound, R queries of F, Fc, C, C<=k and I=k (and F0 where every play \
+     reaches the target or none can), and S and R[ S ] on DTMCs are answered, or compared with \
      a bound, at the initial states or under a filter (filter(op, …, states), whose states \
      are a condition over the variables and labels), with P and R queries compared with a bound \
      and CTL's E and A, alone or nested in them as state formulas, and arithmetic, \
@@ -264,10 +270,15 @@ pub(crate) fn across_model(
                 r.steps.is_none() && r.first == 0
             }
             Path::Cumulative(_) | Path::Instant(_) => r.steps.is_some(),
+            Path::LongRun(None) => paths.is_none(),
             _ => false,
         },
+        Measure::LongRun => matches!(r.query.path, Path::LongRun(Some(_))) && paths.is_none(),
         _ => false,
     };
+    if matches!(r.query.path, Path::LongRun(_)) && program.model_type != ModelType::Dtmc {
+        return Err(unsupported(crate::analysis::long_run::DTMC_ONLY));
+    }
     let paths_of_rewards = paths.is_some() && r.query.what != Measure::Probability;
     if !plain || r.query.bound.is_some() || paths_of_rewards {
         return Err(unsupported(NOT_ACROSS));

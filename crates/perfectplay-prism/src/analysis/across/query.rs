@@ -91,6 +91,10 @@ pub(crate) struct AcrossModel<K> {
     /// For a P query with a reward bound (`F^{rew{"r"}<=b} φ`), the bound and the reward
     /// structure it counts: the states then count the reward earned ([`At::Counted`]).
     pub(crate) reward_bound: Option<(RewardBound, Compiled)>,
+    /// Whether the query is a long-run average (`S=? [ φ ]`, with φ the target, or `R=? [ S ]`
+    /// with the reward): the game is the chain itself, each step earning what the average
+    /// counts ([`AcrossModel::expand_long_run`]).
+    pub(crate) long_run: bool,
 }
 
 impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
@@ -127,6 +131,9 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
         count: Option<Count>,
         node: &mut impl NodeBuilder<At<K>, u32>,
     ) -> Result<(), String> {
+        if self.long_run {
+            return self.expand_long_run(s, node);
+        }
         let mut vals = Vec::new();
         self.stepper.values(&s, &mut vals);
         let here = || self.stepper.show(&s);
@@ -336,6 +343,59 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
     }
 }
 
+impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
+    /// The chain's node at `s` for a long-run average: every enabled command alike, each
+    /// step earning 1 in a state of the target for `S`, or the state reward and the
+    /// command's transition reward for `R [ S ]` (the state reward alone on a deadlock's
+    /// loop, which is no command).
+    fn expand_long_run(&self, s: K, node: &mut impl NodeBuilder<At<K>, u32>) -> Result<(), String> {
+        let mut vals = Vec::new();
+        self.stepper.values(&s, &mut vals);
+        let here = || self.stepper.show(&s);
+        let at = |e: AnalysisError| format!("in state {}: {e}", here());
+        // What a step by a command labelled `action` (`None`: a deadlock's loop) earns.
+        let earned = |action: Option<Option<usize>>| -> Result<Rat, String> {
+            let Some(r) = &self.reward else {
+                let holds =
+                    (self.target.holds(&vals)).map_err(|e| format!("in state {}: {e}", here()))?;
+                return Ok(if holds { Rat::ONE } else { Rat::ZERO });
+            };
+            let state = r.state(&vals).map_err(at)?;
+            let total = match action {
+                Some(action) => r.transition(action, &vals, state).map_err(at)?,
+                None => state,
+            }
+            .rat();
+            match total < Rat::ZERO {
+                true => Err(format!(
+                    "in state {}: a reward of {total}; across processes, R queries need \
+                     rewards of at least zero",
+                    here()
+                )),
+                false => Ok(total),
+            }
+        };
+        self.stepper
+            .expand(s, |ex| -> Result<(), String> {
+                node.chance();
+                if ex.choices.is_empty() {
+                    node.add_outcome(OUTCOME, Rat::ONE, earned(None)?, At::State(s, 0));
+                    return Ok(());
+                }
+                let k = ex.choices.len() as i64;
+                for &(action, _, from, to) in &ex.choices {
+                    let reward = earned(Some(action))?;
+                    for (i, &(p, t)) in ex.dist[from..to].iter().enumerate() {
+                        let p = if k == 1 { p } else { p * Rat::new(1, k) };
+                        node.add_outcome(i as u32 | OUTCOME, p, reward, At::State(t, 0));
+                    }
+                }
+                Ok(())
+            })
+            .map_err(|e| e.to_string())?
+    }
+}
+
 impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     type State = At<K>;
     type Move = u32;
@@ -386,6 +446,10 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
     /// A play that never reaches the target is worth zero for a probability, the worst for the
     /// maximiser, and +∞ for a reward, the worst for the minimiser.
     fn endless_play_loser(&self) -> Option<Player> {
+        if self.long_run {
+            // Every play is endless, and its worth is its average.
+            return None;
+        }
         Some(match self.reward {
             None => Player::Max,
             Some(_) => Player::Min,

@@ -1,0 +1,271 @@
+//! The long run of a chain ([`Options::long_run`](crate::Options::long_run)): the long-run
+//! average of what each step earns, found before any value flows back, in rounds.
+//!
+//! A finite chain ends up, almost surely, in a bottom strongly connected component, and its
+//! long-run average there is one number `g`, the same from every state of the component. The
+//! value of a state is the average of those numbers weighed by the probability of ending in
+//! each: a total to be found by the usual solve once every state that ends in one component
+//! for sure is final at its `g`, and no step earns anything any more.
+//!
+//! - **Which component.** Every state gets a key (its worker and its number there), and its
+//!   *label* is the least key of any state it reaches: a least fixed point, by labels that
+//!   flow back along the links round after round. A state from which some step leads to a
+//!   state of another label *breaks*; the states that can reach a break are found as a least
+//!   fixed point backwards. Every other state reaches states of its own label only, so
+//!   every bottom component it reaches holds the state of that key: it reaches exactly one,
+//!   almost surely, and that state is in it. Those are the *settled* states; they are closed
+//!   under the steps, and a bottom component is all settled.
+//! - **Its average.** For any values `x` of the states of a label, `g` is an average of the
+//!   excess `B(x)(s) - x(s)` of one backup over the states of the component, weighed by the
+//!   chain's stationary distribution there (which the component's steps leave as it is), so
+//!   `g` lies between the least and the greatest excess over the label's states, certified by
+//!   the backup's own rounding bound. The values iterate the lazy chain, `x ← x + (B(x) - x -
+//!   c)/2` (`c` the label's last lower bound, which keeps `x` small and changes no excess),
+//!   whose excess tends to `g` in every state of the label even where the chain is periodic,
+//!   and the bounds close in. Each round every settled state sends its value to the links
+//!   that read it, and its excess to the worker of its label's key, which answers with the
+//!   label's best bounds so far; the iteration stops once every label's bounds are within
+//!   the precision asked.
+
+use std::collections::HashMap;
+
+use timely::worker::Worker;
+
+use super::Work;
+use crate::part::Kind;
+use crate::round::{total_sent, Body, Msg, FIGURES};
+use crate::DistError;
+
+/// Why a model that is not a chain is refused.
+const CHAINS_ONLY: &str = "the long run across processes is answered on chains (every state \
+     a chance node or a terminal), as one process answers it on DTMCs";
+
+impl Work<'_> {
+    /// Makes every settled state (see the module documentation) final at its component's
+    /// long-run average, and lets go of every reward, so that the solve that follows finds
+    /// the other states' averages as the values they end with.
+    pub(super) fn long_run(&mut self, worker: &mut Worker) -> Result<(), DistError> {
+        let mut figures = [0.0; FIGURES];
+        figures[0] = f64::from(u8::from(
+            self.part
+                .kind
+                .iter()
+                .any(|k| matches!(k, Kind::Decision(_))),
+        ));
+        let statuses = self.round(worker, None, figures)?;
+        if statuses.iter().any(|s| s.figures[0] != 0.0) {
+            return Err(DistError::Unsupported(CHAINS_ONLY.to_string()));
+        }
+        let (label, link_label) = self.labels(worker)?;
+        let p = &self.part;
+        let breaks: Vec<bool> = (0..p.len())
+            .map(|s| {
+                p.slots(s)
+                    .any(|k| link_label[p.link[k] as usize] != label[s])
+            })
+            .collect();
+        let unsettled = self.reach_back(worker, breaks, |p, marked, t| {
+            p.slots(t).any(|k| marked[p.link[k] as usize])
+        })?;
+        let settled: Vec<usize> = (0..self.part.len()).filter(|&s| !unsettled[s]).collect();
+        let gains = self.gains(worker, &settled, &label)?;
+        let p = &mut self.part;
+        for &s in &settled {
+            let (lo, hi) = gains[&label[s]];
+            (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (0.5 * (lo + hi), lo, hi, true);
+        }
+        // What is left is the weighing of those averages: no step earns any more.
+        p.choice_reward.fill(0.0);
+        p.choice_err.fill(0.0);
+        p.r.fill(0.0);
+        for bits in &mut p.inexact {
+            *bits &= 1;
+        }
+        Ok(())
+    }
+
+    /// Each state's label, the least key of the states it reaches, and each link's (its
+    /// successor's label), by labels flowing back along the links until none moves.
+    fn labels(&mut self, worker: &mut Worker) -> Result<(Vec<u64>, Vec<u64>), DistError> {
+        let me = self.rounds.index;
+        let n = self.part.len();
+        let mut label: Vec<u64> = (0..n).map(|s| u64::from(me) << 32 | s as u64).collect();
+        let mut link_label = vec![u64::MAX; self.part.links()];
+        let mut moved: Vec<usize> = (0..n).collect();
+        // A label for a link: the states that read it take it where it is less than theirs.
+        let take = |link: u32,
+                    at: u64,
+                    label: &mut [u64],
+                    link_label: &mut [u64],
+                    moved: &mut Vec<usize>,
+                    users: &crate::table::Users| {
+            let l = link as usize;
+            if at >= link_label[l] {
+                return;
+            }
+            link_label[l] = at;
+            for &t in users.of(l) {
+                let t = t as usize;
+                if at < label[t] {
+                    label[t] = at;
+                    moved.push(t);
+                }
+            }
+        };
+        loop {
+            while let Some(s) = moved.pop() {
+                for &(to, link) in self.part.preds.of(s) {
+                    match to == me {
+                        true => take(
+                            link,
+                            label[s],
+                            &mut label,
+                            &mut link_label,
+                            &mut moved,
+                            &self.part.users,
+                        ),
+                        false => self.out.push(Msg {
+                            to,
+                            body: Body::Label {
+                                link,
+                                label: label[s],
+                            },
+                        }),
+                    }
+                }
+            }
+            let statuses = self.round(worker, None, [0.0; FIGURES])?;
+            if total_sent(&statuses) == 0 {
+                return Ok((label, link_label));
+            }
+            for m in std::mem::take(&mut self.out) {
+                if let Body::Label { link, label: at } = m.body {
+                    take(
+                        link,
+                        at,
+                        &mut label,
+                        &mut link_label,
+                        &mut moved,
+                        &self.part.users,
+                    );
+                }
+            }
+        }
+    }
+
+    /// Certified bounds `(lo, hi)` on the long-run average of every label of the `settled`
+    /// states, each bracket within the precision asked (see the module documentation).
+    fn gains(
+        &mut self,
+        worker: &mut Worker,
+        settled: &[usize],
+        label: &[u64],
+    ) -> Result<HashMap<u64, (f64, f64)>, DistError> {
+        let me = self.rounds.index;
+        let precision = self.options.precision;
+        let close = |(lo, hi): (f64, f64)| {
+            hi - lo <= precision * lo.abs().max(hi.abs()).max(1.0) || lo == hi
+        };
+        let mut x = vec![0.0; self.part.len()];
+        let mut link_x = vec![0.0; self.part.links()];
+        // The best bounds so far: at the worker of each label's key, of its own labels; at
+        // every worker, of the labels of its settled states, as last told.
+        let mut best: HashMap<u64, (f64, f64)> = HashMap::new();
+        let mut known: HashMap<u64, (f64, f64)> = HashMap::new();
+        let mut rounds = 0u64;
+        loop {
+            // Each settled state's excess over its label, and its value one lazy step on.
+            let mut parts: HashMap<u64, (f64, f64)> = HashMap::new();
+            let mut moves = Vec::with_capacity(settled.len());
+            for &s in settled {
+                let (lo, hi) = match self.part.kind[s] {
+                    Kind::Terminal => (self.part.lo[s], self.part.hi[s]),
+                    _ => self.part.excess(s, &link_x, x[s], None),
+                };
+                let part = parts.entry(label[s]).or_insert((lo, hi));
+                *part = (part.0.min(lo), part.1.max(hi));
+                let shift = known.get(&label[s]).map_or(0.0, |b| b.0);
+                moves.push((s, x[s] + 0.5 * (0.5 * (lo + hi) - shift)));
+            }
+            for (s, next) in moves {
+                x[s] = next;
+                for &(to, link) in self.part.preds.of(s) {
+                    self.out.push(Msg {
+                        to,
+                        body: Body::Level { link, x: next },
+                    });
+                }
+            }
+            for (at, (lo, hi)) in parts {
+                self.out.push(Msg {
+                    to: (at >> 32) as u32,
+                    body: Body::Gain {
+                        label: at,
+                        lo,
+                        hi,
+                        from: me,
+                    },
+                });
+            }
+            self.round(worker, None, [0.0; FIGURES])?;
+            // The values, and at each label's worker the round's excesses, combined into
+            // its best bounds; the bounds go back to the workers that sent them.
+            let mut round: HashMap<u64, (f64, f64, Vec<u32>)> = HashMap::new();
+            for m in std::mem::take(&mut self.out) {
+                match m.body {
+                    Body::Level { link, x } => link_x[link as usize] = x,
+                    Body::Gain {
+                        label: at,
+                        lo,
+                        hi,
+                        from,
+                    } => {
+                        let r = round.entry(at).or_insert((lo, hi, Vec::new()));
+                        (r.0, r.1) = (r.0.min(lo), r.1.max(hi));
+                        r.2.push(from);
+                    }
+                    _ => {}
+                }
+            }
+            let mut open = 0usize;
+            for (at, (lo, hi, from)) in round {
+                let b = best.entry(at).or_insert((lo, hi));
+                *b = (b.0.max(lo), b.1.min(hi));
+                open += usize::from(!close(*b));
+                for to in from {
+                    self.out.push(Msg {
+                        to,
+                        body: Body::Gain {
+                            label: at,
+                            lo: b.0,
+                            hi: b.1,
+                            from: me,
+                        },
+                    });
+                }
+            }
+            let mut figures = [0.0; FIGURES];
+            figures[0] = open as f64;
+            let statuses = self.round(worker, None, figures)?;
+            for m in std::mem::take(&mut self.out) {
+                if let Body::Gain {
+                    label: at, lo, hi, ..
+                } = m.body
+                {
+                    known.insert(at, (lo, hi));
+                }
+            }
+            if statuses.iter().all(|s| s.figures[0] == 0.0) {
+                return Ok(known);
+            }
+            rounds += 1;
+            if rounds >= self.options.max_rounds {
+                return Err(DistError::Solve(format!(
+                    "the long-run averages did not close within {rounds} rounds of the \
+                     iteration (a chain that mixes slowly, such as a long symmetric walk); \
+                     check it in one process, which solves each bottom component directly"
+                )));
+            }
+        }
+    }
+}
