@@ -27,7 +27,8 @@
 //!   label's best bounds so far; the iteration stops once every label's bounds are within
 //!   the precision asked.
 
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 use timely::worker::Worker;
 
@@ -85,19 +86,22 @@ impl Work<'_> {
     }
 
     /// Each state's label, the least key of the states it reaches, and each link's (its
-    /// successor's label), by labels flowing back along the links until none moves.
+    /// successor's label), by labels flowing back along the links until none moves. A worker
+    /// passes on its least labels first (as Dijkstra's order), so that a label crosses each
+    /// of its states' links once a round, not once for every lesser label that follows it.
     fn labels(&mut self, worker: &mut Worker) -> Result<(Vec<u64>, Vec<u64>), DistError> {
         let me = self.rounds.index;
         let n = self.part.len();
         let mut label: Vec<u64> = (0..n).map(|s| u64::from(me) << 32 | s as u64).collect();
         let mut link_label = vec![u64::MAX; self.part.links()];
-        let mut moved: Vec<usize> = (0..n).collect();
+        let mut moved: BinaryHeap<Reverse<(u64, u32)>> =
+            (0..n).map(|s| Reverse((label[s], s as u32))).collect();
         // A label for a link: the states that read it take it where it is less than theirs.
         let take = |link: u32,
                     at: u64,
                     label: &mut [u64],
                     link_label: &mut [u64],
-                    moved: &mut Vec<usize>,
+                    moved: &mut BinaryHeap<Reverse<(u64, u32)>>,
                     users: &crate::table::Users| {
             let l = link as usize;
             if at >= link_label[l] {
@@ -105,20 +109,24 @@ impl Work<'_> {
             }
             link_label[l] = at;
             for &t in users.of(l) {
-                let t = t as usize;
-                if at < label[t] {
-                    label[t] = at;
-                    moved.push(t);
+                if at < label[t as usize] {
+                    label[t as usize] = at;
+                    moved.push(Reverse((at, t)));
                 }
             }
         };
         loop {
-            while let Some(s) = moved.pop() {
+            while let Some(Reverse((at, s))) = moved.pop() {
+                let s = s as usize;
+                if at != label[s] {
+                    // Passed on already with a lesser label.
+                    continue;
+                }
                 for &(to, link) in self.part.preds.of(s) {
                     match to == me {
                         true => take(
                             link,
-                            label[s],
+                            at,
                             &mut label,
                             &mut link_label,
                             &mut moved,
@@ -126,10 +134,7 @@ impl Work<'_> {
                         ),
                         false => self.out.push(Msg {
                             to,
-                            body: Body::Label {
-                                link,
-                                label: label[s],
-                            },
+                            body: Body::Label { link, label: at },
                         }),
                     }
                 }
