@@ -33,7 +33,9 @@
 //!    end in one bottom component for sure are found first, from labels that flow back in
 //!    rounds (the least key a state reaches), and made final at the component's average,
 //!    bounded by the least and greatest excess of one backup over the component's states
-//!    while the values iterate the lazy chain; then no step earns, and the other states
+//!    while the values iterate the lazy chain (or, where that closes slowly and the
+//!    component's states are few, by renewal in one worker, as step 5 gathers open
+//!    states); then no step earns, and the other states
 //!    weigh those averages by the steps below.
 //! 3. **Retrograde analysis**: a state whose successors' values have all arrived is final;
 //!    its value goes back to its predecessors' links. Acyclic games end here.

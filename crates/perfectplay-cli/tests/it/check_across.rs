@@ -1836,6 +1836,18 @@ fn the_long_run_across_processes_agrees_with_one_process_and_by_hand() {
     same_across(&several, "filter(avg, R=? [ S ], \"init\")", "2");
     let mdp = file("across_long_run.nm", &LONG_RUN.replace("dtmc", "mdp"));
     refused_across(&mdp, "S=? [ \"a\" ]", "2", "answered on DTMCs");
+    // A symmetric walk on 0..=100, held at both ends: its steps keep the uniform distribution,
+    // so a tenth of 101 states is `10/101` of the time, and `s` is 50 on average. It mixes
+    // too slowly for the iteration, so its states are gathered and solved by renewal.
+    let walk = file(
+        "across_long_run_walk.prism",
+        "dtmc\nmodule m\n  s : [0..100] init 0;\n  \
+         [] s<100 -> 1/2 : (s'=s+1) + 1/2 : (s'=max(s-1, 0));\n  \
+         [] s=100 -> 1/2 : (s'=100) + 1/2 : (s'=99);\nendmodule\n\
+         rewards\n  true : s;\nendrewards\n",
+    );
+    near(&walk, "S=? [ s<10 ]", "2", 10.0 / 101.0);
+    near(&walk, "R=? [ S ]", "3", 50.0);
 }
 
 proptest! {

@@ -26,7 +26,7 @@ use crate::DistError;
 const SPREAD: f64 = 1e-3;
 
 /// The worker that solves the gathered states.
-const SOLVER: u32 = 0;
+pub(super) const SOLVER: u32 = 0;
 
 /// After this many rounds of interval iteration without closing (or sooner, where the bounds
 /// stop moving or after [`GATHER_SWEEPS`]), the open states are gathered into one worker and solved there in one piece,
@@ -49,19 +49,19 @@ enum Side {
     Upper = 2,
 }
 
-/// The gathered open states, at the worker that solves them.
-struct Gathering {
+/// The gathered states, at the worker that solves them.
+pub(super) struct Gathering {
     /// The states, in the order they arrived: node `i` of the graph is `nodes[i]`.
-    nodes: Vec<Gathered>,
+    pub(super) nodes: Vec<Gathered>,
     /// The node each outcome leads to, in the order of the nodes' choices and outcomes
     /// (`EXIT` for a way out, `NAMELESS` for a link no state was named for).
-    targets: Vec<u32>,
+    pub(super) targets: Vec<u32>,
 }
 
 /// In [`Gathering::targets`], an outcome that leads out of the gathered states.
-const EXIT: u32 = u32::MAX;
+pub(super) const EXIT: u32 = u32::MAX;
 /// In [`Gathering::targets`], an outcome whose link names no gathered state.
-const NAMELESS: u32 = u32::MAX - 1;
+pub(super) const NAMELESS: u32 = u32::MAX - 1;
 
 impl Gathering {
     /// The graph of the gathered states with the ways out at `side` of their final values, or
@@ -253,17 +253,11 @@ impl Work<'_> {
         Ok(solved)
     }
 
-    /// Gathers the open states into one worker and solves them there in one piece; returns
-    /// whether that worked (then every state is final and the links hold its values), in
-    /// every worker alike. Three rounds: the states go to the solver; their values come back;
-    /// the values go on to the links that wait for them.
-    pub(super) fn solve_open_directly(
-        &mut self,
-        worker: &mut Worker,
-        open: &[usize],
-    ) -> Result<bool, DistError> {
+    /// Sends `states` to the worker that solves gathered states, each with the links that
+    /// wait for its value, for the round that follows.
+    pub(super) fn send_gathered(&mut self, states: &[usize]) {
         let me = self.rounds.index;
-        for &s in open {
+        for &s in states {
             for &(at, link) in self.part.preds.of(s) {
                 self.out.push(Msg {
                     to: SOLVER,
@@ -280,25 +274,44 @@ impl Work<'_> {
                 body: Body::Node(Box::new(self.part.gathered(me, s))),
             });
         }
+    }
+
+    /// At the worker that solves them, the states gathered by the round after
+    /// [`Work::send_gathered`], taken from what the round brought.
+    pub(super) fn gathering(&mut self) -> Gathering {
+        let (mut nodes, mut names) = (Vec::new(), HashMap::new());
+        for m in self.out.drain(..) {
+            match m.body {
+                Body::Name {
+                    owner,
+                    at,
+                    link,
+                    state,
+                } => {
+                    names.insert((at, link), (owner, state));
+                }
+                Body::Node(g) => nodes.push(*g),
+                _ => {}
+            }
+        }
+        Gathering::new(nodes, &names)
+    }
+
+    /// Gathers the open states into one worker and solves them there in one piece; returns
+    /// whether that worked (then every state is final and the links hold its values), in
+    /// every worker alike. Three rounds: the states go to the solver; their values come back;
+    /// the values go on to the links that wait for them.
+    pub(super) fn solve_open_directly(
+        &mut self,
+        worker: &mut Worker,
+        open: &[usize],
+    ) -> Result<bool, DistError> {
+        let me = self.rounds.index;
+        self.send_gathered(open);
         self.round(worker, None, [0.0; FIGURES])?;
         let mut figures = [0.0; FIGURES];
         if me == SOLVER {
-            let (mut nodes, mut names) = (Vec::new(), HashMap::new());
-            for m in self.out.drain(..) {
-                match m.body {
-                    Body::Name {
-                        owner,
-                        at,
-                        link,
-                        state,
-                    } => {
-                        names.insert((at, link), (owner, state));
-                    }
-                    Body::Node(g) => nodes.push(*g),
-                    _ => {}
-                }
-            }
-            let gathering = Gathering::new(nodes, &names);
+            let gathering = self.gathering();
             if let Some(values) =
                 gathering.solve(self.model.endless_play_loser(), self.options.precision)
             {

@@ -35,6 +35,19 @@ pub(crate) enum At<K> {
     Passed,
 }
 
+/// A reward an R query across processes counts, which must be at least zero (`here` names
+/// the state).
+fn at_least_zero(total: Rat, here: impl Fn() -> String) -> Result<Rat, String> {
+    match total < Rat::ZERO {
+        true => Err(format!(
+            "in state {}: a reward of {total}; across processes, R queries need rewards of at \
+             least zero",
+            here()
+        )),
+        false => Ok(total),
+    }
+}
+
 /// Where a step leads, whatever state it reaches: the steps taken then, the reward earned
 /// under a reward bound, or past that bound.
 #[derive(Clone, Copy)]
@@ -191,14 +204,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 return Ok(Rat::ZERO);
             };
             let total = of(r, Some(action))?;
-            match total < Rat::ZERO {
-                true => Err(format!(
-                    "in state {}: a reward of {total}; across processes, R queries need \
-                     rewards of at least zero",
-                    here()
-                )),
-                false => Ok(total),
-            }
+            at_least_zero(total, here)
         };
         // What a step by a command labelled `action` (`None`: a deadlock's loop) earns under
         // the reward bound.
@@ -366,14 +372,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                 None => state,
             }
             .rat();
-            match total < Rat::ZERO {
-                true => Err(format!(
-                    "in state {}: a reward of {total}; across processes, R queries need \
-                     rewards of at least zero",
-                    here()
-                )),
-                false => Ok(total),
-            }
+            at_least_zero(total, here)
         };
         self.stepper
             .expand(s, |ex| -> Result<(), String> {

@@ -25,7 +25,9 @@
 //!   and the bounds close in. Each round every settled state sends its value to the links
 //!   that read it, and its excess to the worker of its label's key, which answers with the
 //!   label's best bounds so far; the iteration stops once every label's bounds are within
-//!   the precision asked.
+//!   the precision asked. Where that is slow (a chain that mixes slowly), the settled states
+//!   of the labels still open are gathered into one worker, if few, and their averages solved
+//!   there by renewal ([`renewal`]).
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -35,11 +37,42 @@ use timely::worker::Worker;
 use super::Work;
 use crate::part::Kind;
 use crate::round::{total_sent, Body, Msg, FIGURES};
+use crate::table::Users;
+use crate::work::direct::GATHER_AFTER;
 use crate::DistError;
+
+mod renewal;
 
 /// Why a model that is not a chain is refused.
 const CHAINS_ONLY: &str = "the long run across processes is answered on chains (every state \
      a chance node or a terminal), as one process answers it on DTMCs";
+
+/// The labels of a worker's states while they flow (see [`Work::labels`]).
+struct Labels {
+    /// Each state's label so far.
+    label: Vec<u64>,
+    /// Each link's label so far (its successor's).
+    link_label: Vec<u64>,
+    /// The states whose label moved, to pass on, least first.
+    moved: BinaryHeap<Reverse<(u64, u32)>>,
+}
+
+impl Labels {
+    /// A label for `link`: the states that read it take it where it is less than theirs.
+    fn take(&mut self, link: u32, label: u64, users: &Users) {
+        let l = link as usize;
+        if label >= self.link_label[l] {
+            return;
+        }
+        self.link_label[l] = label;
+        for &t in users.of(l) {
+            if label < self.label[t as usize] {
+                self.label[t as usize] = label;
+                self.moved.push(Reverse((label, t)));
+            }
+        }
+    }
+}
 
 impl Work<'_> {
     /// Makes every settled state (see the module documentation) final at its component's
@@ -92,67 +125,36 @@ impl Work<'_> {
     fn labels(&mut self, worker: &mut Worker) -> Result<(Vec<u64>, Vec<u64>), DistError> {
         let me = self.rounds.index;
         let n = self.part.len();
-        let mut label: Vec<u64> = (0..n).map(|s| u64::from(me) << 32 | s as u64).collect();
-        let mut link_label = vec![u64::MAX; self.part.links()];
-        let mut moved: BinaryHeap<Reverse<(u64, u32)>> =
-            (0..n).map(|s| Reverse((label[s], s as u32))).collect();
-        // A label for a link: the states that read it take it where it is less than theirs.
-        let take = |link: u32,
-                    at: u64,
-                    label: &mut [u64],
-                    link_label: &mut [u64],
-                    moved: &mut BinaryHeap<Reverse<(u64, u32)>>,
-                    users: &crate::table::Users| {
-            let l = link as usize;
-            if at >= link_label[l] {
-                return;
-            }
-            link_label[l] = at;
-            for &t in users.of(l) {
-                if at < label[t as usize] {
-                    label[t as usize] = at;
-                    moved.push(Reverse((at, t)));
-                }
-            }
+        let mut at = Labels {
+            label: (0..n).map(|s| u64::from(me) << 32 | s as u64).collect(),
+            link_label: vec![u64::MAX; self.part.links()],
+            moved: BinaryHeap::new(),
         };
+        at.moved = (0..n).map(|s| Reverse((at.label[s], s as u32))).collect();
         loop {
-            while let Some(Reverse((at, s))) = moved.pop() {
+            while let Some(Reverse((label, s))) = at.moved.pop() {
                 let s = s as usize;
-                if at != label[s] {
+                if label != at.label[s] {
                     // Passed on already with a lesser label.
                     continue;
                 }
                 for &(to, link) in self.part.preds.of(s) {
                     match to == me {
-                        true => take(
-                            link,
-                            at,
-                            &mut label,
-                            &mut link_label,
-                            &mut moved,
-                            &self.part.users,
-                        ),
+                        true => at.take(link, label, &self.part.users),
                         false => self.out.push(Msg {
                             to,
-                            body: Body::Label { link, label: at },
+                            body: Body::Label { link, label },
                         }),
                     }
                 }
             }
             let statuses = self.round(worker, None, [0.0; FIGURES])?;
             if total_sent(&statuses) == 0 {
-                return Ok((label, link_label));
+                return Ok((at.label, at.link_label));
             }
             for m in std::mem::take(&mut self.out) {
-                if let Body::Label { link, label: at } = m.body {
-                    take(
-                        link,
-                        at,
-                        &mut label,
-                        &mut link_label,
-                        &mut moved,
-                        &self.part.users,
-                    );
+                if let Body::Label { link, label } = m.body {
+                    at.take(link, label, &self.part.users);
                 }
             }
         }
@@ -264,6 +266,29 @@ impl Work<'_> {
                 return Ok(known);
             }
             rounds += 1;
+            if rounds == GATHER_AFTER {
+                // Slow: the settled states of the labels still open, if few, are solved in
+                // one worker by renewal.
+                let open: Vec<usize> = (settled.iter().copied())
+                    .filter(|&s| known.get(&label[s]).is_none_or(|&b| !close(b)))
+                    .collect();
+                let mut figures = [0.0; FIGURES];
+                figures[0] = open.len() as f64;
+                figures[1] = self.part.len() as f64;
+                let statuses = self.round(worker, None, figures)?;
+                let sum = |i: usize| statuses.iter().map(|s| s.figures[i]).sum::<f64>();
+                self.limit_gathering(sum(1));
+                if sum(0) > 0.0 && sum(0) <= self.gather_limit {
+                    for (at, (lo, hi)) in self.renewal(worker, &open)? {
+                        let k = known.entry(at).or_insert((lo, hi));
+                        *k = (k.0.max(lo), k.1.min(hi));
+                        if (at >> 32) as u32 == me {
+                            let b = best.entry(at).or_insert((lo, hi));
+                            *b = (b.0.max(lo), b.1.min(hi));
+                        }
+                    }
+                }
+            }
             if rounds >= self.options.max_rounds {
                 return Err(DistError::Solve(format!(
                     "the long-run averages did not close within {rounds} rounds of the \
