@@ -1848,6 +1848,13 @@ fn the_long_run_across_processes_agrees_with_one_process_and_by_hand() {
     );
     near(&walk, "S=? [ s<10 ]", "2", 10.0 / 101.0);
     near(&walk, "R=? [ S ]", "3", 50.0);
+    // Rewards of both signs: a state earning -1 half of the time, another 1/4 a step.
+    let signs = file(
+        "across_long_run_signs.prism",
+        "dtmc\nmodule m\n  s : [0..1] init 0;\n  [] true -> 1/2 : (s'=0) + 1/2 : (s'=1);\n\
+         endmodule\nrewards\n  s=1 : -1;\n  s=0 : 1/4;\nendrewards\n",
+    );
+    near(&signs, "R=? [ S ]", "2", -3.0 / 8.0);
 }
 
 proptest! {
@@ -1855,7 +1862,7 @@ proptest! {
 
     /// Random chains, with bottom components of every shape (periodic ones, deadlocks, states
     /// that reach several): the long-run fraction of steps in `s=0` and the long-run reward
-    /// per step across two processes against one process.
+    /// per step (rewards of both signs) across two processes against one process.
     #[test]
     fn random_long_runs_across_processes_agree_with_one_process(
         n in 2usize..9,
@@ -1866,7 +1873,7 @@ proptest! {
         if deadlock {
             text = text.replace("  [] s=1 ->", "  [] false ->");
         }
-        let text = text + "rewards\n  s=1 : 1/2;\n  [] s=2 : 3;\n  s<3 : 1;\nendrewards\n";
+        let text = text + "rewards\n  s=1 : 1/2;\n  [] s=2 : 3;\n  s<3 : 1;\n  s=3 : -2;\nendrewards\n";
         let model = file("across_random_long_run.prism", &text);
         agrees(&model, "", "S=? [ s=0 ]", "2");
         agrees(&model, "", "R=? [ S ]", "2");
