@@ -174,7 +174,8 @@ pub struct Options {
     pub gather: usize,
     /// Whether the value is the long-run average of what a step earns (PRISM's `S` and
     /// `R [ S ]` on a DTMC): the model must be a chain (chance nodes and terminals, a terminal
-    /// earning its value at every step for ever). The states that end in one bottom
+    /// earning its value at every step for ever; a decision only where no step leads, such as
+    /// a choice over the initial states). The states that end in one bottom
     /// component for sure are found from the graph and made final at its average, and the
     /// others weigh those averages (see the method).
     pub long_run: bool,

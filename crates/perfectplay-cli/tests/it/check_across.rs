@@ -1855,6 +1855,21 @@ fn the_long_run_across_processes_agrees_with_one_process_and_by_hand() {
          endmodule\nrewards\n  s=1 : -1;\n  s=0 : 1/4;\nendrewards\n",
     );
     near(&signs, "R=? [ S ]", "2", -3.0 / 8.0);
+    // Herman's ring from every state: each ends in the stable states, most of them through
+    // states that other states' keys set apart (settled by the least and greatest label).
+    let herman = format!("{QVBS}/herman/herman.7.prism");
+    agrees(
+        &herman,
+        "",
+        "filter(min, S=? [ \"stable\" ], \"init\")",
+        "3",
+    );
+    agrees(
+        &herman,
+        "",
+        "filter(avg, S=? [ num_tokens=1 ], num_tokens>1)",
+        "2",
+    );
 }
 
 proptest! {

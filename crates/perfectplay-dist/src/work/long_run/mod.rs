@@ -14,7 +14,10 @@
 //!   fixed point backwards. Every other state reaches states of its own label only, so
 //!   every bottom component it reaches holds the state of that key: it reaches exactly one,
 //!   almost surely, and that state is in it. Those are the *settled* states; they are closed
-//!   under the steps, and a bottom component is all settled.
+//!   under the steps, and a bottom component is all settled. Of the other states, those
+//!   whose settled states reached are all of one label (the least and the greatest label
+//!   reached, two more flows of the same kind, agree) reach one bottom component too, and
+//!   take its average as well: in a chain whose every play ends in one component, all do.
 //! - **Its average.** For any values `x` of the states of a label, `g` is an average of the
 //!   excess `B(x)(s) - x(s)` of one backup over the states of the component, weighed by the
 //!   chain's stationary distribution there (which the component's steps leave as it is), so
@@ -45,7 +48,8 @@ mod renewal;
 
 /// Why a model that is not a chain is refused.
 const CHAINS_ONLY: &str = "the long run across processes is answered on chains (every state \
-     a chance node or a terminal), as one process answers it on DTMCs";
+     a chance node or a terminal, but for a choice at the start), as one process answers it on \
+     DTMCs";
 
 /// The labels of a worker's states while they flow (see [`Work::labels`]).
 struct Labels {
@@ -80,32 +84,47 @@ impl Work<'_> {
     /// the other states' averages as the values they end with.
     pub(super) fn long_run(&mut self, worker: &mut Worker) -> Result<(), DistError> {
         let mut figures = [0.0; FIGURES];
+        // A decision may stand only where no step leads (the choice over a model's initial
+        // states): outside the chain, it only weighs the averages of where it leads.
+        let p = &self.part;
+        let decides = |s: usize| matches!(p.kind[s], Kind::Decision(_));
         figures[0] = f64::from(u8::from(
-            self.part
-                .kind
-                .iter()
-                .any(|k| matches!(k, Kind::Decision(_))),
+            (0..p.len()).any(|s| decides(s) && !p.preds.of(s).is_empty()),
         ));
         let statuses = self.round(worker, None, figures)?;
         if statuses.iter().any(|s| s.figures[0] != 0.0) {
             return Err(DistError::Unsupported(CHAINS_ONLY.to_string()));
         }
-        let (label, link_label) = self.labels(worker)?;
+        let n = self.part.len();
+        let me = u64::from(self.rounds.index);
+        let (label, link_label) =
+            self.least_reached(worker, (0..n).map(|s| me << 32 | s as u64))?;
         let p = &self.part;
         let breaks: Vec<bool> = (0..p.len())
             .map(|s| {
-                p.slots(s)
-                    .any(|k| link_label[p.link[k] as usize] != label[s])
+                matches!(p.kind[s], Kind::Decision(_))
+                    || p.slots(s)
+                        .any(|k| link_label[p.link[k] as usize] != label[s])
             })
             .collect();
         let unsettled = self.reach_back(worker, breaks, |p, marked, t| {
             p.slots(t).any(|k| marked[p.link[k] as usize])
         })?;
-        let settled: Vec<usize> = (0..self.part.len()).filter(|&s| !unsettled[s]).collect();
-        let gains = self.gains(worker, &settled, &label)?;
+        let settled: Vec<usize> = (0..n).filter(|&s| !unsettled[s]).collect();
+        // Of the others, those whose settled states reached are all of one label reach one
+        // bottom component too: the least and the greatest label they reach are the same.
+        let of_settled = |s: usize, l: u64| if unsettled[s] { u64::MAX } else { l };
+        let (least, _) = self.least_reached(worker, (0..n).map(|s| of_settled(s, label[s])))?;
+        let (most, _) = self.least_reached(worker, (0..n).map(|s| of_settled(s, !label[s])))?;
+        let joined: Vec<usize> = (0..n)
+            .filter(|&s| unsettled[s] && least[s] != u64::MAX && least[s] == !most[s])
+            .collect();
+        let needed: Vec<u64> = joined.iter().map(|&s| least[s]).collect();
+        let gains = self.gains(worker, &settled, &label, &needed)?;
         let p = &mut self.part;
-        for &s in &settled {
-            let (lo, hi) = gains[&label[s]];
+        let with = settled.iter().map(|&s| (s, label[s]));
+        for (s, l) in with.chain(joined.iter().map(|&s| (s, least[s]))) {
+            let (lo, hi) = gains[&l];
             (p.v[s], p.lo[s], p.hi[s], p.fin[s]) = (0.5 * (lo + hi), lo, hi, true);
         }
         // What is left is the weighing of those averages: no step earns any more.
@@ -118,19 +137,26 @@ impl Work<'_> {
         Ok(())
     }
 
-    /// Each state's label, the least key of the states it reaches, and each link's (its
-    /// successor's label), by labels flowing back along the links until none moves. A worker
-    /// passes on its least labels first (as Dijkstra's order), so that a label crosses each
-    /// of its states' links once a round, not once for every lesser label that follows it.
-    fn labels(&mut self, worker: &mut Worker) -> Result<(Vec<u64>, Vec<u64>), DistError> {
+    /// The least of `own` (a number per state, `u64::MAX` for none) over the states that
+    /// each state reaches, itself included, and each link's (its successor's), by numbers
+    /// flowing back along the links until none moves. A worker passes on its least numbers
+    /// first (as Dijkstra's order), so that a number crosses each of its states' links once a
+    /// round, not once for every lesser number that follows it.
+    fn least_reached(
+        &mut self,
+        worker: &mut Worker,
+        own: impl Iterator<Item = u64>,
+    ) -> Result<(Vec<u64>, Vec<u64>), DistError> {
         let me = self.rounds.index;
-        let n = self.part.len();
         let mut at = Labels {
-            label: (0..n).map(|s| u64::from(me) << 32 | s as u64).collect(),
+            label: own.collect(),
             link_label: vec![u64::MAX; self.part.links()],
             moved: BinaryHeap::new(),
         };
-        at.moved = (0..n).map(|s| Reverse((at.label[s], s as u32))).collect();
+        at.moved = (at.label.iter().enumerate())
+            .filter(|&(_, &l)| l != u64::MAX)
+            .map(|(s, &l)| Reverse((l, s as u32)))
+            .collect();
         loop {
             while let Some(Reverse((label, s))) = at.moved.pop() {
                 let s = s as usize;
@@ -161,12 +187,14 @@ impl Work<'_> {
     }
 
     /// Certified bounds `(lo, hi)` on the long-run average of every label of the `settled`
-    /// states, each bracket within the precision asked (see the module documentation).
+    /// states and of the labels `needed` here, each bracket within the precision asked (see
+    /// the module documentation).
     fn gains(
         &mut self,
         worker: &mut Worker,
         settled: &[usize],
         label: &[u64],
+        needed: &[u64],
     ) -> Result<HashMap<u64, (f64, f64)>, DistError> {
         let me = self.rounds.index;
         let precision = self.options.precision;
@@ -202,6 +230,12 @@ impl Work<'_> {
                         body: Body::Level { link, x: next },
                     });
                 }
+            }
+            // A label this worker needs without states of it to iterate: asked all the same.
+            for &at in needed {
+                parts
+                    .entry(at)
+                    .or_insert((f64::INFINITY, f64::NEG_INFINITY));
             }
             for (at, (lo, hi)) in parts {
                 self.out.push(Msg {
