@@ -209,10 +209,12 @@ impl Work<'_> {
         let mut known: HashMap<u64, (f64, f64)> = HashMap::new();
         let mut rounds = 0u64;
         loop {
-            // Each settled state's excess over its label, and its value one lazy step on.
+            // Each settled state's excess over its label, and its value one lazy step on; a
+            // label's states rest once its bounds have closed (only they read their values).
+            let closed = |l: &u64| known.get(l).is_some_and(|&b| close(b));
             let mut parts: HashMap<u64, (f64, f64)> = HashMap::new();
             let mut moves = Vec::with_capacity(settled.len());
-            for &s in settled {
+            for &s in settled.iter().filter(|&&s| !closed(&label[s])) {
                 let (lo, hi) = match self.part.kind[s] {
                     Kind::Terminal => (self.part.lo[s], self.part.hi[s]),
                     _ => self.part.excess(s, &link_x, x[s], None),
@@ -232,9 +234,9 @@ impl Work<'_> {
                 }
             }
             // A label this worker needs without states of it to iterate: asked all the same.
-            for &at in needed {
+            for at in needed.iter().filter(|l| !closed(l)) {
                 parts
-                    .entry(at)
+                    .entry(*at)
                     .or_insert((f64::INFINITY, f64::NEG_INFINITY));
             }
             for (at, (lo, hi)) in parts {
