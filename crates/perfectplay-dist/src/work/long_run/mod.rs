@@ -51,7 +51,7 @@ const CHAINS_ONLY: &str = "the long run across processes is answered on chains (
      a chance node or a terminal, but for a choice at the start), as one process answers it on \
      DTMCs";
 
-/// The labels of a worker's states while they flow (see [`Work::labels`]).
+/// The numbers of a worker's states while they flow (see [`Work::least_reached`]).
 struct Labels {
     /// Each state's label so far.
     label: Vec<u64>,
