@@ -91,7 +91,7 @@ struct ResultJson {
 }
 
 /// One state's value of a filter's listing as text: `true`, `inf`, `-inf`, `0.5`, `0.333… = 1/3`.
-fn state_value_text(v: &StateValueText) -> String {
+fn state_value_text(v: &StateValueText, bound: f64) -> String {
     let float = match v.holds {
         Some(b) => return b.to_string(),
         // `inf` or `-inf`, without digits or a bound.
@@ -100,7 +100,9 @@ fn state_value_text(v: &StateValueText) -> String {
     };
     match &v.exact {
         Some(q) if *q != float => format!("{float} = {}", crate::render::fraction_text(q)),
-        _ => float,
+        Some(_) => float,
+        // Only the digits the answer's bound (which holds for each state) leaves known.
+        None => crate::render::bounded_text(v.value, bound),
     }
 }
 
@@ -115,18 +117,18 @@ pub fn print_answer(label: &str, a: &Answer) {
     match &a.listed {
         Some(Listed::Range { min, max }) => outln!(
             "{label}: [{}, {}]",
-            state_value_text(min),
-            state_value_text(max)
+            state_value_text(min, a.error_bound),
+            state_value_text(max, a.error_bound)
         ),
         Some(Listed::Printed(states)) => {
             let n = states.len();
             outln!("{label}: {n} state{}", if n == 1 { "" } else { "s" });
             for v in states {
-                outln!("  {}: {}", v.state, state_value_text(v));
+                outln!("  {}: {}", v.state, state_value_text(v, a.error_bound));
             }
         }
         Some(Listed::Extremes(states)) => {
-            outln!("{label}: {}", state_value_text(&states[0]));
+            outln!("{label}: {}", state_value_text(&states[0], a.error_bound));
             for v in states {
                 outln!("  {}", v.state);
             }

@@ -1836,6 +1836,37 @@ fn the_long_run_across_processes_agrees_with_one_process_and_by_hand() {
     same_across(&several, "filter(avg, R=? [ S ], \"init\")", "2");
     let mdp = file("across_long_run.nm", &LONG_RUN.replace("dtmc", "mdp"));
     refused_across(&mdp, "S=? [ \"a\" ]", "2", "answered on DTMCs");
+    // A listing prints of each state's value only the digits the answer's bound leaves
+    // known: every digit printed is right.
+    let o = run(&[
+        "check",
+        &model,
+        "--prop",
+        "filter(print, S=? [ s=5 ], s>=3)",
+        "--processes",
+        "3",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let listed: Vec<String> = text(&o.stdout)
+        .lines()
+        .filter(|l| l.starts_with("  (s="))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(listed.len(), 3, "{listed:?}");
+    for (line, truth) in listed.iter().zip([1.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0]) {
+        let shown = line.split_once(": ").unwrap().1;
+        let (digits, bound) = match shown.split_once(" (± ") {
+            Some((d, b)) => (d, b.trim_end_matches(')').parse::<f64>().unwrap()),
+            None => (shown, 0.0),
+        };
+        let v: f64 = digits.parse().unwrap();
+        let last = 10f64.powi(-(digits.len() as i32 - 2));
+        assert!(
+            (v - truth).abs() <= bound + last,
+            "{line}: {digits} is not within {bound} of {truth}"
+        );
+    }
     // A symmetric walk on 0..=100, held at both ends: its steps keep the uniform distribution,
     // so a tenth of 101 states is `10/101` of the time, and `s` is 50 on average. It mixes
     // too slowly for the iteration, so its states are gathered and solved by renewal.
