@@ -48,6 +48,13 @@ pub(crate) struct Outcome {
     pub peaks: Vec<u64>,
 }
 
+/// Whether bounds `lo` and `hi` are within `precision` of each other, relative to the value
+/// (absolute below 1); equal bounds are, infinite ones too (an endless play's worth).
+fn within(precision: f64, lo: f64, hi: f64) -> bool {
+    let gap = hi - lo;
+    lo == hi || (gap.is_finite() && gap <= precision * lo.abs().max(hi.abs()).max(1.0))
+}
+
 /// The worker that owns a state: a hash of its bytes, the same on every machine.
 fn owner(bytes: &[u8], peers: u32) -> u32 {
     let h = crate::fingerprint(bytes);
@@ -284,11 +291,7 @@ impl Work<'_> {
     /// are all close enough.
     fn start_watch(&self, s: usize) -> Option<[f64; 3]> {
         let precision = self.options.precision;
-        let open = |b: &[f64; 3]| {
-            let (lo, hi) = (b[1], b[2]);
-            let gap = hi - lo;
-            lo != hi && !(gap.is_finite() && gap <= precision * lo.abs().max(hi.abs()).max(1.0))
-        };
+        let open = |b: &[f64; 3]| !within(precision, b[1], b[2]);
         let p = &self.part;
         match self.options.outcomes {
             true => p

@@ -51,6 +51,16 @@ const CHAINS_ONLY: &str = "the long run across processes is answered on chains (
      a chance node or a terminal, but for a choice at the start), as one process answers it on \
      DTMCs";
 
+/// A state's key: its worker and its number there, which orders the labels.
+fn key(worker: u32, state: u32) -> u64 {
+    u64::from(worker) << 32 | u64::from(state)
+}
+
+/// The worker of a key's state, which keeps the bounds of that label's average.
+fn key_worker(key: u64) -> u32 {
+    (key >> 32) as u32
+}
+
 /// The numbers of a worker's states while they flow (see [`Work::least_reached`]).
 struct Labels {
     /// Each state's label so far.
@@ -96,9 +106,8 @@ impl Work<'_> {
             return Err(DistError::Unsupported(CHAINS_ONLY.to_string()));
         }
         let n = self.part.len();
-        let me = u64::from(self.rounds.index);
-        let (label, link_label) =
-            self.least_reached(worker, (0..n).map(|s| me << 32 | s as u64))?;
+        let me = self.rounds.index;
+        let (label, link_label) = self.least_reached(worker, (0..n).map(|s| key(me, s as u32)))?;
         let p = &self.part;
         let breaks: Vec<bool> = (0..p.len())
             .map(|s| {
@@ -198,9 +207,7 @@ impl Work<'_> {
     ) -> Result<HashMap<u64, (f64, f64)>, DistError> {
         let me = self.rounds.index;
         let precision = self.options.precision;
-        let close = |(lo, hi): (f64, f64)| {
-            hi - lo <= precision * lo.abs().max(hi.abs()).max(1.0) || lo == hi
-        };
+        let close = |(lo, hi): (f64, f64)| super::within(precision, lo, hi);
         let mut x = vec![0.0; self.part.len()];
         let mut link_x = vec![0.0; self.part.links()];
         // The best bounds so far: at the worker of each label's key, of its own labels; at
@@ -241,7 +248,7 @@ impl Work<'_> {
             }
             for (at, (lo, hi)) in parts {
                 self.out.push(Msg {
-                    to: (at >> 32) as u32,
+                    to: key_worker(at),
                     body: Body::Gain {
                         label: at,
                         lo,
@@ -318,7 +325,7 @@ impl Work<'_> {
                     for (at, (lo, hi)) in self.renewal(worker, &open)? {
                         let k = known.entry(at).or_insert((lo, hi));
                         *k = (k.0.max(lo), k.1.min(hi));
-                        if (at >> 32) as u32 == me {
+                        if key_worker(at) == me {
                             let b = best.entry(at).or_insert((lo, hi));
                             *b = (b.0.max(lo), b.1.min(hi));
                         }

@@ -21,7 +21,7 @@ use crate::DistError;
 
 /// A gathered state's key, the label it gives the states that reach it.
 fn key(g: &crate::round::Gathered) -> u64 {
-    u64::from(g.owner) << 32 | u64::from(g.state)
+    super::key(g.owner, g.state)
 }
 
 impl Gathering {
