@@ -37,6 +37,12 @@
 //!    component's states are few, by renewal in one worker, as step 5 gathers open
 //!    states); then no step earns, and the other states
 //!    weigh those averages by the steps below.
+//!    Where a reward counts only on the plays that reach ([`Options::reached_only`]), the
+//!    probability of reaching is solved first by the steps below (with its values of 0 and 1
+//!    from the graph), every open state's bounds closed, and every reward is then weighed by
+//!    the probability of reaching from where it leads, with the width of those bounds in its
+//!    error; the states that cannot reach, and the terminals, are worth zero, and the steps
+//!    below solve the weighed reward.
 //! 3. **Retrograde analysis**: a state whose successors' values have all arrived is final;
 //!    its value goes back to its predecessors' links. Acyclic games end here.
 //! 4. **Interval iteration** for the states on (or leading to) cycles: lower and upper bounds
@@ -179,6 +185,16 @@ pub struct Options {
     /// component for sure are found from the graph and made final at its average, and the
     /// others weigh those averages (see the method).
     pub long_run: bool,
+    /// Whether a reward counts only on plays that end at a terminal worth 1 (PRISM-games'
+    /// `R [ F0 φ ]` on a chain): the terminals' values say which plays reach (0 or 1, every
+    /// other play counting 0), the moves' rewards are what a play earns, and the value is the
+    /// expected reward earned times the worth of where the play ends. The probability of
+    /// reaching is solved first, every state's, and every reward then weighed by it from where
+    /// it leads (see the method). Meant for a chain (chance nodes and terminals; a decision
+    /// only where no reward is earned, such as a choice over the initial states): where a
+    /// player chooses, optimal play would depend on the reward earned so far, which the states
+    /// do not count.
+    pub reached_only: bool,
 }
 
 impl Default for Options {
@@ -195,6 +211,7 @@ impl Default for Options {
             qualitative: false,
             gather: 1 << 20,
             long_run: false,
+            reached_only: false,
         }
     }
 }

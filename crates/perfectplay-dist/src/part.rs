@@ -45,8 +45,13 @@ pub(crate) struct Part {
     /// Each slot's reward.
     pub r: Vec<f64>,
     /// Which of each slot's probability (bit 0) and reward (bit 1) are not exactly their
-    /// floats: such a float is within [`CONVERSION`] of the fraction, relatively.
+    /// floats: such a float is within [`CONVERSION`] of the fraction, relatively. Bit 2: the
+    /// reward was weighed after the exploration, and its own error bound is in `slot_err`.
     pub inexact: Vec<u8>,
+    /// Each slot's reward's error bound, where bit 2 of its `inexact` says so (rewards weighed
+    /// by values found in a first solve, [`Options::reached_only`](crate::Options)); empty
+    /// where no reward was.
+    pub slot_err: Vec<f64>,
     /// The same for each choice's own reward.
     pub choice_err: Vec<f64>,
     /// Each slot's link.
@@ -83,7 +88,7 @@ pub(crate) struct Bounds {
 
 impl Bounds {
     /// Nothing known yet.
-    const UNKNOWN: Bounds = Bounds {
+    pub(crate) const UNKNOWN: Bounds = Bounds {
         lo: f64::NEG_INFINITY,
         hi: f64::INFINITY,
         v: 0.0,
@@ -107,7 +112,7 @@ fn float_of(x: Rat) -> (f64, bool) {
 }
 
 /// The bound on the distance between a fraction and its float `f`.
-fn conversion(f: f64, inexact: bool) -> f64 {
+pub(crate) fn conversion(f: f64, inexact: bool) -> f64 {
     if inexact {
         CONVERSION * f.abs()
     } else {
@@ -161,6 +166,7 @@ impl Part {
         self.p.shrink_to_fit();
         self.r.shrink_to_fit();
         self.inexact.shrink_to_fit();
+        self.slot_err.shrink_to_fit();
         self.choice_err.shrink_to_fit();
         self.link.shrink_to_fit();
         self.link_at.shrink_to_fit();
@@ -247,6 +253,16 @@ impl Part {
         self.first.push(self.choice_reward.len() as u32);
     }
 
+    /// The bound on the distance between slot `k`'s reward and the exact one: the rounding of
+    /// the model's fraction, or, for a reward weighed after the exploration, its own bound.
+    #[inline]
+    pub fn reward_err(&self, k: usize) -> f64 {
+        match self.inexact[k] {
+            bits if bits & 4 != 0 => self.slot_err[k],
+            bits => conversion(self.r[k], bits & 2 != 0),
+        }
+    }
+
     /// The slots of state `s`.
     pub fn slots(&self, s: usize) -> std::ops::Range<usize> {
         let choices = self.first[s] as usize..self.first[s + 1] as usize;
@@ -267,12 +283,13 @@ impl Part {
             .map(|c| {
                 let slots = (self.choice_first[c] as usize..self.choice_first[c + 1] as usize)
                     .map(|k| {
-                        let (p, r, inexact) = (self.p[k], self.r[k], self.inexact[k]);
+                        let (p, inexact) = (self.p[k], self.inexact[k]);
+                        let r = self.r[k];
                         let l = self.link[k] as usize;
                         let b = self.link_at[l];
                         GatheredSlot {
                             p: (p, conversion(p, inexact & 1 != 0)),
-                            r: (r, conversion(r, inexact & 2 != 0)),
+                            r: (r, self.reward_err(k)),
                             to: match self.link_fin[l] {
                                 true => Err([b.v, b.lo, b.hi]),
                                 false => Ok(l as u32),
@@ -371,7 +388,7 @@ impl Part {
             err += p * (e0.abs() + e1.abs()) + e2.abs() + e3.abs();
             if inexact != 0 {
                 let p_err = conversion(p, inexact & 1 != 0);
-                let r_err = conversion(r, inexact & 2 != 0);
+                let r_err = self.reward_err(k);
                 err += p_err * (y.abs() + r_err) + p * r_err;
             }
         }

@@ -361,6 +361,7 @@ fn asked(query: &AcrossQuery, outcomes: bool) -> Options {
         endless_is_infinite: query.reward,
         total: query.total,
         long_run: query.long_run,
+        reached_only: query.reached_only,
         outcomes,
         qualitative: query.zero_one,
         ..Options::default()

@@ -6,7 +6,7 @@
 use perfectplay::Player;
 use timely::worker::Worker;
 
-use super::Work;
+use super::{within, Work};
 use crate::part::{Bounds, Kind};
 use crate::round::{total_sent, Body, Figures, Msg, FIGURES};
 use crate::DistError;
@@ -255,6 +255,13 @@ impl Work<'_> {
             }
             figures[5] = open.len() as f64;
             figures[6] = (full - budget) as f64;
+            if let Some(precision) = self.settle_all {
+                let p = &self.part;
+                let apart = open
+                    .iter()
+                    .filter(|&&s| !within(precision, p.lo[s], p.hi[s]));
+                figures[7] = apart.count() as f64;
+            }
             let statuses = self.round(worker, None, figures)?;
             backups += statuses.iter().map(|s| s.figures[6]).sum::<f64>();
             let at_start = statuses
@@ -263,7 +270,9 @@ impl Work<'_> {
                 .map(|s| s.figures)
                 .unwrap_or_default();
             let (lo, hi) = (at_start[2], at_start[3]);
-            if at_start[4] == 1.0 {
+            // Open states still apart where every state must close (see `reached`).
+            let apart: f64 = statuses.iter().map(|s| s.figures[7]).sum();
+            if at_start[4] == 1.0 && apart == 0.0 {
                 self.queue.clear();
                 return Ok(false);
             }
@@ -346,6 +355,12 @@ impl Work<'_> {
                 }
             }
             if quiet && !guessed {
+                if delta <= floor && at_start[4] == 1.0 {
+                    // The start is within the precision, and the other states as close as
+                    // these floats bring them (where every state must close).
+                    self.queue.clear();
+                    return Ok(false);
+                }
                 if delta <= floor {
                     return Err(DistError::Solve(match guess {
                         Side::None => format!(
@@ -688,7 +703,9 @@ impl Work<'_> {
                         reward + p.r[k] + p.link_at[l].hi,
                     );
                     let s =
-                        4.0 * f64::EPSILON * (reward.abs() + p.r[k].abs() + a.abs().max(b.abs()));
+                        4.0 * f64::EPSILON * (reward.abs() + p.r[k].abs() + a.abs().max(b.abs()))
+                            + p.choice_err[c]
+                            + p.reward_err(k);
                     lo = lo.min(a - s);
                     hi = hi.max(b + s);
                     negative |= a - s < 0.0;

@@ -20,6 +20,7 @@ mod free;
 mod iterate;
 mod long_run;
 mod qualitative;
+mod reached;
 
 /// What worker 0 learns at the end.
 pub(crate) struct Outcome {
@@ -98,6 +99,9 @@ struct Work<'a> {
     /// The bounds of the start's outcomes, learnt at the end by the first worker of every
     /// process where the run asks for them ([`Options::outcomes`]).
     outcomes: Vec<[f64; 3]>,
+    /// Where the iteration must close every open state's bounds, not only the start's, the
+    /// precision of each (see `reached`).
+    settle_all: Option<f64>,
 }
 
 impl<'a> Work<'a> {
@@ -120,6 +124,7 @@ impl<'a> Work<'a> {
             gather_limit: 0.0,
             reached: None,
             outcomes: Vec::new(),
+            settle_all: None,
         }
     }
 }
@@ -138,10 +143,15 @@ pub(crate) fn run(
     if options.long_run {
         work.long_run(worker)?;
     }
+    if options.reached_only {
+        work.weigh_by_reach(worker)?;
+    }
     if options.total {
         work.zero_for_ever(worker)?;
     }
-    if options.endless_is_infinite && !work.finite_total {
+    if options.reached_only {
+        // Every value is finite, and the rewards weighed: no analysis of probabilities.
+    } else if options.endless_is_infinite && !work.finite_total {
         if let Some(loser) = model.endless_play_loser() {
             work.endless(worker, loser)?;
         }

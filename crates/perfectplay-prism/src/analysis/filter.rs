@@ -310,8 +310,10 @@ pub(crate) fn aggregate(
                         }
                 })
                 .collect::<Vec<_>>();
+            // The count is exact; the bound is the listed values'.
             Answer {
                 listed: Some(Listed::Printed(texts(shown.clone()))),
+                error_bound: error,
                 ..number(Rational::from(shown.len()))
             }
         }

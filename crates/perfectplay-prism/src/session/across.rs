@@ -38,6 +38,11 @@ pub struct AcrossQuery {
     /// game is the chain, each step earning what the average counts, and its solver must find
     /// the bottom components and their averages first.
     pub long_run: bool,
+    /// Whether the reward counts only on plays that reach the target (`R=? [ F0 φ ]` on a
+    /// DTMC): the game is the probability of reaching (its target worth 1, a play that misses
+    /// it 0) with rewards on its steps, and its solver must weigh each step's reward by the
+    /// probability of reaching from where it leads. Its value is finite.
+    pub reached_only: bool,
     /// Whether the answer is made of each initial state's value (their range, a bound that
     /// must hold in each, a filter over them): the game's start is then a chance node over
     /// them, and its solver must report the bounds of each of its outcomes, in order.
@@ -232,6 +237,7 @@ fn query_at(
     }
     let complement = r.complement;
     let long_run = matches!(r.query.path, Path::LongRun(_));
+    let reached_only = matches!(r.query.path, Path::EventuallyZero(_));
     let reward = matches!(r.query.what, crate::syntax::ast::Measure::Reward(_));
     let total = reward && matches!(r.query.path, Path::Total | Path::EventuallyCumulative(_));
     let game = match at {
@@ -273,9 +279,10 @@ fn query_at(
             .is_some_and(|c| c.bound == 0 || c.bound == 1);
     Ok(AcrossQuery {
         model: game.model,
-        reward: reward && !long_run,
+        reward: reward && !long_run && !reached_only,
         total,
         long_run,
+        reached_only,
         each_initial: game.each_initial,
         zero_one,
         reading: AcrossReading {
@@ -518,8 +525,12 @@ pub fn across_property(
     if crate::analysis::nested::nests(prop) {
         return nested_first(program, props, prop);
     }
-    // `R…[ F0 φ ]` as the queries that answer it where they can (see `zero::f0_as_f`).
-    let rewritten = zero::f0_as_f(&prop.expr);
+    // `R…[ F0 φ ]` as the queries that answer it where they can (see `zero::f0_as_f`); on a
+    // DTMC, as it is.
+    let rewritten = match program.model_type {
+        ModelType::Dtmc => prop.expr.clone(),
+        _ => zero::f0_as_f(&prop.expr),
+    };
     let zero = rewritten != prop.expr;
     // A filter of arithmetic over queries (or of no query): taken in each of its states
     // (found first where they are not the initial ones).
@@ -551,7 +562,9 @@ pub fn across_property(
         let asked = prop.with_expr(part.clone());
         let q = match found {
             // F0 where it is not answered across processes (needed only where it is used).
-            _ if zero::is_f0(part) => AcrossStep::Answered(Box::new(Err(zero::f0_between()))),
+            _ if zero::is_f0(part) && program.model_type != ModelType::Dtmc => {
+                AcrossStep::Answered(Box::new(Err(zero::f0_between())))
+            }
             // Each query in each of the states found.
             Some(states) if matches!(part.kind, ExprKind::Query(_)) => {
                 find_first(program.clone(), props, states, &asked, Wanted::Each)?

@@ -30,6 +30,11 @@
 //! (rewards must be at least zero), the target is worth zero, and an endless play is worth +∞
 //! against the minimiser: the solver must give that worth to the states from which the target
 //! may be missed (PRISM's +∞), and a state that can never leave keeps its loop for it to find.
+//! `R [ F0 φ ]` on a DTMC (a play that misses φ counts zero) is the P query's game, φ worth 1
+//! and a state that never leaves 0, with the reward's steps earning beside it: its solver
+//! weighs what each step earns by the probability of φ from where it leads
+//! ([`AcrossModel::reached_only`](query::AcrossModel::reached_only)).
+//!
 //! A total (`C`, or `Fc φ`, whose play that misses φ earns its total) is the same game, but
 //! the solver must first give zero to the states from which the minimiser can keep every
 //! reward at zero for ever: from the others, an endless play collects a reward infinitely
@@ -167,6 +172,7 @@ fn model_of<K: Word + Debug + Send + Sync + 'static>(
         total: matches!(query.path, Path::Total | Path::EventuallyCumulative(_)),
         reward_bound,
         long_run: matches!(query.path, Path::LongRun(_)),
+        reached_only: matches!(query.path, Path::EventuallyZero(_)),
     });
     Ok(AcrossGame {
         model,
@@ -237,8 +243,8 @@ const MAX_STEPS: u32 = 100_000;
 
 /// What the solve across processes answers.
 pub(crate) const NOT_ACROSS: &str = "across processes, P queries of F, U, X, G, W and R (with \
-     step bounds or without), of F and U with a reward bound, R queries of F, Fc, C, C<=k and I=k (and F0 where every play \
-     reaches the target or none can), and S and R[ S ] on DTMCs are answered, or compared with \
+     step bounds or without), of F and U with a reward bound, R queries of F, Fc, C, C<=k and I=k (and F0, on a DTMC, or where \
+     every play reaches the target or none can), and S and R[ S ] on DTMCs are answered, or compared with \
      a bound, at the initial states or under a filter (filter(op, …, states), whose states \
      are a condition over the variables and labels), with P and R queries compared with a bound \
      and CTL's E and A, alone or nested in them as state formulas, and arithmetic, \
@@ -268,6 +274,9 @@ pub(crate) fn across_model(
         Measure::Reward(_) => match r.query.path {
             Path::Eventually(_) | Path::EventuallyCumulative(_) | Path::Total => {
                 r.steps.is_none() && r.first == 0
+            }
+            Path::EventuallyZero(_) => {
+                r.steps.is_none() && r.first == 0 && program.model_type == ModelType::Dtmc
             }
             Path::Cumulative(_) | Path::Instant(_) => r.steps.is_some(),
             Path::LongRun(None) => paths.is_none(),

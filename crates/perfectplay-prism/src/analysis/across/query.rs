@@ -108,6 +108,11 @@ pub(crate) struct AcrossModel<K> {
     /// with the reward): the game is the chain itself, each step earning what the average
     /// counts ([`AcrossModel::expand_long_run`]).
     pub(crate) long_run: bool,
+    /// Whether the reward counts only on plays that reach the target (`R [ F0 φ ]` on a
+    /// DTMC): the game is the probability's (the target worth 1, a state that never leaves
+    /// worth 0) with the reward's steps earning beside it, for a solver that weighs what each
+    /// step earns by the probability of reaching from where it leads.
+    pub(crate) reached_only: bool,
 }
 
 impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
@@ -161,7 +166,11 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
         // Taken where it may count, now or once a lower reward bound is met.
         let in_target = (counts || count.is_some()) && holds(&self.target)?;
         if counts && in_target {
-            node.terminal(if self.reward.is_some() { 0 } else { 1 });
+            node.terminal(if self.reward.is_some() && !self.reached_only {
+                0
+            } else {
+                1
+            });
             return Ok(());
         }
         if let Some(psi) = &self.through {
@@ -264,6 +273,7 @@ impl<K: Word + Debug + Send + Sync> AcrossModel<K> {
                     // finds from the loop.
                     match self.reward {
                         None => node.terminal(0),
+                        Some(_) if self.reached_only => node.terminal(0),
                         Some(_) => {
                             node.chance();
                             node.add_outcome(OUTCOME, Rat::ONE, 0, onward(None)?.to(s));
@@ -443,16 +453,17 @@ impl<K: Word + Debug + Send + Sync> Model for AcrossModel<K> {
         }
     }
 
-    /// A play that never reaches the target is worth zero for a probability, the worst for the
-    /// maximiser, and +∞ for a reward, the worst for the minimiser.
+    /// A play that never reaches the target is worth zero for a probability (and for a reward
+    /// that counts only on plays that reach), the worst for the maximiser, and +∞ for a reward,
+    /// the worst for the minimiser.
     fn endless_play_loser(&self) -> Option<Player> {
         if self.long_run {
             // Every play is endless, and its worth is its average.
             return None;
         }
         Some(match self.reward {
-            None => Player::Max,
-            Some(_) => Player::Min,
+            Some(_) if !self.reached_only => Player::Min,
+            _ => Player::Max,
         })
     }
 

@@ -8,8 +8,10 @@
 //!
 //! Where the reward a play can earn before it ends is bounded (no reachable cycle earns), the
 //! product is finite, and its value is the answer, exactly or in floats like any other. A
-//! DTMC has no choices to depend on the reward earned, and its exact answer needs no product
-//! either way ([`chain_answer`]).
+//! DTMC has no choices to depend on the reward earned, and its answer needs no product at
+//! all: it is solved exactly, the reward weighted by the probability of φ after it
+//! ([`chain_answer`]), and given as a float where a float is asked (up to
+//! [`CHAIN_IN_FLOATS`] states; a larger chain's float answer is the product's).
 //!
 //! Otherwise the product is cut at a level of reward, and a play that earns that much ends
 //! there with a bound on its worth: at least zero, at most what it earned plus `Ū`, the most
@@ -64,6 +66,11 @@ const TOLERANCE: f64 = 1e-9;
 /// The most units of reward a level of the product may count (a state's second half is a
 /// `u32`, and a level plus one choice's reward must fit).
 const MAX_UNITS: u64 = 1 << 30;
+
+/// The most states of a DTMC whose float answer is its exact one ([`chain_answer`]): the
+/// fractions of a larger chain with cycles may grow to many digits, and its float answer is
+/// the product's, as a game's.
+const CHAIN_IN_FLOATS: usize = 50_000;
 
 /// The first level of the cut, in units of the largest reward of a choice.
 const FIRST_LEVEL: u64 = 16;
@@ -255,6 +262,9 @@ pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError
         Setup::Infinite => return Ok(Answer::infinite()),
         Setup::Product { model, bounded } => (*model, bounded),
     };
+    if model.dtmc && (exact || model.space.len() <= CHAIN_IN_FLOATS) {
+        return chain_answer(&model, asked.query, asked.target, asked.over, exact);
+    }
     if bounded {
         if exact {
             let (v, stats) = solve::<Exact>(&model)?;
@@ -280,9 +290,6 @@ pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError
         });
     }
     if exact {
-        if model.dtmc {
-            return chain_answer(&model, asked.query, asked.target, asked.over);
-        }
         return Err(unsupported(UNBOUNDED));
     }
     loop {
@@ -308,19 +315,22 @@ pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError
     }
 }
 
-/// `R=?[ F0 φ ]` on a DTMC whose reward earned is unbounded, exactly, without the product:
+/// `R=?[ F0 φ ]` on a DTMC, exactly, without the product (which grows with the reward a
+/// play earns, where that is bounded, and is cut where it is not):
 /// the chain's value `w(s)`, the expected reward earned on the plays that reach φ, solves
 /// `w(s) = Σ_c (1/k) Σ_t p(c,t) (r(c) x(t) + w(t))` (`k` commands enabled, uniformly as in
 /// PRISM), where `x` is the probability of φ, and is zero at φ and where φ is impossible.
 /// So it is the total reward of the chain itself until either, a choice earning its reward
 /// times the probability of φ after it: `x` is solved exactly first, and the total reward
 /// with those (big) rewards exactly after. Every play from a state where φ is still
-/// possible ends at φ or where it is impossible, so the total is finite.
+/// possible ends at φ or where it is impossible, so the total is finite. Where a float is
+/// asked (not `exact`), the exact value's nearest float, within a unit of its last place.
 fn chain_answer(
     model: &ZeroModel,
     query: &Query,
     target: &CExpr,
     over: OverInitial,
+    exact: bool,
 ) -> Result<Answer, AnalysisError> {
     let (space, program) = (model.space, model.program);
     let n = space.len();
@@ -354,13 +364,17 @@ fn chain_answer(
         .solve::<Exact>()
         .map_err(AnalysisError::Solve)?;
     let v = solution.start_value();
+    let value = v.to_f64();
     Ok(Answer {
-        value: v.to_f64(),
-        exact: v.exact_string(),
+        value,
+        exact: v.exact_string().filter(|_| exact),
         method: "exact, the reward weighted by the probability of φ after it",
         states: solution.stats().states,
         holds: None,
-        error_bound: 0.0,
+        error_bound: match exact {
+            true => 0.0,
+            false => value.abs() * f64::EPSILON,
+        },
         listed: None,
     })
 }

@@ -1,15 +1,17 @@
-//! `R…[ F0 φ ]` across processes (PRISM-games: a play that never reaches φ counts zero), as
-//! the queries the processes answer: see [`f0_as_f`].
+//! `R…[ F0 φ ]` across processes (PRISM-games: a play that never reaches φ counts zero) in an
+//! MDP or a game, as the queries the processes answer: see [`f0_as_f`]. (On a DTMC the
+//! processes answer it as it is: the solve weighs each step's reward by the probability of
+//! reaching from where it leads.)
 
 use crate::analysis::error::unsupported;
 use crate::analysis::error::AnalysisError;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Measure, Opt, Path, Query};
 
 /// Why `R…[ F0 φ ]` is refused across processes where some plays miss φ and some reach it.
-const F0_BETWEEN: &str = "across processes, R[ F0 φ ] is answered where every play reaches φ \
-     almost surely whatever anyone does (it is then R[ F φ ]) and where none can (it is then \
-     0); here some plays may miss φ and others reach it, where optimal play depends on the \
-     reward earned so far: check this property in one process";
+const F0_BETWEEN: &str = "across processes, R[ F0 φ ] is answered on a DTMC, and in an MDP or \
+     a game where every play reaches φ almost surely whatever anyone does (it is then R[ F φ ]) \
+     and where none can (it is then 0); here some plays may miss φ and others reach it, where \
+     optimal play depends on the reward earned so far: check this property in one process";
 
 /// Whether `e` is an `R…[ F0 φ ]` query.
 pub(super) fn is_f0(e: &Expr) -> bool {
