@@ -1944,6 +1944,15 @@ fn the_long_run_across_processes_agrees_with_one_process_and_by_hand() {
     );
 }
 
+/// A random chain of `n` states ([`random_model`]), state 1 a deadlock where `deadlock`.
+fn random_chain(n: usize, w: &[u8], deadlock: bool) -> String {
+    let text = random_model(true, n, w);
+    match deadlock {
+        true => text.replace("  [] s=1 ->", "  [] false ->"),
+        false => text,
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
@@ -1956,19 +1965,12 @@ proptest! {
         w in proptest::collection::vec(any::<u8>(), 24),
         deadlock in any::<bool>(),
     ) {
-        let mut text = random_model(true, n, &w);
-        if deadlock {
-            text = text.replace("  [] s=1 ->", "  [] false ->");
-        }
-        let text = text + "rewards\n  s=1 : 1/2;\n  [] s=2 : 3;\n  s<3 : 1;\n  s=3 : -2;\nendrewards\n";
+        let text = random_chain(n, &w, deadlock)
+            + "rewards\n  s=1 : 1/2;\n  [] s=2 : 3;\n  s<3 : 1;\n  s=3 : -2;\nendrewards\n";
         let model = file("across_random_long_run.prism", &text);
         agrees(&model, "", "S=? [ s=0 ]", "2");
         agrees(&model, "", "R=? [ S ]", "2");
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Random chains whose plays may reach `s=0`, end elsewhere or circle for ever, with a
     /// state of two commands (each taken half of the time, with transition rewards of their
@@ -1980,11 +1982,7 @@ proptest! {
         w in proptest::collection::vec(any::<u8>(), 24),
         deadlock in any::<bool>(),
     ) {
-        let mut text = random_model(true, n, &w);
-        if deadlock {
-            text = text.replace("  [] s=1 ->", "  [] false ->");
-        }
-        let text = text.replace("endmodule\n", "  [a] s=n-1 -> (s'=max(s-1, 0));\nendmodule\n")
+        let text = random_chain(n, &w, deadlock).replace("endmodule\n", "  [a] s=n-1 -> (s'=max(s-1, 0));\nendmodule\n")
             + "rewards\n  s=1 : 1/2;\n  [] s=2 : 3;\n  [a] true : 5;\n  s<3 : 1;\nendrewards\n";
         let text = text.replace("s=n-1", &format!("s={}", n - 1));
         let model = file("across_random_f0.prism", &text);
