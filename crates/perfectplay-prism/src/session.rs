@@ -476,9 +476,9 @@ pub fn analysis_model<'a>(
                 &prop.text,
                 unsupported(
                     "a play can earn without bound before it reaches φ or misses it for \
-                 good, so optimal play is only bounded here (`check` gives the value with a \
-                 certified error bound); explain, play, strategy and distribution need the \
-                 reward earned bounded",
+                 good, so the game with the reward earned is infinite (`check` gives the \
+                 value, exactly on a DTMC and with a certified error bound otherwise); \
+                 explain, play, strategy and distribution need the reward earned bounded",
                 ),
             )),
             crate::analysis::zero::Setup::Infinite => Err(Error::of(
