@@ -224,3 +224,78 @@ fn a_model_without_an_encoding_is_refused() {
         "{error}"
     );
 }
+
+/// A symmetric walk on `0..=top` held at both ends, each step earning 1 at 0: a chain whose one
+/// bottom component mixes slowly (its long-run average is `1/(top + 1)`).
+struct Walk {
+    top: u16,
+}
+
+impl perfectplay::Model for Walk {
+    type State = u16;
+    type Move = u8;
+    fn start(&self) -> u16 {
+        0
+    }
+    fn expand(&self, &s: &u16, node: &mut impl perfectplay::NodeBuilder<u16, u8>) {
+        let half = perfectplay::Rat::new(1, 2);
+        let earned = i64::from(s == 0);
+        node.chance();
+        node.add_outcome(0, half, earned, s.saturating_sub(1));
+        node.add_outcome(1, half, earned, (s + 1).min(self.top));
+    }
+    fn encodes_states(&self) -> bool {
+        true
+    }
+    fn encode_state(&self, s: &u16, out: &mut Vec<u8>) {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
+    fn decode_state(&self, bytes: &[u8]) -> Option<u16> {
+        let s = u16::from_le_bytes(bytes.try_into().ok()?);
+        (s <= self.top).then_some(s)
+    }
+}
+
+/// A long run that mixes too slowly for the rounds the run may take, with its states never
+/// gathered into one worker, ends with an error as soon as its pace shows it (after two
+/// windows of the iteration), not at the limit of rounds; given the rounds, it closes.
+#[test]
+fn a_long_run_that_mixes_too_slowly_ends_early_with_an_error() {
+    let model: Arc<dyn DynModel> = Arc::new(Walk { top: 300 });
+    let options = Options {
+        long_run: true,
+        gather: 0,
+        max_rounds: 20_000,
+        ..Options::default()
+    };
+    for result in run_with(Arc::clone(&model), 2, 1, |_| 1, &options) {
+        match result {
+            Err(DistError::Solve(m)) => {
+                assert!(m.contains("close too slowly"), "{m}");
+                let rounds: u64 = m
+                    .split("after ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                assert!(rounds < 5_000, "{m}");
+            }
+            other => panic!("{:?}", other.map(|r| r.map(|r| r.start))),
+        }
+    }
+    // A shorter walk closes within its rounds.
+    let model: Arc<dyn DynModel> = Arc::new(Walk { top: 8 });
+    let report = run_with(model, 2, 1, |_| 1, &options)
+        .remove(0)
+        .unwrap()
+        .unwrap();
+    let truth = 1.0 / 9.0;
+    assert!(
+        (report.start.value - truth).abs() <= report.start.error_bound,
+        "{:?}",
+        report.start
+    );
+}

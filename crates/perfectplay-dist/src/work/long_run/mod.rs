@@ -46,6 +46,12 @@ use crate::DistError;
 
 mod renewal;
 
+/// The rounds of the averages' iteration, past the gathering, over which its pace is measured:
+/// where fewer labels are open, or the widest open bounds close at a pace that reaches the
+/// precision within the run's limit of rounds, it goes on; otherwise it ends with an error at
+/// once (a chain that mixes too slowly for this method), rather than at that limit.
+const WINDOW: u64 = 1024;
+
 /// Why a model that is not a chain is refused.
 const CHAINS_ONLY: &str = "the long run across processes is answered on chains (every state \
      a chance node or a terminal, but for a choice at the start), as one process answers it on \
@@ -215,6 +221,8 @@ impl Work<'_> {
         let mut best: HashMap<u64, (f64, f64)> = HashMap::new();
         let mut known: HashMap<u64, (f64, f64)> = HashMap::new();
         let mut rounds = 0u64;
+        // The open labels and the widest of their bounds, at the last window's end.
+        let mut last_window: Option<(f64, f64)> = None;
         loop {
             // Each settled state's excess over its label, and its value one lazy step on; a
             // label's states rest once its bounds have closed (only they read their values).
@@ -277,11 +285,14 @@ impl Work<'_> {
                     _ => {}
                 }
             }
-            let mut open = 0usize;
+            let (mut open, mut widest) = (0usize, 0.0f64);
             for (at, (lo, hi, from)) in round {
                 let b = best.entry(at).or_insert((lo, hi));
                 *b = (b.0.max(lo), b.1.min(hi));
                 open += usize::from(!close(*b));
+                if !close(*b) {
+                    widest = widest.max((b.1 - b.0) / b.0.abs().max(b.1.abs()).max(1.0));
+                }
                 for to in from {
                     self.out.push(Msg {
                         to,
@@ -296,6 +307,7 @@ impl Work<'_> {
             }
             let mut figures = [0.0; FIGURES];
             figures[0] = open as f64;
+            figures[1] = widest;
             let statuses = self.round(worker, None, figures)?;
             for m in std::mem::take(&mut self.out) {
                 if let Body::Gain {
@@ -309,6 +321,36 @@ impl Work<'_> {
                 return Ok(known);
             }
             rounds += 1;
+            // The pace, every `WINDOW` rounds past the gathering: where the open labels are
+            // as many and their widest bounds close at a pace that reaches the precision only
+            // past the run's limit of rounds, the run ends now rather than then.
+            if rounds > GATHER_AFTER && (rounds - GATHER_AFTER) % WINDOW == 0 {
+                let now = (
+                    statuses.iter().map(|s| s.figures[0]).sum::<f64>(),
+                    statuses.iter().map(|s| s.figures[1]).fold(0.0, f64::max),
+                );
+                if let Some((open, widest)) = last_window {
+                    let pace = now.1 / widest;
+                    let left = match (now.0 < open, pace < 1.0) {
+                        (true, _) => 0.0,
+                        (false, true) => (precision / now.1).ln() / pace.ln() * WINDOW as f64,
+                        (false, false) => f64::INFINITY,
+                    };
+                    if rounds as f64 + left > self.options.max_rounds as f64 {
+                        return Err(DistError::Solve(format!(
+                            "the long-run averages close too slowly across processes: after \
+                             {rounds} rounds of the iteration their bounds are {:.2e} apart, \
+                             relatively, against {:.2e} {WINDOW} rounds before, a pace that \
+                             closes them only past the run's {} rounds (a chain that mixes \
+                             slowly, such as a long symmetric walk, whose bottom component has \
+                             more states than one worker may gather); check it in one \
+                             process, which solves each bottom component directly",
+                            now.1, widest, self.options.max_rounds
+                        )));
+                    }
+                }
+                last_window = Some(now);
+            }
             if rounds == GATHER_AFTER {
                 // Slow: the settled states of the labels still open, if few, are solved in
                 // one worker by renewal.
