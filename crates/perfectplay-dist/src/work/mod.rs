@@ -143,14 +143,12 @@ pub(crate) fn run(
     if options.long_run {
         work.long_run(worker)?;
     }
-    if options.reached_only {
-        work.weigh_by_reach(worker)?;
-    }
     if options.total {
         work.zero_for_ever(worker)?;
     }
     if options.reached_only {
-        // Every value is finite, and the rewards weighed: no analysis of probabilities.
+        // The probability first, then the rewards weighed by it: every value is finite.
+        work.weigh_by_reach(worker)?;
     } else if options.endless_is_infinite && !work.finite_total {
         if let Some(loser) = model.endless_play_loser() {
             work.endless(worker, loser)?;

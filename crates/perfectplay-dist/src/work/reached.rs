@@ -73,7 +73,8 @@ impl Work<'_> {
         p.slot_err = vec![0.0; p.r.len()];
         // A probability's bounds, within [0, 1] where they are not known closer.
         let weight = |lo: f64, hi: f64, v: f64| {
-            let (lo, hi) = (lo.max(0.0), hi.min(1.0).max(lo.max(0.0)));
+            let lo = lo.max(0.0);
+            let hi = hi.min(1.0).max(lo);
             (v.clamp(lo, hi), lo, hi)
         };
         for s in 0..p.len() {
