@@ -22,4 +22,5 @@ mod qvbs;
 mod reward_bounds;
 mod syntax;
 mod total;
+mod walks;
 mod zero;

@@ -1,5 +1,6 @@
 //! Value iteration with a certified error bound, for components too dense to eliminate in
-//! floats (see [`Component::solve`]).
+//! floats (see [`Component::solve`]), started from a Krylov solve where the component has no
+//! choices (see [`krylov`](super::krylov)).
 
 use super::{Component, Solved};
 use crate::backup::Kind;
@@ -7,6 +8,10 @@ use crate::Number;
 
 /// The most sweeps certified value iteration makes before it settles for the bound it has.
 const MAX_SWEEPS: usize = 100_000;
+
+/// The most sweeps from a chain's solution by Krylov iteration: they smooth what rounding
+/// left in it, and a guess that needs more would need very many.
+const GUESSED_SWEEPS: usize = 16;
 
 /// The unit roundoff of `f64`.
 const UNIT: f64 = f64::EPSILON / 2.0;
@@ -19,8 +24,11 @@ impl<N: Number> Component<N> {
     /// Value iteration with a certified error bound, in `f64`, for a component that every pair
     /// of strategies leaves (so the Bellman operator `B` has one fixed point, the value):
     /// 1. A vector `w ≥ 1 + max P w`, checked after computing it (the most node steps to leave
-    ///    the component, from Gauss–Seidel iteration, enlarged by a hundredth).
-    /// 2. Gauss–Seidel value iteration gives `v`, and `δ` is its Bellman residual
+    ///    the component, from Gauss–Seidel iteration, enlarged by a hundredth; for a chain,
+    ///    from the Krylov solve of [`Component::chain_guess`]).
+    /// 2. Gauss–Seidel value iteration gives `v` (for a chain, a few sweeps from the Krylov
+    ///    solve's values; otherwise from zero, until the bound reaches its target or the
+    ///    sweeps change nothing beyond rounding), and `δ` is its Bellman residual
     ///    `max |B v − v|`. Then `B(v + δw) ≤ B v + δ(w − 1) ≤ v + δw` and likewise from below,
     ///    so `v − δw ≤ value ≤ v + δw` by monotonicity: the bound is `δ · max w`.
     /// 3. That holds for the float edges in exact arithmetic; the rounding of the residual and
@@ -33,7 +41,32 @@ impl<N: Number> Component<N> {
         let n = self.n();
         let edges = self.float_edges();
         let out = |x: usize| &edges[self.start[x] as usize..self.start[x + 1] as usize];
-        let w_max = self.step_bound(&edges, MAX_SWEEPS)?;
+        // A chain starts from its linear system's solution by Krylov iteration, with the
+        // expected steps of the same solve as `w`: a long walk takes value iteration about as
+        // many sweeps as its steps, and the solve a few hundred products with the matrix.
+        let guess = match self.is_chain() {
+            true => self.chain_guess(&edges).and_then(|(v, mut w)| {
+                w.push(0.0);
+                Some((v, self.checked_steps(&edges, &w)?))
+            }),
+            false => None,
+        };
+        let (mut v, w_max, sweeps) = match guess {
+            Some((mut v, w_max)) => {
+                v.push(0.0);
+                (v, w_max, GUESSED_SWEEPS)
+            }
+            None => (
+                vec![0.0f64; n + 1],
+                self.step_bound(&edges, MAX_SWEEPS)?,
+                MAX_SWEEPS,
+            ),
+        };
+        // The rounding of one backup, relative to the values' size: a change below a few
+        // times it is all the sweeps can still bring.
+        let k_max = (0..n).map(|x| out(x).len()).max().unwrap_or(0) as f64;
+        let konst_max = edges.iter().fold(0.0f64, |m, e| m.max(e.2.abs()));
+        let rounding = |scale: f64| 2.0 * (k_max + 4.0) * UNIT * (konst_max + scale);
         // One backup of `x` against `v`: its value and, for a decision, the first best move.
         let backup = |v: &[f64], x: usize| -> (f64, u32) {
             let q = |&(to, _, konst): &(usize, f64, f64)| konst + v[to];
@@ -56,9 +89,8 @@ impl<N: Number> Component<N> {
                 .map(|x| (backup(v, x).0 - v[x]).abs())
                 .fold(0.0, f64::max)
         };
-        let mut v = vec![0.0f64; n + 1];
         let mut bound = f64::INFINITY;
-        for sweep in 0..MAX_SWEEPS {
+        for sweep in 0..sweeps {
             let mut change = 0.0f64;
             let mut scale = 1.0f64;
             for x in (0..n).rev() {
@@ -71,9 +103,10 @@ impl<N: Number> Component<N> {
                 return None;
             }
             // The residual costs a sweep: look only when the change says it may be enough.
-            if change * w_max <= TARGET * scale || sweep + 1 == MAX_SWEEPS {
+            let floor = change <= 4.0 * rounding(scale);
+            if change * w_max <= TARGET * scale || floor || sweep + 1 == sweeps {
                 bound = residual(&v) * w_max;
-                if bound <= TARGET * scale {
+                if bound <= TARGET * scale || floor {
                     break;
                 }
             }
@@ -143,13 +176,33 @@ impl<N: Number> Component<N> {
                 return None;
             }
             if change <= 1e-4 * top || sweep % 64 == 63 || sweep + 1 == sweeps {
-                let enlarged: Vec<f64> = w.iter().map(|&x| x * 1.01).collect();
-                // The check's own rounding is far below the hundredth it has to spare.
-                if (0..n).all(|x| steps(&enlarged, x) <= enlarged[x]) {
-                    return Some(enlarged.iter().copied().fold(0.0, f64::max));
+                if let Some(top) = self.checked_steps(edges, &w) {
+                    return Some(top);
                 }
             }
         }
         None
+    }
+
+    /// `max w'` for `w' = 1.01 w`, where `w' ≥ 1 + max P w'` holds at every node (so that it
+    /// bounds the expected node steps to leave the component, whatever the players do); `w`
+    /// has a last entry for the way out, zero. `edges` are [`Component::float_edges`].
+    pub(super) fn checked_steps(&self, edges: &[(usize, f64, f64)], w: &[f64]) -> Option<f64> {
+        let out = |x: usize| &edges[self.start[x] as usize..self.start[x + 1] as usize];
+        let enlarged: Vec<f64> = w.iter().map(|&x| x * 1.01).collect();
+        // The check's own rounding is far below the hundredth it has to spare.
+        let holds = (0..self.n()).all(|x| {
+            let next = 1.0
+                + match self.kind[x] {
+                    Kind::Chance => out(x).iter().map(|&(to, p, _)| p * enlarged[to]).sum(),
+                    Kind::Decision(_) => out(x)
+                        .iter()
+                        .map(|&(to, _, _)| enlarged[to])
+                        .fold(0.0, f64::max),
+                };
+            next <= enlarged[x]
+        });
+        let top = enlarged.iter().copied().fold(0.0, f64::max);
+        (holds && top.is_finite()).then_some(top)
     }
 }

@@ -39,6 +39,7 @@
 
 mod certified;
 mod guess;
+mod krylov;
 mod shaped;
 mod ties;
 
