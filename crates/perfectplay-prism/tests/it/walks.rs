@@ -5,13 +5,10 @@
 
 use crate::common::answer;
 
-/// The torus walk, from `(0, 0)`, one step earning 1.
+/// The torus walk of `examples/torus.prism`, from `(0, 0)`, one step earning 1.
 fn torus(n: u32) -> String {
-    format!(
-        "dtmc\nconst int N = {n};\nmodule walk\n  x : [0..N-1] init 0;\n  y : [0..N-1] init 0;\n  \
-         [] true -> 1/4 : (x'=mod(x+1,N)) + 1/4 : (x'=mod(x+N-1,N)) + 1/4 : (y'=mod(y+1,N)) + \
-         1/4 : (y'=mod(y+N-1,N));\nendmodule\nrewards \"steps\" true : 1; endrewards\n"
-    )
+    include_str!("../../examples/torus.prism")
+        .replace("const int N;", &format!("const int N = {n};"))
 }
 
 /// The expected steps of the walk on the `n × n` torus from `(0, 0)` to `(a, b)`: the sum over

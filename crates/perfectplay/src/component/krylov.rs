@@ -20,7 +20,8 @@ const TOLERANCE: f64 = 1e-14;
 /// factors.
 const MAX_ITERATIONS: usize = 20_000;
 
-/// How many iterations without a new least residual end the solve (rounding has stopped it).
+/// How many iterations without halving the least residual end the solve (rounding has
+/// stopped it).
 const STALLED: usize = 200;
 
 /// `I - P` over a component's nodes, by rows, with its incomplete LU factors in place.
@@ -152,15 +153,19 @@ impl Matrix {
         let norm = |v: &[f64]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let dot = |u: &[f64], v: &[f64]| u.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
         let goal = TOLERANCE * norm(b);
+        // Where rounding stops the residual: a few units of `b` and of `A x` (`A`'s rows sum
+        // to at most 2 in size).
+        let floor = |x: &[f64]| 16.0 * f64::EPSILON * (norm(b) + 2.0 * norm(x));
         let mut x = vec![0.0; n];
         let mut r = b.to_vec();
         let mut best = (x.clone(), norm(&r));
         let (mut r0, mut p, mut v) = (r.clone(), vec![0.0; n], vec![0.0; n]);
         let (mut y, mut z, mut s, mut t) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
         let (mut rho, mut alpha, mut omega) = (1.0f64, 1.0f64, 1.0f64);
-        let mut since_best = 0;
+        // The residual when it last halved, and the iterations since.
+        let (mut mark, mut since_mark) = (best.1, 0);
         for _ in 0..MAX_ITERATIONS {
-            if best.1 <= goal || since_best >= STALLED {
+            if best.1 <= goal.max(floor(&best.0)) || since_mark >= STALLED {
                 break;
             }
             let rho_next = dot(&r0, &r);
@@ -175,7 +180,7 @@ impl Matrix {
                 p.fill(0.0);
                 v.fill(0.0);
                 (rho, alpha, omega) = (1.0, 1.0, 1.0);
-                since_best += STALLED / 4;
+                since_mark += STALLED / 4;
                 continue;
             }
             let beta = (rho_next / rho) * (alpha / omega);
@@ -203,17 +208,18 @@ impl Matrix {
             if !now.is_finite() {
                 return None;
             }
+            since_mark += 1;
             if now < best.1 {
                 // The recurrence drifts from the true residual: confirm it.
                 self.mul(&x, &mut t);
                 let true_residual = (0..n).fold(0.0f64, |m, i| m.max((b[i] - t[i]).abs()));
                 if true_residual < best.1 {
                     best = (x.clone(), true_residual);
-                    since_best = 0;
-                    continue;
+                    if true_residual <= 0.5 * mark {
+                        (mark, since_mark) = (true_residual, 0);
+                    }
                 }
             }
-            since_best += 1;
         }
         Some(best)
     }
