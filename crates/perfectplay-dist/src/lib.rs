@@ -62,7 +62,7 @@
 //! 5. **The open states in one piece**, where the bounds close too slowly (16 rounds, or 32
 //!    backups of each open state on average, or bounds that stop moving; or a step above
 //!    refuses) and at most [`Options::gather`] states are open, and no more than a worker's
-//!    share of all the states or 65,536 (so that no worker holds much more than its share):
+//!    share of all the states or 262,144 (so that no worker holds much more than its share):
 //!    they go to
 //!    worker 0, which
 //!    solves them with the core's method for cycles ([`perfectplay::graph`]) three times, with
@@ -176,7 +176,7 @@ pub struct Options {
     pub qualitative: bool,
     /// The most open states that are gathered into one worker and solved there in one piece
     /// where interval iteration closes too slowly (0: never); never more than a worker's
-    /// share of all the states or 65,536.
+    /// share of all the states or 262,144.
     pub gather: usize,
     /// Whether the value is the long-run average of what a step earns (PRISM's `S` and
     /// `R [ S ]` on a DTMC): the model must be a chain (chance nodes and terminals, a terminal

@@ -406,6 +406,26 @@ fn a_walk_that_interval_iteration_cannot_close_across_processes() {
     );
 }
 
+/// The walk on a torus (`examples/torus.prism`), whose interval iteration would take some
+/// hundred thousand rounds: gathered into one worker, the chain is solved there within a
+/// tight bound, as in one process, on 2 and 3 processes.
+#[test]
+fn a_long_walk_on_a_torus_is_gathered_and_solved_across_processes() {
+    let model = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../perfectplay-prism/examples/torus.prism"
+    );
+    let prop = "R=? [ F x=30 & y=71 ]";
+    let (truth, truth_bound) = value(model, prop, &["--const", "N=100"]);
+    for processes in ["2", "3"] {
+        let (v, bound) = value(model, prop, &["--const", "N=100", "--processes", processes]);
+        assert!(
+            bound <= 1e-9 * truth && (v - truth).abs() <= bound + truth_bound,
+            "on {processes} processes: {v} ± {bound}, one process {truth} ± {truth_bound}"
+        );
+    }
+}
+
 /// An MDP with a deadlock at `s=2` (whose loop is no command: it earns the state reward alone)
 /// and one at `s=3`, transition rewards for `[]` and `[a]`, and state rewards.
 const STEPS: &str = "mdp

@@ -39,7 +39,7 @@ pub(super) const GATHER_AFTER: u64 = 16;
 pub(super) const GATHER_SWEEPS: f64 = 32.0;
 
 /// So many open states may be gathered into one worker even beyond its share of the states.
-const GATHER_ANYWAY: f64 = 65_536.0;
+const GATHER_ANYWAY: f64 = 262_144.0;
 
 /// Which of a final value's `[v, lo, hi]` a solve takes for the ways out.
 #[derive(Clone, Copy)]
