@@ -596,6 +596,45 @@ proptest! {
     }
 }
 
+/// A DTMC's `src` (of [`Game::prism`]) behind a line of `states` states that earns nothing:
+/// the game starts once `z` has counted to the line's end.
+fn behind_a_line(src: &str, states: u32) -> String {
+    let end = states - 1;
+    let src = src.replace("] x=", &format!("] z={end} & x="));
+    src.replacen(
+        "endmodule\n",
+        &format!(
+            "endmodule\nmodule line\n  z : [0..{end}] init 0;\n  [] z<{end} -> (z'=z+1);\nendmodule\n"
+        ),
+        1,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// A chain too large for its exact method in floats (50,000 states) is solved in floats,
+    /// the probability of φ's error carried through the weighed rewards: the same random
+    /// DTMCs behind a line of states that earns nothing, against the exact answer without
+    /// the line.
+    #[test]
+    fn random_dtmcs_too_large_for_the_exact_chain_in_floats(g in games(1)) {
+        let src = g.prism().replacen("mdp", "dtmc", 1).replacen("smg", "dtmc", 1);
+        let src: String = src.lines().filter(|l| !l.starts_with("player")).map(|l| format!("{l}\n")).collect();
+        let prop = format!("R=? [ F0 x={} ]", g.n());
+        let (exact, ..) = answer(&src, &prop, true);
+        let long = behind_a_line(&src, 50_001);
+        let (float, _, method, bound) = answer(&long, &prop, false);
+        // Where every play reaches φ, or none, F0 is the plain reward to reach it, or zero.
+        let (_, p, ..) = answer(&src, &format!("P=? [ F x={} ]", g.n()), true);
+        if !matches!(p.as_deref(), Some("0" | "1")) {
+            prop_assert!(method.contains("in floating point"), "{method}");
+        }
+        prop_assert!((exact - float).abs() <= bound, "{exact} vs {float} ± {bound}\n{src}");
+        prop_assert!(bound <= 1e-9 * exact.abs().max(1.0), "{float} ± {bound}\n{src}");
+    }
+}
+
 /// `F0` (and `Fc` on a game) is solved from one start at a time; its value in every state,
 /// as a filter or a nested formula needs, is solved from each state in turn: each equal to
 /// the answer of the model started there.

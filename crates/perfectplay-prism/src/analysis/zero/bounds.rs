@@ -221,7 +221,7 @@ pub(super) fn game_bounds(
 ) -> Result<GameBounds, AnalysisError> {
     let (space, program) = (model.space, model.program);
     let n = space.len();
-    let p_star = target_probability(model, query, target, over, region)?;
+    let (p_star, _) = target_probability::<Exact>(model, query, target, over, region)?;
     // The minimiser's choices that keep `P*`: their successors' `P*` average to the state's.
     let keeps = |s: u32, c: usize| -> bool {
         let Some(here) = &p_star[s as usize] else {
@@ -302,15 +302,16 @@ pub(super) struct GameBounds {
     pub(super) infinite: Vec<bool>,
 }
 
-/// The probability of φ (the maximiser playing for it, the minimiser against it) exactly, at
-/// every state of `region` and where the graph analyses fix it (`None` elsewhere).
-pub(super) fn target_probability(
+/// The probability of φ (the maximiser playing for it, the minimiser against it) in `N`, at
+/// every state of `region` and where the graph analyses fix it (`None` elsewhere), with the
+/// solve's bound on every value's error (zero in exact arithmetic).
+pub(super) fn target_probability<N: perfectplay::Number>(
     model: &ZeroModel,
     query: &Query,
     target: &CExpr,
     over: OverInitial,
     region: &[bool],
-) -> Result<Vec<Option<Exact>>, AnalysisError> {
+) -> Result<(Vec<Option<N>>, f64), AnalysisError> {
     let mut reach = query.clone();
     reach.what = Measure::Probability;
     reach.path = match &query.path {
@@ -328,7 +329,7 @@ pub(super) fn target_probability(
     let Prepared::Model(mut p_model) = asked.prepare()? else {
         return Err(AnalysisError::Internal("a probability is +∞"));
     };
-    Ok(values_in::<Exact>(&mut p_model, region)?.0)
+    values_in::<N>(&mut p_model, region)
 }
 
 /// Zero at the states of `stop`, open elsewhere: the fixed values of a total until `stop`.

@@ -11,7 +11,8 @@
 //! DTMC has no choices to depend on the reward earned, and its answer needs no product at
 //! all: it is solved exactly, the reward weighted by the probability of φ after it
 //! ([`chain_answer`]), and given as a float where a float is asked (up to
-//! [`CHAIN_IN_FLOATS`] states; a larger chain's float answer is the product's).
+//! [`CHAIN_IN_FLOATS`] states; a larger chain is solved the same way in floats, the
+//! probabilities' error bound carried through the weighed rewards).
 //!
 //! Otherwise the product is cut at a level of reward, and a play that earns that much ends
 //! there with a bound on its worth: at least zero, at most what it earned plus `Ū`, the most
@@ -69,7 +70,7 @@ const MAX_UNITS: u64 = 1 << 30;
 
 /// The most states of a DTMC whose float answer is its exact one ([`chain_answer`]): the
 /// fractions of a larger chain with cycles may grow to many digits, and its float answer is
-/// the product's, as a game's.
+/// solved in floats, with the bound of the probabilities' error carried through.
 const CHAIN_IN_FLOATS: usize = 50_000;
 
 /// The first level of the cut, in units of the largest reward of a choice.
@@ -262,7 +263,7 @@ pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError
         Setup::Infinite => return Ok(Answer::infinite()),
         Setup::Product { model, bounded } => (*model, bounded),
     };
-    if model.dtmc && (exact || model.space.len() <= CHAIN_IN_FLOATS) {
+    if model.dtmc {
         return chain_answer(&model, asked.query, asked.target, asked.over, exact);
     }
     if bounded {
@@ -324,7 +325,10 @@ pub(crate) fn answer(asked: &Asked, exact: bool) -> Result<Answer, AnalysisError
 /// times the probability of φ after it: `x` is solved exactly first, and the total reward
 /// with those (big) rewards exactly after. Every play from a state where φ is still
 /// possible ends at φ or where it is impossible, so the total is finite. Where a float is
-/// asked (not `exact`), the exact value's nearest float, within a unit of its last place.
+/// asked (not `exact`), the exact value's nearest float, within a unit of its last place; on
+/// a chain of more than [`CHAIN_IN_FLOATS`] states, the same in floats: `x` within the
+/// solve's bound `g`, each weighed reward within `|r(c)| ε` (`ε` is `g` and the rounding),
+/// which over a play comes to at most `ε` times the total of `|r|`, solved too.
 fn chain_answer(
     model: &ZeroModel,
     query: &Query,
@@ -336,31 +340,92 @@ fn chain_answer(
     let n = space.len();
     let open: Vec<bool> = (0..n).map(|s| !model.goal[s] && !model.lost[s]).collect();
     let region = reachable(space, &model.initial, &open);
-    let x = target_probability(model, query, target, over, &region)?;
-    // The graph analyses fixed φ at one and the states where it is impossible at zero.
-    let x_at = |t: u32| x[t as usize].clone().unwrap_or_else(Exact::zero);
     let Measure::Reward(r) = &query.what else {
         return Err(unsupported("F0 measures a reward: ask R[ F0 φ ]"));
     };
     let stop: Vec<bool> = open.iter().map(|o| !o).collect();
     let structure = crate::analysis::rewards::reward_structure(program, r.as_ref())?;
     let earn = crate::analysis::rewards::choice_rewards(program, space, structure, &stop)?;
+    let earning = || {
+        (0..n as u32)
+            .filter(|&s| region[s as usize])
+            .flat_map(|s| space.choices_of(s))
+            .filter(|&c| !earn[c].is_zero())
+    };
     let mut weighted = vec![Rat::ZERO; space.choices.len()];
-    for s in (0..n as u32).filter(|&s| region[s as usize]) {
-        for c in space.choices_of(s) {
-            if earn[c].is_zero() {
-                continue;
-            }
-            let mut after = Exact::zero();
-            for &(p, t) in space.outcomes_of(c) {
-                after.add_mul(&Exact::from_rat(space.probability(p)), &x_at(t));
-            }
-            weighted[c] = Rat::from_rational(after.mul(&Exact::from_rat(earn[c])).0);
+    // The total of the chain with rewards `reward`, until φ or a state where it is
+    // impossible, from the initial states as `over` takes them.
+    let total = |reward: Vec<Rat>, over: OverInitial| {
+        total_model(
+            space,
+            program,
+            Total::of_chain(space, zero_at(&stop), reward),
+            over,
+        )
+    };
+    if !exact && n > CHAIN_IN_FLOATS {
+        // The probability of φ in floats, within `g` everywhere. A choice's weighed reward,
+        // `r(c) Σ_t p(c,t) x(t)` in floats, is then within `|r(c)| ε` of the exact one:
+        // `g` from the probabilities, and the rounding of the sum of at most `k` terms (each
+        // below one and a half), of the probabilities, the reward and the product.
+        let (x, g) = target_probability::<f64>(model, query, target, over, &region)?;
+        let mut k = 0usize;
+        for c in earning() {
+            let outcomes = space.outcomes_of(c);
+            k = k.max(outcomes.len());
+            let after: f64 = outcomes
+                .iter()
+                .map(|&(p, t)| space.probability(p).to_f64() * x[t as usize].unwrap_or(0.0))
+                .sum();
+            let product = Exact::of_float(after * earn[c].to_f64())
+                .ok_or(AnalysisError::Internal("a weighed reward is not finite"))?;
+            weighted[c] = Rat::from_rational(product.0);
         }
+        let unit = f64::EPSILON / 2.0;
+        let epsilon = (g + (k as f64 + 4.0) * unit * (1.0 + g)) * (1.0 + 8.0 * unit);
+        // The total of `|r|` bounds what those errors come to over a play, from any initial
+        // state that `over` may take.
+        let mut size = vec![Rat::ZERO; space.choices.len()];
+        for c in earning() {
+            size[c] = if earn[c].is_positive() {
+                earn[c]
+            } else {
+                -earn[c]
+            };
+        }
+        let widest = match over {
+            OverInitial::Only => OverInitial::Only,
+            _ => OverInitial::Max,
+        };
+        let sizes = Solver::new(&total(size, widest))
+            .solve::<f64>()
+            .map_err(AnalysisError::Solve)?;
+        let spread = *sizes.start_value() + sizes.stats().error_bound;
+        let solution = Solver::new(&total(weighted, over))
+            .solve::<f64>()
+            .map_err(AnalysisError::Solve)?;
+        let error_bound = (solution.stats().error_bound + epsilon * spread) * (1.0 + 8.0 * unit);
+        return Ok(Answer {
+            value: *solution.start_value(),
+            exact: None,
+            method: "the reward weighted by the probability of φ after it, in floating point",
+            states: solution.stats().states,
+            holds: None,
+            error_bound,
+            listed: None,
+        });
     }
-    let total = Total::of_chain(space, zero_at(&stop), weighted);
-    let chain = total_model(space, program, total, over);
-    let solution = Solver::new(&chain)
+    let (x, _) = target_probability::<Exact>(model, query, target, over, &region)?;
+    // The graph analyses fixed φ at one and the states where it is impossible at zero.
+    let x_at = |t: u32| x[t as usize].clone().unwrap_or_else(Exact::zero);
+    for c in earning() {
+        let mut after = Exact::zero();
+        for &(p, t) in space.outcomes_of(c) {
+            after.add_mul(&Exact::from_rat(space.probability(p)), &x_at(t));
+        }
+        weighted[c] = Rat::from_rational(after.mul(&Exact::from_rat(earn[c])).0);
+    }
+    let solution = Solver::new(&total(weighted, over))
         .solve::<Exact>()
         .map_err(AnalysisError::Solve)?;
     let v = solution.start_value();
