@@ -221,6 +221,18 @@ impl Game {
         self.moves.len()
     }
 
+    /// The game as a DTMC: the enabled commands taken uniformly, as PRISM takes them.
+    fn dtmc(&self) -> String {
+        let src = self
+            .prism()
+            .replacen("mdp", "dtmc", 1)
+            .replacen("smg", "dtmc", 1);
+        src.lines()
+            .filter(|l| !l.starts_with("player"))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
     fn prism(&self) -> String {
         let n = self.n();
         let mut s = String::new();
@@ -582,8 +594,7 @@ proptest! {
     /// (over the reward earned, cut where large: another method).
     #[test]
     fn random_dtmcs_with_earning_cycles_exactly(g in games(1)) {
-        let src = g.prism().replacen("mdp", "dtmc", 1).replacen("smg", "dtmc", 1);
-        let src: String = src.lines().filter(|l| !l.starts_with("player")).map(|l| format!("{l}\n")).collect();
+        let src = g.dtmc();
         let prop = format!("R=? [ F0 x={} ]", g.n());
         let want = g.chain_value();
         let (exact_f, exact, ..) = answer(&src, &prop, true);
@@ -619,8 +630,7 @@ proptest! {
     /// the line.
     #[test]
     fn random_dtmcs_too_large_for_the_exact_chain_in_floats(g in games(1)) {
-        let src = g.prism().replacen("mdp", "dtmc", 1).replacen("smg", "dtmc", 1);
-        let src: String = src.lines().filter(|l| !l.starts_with("player")).map(|l| format!("{l}\n")).collect();
+        let src = g.dtmc();
         let prop = format!("R=? [ F0 x={} ]", g.n());
         let (exact, ..) = answer(&src, &prop, true);
         let long = behind_a_line(&src, 50_001);
