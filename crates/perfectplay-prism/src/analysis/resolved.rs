@@ -474,10 +474,36 @@ fn zero_as_reach_query(
             Ok(solve(false)?.value == want
                 && solve(true)?.exact.as_deref() == Some(&*want.to_string()))
         };
+    // Whether a play from an initial state can reach φ at all: then the greatest probability
+    // is above zero, which the graph says without numbers (a float of it may underflow to
+    // zero, and the exact solve that then decides costs far more).
+    let reaches = || -> Result<bool, AnalysisError> {
+        let space = &loaded.space;
+        let at = crate::analysis::check::states_where(space, &loaded.program, &target)?;
+        let mut seen = vec![false; space.len()];
+        let mut stack = space.initial.clone();
+        for &s in &stack {
+            seen[s as usize] = true;
+        }
+        while let Some(s) = stack.pop() {
+            if at[s as usize] {
+                return Ok(true);
+            }
+            for c in space.choices_of(s) {
+                for &(_, t) in space.outcomes_of(c) {
+                    if !std::mem::replace(&mut seen[t as usize], true) {
+                        stack.push(t);
+                    }
+                }
+            }
+        }
+        Ok(false)
+    };
     if everyone(true)? {
         return Ok((as_reach, target));
     }
-    if everyone(false)? {
+    let eventually = matches!(as_reach.path, Path::Eventually(_));
+    if !(eventually && reaches()?) && everyone(false)? {
         return Ok((as_reach, CExpr::Const(Value::Bool(true))));
     }
     // Between the two, optimal play depends on the reward earned so far: `crate::analysis::zero`.

@@ -377,8 +377,12 @@ fn chain_answer(
                 .iter()
                 .map(|&(p, t)| space.probability(p).to_f64() * x[t as usize].unwrap_or(0.0))
                 .sum();
-            let product = Exact::of_float(after * earn[c].to_f64())
-                .ok_or(AnalysisError::Internal("a weighed reward is not finite"))?;
+            let product = Exact::of_float(after * earn[c].to_f64()).ok_or_else(|| {
+                unsupported(
+                    "R[ F0 φ ]: a reward weighted by the probability of φ overflows floating \
+                     point; ask for an exact answer",
+                )
+            })?;
             weighted[c] = Rat::from_rational(product.0);
         }
         let unit = f64::EPSILON / 2.0;
