@@ -368,3 +368,27 @@ pub(crate) fn sccs(space: &Space, alive: &[bool], usable: &[bool]) -> Vec<u32> {
     }
     comp
 }
+
+/// The `open` states reached from `initial` through `open` states.
+pub(crate) fn reachable(space: &Space, initial: &[u32], open: &[bool]) -> Vec<bool> {
+    let mut seen = vec![false; space.len()];
+    let mut stack: Vec<u32> = initial
+        .iter()
+        .copied()
+        .filter(|&i| open[i as usize])
+        .collect();
+    for &s in &stack {
+        seen[s as usize] = true;
+    }
+    while let Some(s) = stack.pop() {
+        for c in space.choices_of(s) {
+            for &(_, t) in space.outcomes_of(c) {
+                if open[t as usize] && !seen[t as usize] {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+    }
+    seen
+}

@@ -480,24 +480,9 @@ fn zero_as_reach_query(
     let reaches = || -> Result<bool, AnalysisError> {
         let space = &loaded.space;
         let at = crate::analysis::check::states_where(space, &loaded.program, &target)?;
-        let mut seen = vec![false; space.len()];
-        let mut stack = space.initial.clone();
-        for &s in &stack {
-            seen[s as usize] = true;
-        }
-        while let Some(s) = stack.pop() {
-            if at[s as usize] {
-                return Ok(true);
-            }
-            for c in space.choices_of(s) {
-                for &(_, t) in space.outcomes_of(c) {
-                    if !std::mem::replace(&mut seen[t as usize], true) {
-                        stack.push(t);
-                    }
-                }
-            }
-        }
-        Ok(false)
+        let seen =
+            crate::analysis::graph::reachable(space, &space.initial, &vec![true; space.len()]);
+        Ok(seen.iter().zip(&at).any(|(&seen, &at)| seen && at))
     };
     if everyone(true)? {
         return Ok((as_reach, target));

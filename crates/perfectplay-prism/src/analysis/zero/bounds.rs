@@ -56,30 +56,6 @@ pub(super) fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-/// The `open` states reached from `initial` through `open` states.
-pub(super) fn reachable(space: &Space, initial: &[u32], open: &[bool]) -> Vec<bool> {
-    let mut seen = vec![false; space.len()];
-    let mut stack: Vec<u32> = initial
-        .iter()
-        .copied()
-        .filter(|&i| open[i as usize])
-        .collect();
-    for &s in &stack {
-        seen[s as usize] = true;
-    }
-    while let Some(s) = stack.pop() {
-        for c in space.choices_of(s) {
-            for &(_, t) in space.outcomes_of(c) {
-                if open[t as usize] && !seen[t as usize] {
-                    seen[t as usize] = true;
-                    stack.push(t);
-                }
-            }
-        }
-    }
-    seen
-}
-
 /// The most units a play can earn in `region` (the open states reached), if bounded: `None`
 /// where a cycle of the region earns (a choice that earns may lead back into its strongly
 /// connected component).

@@ -44,7 +44,7 @@ use perfectplay::{Exact, Number, Player, Rat, Solver, Stats};
 
 use crate::analysis::answers::Answer;
 use crate::analysis::check::{Asked, Basis, OverInitial};
-use crate::analysis::graph::{reach, Predecessors, Side};
+use crate::analysis::graph::{reach, reachable, Predecessors, Side};
 use crate::analysis::prepared::Known;
 use crate::analysis::query::{total_model, Total};
 use crate::program::eval::CExpr;
@@ -53,9 +53,7 @@ use crate::syntax::ast::{Measure, ModelType, Query};
 mod bounds;
 mod model;
 
-use bounds::{
-    game_bounds, most_earned, most_to_earn, reachable, target_probability, whole_units, zero_at,
-};
+use bounds::{game_bounds, most_earned, most_to_earn, target_probability, whole_units, zero_at};
 pub use model::ZeroModel;
 
 /// The most states a product may have.
@@ -387,21 +385,13 @@ fn chain_answer(
         }
         let unit = f64::EPSILON / 2.0;
         let epsilon = (g + (k as f64 + 4.0) * unit * (1.0 + g)) * (1.0 + 8.0 * unit);
-        // The total of `|r|` bounds what those errors come to over a play, from any initial
-        // state that `over` may take.
-        let mut size = vec![Rat::ZERO; space.choices.len()];
-        for c in earning() {
-            size[c] = if earn[c].is_positive() {
-                earn[c]
-            } else {
-                -earn[c]
-            };
-        }
+        // The total of the rewards (at least zero: `setup` refuses others) bounds what those
+        // errors come to over a play, from any initial state that `over` may take.
         let widest = match over {
             OverInitial::Only => OverInitial::Only,
             _ => OverInitial::Max,
         };
-        let sizes = Solver::new(&total(size, widest))
+        let sizes = Solver::new(&total(earn.clone(), widest))
             .solve::<f64>()
             .map_err(AnalysisError::Solve)?;
         let spread = *sizes.start_value() + sizes.stats().error_bound;
