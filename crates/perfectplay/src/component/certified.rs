@@ -44,6 +44,11 @@ impl<N: Number> Component<N> {
         // A chain starts from its linear system's solution by Krylov iteration, with the
         // expected steps of the same solve as `w`: a long walk takes value iteration about as
         // many sweeps as its steps, and the solve a few hundred products with the matrix.
+        if !self.is_chain() {
+            if let Some(solved) = self.improved(&edges) {
+                return Some(solved);
+            }
+        }
         let guess = match self.is_chain() {
             true => self.chain_guess(&edges).and_then(|(v, mut w)| {
                 w.push(0.0);
@@ -134,7 +139,13 @@ impl<N: Number> Component<N> {
             return None;
         }
         let policy = (0..n).map(|x| backup(&v, x).1).collect();
-        let values = v[..n]
+        self.finished(&v, policy, bound)
+    }
+
+    /// The solved component from certified values `v` (a last entry for the way out), each
+    /// within `bound`, and the moves `policy` takes.
+    pub(super) fn finished(&self, v: &[f64], policy: Vec<u32>, bound: f64) -> Option<Solved<N>> {
+        let values = v[..self.n()]
             .iter()
             .map(|&x| N::from_f64(x).map(|x| x.widened(bound)))
             .collect::<Option<Vec<N>>>()?;

@@ -14,7 +14,7 @@ use crate::backup::Kind;
 use crate::Number;
 
 /// The relative residual at which BiCGSTAB stops (`f64` rounding stops it not far below).
-const TOLERANCE: f64 = 1e-14;
+pub(super) const TOLERANCE: f64 = 1e-14;
 
 /// BiCGSTAB's iterations at most, each two products with the matrix and two solves with the
 /// factors.
@@ -146,18 +146,26 @@ impl Matrix {
         }
     }
 
-    /// A solution of `A x = b` by preconditioned BiCGSTAB: the iterate of least residual,
-    /// and that residual's largest entry. `None` where the numbers overflow.
-    fn solve(&self, b: &[f64]) -> Option<(Vec<f64>, f64)> {
+    /// A solution of `A x = b` by preconditioned BiCGSTAB started from `from` (else from
+    /// zero): the iterate of least residual, and that residual's largest entry. `None` where the numbers overflow.
+    fn solve(&self, b: &[f64], from: Option<&[f64]>, tolerance: f64) -> Option<(Vec<f64>, f64)> {
         let n = b.len();
         let norm = |v: &[f64]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let dot = |u: &[f64], v: &[f64]| u.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
-        let goal = TOLERANCE * norm(b);
+        let goal = tolerance * norm(b);
         // Where rounding stops the residual: a few units of `b` and of `A x` (`A`'s rows sum
         // to at most 2 in size).
         let floor = |x: &[f64]| 16.0 * f64::EPSILON * (norm(b) + 2.0 * norm(x));
         let mut x = vec![0.0; n];
         let mut r = b.to_vec();
+        if let Some(from) = from {
+            x.copy_from_slice(&from[..n]);
+            let mut ax = vec![0.0; n];
+            self.mul(&x, &mut ax);
+            for i in 0..n {
+                r[i] = b[i] - ax[i];
+            }
+        }
         let mut best = (x.clone(), norm(&r));
         let (mut r0, mut p, mut v) = (r.clone(), vec![0.0; n], vec![0.0; n]);
         let (mut y, mut z, mut s, mut t) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
@@ -239,19 +247,59 @@ impl<N: Number> Component<N> {
     /// node, each the solution of `(I - P) x = b` by Krylov iteration, unchecked. `None`
     /// where the factorisation or the iteration fails.
     pub(super) fn chain_guess(&self, edges: &[(usize, f64, f64)]) -> Option<(Vec<f64>, Vec<f64>)> {
-        let n = self.n();
-        let m = Matrix::new(n, &self.start, edges)?;
-        let c: Vec<f64> = (0..n)
+        chain_values(&self.start, edges)
+    }
+}
+
+/// The values and the expected node steps to leave of the chain whose node `x` has the float
+/// edges `edges[start[x]..start[x + 1]]` (`(to, p, reward)`, a way out leading to node
+/// `start.len() - 1`), each the solution of `(I - P) x = b` by Krylov iteration, unchecked.
+/// `None` where the factorisation or the iteration fails.
+pub(super) fn chain_values(
+    start: &[u32],
+    edges: &[(usize, f64, f64)],
+) -> Option<(Vec<f64>, Vec<f64>)> {
+    let chain = Chain::new(start, edges)?;
+    Some((chain.values(None, TOLERANCE)?, chain.steps()?))
+}
+
+/// A chain's system `(I - P) x = b`, factored, for its values and its expected steps to leave
+/// (see [`chain_values`]).
+pub(super) struct Chain {
+    m: Matrix,
+    /// Each node's expected reward of a step.
+    c: Vec<f64>,
+}
+
+impl Chain {
+    /// The chain whose node `x` has the float edges `edges[start[x]..start[x + 1]]`, as in
+    /// [`chain_values`]; `None` where its factorisation fails.
+    pub(super) fn new(start: &[u32], edges: &[(usize, f64, f64)]) -> Option<Self> {
+        let n = start.len() - 1;
+        let c = (0..n)
             .map(|x| {
-                edges[self.start[x] as usize..self.start[x + 1] as usize]
+                edges[start[x] as usize..start[x + 1] as usize]
                     .iter()
                     .map(|&(_, p, konst)| p * konst)
                     .sum()
             })
             .collect();
-        let (values, _) = m.solve(&c)?;
-        let (steps, _) = m.solve(&vec![1.0; n])?;
-        Some((values, steps))
+        Some(Chain {
+            m: Matrix::new(n, start, edges)?,
+            c,
+        })
+    }
+
+    /// The values, by an iteration started from `from` where given (a near solution, such as
+    /// the values of a policy a few moves away), else from zero, that stops once its residual
+    /// is `tolerance` of the rewards' (or where rounding stops it first).
+    pub(super) fn values(&self, from: Option<&[f64]>, tolerance: f64) -> Option<Vec<f64>> {
+        Some(self.m.solve(&self.c, from, tolerance)?.0)
+    }
+
+    /// The expected node steps to leave.
+    pub(super) fn steps(&self) -> Option<Vec<f64>> {
+        Some(self.m.solve(&vec![1.0; self.c.len()], None, TOLERANCE)?.0)
     }
 }
 

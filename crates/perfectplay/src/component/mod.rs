@@ -40,6 +40,7 @@
 mod certified;
 mod guess;
 mod krylov;
+mod krylov_policy;
 mod shaped;
 mod ties;
 
