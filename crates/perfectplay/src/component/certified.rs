@@ -36,23 +36,39 @@ impl<N: Number> Component<N> {
     ///    their size per step, so `δ` grows by that before it is multiplied. Each value carries
     ///    the bound as its radius ([`Number::widened`]).
     ///
+    /// A component where one player has choices is first solved by policy iteration over
+    /// Krylov evaluations ([`Component::improved`]), whose certificate uses the found policy's
+    /// steps rather than the most of any strategy; where its bound is not tight, value
+    /// iteration runs too, and the tighter of the two answers is kept.
+    ///
     /// `None` when `w` cannot be certified (or a number overflows); the caller solves directly.
     pub(super) fn iterate(&self) -> Option<Solved<N>> {
-        let n = self.n();
         let edges = self.float_edges();
+        let mut loose = None;
+        if !self.is_chain() {
+            match self.improved(&edges) {
+                Some((solved, true)) => return Some(solved),
+                Some((solved, false)) => loose = Some(solved),
+                None => {}
+            }
+        }
+        match (self.iterate_values(&edges), loose) {
+            (Some(a), Some(b)) => Some(if a.bound <= b.bound { a } else { b }),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// [`Component::iterate`]'s value iteration, over the component's float edges `edges`.
+    fn iterate_values(&self, edges: &[(usize, f64, f64)]) -> Option<Solved<N>> {
+        let n = self.n();
         let out = |x: usize| &edges[self.start[x] as usize..self.start[x + 1] as usize];
         // A chain starts from its linear system's solution by Krylov iteration, with the
         // expected steps of the same solve as `w`: a long walk takes value iteration about as
         // many sweeps as its steps, and the solve a few hundred products with the matrix.
-        if !self.is_chain() {
-            if let Some(solved) = self.improved(&edges) {
-                return Some(solved);
-            }
-        }
         let guess = match self.is_chain() {
-            true => self.chain_guess(&edges).and_then(|(v, mut w)| {
+            true => self.chain_guess(edges).and_then(|(v, mut w)| {
                 w.push(0.0);
-                Some((v, self.checked_steps(&edges, &w)?))
+                Some((v, self.checked_steps(edges, &w)?))
             }),
             false => None,
         };
@@ -63,7 +79,7 @@ impl<N: Number> Component<N> {
             }
             None => (
                 vec![0.0f64; n + 1],
-                self.step_bound(&edges, MAX_SWEEPS)?,
+                self.step_bound(edges, MAX_SWEEPS)?,
                 MAX_SWEEPS,
             ),
         };

@@ -299,7 +299,12 @@ impl Chain {
 
     /// The expected node steps to leave.
     pub(super) fn steps(&self) -> Option<Vec<f64>> {
-        Some(self.m.solve(&vec![1.0; self.c.len()], None, TOLERANCE)?.0)
+        self.solve(&vec![1.0; self.c.len()])
+    }
+
+    /// The solution of `(I - P) x = b` (as tight as rounding lets it be).
+    pub(super) fn solve(&self, b: &[f64]) -> Option<Vec<f64>> {
+        Some(self.m.solve(b, None, TOLERANCE)?.0)
     }
 }
 

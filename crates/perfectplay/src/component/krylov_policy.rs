@@ -30,8 +30,13 @@ const CLEARLY_BETTER: f64 = 1e-11;
 const LOOSE: f64 = 1e-8;
 const LOOSELY_BETTER: f64 = 1e-6;
 
+/// Gauss–Seidel sweeps of the Bellman operator between a loose evaluation and the
+/// improvement it leads to: they carry an improvement far along a walk at the cost of a few
+/// products with the matrix, where each policy iteration alone moves it a little.
+const SWEEPS: usize = 32;
+
 /// The bound, relative to the largest value (at least one), beyond which the certificate is
-/// not worth taking: value iteration would do better.
+/// not tight: value iteration may do better.
 const ACCEPTED: f64 = 1e-9;
 
 /// The unit roundoff of `f64`.
@@ -57,18 +62,17 @@ impl<N: Number> Component<N> {
 
     /// The component solved by policy iteration over Krylov evaluations and certified by
     /// [`Component::certify`], for a component in which one player has choices and that
-    /// every strategy leaves. `None` where some evaluation fails, or the bound is not tight;
-    /// the caller then iterates values. `edges` are [`Component::float_edges`].
-    pub(super) fn improved(&self, edges: &[(usize, f64, f64)]) -> Option<Solved<N>> {
+    /// every strategy leaves, and whether its bound is tight ([`ACCEPTED`]). `None` where
+    /// some evaluation fails or nothing can be certified. `edges` are
+    /// [`Component::float_edges`].
+    pub(super) fn improved(&self, edges: &[(usize, f64, f64)]) -> Option<(Solved<N>, bool)> {
         let player = self.sole_chooser()?;
         let (v, steps, policy) = self.krylov_policy(edges, player)?;
         let v_max = v.iter().fold(1.0f64, |m, x| m.max(x.abs()));
         let w: Vec<f64> = steps.iter().map(|&s| 1.01 * s.max(0.0)).collect();
         let bound = self.certify(edges, &v, &w, &policy)?;
-        if bound > ACCEPTED * v_max {
-            return None;
-        }
-        self.finished(&v, policy, bound)
+        let tight = bound <= ACCEPTED * v_max;
+        Some((self.finished(&v, policy, bound)?, tight))
     }
 
     /// Policy iteration of `player`, each policy's chain solved as a [`Chain`]: the last
@@ -106,29 +110,37 @@ impl<N: Number> Component<N> {
                 Kind::Decision(_) => best(&zero, x).1,
             })
             .collect();
-        let mut start = Vec::with_capacity(n + 1);
-        let mut chosen = Vec::with_capacity(edges.len());
+        // The chance nodes, numbered among themselves: the policy's chain is solved over
+        // them alone, each decision passed through on its way (a policy whose decisions
+        // closed a cycle would keep the play: the component has none).
+        let chances: Vec<usize> = (0..n).filter(|&x| self.kind[x] == Kind::Chance).collect();
+        let mut number = vec![u32::MAX; n + 1];
+        for (i, &x) in chances.iter().enumerate() {
+            number[x] = i as u32;
+        }
+        number[n] = chances.len() as u32;
         let mut last: Option<Vec<f64>> = None;
         let mut loose = true;
         for _ in 0..MAX_ROUNDS {
-            start.clear();
-            chosen.clear();
-            for x in 0..n {
-                start.push(chosen.len() as u32);
-                match self.kind[x] {
-                    Kind::Chance => chosen.extend_from_slice(out(x)),
-                    Kind::Decision(_) => chosen.push(out(x)[policy[x] as usize]),
-                }
-            }
-            start.push(chosen.len() as u32);
-            let chain = Chain::new(&start, &chosen)?;
+            let folded = Folded::new(self, edges, &policy, &chances, &number)?;
+            let chain = Chain::new(&folded.start, &folded.edges)?;
             let (tolerance, clearly) = match loose {
                 true => (LOOSE, LOOSELY_BETTER),
                 false => (TOLERANCE, CLEARLY_BETTER),
             };
-            let mut v = chain.values(last.as_deref(), tolerance)?;
-            v.push(0.0);
+            let core = chain.values(last.as_deref(), tolerance)?;
+            let mut v = folded.expand(self, edges, &policy, &core, false)?;
             let scale = v.iter().fold(konst_max, |m, x| m.max(x.abs())).max(1.0);
+            if loose {
+                for _ in 0..SWEEPS {
+                    for x in (0..n).rev() {
+                        v[x] = match self.kind[x] {
+                            Kind::Chance => out(x).iter().map(|e| e.1 * (e.2 + v[e.0])).sum(),
+                            Kind::Decision(_) => best(&v, x).0,
+                        };
+                    }
+                }
+            }
             let mut changed = false;
             for x in 0..n {
                 if self.kind[x] == Kind::Decision(player) {
@@ -142,15 +154,15 @@ impl<N: Number> Component<N> {
             }
             if !changed && loose {
                 loose = false;
-                last = Some(v);
+                last = Some(core);
                 continue;
             }
             if !changed {
-                let mut steps = chain.steps()?;
-                steps.push(0.0);
+                let b: Vec<f64> = folded.hops.iter().map(|h| 1.0 + h).collect();
+                let steps = folded.expand(self, edges, &policy, &chain.solve(&b)?, true)?;
                 return Some((v, steps, policy));
             }
-            last = Some(v);
+            last = Some(core);
         }
         None
     }
@@ -258,6 +270,101 @@ impl<N: Number> Component<N> {
     }
 }
 
+/// A policy's chain over the chance nodes of a component alone: an edge into a decision is
+/// drawn on to the chance node (or the way out) that the decision's chosen moves reach, with
+/// their rewards added. This halves the nodes of a walk whose every step passes a decision,
+/// and the steps a Krylov solve must span.
+struct Folded {
+    /// The chain's edges, as [`Chain::new`] takes them: `(number, p, reward)`.
+    start: Vec<u32>,
+    edges: Vec<(usize, f64, f64)>,
+    /// Per chance node, the decisions its step passes, expected.
+    hops: Vec<f64>,
+}
+
+impl Folded {
+    /// The chain of `policy` over `chances` (`number` gives each its place there, and the
+    /// way out `chances.len()`). `None` where a decision's moves closed a cycle.
+    fn new<N: Number>(
+        c: &Component<N>,
+        edges: &[(usize, f64, f64)],
+        policy: &[u32],
+        chances: &[usize],
+        number: &[u32],
+    ) -> Option<Self> {
+        let mut folded = Folded {
+            start: Vec::with_capacity(chances.len() + 1),
+            edges: Vec::new(),
+            hops: Vec::with_capacity(chances.len()),
+        };
+        for &x in chances {
+            folded.start.push(folded.edges.len() as u32);
+            let mut hops = 0.0;
+            for &(to, p, konst) in &edges[c.start[x] as usize..c.start[x + 1] as usize] {
+                let (to, add, passed) = through(c, edges, policy, to)?;
+                folded.edges.push((number[to] as usize, p, konst + add));
+                hops += p * passed as f64;
+            }
+            folded.hops.push(hops);
+        }
+        folded.start.push(folded.edges.len() as u32);
+        Some(folded)
+    }
+
+    /// A solution over the chance nodes, `core`, extended to every node of the component
+    /// (and a last entry, zero, for the way out): a decision's is what its moves add on the
+    /// way (the rewards, or for `steps` one a decision passed) plus the chance node's it
+    /// reaches.
+    fn expand<N: Number>(
+        &self,
+        c: &Component<N>,
+        edges: &[(usize, f64, f64)],
+        policy: &[u32],
+        core: &[f64],
+        steps: bool,
+    ) -> Option<Vec<f64>> {
+        let n = c.n();
+        let mut full = vec![0.0; n + 1];
+        let mut i = 0;
+        for x in 0..n {
+            if c.kind[x] == Kind::Chance {
+                full[x] = core[i];
+                i += 1;
+            }
+        }
+        for x in 0..n {
+            if c.kind[x] != Kind::Chance {
+                let (to, add, passed) = through(c, edges, policy, x)?;
+                full[x] = full[to] + if steps { passed as f64 } else { add };
+            }
+        }
+        Some(full)
+    }
+}
+
+/// Where `policy`'s moves lead from node `x` (`x` itself unless a decision; the way out is
+/// `c.n()`), with the rewards and the number of decisions on the way. `None` where they close
+/// a cycle.
+fn through<N: Number>(
+    c: &Component<N>,
+    edges: &[(usize, f64, f64)],
+    policy: &[u32],
+    mut x: usize,
+) -> Option<(usize, f64, usize)> {
+    let n = c.n();
+    let (mut add, mut passed) = (0.0, 0);
+    while x < n && c.kind[x] != Kind::Chance {
+        let (to, _, konst) = edges[(c.start[x] + policy[x]) as usize];
+        add += konst;
+        x = to;
+        passed += 1;
+        if passed > n {
+            return None;
+        }
+    }
+    Some((x, add, passed))
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{Component, LocalEdge, EXIT};
@@ -359,7 +466,8 @@ mod tests {
             let nodes = ring(200, player);
             let float = component::<Bounded>(&nodes);
             let edges = float.float_edges();
-            let solved = float.improved(&edges).expect("a tight certificate");
+            let (solved, tight) = float.improved(&edges).expect("a certificate");
+            assert!(tight);
             let exact = component::<Exact>(&nodes)
                 .solve(&mut System::new(0), None)
                 .expect("every play ends");
@@ -441,7 +549,7 @@ mod tests {
                 .solve(&mut System::new(0), None)
                 .expect("every play ends");
             let edges = float.float_edges();
-            if let Some(solved) = float.improved(&edges) {
+            if let Some((solved, _)) = float.improved(&edges) {
                 within(&solved, &exact).map_err(TestCaseError::fail)?;
             }
             let solved = float.iterate().expect("every play ends");
