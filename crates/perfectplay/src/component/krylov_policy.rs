@@ -8,15 +8,16 @@
 //! one step of the walk each. Here each policy's chain is solved as a linear system
 //! ([`Chain`]), the policy improved until no move is clearly better, and the values
 //! bounded by a sub- and a super-solution built from the last policy's steps
-//! ([`Component::certify`]). Nothing rests on the Krylov solves: a guess that the certificate
-//! cannot bound tightly leaves the component to value iteration.
+//! ([`Component::certify`]). Nothing rests on the Krylov solves: where the certificate's
+//! bound is not tight, value iteration runs as well and the tighter answer is kept.
 
 use super::krylov::{Chain, TOLERANCE};
 use super::{Component, Solved};
 use crate::backup::Kind;
 use crate::{Number, Player};
 
-/// The most policies evaluated before the last is handed to the certificate as it is.
+/// The most policies evaluated before policy iteration gives up (value iteration then takes
+/// the component alone).
 const MAX_ROUNDS: usize = 64;
 
 /// A move replaces the policy's only where it is better by this much relative to the values'
