@@ -147,7 +147,8 @@ impl Matrix {
     }
 
     /// A solution of `A x = b` by preconditioned BiCGSTAB started from `from` (else from
-    /// zero): the iterate of least residual, and that residual's largest entry. `None` where the numbers overflow.
+    /// zero), stopped once the residual is `tolerance` of `b`'s: the iterate of least
+    /// residual, and that residual's largest entry. `None` where the numbers overflow.
     fn solve(&self, b: &[f64], from: Option<&[f64]>, tolerance: f64) -> Option<(Vec<f64>, f64)> {
         let n = b.len();
         let norm = |v: &[f64]| v.iter().fold(0.0f64, |m, x| m.max(x.abs()));

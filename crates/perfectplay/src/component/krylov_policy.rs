@@ -213,15 +213,16 @@ impl<N: Number> Component<N> {
         for x in 0..n {
             let exact = self.out(x);
             let k = exact.len() as f64;
-            let (mut doubt, mut probs) = (0.0f64, 0.0f64);
+            let (mut doubt, mut probs, mut weighed) = (0.0f64, 0.0f64, 0.0f64);
             for (e, f) in exact.iter().zip(out(x)) {
                 let size = f.2.abs() + v_max;
                 doubt = doubt.max(e.konst.radius() + 2.0 * (k + 4.0) * UNIT * size);
                 probs += e.prob.radius();
+                weighed += e.prob.radius() * size;
             }
             // What rounding and the model's radii may add to a backup of `v`, and take from
             // a fall of `w`.
-            let err = doubt + probs * v_max;
+            let err = doubt + weighed;
             let slack = w_max * (probs + 2.0 * (k + 4.0) * UNIT);
             match self.kind[x] {
                 Kind::Chance => {
